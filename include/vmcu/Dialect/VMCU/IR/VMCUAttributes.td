@@ -1,0 +1,67 @@
+//===- VMCUAttributes.td - vmcu attributes -----------------*- tablegen -*-===//
+//
+// The requantisation attribute shared by every vmcu layer op.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VMCU_DIALECT_VMCU_IR_VMCUATTRIBUTES_TD
+#define VMCU_DIALECT_VMCU_IR_VMCUATTRIBUTES_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "vmcu/Dialect/VMCU/IR/VMCUDialect.td"
+
+class VMCU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<VMCU_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def VMCU_RequantAttr : VMCU_Attr<"Requant", "requant"> {
+  let summary = "Exact tosa.rescale of an int32 accumulator, then a clamp";
+  let description = [{
+    Describes `tosa.rescale` followed by `tosa.clamp`, folded into the
+    layer that produces the accumulator. For output channel `k`:
+
+    ```
+    v   = acc[k] - input_zp
+    r   = apply_scale_32(v, multiplier[k], shift[k], double_round)
+    out = clamp(r + output_zp, min, max)
+    ```
+
+    `apply_scale_32` is the TOSA 1.0 definition: a 64-bit product, a
+    rounding term of `1 << (shift - 1)`, adjusted by `+/- 1 << 30` when
+    `double_round` is set and `shift > 31`, then an arithmetic shift right.
+    `multiplier` and `shift` hold one entry (per-tensor) or one per output
+    channel. `min`/`max` bound the result; they are the int8 range unless a
+    clamp was folded, and the int32 range for the input rescales of
+    `vmcu.add`.
+
+    Example:
+
+    ```mlir
+    #vmcu.requant<input_zp = 0, output_zp = -128,
+                  multiplier = [1073741824], shift = [35],
+                  double_round = true, min = -128, max = 127>
+    ```
+  }];
+  let parameters = (ins
+    "int32_t":$input_zp,
+    "int32_t":$output_zp,
+    ArrayRefParameter<"int32_t">:$multiplier,
+    ArrayRefParameter<"int32_t">:$shift,
+    "bool":$double_round,
+    "int32_t":$min,
+    "int32_t":$max);
+  let assemblyFormat = [{
+    `<` `input_zp` `=` $input_zp `,` `output_zp` `=` $output_zp `,`
+    `multiplier` `=` `[` $multiplier `]` `,` `shift` `=` `[` $shift `]` `,`
+    `double_round` `=` $double_round `,` `min` `=` $min `,` `max` `=` $max `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Number of channels the parameters cover (1 for per-tensor).
+    size_t getNumChannels() const { return getMultiplier().size(); }
+    bool isPerChannel() const { return getNumChannels() > 1; }
+  }];
+}
+
+#endif // VMCU_DIALECT_VMCU_IR_VMCUATTRIBUTES_TD

@@ -1,0 +1,34 @@
+//===- VMCUDialect.td - vmcu dialect definition ------------*- tablegen -*-===//
+//
+// The vmcu dialect: int8 layers placed in a circular pool of segments.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VMCU_DIALECT_VMCU_IR_VMCUDIALECT_TD
+#define VMCU_DIALECT_VMCU_IR_VMCUDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def VMCU_Dialect : Dialect {
+  let name = "vmcu";
+  let cppNamespace = "::mlir::vmcu";
+  let summary = "Segment-level memory management for int8 networks on MCUs";
+  let description = [{
+    The vmcu dialect models the virtualised RAM of vMCU (MLSys 2024): the
+    arena is one circular pool of fixed-size segments, and each kernel
+    writes its output segments over input segments it has already freed.
+
+    It has two levels:
+    - layer ops (`vmcu.conv2d`, `vmcu.depthwise_conv2d`,
+      `vmcu.fully_connected`, `vmcu.add`, `vmcu.avg_pool2d`,
+      `vmcu.bottleneck`) on int8 tensors, carrying their quantisation in a
+      `#vmcu.requant` attribute;
+    - ring ops (`vmcu.segment_pool`, `vmcu.ring_load`, `vmcu.ring_store`,
+      `vmcu.free`) that tiled kernels use to touch the pool one segment at
+      a time, with the modulo addressing as part of their semantics.
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+}
+
+#endif // VMCU_DIALECT_VMCU_IR_VMCUDIALECT_TD

@@ -1,0 +1,25 @@
+//===- VMCUOps.h - vmcu operations ------------------------------*- C++ -*-===//
+//
+// Declares the vmcu ops; include this to use the dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VMCU_DIALECT_VMCU_IR_VMCUOPS_H
+#define VMCU_DIALECT_VMCU_IR_VMCUOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "vmcu/Dialect/VMCU/IR/VMCUAttributes.h"
+#include "vmcu/Dialect/VMCU/IR/VMCUDialect.h"
+#include "vmcu/Dialect/VMCU/IR/VMCUInterfaces.h"
+#include "vmcu/Dialect/VMCU/IR/VMCUTypes.h"
+
+#define GET_OP_CLASSES
+#include "vmcu/Dialect/VMCU/IR/VMCUOps.h.inc"
+
+#endif // VMCU_DIALECT_VMCU_IR_VMCUOPS_H

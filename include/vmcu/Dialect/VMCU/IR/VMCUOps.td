@@ -1,0 +1,353 @@
+//===- VMCUOps.td - vmcu operations ------------------------*- tablegen -*-===//
+//
+// Ring ops (the segment pool and its accesses) and int8 layer ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VMCU_DIALECT_VMCU_IR_VMCUOPS_TD
+#define VMCU_DIALECT_VMCU_IR_VMCUOPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "vmcu/Dialect/VMCU/IR/VMCUDialect.td"
+include "vmcu/Dialect/VMCU/IR/VMCUAttributes.td"
+include "vmcu/Dialect/VMCU/IR/VMCUTypes.td"
+include "vmcu/Dialect/VMCU/IR/VMCUInterfaces.td"
+
+class VMCU_Op<string mnemonic, list<Trait> traits = []>
+    : Op<VMCU_Dialect, mnemonic, traits>;
+
+def VMCU_I8Tensor4D : TensorRankOf<[I8], [4]>;
+def VMCU_I8Segment : VectorOfRankAndType<[1], [I8]>;
+def VMCU_SegmentBytesAttr : ConfinedAttr<I64Attr, [IntPositive]>;
+
+//===----------------------------------------------------------------------===//
+// Ring ops
+//===----------------------------------------------------------------------===//
+
+def VMCU_SegmentPoolOp : VMCU_Op<"segment_pool"> {
+  let summary = "Declares the circular segment pool (the whole arena)";
+  let description = [{
+    Creates the model's arena: `segments` consecutive segments of
+    `segment_bytes` bytes (both taken from the result type), aligned to
+    `alignment` bytes. There is one pool per model; every tensor of every
+    layer lives in it at a base segment chosen by the offset solver.
+    Lowering turns it into one global byte array.
+
+    Example:
+
+    ```mlir
+    %pool = vmcu.segment_pool {alignment = 8} : !vmcu.pool<segments = 640, segment_bytes = 16>
+    ```
+  }];
+  let arguments = (ins DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>,
+                                         "8">:$alignment);
+  let results = (outs VMCU_PoolType:$pool);
+  let assemblyFormat = "attr-dict `:` qualified(type($pool))";
+  let hasVerifier = 1;
+}
+
+def VMCU_RingLoadOp : VMCU_Op<"ring_load"> {
+  let summary = "Reads bytes of one segment of the pool, wrapping the address";
+  let description = [{
+    Reads `n` bytes (the length of the result vector) starting at byte
+    `offset` (default 0) of segment `segment mod segments`. The modulo is
+    the op's semantics: callers pass unwrapped segment addresses. A read
+    may continue into the following segments (a kernel segment spanning
+    several pool units) but never past the end of the pool; the offset
+    solver aligns every tensor so that this holds.
+
+    Example:
+
+    ```mlir
+    %v = vmcu.ring_load %pool[%seg, %lane] : !vmcu.pool<segments = 64, segment_bytes = 16> -> vector<4xi8>
+    ```
+  }];
+  let arguments = (ins Arg<VMCU_PoolType, "the pool", [MemRead]>:$pool,
+                       Index:$segment, Optional<Index>:$offset);
+  let results = (outs VMCU_I8Segment:$result);
+  let assemblyFormat = [{
+    $pool `[` $segment (`,` $offset^)? `]` attr-dict `:` qualified(type($pool)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def VMCU_RingStoreOp : VMCU_Op<"ring_store"> {
+  let summary = "Writes bytes of one segment of the pool, wrapping the address";
+  let description = [{
+    Writes the bytes of `value` starting at byte `offset` (default 0) of
+    segment `segment mod segments`, with the same addressing rules as
+    `vmcu.ring_load`. The target segment must be dead (never written, or
+    released by `vmcu.free`) unless it belongs to the same output tensor;
+    the offset solver and the ring-safety check enforce this.
+
+    Example:
+
+    ```mlir
+    vmcu.ring_store %v, %pool[%seg] : vector<16xi8>, !vmcu.pool<segments = 64, segment_bytes = 16>
+    ```
+  }];
+  let arguments = (ins VMCU_I8Segment:$value,
+                       Arg<VMCU_PoolType, "the pool", [MemWrite]>:$pool,
+                       Index:$segment, Optional<Index>:$offset);
+  let assemblyFormat = [{
+    $value `,` $pool `[` $segment (`,` $offset^)? `]` attr-dict `:` type($value) `,` qualified(type($pool))
+  }];
+  let hasVerifier = 1;
+}
+
+def VMCU_FreeOp : VMCU_Op<"free"> {
+  let summary = "Marks segments of the pool dead";
+  let description = [{
+    Declares that the `count` segments starting at `segment mod segments`
+    hold no live data any more, so a later `vmcu.ring_store` may reuse
+    them. It generates no code; it is what the offset solver and the
+    ring-safety checker reason about.
+
+    Example:
+
+    ```mlir
+    vmcu.free %pool[%seg] {count = 2} : !vmcu.pool<segments = 64, segment_bytes = 16>
+    ```
+  }];
+  let arguments = (ins Arg<VMCU_PoolType, "the pool", [MemWrite]>:$pool,
+                       Index:$segment,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>,
+                                         "1">:$count);
+  let assemblyFormat = "$pool `[` $segment `]` attr-dict `:` qualified(type($pool))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Layer ops
+//===----------------------------------------------------------------------===//
+
+class VMCU_LayerOp<string mnemonic, list<Trait> traits = []>
+    : VMCU_Op<mnemonic, !listconcat(traits, [
+          DeclareOpInterfaceMethods<VMCU_LayerOpInterface>])>;
+
+def VMCU_Conv2DOp : VMCU_LayerOp<"conv2d", [Pure]> {
+  let summary = "int8 NHWC 2-D convolution with folded requantisation";
+  let description = [{
+    `output[0,p,q,k] = requant(bias[k] + sum_{r,s,c} (in(p*sh+r-pt,
+    q*sw+s-pl, c) - input_zp) * weight[k,r,s,c])`, where positions outside
+    the input contribute 0 (TOSA `conv2d` semantics, dilation 1, weight
+    zero point 0). The input is `[1,H,W,C]`, the weight `[K,R,S,C]`
+    (TOSA's layout), the bias `[K]` int32 and the output `[1,P,Q,K]` with
+    `P = (H + pad_top + pad_bottom - R) / stride_h + 1`; the division must
+    be exact, as in TOSA. `pad` is `[top, bottom, left, right]`.
+    `requant` is applied per output channel. `segment_bytes`, once chosen,
+    must divide C and K.
+
+    Example:
+
+    ```mlir
+    %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>,
+           pad = array<i64: 1, 1, 1, 1>, input_zp = -128 : i32,
+           requant = #vmcu.requant<input_zp = 0, output_zp = -128,
+             multiplier = [1073741824], shift = [35], double_round = true,
+             min = -128, max = 127>}
+         : (tensor<1x8x8x16xi8>, tensor<32x3x3x16xi8>, tensor<32xi32>)
+         -> tensor<1x8x8x32xi8>
+    ```
+  }];
+  let arguments = (ins VMCU_I8Tensor4D:$input, VMCU_I8Tensor4D:$weight,
+                       TensorRankOf<[I32], [1]>:$bias,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$pad,
+                       I32Attr:$input_zp, VMCU_RequantAttr:$requant,
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
+  let results = (outs VMCU_I8Tensor4D:$output);
+  let assemblyFormat = [{
+    $input `,` $weight `,` $bias attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// True for a 1x1 kernel (a pointwise convolution).
+    bool isPointwise();
+  }];
+}
+
+def VMCU_DepthwiseConv2DOp : VMCU_LayerOp<"depthwise_conv2d", [Pure]> {
+  let summary = "int8 NHWC depthwise 2-D convolution (channel multiplier 1)";
+  let description = [{
+    `output[0,p,q,c] = requant(bias[c] + sum_{r,s} (in(p*sh+r-pt,
+    q*sw+s-pl, c) - input_zp) * weight[r,s,c,0])`, padding contributing 0
+    (TOSA `depthwise_conv2d`, multiplier 1). The weight is `[R,S,C,1]`.
+    Shapes, strides and padding follow `vmcu.conv2d`.
+
+    Example:
+
+    ```mlir
+    %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 1, 1>,
+           pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32,
+           requant = #vmcu.requant<input_zp = 0, output_zp = 0,
+             multiplier = [1073741824], shift = [35], double_round = true,
+             min = -128, max = 127>}
+         : (tensor<1x8x8x16xi8>, tensor<3x3x16x1xi8>, tensor<16xi32>)
+         -> tensor<1x8x8x16xi8>
+    ```
+  }];
+  let arguments = (ins VMCU_I8Tensor4D:$input, VMCU_I8Tensor4D:$weight,
+                       TensorRankOf<[I32], [1]>:$bias,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$pad,
+                       I32Attr:$input_zp, VMCU_RequantAttr:$requant,
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
+  let results = (outs VMCU_I8Tensor4D:$output);
+  let assemblyFormat = [{
+    $input `,` $weight `,` $bias attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def VMCU_FullyConnectedOp : VMCU_LayerOp<"fully_connected", [Pure]> {
+  let summary = "int8 fully connected layer (row-major GEMM)";
+  let description = [{
+    `output[m,n] = requant(bias[n] + sum_k (input[m,k] - input_zp) *
+    weight[n,k])` with input `[M,K]`, weight `[N,K]` (each output row of
+    the weight contiguous, as SMLAD wants), bias `[N]` and output `[M,N]`
+    (paper Figure 4). `segment_bytes` must divide K and N.
+
+    Example:
+
+    ```mlir
+    %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32,
+           requant = #vmcu.requant<input_zp = 0, output_zp = 0,
+             multiplier = [1073741824], shift = [35], double_round = true,
+             min = -128, max = 127>}
+         : (tensor<4x64xi8>, tensor<32x64xi8>, tensor<32xi32>) -> tensor<4x32xi8>
+    ```
+  }];
+  let arguments = (ins TensorRankOf<[I8], [2]>:$input,
+                       TensorRankOf<[I8], [2]>:$weight,
+                       TensorRankOf<[I32], [1]>:$bias,
+                       I32Attr:$input_zp, VMCU_RequantAttr:$requant,
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
+  let results = (outs TensorRankOf<[I8], [2]>:$output);
+  let assemblyFormat = [{
+    $input `,` $weight `,` $bias attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def VMCU_AddOp : VMCU_LayerOp<"add", [Pure]> {
+  let summary = "int8 elementwise add with TOSA input and output rescales";
+  let description = [{
+    `output = requant(lhs_rescale(lhs) + rhs_rescale(rhs))`: each int8
+    input is rescaled to int32 (its `input_zp` subtracted first), the sums
+    are formed in int32, and `requant` brings them back to int8. This is the
+    rescale/add/rescale sequence TOSA uses for a quantised add. Both inputs
+    and the output have the same shape; the innermost dimension is the one
+    segments tile.
+
+    Example:
+
+    ```mlir
+    %y = vmcu.add %a, %b {lhs_rescale = #vmcu.requant<input_zp = -1,
+           output_zp = 0, multiplier = [1073741824], shift = [30],
+           double_round = true, min = -2147483648, max = 2147483647>,
+         rhs_rescale = #vmcu.requant<...>, requant = #vmcu.requant<...>}
+         : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    ```
+  }];
+  let arguments = (ins TensorOf<[I8]>:$lhs, TensorOf<[I8]>:$rhs,
+                       VMCU_RequantAttr:$lhs_rescale,
+                       VMCU_RequantAttr:$rhs_rescale,
+                       VMCU_RequantAttr:$requant,
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
+  let results = (outs TensorOf<[I8]>:$output);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def VMCU_AvgPool2DOp : VMCU_LayerOp<"avg_pool2d", [Pure]> {
+  let summary = "int8 NHWC average pooling (TOSA avg_pool2d)";
+  let description = [{
+    Sums `in - input_zp` over the in-bounds part of each `kernel` window,
+    divides by the number of in-bounds elements with TOSA's
+    `reciprocal_scale` and `apply_scale_32` (single rounding), adds
+    `output_zp` and clamps to `[min, max]`. Shapes follow `vmcu.conv2d`
+    with K = C.
+
+    Example:
+
+    ```mlir
+    %y = vmcu.avg_pool2d %x {kernel = array<i64: 3, 3>,
+           stride = array<i64: 3, 3>, pad = array<i64: 0, 0, 0, 0>,
+           input_zp = 0 : i32, output_zp = 0 : i32, min = -128 : i32,
+           max = 127 : i32} : (tensor<1x3x3x96xi8>) -> tensor<1x1x1x96xi8>
+    ```
+  }];
+  let arguments = (ins VMCU_I8Tensor4D:$input,
+                       DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$stride,
+                       DenseI64ArrayAttr:$pad, I32Attr:$input_zp,
+                       I32Attr:$output_zp, I32Attr:$min, I32Attr:$max,
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
+  let results = (outs VMCU_I8Tensor4D:$output);
+  let assemblyFormat = [{
+    $input attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def VMCU_BottleneckOp : VMCU_LayerOp<"bottleneck", [
+    RecursiveMemoryEffects, SingleBlock]> {
+  let summary = "Fused inverted bottleneck: pw expand, dw RxR, pw project [+ add]";
+  let description = [{
+    The fused kernel of paper Section 5.2 (Figure 6). The body holds, in
+    order, a 1x1 `vmcu.conv2d` (expand) on the block argument, a
+    `vmcu.depthwise_conv2d` (R x R) on its result, a 1x1 `vmcu.conv2d`
+    (project), optionally a `vmcu.add` of the projection and the block
+    argument (the residual), and a `vmcu.yield`. Its value is what the body
+    yields. The intermediate tensors never exist in full: the kernel keeps
+    only `R*R + 2` segments of workspace. `segment_bytes` must divide the
+    input and output channels.
+
+    Example:
+
+    ```mlir
+    %e = vmcu.bottleneck %a : tensor<1x20x20x16xi8> -> tensor<1x20x20x16xi8> {
+    ^bb0(%in: tensor<1x20x20x16xi8>):
+      %b = vmcu.conv2d %in, %w1, %b1 {...} : ...
+      %c = vmcu.depthwise_conv2d %b, %w2, %b2 {...} : ...
+      %d = vmcu.conv2d %c, %w3, %b3 {...} : ...
+      %s = vmcu.add %d, %in {...} : ...
+      vmcu.yield %s : tensor<1x20x20x16xi8>
+    }
+    ```
+  }];
+  let arguments = (ins VMCU_I8Tensor4D:$input,
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
+  let results = (outs VMCU_I8Tensor4D:$output);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($output) $body
+  }];
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "Type":$resultType, "Value":$input)>];
+  let extraClassDeclaration = [{
+    /// The layers of the body, in order; `getResidual` is null without one.
+    Conv2DOp getExpand();
+    DepthwiseConv2DOp getDepthwise();
+    Conv2DOp getProject();
+    AddOp getResidual();
+  }];
+}
+
+def VMCU_YieldOp : VMCU_Op<"yield", [Pure, Terminator, ReturnLike,
+                                     HasParent<"BottleneckOp">]> {
+  let summary = "Yields the result of a fused region";
+  let description = [{
+    Terminates the body of `vmcu.bottleneck` with the block's result.
+
+    Example: `vmcu.yield %e : tensor<1x20x20x16xi8>`
+  }];
+  let arguments = (ins AnyTensor:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
+#endif // VMCU_DIALECT_VMCU_IR_VMCUOPS_TD

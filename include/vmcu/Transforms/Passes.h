@@ -1,0 +1,24 @@
+//===- Passes.h - vmcu transformation passes --------------------*- C++ -*-===//
+//
+// Declares the vmcu transformation passes and their registration.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VMCU_TRANSFORMS_PASSES_H
+#define VMCU_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/Pass.h"
+#include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+
+namespace mlir::vmcu {
+
+#define GEN_PASS_DECL
+#include "vmcu/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "vmcu/Transforms/Passes.h.inc"
+
+} // namespace mlir::vmcu
+
+#endif // VMCU_TRANSFORMS_PASSES_H

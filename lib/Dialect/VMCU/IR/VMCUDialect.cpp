@@ -1,0 +1,91 @@
+//===- VMCUDialect.cpp - vmcu dialect, types and attributes ---------------===//
+//
+// Registers the vmcu ops, the pool type and the requant attribute, and
+// verifies the latter two.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vmcu/Dialect/VMCU/IR/VMCUDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::vmcu;
+
+#include "vmcu/Dialect/VMCU/IR/VMCUOpsDialect.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "vmcu/Dialect/VMCU/IR/VMCUOpsTypes.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "vmcu/Dialect/VMCU/IR/VMCUAttributes.cpp.inc"
+
+void VMCUDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "vmcu/Dialect/VMCU/IR/VMCUOps.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "vmcu/Dialect/VMCU/IR/VMCUOpsTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "vmcu/Dialect/VMCU/IR/VMCUAttributes.cpp.inc"
+      >();
+}
+
+void mlir::vmcu::registerVMCUDialect(DialectRegistry &registry) {
+  registry.insert<VMCUDialect>();
+}
+
+//===----------------------------------------------------------------------===//
+// PoolType
+//===----------------------------------------------------------------------===//
+
+LogicalResult PoolType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               int64_t segments, int64_t segmentBytes) {
+  if (segments < 1)
+    return emitError() << "pool must have at least one segment, got "
+                       << segments;
+  if (segmentBytes < 1)
+    return emitError() << "segment_bytes must be positive, got "
+                       << segmentBytes;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RequantAttr
+//===----------------------------------------------------------------------===//
+
+// TOSA 1.0 apply_scale_32 requires 2 <= shift <= 62; shift 1 is accepted as
+// well since it is exact (rounding term 1) and TFLite emits it.
+static constexpr int kMinShift = 1;
+static constexpr int kMaxShift = 62;
+
+LogicalResult
+RequantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                    int32_t inputZp, int32_t outputZp,
+                    ArrayRef<int32_t> multiplier, ArrayRef<int32_t> shift,
+                    bool doubleRound, int32_t min, int32_t max) {
+  if (multiplier.empty())
+    return emitError() << "requant needs at least one multiplier";
+  if (multiplier.size() != shift.size())
+    return emitError() << "requant has " << multiplier.size()
+                       << " multipliers but " << shift.size() << " shifts";
+  for (auto [m, s] : llvm::zip_equal(multiplier, shift)) {
+    if (m < 0)
+      return emitError() << "requant multiplier must be non-negative, got "
+                         << m;
+    if (s < kMinShift || s > kMaxShift)
+      return emitError() << "requant shift must be in [" << kMinShift << ", "
+                         << kMaxShift << "], got " << s;
+  }
+  if (min > max)
+    return emitError() << "requant clamp min (" << min
+                       << ") is greater than max (" << max << ")";
+  return success();
+}

@@ -1,0 +1,404 @@
+//===- VMCUOps.cpp - vmcu operations --------------------------------------===//
+//
+// Verifiers and interface methods of the ring ops and layer ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::vmcu;
+
+// Activations are int8; zero points must be representable in it.
+static constexpr int64_t kInt8Min = -128;
+static constexpr int64_t kInt8Max = 127;
+
+//===----------------------------------------------------------------------===//
+// Ring ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult SegmentPoolOp::verify() {
+  if (!llvm::isPowerOf2_64(getAlignment()))
+    return emitOpError("alignment must be a power of two, got ")
+           << getAlignment();
+  return success();
+}
+
+/// Checks a ring access of `bytes` bytes at constant segment/offset values.
+static LogicalResult verifyRingAccess(Operation *op, PoolType pool,
+                                      Value segment, Value offset,
+                                      int64_t bytes) {
+  if (bytes > pool.getCapacityBytes())
+    return op->emitOpError("accesses ")
+           << bytes << " bytes but the pool holds only "
+           << pool.getCapacityBytes();
+  APInt cst;
+  if (matchPattern(segment, m_ConstantInt(&cst)) && cst.isNegative())
+    return op->emitOpError("segment address must be non-negative, got ")
+           << cst.getSExtValue();
+  if (offset && matchPattern(offset, m_ConstantInt(&cst))) {
+    if (cst.isNegative())
+      return op->emitOpError("byte offset must be non-negative, got ")
+             << cst.getSExtValue();
+    if (cst.getSExtValue() + bytes > pool.getCapacityBytes())
+      return op->emitOpError("byte offset ")
+             << cst.getSExtValue() << " plus " << bytes
+             << " bytes runs past the end of the pool ("
+             << pool.getCapacityBytes() << " bytes)";
+  }
+  return success();
+}
+
+LogicalResult RingLoadOp::verify() {
+  return verifyRingAccess(*this, getPool().getType(), getSegment(),
+                          getOffset(), getResult().getType().getNumElements());
+}
+
+LogicalResult RingStoreOp::verify() {
+  return verifyRingAccess(*this, getPool().getType(), getSegment(),
+                          getOffset(), getValue().getType().getNumElements());
+}
+
+LogicalResult FreeOp::verify() {
+  int64_t segments = getPool().getType().getSegments();
+  if (static_cast<int64_t>(getCount()) > segments)
+    return emitOpError("frees ") << getCount()
+                                 << " segments but the pool holds only "
+                                 << segments;
+  return verifyRingAccess(*this, getPool().getType(), getSegment(), Value(),
+                          0);
+}
+
+//===----------------------------------------------------------------------===//
+// Shared layer verification
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyStaticShapes(Operation *op) {
+  for (Type t : llvm::concat<Type>(op->getOperandTypes(),
+                                   op->getResultTypes()))
+    if (auto shaped = dyn_cast<ShapedType>(t); shaped && !shaped.hasStaticShape())
+      return op->emitOpError("requires static shapes, got ") << t;
+  return success();
+}
+
+/// Checks a zero point or clamp bound; I32Attr values arrive zero-extended.
+static LogicalResult verifyZeroPoint(Operation *op, StringRef name,
+                                     uint32_t raw) {
+  int64_t zp = static_cast<int32_t>(raw);
+  if (zp < kInt8Min || zp > kInt8Max)
+    return op->emitOpError() << name << " must be in the int8 range, got "
+                             << zp;
+  return success();
+}
+
+/// Checks the folded requantisation against `channels` output channels.
+static LogicalResult verifyRequant(Operation *op, StringRef name,
+                                   RequantAttr requant, int64_t channels,
+                                   bool fromAccumulator) {
+  size_t n = requant.getNumChannels();
+  if (n != 1 && static_cast<int64_t>(n) != channels)
+    return op->emitOpError() << name << " has " << n
+                             << " channels, expected 1 or " << channels;
+  if (fromAccumulator && requant.getInputZp() != 0)
+    return op->emitOpError()
+           << name << " rescales an int32 accumulator, its input_zp must be 0";
+  return success();
+}
+
+/// Verifies the NHWC window geometry shared by conv, depthwise and pooling:
+/// output rows P = (H + pt + pb - R) / sh + 1, exactly divisible (TOSA).
+static LogicalResult verifyWindow(Operation *op, ShapedType input,
+                                  int64_t kh, int64_t kw,
+                                  ArrayRef<int64_t> stride,
+                                  ArrayRef<int64_t> pad, ShapedType output,
+                                  int64_t outChannels) {
+  if (stride.size() != 2)
+    return op->emitOpError("stride must have 2 entries, got ")
+           << stride.size();
+  if (pad.size() != 4)
+    return op->emitOpError("pad must have 4 entries [top, bottom, left, "
+                           "right], got ")
+           << pad.size();
+  if (llvm::any_of(stride, [](int64_t s) { return s < 1; }))
+    return op->emitOpError("stride must be positive");
+  if (llvm::any_of(pad, [](int64_t p) { return p < 0; }))
+    return op->emitOpError("pad must be non-negative");
+  if (input.getDimSize(0) != 1)
+    return op->emitOpError("batch must be 1, got ") << input.getDimSize(0);
+  if (kh < 1 || kw < 1)
+    return op->emitOpError("kernel must be at least 1x1, got ")
+           << kh << "x" << kw;
+
+  int64_t extents[2] = {input.getDimSize(1) + pad[0] + pad[1] - kh,
+                        input.getDimSize(2) + pad[2] + pad[3] - kw};
+  int64_t expected[2];
+  for (int i = 0; i < 2; ++i) {
+    if (extents[i] < 0)
+      return op->emitOpError("kernel is larger than the padded input in ")
+             << (i == 0 ? "height" : "width");
+    if (extents[i] % stride[i] != 0)
+      return op->emitOpError("padded ")
+             << (i == 0 ? "height" : "width") << " minus kernel ("
+             << extents[i] << ") must be divisible by the stride ("
+             << stride[i] << ")";
+    expected[i] = extents[i] / stride[i] + 1;
+  }
+  SmallVector<int64_t> want = {1, expected[0], expected[1], outChannels};
+  if (output.getShape() != ArrayRef<int64_t>(want))
+    return op->emitOpError("output shape must be [1, ")
+           << want[1] << ", " << want[2] << ", " << want[3] << "], got "
+           << output;
+  return success();
+}
+
+static LogicalResult verifyBias(Operation *op, ShapedType bias,
+                                int64_t channels) {
+  if (bias.getDimSize(0) != channels)
+    return op->emitOpError("bias must have ")
+           << channels << " elements, got " << bias.getDimSize(0);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Conv2DOp
+//===----------------------------------------------------------------------===//
+
+bool Conv2DOp::isPointwise() {
+  auto w = getWeight().getType();
+  return w.getDimSize(1) == 1 && w.getDimSize(2) == 1;
+}
+
+LogicalResult Conv2DOp::verify() {
+  if (failed(verifyStaticShapes(*this)))
+    return failure();
+  auto in = getInput().getType(), w = getWeight().getType();
+  if (w.getDimSize(3) != in.getDimSize(3))
+    return emitOpError("weight input channels (")
+           << w.getDimSize(3) << ") must match the input channels ("
+           << in.getDimSize(3) << ")";
+  int64_t k = w.getDimSize(0);
+  if (failed(verifyWindow(*this, in, w.getDimSize(1), w.getDimSize(2),
+                          getStride(), getPad(), getOutput().getType(), k)) ||
+      failed(verifyBias(*this, getBias().getType(), k)) ||
+      failed(verifyZeroPoint(*this, "input_zp", getInputZp())))
+    return failure();
+  return verifyRequant(*this, "requant", getRequant(), k,
+                       /*fromAccumulator=*/true);
+}
+
+Value Conv2DOp::getActivationInput() { return getInput(); }
+SmallVector<int64_t> Conv2DOp::getSegmentedExtents() {
+  return {getInput().getType().getDimSize(3),
+          getOutput().getType().getDimSize(3)};
+}
+
+//===----------------------------------------------------------------------===//
+// DepthwiseConv2DOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DepthwiseConv2DOp::verify() {
+  if (failed(verifyStaticShapes(*this)))
+    return failure();
+  auto in = getInput().getType(), w = getWeight().getType();
+  int64_t c = in.getDimSize(3);
+  if (w.getDimSize(2) != c || w.getDimSize(3) != 1)
+    return emitOpError("weight must be [R, S, ")
+           << c << ", 1] (channel multiplier 1), got " << w;
+  if (failed(verifyWindow(*this, in, w.getDimSize(0), w.getDimSize(1),
+                          getStride(), getPad(), getOutput().getType(), c)) ||
+      failed(verifyBias(*this, getBias().getType(), c)) ||
+      failed(verifyZeroPoint(*this, "input_zp", getInputZp())))
+    return failure();
+  return verifyRequant(*this, "requant", getRequant(), c,
+                       /*fromAccumulator=*/true);
+}
+
+Value DepthwiseConv2DOp::getActivationInput() { return getInput(); }
+SmallVector<int64_t> DepthwiseConv2DOp::getSegmentedExtents() {
+  return {getInput().getType().getDimSize(3)};
+}
+
+//===----------------------------------------------------------------------===//
+// FullyConnectedOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult FullyConnectedOp::verify() {
+  if (failed(verifyStaticShapes(*this)))
+    return failure();
+  auto in = getInput().getType(), w = getWeight().getType();
+  int64_t m = in.getDimSize(0), k = in.getDimSize(1), n = w.getDimSize(0);
+  if (w.getDimSize(1) != k)
+    return emitOpError("weight must be [N, ")
+           << k << "] to match the input rows, got " << w;
+  SmallVector<int64_t> want = {m, n};
+  if (getOutput().getType().getShape() != ArrayRef<int64_t>(want))
+    return emitOpError("output shape must be [")
+           << m << ", " << n << "], got " << getOutput().getType();
+  if (failed(verifyBias(*this, getBias().getType(), n)) ||
+      failed(verifyZeroPoint(*this, "input_zp", getInputZp())))
+    return failure();
+  return verifyRequant(*this, "requant", getRequant(), n,
+                       /*fromAccumulator=*/true);
+}
+
+Value FullyConnectedOp::getActivationInput() { return getInput(); }
+SmallVector<int64_t> FullyConnectedOp::getSegmentedExtents() {
+  return {getInput().getType().getDimSize(1),
+          getOutput().getType().getDimSize(1)};
+}
+
+//===----------------------------------------------------------------------===//
+// AddOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AddOp::verify() {
+  if (failed(verifyStaticShapes(*this)))
+    return failure();
+  if (getLhs().getType() != getRhs().getType() ||
+      getLhs().getType() != getOutput().getType())
+    return emitOpError("operands and result must have the same type, got ")
+           << getLhs().getType() << ", " << getRhs().getType() << " -> "
+           << getOutput().getType();
+  auto type = getOutput().getType();
+  if (type.getRank() < 1)
+    return emitOpError("requires ranked tensors of rank >= 1");
+  int64_t c = type.getDimSize(type.getRank() - 1);
+  for (auto [name, attr] :
+       {std::pair<StringRef, RequantAttr>{"lhs_rescale", getLhsRescale()},
+        {"rhs_rescale", getRhsRescale()}}) {
+    if (attr.isPerChannel())
+      return emitOpError() << name << " must be per-tensor";
+    if (failed(verifyZeroPoint(*this, (name + " input_zp").str(),
+                               attr.getInputZp())))
+      return failure();
+  }
+  return verifyRequant(*this, "requant", getRequant(), c,
+                       /*fromAccumulator=*/true);
+}
+
+Value AddOp::getActivationInput() { return getLhs(); }
+SmallVector<int64_t> AddOp::getSegmentedExtents() {
+  auto type = getOutput().getType();
+  return {type.getDimSize(type.getRank() - 1)};
+}
+
+//===----------------------------------------------------------------------===//
+// AvgPool2DOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AvgPool2DOp::verify() {
+  if (failed(verifyStaticShapes(*this)))
+    return failure();
+  if (getKernel().size() != 2)
+    return emitOpError("kernel must have 2 entries, got ")
+           << getKernel().size();
+  auto in = getInput().getType();
+  if (failed(verifyWindow(*this, in, getKernel()[0], getKernel()[1],
+                          getStride(), getPad(), getOutput().getType(),
+                          in.getDimSize(3))) ||
+      failed(verifyZeroPoint(*this, "input_zp", getInputZp())) ||
+      failed(verifyZeroPoint(*this, "output_zp", getOutputZp())) ||
+      failed(verifyZeroPoint(*this, "min", getMin())) ||
+      failed(verifyZeroPoint(*this, "max", getMax())))
+    return failure();
+  auto lo = static_cast<int32_t>(getMin()), hi = static_cast<int32_t>(getMax());
+  if (lo > hi)
+    return emitOpError("min (") << lo << ") is greater than max (" << hi << ")";
+  return success();
+}
+
+Value AvgPool2DOp::getActivationInput() { return getInput(); }
+SmallVector<int64_t> AvgPool2DOp::getSegmentedExtents() {
+  return {getInput().getType().getDimSize(3)};
+}
+
+//===----------------------------------------------------------------------===//
+// BottleneckOp
+//===----------------------------------------------------------------------===//
+
+void BottleneckOp::build(OpBuilder &builder, OperationState &state,
+                         Type resultType, Value input) {
+  state.addOperands(input);
+  state.addTypes(resultType);
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  block->addArgument(input.getType(), input.getLoc());
+  body->push_back(block);
+}
+
+/// The body ops without the terminator, in order.
+static SmallVector<Operation *> bodyLayers(BottleneckOp op) {
+  SmallVector<Operation *> layers;
+  for (Operation &inner : op.getBody().front().without_terminator())
+    layers.push_back(&inner);
+  return layers;
+}
+
+LogicalResult BottleneckOp::verifyRegions() {
+  Block &block = getBody().front();
+  if (block.getNumArguments() != 1 ||
+      block.getArgument(0).getType() != getInput().getType())
+    return emitOpError("body must take one argument of the input type ")
+           << getInput().getType();
+  Value in = block.getArgument(0);
+  SmallVector<Operation *> layers = bodyLayers(*this);
+  if (layers.size() != 3 && layers.size() != 4)
+    return emitOpError("body must hold pw conv, depthwise conv, pw conv and "
+                       "an optional add, got ")
+           << layers.size() << " ops";
+  auto expand = dyn_cast<Conv2DOp>(layers[0]);
+  auto dw = dyn_cast<DepthwiseConv2DOp>(layers[1]);
+  auto project = dyn_cast<Conv2DOp>(layers[2]);
+  if (!expand || !expand.isPointwise() || expand.getInput() != in)
+    return emitOpError("first body op must be a 1x1 vmcu.conv2d of the "
+                       "block argument");
+  if (!dw || dw.getInput() != expand.getOutput())
+    return emitOpError("second body op must be a vmcu.depthwise_conv2d of "
+                       "the expansion");
+  if (!project || !project.isPointwise() ||
+      project.getInput() != dw.getOutput())
+    return emitOpError("third body op must be a 1x1 vmcu.conv2d of the "
+                       "depthwise result");
+  Value result = project.getOutput();
+  if (layers.size() == 4) {
+    auto add = dyn_cast<AddOp>(layers[3]);
+    if (!add || !((add.getLhs() == result && add.getRhs() == in) ||
+                  (add.getRhs() == result && add.getLhs() == in)))
+      return emitOpError("fourth body op must be a vmcu.add of the "
+                         "projection and the block argument");
+    result = add.getOutput();
+  }
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield || yield.getValue() != result)
+    return emitOpError("body must yield the result of its last layer");
+  if (result.getType() != getOutput().getType())
+    return emitOpError("result type ")
+           << getOutput().getType() << " does not match the body's "
+           << result.getType();
+  return success();
+}
+
+Conv2DOp BottleneckOp::getExpand() { return cast<Conv2DOp>(bodyLayers(*this)[0]); }
+DepthwiseConv2DOp BottleneckOp::getDepthwise() {
+  return cast<DepthwiseConv2DOp>(bodyLayers(*this)[1]);
+}
+Conv2DOp BottleneckOp::getProject() { return cast<Conv2DOp>(bodyLayers(*this)[2]); }
+AddOp BottleneckOp::getResidual() {
+  SmallVector<Operation *> layers = bodyLayers(*this);
+  return layers.size() == 4 ? cast<AddOp>(layers[3]) : AddOp();
+}
+
+Value BottleneckOp::getActivationInput() { return getInput(); }
+SmallVector<int64_t> BottleneckOp::getSegmentedExtents() {
+  return {getInput().getType().getDimSize(3),
+          getOutput().getType().getDimSize(3)};
+}
+
+#define GET_OP_CLASSES
+#include "vmcu/Dialect/VMCU/IR/VMCUOps.cpp.inc"

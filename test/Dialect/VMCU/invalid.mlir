@@ -1,0 +1,413 @@
+// RUN: vmcu-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{pool must have at least one segment, got 0}}
+func.func @f(%p: !vmcu.pool<segments = 0, segment_bytes = 8>) { return }
+
+// -----
+
+// expected-error @+1 {{segment_bytes must be positive, got 0}}
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 0>) { return }
+
+// -----
+
+// expected-error @+1 {{requant has 2 multipliers but 1 shifts}}
+func.func @f() attributes {q = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1, 2], shift = [35], double_round = true, min = -128, max = 127>} { return }
+
+// -----
+
+// expected-error @+1 {{requant multiplier must be non-negative, got -5}}
+func.func @f() attributes {q = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [-5], shift = [35], double_round = true, min = -128, max = 127>} { return }
+
+// -----
+
+// expected-error @+1 {{requant shift must be in [1, 62], got 0}}
+func.func @f() attributes {q = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [0], double_round = true, min = -128, max = 127>} { return }
+
+// -----
+
+// expected-error @+1 {{requant shift must be in [1, 62], got 63}}
+func.func @f() attributes {q = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [63], double_round = true, min = -128, max = 127>} { return }
+
+// -----
+
+// expected-error @+1 {{requant clamp min (10) is greater than max (5)}}
+func.func @f() attributes {q = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = 10, max = 5>} { return }
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{alignment must be a power of two, got 12}}
+  %p = vmcu.segment_pool {alignment = 12} : !vmcu.pool<segments = 4, segment_bytes = 8>
+  return
+}
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>) {
+  %c = arith.constant 0 : index
+  // expected-error @+1 {{accesses 64 bytes but the pool holds only 32}}
+  %v = vmcu.ring_load %p[%c] : !vmcu.pool<segments = 4, segment_bytes = 8> -> vector<64xi8>
+  return
+}
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>) {
+  %c = arith.constant -1 : index
+  // expected-error @+1 {{segment address must be non-negative, got -1}}
+  %v = vmcu.ring_load %p[%c] : !vmcu.pool<segments = 4, segment_bytes = 8> -> vector<8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>) {
+  %c = arith.constant 0 : index
+    %o = arith.constant 28 : index
+  // expected-error @+1 {{byte offset 28 plus 8 bytes runs past the end of the pool (32 bytes)}}
+  %v = vmcu.ring_load %p[%c, %o] : !vmcu.pool<segments = 4, segment_bytes = 8> -> vector<8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>, %v: vector<8xi8>, %s: index) {
+  %o = arith.constant -4 : index
+  // expected-error @+1 {{byte offset must be non-negative, got -4}}
+  vmcu.ring_store %v, %p[%s, %o] : vector<8xi8>, !vmcu.pool<segments = 4, segment_bytes = 8>
+  return
+}
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>, %v: vector<40xi8>, %s: index) {
+  // expected-error @+1 {{accesses 40 bytes but the pool holds only 32}}
+  vmcu.ring_store %v, %p[%s] : vector<40xi8>, !vmcu.pool<segments = 4, segment_bytes = 8>
+  return
+}
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>, %s: index) {
+  // expected-error @+1 {{result #0 must be vector of 8-bit signless integer values of ranks 1}}
+  %v = vmcu.ring_load %p[%s] : !vmcu.pool<segments = 4, segment_bytes = 8> -> vector<2xi32>
+  return
+}
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>, %s: index) {
+  // expected-error @+1 {{frees 5 segments but the pool holds only 4}}
+  vmcu.free %p[%s] {count = 5} : !vmcu.pool<segments = 4, segment_bytes = 8>
+  return
+}
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>, %s: index) {
+  // expected-error @+1 {{attribute 'count' failed to satisfy constraint}}
+  vmcu.free %p[%s] {count = 0} : !vmcu.pool<segments = 4, segment_bytes = 8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<8x3x3x3xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{weight input channels (3) must match the input channels (4)}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<8x3x3x3xi8>, tensor<8xi32>) -> tensor<1x8x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{stride must have 2 entries, got 1}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<8x3x3x4xi8>, tensor<8xi32>) -> tensor<1x8x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{pad must have 4 entries [top, bottom, left, right], got 2}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<8x3x3x4xi8>, tensor<8xi32>) -> tensor<1x8x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{stride must be positive}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 0, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<8x3x3x4xi8>, tensor<8xi32>) -> tensor<1x8x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{pad must be non-negative}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: -1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<8x3x3x4xi8>, tensor<8xi32>) -> tensor<1x8x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x8x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{batch must be 1, got 2}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<2x8x8x4xi8>, tensor<8x3x3x4xi8>, tensor<8xi32>) -> tensor<2x8x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{kernel is larger than the padded input in height}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x1x8x4xi8>, tensor<8x3x3x4xi8>, tensor<8xi32>) -> tensor<1x1x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{padded height minus kernel (7) must be divisible by the stride (2)}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 2, 2>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<8x3x3x4xi8>, tensor<8xi32>) -> tensor<1x4x4x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{output shape must be [1, 8, 8, 8], got 'tensor<1x7x8x8xi8>'}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<8x3x3x4xi8>, tensor<8xi32>) -> tensor<1x7x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{bias must have 8 elements, got 4}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<8x3x3x4xi8>, tensor<4xi32>) -> tensor<1x8x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{input_zp must be in the int8 range, got 200}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 200 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<8x3x3x4xi8>, tensor<8xi32>) -> tensor<1x8x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{requant has 2 channels, expected 1 or 8}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1, 1], shift = [2, 2], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<8x3x3x4xi8>, tensor<8xi32>) -> tensor<1x8x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{requant rescales an int32 accumulator, its input_zp must be 0}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 3, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<8x3x3x4xi8>, tensor<8xi32>) -> tensor<1x8x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{requires static shapes, got 'tensor<1x?x8x4xi8>'}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x?x8x4xi8>, tensor<8x3x3x4xi8>, tensor<8xi32>) -> tensor<1x8x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xf32>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{operand #0 must be 4D tensor of 8-bit signless integer values}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xf32>, tensor<8x3x3x4xi8>, tensor<8xi32>) -> tensor<1x8x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{segment_bytes (3) must divide the segmented extent 4}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>, segment_bytes = 3} : (tensor<1x8x8x4xi8>, tensor<8x3x3x4xi8>, tensor<8xi32>) -> tensor<1x8x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{attribute 'segment_bytes' failed to satisfy constraint}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>, segment_bytes = 0} : (tensor<1x8x8x4xi8>, tensor<8x3x3x4xi8>, tensor<8xi32>) -> tensor<1x8x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<3x3x4x2xi8>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{weight must be [R, S, 4, 1] (channel multiplier 1), got 'tensor<3x3x4x2xi8>'}}
+  %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<3x3x4x2xi8>, tensor<4xi32>) -> tensor<1x8x8x4xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<3x3x4x1xi8>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{output shape must be [1, 8, 8, 4], got 'tensor<1x8x8x8xi8>'}}
+  %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<3x3x4x1xi8>, tensor<4xi32>) -> tensor<1x8x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x16xi8>, %w: tensor<8x12xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{weight must be [N, 16] to match the input rows, got 'tensor<8x12xi8>'}}
+  %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<2x16xi8>, tensor<8x12xi8>, tensor<8xi32>) -> tensor<2x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x16xi8>, %w: tensor<8x16xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{output shape must be [2, 8], got 'tensor<2x4xi8>'}}
+  %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<2x16xi8>, tensor<8x16xi8>, tensor<8xi32>) -> tensor<2x4xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x16xi8>, %w: tensor<8x16xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{segment_bytes (16) must divide the segmented extent 8}}
+  %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>, segment_bytes = 16} : (tensor<2x16xi8>, tensor<8x16xi8>, tensor<8xi32>) -> tensor<2x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<1x4x4x4xi8>, %b: tensor<1x4x4x8xi8>) {
+  // expected-error @+1 {{operands and result must have the same type, got 'tensor<1x4x4x4xi8>', 'tensor<1x4x4x8xi8>' -> 'tensor<1x4x4x8xi8>'}}
+  %y = vmcu.add %a, %b {lhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -2147483648, max = 2147483647>, rhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -2147483648, max = 2147483647>, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x4x4x4xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<1x4x4x8xi8>, %b: tensor<1x4x4x8xi8>) {
+  // expected-error @+1 {{lhs_rescale must be per-tensor}}
+  %y = vmcu.add %a, %b {lhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1, 1], shift = [2, 2], double_round = true, min = -2147483648, max = 2147483647>, rhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -2147483648, max = 2147483647>, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<1x4x4x8xi8>, %b: tensor<1x4x4x8xi8>) {
+  // expected-error @+1 {{rhs_rescale input_zp must be in the int8 range, got -300}}
+  %y = vmcu.add %a, %b {lhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -2147483648, max = 2147483647>, rhs_rescale = #vmcu.requant<input_zp = -300, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -2147483648, max = 2147483647>, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x3x3x8xi8>) {
+  // expected-error @+1 {{kernel must have 2 entries, got 3}}
+  %y = vmcu.avg_pool2d %x {kernel = array<i64: 3, 3, 3>, stride = array<i64: 3, 3>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : (tensor<1x3x3x8xi8>) -> tensor<1x1x1x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x3x3x8xi8>) {
+  // expected-error @+1 {{min (10) is greater than max (-10)}}
+  %y = vmcu.avg_pool2d %x {kernel = array<i64: 3, 3>, stride = array<i64: 3, 3>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, output_zp = 0 : i32, min = 10 : i32, max = -10 : i32} : (tensor<1x3x3x8xi8>) -> tensor<1x1x1x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x3x3x8xi8>) {
+  // expected-error @+1 {{output_zp must be in the int8 range, got 128}}
+  %y = vmcu.avg_pool2d %x {kernel = array<i64: 3, 3>, stride = array<i64: 3, 3>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, output_zp = 128 : i32, min = -128 : i32, max = 127 : i32} : (tensor<1x3x3x8xi8>) -> tensor<1x1x1x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x3x3x8xi8>) {
+  // expected-error @+1 {{output shape must be [1, 1, 1, 8], got 'tensor<1x2x2x8xi8>'}}
+  %y = vmcu.avg_pool2d %x {kernel = array<i64: 3, 3>, stride = array<i64: 3, 3>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : (tensor<1x3x3x8xi8>) -> tensor<1x2x2x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<1x6x6x8xi8>, %w1: tensor<24x1x1x8xi8>, %b1: tensor<24xi32>, %w2: tensor<3x3x24x1xi8>, %b2: tensor<24xi32>, %w3: tensor<8x1x1x24xi8>, %b3: tensor<8xi32>, %z: tensor<1x6x6x8xi8>) {
+  // expected-error @+1 {{body must hold pw conv, depthwise conv, pw conv and an optional add, got 2 ops}}
+  %e = vmcu.bottleneck %a : tensor<1x6x6x8xi8> -> tensor<1x6x6x8xi8> {
+  ^bb0(%in: tensor<1x6x6x8xi8>):
+    %b = vmcu.conv2d %in, %w1, %b1 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x8xi8>, tensor<24x1x1x8xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+    %c = vmcu.depthwise_conv2d %b, %w2, %b2 {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x24xi8>, tensor<3x3x24x1xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+    vmcu.yield %z : tensor<1x6x6x8xi8>
+  }
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<1x6x6x8xi8>, %w1: tensor<24x1x1x8xi8>, %b1: tensor<24xi32>, %w2: tensor<3x3x24x1xi8>, %b2: tensor<24xi32>, %w3: tensor<8x1x1x24xi8>, %b3: tensor<8xi32>, %z: tensor<1x6x6x8xi8>) {
+  // expected-error @+1 {{second body op must be a vmcu.depthwise_conv2d of the expansion}}
+  %e = vmcu.bottleneck %a : tensor<1x6x6x8xi8> -> tensor<1x6x6x8xi8> {
+  ^bb0(%in: tensor<1x6x6x8xi8>):
+    %b = vmcu.conv2d %in, %w1, %b1 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x8xi8>, tensor<24x1x1x8xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+    %d = vmcu.conv2d %b, %w3, %b3 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x24xi8>, tensor<8x1x1x24xi8>, tensor<8xi32>) -> tensor<1x6x6x8xi8>
+    %q = vmcu.depthwise_conv2d %b, %w2, %b2 {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x24xi8>, tensor<3x3x24x1xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+    vmcu.yield %d : tensor<1x6x6x8xi8>
+  }
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<1x6x6x8xi8>, %w1: tensor<24x1x1x8xi8>, %b1: tensor<24xi32>, %w2: tensor<3x3x24x1xi8>, %b2: tensor<24xi32>, %w3: tensor<8x1x1x24xi8>, %b3: tensor<8xi32>, %z: tensor<1x6x6x8xi8>) {
+  // expected-error @+1 {{fourth body op must be a vmcu.add of the projection and the block argument}}
+  %e = vmcu.bottleneck %a : tensor<1x6x6x8xi8> -> tensor<1x6x6x8xi8> {
+  ^bb0(%in: tensor<1x6x6x8xi8>):
+    %b = vmcu.conv2d %in, %w1, %b1 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x8xi8>, tensor<24x1x1x8xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+    %c = vmcu.depthwise_conv2d %b, %w2, %b2 {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x24xi8>, tensor<3x3x24x1xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+    %d = vmcu.conv2d %c, %w3, %b3 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x24xi8>, tensor<8x1x1x24xi8>, tensor<8xi32>) -> tensor<1x6x6x8xi8>
+    %s = vmcu.add %d, %z {lhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -2147483648, max = 2147483647>, rhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -2147483648, max = 2147483647>, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x8xi8>, tensor<1x6x6x8xi8>) -> tensor<1x6x6x8xi8>
+    vmcu.yield %s : tensor<1x6x6x8xi8>
+  }
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<1x6x6x8xi8>, %w1: tensor<24x1x1x8xi8>, %b1: tensor<24xi32>, %w2: tensor<3x3x24x1xi8>, %b2: tensor<24xi32>, %w3: tensor<8x1x1x24xi8>, %b3: tensor<8xi32>, %z: tensor<1x6x6x8xi8>) {
+  // expected-error @+1 {{body must yield the result of its last layer}}
+  %e = vmcu.bottleneck %a : tensor<1x6x6x8xi8> -> tensor<1x6x6x8xi8> {
+  ^bb0(%in: tensor<1x6x6x8xi8>):
+    %b = vmcu.conv2d %in, %w1, %b1 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x8xi8>, tensor<24x1x1x8xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+    %c = vmcu.depthwise_conv2d %b, %w2, %b2 {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x24xi8>, tensor<3x3x24x1xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+    %d = vmcu.conv2d %c, %w3, %b3 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x24xi8>, tensor<8x1x1x24xi8>, tensor<8xi32>) -> tensor<1x6x6x8xi8>
+    vmcu.yield %in : tensor<1x6x6x8xi8>
+  }
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<1x6x6x8xi8>, %w1: tensor<24x1x1x8xi8>, %b1: tensor<24xi32>, %w2: tensor<3x3x24x1xi8>, %b2: tensor<24xi32>, %w3: tensor<8x1x1x24xi8>, %b3: tensor<8xi32>, %z: tensor<1x6x6x8xi8>) {
+  // expected-error @+1 {{segment_bytes (16) must divide the segmented extent 8}}
+  %e = vmcu.bottleneck %a {segment_bytes = 16} : tensor<1x6x6x8xi8> -> tensor<1x6x6x8xi8> {
+  ^bb0(%in: tensor<1x6x6x8xi8>):
+    %b = vmcu.conv2d %in, %w1, %b1 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x8xi8>, tensor<24x1x1x8xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+    %c = vmcu.depthwise_conv2d %b, %w2, %b2 {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x24xi8>, tensor<3x3x24x1xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+    %d = vmcu.conv2d %c, %w3, %b3 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x24xi8>, tensor<8x1x1x24xi8>, tensor<8xi32>) -> tensor<1x6x6x8xi8>
+    vmcu.yield %d : tensor<1x6x6x8xi8>
+  }
+  return
+}

@@ -1,0 +1,82 @@
+// RUN: vmcu-opt %s | vmcu-opt | FileCheck %s
+// RUN: vmcu-opt %s --mlir-print-op-generic | vmcu-opt | FileCheck %s
+// RUN: vmcu-opt %s --verify-roundtrip
+
+!pool = !vmcu.pool<segments = 64, segment_bytes = 16>
+#rq = #vmcu.requant<input_zp = 0, output_zp = -128, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
+#rq2 = #vmcu.requant<input_zp = 0, output_zp = 3, multiplier = [1073741824, 1342177280], shift = [35, 36], double_round = false, min = -128, max = 127>
+#in = #vmcu.requant<input_zp = -1, output_zp = 0, multiplier = [1073741824], shift = [30], double_round = true, min = -2147483648, max = 2147483647>
+
+// CHECK-LABEL: func.func @ring_ops
+// CHECK: %[[POOL:.*]] = vmcu.segment_pool {alignment = 16 : i64} : !vmcu.pool<segments = 64, segment_bytes = 16>
+// CHECK: %[[V:.*]] = vmcu.ring_load %[[POOL]][%{{.*}}] : !vmcu.pool<segments = 64, segment_bytes = 16> -> vector<16xi8>
+// CHECK: %[[L:.*]] = vmcu.ring_load %[[POOL]][%{{.*}}, %{{.*}}] : !vmcu.pool<segments = 64, segment_bytes = 16> -> vector<4xi8>
+// CHECK: vmcu.ring_store %[[V]], %[[POOL]][%{{.*}}] : vector<16xi8>, !vmcu.pool<segments = 64, segment_bytes = 16>
+// CHECK: vmcu.ring_store %[[L]], %[[POOL]][%{{.*}}, %{{.*}}] : vector<4xi8>, !vmcu.pool<segments = 64, segment_bytes = 16>
+// CHECK: vmcu.free %[[POOL]][%{{.*}}] {count = 2 : i64} : !vmcu.pool<segments = 64, segment_bytes = 16>
+func.func @ring_ops(%seg: index, %lane: index) {
+  %pool = vmcu.segment_pool {alignment = 16} : !pool
+  %v = vmcu.ring_load %pool[%seg] : !pool -> vector<16xi8>
+  %l = vmcu.ring_load %pool[%seg, %lane] : !pool -> vector<4xi8>
+  vmcu.ring_store %v, %pool[%seg] : vector<16xi8>, !pool
+  vmcu.ring_store %l, %pool[%seg, %lane] : vector<4xi8>, !pool
+  vmcu.free %pool[%seg] {count = 2} : !pool
+  return
+}
+
+// CHECK-LABEL: func.func @conv2d_i8_per_channel
+// CHECK: vmcu.conv2d %{{.*}}, %{{.*}}, %{{.*}} {input_zp = -128 : i32, pad = array<i64: 1, 1, 1, 1>
+// CHECK-SAME: multiplier = [1073741824, 1342177280], shift = [35, 36]
+// CHECK-SAME: segment_bytes = 2 : i64, stride = array<i64: 2, 2>
+func.func @conv2d_i8_per_channel(%x: tensor<1x9x9x4xi8>, %w: tensor<2x3x3x4xi8>, %b: tensor<2xi32>) -> tensor<1x5x5x2xi8> {
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 2, 2>, pad = array<i64: 1, 1, 1, 1>, input_zp = -128 : i32, requant = #rq2, segment_bytes = 2} : (tensor<1x9x9x4xi8>, tensor<2x3x3x4xi8>, tensor<2xi32>) -> tensor<1x5x5x2xi8>
+  return %y : tensor<1x5x5x2xi8>
+}
+
+// CHECK-LABEL: func.func @depthwise_conv2d
+// CHECK: vmcu.depthwise_conv2d
+func.func @depthwise_conv2d(%x: tensor<1x8x8x16xi8>, %w: tensor<3x3x16x1xi8>, %b: tensor<16xi32>) -> tensor<1x8x8x16xi8> {
+  %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 5 : i32, requant = #rq} : (tensor<1x8x8x16xi8>, tensor<3x3x16x1xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+  return %y : tensor<1x8x8x16xi8>
+}
+
+// CHECK-LABEL: func.func @fully_connected
+// CHECK: vmcu.fully_connected %{{.*}}, %{{.*}}, %{{.*}} {input_zp = 0 : i32
+func.func @fully_connected(%x: tensor<4x64xi8>, %w: tensor<32x64xi8>, %b: tensor<32xi32>) -> tensor<4x32xi8> {
+  %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq, segment_bytes = 32} : (tensor<4x64xi8>, tensor<32x64xi8>, tensor<32xi32>) -> tensor<4x32xi8>
+  return %y : tensor<4x32xi8>
+}
+
+// CHECK-LABEL: func.func @add
+// CHECK: vmcu.add %{{.*}}, %{{.*}} {lhs_rescale = #vmcu.requant<input_zp = -1
+func.func @add(%a: tensor<1x4x4x8xi8>, %b: tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8> {
+  %y = vmcu.add %a, %b {lhs_rescale = #in, rhs_rescale = #in, requant = #rq} : (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  return %y : tensor<1x4x4x8xi8>
+}
+
+// CHECK-LABEL: func.func @avg_pool2d
+// CHECK: vmcu.avg_pool2d %{{.*}} {input_zp = 0 : i32, kernel = array<i64: 3, 3>
+func.func @avg_pool2d(%x: tensor<1x3x3x96xi8>) -> tensor<1x1x1x96xi8> {
+  %y = vmcu.avg_pool2d %x {kernel = array<i64: 3, 3>, stride = array<i64: 3, 3>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : (tensor<1x3x3x96xi8>) -> tensor<1x1x1x96xi8>
+  return %y : tensor<1x1x1x96xi8>
+}
+
+// CHECK-LABEL: func.func @bottleneck
+// CHECK: %[[E:.*]] = vmcu.bottleneck %{{.*}} {segment_bytes = 8 : i64} : tensor<1x6x6x8xi8> -> tensor<1x6x6x8xi8> {
+// CHECK: ^bb0(%[[IN:.*]]: tensor<1x6x6x8xi8>):
+// CHECK:   %[[B:.*]] = vmcu.conv2d %[[IN]]
+// CHECK:   %[[C:.*]] = vmcu.depthwise_conv2d %[[B]]
+// CHECK:   %[[D:.*]] = vmcu.conv2d %[[C]]
+// CHECK:   %[[S:.*]] = vmcu.add %[[D]], %[[IN]]
+// CHECK:   vmcu.yield %[[S]] : tensor<1x6x6x8xi8>
+func.func @bottleneck(%a: tensor<1x6x6x8xi8>, %w1: tensor<24x1x1x8xi8>, %b1: tensor<24xi32>, %w2: tensor<3x3x24x1xi8>, %b2: tensor<24xi32>, %w3: tensor<8x1x1x24xi8>, %b3: tensor<8xi32>) -> tensor<1x6x6x8xi8> {
+  %e = vmcu.bottleneck %a {segment_bytes = 8} : tensor<1x6x6x8xi8> -> tensor<1x6x6x8xi8> {
+  ^bb0(%in: tensor<1x6x6x8xi8>):
+    %b = vmcu.conv2d %in, %w1, %b1 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x6x6x8xi8>, tensor<24x1x1x8xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+    %c = vmcu.depthwise_conv2d %b, %w2, %b2 {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #rq} : (tensor<1x6x6x24xi8>, tensor<3x3x24x1xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+    %d = vmcu.conv2d %c, %w3, %b3 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x6x6x24xi8>, tensor<8x1x1x24xi8>, tensor<8xi32>) -> tensor<1x6x6x8xi8>
+    %s = vmcu.add %d, %in {lhs_rescale = #in, rhs_rescale = #in, requant = #rq} : (tensor<1x6x6x8xi8>, tensor<1x6x6x8xi8>) -> tensor<1x6x6x8xi8>
+    vmcu.yield %s : tensor<1x6x6x8xi8>
+  }
+  return %e : tensor<1x6x6x8xi8>
+}

@@ -411,3 +411,100 @@ func.func @f(%a: tensor<1x6x6x8xi8>, %w1: tensor<24x1x1x8xi8>, %b1: tensor<24xi3
   }
   return
 }
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>) {
+  // expected-error @+1 {{tensor of 5 segments does not fit the pool of 4}}
+  %x = vmcu.tensor_base %p {name = "x", segments = 5} : !vmcu.pool<segments = 4, segment_bytes = 8>
+  return
+}
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>) {
+  // expected-error @+1 {{base 4 is outside the pool of 4 segments}}
+  %x = vmcu.tensor_base %p {name = "x", segments = 2, base = 4} : !vmcu.pool<segments = 4, segment_bytes = 8>
+  return
+}
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>, %i: index) {
+  %x = vmcu.tensor_base %p {name = "x", segments = 2} : !vmcu.pool<segments = 4, segment_bytes = 8>
+  // expected-error @+1 {{inputs must be vmcu.tensor_base values}}
+  vmcu.kernel "k" ins(%i) outs(%x) {
+  }
+  return
+}
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>, %i: index) {
+  %x = vmcu.tensor_base %p {name = "x", segments = 2} : !vmcu.pool<segments = 4, segment_bytes = 8>
+  // expected-error @+1 {{output must be a vmcu.tensor_base value}}
+  vmcu.kernel "k" ins(%x) outs(%i) {
+  }
+  return
+}
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>, %i: index) {
+  %x = vmcu.tensor_base %p {name = "x", segments = 2} : !vmcu.pool<segments = 4, segment_bytes = 8>
+  %y = vmcu.tensor_base %p {name = "y", segments = 2} : !vmcu.pool<segments = 4, segment_bytes = 8>
+  // expected-error @+1 {{workspace must be a vmcu.tensor_base value}}
+  vmcu.kernel "k" ins(%x) outs(%y) workspace(%i) {
+  }
+  return
+}
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>) {
+  %x = vmcu.tensor_base %p {name = "x", segments = 2} : !vmcu.pool<segments = 4, segment_bytes = 8>
+  // expected-error @+1 {{output must be a different tensor from its inputs}}
+  vmcu.kernel "k" ins(%x) outs(%x) {
+  }
+  return
+}
+
+// -----
+
+func.func @f(%acc: i32, %x: vector<4xi8>) -> i32 {
+  // expected-error @+1 {{x_offset must be in [-128, 128], got 200}}
+  %d = vmcu.dot %acc, %x, %x {x_offset = 200 : i32} : vector<4xi8>
+  return %d : i32
+}
+
+// -----
+
+func.func @f(%acc: i32, %x: vector<8xi8>) -> i32 {
+  // expected-error @+1 {{operand #1 must be vector of 8-bit signless integer values of length 4}}
+  %d = vmcu.dot %acc, %x, %x : vector<8xi8>
+  return %d : i32
+}
+
+// -----
+
+func.func @f(%v: i32) -> i8 {
+  // expected-error @+1 {{clamp [-128, 300] exceeds the int8 result range}}
+  %q = vmcu.requantize %v, %v, %v {output_zp = 0 : i32, min = -128 : i32, max = 300 : i32, double_round = true} : i8
+  return %q : i8
+}
+
+// -----
+
+func.func @f(%v: i32) -> i32 {
+  // expected-error @+1 {{min (5) is greater than max (4)}}
+  %q = vmcu.requantize %v, %v, %v {output_zp = 0 : i32, min = 5 : i32, max = 4 : i32, double_round = true} : i32
+  return %q : i32
+}
+
+// -----
+
+func.func @f(%v: i32) -> i16 {
+  // expected-error @+1 {{result #0 must be 8-bit signless integer or 32-bit signless integer}}
+  %q = vmcu.requantize %v, %v, %v {output_zp = 0 : i32, min = 5 : i32, max = 4 : i32, double_round = true} : i16
+  return %q : i16
+}

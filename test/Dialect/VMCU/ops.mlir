@@ -80,3 +80,40 @@ func.func @bottleneck(%a: tensor<1x6x6x8xi8>, %w1: tensor<24x1x1x8xi8>, %b1: ten
   }
   return %e : tensor<1x6x6x8xi8>
 }
+
+// CHECK-LABEL: func.func @kernel
+// CHECK: %[[X:.*]] = vmcu.tensor_base %{{.*}} {base = 3 : i64, name = "x", segments = 8 : i64} : !vmcu.pool<segments = 64, segment_bytes = 16>
+// CHECK: %[[Y:.*]] = vmcu.tensor_base %{{.*}} {name = "y", segments = 8 : i64}
+// CHECK: vmcu.kernel "fc" ins(%[[X]]) outs(%[[Y]]) workspace(%{{.*}}) attributes {note = "tiled"} {
+// CHECK:   scf.for
+// CHECK:     vmcu.ring_load
+func.func @kernel() {
+  %pool = vmcu.segment_pool : !pool
+  %x = vmcu.tensor_base %pool {name = "x", segments = 8, base = 3} : !pool
+  %y = vmcu.tensor_base %pool {name = "y", segments = 8} : !pool
+  %w = vmcu.tensor_base %pool {name = "ws", segments = 2} : !pool
+  vmcu.kernel "fc" ins(%x) outs(%y) workspace(%w) attributes {note = "tiled"} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    scf.for %i = %c0 to %c8 step %c1 {
+      %a = arith.addi %x, %i : index
+      %v = vmcu.ring_load %pool[%a] : !pool -> vector<16xi8>
+      %b = arith.addi %y, %i : index
+      vmcu.ring_store %v, %pool[%b] : vector<16xi8>, !pool
+      vmcu.free %pool[%a] : !pool
+    }
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @micro
+// CHECK: %[[D:.*]] = vmcu.dot %{{.*}}, %{{.*}}, %{{.*}} {x_offset = 128 : i32} : vector<4xi8>
+// CHECK: vmcu.requantize %[[D]], %{{.*}}, %{{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, output_zp = -128 : i32} : i8
+// CHECK: vmcu.requantize %[[D]], %{{.*}}, %{{.*}} {double_round = false, input_zp = 3 : i32, max = 2147483647 : i32, min = -2147483648 : i32, output_zp = 0 : i32} : i32
+func.func @micro(%acc: i32, %x: vector<4xi8>, %w: vector<4xi8>, %m: i32, %s: i32) -> (i8, i32) {
+  %d = vmcu.dot %acc, %x, %w {x_offset = 128 : i32} : vector<4xi8>
+  %q = vmcu.requantize %d, %m, %s {output_zp = -128 : i32, min = -128 : i32, max = 127 : i32, double_round = true} : i8
+  %r = vmcu.requantize %d, %m, %s {input_zp = 3 : i32, output_zp = 0 : i32, min = -2147483648 : i32, max = 2147483647 : i32, double_round = false} : i32
+  return %q, %r : i8, i32
+}

@@ -75,6 +75,56 @@ LogicalResult FreeOp::verify() {
                           0);
 }
 
+LogicalResult TensorBaseOp::verify() {
+  int64_t capacity = getPool().getType().getSegments();
+  if (getSegments() > static_cast<uint64_t>(capacity))
+    return emitOpError("tensor of ")
+           << getSegments() << " segments does not fit the pool of "
+           << capacity;
+  if (getBase() && *getBase() >= static_cast<uint64_t>(capacity))
+    return emitOpError("base ") << *getBase()
+                                << " is outside the pool of " << capacity
+                                << " segments";
+  return success();
+}
+
+LogicalResult KernelOp::verify() {
+  auto isBase = [](Value v) { return v.getDefiningOp<TensorBaseOp>(); };
+  for (Value v : getInputs())
+    if (!isBase(v))
+      return emitOpError("inputs must be vmcu.tensor_base values");
+  if (!isBase(getOutput()))
+    return emitOpError("output must be a vmcu.tensor_base value");
+  if (getWorkspace() && !isBase(getWorkspace()))
+    return emitOpError("workspace must be a vmcu.tensor_base value");
+  if (llvm::is_contained(getInputs(), getOutput()))
+    return emitOpError("output must be a different tensor from its inputs");
+  return success();
+}
+
+// -zp for an int8 zero point lies in [-127, 128]; this keeps x + x_offset
+// within int16 for every int8 x, as SADD16 needs.
+static constexpr int64_t kMaxDotOffset = 128;
+
+LogicalResult DotOp::verify() {
+  int64_t off = static_cast<int32_t>(getXOffset());
+  if (off < -kMaxDotOffset || off > kMaxDotOffset)
+    return emitOpError("x_offset must be in [")
+           << -kMaxDotOffset << ", " << kMaxDotOffset << "], got " << off;
+  return success();
+}
+
+LogicalResult RequantizeOp::verify() {
+  auto lo = static_cast<int32_t>(getMin()), hi = static_cast<int32_t>(getMax());
+  if (lo > hi)
+    return emitOpError("min (") << lo << ") is greater than max (" << hi << ")";
+  if (getResult().getType().isInteger(8) &&
+      (lo < kInt8Min || hi > kInt8Max))
+    return emitOpError("clamp [")
+           << lo << ", " << hi << "] exceeds the int8 result range";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Shared layer verification
 //===----------------------------------------------------------------------===//

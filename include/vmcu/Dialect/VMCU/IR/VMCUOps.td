@@ -120,6 +120,111 @@ def VMCU_FreeOp : VMCU_Op<"free"> {
   let hasVerifier = 1;
 }
 
+def VMCU_TensorBaseOp : VMCU_Op<"tensor_base", [Pure]> {
+  let summary = "Base segment address of one tensor placed in the pool";
+  let description = [{
+    Names a tensor of `segments` pool segments that lives in `pool`, and
+    yields its base segment address. Before `vmcu-solve-offsets` the base
+    is symbolic (no `base` attribute); the solver sets `base` so that every
+    kernel's output overlaps its input as much as the ring allows, and
+    lowering then folds the op to a constant. Ring ops address a tensor's
+    segment `i` as `base + i` (unwrapped; the ring op wraps it).
+
+    Example:
+
+    ```mlir
+    %x = vmcu.tensor_base %pool {name = "input", segments = 400 : i64, base = 39 : i64} : !vmcu.pool<segments = 439, segment_bytes = 16>
+    ```
+  }];
+  let arguments = (ins VMCU_PoolType:$pool, StrAttr:$name,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$segments,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$base);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$pool attr-dict `:` qualified(type($pool))";
+  let hasVerifier = 1;
+}
+
+def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
+                                       AttrSizedOperandSegments]> {
+  let summary = "One segment-tiled kernel: the unit the offset solver places";
+  let description = [{
+    Holds the loops of one tiled layer (or fused bottleneck). `inputs` are
+    the `vmcu.tensor_base` values it reads: the first is the input whose
+    segments the output may overwrite once freed; any others (e.g. the
+    second operand of an unfused add) stay live for the whole kernel.
+    `output` is the tensor it writes and `workspace`, if present, its
+    scratch segments. The body addresses the pool only through ring ops
+    whose segment operand is one of these bases plus an affine function of
+    the enclosing `scf.for` induction variables, which is what the offset
+    solver reads back. Lowering inlines the body.
+
+    Example:
+
+    ```mlir
+    vmcu.kernel "conv1" ins(%x) outs(%y) {
+      scf.for %p = %c0 to %c8 step %c1 { ... }
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$sym_name, Variadic<Index>:$inputs,
+                       Index:$output, Optional<Index>:$workspace);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $sym_name `ins` `(` $inputs `)` `outs` `(` $output `)`
+    (`workspace` `(` $workspace^ `)`)? attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Micro-kernel ops (the inner level of the two-level tiling)
+//===----------------------------------------------------------------------===//
+
+def VMCU_DotOp : VMCU_Op<"dot", [Pure, AllTypesMatch<["x", "w"]>]> {
+  let summary = "Four-lane int8 dot product accumulated in int32 (SMLAD)";
+  let description = [{
+    `result = acc + sum_{i<4} (x[i] + x_offset) * w[i]`, exact in int32
+    (wrapping like `tosa.conv2d`'s accumulator). `x_offset` is the negated
+    input zero point, so `x[i] + x_offset` fits int16. On Armv7E-M this is
+    two `sxtb16` per operand, one `sadd16` for the offset and two `smlad`.
+
+    Example:
+
+    ```mlir
+    %r = vmcu.dot %acc, %x, %w {x_offset = 128 : i32} : vector<4xi8>
+    ```
+  }];
+  let arguments = (ins I32:$acc, VectorOfLengthAndType<[4], [I8]>:$x,
+                       VectorOfLengthAndType<[4], [I8]>:$w,
+                       DefaultValuedAttr<I32Attr, "0">:$x_offset);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$acc `,` $x `,` $w attr-dict `:` type($x)";
+  let hasVerifier = 1;
+}
+
+def VMCU_RequantizeOp : VMCU_Op<"requantize", [Pure]> {
+  let summary = "TOSA apply_scale_32 of one int32 value, plus zero point and clamp";
+  let description = [{
+    `r = clamp(apply_scale_32(value - input_zp, multiplier, shift,
+    double_round) + output_zp, min, max)`, then truncated to the result
+    type (i8 or i32). Multiplier and shift are operands so per-channel
+    tables can be read from flash; see `#vmcu.requant` for the arithmetic.
+
+    Example:
+
+    ```mlir
+    %q = vmcu.requantize %acc, %m, %s {output_zp = -128 : i32, min = -128 : i32, max = 127 : i32, double_round = true} : i8
+    ```
+  }];
+  let arguments = (ins I32:$value, I32:$multiplier, I32:$shift,
+                       DefaultValuedAttr<I32Attr, "0">:$input_zp,
+                       I32Attr:$output_zp, I32Attr:$min, I32Attr:$max,
+                       BoolAttr:$double_round);
+  let results = (outs AnyTypeOf<[I8, I32]>:$result);
+  let assemblyFormat = "$value `,` $multiplier `,` $shift attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Layer ops
 //===----------------------------------------------------------------------===//

@@ -29,8 +29,21 @@ tools = ["vmcu-opt", "mlir-opt", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Optional features for heavy or environment-dependent tests.
-if shutil.which("qemu-system-arm") and shutil.which("arm-none-eabi-gcc"):
+arm_cc = shutil.which("arm-none-eabi-gcc")
+qemu = shutil.which("qemu-system-arm")
+if arm_cc and qemu:
     config.available_features.add("qemu")
+config.substitutions.append(("%arm_cc", arm_cc or "arm-none-eabi-gcc"))
+config.substitutions.append(
+    ("%runtime_dir", os.path.join(config.vmcu_src_root, "runtime")))
+# Semihosting gives the guest stdout (on qemu's stderr) and the exit code.
+qemu_flags = ("-nographic -monitor none -serial none "
+              "-semihosting-config enable=on,target=native")
+qemu_timeout_s = 120
+for name, board in (("%qemu_m4", "mps2-an386"), ("%qemu_m7", "mps2-an500")):
+    config.substitutions.append(
+        (name, "timeout %d %s -M %s %s" % (qemu_timeout_s, qemu or "qemu-system-arm",
+                                           board, qemu_flags)))
 if os.path.isdir(os.path.join(config.vmcu_src_root, "..", "shared", "models")):
     config.available_features.add("shared-models")
 if os.environ.get("VMCU_INSTALL_TEST") != "0":

@@ -1,0 +1,121 @@
+/*===- harness.c - vmcu model runner for QEMU mps2 boards ------------------===*
+ *
+ * main() linked with a compiled model object (see vmcu_model_api.h):
+ *
+ *   1. input/output paths come from the semihosting command line: QEMU
+ *      passes "<kernel> <-append string>", so
+ *        qemu-system-arm ... -kernel model.elf -append "in.bin out.bin"
+ *      gives input "in.bin" and output "out.bin" (host paths relative to
+ *      QEMU's cwd; no spaces in paths). Missing arguments default to
+ *      vmcu_in.bin and vmcu_out.bin.
+ *   2. the input file must hold exactly vmcu_input_bytes bytes; they are
+ *      copied to vmcu_input();
+ *   3. vmcu_invoke() runs; on success vmcu_output_bytes bytes from
+ *      vmcu_output() are written to the output file;
+ *   4. one summary line is printed to the semihosting console:
+ *        vmcu: arena=<vmcu_arena_bytes> stack=<high-water bytes> status=<rc>
+ *      (built with -DVMCU_HARNESS_VTIME, a second line
+ *        vmcu: vtime_ns=<N>
+ *      gives QEMU virtual time spent in vmcu_invoke(); run QEMU with
+ *      -icount shift=0 to make it a deterministic instruction count);
+ *      and QEMU exits with VMCU_RT_EXIT_OK (0) if rc == 0, otherwise
+ *      VMCU_RT_EXIT_INVOKE_FAILED (1); VMCU_RT_EXIT_IO (2) for file errors,
+ *      VMCU_RT_EXIT_STACK (4) if the stack was exhausted, and
+ *      VMCU_RT_EXIT_FAULT (3) from the fault handler.
+ *===----------------------------------------------------------------------===*/
+
+#include "vmcu_model_api.h"
+#include "vmcu_runtime.h"
+
+#define DEFAULT_INPUT "vmcu_in.bin"
+#define DEFAULT_OUTPUT "vmcu_out.bin"
+
+static char cmdline[2048];
+
+/* Splits `s` in place at spaces/tabs; returns the number of tokens. */
+static int split(char *s, char **argv, int max) {
+  int argc = 0;
+  while (*s) {
+    while (*s == ' ' || *s == '\t' || *s == '\n')
+      *s++ = '\0';
+    if (!*s)
+      break;
+    if (argc < max)
+      argv[argc] = s;
+    ++argc;
+    while (*s && *s != ' ' && *s != '\t' && *s != '\n')
+      ++s;
+  }
+  return argc;
+}
+
+static void io_error(const char *what, const char *path) {
+  vmcu_rt_print("vmcu: error: ");
+  vmcu_rt_print(what);
+  vmcu_rt_print(" '");
+  vmcu_rt_print(path);
+  vmcu_rt_print("'\n");
+  vmcu_rt_exit(VMCU_RT_EXIT_IO);
+}
+
+int main(void) {
+  char *argv[3] = {0, DEFAULT_INPUT, DEFAULT_OUTPUT};
+  if (vmcu_rt_get_cmdline(cmdline, sizeof(cmdline)) == 0)
+    split(cmdline, argv, 3); /* argv[0] = program (kernel) name */
+  const char *in_path = argv[1];
+  const char *out_path = argv[2];
+
+  int8_t *in = vmcu_input();
+  long len = -1;
+  int rc = vmcu_rt_read_file(in_path, in, vmcu_input_bytes, &len);
+  if (rc == -1)
+    io_error("cannot open input file", in_path);
+  if (rc == -2) {
+    vmcu_rt_print("vmcu: error: input file '");
+    vmcu_rt_print(in_path);
+    vmcu_rt_print("' has ");
+    vmcu_rt_print_int(len);
+    vmcu_rt_print(" bytes, the model expects ");
+    vmcu_rt_print_uint(vmcu_input_bytes);
+    vmcu_rt_print("\n");
+    vmcu_rt_exit(VMCU_RT_EXIT_IO);
+  }
+  if (rc != 0)
+    io_error("cannot read input file", in_path);
+
+#ifdef VMCU_HARNESS_VTIME
+  vmcu_rt_vtime_start();
+#endif
+  int status = vmcu_invoke();
+#ifdef VMCU_HARNESS_VTIME
+  uint64_t vtime = vmcu_rt_vtime_ns();
+#endif
+  size_t stack = vmcu_rt_stack_high_water();
+
+  if (status == 0 &&
+      vmcu_rt_write_file(out_path, vmcu_output(), vmcu_output_bytes) != 0)
+    io_error("cannot write output file", out_path);
+
+  vmcu_rt_print("vmcu: arena=");
+  vmcu_rt_print_uint(vmcu_arena_bytes);
+  vmcu_rt_print(" stack=");
+  vmcu_rt_print_uint(stack);
+  vmcu_rt_print(" status=");
+  vmcu_rt_print_int(status);
+  vmcu_rt_print("\n");
+#ifdef VMCU_HARNESS_VTIME
+  vmcu_rt_print("vmcu: vtime_ns=");
+  vmcu_rt_print_uint(vtime);
+  vmcu_rt_print("\n");
+#endif
+
+  if (vmcu_rt_stack_overflowed()) {
+    vmcu_rt_print("vmcu: error: stack overflow: used ");
+    vmcu_rt_print_uint(stack);
+    vmcu_rt_print(" of ");
+    vmcu_rt_print_uint(vmcu_rt_stack_size());
+    vmcu_rt_print(" bytes; relink with -Wl,--defsym=__vmcu_stack_size=N\n");
+    return VMCU_RT_EXIT_STACK;
+  }
+  return status == 0 ? VMCU_RT_EXIT_OK : VMCU_RT_EXIT_INVOKE_FAILED;
+}

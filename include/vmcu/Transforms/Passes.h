@@ -7,7 +7,11 @@
 #ifndef VMCU_TRANSFORMS_PASSES_H
 #define VMCU_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
 

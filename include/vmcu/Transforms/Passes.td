@@ -54,4 +54,81 @@ def VMCUFuseBottleneckPass : Pass<"vmcu-fuse-bottleneck", "func::FuncOp"> {
   ];
 }
 
+def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
+  let summary = "Two-level tiling of vmcu layers into ring-pool kernels";
+  let description = [{
+    Rewrites the entry function of a model made of vmcu layer ops into
+    segment-tiled kernels over one `vmcu.segment_pool` (paper Section 5.1,
+    Figures 4-5). The outer level walks output pixels and output channel
+    segments, loads input segments with `vmcu.ring_load`, stores each output
+    segment with `vmcu.ring_store` and frees every input segment with
+    `vmcu.free` right after its last use, so the offset solver can overlap
+    output and input. The inner level works on 4-lane `vmcu.dot` blocks
+    (SMLAD) and `vmcu.requantize`. Weights, biases and requantisation tables
+    become private constant `memref.global`s packed in the order the kernel
+    reads them.
+
+    The entry `func.func @main(%x: tensor<...xi8>) -> tensor<...xi8>` (one
+    input, one output, a chain of layers) becomes `func.func @vmcu_invoke()
+    -> i32`; the input and output tensors are `vmcu.tensor_base` ops marked
+    `vmcu.io = "input"` / `"output"`. The pool is provisional (the sum of all
+    tensors) until `vmcu-solve-offsets` places the tensors.
+
+    Segment size per layer: the op's `segment_bytes` if set, else the
+    greatest common divisor of the extents it segments (the paper's
+    min(C, K) rule where one divides the other). The pool unit is the
+    greatest common divisor of all layer segment sizes.
+  }];
+  let dependentDialects = [
+    "::mlir::vmcu::VMCUDialect", "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect", "::mlir::func::FuncDialect"
+  ];
+  let options = [
+    Option<"entry", "entry", "std::string", "\"main\"",
+           "Name of the model's entry function">,
+  ];
+}
+
+def VMCUSolveOffsetsPass : Pass<"vmcu-solve-offsets", "ModuleOp"> {
+  let summary = "Place every tensor in the segment pool with the exact offset solver";
+  let description = [{
+    For each `vmcu.kernel` (in program order, a chain), reads the ring
+    accesses back from the IR (affine loop bounds and ring-op addresses),
+    runs the exact offset solver (paper Section 4, Equation 1) for the
+    minimum-footprint safe distance `b_In - b_Out`, and places the kernel's
+    output that many segments before its input, where the previous kernel
+    left it: no copies between layers. The pool capacity becomes the largest
+    kernel footprint, rounded so that no segment straddles the wrap and the
+    model's input and output are contiguous; every `vmcu.tensor_base` gets
+    its `base`, and each kernel records `vmcu.distance` and
+    `vmcu.footprint` (in its own segments).
+
+    Before:
+
+    ```mlir
+    %pool = vmcu.segment_pool : !vmcu.pool<segments = 20, segment_bytes = 8>
+    %x = vmcu.tensor_base %pool {name = "input", segments = 16 : i64} : ...
+    ```
+
+    After:
+
+    ```mlir
+    %pool = vmcu.segment_pool : !vmcu.pool<segments = 17, segment_bytes = 8>
+    %x = vmcu.tensor_base %pool {base = 0 : i64, name = "input", segments = 16 : i64} : ...
+    ```
+
+    With `memory-report=FILE` it writes the JSON memory report: the arena
+    (`peak_ram_bytes`), what a tensor-level planner needs for the same graph
+    (`tensor_level_bytes`), the lower bound, and one entry per layer.
+  }];
+  let dependentDialects = ["::mlir::vmcu::VMCUDialect"];
+  let options = [
+    Option<"ramKb", "ram-kb", "int64_t", "0",
+           "Fail if the arena exceeds this many KiB (0: no limit)">,
+    Option<"memoryReport", "memory-report", "std::string", "\"\"",
+           "Write the JSON memory report to this file">,
+  ];
+}
+
 #endif // VMCU_TRANSFORMS_PASSES_TD

@@ -1,0 +1,246 @@
+//===- SolveOffsets.cpp - place tensors in the segment pool ---------------===//
+//
+// Runs the exact offset solver on every kernel (read back from the IR),
+// places each kernel's output relative to its input along the chain, sizes
+// the pool and optionally writes the JSON memory report.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vmcu/Transforms/Passes.h"
+
+#include "vmcu/Analysis/OffsetSolver.h"
+#include "vmcu/Transforms/KernelPatternFromIR.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+#include <numeric>
+
+namespace mlir::vmcu {
+#define GEN_PASS_DEF_VMCUSOLVEOFFSETSPASS
+#include "vmcu/Transforms/Passes.h.inc"
+} // namespace mlir::vmcu
+
+using namespace mlir;
+using namespace mlir::vmcu;
+namespace an = mlir::vmcu::analysis;
+
+namespace {
+
+constexpr int64_t kBytesPerKiB = 1024;
+
+/// One kernel of the chain with its solved placement.
+struct PlacedKernel {
+  KernelOp op;
+  int64_t segmentBytes;
+  int64_t unitsPerSegment;
+  an::KernelPattern pattern;
+  int64_t distance = 0;       // kernel segments
+  int64_t footprintUnits = 0; // pool units
+};
+
+int64_t lcm(int64_t a, int64_t b) { return a / std::gcd(a, b) * b; }
+
+int64_t floorMod(int64_t a, int64_t m) { return ((a % m) + m) % m; }
+
+bool isForbidden(ArrayRef<an::DistanceInterval> forbidden, int64_t d) {
+  auto it = llvm::upper_bound(forbidden, d, [](int64_t v,
+                                               const an::DistanceInterval &i) {
+    return v < i.lo;
+  });
+  return it != forbidden.begin() && std::prev(it)->hi >= d;
+}
+
+struct VMCUSolveOffsetsPass
+    : vmcu::impl::VMCUSolveOffsetsPassBase<VMCUSolveOffsetsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<SegmentPoolOp> pools;
+    getOperation().walk([&](SegmentPoolOp op) { pools.push_back(op); });
+    if (pools.empty())
+      return; // Nothing tiled.
+    if (pools.size() != 1) {
+      pools[1].emitOpError("a model has one pool; found ") << pools.size();
+      return signalPassFailure();
+    }
+    if (failed(solve(pools.front())))
+      signalPassFailure();
+  }
+
+  LogicalResult solve(SegmentPoolOp pool) {
+    PoolType poolType = pool.getType();
+    int64_t unit = poolType.getSegmentBytes();
+
+    // The chain: every kernel reads what the previous one wrote.
+    SmallVector<PlacedKernel> kernels;
+    SmallVector<TensorBaseOp> tensors;
+    for (Operation *user : pool->getUsers())
+      if (auto base = dyn_cast<TensorBaseOp>(user))
+        if (base->getAttrOfType<StringAttr>("vmcu.io") &&
+            base->getAttrOfType<StringAttr>("vmcu.io").getValue() == "input")
+          tensors.push_back(base);
+    if (tensors.size() != 1)
+      return pool.emitOpError("needs exactly one tensor_base marked "
+                              "vmcu.io = \"input\"");
+    for (Operation &op : *pool->getBlock()) {
+      auto kernel = dyn_cast<KernelOp>(op);
+      if (!kernel)
+        continue;
+      auto segAttr = kernel->getAttrOfType<IntegerAttr>("vmcu.segment_bytes");
+      if (!segAttr)
+        return kernel.emitOpError("has no vmcu.segment_bytes; run vmcu-tile");
+      if (kernel.getInputs().front() != tensors.back().getResult())
+        return kernel.emitOpError("must read the previous kernel's output "
+                                  "(vmcu-solve-offsets places chains)");
+      int64_t seg = segAttr.getInt();
+      auto pattern = buildKernelPattern(kernel, seg);
+      if (failed(pattern))
+        return failure();
+      if (auto error = an::validate(*pattern))
+        return kernel.emitOpError("has an invalid ring access pattern: ")
+               << *error;
+      kernels.push_back({kernel, seg, seg / unit, std::move(*pattern)});
+      tensors.push_back(kernel.getOutput().getDefiningOp<TensorBaseOp>());
+    }
+    if (kernels.empty())
+      return pool.emitOpError("has no vmcu.kernel to place");
+
+    // Tensor t must start on a multiple of its producer's and consumer's
+    // segment (in units), and the capacity on a multiple of every segment,
+    // so no segment straddles the wrap.
+    SmallVector<int64_t> align(tensors.size(), 1);
+    int64_t wrapAlign = 1;
+    for (auto [k, kernel] : llvm::enumerate(kernels)) {
+      align[k] = lcm(align[k], kernel.unitsPerSegment);
+      align[k + 1] = lcm(align[k + 1], kernel.unitsPerSegment);
+      wrapAlign = lcm(wrapAlign, kernel.unitsPerSegment);
+    }
+
+    // Sequential placement with unbounded integers; wrapped at the end.
+    SmallVector<int64_t> base(tensors.size(), 0);
+    int64_t capacity = 0;
+    for (auto [k, kernel] : llvm::enumerate(kernels)) {
+      const an::KernelPattern &p = kernel.pattern;
+      auto forbidden = an::computeForbiddenDistances(p);
+      int64_t r = kernel.unitsPerSegment;
+      std::optional<int64_t> best;
+      int64_t slack = wrapAlign + 1;
+      // Every d <= -I or >= O is safe; the best aligned one lies within.
+      for (int64_t d = -p.inputSegments - slack;
+           d <= p.outputSegments + slack; ++d) {
+        if (floorMod(base[k] - d * r, align[k + 1]) != 0 ||
+            isForbidden(forbidden, d))
+          continue;
+        if (!best || an::isBetterDistance(p, d, *best))
+          best = d;
+      }
+      if (!best)
+        return kernel.op.emitOpError("found no safe aligned distance");
+      kernel.distance = *best;
+      kernel.footprintUnits = an::footprintForDistance(p, *best) * r;
+      base[k + 1] = base[k] - *best * r;
+      capacity = std::max(capacity, kernel.footprintUnits);
+    }
+
+    // Round up; then rotate the whole placement (and grow the pool if
+    // needed) so that the model input and output are contiguous, which the
+    // zero-copy vmcu_input()/vmcu_output() pointers need.
+    capacity = (capacity + wrapAlign - 1) / wrapAlign * wrapAlign;
+    int64_t inUnits = static_cast<int64_t>(tensors.front().getSegments());
+    int64_t outUnits = static_cast<int64_t>(tensors.back().getSegments());
+    int64_t shift = -1;
+    for (int64_t limit = capacity + inUnits + outUnits + wrapAlign;
+         shift < 0 && capacity <= limit;) {
+      for (int64_t x = 0; x + inUnits <= capacity && shift < 0; x += wrapAlign)
+        if (floorMod(x + base.back(), capacity) + outUnits <= capacity)
+          shift = x;
+      if (shift < 0)
+        capacity += wrapAlign;
+    }
+    if (shift < 0)
+      return pool.emitOpError("could not place the model input and output "
+                              "contiguously");
+    for (int64_t &b : base)
+      b += shift;
+
+    int64_t arenaBytes = capacity * unit;
+    int64_t limitKb = ramKb;
+    if (limitKb > 0 && arenaBytes > limitKb * kBytesPerKiB) {
+      auto worst = llvm::max_element(kernels, [](const PlacedKernel &a,
+                                                 const PlacedKernel &b) {
+        return a.footprintUnits < b.footprintUnits;
+      });
+      return worst->op.emitError("model needs ")
+             << arenaBytes << " bytes of arena, more than ram-kb=" << limitKb
+             << " (" << limitKb * kBytesPerKiB << " bytes); layer '"
+             << worst->op.getSymName() << "' alone needs "
+             << worst->footprintUnits * unit << " bytes";
+    }
+
+    // Rewrite the IR.
+    Builder b(&getContext());
+    pool.getResult().setType(PoolType::get(&getContext(), capacity, unit));
+    for (auto [t, tensor] : llvm::enumerate(tensors))
+      tensor.setBaseAttr(b.getI64IntegerAttr(floorMod(base[t], capacity)));
+    for (PlacedKernel &k : kernels) {
+      k.op->setAttr("vmcu.distance", b.getI64IntegerAttr(k.distance));
+      k.op->setAttr("vmcu.footprint",
+                    b.getI64IntegerAttr(k.footprintUnits / k.unitsPerSegment));
+    }
+    if (!memoryReport.empty())
+      return writeReport(pool, kernels, tensors, arenaBytes);
+    return success();
+  }
+
+  LogicalResult writeReport(SegmentPoolOp pool,
+                            MutableArrayRef<PlacedKernel> kernels,
+                            MutableArrayRef<TensorBaseOp> tensors,
+                            int64_t arenaBytes) {
+    int64_t unit = pool.getType().getSegmentBytes();
+    int64_t tensorLevel = 0, lowerBound = 0;
+    llvm::json::Array layers;
+    for (auto [k, kernel] : llvm::enumerate(kernels)) {
+      int64_t in = tensors[k].getSegments() * unit;
+      int64_t out = tensors[k + 1].getSegments() * unit;
+      int64_t tl = in + out;
+      if (auto attr =
+              kernel.op->getAttrOfType<IntegerAttr>("vmcu.tensor_level_bytes"))
+        tl = attr.getInt();
+      tensorLevel = std::max(tensorLevel, tl);
+      lowerBound = std::max({lowerBound, in, out});
+      StringRef kind = "unknown";
+      if (auto attr = kernel.op->getAttrOfType<StringAttr>("vmcu.layer"))
+        kind = attr.getValue();
+      layers.push_back(llvm::json::Object{
+          {"name", kernel.op.getSymName()},
+          {"op", kind},
+          {"segment_bytes", kernel.segmentBytes},
+          {"in_bytes", in},
+          {"out_bytes", out},
+          {"workspace_bytes",
+           kernel.pattern.workspaceSegments * kernel.segmentBytes},
+          {"distance_segments", kernel.distance},
+          {"footprint_bytes", kernel.footprintUnits * unit},
+          {"tensor_level_bytes", tl},
+      });
+    }
+    llvm::json::Object report{
+        {"peak_ram_bytes", arenaBytes},
+        {"pool_unit_bytes", unit},
+        {"pool_segments", pool.getType().getSegments()},
+        {"tensor_level_bytes", tensorLevel},
+        {"lower_bound_bytes", lowerBound},
+        {"layers", std::move(layers)},
+    };
+    std::error_code ec;
+    llvm::raw_fd_ostream os(memoryReport, ec, llvm::sys::fs::OF_Text);
+    if (ec)
+      return pool.emitError("cannot write memory report '")
+             << memoryReport << "': " << ec.message();
+    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(report))) << "\n";
+    return success();
+  }
+};
+
+} // namespace

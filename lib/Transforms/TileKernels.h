@@ -1,0 +1,38 @@
+//===- TileKernels.h - segment-tiled kernel emitters ------------*- C++ -*-===//
+//
+// Internal to vmcu-tile: emits the loops of one layer over the ring pool.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VMCU_LIB_TRANSFORMS_TILEKERNELS_H
+#define VMCU_LIB_TRANSFORMS_TILEKERNELS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+
+namespace mlir::vmcu::tile {
+
+/// Where a kernel emits: the pool, its unit, and the module for globals.
+struct KernelEnv {
+  ModuleOp module;
+  Value pool;
+  int64_t unitBytes;
+  std::string name;
+};
+
+/// The ring tensors one kernel reads and writes (tensor_base values).
+struct KernelTensors {
+  Value input;
+  Value output;
+};
+
+/// Emits the tiled kernel of `layer` at the builder's insertion point (inside
+/// a vmcu.kernel body). `segmentBytes` is the layer's segment size.
+LogicalResult emitKernel(OpBuilder &b, const KernelEnv &env,
+                         LayerOpInterface layer, int64_t segmentBytes,
+                         const KernelTensors &tensors);
+
+} // namespace mlir::vmcu::tile
+
+#endif // VMCU_LIB_TRANSFORMS_TILEKERNELS_H

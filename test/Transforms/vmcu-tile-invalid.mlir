@@ -1,0 +1,48 @@
+// RUN: vmcu-opt %s --vmcu-tile --split-input-file -verify-diagnostics
+
+// expected-error @+1 {{vmcu-tile: no entry function @main}}
+module {
+  func.func @other() {
+    return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{vmcu-tile needs one static int8 tensor input and one static int8 tensor result}}
+func.func @main(%x: tensor<2x16xi8>, %y: tensor<2x16xi8>) -> tensor<2x16xi8> {
+  return %x : tensor<2x16xi8>
+}
+
+// -----
+
+func.func @main(%x: tensor<2x16xi8>) -> tensor<2x16xi8> {
+  // expected-error @+1 {{is not a vmcu layer; run --convert-tosa-to-vmcu before vmcu-tile}}
+  %y = tosa.abs %x : (tensor<2x16xi8>) -> tensor<2x16xi8>
+  return %y : tensor<2x16xi8>
+}
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+func.func @main(%x: tensor<2x16xi8>) -> tensor<2x16xi8> {
+  %w = arith.constant dense<1> : tensor<16x16xi8>
+  %b = arith.constant dense<2> : tensor<16xi32>
+  %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq} : (tensor<2x16xi8>, tensor<16x16xi8>, tensor<16xi32>) -> tensor<2x16xi8>
+  // expected-error @+1 {{must read the output of the previous layer}}
+  %z = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq} : (tensor<2x16xi8>, tensor<16x16xi8>, tensor<16xi32>) -> tensor<2x16xi8>
+  return %z : tensor<2x16xi8>
+}
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+#in = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [30], double_round = true, min = -2147483648, max = 2147483647>
+func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
+  %w = arith.constant dense<1> : tensor<16x1x1x16xi8>
+  %b = arith.constant dense<2> : tensor<16xi32>
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x2x2x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x2x2x16xi8>
+  // expected-error @+1 {{reads a second activation tensor; only fused residuals are supported}}
+  %z = vmcu.add %y, %x {lhs_rescale = #in, rhs_rescale = #in, requant = #rq} : (tensor<1x2x2x16xi8>, tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8>
+  return %z : tensor<1x2x2x16xi8>
+}

@@ -1,0 +1,62 @@
+// RUN: vmcu-opt %s --vmcu-tile --split-input-file | FileCheck %s
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+
+// A fully connected layer tiles as paper Figure 4: for each row m and output
+// segment n, load every input segment k, store Out[m, n]; then free row m.
+// CHECK-LABEL: func.func @vmcu_invoke() -> i32
+// CHECK: %[[POOL:.*]] = vmcu.segment_pool : !vmcu.pool<segments = 6, segment_bytes = 8>
+// CHECK: %[[IN:.*]] = vmcu.tensor_base %[[POOL]] {name = "input", segments = 4 : i64, vmcu.io = "input"}
+// CHECK: %[[OUT:.*]] = vmcu.tensor_base %[[POOL]] {name = "fully_connected_0", segments = 2 : i64, vmcu.io = "output"}
+// CHECK: vmcu.kernel "fully_connected_0" ins(%[[IN]]) outs(%[[OUT]]) attributes {vmcu.layer = "fully_connected", vmcu.segment_bytes = 8 : i64
+// CHECK-DAG: memref.get_global @fully_connected_0_weights : memref<128xi8>
+// CHECK-DAG: memref.get_global @fully_connected_0_bias : memref<8xi32>
+// CHECK: affine.for %[[M:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[Q:.*]] = 0 to 1 {
+// CHECK-NEXT: affine.for %[[N:.*]] = 0 to 1 {
+// CHECK:        affine.for %[[K:.*]] = 0 to 2 {
+// CHECK:          vmcu.ring_load %[[POOL]]
+// CHECK:          affine.for {{.*}} = 0 to 8 {
+// CHECK-NEXT:       affine.for {{.*}} = 0 to 2 {
+// CHECK:              vmcu.dot
+// CHECK:        vmcu.requantize
+// CHECK:        affine.for {{.*}} = max #{{.*}}(%[[N]]) to min #{{.*}}(%[[N]]) {
+// CHECK-NEXT:     affine.for {{.*}} = max #{{.*}}(%[[M]]) to min #{{.*}}(%[[M]]) {
+// CHECK:              vmcu.free %[[POOL]]
+// CHECK:        vmcu.ring_store %{{.*}}, %[[POOL]]
+// CHECK: return
+// CHECK-NOT: func.func @main
+func.func @main(%x: tensor<2x16xi8>) -> tensor<2x8xi8> {
+  %w = arith.constant dense<1> : tensor<8x16xi8>
+  %b = arith.constant dense<2> : tensor<8xi32>
+  %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq} : (tensor<2x16xi8>, tensor<8x16xi8>, tensor<8xi32>) -> tensor<2x8xi8>
+  return %y : tensor<2x8xi8>
+}
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+
+// A strided 3x3 conv with SAME-style padding (paper Figure 5): clipped tap
+// loops, and frees of the rows/columns whose last reader is the current
+// output pixel, right before its last output segment is stored.
+// CHECK-LABEL: func.func @vmcu_invoke
+// CHECK: vmcu.kernel "conv2d_0"
+// CHECK: affine.for %[[P:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[Q:.*]] = 0 to 2 {
+// CHECK:     affine.for %{{.*}} = max #[[TAPLO:.*]](%[[P]]) to min #[[TAPHI:.*]](%[[P]]) {
+// CHECK-NEXT:  affine.for %{{.*}} = max #[[TAPLO]](%[[Q]]) to min #[[TAPHI]](%[[Q]]) {
+// CHECK:         vmcu.ring_load
+// CHECK:     vmcu.requantize
+// CHECK:     affine.for %{{.*}} = max
+// CHECK-NEXT:  affine.for %{{.*}} = max #[[FREELO:.*]](%[[P]]) to min #[[FREEHI:.*]](%[[P]]) {
+// CHECK-NEXT:    affine.for %{{.*}} = max #[[FREELO]](%[[Q]]) to min #[[FREEHI]](%[[Q]]) {
+// CHECK:           vmcu.free
+// CHECK:     vmcu.ring_store
+func.func @main(%x: tensor<1x4x4x8xi8>) -> tensor<1x2x2x8xi8> {
+  %w = arith.constant dense<1> : tensor<8x3x3x8xi8>
+  %b = arith.constant dense<2> : tensor<8xi32>
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>, input_zp = -128 : i32, requant = #rq} : (tensor<1x4x4x8xi8>, tensor<8x3x3x8xi8>, tensor<8xi32>) -> tensor<1x2x2x8xi8>
+  return %y : tensor<1x2x2x8xi8>
+}
+

@@ -20,12 +20,14 @@ config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py",
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%vmcu_src", config.vmcu_src_root))
 config.substitutions.append(("%vmcu_obj", config.vmcu_obj_root))
+config.substitutions.append(("%cmake", config.cmake_command))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.vmcu_tools_dir, config.llvm_tools_dir]
-tools = ["vmcu-opt", "mlir-opt", "mlir-runner"]
+tools = ["vmcu-opt", "vmcuc", "vmcu-gen", "mlir-opt", "mlir-runner", "mlir-translate",
+         "llc", "llvm-objdump"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Optional features for heavy or environment-dependent tests.
@@ -46,5 +48,11 @@ for name, board in (("%qemu_m4", "mps2-an386"), ("%qemu_m7", "mps2-an500")):
                                            board, qemu_flags)))
 if os.path.isdir(os.path.join(config.vmcu_src_root, "..", "shared", "models")):
     config.available_features.add("shared-models")
+# The host reference oracle (upstream MLIR's own TOSA lowering).
+tosa_ref = os.path.join(config.vmcu_src_root, "..", "shared", "tools",
+                        "tosa_ref.sh")
+if os.path.exists(tosa_ref):
+    config.available_features.add("shared-tools")
+    config.substitutions.append(("%tosa_ref", "bash " + tosa_ref))
 if os.environ.get("VMCU_INSTALL_TEST") != "0":
     config.available_features.add("install")

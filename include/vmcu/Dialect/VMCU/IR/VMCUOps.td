@@ -54,10 +54,13 @@ def VMCU_RingLoadOp : VMCU_Op<"ring_load"> {
   let description = [{
     Reads `n` bytes (the length of the result vector) starting at byte
     `offset` (default 0) of segment `segment mod segments`. The modulo is
-    the op's semantics: callers pass unwrapped segment addresses. A read
-    may continue into the following segments (a kernel segment spanning
-    several pool units) but never past the end of the pool; the offset
-    solver aligns every tensor so that this holds.
+    the op's semantics: callers pass unwrapped segment addresses, and the
+    segment must lie in [0, 2*segments) (a base below `segments` plus an
+    index below the tensor size, which is at most `segments`), so lowering
+    wraps it with one `and` or one compare and select, never a division.
+    A read may continue into the following segments (a kernel segment
+    spanning several pool units) but never past the end of the pool; the
+    offset solver aligns every tensor so that this holds.
 
     Example:
 
@@ -79,9 +82,10 @@ def VMCU_RingStoreOp : VMCU_Op<"ring_store"> {
   let description = [{
     Writes the bytes of `value` starting at byte `offset` (default 0) of
     segment `segment mod segments`, with the same addressing rules as
-    `vmcu.ring_load`. The target segment must be dead (never written, or
-    released by `vmcu.free`) unless it belongs to the same output tensor;
-    the offset solver and the ring-safety check enforce this.
+    `vmcu.ring_load`: the segment must lie in [0, 2*segments). The target
+    segment must be dead (never written, or released by `vmcu.free`)
+    unless it belongs to the same output tensor; the offset solver and the
+    ring-safety check enforce this.
 
     Example:
 

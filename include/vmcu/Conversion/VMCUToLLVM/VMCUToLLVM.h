@@ -1,0 +1,79 @@
+//===- VMCUToLLVM.h - vmcu to LLVM dialect conversion -----------*- C++ -*-===//
+//
+// Patterns and pass that lower placed vmcu kernels to the LLVM dialect for
+// Armv7E-M (Cortex-M4/M7), plus the names of the symbols a lowered model
+// exports (its C API).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VMCU_CONVERSION_VMCUTOLLVM_VMCUTOLLVM_H
+#define VMCU_CONVERSION_VMCUTOLLVM_VMCUTOLLVM_H
+
+#include "mlir/Pass/Pass.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+namespace mlir {
+class DialectRegistry;
+class LLVMTypeConverter;
+class RewritePatternSet;
+
+namespace vmcu {
+
+#define GEN_PASS_DECL_CONVERTVMCUTOLLVMPASS
+#include "vmcu/Conversion/Passes.h.inc"
+
+/// Symbols of a lowered model. They are the C API of the object file
+/// (runtime/vmcu_model_api.h mirrors them).
+namespace model_abi {
+/// The arena: one byte array holding the whole segment pool.
+inline constexpr llvm::StringLiteral kArena = "vmcu_arena";
+/// Linker section of the arena (NOLOAD in the runtime's linker scripts).
+inline constexpr llvm::StringLiteral kArenaSection = ".vmcu_arena";
+/// `int8_t *vmcu_input(void)` and `const int8_t *vmcu_output(void)`.
+inline constexpr llvm::StringLiteral kInputFn = "vmcu_input";
+inline constexpr llvm::StringLiteral kOutputFn = "vmcu_output";
+/// `int vmcu_invoke(void)`: the model's entry function (a `func.func`).
+inline constexpr llvm::StringLiteral kInvokeFn = "vmcu_invoke";
+/// Exported `const unsigned` byte counts.
+inline constexpr llvm::StringLiteral kArenaBytes = "vmcu_arena_bytes";
+inline constexpr llvm::StringLiteral kInputBytes = "vmcu_input_bytes";
+inline constexpr llvm::StringLiteral kOutputBytes = "vmcu_output_bytes";
+/// Discardable attribute on `vmcu.tensor_base` marking the model's input
+/// or output tensor; its value is "input" or "output".
+inline constexpr llvm::StringLiteral kIOAttrName = "vmcu.io";
+} // namespace model_abi
+
+/// The code generation target of a Cortex-M core vmcu supports.
+struct CortexMTarget {
+  /// LLVM CPU name, e.g. "cortex-m4".
+  llvm::StringRef cpu;
+  /// Subtarget features, e.g. {"+dsp"}.
+  llvm::ArrayRef<llvm::StringRef> features;
+};
+
+/// The target triple and data layout of every lowered model.
+inline constexpr llvm::StringLiteral kTargetTriple = "thumbv7em-none-eabi";
+inline constexpr llvm::StringLiteral kDataLayout =
+    "e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64";
+
+/// Returns the target for `cpu` ("cortex-m4" or "cortex-m7"), or nullopt.
+std::optional<CortexMTarget> lookupCortexMTarget(llvm::StringRef cpu);
+
+/// Converts `!vmcu.pool` to `!llvm.ptr` (the arena's address).
+void populateVMCUToLLVMTypeConversion(LLVMTypeConverter &converter);
+
+/// Patterns lowering the vmcu ring and micro-kernel ops to LLVM. `converter`
+/// must include populateVMCUToLLVMTypeConversion.
+void populateVMCUToLLVMConversionPatterns(const LLVMTypeConverter &converter,
+                                          RewritePatternSet &patterns);
+
+/// Attaches the ConvertToLLVMPatternInterface to the vmcu dialect, so the
+/// generic `convert-to-llvm` pass lowers vmcu ops too.
+void registerConvertVMCUToLLVMInterface(DialectRegistry &registry);
+
+} // namespace vmcu
+} // namespace mlir
+
+#endif // VMCU_CONVERSION_VMCUTOLLVM_VMCUTOLLVM_H

@@ -1,0 +1,80 @@
+//===- Pipelines.h - the vmcu compilation pipeline --------------*- C++ -*-===//
+//
+// The TOSA -> LLVM dialect pipeline shared by vmcu-opt (as
+// `vmcu-tosa-to-llvm`) and vmcuc, so the two cannot drift apart.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VMCU_PIPELINES_PIPELINES_H
+#define VMCU_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LLVM.h"
+
+#include <optional>
+
+namespace mlir {
+class OpPassManager;
+
+namespace vmcu {
+
+/// Where the pipeline starts, i.e. how far the input has been lowered.
+enum class PipelineInput {
+  /// TOSA (int8) functions: the whole pipeline.
+  Tosa,
+  /// vmcu layer ops on tensors (after convert-tosa-to-vmcu).
+  Layers,
+  /// Tiled kernels with placed tensors (after vmcu-solve-offsets): only the
+  /// lowering to LLVM.
+  Tiled,
+};
+
+/// Parses "tosa", "vmcu" or "vmcu-tiled".
+std::optional<PipelineInput> parsePipelineInput(StringRef name);
+
+struct VMCUPipelineOptions : public PassPipelineOptions<VMCUPipelineOptions> {
+  PassOptions::Option<std::string> cpu{
+      *this, "cpu", llvm::cl::desc("Target core: cortex-m4 or cortex-m7"),
+      llvm::cl::init("cortex-m4")};
+  PassOptions::Option<unsigned> ramKb{
+      *this, "ram-kb",
+      llvm::cl::desc("RAM budget of the arena in KiB; the offset solver "
+                     "fails if the arena does not fit (0: unlimited)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<std::string> from{
+      *this, "from",
+      llvm::cl::desc("Input stage: tosa (default), vmcu (layer ops) or "
+                     "vmcu-tiled (placed kernels: only lower to LLVM)"),
+      llvm::cl::init("tosa")};
+  PassOptions::Option<std::string> memoryReport{
+      *this, "memory-report",
+      llvm::cl::desc("Write the offset solver's JSON memory report to this "
+                     "file (needs the solver stage)"),
+      llvm::cl::init("")};
+
+  /// Checks `cpu` and `from`; on failure calls `emitError` and fails.
+  LogicalResult verify(function_ref<void(const Twine &)> emitError) const;
+  /// `from` as an enum; only valid after verify() succeeded.
+  PipelineInput getInput() const;
+};
+
+/// Adds the vmcu pipeline, from `options.from` to pure LLVM dialect:
+///   [convert-tosa-to-vmcu] -> [vmcu-fuse-bottleneck -> vmcu-tile ->
+///   vmcu-solve-offsets] -> canonicalize, cse -> lower-affine ->
+///   convert-vmcu-to-llvm{cpu} (inlines kernels, then scf -> cf) ->
+///   reconcile-unrealized-casts.
+/// `options` must have passed verify().
+void buildVMCUPipeline(OpPassManager &pm, const VMCUPipelineOptions &options);
+
+/// True if the pipeline built from `input` contains the offset solver, which
+/// is what writes the memory report.
+bool pipelineRunsOffsetSolver(PipelineInput input);
+
+/// Registers `vmcu-tosa-to-llvm` with the options above (also declared in
+/// vmcu/InitAllPasses.h).
+void registerVMCUPipelines();
+
+} // namespace vmcu
+} // namespace mlir
+
+#endif // VMCU_PIPELINES_PIPELINES_H

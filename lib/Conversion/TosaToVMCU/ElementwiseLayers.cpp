@@ -1,0 +1,192 @@
+//===- ElementwiseLayers.cpp - TOSA int8 add, reshape, const to vmcu ------===//
+//
+// The int8 add form (rescale, rescale, tosa.add, rescale [, clamp]) to
+// vmcu.add; tosa.reshape to tensor reshapes; tosa.const to arith.constant.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Matchers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::vmcu;
+using namespace mlir::vmcu::tosa_to_vmcu;
+
+/// The int8 -> int32 rescale producing `value`, if any.
+static tosa::RescaleOp getInputRescale(Value value) {
+  auto rescale = value.getDefiningOp<tosa::RescaleOp>();
+  if (!rescale || !hasIntElements(rescale.getInput().getType(), 8) ||
+      !hasIntElements(rescale.getOutput().getType(), 32))
+    return {};
+  return rescale;
+}
+
+bool tosa_to_vmcu::isInt8AddForm(tosa::AddOp op) {
+  return hasIntElements(op.getOutput().getType(), 32) &&
+         getInputRescale(op.getInput1()) && getInputRescale(op.getInput2());
+}
+
+bool tosa_to_vmcu::isAddInputRescale(tosa::RescaleOp op) {
+  if (!getInputRescale(op.getOutput()) || op->use_empty())
+    return false;
+  return llvm::all_of(op->getUsers(), [](Operation *user) {
+    auto add = dyn_cast<tosa::AddOp>(user);
+    return add && isInt8AddForm(add);
+  });
+}
+
+namespace {
+
+/// Everything needed to build a vmcu.add.
+struct AddPlan {
+  tosa::RescaleOp lhs, rhs;
+  RequantAttr lhsRescale, rhsRescale;
+  OutputRequant requant;
+};
+
+} // namespace
+
+/// Reads an input rescale of the int8 add form (per-tensor, output_zp 0).
+static FailureOr<RequantAttr> readInputRescale(tosa::RescaleOp rescale,
+                                               MatchDiag &diag) {
+  FailureOr<RescaleParams> params = readRescale(rescale, diag);
+  if (failed(params))
+    return failure();
+  if (params->outputZp != 0)
+    return diag.fail(rescale, "output_zp of a rescale to int32 must be 0, "
+                              "got " +
+                                  Twine(params->outputZp));
+  if (params->multiplier.size() != 1)
+    return diag.fail(rescale, "input rescale of an int8 add must be "
+                              "per-tensor");
+  return makeRequant(rescale.getContext(), *params, kInt32Min, kInt32Max);
+}
+
+static FailureOr<AddPlan> matchInt8Add(tosa::AddOp op, Absorbed &absorbed,
+                                       MatchDiag &diag) {
+  Type type = op.getOutput().getType();
+  if (isa<FloatType>(getElementTypeOrSelf(type)))
+    return diag.fail(op, "floating-point add is not supported, got " +
+                             typeToString(type));
+  if (!isInt8AddForm(op))
+    return diag.fail(op, "expected the int8 add form: both operands "
+                         "tosa.rescale from int8 to int32 (or the bias add "
+                         "of a tosa.matmul)");
+  AddPlan plan;
+  plan.lhs = getInputRescale(op.getInput1());
+  plan.rhs = getInputRescale(op.getInput2());
+  absorbed.push_back(plan.lhs);
+  if (plan.rhs != plan.lhs)
+    absorbed.push_back(plan.rhs);
+  Type lhsType = plan.lhs.getInput().getType();
+  if (!hasStaticShape(lhsType) || !hasStaticShape(type))
+    return diag.fail(op, "requires static shapes");
+  if (lhsType != plan.rhs.getInput().getType() ||
+      cast<ShapedType>(lhsType).getShape() != cast<ShapedType>(type).getShape())
+    return diag.fail(op, "broadcasting add is not supported: operands " +
+                             typeToString(lhsType) + " and " +
+                             typeToString(plan.rhs.getInput().getType()) +
+                             " must match the result " + typeToString(type));
+
+  FailureOr<RequantAttr> lhs = readInputRescale(plan.lhs, diag);
+  if (failed(lhs))
+    return failure();
+  FailureOr<RequantAttr> rhs = readInputRescale(plan.rhs, diag);
+  if (failed(rhs))
+    return failure();
+  plan.lhsRescale = *lhs;
+  plan.rhsRescale = *rhs;
+
+  auto shaped = cast<ShapedType>(type);
+  int64_t channels =
+      shaped.getRank() ? shaped.getDimSize(shaped.getRank() - 1) : 1;
+  FailureOr<OutputRequant> requant =
+      matchOutputRequant(op, op.getOutput(), channels, absorbed, diag);
+  if (failed(requant))
+    return failure();
+  plan.requant = std::move(*requant);
+  return plan;
+}
+
+LogicalResult tosa_to_vmcu::checkInt8Add(tosa::AddOp op, Absorbed &absorbed,
+                                         MatchDiag &diag) {
+  return matchInt8Add(op, absorbed, diag);
+}
+
+LogicalResult tosa_to_vmcu::checkReshape(tosa::ReshapeOp op, MatchDiag &diag) {
+  Type input = op.getInput1().getType(), output = op.getOutput().getType();
+  if (!isa<IntegerType>(getElementTypeOrSelf(output)))
+    return diag.fail(op, "only integer tensors are supported, got " +
+                             typeToString(output));
+  if (!hasStaticShape(input) || !hasStaticShape(output))
+    return diag.fail(op, "requires static shapes, got " + typeToString(input) +
+                             " -> " + typeToString(output));
+  return success();
+}
+
+namespace {
+
+struct Int8AddLowering : OpConversionPattern<tosa::AddOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tosa::AddOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MatchDiag diag;
+    SmallVector<Operation *> absorbed;
+    FailureOr<AddPlan> plan = matchInt8Add(op, absorbed, diag);
+    if (failed(plan))
+      return rewriter.notifyMatchFailure(op, diag.getReason());
+    Operation *last = plan->requant.ops.back();
+    Value result = AddOp::create(
+        rewriter, op.getLoc(), last->getResult(0).getType(),
+        rewriter.getRemappedValue(plan->lhs.getInput()),
+        rewriter.getRemappedValue(plan->rhs.getInput()), plan->lhsRescale,
+        plan->rhsRescale, plan->requant.requant, IntegerAttr());
+    SmallVector<Operation *> chain = {op};
+    llvm::append_range(chain, plan->requant.ops);
+    replaceChain(rewriter, chain, result);
+    return success();
+  }
+};
+
+/// tosa.reshape relabels row-major bytes: a tensor collapse/expand (or
+/// tensor.reshape) that later passes treat as free.
+struct ReshapeLowering : OpConversionPattern<tosa::ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tosa::ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MatchDiag diag;
+    if (failed(checkReshape(op, diag)))
+      return rewriter.notifyMatchFailure(op, diag.getReason());
+    rewriter.replaceOp(op,
+                       createReshape(rewriter, op.getLoc(), adaptor.getInput1(),
+                                     cast<RankedTensorType>(op.getType())));
+    return success();
+  }
+};
+
+struct ConstLowering : OpConversionPattern<tosa::ConstOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tosa::ConstOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto values = dyn_cast<TypedAttr>(op.getValues());
+    if (!values || values.getType() != op.getType())
+      return rewriter.notifyMatchFailure(op, "values do not match the type");
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, values);
+    return success();
+  }
+};
+
+} // namespace
+
+void tosa_to_vmcu::populateElementwisePatterns(const TypeConverter &converter,
+                                               RewritePatternSet &patterns) {
+  patterns.add<Int8AddLowering, ReshapeLowering, ConstLowering>(
+      converter, patterns.getContext());
+}

@@ -1,0 +1,309 @@
+//===- WindowLayers.cpp - TOSA conv/depthwise/avg_pool to vmcu ------------===//
+//
+// tosa.conv2d, tosa.depthwise_conv2d and tosa.avg_pool2d, with their input
+// pads/slices, rescale and clamps, to one vmcu layer op each. A batched 1x1
+// tosa.conv2d (TFLite FULLY_CONNECTED) becomes vmcu.fully_connected.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Matchers.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::vmcu;
+using namespace mlir::vmcu::tosa_to_vmcu;
+
+namespace {
+
+/// Everything needed to build the vmcu op of a conv2d/depthwise_conv2d.
+struct ConvPlan {
+  InputWindow window;
+  SmallVector<int64_t> stride;
+  int64_t inputZp = 0;
+  /// The weight in vmcu layout ([K,R,S,C], [R,S,C,1], or [K,C] for FC).
+  ElementsAttr weight;
+  /// The bias: a constant of K elements, or else `biasValue`.
+  ElementsAttr bias;
+  Value biasValue;
+  OutputRequant requant;
+  /// A batched 1x1 convolution, lowered to vmcu.fully_connected.
+  bool asFullyConnected = false;
+};
+
+} // namespace
+
+/// Expands a one-element constant bias to `channels` elements.
+static FailureOr<ElementsAttr> expandBias(ElementsAttr bias, int64_t channels) {
+  auto type = RankedTensorType::get({channels}, bias.getElementType());
+  if (bias.getNumElements() == channels)
+    return reshapeElements(bias, type);
+  FailureOr<SmallVector<APInt>> values = getIntValues(bias);
+  if (failed(values))
+    return failure();
+  return cast<ElementsAttr>(DenseElementsAttr::get(type, (*values)[0]));
+}
+
+template <typename OpTy>
+static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
+                                     MatchDiag &diag) {
+  constexpr bool isDepthwise = std::is_same_v<OpTy, tosa::DepthwiseConv2DOp>;
+  Type inputType = op.getInput().getType();
+  Type weightType = op.getWeight().getType();
+  Type outputType = op.getOutput().getType();
+  if (!hasIntElements(inputType, 8) || !hasIntElements(weightType, 8) ||
+      !hasIntElements(outputType, 32) || !op.getAccType().isInteger(32))
+    return diag.fail(op, "expected int8 input and weight with an int32 "
+                         "accumulator, got " +
+                             typeToString(inputType) + ", " +
+                             typeToString(weightType) + " -> " +
+                             typeToString(outputType));
+  if (!hasStaticShape(inputType) || !hasStaticShape(weightType) ||
+      !hasStaticShape(op.getBias().getType()) || !hasStaticShape(outputType))
+    return diag.fail(op, "requires static shapes");
+  if (llvm::any_of(op.getDilation(), [](int64_t d) { return d != 1; }))
+    return diag.fail(op, "dilation must be 1, got [" +
+                             Twine(op.getDilation()[0]) + ", " +
+                             Twine(op.getDilation()[1]) + "]");
+
+  auto input = cast<RankedTensorType>(inputType);
+  auto weight = cast<RankedTensorType>(weightType);
+  auto output = cast<RankedTensorType>(outputType);
+  int64_t kh = isDepthwise ? weight.getDimSize(0) : weight.getDimSize(1);
+  int64_t kw = isDepthwise ? weight.getDimSize(1) : weight.getDimSize(2);
+  int64_t channels = output.getDimSize(3);
+  if (isDepthwise && weight.getDimSize(3) != 1)
+    return diag.fail(op, "depth multiplier must be 1, got " +
+                             Twine(weight.getDimSize(3)));
+
+  ConvPlan plan;
+  plan.weight = getConstantElements(op.getWeight());
+  if (!plan.weight)
+    return diag.fail(op, "weight must be a constant");
+  FailureOr<int64_t> weightZp = op.getWeightZeroPoint();
+  if (failed(weightZp))
+    return diag.fail(op, "weight zero point must be a constant");
+  if (*weightZp != 0)
+    return diag.fail(op,
+                     "weight zero point must be 0, got " + Twine(*weightZp));
+  FailureOr<int64_t> inputZp = op.getInputZeroPoint();
+  if (failed(inputZp))
+    return diag.fail(op, "input zero point must be a constant");
+  plan.inputZp = *inputZp;
+
+  if (ElementsAttr bias = getConstantElements(op.getBias())) {
+    FailureOr<ElementsAttr> expanded = expandBias(bias, channels);
+    if (failed(expanded) || !*expanded)
+      return diag.fail(op, "cannot read the bias constant");
+    plan.bias = *expanded;
+  } else if (cast<ShapedType>(op.getBias().getType()).getNumElements() ==
+             channels) {
+    plan.biasValue = op.getBias();
+  } else {
+    return diag.fail(op, "a broadcast (1-element) bias must be a constant");
+  }
+
+  ArrayRef<int64_t> pad = op.getPad();
+  plan.stride.assign(op.getStride().begin(), op.getStride().end());
+  int64_t batch = input.getDimSize(0);
+  if (batch != 1) {
+    // [B,H,W,C] x [K,1,1,C] without padding is a GEMM over B*H*W rows.
+    bool spatiallyTrivial =
+        llvm::all_of(plan.stride, [](int64_t s) { return s == 1; }) ||
+        (input.getDimSize(1) == 1 && input.getDimSize(2) == 1);
+    if (isDepthwise || kh != 1 || kw != 1 ||
+        llvm::any_of(pad, [](int64_t p) { return p != 0; }) ||
+        !spatiallyTrivial)
+      return diag.fail(op, "batch must be 1, got " + Twine(batch) +
+                               " (only a 1x1, unpadded tosa.conv2d may be "
+                               "batched: it becomes vmcu.fully_connected)");
+    if (isa_and_nonnull<tosa::PadOp, tosa::SliceOp>(
+            op.getInput().getDefiningOp()))
+      return diag.fail(op, "a batched 1x1 convolution becomes "
+                           "vmcu.fully_connected, which cannot fold the "
+                           "tosa.pad/tosa.slice of its input");
+    plan.asFullyConnected = true;
+    plan.weight = reshapeElements(
+        plan.weight, RankedTensorType::get({channels, input.getDimSize(3)},
+                                           weight.getElementType()));
+    if (!plan.weight)
+      return diag.fail(op, "cannot relabel the weight constant to [K, C]");
+  }
+
+  FailureOr<OutputRequant> requant =
+      matchOutputRequant(op, op.getOutput(), channels, absorbed, diag);
+  if (failed(requant))
+    return failure();
+  plan.requant = std::move(*requant);
+
+  if (plan.asFullyConnected) {
+    plan.window = {op.getInput(), SmallVector<int64_t, 4>(pad)};
+    return plan;
+  }
+  FailureOr<InputWindow> window =
+      foldInputWindow(op, op.getInput(), {kh, kw}, plan.stride, pad,
+                      plan.inputZp, /*isAvgPool=*/false, absorbed, diag);
+  if (failed(window))
+    return failure();
+  plan.window = std::move(*window);
+  return plan;
+}
+
+namespace {
+
+template <typename OpTy> struct ConvLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MatchDiag diag;
+    SmallVector<Operation *> absorbed;
+    FailureOr<ConvPlan> plan = matchConv(op, absorbed, diag);
+    if (failed(plan))
+      return rewriter.notifyMatchFailure(op, diag.getReason());
+
+    Location loc = op.getLoc();
+    Value input = rewriter.getRemappedValue(plan->window.input);
+    Value weight = createConstant(rewriter, loc, plan->weight);
+    Value bias = plan->bias ? createConstant(rewriter, loc, plan->bias)
+                            : rewriter.getRemappedValue(plan->biasValue);
+    Operation *last = plan->requant.ops.back();
+    auto resultType = cast<RankedTensorType>(last->getResult(0).getType());
+    IntegerAttr inputZp = rewriter.getI32IntegerAttr(plan->inputZp);
+
+    Value result;
+    if (plan->asFullyConnected) {
+      auto inType = cast<RankedTensorType>(input.getType());
+      int64_t rows = inType.getNumElements() / inType.getDimSize(3);
+      Value rowsIn =
+          createReshape(rewriter, loc, input,
+                        RankedTensorType::get({rows, inType.getDimSize(3)},
+                                              inType.getElementType()));
+      auto fcType = RankedTensorType::get({rows, resultType.getDimSize(3)},
+                                          resultType.getElementType());
+      Value fc = FullyConnectedOp::create(rewriter, loc, fcType, rowsIn, weight,
+                                          bias, inputZp, plan->requant.requant,
+                                          IntegerAttr());
+      result = createReshape(rewriter, loc, fc, resultType);
+    } else if constexpr (std::is_same_v<OpTy, tosa::DepthwiseConv2DOp>) {
+      result = DepthwiseConv2DOp::create(
+          rewriter, loc, resultType, input, weight, bias,
+          rewriter.getDenseI64ArrayAttr(plan->stride),
+          rewriter.getDenseI64ArrayAttr(plan->window.pad), inputZp,
+          plan->requant.requant, IntegerAttr());
+    } else {
+      result = Conv2DOp::create(rewriter, loc, resultType, input, weight, bias,
+                                rewriter.getDenseI64ArrayAttr(plan->stride),
+                                rewriter.getDenseI64ArrayAttr(plan->window.pad),
+                                inputZp, plan->requant.requant, IntegerAttr());
+    }
+    SmallVector<Operation *> chain = {op};
+    llvm::append_range(chain, plan->requant.ops);
+    replaceChain(rewriter, chain, result);
+    return success();
+  }
+};
+
+/// Everything needed to build a vmcu.avg_pool2d.
+struct PoolPlan {
+  InputWindow window;
+  int64_t inputZp = 0, outputZp = 0;
+  FoldedClamps clamps;
+};
+
+} // namespace
+
+static FailureOr<PoolPlan> matchAvgPool(tosa::AvgPool2dOp op,
+                                        Absorbed &absorbed, MatchDiag &diag) {
+  Type inputType = op.getInput().getType();
+  Type outputType = op.getOutput().getType();
+  if (!hasIntElements(inputType, 8) || !hasIntElements(outputType, 8) ||
+      !op.getAccType().isInteger(32))
+    return diag.fail(op, "expected int8 input and output with an int32 "
+                         "accumulator, got " +
+                             typeToString(inputType) + " -> " +
+                             typeToString(outputType));
+  if (!hasStaticShape(inputType) || !hasStaticShape(outputType))
+    return diag.fail(op, "requires static shapes");
+  int64_t batch = cast<RankedTensorType>(inputType).getDimSize(0);
+  if (batch != 1)
+    return diag.fail(op, "batch must be 1, got " + Twine(batch));
+
+  PoolPlan plan;
+  FailureOr<int64_t> inputZp = op.getInputZeroPoint();
+  FailureOr<int64_t> outputZp = op.getOutputZeroPoint();
+  if (failed(inputZp) || failed(outputZp))
+    return diag.fail(op, "zero points must be constants");
+  plan.inputZp = *inputZp;
+  plan.outputZp = *outputZp;
+
+  FailureOr<FoldedClamps> clamps = foldClamps(op.getOutput(), absorbed, diag);
+  if (failed(clamps))
+    return failure();
+  plan.clamps = std::move(*clamps);
+
+  FailureOr<InputWindow> window = foldInputWindow(
+      op, op.getInput(), op.getKernel(), op.getStride(), op.getPad(),
+      plan.inputZp, /*isAvgPool=*/true, absorbed, diag);
+  if (failed(window))
+    return failure();
+  plan.window = std::move(*window);
+  return plan;
+}
+
+namespace {
+
+struct AvgPool2DLowering : OpConversionPattern<tosa::AvgPool2dOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tosa::AvgPool2dOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MatchDiag diag;
+    SmallVector<Operation *> absorbed;
+    FailureOr<PoolPlan> plan = matchAvgPool(op, absorbed, diag);
+    if (failed(plan))
+      return rewriter.notifyMatchFailure(op, diag.getReason());
+
+    auto i32 = [&](int64_t v) { return rewriter.getI32IntegerAttr(v); };
+    Value result = AvgPool2DOp::create(
+        rewriter, op.getLoc(), op.getOutput().getType(),
+        rewriter.getRemappedValue(plan->window.input),
+        rewriter.getDenseI64ArrayAttr(op.getKernel()),
+        rewriter.getDenseI64ArrayAttr(op.getStride()),
+        rewriter.getDenseI64ArrayAttr(plan->window.pad), i32(plan->inputZp),
+        i32(plan->outputZp), i32(plan->clamps.min), i32(plan->clamps.max),
+        IntegerAttr());
+    SmallVector<Operation *> chain = {op};
+    llvm::append_range(chain, plan->clamps.ops);
+    replaceChain(rewriter, chain, result);
+    return success();
+  }
+};
+
+} // namespace
+
+LogicalResult tosa_to_vmcu::checkWindowLayer(Operation *op, Absorbed &absorbed,
+                                             MatchDiag &diag) {
+  return TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](tosa::Conv2DOp conv) {
+        return LogicalResult(matchConv(conv, absorbed, diag));
+      })
+      .Case([&](tosa::DepthwiseConv2DOp conv) {
+        return LogicalResult(matchConv(conv, absorbed, diag));
+      })
+      .Case([&](tosa::AvgPool2dOp pool) {
+        return LogicalResult(matchAvgPool(pool, absorbed, diag));
+      })
+      .Default([](Operation *) { return failure(); });
+}
+
+void tosa_to_vmcu::populateWindowPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns) {
+  patterns.add<ConvLowering<tosa::Conv2DOp>,
+               ConvLowering<tosa::DepthwiseConv2DOp>, AvgPool2DLowering>(
+      converter, patterns.getContext());
+}

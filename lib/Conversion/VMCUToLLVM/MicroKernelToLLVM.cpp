@@ -1,0 +1,164 @@
+//===- MicroKernelToLLVM.cpp - lower dot and requantize -------------------===//
+//
+// Lowers the micro-kernel ops to Armv7E-M DSP intrinsics (SXTB16, SADD16,
+// SMLAD, SSAT) and the exact TOSA apply_scale_32 arithmetic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PopulatePatterns.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::vmcu;
+
+namespace {
+
+/// `llvm.call_intrinsic "name"(args) : (...) -> i32`.
+static Value callI32Intrinsic(OpBuilder &builder, Location loc, StringRef name,
+                              ValueRange args) {
+  auto call = LLVM::CallIntrinsicOp::create(builder, loc, builder.getI32Type(),
+                                            builder.getStringAttr(name), args);
+  return call.getResults();
+}
+
+static Value createI32(OpBuilder &builder, Location loc, int32_t value) {
+  return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
+                                  builder.getI32IntegerAttr(value));
+}
+
+static Value createI64(OpBuilder &builder, Location loc, int64_t value) {
+  return LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
+                                  builder.getI64IntegerAttr(value));
+}
+
+//===----------------------------------------------------------------------===//
+// dot
+//===----------------------------------------------------------------------===//
+
+/// acc + sum_i (x[i] + x_offset) * w[i]: each operand is split into its
+/// even bytes (SXTB16) and odd bytes (SXTB16 of the operand rotated right
+/// by 8, which the ARM backend folds into SXTB16's ROR #8), both sign
+/// extended to 16-bit lanes; SADD16 adds the offset to both lanes of x and
+/// two SMLADs accumulate the lane products.
+struct DotOpLowering : public ConvertOpToLLVMPattern<DotOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value eight = createI32(rewriter, loc, 8);
+    auto split = [&](Value bytes) -> std::pair<Value, Value> {
+      Value word = LLVM::BitcastOp::create(rewriter, loc, i32, bytes);
+      Value rotated =
+          LLVM::FshrOp::create(rewriter, loc, i32, word, word, eight);
+      return {callI32Intrinsic(rewriter, loc, "llvm.arm.sxtb16", word),
+              callI32Intrinsic(rewriter, loc, "llvm.arm.sxtb16", rotated)};
+    };
+    auto [xEven, xOdd] = split(adaptor.getX());
+    auto [wEven, wOdd] = split(adaptor.getW());
+
+    auto offset = static_cast<int32_t>(op.getXOffset());
+    if (offset != 0) {
+      uint32_t lane = static_cast<uint16_t>(static_cast<int16_t>(offset));
+      Value packed =
+          createI32(rewriter, loc, static_cast<int32_t>(lane << 16 | lane));
+      xEven = callI32Intrinsic(rewriter, loc, "llvm.arm.sadd16",
+                               {xEven, packed});
+      xOdd = callI32Intrinsic(rewriter, loc, "llvm.arm.sadd16", {xOdd, packed});
+    }
+    Value acc = callI32Intrinsic(rewriter, loc, "llvm.arm.smlad",
+                                 {xEven, wEven, adaptor.getAcc()});
+    acc = callI32Intrinsic(rewriter, loc, "llvm.arm.smlad", {xOdd, wOdd, acc});
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// requantize
+//===----------------------------------------------------------------------===//
+
+/// TOSA 1.0 apply_scale_32 of `value - input_zp`, then `+ output_zp` and
+/// the clamp:
+///   round = 1 << (shift - 1)                                  (i64)
+///   if double_round and shift > 31: round += v >= 0 ? 1<<30 : -(1<<30)
+///   r = (sext(v) * sext(multiplier) + round) >> shift         (i64, ashr)
+///   out = clamp(trunc(r) + output_zp, min, max)               (i32)
+/// The clamp to exactly [-128, 127] is one SSAT #8.
+struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(RequantizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+
+    Value v = adaptor.getValue();
+    if (auto inputZp = static_cast<int32_t>(op.getInputZp()))
+      v = LLVM::SubOp::create(rewriter, loc, v,
+                              createI32(rewriter, loc, inputZp));
+
+    Value shift = adaptor.getShift();
+    Value shift64 = LLVM::ZExtOp::create(rewriter, loc, i64, shift);
+    Value one = createI64(rewriter, loc, 1);
+    Value round = LLVM::ShlOp::create(
+        rewriter, loc, one, LLVM::SubOp::create(rewriter, loc, shift64, one));
+    if (op.getDoubleRound()) {
+      Value wide = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::sgt,
+                                        shift, createI32(rewriter, loc, 31));
+      Value nonNegative =
+          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::sge, v,
+                               createI32(rewriter, loc, 0));
+      Value adjust = LLVM::SelectOp::create(
+          rewriter, loc, nonNegative, createI64(rewriter, loc, 1 << 30),
+          createI64(rewriter, loc, -(int64_t{1} << 30)));
+      Value adjusted = LLVM::AddOp::create(rewriter, loc, round, adjust);
+      round = LLVM::SelectOp::create(rewriter, loc, wide, adjusted, round);
+    }
+    Value product = LLVM::MulOp::create(
+        rewriter, loc, LLVM::SExtOp::create(rewriter, loc, i64, v),
+        LLVM::SExtOp::create(rewriter, loc, i64, adaptor.getMultiplier()));
+    Value scaled = LLVM::AShrOp::create(
+        rewriter, loc, LLVM::AddOp::create(rewriter, loc, product, round),
+        shift64);
+    Value result = LLVM::TruncOp::create(rewriter, loc, i32, scaled);
+    if (auto outputZp = static_cast<int32_t>(op.getOutputZp()))
+      result = LLVM::AddOp::create(rewriter, loc, result,
+                                   createI32(rewriter, loc, outputZp));
+
+    auto lo = static_cast<int32_t>(op.getMin());
+    auto hi = static_cast<int32_t>(op.getMax());
+    if (lo == -128 && hi == 127) {
+      result = callI32Intrinsic(rewriter, loc, "llvm.arm.ssat",
+                                {result, createI32(rewriter, loc, 8)});
+    } else {
+      if (lo != std::numeric_limits<int32_t>::min())
+        result = LLVM::SMaxOp::create(rewriter, loc, i32, result,
+                                      createI32(rewriter, loc, lo));
+      if (hi != std::numeric_limits<int32_t>::max())
+        result = LLVM::SMinOp::create(rewriter, loc, i32, result,
+                                      createI32(rewriter, loc, hi));
+    }
+
+    Type resultType = op.getType();
+    if (resultType != i32)
+      result = LLVM::TruncOp::create(rewriter, loc, resultType, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::vmcu::detail::populateMicroKernelToLLVMPatterns(
+    const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<DotOpLowering, RequantizeOpLowering>(converter);
+}

@@ -1,0 +1,71 @@
+//===- VMCUToLLVM.cpp - vmcu to LLVM patterns and dialect interface -------===//
+//
+// The public populate functions, the Cortex-M target table and the
+// ConvertToLLVMPatternInterface of the vmcu dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vmcu/Conversion/VMCUToLLVM/VMCUToLLVM.h"
+
+#include "PopulatePatterns.h"
+
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "vmcu/Dialect/VMCU/IR/VMCUDialect.h"
+#include "vmcu/Dialect/VMCU/IR/VMCUTypes.h"
+
+using namespace mlir;
+using namespace mlir::vmcu;
+
+std::optional<CortexMTarget> mlir::vmcu::lookupCortexMTarget(StringRef cpu) {
+  // Both cores are Armv7E-M with the DSP extension (SMLAD, SXTB16, SSAT);
+  // the CPU name brings the FPU, which vmcu code does not use, so objects
+  // stay compatible with the soft-float ABI of the runtime.
+  static constexpr StringRef kDSP[] = {"+dsp"};
+  if (cpu == "cortex-m4")
+    return CortexMTarget{"cortex-m4", kDSP};
+  if (cpu == "cortex-m7")
+    return CortexMTarget{"cortex-m7", kDSP};
+  return std::nullopt;
+}
+
+void mlir::vmcu::populateVMCUToLLVMTypeConversion(
+    LLVMTypeConverter &converter) {
+  converter.addConversion([](PoolType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext());
+  });
+}
+
+void mlir::vmcu::populateVMCUToLLVMConversionPatterns(
+    const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  detail::populateRingToLLVMPatterns(converter, patterns);
+  detail::populateMicroKernelToLLVMPatterns(converter, patterns);
+}
+
+//===----------------------------------------------------------------------===//
+// ConvertToLLVMPatternInterface
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Lets `convert-to-llvm` lower vmcu ops. Unlike `convert-vmcu-to-llvm` it
+/// does not lower scf or set the target attributes.
+struct VMCUToLLVMDialectInterface : public ConvertToLLVMPatternInterface {
+  using ConvertToLLVMPatternInterface::ConvertToLLVMPatternInterface;
+
+  void populateConvertToLLVMConversionPatterns(
+      ConversionTarget &target, LLVMTypeConverter &typeConverter,
+      RewritePatternSet &patterns) const final {
+    populateVMCUToLLVMTypeConversion(typeConverter);
+    populateVMCUToLLVMConversionPatterns(typeConverter, patterns);
+  }
+};
+} // namespace
+
+void mlir::vmcu::registerConvertVMCUToLLVMInterface(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, VMCUDialect *dialect) {
+    dialect->addInterfaces<VMCUToLLVMDialectInterface>();
+  });
+}

@@ -1,0 +1,223 @@
+//===- VMCUToLLVMPass.cpp - the convert-vmcu-to-llvm pass -----------------===//
+//
+// Checks that the module is placed, lowers leftover scf and strided vector
+// slices, runs one full conversion of everything to the LLVM dialect and
+// stamps the Cortex-M target on the module and its functions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vmcu/Conversion/VMCUToLLVM/VMCUToLLVM.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/LoweringOptions.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+
+namespace mlir::vmcu {
+#define GEN_PASS_DEF_CONVERTVMCUTOLLVMPASS
+#include "vmcu/Conversion/Passes.h.inc"
+} // namespace mlir::vmcu
+
+using namespace mlir;
+using namespace mlir::vmcu;
+
+namespace {
+
+/// Rejects what the patterns cannot lower, with a message that says which
+/// earlier pass is missing.
+static LogicalResult verifyPlacedModule(ModuleOp module) {
+  SegmentPoolOp pool;
+  TensorBaseOp io[2];
+  WalkResult result = module.walk([&](Operation *op) -> WalkResult {
+    if (op->getName().getDialectNamespace() == "tosa")
+      return op->emitOpError("must be converted to vmcu before lowering to "
+                             "LLVM; run --convert-tosa-to-vmcu first");
+    if (isa<LayerOpInterface>(op))
+      return op->emitOpError(
+          "must be tiled before lowering to LLVM; run --vmcu-tile first");
+    if (auto poolOp = dyn_cast<SegmentPoolOp>(op)) {
+      if (pool) {
+        InFlightDiagnostic diag = poolOp.emitOpError(
+            "is a second segment pool; a model has exactly one arena");
+        diag.attachNote(pool.getLoc()) << "first pool here";
+        return diag;
+      }
+      pool = poolOp;
+      return WalkResult::advance();
+    }
+    auto base = dyn_cast<TensorBaseOp>(op);
+    if (!base)
+      return WalkResult::advance();
+    if (!base.getBase())
+      return base.emitOpError("tensor '")
+             << base.getName()
+             << "' has no base segment; run --vmcu-solve-offsets first";
+    Attribute attr = base->getAttr(model_abi::kIOAttrName);
+    if (!attr)
+      return WalkResult::advance();
+    auto kind = dyn_cast<StringAttr>(attr);
+    if (!kind || (kind.getValue() != "input" && kind.getValue() != "output"))
+      return base.emitOpError("'")
+             << model_abi::kIOAttrName
+             << "' must be \"input\" or \"output\", got " << attr;
+    TensorBaseOp &slot = io[kind.getValue() == "output"];
+    if (slot) {
+      InFlightDiagnostic diag = base.emitOpError("is a second model ")
+                                << kind.getValue() << " tensor";
+      diag.attachNote(slot.getLoc()) << "first " << kind.getValue() << " here";
+      return diag;
+    }
+    slot = base;
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+
+  // The exported names must be free for the lowering to define them.
+  for (StringRef name :
+       {model_abi::kArena, model_abi::kArenaBytes, model_abi::kInputFn,
+        model_abi::kInputBytes, model_abi::kOutputFn,
+        model_abi::kOutputBytes})
+    if (Operation *clash = module.lookupSymbol(name))
+      return clash->emitOpError("defines '")
+             << name << "', which the vmcu lowering reserves";
+  return success();
+}
+
+/// Lowers what the LLVM patterns below cannot take: the tiler's affine
+/// loops and index maps, scf, and strided vector slices of segments.
+/// Kernels are inlined first: their body is a single block, so scf inside
+/// one cannot become cf (which is also why the pipeline has no separate
+/// convert-scf-to-cf before this pass).
+static LogicalResult prepareForLLVM(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+
+  IRRewriter rewriter(ctx);
+  SmallVector<KernelOp> kernels;
+  module.walk([&](KernelOp kernel) { kernels.push_back(kernel); });
+  for (KernelOp kernel : kernels) {
+    rewriter.inlineBlockBefore(&kernel.getBody().front(), kernel);
+    rewriter.eraseOp(kernel);
+  }
+
+  RewritePatternSet vectorPatterns(ctx);
+  vector::populateVectorInsertExtractStridedSliceTransforms(vectorPatterns);
+  vector::populateVectorBroadcastLoweringPatterns(vectorPatterns);
+  vector::populateVectorShapeCastLoweringPatterns(vectorPatterns);
+  SmallVector<Operation *> vectorOps;
+  module.walk([&](Operation *op) {
+    if (isa<vector::VectorDialect>(op->getDialect()))
+      vectorOps.push_back(op);
+  });
+  // Only the vector ops: a module-wide greedy rewrite would also erase
+  // unused tensor bases, losing the model I/O they declare.
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+  (void)applyOpPatternsGreedily(vectorOps, std::move(vectorPatterns), config);
+
+  RewritePatternSet affinePatterns(ctx);
+  populateAffineToStdConversionPatterns(affinePatterns);
+  populateAffineToVectorConversionPatterns(affinePatterns);
+  ConversionTarget affineTarget(*ctx);
+  affineTarget.addIllegalDialect<affine::AffineDialect>();
+  affineTarget.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  if (failed(applyPartialConversion(module, affineTarget,
+                                    std::move(affinePatterns))))
+    return failure();
+
+  RewritePatternSet scfPatterns(ctx);
+  populateSCFToControlFlowConversionPatterns(scfPatterns);
+  ConversionTarget scfTarget(*ctx);
+  scfTarget.addIllegalDialect<scf::SCFDialect>();
+  scfTarget.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  return applyPartialConversion(module, scfTarget, std::move(scfPatterns));
+}
+
+struct ConvertVMCUToLLVMPass
+    : public vmcu::impl::ConvertVMCUToLLVMPassBase<ConvertVMCUToLLVMPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+
+    std::optional<CortexMTarget> target = lookupCortexMTarget(cpu);
+    if (!target) {
+      // Not module.emitError: that would print the whole module as a note.
+      emitError(module.getLoc(), "unknown cpu '")
+          << cpu << "' for convert-vmcu-to-llvm; expected cortex-m4 or "
+                    "cortex-m7";
+      return signalPassFailure();
+    }
+    if (failed(verifyPlacedModule(module)) || failed(prepareForLLVM(module)))
+      return signalPassFailure();
+
+    LowerToLLVMOptions options(ctx);
+    options.overrideIndexBitwidth(32);
+    options.dataLayout = llvm::DataLayout(kDataLayout);
+    LLVMTypeConverter converter(ctx, options);
+    populateVMCUToLLVMTypeConversion(converter);
+
+    RewritePatternSet patterns(ctx);
+    populateVMCUToLLVMConversionPatterns(converter, patterns);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    populateFuncToLLVMConversionPatterns(converter, patterns);
+    vector::populateVectorTransferLoweringPatterns(patterns);
+    populateVectorToLLVMConversionPatterns(converter, patterns);
+    populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+    index::populateIndexToLLVMConversionPatterns(converter, patterns);
+    ub::populateUBToLLVMConversionPatterns(converter, patterns);
+
+    LLVMConversionTarget conversionTarget(*ctx);
+    conversionTarget.addLegalOp<ModuleOp>();
+    if (failed(applyFullConversion(module, conversionTarget,
+                                   std::move(patterns))))
+      return signalPassFailure();
+
+    // Fold the casts the conversion left between converted values, so the
+    // output is pure LLVM dialect.
+    SmallVector<UnrealizedConversionCastOp> casts;
+    module.walk([&](UnrealizedConversionCastOp op) { casts.push_back(op); });
+    SmallVector<UnrealizedConversionCastOp> remaining;
+    reconcileUnrealizedCasts(casts, &remaining);
+    if (!remaining.empty()) {
+      remaining.front().emitOpError(
+          "could not be folded away while lowering to LLVM");
+      return signalPassFailure();
+    }
+
+    module->setAttr(LLVM::LLVMDialect::getTargetTripleAttrName(),
+                    StringAttr::get(ctx, kTargetTriple));
+    module->setAttr(LLVM::LLVMDialect::getDataLayoutAttrName(),
+                    StringAttr::get(ctx, kDataLayout));
+    auto features = LLVM::TargetFeaturesAttr::get(ctx, target->features);
+    module.walk([&](LLVM::LLVMFuncOp fn) {
+      fn.setTargetCpu(target->cpu);
+      fn.setTargetFeaturesAttr(features);
+    });
+  }
+};
+
+} // namespace

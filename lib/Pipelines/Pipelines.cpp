@@ -1,0 +1,100 @@
+//===- Pipelines.cpp - the vmcu compilation pipeline ----------------------===//
+//
+// Builds and registers `vmcu-tosa-to-llvm`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vmcu/Pipelines/Pipelines.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "vmcu/Conversion/Passes.h"
+#include "vmcu/Transforms/Passes.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::vmcu;
+
+std::optional<PipelineInput> mlir::vmcu::parsePipelineInput(StringRef name) {
+  return llvm::StringSwitch<std::optional<PipelineInput>>(name)
+      .Case("tosa", PipelineInput::Tosa)
+      .Case("vmcu", PipelineInput::Layers)
+      .Case("vmcu-tiled", PipelineInput::Tiled)
+      .Default(std::nullopt);
+}
+
+LogicalResult VMCUPipelineOptions::verify(
+    function_ref<void(const Twine &)> emitError) const {
+  if (!lookupCortexMTarget(cpu)) {
+    emitError("unknown cpu '" + cpu + "'; expected cortex-m4 or cortex-m7");
+    return failure();
+  }
+  if (!parsePipelineInput(from)) {
+    emitError("unknown input stage '" + from +
+              "'; expected tosa, vmcu or vmcu-tiled");
+    return failure();
+  }
+  return success();
+}
+
+PipelineInput VMCUPipelineOptions::getInput() const {
+  return parsePipelineInput(from).value_or(PipelineInput::Tosa);
+}
+
+bool mlir::vmcu::pipelineRunsOffsetSolver(PipelineInput input) {
+  return input != PipelineInput::Tiled;
+}
+
+void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm,
+                                   const VMCUPipelineOptions &options) {
+  PipelineInput input = options.getInput();
+
+  if (input == PipelineInput::Tosa)
+    pm.addNestedPass<func::FuncOp>(createConvertTosaToVMCUPass());
+
+  if (input != PipelineInput::Tiled) {
+    pm.addNestedPass<func::FuncOp>(createVMCUFuseBottleneckPass());
+    pm.addPass(createVMCUTilePass());
+    VMCUSolveOffsetsPassOptions solve;
+    solve.ramKb = options.ramKb;
+    solve.memoryReport = options.memoryReport;
+    pm.addPass(createVMCUSolveOffsetsPass(solve));
+  }
+
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createLowerAffinePass());
+  // No convert-scf-to-cf here: cf cannot live in a vmcu.kernel body (a
+  // single block), so convert-vmcu-to-llvm inlines the kernels and then
+  // runs the convert-scf-to-cf patterns itself.
+  ConvertVMCUToLLVMPassOptions toLLVM;
+  toLLVM.cpu = options.cpu;
+  pm.addPass(createConvertVMCUToLLVMPass(toLLVM));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::vmcu::registerVMCUPipelines() {
+  registerPassPipeline(
+      "vmcu-tosa-to-llvm",
+      "Compile an int8 TOSA model (or a later vmcu stage, see `from`) to "
+      "LLVM dialect for Cortex-M4/M7",
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        VMCUPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        std::string error;
+        if (failed(options.verify(
+                [&](const Twine &message) { error = message.str(); })))
+          return errorHandler("vmcu-tosa-to-llvm: " + error);
+        buildVMCUPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(VMCUPipelineOptions());
+      });
+}

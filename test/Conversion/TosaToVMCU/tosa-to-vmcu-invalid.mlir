@@ -1,0 +1,416 @@
+// RUN: vmcu-opt %s --split-input-file --convert-tosa-to-vmcu --verify-diagnostics
+
+func.func @conv2d_dilation(%x: tensor<1x8x8x4xi8>) -> tensor<1x4x4x4xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<4x3x3x4xi8>} : () -> tensor<4x3x3x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.conv2d' op dilation must be 1, got [2, 2]}}
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 2, 2>} : (tensor<1x8x8x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+
+// -----
+
+func.func @depthwise_multiplier(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x8xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<1x1x4x2xi8>} : () -> tensor<1x1x4x2xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<8xi32>} : () -> tensor<8xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.depthwise_conv2d' op depth multiplier must be 1, got 2}}
+  %acc = tosa.depthwise_conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xi8>, tensor<1x1x4x2xi8>, tensor<8xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x8xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x8xi8>
+  return %y : tensor<1x4x4x8xi8>
+}
+
+// -----
+
+func.func @conv2d_batch(%x: tensor<2x6x6x4xi8>) -> tensor<2x4x4x4xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<4x3x3x4xi8>} : () -> tensor<4x3x3x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.conv2d' op batch must be 1, got 2}}
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<2x6x6x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x4x4x4xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<2x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x4x4x4xi8>
+  return %y : tensor<2x4x4x4xi8>
+}
+
+// -----
+
+func.func @conv2d_dynamic(%x: tensor<1x?x6x4xi8>) -> tensor<1x?x4x4xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<4x3x3x4xi8>} : () -> tensor<4x3x3x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.conv2d' op requires static shapes}}
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x?x6x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x?x4x4xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x?x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x?x4x4xi8>
+  return %y : tensor<1x?x4x4xi8>
+}
+
+// -----
+
+func.func @conv2d_float(%x: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %w = "tosa.const"() {values = dense<1.0> : tensor<4x1x1x4xf32>} : () -> tensor<4x1x1x4xf32>
+  %b = "tosa.const"() {values = dense<0.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  // expected-error @+1 {{'tosa.conv2d' op expected int8 input and weight with an int32 accumulator, got tensor<1x4x4x4xf32>, tensor<4x1x1x4xf32> -> tensor<1x4x4x4xf32>}}
+  %y = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xf32>, tensor<4x1x1x4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x4xf32>
+  return %y : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+func.func @conv2d_weight_not_constant(%x: tensor<1x4x4x4xi8>, %w: tensor<4x1x1x4xi8>) -> tensor<1x4x4x4xi8> {
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.conv2d' op weight must be a constant}}
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+
+// -----
+
+func.func @conv2d_weight_zero_point(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<4x1x1x4xi8>} : () -> tensor<4x1x1x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.conv2d' op weight zero point must be 0, got 3}}
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %wzp {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+
+// -----
+
+func.func @rescale_inexact_round(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<4x1x1x4xi8>} : () -> tensor<4x1x1x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  // expected-error @+1 {{'tosa.rescale' op rounding_mode INEXACT_ROUND is not supported}}
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = INEXACT_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+
+// -----
+
+func.func @rescale_scale16_shift_too_large(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<4x1x1x4xi8>} : () -> tensor<4x1x1x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<16384> : tensor<1xi16>} : () -> tensor<1xi16>
+  %s = "tosa.const"() {values = dense<50> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  // expected-error @+1 {{'tosa.rescale' op 16-bit multiplier with shift 50 has no exact 32-bit form (shift + 16 > 62)}}
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = false, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi32>, tensor<1xi16>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+
+// -----
+
+func.func @rescale_scale16_double_round(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<4x1x1x4xi8>} : () -> tensor<4x1x1x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<16384> : tensor<1xi16>} : () -> tensor<1xi16>
+  %s = "tosa.const"() {values = dense<20> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  // expected-error @+1 {{'tosa.rescale' op DOUBLE_ROUND requires scale32 = true}}
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = false, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi32>, tensor<1xi16>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+
+// -----
+
+func.func @rescale_unsigned(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8> {
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<-128> : tensor<1xi8>} : () -> tensor<1xi8>
+  %ozp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.rescale' op unsigned rescale (input_unsigned/output_unsigned) is not supported}}
+  %y = tosa.rescale %x, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = true, output_unsigned = false} : (tensor<1x4x4x4xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+
+// -----
+
+func.func @rescale_standalone_int8(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8> {
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %ozp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.rescale' op standalone int8 to int8 rescale cannot be folded into a layer}}
+  %y = tosa.rescale %x, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+
+// -----
+
+func.func @clamp_standalone(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8> {
+  // expected-error @+1 {{'tosa.clamp' op cannot be folded: a clamp must directly follow the rescale of a layer}}
+  %y = tosa.clamp %x {min_val = 0 : i8, max_val = 100 : i8} : (tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+
+// -----
+
+// The rescale has a second user, so the clamp after it is not folded.
+func.func @clamp_not_sole_user(%x: tensor<1x4x4x4xi8>) -> (tensor<1x4x4x4xi8>, tensor<1x4x4x4xi8>) {
+  %w = "tosa.const"() {values = dense<1> : tensor<4x1x1x4xi8>} : () -> tensor<4x1x1x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
+  // expected-error @+1 {{'tosa.clamp' op cannot be folded}}
+  %c = tosa.clamp %y {min_val = 0 : i8, max_val = 100 : i8} : (tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8>
+  return %y, %c : tensor<1x4x4x4xi8>, tensor<1x4x4x4xi8>
+}
+
+// -----
+
+// The int32 accumulator must feed exactly one rescale.
+func.func @accumulator_returned(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi32> {
+  %w = "tosa.const"() {values = dense<1> : tensor<4x1x1x4xi8>} : () -> tensor<4x1x1x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.conv2d' op int32 accumulator must have exactly one user, a tosa.rescale to int8}}
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  return %acc : tensor<1x4x4x4xi32>
+}
+
+// -----
+
+func.func @pad_value_not_zero_point(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8> {
+  %padding = tosa.const_shape {values = dense<[0, 0, 1, 1, 1, 1, 0, 0]> : tensor<8xindex>} : () -> !tosa.shape<8>
+  %pc = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.pad' op pads with 0 but the consumer's input zero point is -128; only zero-point padding folds exactly}}
+  %xp = tosa.pad %x, %padding, %pc : (tensor<1x4x4x4xi8>, !tosa.shape<8>, tensor<1xi8>) -> tensor<1x6x6x4xi8>
+  %w = "tosa.const"() {values = dense<1> : tensor<4x3x3x4xi8>} : () -> tensor<4x3x3x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %xzp = "tosa.const"() {values = dense<-128> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %xp, %w, %b, %xzp, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x6x6x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+
+// -----
+
+// TFLite VALID 3x3 stride 2 on 8 rows: TOSA slices the unread last row off,
+// but vmcu.conv2d (exact output division) would need padding -1 for it.
+func.func @slice_needs_negative_padding(%x: tensor<1x8x8x4xi8>) -> tensor<1x3x3x4xi8> {
+  %start = tosa.const_shape {values = dense<[0, 0, 0, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %size = tosa.const_shape {values = dense<[1, 7, 7, 4]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  // expected-error @+1 {{'tosa.slice' op cannot be folded into the consumer's padding: it would need negative padding (0, -1) in the rows}}
+  %xs = tosa.slice %x, %start, %size : (tensor<1x8x8x4xi8>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x7x7x4xi8>
+  %w = "tosa.const"() {values = dense<1> : tensor<4x3x3x4xi8>} : () -> tensor<4x3x3x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %xs, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>, dilation = array<i64: 1, 1>} : (tensor<1x7x7x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x3x3x4xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x3x3x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x3x3x4xi8>
+  return %y : tensor<1x3x3x4xi8>
+}
+
+// -----
+
+// The slice drops the top row, which the padded conv then reads as data.
+func.func @slice_not_exact(%x: tensor<1x5x4x4xi8>) -> tensor<1x4x4x4xi8> {
+  %start = tosa.const_shape {values = dense<[0, 1, 0, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %size = tosa.const_shape {values = dense<[1, 4, 4, 4]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  // expected-error @+1 {{'tosa.slice' op cannot be folded exactly: padded row 0 is read and would hold input data instead of padding}}
+  %xs = tosa.slice %x, %start, %size : (tensor<1x5x4x4xi8>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x4x4x4xi8>
+  %w = "tosa.const"() {values = dense<1> : tensor<4x3x3x4xi8>} : () -> tensor<4x3x3x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %xs, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+
+// -----
+
+// avg_pool2d excludes its own padding from the divisor but counts the
+// elements of a tosa.pad, so the pad cannot become avg_pool2d padding.
+func.func @pad_changes_avg_pool_divisor(%x: tensor<1x4x4x4xi8>) -> tensor<1x3x3x4xi8> {
+  %padding = tosa.const_shape {values = dense<[0, 0, 1, 1, 1, 1, 0, 0]> : tensor<8xindex>} : () -> !tosa.shape<8>
+  %zp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.pad' op cannot be folded exactly: padded row 0 is read and would change tosa.avg_pool2d's divisor}}
+  %xp = tosa.pad %x, %padding, %zp : (tensor<1x4x4x4xi8>, !tosa.shape<8>, tensor<1xi8>) -> tensor<1x6x6x4xi8>
+  %y = tosa.avg_pool2d %xp, %zp, %zp {acc_type = i32, kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>} : (tensor<1x6x6x4xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x3x3x4xi8>
+  return %y : tensor<1x3x3x4xi8>
+}
+
+// -----
+
+func.func @pad_standalone(%x: tensor<1x4x4x4xi8>) -> tensor<1x6x6x4xi8> {
+  %padding = tosa.const_shape {values = dense<[0, 0, 1, 1, 1, 1, 0, 0]> : tensor<8xindex>} : () -> !tosa.shape<8>
+  %zp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.pad' op is only supported when folded into the padding of the input of tosa.conv2d, tosa.depthwise_conv2d or tosa.avg_pool2d, and must feed nothing else}}
+  %xp = tosa.pad %x, %padding, %zp : (tensor<1x4x4x4xi8>, !tosa.shape<8>, tensor<1xi8>) -> tensor<1x6x6x4xi8>
+  return %xp : tensor<1x6x6x4xi8>
+}
+
+// -----
+
+func.func @matmul_weight_not_constant(%a: tensor<1x2x4xi8>, %b: tensor<1x4x3xi8>) -> tensor<1x2x3xi8> {
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.matmul' op B (the weight) must be a constant}}
+  %acc = tosa.matmul %a, %b, %zp8, %zp8 : (tensor<1x2x4xi8>, tensor<1x4x3xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x2x3xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x3xi8>
+  return %y : tensor<1x2x3xi8>
+}
+
+// -----
+
+func.func @matmul_weight_zero_point(%a: tensor<1x2x4xi8>) -> tensor<1x2x3xi8> {
+  %b = "tosa.const"() {values = dense<1> : tensor<1x4x3xi8>} : () -> tensor<1x4x3xi8>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %bzp = "tosa.const"() {values = dense<-1> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.matmul' op B (weight) zero point must be 0, got -1}}
+  %acc = tosa.matmul %a, %b, %zp8, %bzp : (tensor<1x2x4xi8>, tensor<1x4x3xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x2x3xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x3xi8>
+  return %y : tensor<1x2x3xi8>
+}
+
+// -----
+
+func.func @matmul_batch(%a: tensor<2x2x4xi8>) -> tensor<2x2x3xi8> {
+  %b = "tosa.const"() {values = dense<1> : tensor<2x4x3xi8>} : () -> tensor<2x4x3xi8>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.matmul' op batch must be 1, got 2}}
+  %acc = tosa.matmul %a, %b, %zp8, %zp8 : (tensor<2x2x4xi8>, tensor<2x4x3xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x2x3xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<2x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x2x3xi8>
+  return %y : tensor<2x2x3xi8>
+}
+
+// -----
+
+func.func @matmul_bias_not_constant(%a: tensor<1x2x4xi8>, %bias: tensor<1x1x3xi32>) -> tensor<1x2x3xi8> {
+  %b = "tosa.const"() {values = dense<1> : tensor<1x4x3xi8>} : () -> tensor<1x4x3xi8>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.matmul %a, %b, %zp8, %zp8 : (tensor<1x2x4xi8>, tensor<1x4x3xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x2x3xi32>
+  // expected-error @+1 {{'tosa.add' op bias of a tosa.matmul must be a constant}}
+  %sum = tosa.add %acc, %bias : (tensor<1x2x3xi32>, tensor<1x1x3xi32>) -> tensor<1x2x3xi32>
+  %y = tosa.rescale %sum, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x3xi8>
+  return %y : tensor<1x2x3xi8>
+}
+
+// -----
+
+func.func @add_broadcast(%a: tensor<1x4x4x8xi8>, %b: tensor<1x1x1x8xi8>) -> tensor<1x4x4x8xi8> {
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ra = tosa.rescale %a, %m, %s, %zp8, %zp32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x4x4x8xi32>
+  %rb = tosa.rescale %b, %m, %s, %zp8, %zp32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x1x1x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x1x1x8xi32>
+  // expected-error @+1 {{'tosa.add' op broadcasting add is not supported}}
+  %sum = tosa.add %ra, %rb : (tensor<1x4x4x8xi32>, tensor<1x1x1x8xi32>) -> tensor<1x4x4x8xi32>
+  %y = tosa.rescale %sum, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x8xi8>
+  return %y : tensor<1x4x4x8xi8>
+}
+
+// -----
+
+func.func @add_float(%a: tensor<1x4xf32>, %b: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error @+1 {{'tosa.add' op floating-point add is not supported, got tensor<1x4xf32>}}
+  %y = tosa.add %a, %b : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %y : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @add_int32_without_rescales(%a: tensor<1x4xi32>, %b: tensor<1x4xi32>) -> tensor<1x4xi32> {
+  // expected-error @+1 {{'tosa.add' op expected the int8 add form: both operands tosa.rescale from int8 to int32 (or the bias add of a tosa.matmul)}}
+  %y = tosa.add %a, %b : (tensor<1x4xi32>, tensor<1x4xi32>) -> tensor<1x4xi32>
+  return %y : tensor<1x4xi32>
+}
+
+// -----
+
+// An int8 -> int32 rescale must only feed the int8 add form.
+func.func @rescale_to_int32_alone(%x: tensor<1x4xi8>) -> tensor<1x4xi32> {
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  // expected-error @+1 {{'tosa.rescale' op rescale from int8 to int32 is only supported as an input rescale of the int8 tosa.add form}}
+  %y = tosa.rescale %x, %m, %s, %zp8, %zp32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x4xi32>
+  return %y : tensor<1x4xi32>
+}
+
+// -----
+
+func.func @unsupported_op(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8> {
+  // expected-error @+1 {{'tosa.transpose' op is not supported by --convert-tosa-to-vmcu}}
+  %y = tosa.transpose %x {perms = array<i32: 0, 2, 1, 3>} : (tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+
+// -----
+
+func.func @reshape_float(%x: tensor<1x4xf32>) -> tensor<4xf32> {
+  %s = tosa.const_shape {values = dense<[4]> : tensor<1xindex>} : () -> !tosa.shape<1>
+  // expected-error @+1 {{'tosa.reshape' op only integer tensors are supported, got tensor<4xf32>}}
+  %y = tosa.reshape %x, %s : (tensor<1x4xf32>, !tosa.shape<1>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// Every unsupported op is reported, not just the first.
+func.func @several_errors(%x: tensor<1x4x4x4xi8>, %f: tensor<1x4xf32>) -> (tensor<1x4x4x4xi8>, tensor<1x4xf32>) {
+  // expected-error @+1 {{'tosa.clamp' op cannot be folded}}
+  %y = tosa.clamp %x {min_val = 0 : i8, max_val = 100 : i8} : (tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8>
+  // expected-error @+1 {{'tosa.add' op floating-point add is not supported}}
+  %g = tosa.add %f, %f : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %y, %g : tensor<1x4x4x4xi8>, tensor<1x4xf32>
+}

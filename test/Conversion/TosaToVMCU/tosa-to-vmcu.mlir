@@ -1,0 +1,531 @@
+// RUN: vmcu-opt %s --split-input-file --convert-tosa-to-vmcu | FileCheck %s
+
+// A pointwise conv, per-tensor DOUBLE_ROUND rescale, no clamp: the int8
+// range becomes the requant clamp and every TOSA op disappears.
+// CHECK-LABEL: func.func @conv2d_1x1(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x4x4x8xi8>)
+// CHECK-DAG:     %[[W:.*]] = arith.constant dense<3> : tensor<16x1x1x8xi8>
+// CHECK-DAG:     %[[B:.*]] = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]> : tensor<16xi32>
+// CHECK:         %[[Y:.*]] = vmcu.conv2d %[[X]], %[[W]], %[[B]] {input_zp = -128 : i32, pad = array<i64: 0, 0, 0, 0>,
+// CHECK-SAME:      requant = #vmcu.requant<input_zp = 0, output_zp = 5, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>,
+// CHECK-SAME:      stride = array<i64: 1, 1>} : (tensor<1x4x4x8xi8>, tensor<16x1x1x8xi8>, tensor<16xi32>) -> tensor<1x4x4x16xi8>
+// CHECK-NEXT:    return %[[Y]] : tensor<1x4x4x16xi8>
+// CHECK-NOT:     tosa.
+func.func @conv2d_1x1(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
+  %w = "tosa.const"() {values = dense<3> : tensor<16x1x1x8xi8>} : () -> tensor<16x1x1x8xi8>
+  %b = "tosa.const"() {values = dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]> : tensor<16xi32>} : () -> tensor<16xi32>
+  %xzp = "tosa.const"() {values = dense<-128> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %xzp, %wzp {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x8xi8>, tensor<16x1x1x8xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x16xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<35> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %acc, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x16xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x16xi8>
+  return %y : tensor<1x4x4x16xi8>
+}
+// -----
+
+// 3x3 stride 2 with TFLite SAME padding (0, 1, 0, 1); the one-element bias
+// is broadcast to all 8 output channels; SINGLE_ROUND -> double_round false.
+// CHECK-LABEL: func.func @conv2d_3x3_stride2_pad(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x8x8x4xi8>)
+// CHECK-DAG:     %[[W:.*]] = arith.constant dense<1> : tensor<8x3x3x4xi8>
+// CHECK-DAG:     %[[B:.*]] = arith.constant dense<-7> : tensor<8xi32>
+// CHECK:         %[[Y:.*]] = vmcu.conv2d %[[X]], %[[W]], %[[B]] {input_zp = 3 : i32, pad = array<i64: 0, 1, 0, 1>,
+// CHECK-SAME:      requant = #vmcu.requant<input_zp = 0, output_zp = -128, multiplier = [1518500250], shift = [38], double_round = false, min = -128, max = 127>,
+// CHECK-SAME:      stride = array<i64: 2, 2>} : (tensor<1x8x8x4xi8>, tensor<8x3x3x4xi8>, tensor<8xi32>) -> tensor<1x4x4x8xi8>
+// CHECK-NEXT:    return %[[Y]]
+func.func @conv2d_3x3_stride2_pad(%x: tensor<1x8x8x4xi8>) -> tensor<1x4x4x8xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<8x3x3x4xi8>} : () -> tensor<8x3x3x4xi8>
+  %b = "tosa.const"() {values = dense<-7> : tensor<1xi32>} : () -> tensor<1xi32>
+  %xzp = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %xzp, %wzp {acc_type = i32, pad = array<i64: 0, 1, 0, 1>, stride = array<i64: 2, 2>, dilation = array<i64: 1, 1>} : (tensor<1x8x8x4xi8>, tensor<8x3x3x4xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x8xi32>
+  %m = "tosa.const"() {values = dense<1518500250> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<38> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<-128> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %acc, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x8xi8>
+  return %y : tensor<1x4x4x8xi8>
+}
+
+// -----
+
+// Per-channel requantisation: one multiplier and shift per output channel.
+// CHECK-LABEL: func.func @conv2d_per_channel(
+// CHECK-DAG:     %[[B:.*]] = arith.constant dense<[10, 20, 30]> : tensor<3xi32>
+// CHECK:         vmcu.conv2d %{{.*}}, %{{.*}}, %[[B]] {input_zp = 0 : i32,
+// CHECK-SAME:      requant = #vmcu.requant<input_zp = 0, output_zp = -1, multiplier = [1073741824, 1342177280, 2013265920], shift = [35, 36, 37], double_round = true, min = -128, max = 127>
+func.func @conv2d_per_channel(%x: tensor<1x5x5x2xi8>) -> tensor<1x3x3x3xi8> {
+  %w = "tosa.const"() {values = dense<2> : tensor<3x3x3x2xi8>} : () -> tensor<3x3x3x2xi8>
+  %b = "tosa.const"() {values = dense<[10, 20, 30]> : tensor<3xi32>} : () -> tensor<3xi32>
+  %xzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %xzp, %wzp {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x5x5x2xi8>, tensor<3x3x3x2xi8>, tensor<3xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x3x3x3xi32>
+  %m = "tosa.const"() {values = dense<[1073741824, 1342177280, 2013265920]> : tensor<3xi32>} : () -> tensor<3xi32>
+  %s = "tosa.const"() {values = dense<[35, 36, 37]> : tensor<3xi8>} : () -> tensor<3xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<-1> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %acc, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = true, input_unsigned = false, output_unsigned = false} : (tensor<1x3x3x3xi32>, tensor<3xi32>, tensor<3xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x3x3x3xi8>
+  return %y : tensor<1x3x3x3xi8>
+}
+
+// -----
+
+// A 16-bit multiplier (scale32 = false) has the exact 32-bit form
+// m << 16, shift + 16.
+// CHECK-LABEL: func.func @conv2d_scale16(
+// CHECK:         vmcu.conv2d
+// CHECK-SAME:      multiplier = [1073741824, 1610612736], shift = [31, 36], double_round = false
+func.func @conv2d_scale16(%x: tensor<1x2x2x4xi8>) -> tensor<1x2x2x2xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<2x1x1x4xi8>} : () -> tensor<2x1x1x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<2xi32>} : () -> tensor<2xi32>
+  %xzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %xzp, %wzp {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x2x2x4xi8>, tensor<2x1x1x4xi8>, tensor<2xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x2x2x2xi32>
+  %m = "tosa.const"() {values = dense<[16384, 24576]> : tensor<2xi16>} : () -> tensor<2xi16>
+  %s = "tosa.const"() {values = dense<[15, 20]> : tensor<2xi8>} : () -> tensor<2xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %acc, %m, %s, %izp, %ozp {scale32 = false, rounding_mode = SINGLE_ROUND, per_channel = true, input_unsigned = false, output_unsigned = false} : (tensor<1x2x2x2xi32>, tensor<2xi16>, tensor<2xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2x2xi8>
+  return %y : tensor<1x2x2x2xi8>
+}
+
+// -----
+
+// ReLU6-style clamps after the rescale fold into the requant range; two
+// clamps intersect.
+// CHECK-LABEL: func.func @conv2d_clamp(
+// CHECK:         %[[Y:.*]] = vmcu.conv2d
+// CHECK-SAME:      pad = array<i64: 1, 1, 1, 1>
+// CHECK-SAME:      output_zp = -128, multiplier = [1073741824], shift = [36], double_round = true, min = -120, max = 100>
+// CHECK-NEXT:    return %[[Y]]
+// CHECK-NOT:     tosa.clamp
+func.func @conv2d_clamp(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<4x3x3x4xi8>} : () -> tensor<4x3x3x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %xzp = "tosa.const"() {values = dense<-128> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %xzp, %wzp {acc_type = i32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<-128> : tensor<1xi8>} : () -> tensor<1xi8>
+  %r = tosa.rescale %acc, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
+  %c = tosa.clamp %r {min_val = -128 : i8, max_val = 100 : i8} : (tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8>
+  %d = tosa.clamp %c {min_val = -120 : i8, max_val = 127 : i8} : (tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8>
+  return %d : tensor<1x4x4x4xi8>
+}
+
+// -----
+
+// Depthwise 3x3, stride 1.
+// CHECK-LABEL: func.func @depthwise_3x3_stride1(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x16x16x8xi8>)
+// CHECK-DAG:     %[[W:.*]] = arith.constant dense<1> : tensor<3x3x8x1xi8>
+// CHECK-DAG:     %[[B:.*]] = arith.constant dense<4> : tensor<8xi32>
+// CHECK:         %[[Y:.*]] = vmcu.depthwise_conv2d %[[X]], %[[W]], %[[B]] {input_zp = -5 : i32, pad = array<i64: 1, 1, 1, 1>,
+// CHECK-SAME:      requant = #vmcu.requant<input_zp = 0, output_zp = 2, multiplier = [1073741824], shift = [33], double_round = true, min = -128, max = 127>,
+// CHECK-SAME:      stride = array<i64: 1, 1>} : (tensor<1x16x16x8xi8>, tensor<3x3x8x1xi8>, tensor<8xi32>) -> tensor<1x16x16x8xi8>
+// CHECK-NEXT:    return %[[Y]]
+func.func @depthwise_3x3_stride1(%x: tensor<1x16x16x8xi8>) -> tensor<1x16x16x8xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<3x3x8x1xi8>} : () -> tensor<3x3x8x1xi8>
+  %b = "tosa.const"() {values = dense<4> : tensor<8xi32>} : () -> tensor<8xi32>
+  %xzp = "tosa.const"() {values = dense<-5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.depthwise_conv2d %x, %w, %b, %xzp, %wzp {acc_type = i32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x16x16x8xi8>, tensor<3x3x8x1xi8>, tensor<8xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x16x16x8xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<33> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<2> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %acc, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x16x16x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x16x16x8xi8>
+  return %y : tensor<1x16x16x8xi8>
+}
+
+// -----
+
+// Depthwise 3x3, stride 2.
+// CHECK-LABEL: func.func @depthwise_3x3_stride2(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x16x16x8xi8>)
+// CHECK-DAG:     %[[W:.*]] = arith.constant dense<1> : tensor<3x3x8x1xi8>
+// CHECK-DAG:     %[[B:.*]] = arith.constant dense<4> : tensor<8xi32>
+// CHECK:         %[[Y:.*]] = vmcu.depthwise_conv2d %[[X]], %[[W]], %[[B]] {input_zp = -5 : i32, pad = array<i64: 0, 1, 0, 1>,
+// CHECK-SAME:      requant = #vmcu.requant<input_zp = 0, output_zp = 2, multiplier = [1073741824], shift = [33], double_round = true, min = -128, max = 127>,
+// CHECK-SAME:      stride = array<i64: 2, 2>} : (tensor<1x16x16x8xi8>, tensor<3x3x8x1xi8>, tensor<8xi32>) -> tensor<1x8x8x8xi8>
+// CHECK-NEXT:    return %[[Y]]
+func.func @depthwise_3x3_stride2(%x: tensor<1x16x16x8xi8>) -> tensor<1x8x8x8xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<3x3x8x1xi8>} : () -> tensor<3x3x8x1xi8>
+  %b = "tosa.const"() {values = dense<4> : tensor<8xi32>} : () -> tensor<8xi32>
+  %xzp = "tosa.const"() {values = dense<-5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.depthwise_conv2d %x, %w, %b, %xzp, %wzp {acc_type = i32, pad = array<i64: 0, 1, 0, 1>, stride = array<i64: 2, 2>, dilation = array<i64: 1, 1>} : (tensor<1x16x16x8xi8>, tensor<3x3x8x1xi8>, tensor<8xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x8x8xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<33> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<2> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %acc, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x8x8x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x8x8x8xi8>
+  return %y : tensor<1x8x8x8xi8>
+}
+
+// -----
+
+// Depthwise 5x5, stride 1.
+// CHECK-LABEL: func.func @depthwise_5x5_stride1(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x16x16x8xi8>)
+// CHECK-DAG:     %[[W:.*]] = arith.constant dense<1> : tensor<5x5x8x1xi8>
+// CHECK-DAG:     %[[B:.*]] = arith.constant dense<4> : tensor<8xi32>
+// CHECK:         %[[Y:.*]] = vmcu.depthwise_conv2d %[[X]], %[[W]], %[[B]] {input_zp = -5 : i32, pad = array<i64: 2, 2, 2, 2>,
+// CHECK-SAME:      requant = #vmcu.requant<input_zp = 0, output_zp = 2, multiplier = [1073741824], shift = [33], double_round = true, min = -128, max = 127>,
+// CHECK-SAME:      stride = array<i64: 1, 1>} : (tensor<1x16x16x8xi8>, tensor<5x5x8x1xi8>, tensor<8xi32>) -> tensor<1x16x16x8xi8>
+// CHECK-NEXT:    return %[[Y]]
+func.func @depthwise_5x5_stride1(%x: tensor<1x16x16x8xi8>) -> tensor<1x16x16x8xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<5x5x8x1xi8>} : () -> tensor<5x5x8x1xi8>
+  %b = "tosa.const"() {values = dense<4> : tensor<8xi32>} : () -> tensor<8xi32>
+  %xzp = "tosa.const"() {values = dense<-5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.depthwise_conv2d %x, %w, %b, %xzp, %wzp {acc_type = i32, pad = array<i64: 2, 2, 2, 2>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x16x16x8xi8>, tensor<5x5x8x1xi8>, tensor<8xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x16x16x8xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<33> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<2> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %acc, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x16x16x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x16x16x8xi8>
+  return %y : tensor<1x16x16x8xi8>
+}
+
+// -----
+
+// Depthwise 5x5, stride 2.
+// CHECK-LABEL: func.func @depthwise_5x5_stride2(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x16x16x8xi8>)
+// CHECK-DAG:     %[[W:.*]] = arith.constant dense<1> : tensor<5x5x8x1xi8>
+// CHECK-DAG:     %[[B:.*]] = arith.constant dense<4> : tensor<8xi32>
+// CHECK:         %[[Y:.*]] = vmcu.depthwise_conv2d %[[X]], %[[W]], %[[B]] {input_zp = -5 : i32, pad = array<i64: 1, 2, 1, 2>,
+// CHECK-SAME:      requant = #vmcu.requant<input_zp = 0, output_zp = 2, multiplier = [1073741824], shift = [33], double_round = true, min = -128, max = 127>,
+// CHECK-SAME:      stride = array<i64: 2, 2>} : (tensor<1x16x16x8xi8>, tensor<5x5x8x1xi8>, tensor<8xi32>) -> tensor<1x8x8x8xi8>
+// CHECK-NEXT:    return %[[Y]]
+func.func @depthwise_5x5_stride2(%x: tensor<1x16x16x8xi8>) -> tensor<1x8x8x8xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<5x5x8x1xi8>} : () -> tensor<5x5x8x1xi8>
+  %b = "tosa.const"() {values = dense<4> : tensor<8xi32>} : () -> tensor<8xi32>
+  %xzp = "tosa.const"() {values = dense<-5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.depthwise_conv2d %x, %w, %b, %xzp, %wzp {acc_type = i32, pad = array<i64: 1, 2, 1, 2>, stride = array<i64: 2, 2>, dilation = array<i64: 1, 1>} : (tensor<1x16x16x8xi8>, tensor<5x5x8x1xi8>, tensor<8xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x8x8xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<33> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<2> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %acc, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x8x8x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x8x8x8xi8>
+  return %y : tensor<1x8x8x8xi8>
+}
+
+// -----
+
+// Depthwise 7x7, stride 1.
+// CHECK-LABEL: func.func @depthwise_7x7_stride1(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x16x16x8xi8>)
+// CHECK-DAG:     %[[W:.*]] = arith.constant dense<1> : tensor<7x7x8x1xi8>
+// CHECK-DAG:     %[[B:.*]] = arith.constant dense<4> : tensor<8xi32>
+// CHECK:         %[[Y:.*]] = vmcu.depthwise_conv2d %[[X]], %[[W]], %[[B]] {input_zp = -5 : i32, pad = array<i64: 3, 3, 3, 3>,
+// CHECK-SAME:      requant = #vmcu.requant<input_zp = 0, output_zp = 2, multiplier = [1073741824], shift = [33], double_round = true, min = -128, max = 127>,
+// CHECK-SAME:      stride = array<i64: 1, 1>} : (tensor<1x16x16x8xi8>, tensor<7x7x8x1xi8>, tensor<8xi32>) -> tensor<1x16x16x8xi8>
+// CHECK-NEXT:    return %[[Y]]
+func.func @depthwise_7x7_stride1(%x: tensor<1x16x16x8xi8>) -> tensor<1x16x16x8xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<7x7x8x1xi8>} : () -> tensor<7x7x8x1xi8>
+  %b = "tosa.const"() {values = dense<4> : tensor<8xi32>} : () -> tensor<8xi32>
+  %xzp = "tosa.const"() {values = dense<-5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.depthwise_conv2d %x, %w, %b, %xzp, %wzp {acc_type = i32, pad = array<i64: 3, 3, 3, 3>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x16x16x8xi8>, tensor<7x7x8x1xi8>, tensor<8xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x16x16x8xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<33> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<2> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %acc, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x16x16x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x16x16x8xi8>
+  return %y : tensor<1x16x16x8xi8>
+}
+
+// -----
+
+// Depthwise 7x7, stride 2.
+// CHECK-LABEL: func.func @depthwise_7x7_stride2(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x16x16x8xi8>)
+// CHECK-DAG:     %[[W:.*]] = arith.constant dense<1> : tensor<7x7x8x1xi8>
+// CHECK-DAG:     %[[B:.*]] = arith.constant dense<4> : tensor<8xi32>
+// CHECK:         %[[Y:.*]] = vmcu.depthwise_conv2d %[[X]], %[[W]], %[[B]] {input_zp = -5 : i32, pad = array<i64: 2, 3, 2, 3>,
+// CHECK-SAME:      requant = #vmcu.requant<input_zp = 0, output_zp = 2, multiplier = [1073741824], shift = [33], double_round = true, min = -128, max = 127>,
+// CHECK-SAME:      stride = array<i64: 2, 2>} : (tensor<1x16x16x8xi8>, tensor<7x7x8x1xi8>, tensor<8xi32>) -> tensor<1x8x8x8xi8>
+// CHECK-NEXT:    return %[[Y]]
+func.func @depthwise_7x7_stride2(%x: tensor<1x16x16x8xi8>) -> tensor<1x8x8x8xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<7x7x8x1xi8>} : () -> tensor<7x7x8x1xi8>
+  %b = "tosa.const"() {values = dense<4> : tensor<8xi32>} : () -> tensor<8xi32>
+  %xzp = "tosa.const"() {values = dense<-5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.depthwise_conv2d %x, %w, %b, %xzp, %wzp {acc_type = i32, pad = array<i64: 2, 3, 2, 3>, stride = array<i64: 2, 2>, dilation = array<i64: 1, 1>} : (tensor<1x16x16x8xi8>, tensor<7x7x8x1xi8>, tensor<8xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x8x8xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<33> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<2> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %acc, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x8x8x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x8x8x8xi8>
+  return %y : tensor<1x8x8x8xi8>
+}
+
+// -----
+
+// tosa.matmul with a constant B [1, K, N] and a constant bias add: B is
+// transposed to vmcu's [N, K] layout, the bias flattened to [N], and
+// reshapes give the 2-D [M, K] / [M, N] shapes.
+// CHECK-LABEL: func.func @matmul_fc_bias(
+// CHECK-SAME:    %[[A:.*]]: tensor<1x2x3xi8>)
+// CHECK-DAG:     %[[ROWS:.*]] = tensor.collapse_shape %[[A]] {{\[}}[0, 1], [2]] : tensor<1x2x3xi8> into tensor<2x3xi8>
+// CHECK-DAG:     %[[W:.*]] = arith.constant dense<{{\[}}[1, 3, 5], [2, 4, 6]]> : tensor<2x3xi8>
+// CHECK-DAG:     %[[B:.*]] = arith.constant dense<[100, -100]> : tensor<2xi32>
+// CHECK:         %[[FC:.*]] = vmcu.fully_connected %[[ROWS]], %[[W]], %[[B]] {input_zp = -128 : i32,
+// CHECK-SAME:      requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [34], double_round = true, min = 0, max = 127>}
+// CHECK-SAME:      : (tensor<2x3xi8>, tensor<2x3xi8>, tensor<2xi32>) -> tensor<2x2xi8>
+// CHECK:         %[[Y:.*]] = tensor.expand_shape %[[FC]] {{\[}}[0, 1], [2]] output_shape [1, 2, 2] : tensor<2x2xi8> into tensor<1x2x2xi8>
+// CHECK-NEXT:    return %[[Y]]
+// CHECK-NOT:     tosa.
+func.func @matmul_fc_bias(%a: tensor<1x2x3xi8>) -> tensor<1x2x2xi8> {
+  %b = "tosa.const"() {values = dense<[[[1, 2], [3, 4], [5, 6]]]> : tensor<1x3x2xi8>} : () -> tensor<1x3x2xi8>
+  %azp = "tosa.const"() {values = dense<-128> : tensor<1xi8>} : () -> tensor<1xi8>
+  %bzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.matmul %a, %b, %azp, %bzp : (tensor<1x2x3xi8>, tensor<1x3x2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x2x2xi32>
+  %bias = "tosa.const"() {values = dense<[[[100, -100]]]> : tensor<1x1x2xi32>} : () -> tensor<1x1x2xi32>
+  %sum = tosa.add %bias, %acc : (tensor<1x1x2xi32>, tensor<1x2x2xi32>) -> tensor<1x2x2xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<34> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %r = tosa.rescale %sum, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x2x2xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2xi8>
+  %c = tosa.clamp %r {min_val = 0 : i8, max_val = 127 : i8} : (tensor<1x2x2xi8>) -> tensor<1x2x2xi8>
+  return %c : tensor<1x2x2xi8>
+}
+
+// -----
+
+// The TFLite shape: reshape [1, K] -> [1, 1, K], matmul, a bias given as a
+// reshaped [N] constant, rescale, reshape back to [1, N].
+// CHECK-LABEL: func.func @matmul_fc_reshapes(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x4xi8>)
+// CHECK-DAG:     %[[W:.*]] = arith.constant dense<1> : tensor<3x4xi8>
+// CHECK-DAG:     %[[B:.*]] = arith.constant dense<[7, 8, 9]> : tensor<3xi32>
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         %[[FC:.*]] = vmcu.fully_connected %[[X]], %[[W]], %[[B]] {input_zp = 0 : i32
+// CHECK-SAME:      -> tensor<1x3xi8>
+// CHECK-NEXT:    return %[[FC]] : tensor<1x3xi8>
+func.func @matmul_fc_reshapes(%x: tensor<1x4xi8>) -> tensor<1x3xi8> {
+  %s3 = tosa.const_shape {values = dense<[1, 1, 4]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %a = tosa.reshape %x, %s3 : (tensor<1x4xi8>, !tosa.shape<3>) -> tensor<1x1x4xi8>
+  %b = "tosa.const"() {values = dense<1> : tensor<1x4x3xi8>} : () -> tensor<1x4x3xi8>
+  %azp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %bzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.matmul %a, %b, %azp, %bzp : (tensor<1x1x4xi8>, tensor<1x4x3xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x1x3xi32>
+  %bias1 = "tosa.const"() {values = dense<[7, 8, 9]> : tensor<3xi32>} : () -> tensor<3xi32>
+  %bs = tosa.const_shape {values = dense<[1, 1, 3]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %bias = tosa.reshape %bias1, %bs : (tensor<3xi32>, !tosa.shape<3>) -> tensor<1x1x3xi32>
+  %sum = tosa.add %acc, %bias : (tensor<1x1x3xi32>, tensor<1x1x3xi32>) -> tensor<1x1x3xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<34> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %r = tosa.rescale %sum, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x1x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x1x3xi8>
+  %s2 = tosa.const_shape {values = dense<[1, 3]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %y = tosa.reshape %r, %s2 : (tensor<1x1x3xi8>, !tosa.shape<2>) -> tensor<1x3xi8>
+  return %y : tensor<1x3xi8>
+}
+
+// -----
+
+// TFLite FULLY_CONNECTED with a batch: a 1x1 conv2d on [M, 1, 1, K]
+// becomes vmcu.fully_connected on [M, K].
+// CHECK-LABEL: func.func @conv2d_batched_1x1_is_fc(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x1x1x8xi8>)
+// CHECK-DAG:     %[[ROWS:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1, 2, 3]] : tensor<4x1x1x8xi8> into tensor<4x8xi8>
+// CHECK-DAG:     %[[W:.*]] = arith.constant dense<1> : tensor<2x8xi8>
+// CHECK-DAG:     %[[B:.*]] = arith.constant dense<[1, 2]> : tensor<2xi32>
+// CHECK:         %[[FC:.*]] = vmcu.fully_connected %[[ROWS]], %[[W]], %[[B]]
+// CHECK-SAME:      -> tensor<4x2xi8>
+// CHECK:         %[[Y:.*]] = tensor.expand_shape %[[FC]] {{\[}}[0], [1, 2, 3]] output_shape [4, 1, 1, 2]
+// CHECK-NEXT:    return %[[Y]]
+func.func @conv2d_batched_1x1_is_fc(%x: tensor<4x1x1x8xi8>) -> tensor<4x1x1x2xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<2x1x1x8xi8>} : () -> tensor<2x1x1x8xi8>
+  %b = "tosa.const"() {values = dense<[1, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %xzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %xzp, %wzp {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<4x1x1x8xi8>, tensor<2x1x1x8xi8>, tensor<2xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<4x1x1x2xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<34> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %acc, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<4x1x1x2xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4x1x1x2xi8>
+  return %y : tensor<4x1x1x2xi8>
+}
+
+// -----
+
+// The TOSA int8 add: both inputs rescaled to int32 (with their zero
+// points), added, rescaled back and clamped.
+// CHECK-LABEL: func.func @add_int8(
+// CHECK-SAME:    %[[A:.*]]: tensor<1x4x4x8xi8>, %[[B:.*]]: tensor<1x4x4x8xi8>)
+// CHECK-NEXT:    %[[Y:.*]] = vmcu.add %[[A]], %[[B]] {
+// CHECK-SAME:      lhs_rescale = #vmcu.requant<input_zp = -1, output_zp = 0, multiplier = [1073741824], shift = [10], double_round = false, min = -2147483648, max = 2147483647>,
+// CHECK-SAME:      requant = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [50], double_round = true, min = -3, max = 127>,
+// CHECK-SAME:      rhs_rescale = #vmcu.requant<input_zp = 7, output_zp = 0, multiplier = [1431655765], shift = [11], double_round = false, min = -2147483648, max = 2147483647>}
+// CHECK-SAME:      : (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+// CHECK-NEXT:    return %[[Y]]
+func.func @add_int8(%a: tensor<1x4x4x8xi8>, %b: tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8> {
+  %ma = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %sa = "tosa.const"() {values = dense<10> : tensor<1xi8>} : () -> tensor<1xi8>
+  %mb = "tosa.const"() {values = dense<1431655765> : tensor<1xi32>} : () -> tensor<1xi32>
+  %sb = "tosa.const"() {values = dense<11> : tensor<1xi8>} : () -> tensor<1xi8>
+  %azp = "tosa.const"() {values = dense<-1> : tensor<1xi8>} : () -> tensor<1xi8>
+  %bzp = "tosa.const"() {values = dense<7> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zero32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ra = tosa.rescale %a, %ma, %sa, %azp, %zero32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x4x4x8xi32>
+  %rb = tosa.rescale %b, %mb, %sb, %bzp, %zero32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x4x4x8xi32>
+  %sum = tosa.add %ra, %rb : (tensor<1x4x4x8xi32>, tensor<1x4x4x8xi32>) -> tensor<1x4x4x8xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<50> : tensor<1xi8>} : () -> tensor<1xi8>
+  %ozp = "tosa.const"() {values = dense<-3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %r = tosa.rescale %sum, %m, %s, %zero32, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x8xi8>
+  %c = tosa.clamp %r {min_val = -3 : i8, max_val = 127 : i8} : (tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  return %c : tensor<1x4x4x8xi8>
+}
+
+// -----
+
+// avg_pool2d with its zero points and a folded clamp.
+// CHECK-LABEL: func.func @avg_pool2d(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x6x6x16xi8>)
+// CHECK-NEXT:    %[[Y:.*]] = vmcu.avg_pool2d %[[X]] {input_zp = -128 : i32, kernel = array<i64: 3, 3>, max = 127 : i32, min = -120 : i32, output_zp = -120 : i32, pad = array<i64: 0, 1, 0, 1>, stride = array<i64: 2, 2>}
+// CHECK-SAME:      : (tensor<1x6x6x16xi8>) -> tensor<1x3x3x16xi8>
+// CHECK-NEXT:    return %[[Y]]
+func.func @avg_pool2d(%x: tensor<1x6x6x16xi8>) -> tensor<1x3x3x16xi8> {
+  %izp = "tosa.const"() {values = dense<-128> : tensor<1xi8>} : () -> tensor<1xi8>
+  %ozp = "tosa.const"() {values = dense<-120> : tensor<1xi8>} : () -> tensor<1xi8>
+  %p = tosa.avg_pool2d %x, %izp, %ozp {acc_type = i32, kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>} : (tensor<1x6x6x16xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x3x3x16xi8>
+  %c = tosa.clamp %p {min_val = -120 : i8, max_val = 127 : i8} : (tensor<1x3x3x16xi8>) -> tensor<1x3x3x16xi8>
+  return %c : tensor<1x3x3x16xi8>
+}
+
+// -----
+
+// tosa.reshape: collapse, expand, and a general reshape.
+// CHECK-LABEL: func.func @reshape(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x2x2x4xi8>)
+// CHECK-DAG:     %[[C:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1, 2, 3]] : tensor<1x2x2x4xi8> into tensor<1x16xi8>
+// CHECK-DAG:     %[[E:.*]] = tensor.expand_shape %[[X]] {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 2, 2, 2, 2] : tensor<1x2x2x4xi8> into tensor<1x2x2x2x2xi8>
+// CHECK-DAG:     %[[S:.*]] = arith.constant dense<4> : tensor<2xindex>
+// CHECK:         %[[R:.*]] = tensor.reshape %[[C]](%[[S]]) : (tensor<1x16xi8>, tensor<2xindex>) -> tensor<4x4xi8>
+// CHECK-NEXT:    return %[[C]], %[[E]], %[[R]]
+// CHECK-NOT:     tosa.
+func.func @reshape(%x: tensor<1x2x2x4xi8>) -> (tensor<1x16xi8>, tensor<1x2x2x2x2xi8>, tensor<4x4xi8>) {
+  %s1 = tosa.const_shape {values = dense<[1, 16]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %a = tosa.reshape %x, %s1 : (tensor<1x2x2x4xi8>, !tosa.shape<2>) -> tensor<1x16xi8>
+  %s2 = tosa.const_shape {values = dense<[1, 2, 2, 2, 2]> : tensor<5xindex>} : () -> !tosa.shape<5>
+  %b = tosa.reshape %x, %s2 : (tensor<1x2x2x4xi8>, !tosa.shape<5>) -> tensor<1x2x2x2x2xi8>
+  %s3 = tosa.const_shape {values = dense<[4, 4]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %t = tosa.reshape %a, %s3 : (tensor<1x16xi8>, !tosa.shape<2>) -> tensor<4x4xi8>
+  return %a, %b, %t : tensor<1x16xi8>, tensor<1x2x2x2x2xi8>, tensor<4x4xi8>
+}
+
+// -----
+
+// An explicit zero-point tosa.pad (TFLite SAME) folds into the conv's
+// padding.
+// CHECK-LABEL: func.func @pad_folds_into_conv(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x8x8x4xi8>)
+// CHECK-NOT:     tosa.pad
+// CHECK:         vmcu.conv2d %[[X]], %{{.*}}, %{{.*}} {input_zp = -128 : i32, pad = array<i64: 1, 1, 1, 1>
+// CHECK-SAME:      : (tensor<1x8x8x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>) -> tensor<1x8x8x4xi8>
+func.func @pad_folds_into_conv(%x: tensor<1x8x8x4xi8>) -> tensor<1x8x8x4xi8> {
+  %padding = tosa.const_shape {values = dense<[0, 0, 1, 1, 1, 1, 0, 0]> : tensor<8xindex>} : () -> !tosa.shape<8>
+  %pc = "tosa.const"() {values = dense<-128> : tensor<1xi8>} : () -> tensor<1xi8>
+  %xp = tosa.pad %x, %padding, %pc : (tensor<1x8x8x4xi8>, !tosa.shape<8>, tensor<1xi8>) -> tensor<1x10x10x4xi8>
+  %w = "tosa.const"() {values = dense<1> : tensor<4x3x3x4xi8>} : () -> tensor<4x3x3x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %xzp = "tosa.const"() {values = dense<-128> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %xp, %w, %b, %xzp, %wzp {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x10x10x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x8x4xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<-128> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %acc, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x8x8x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x8x8x4xi8>
+  return %y : tensor<1x8x8x4xi8>
+}
+
+// -----
+
+// A pad followed by a slice that takes some of the padding back off: the
+// net padding (1 top, 2 bottom) folds into the depthwise conv.
+// CHECK-LABEL: func.func @pad_slice_fold_into_depthwise(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x6x6x8xi8>)
+// CHECK-NOT:     tosa.
+// CHECK:         vmcu.depthwise_conv2d %[[X]], %{{.*}}, %{{.*}} {input_zp = 3 : i32, pad = array<i64: 1, 2, 1, 1>
+// CHECK-SAME:      : (tensor<1x6x6x8xi8>, tensor<3x3x8x1xi8>, tensor<8xi32>) -> tensor<1x7x6x8xi8>
+func.func @pad_slice_fold_into_depthwise(%x: tensor<1x6x6x8xi8>) -> tensor<1x7x6x8xi8> {
+  %padding = tosa.const_shape {values = dense<[0, 0, 2, 2, 0, 0, 0, 0]> : tensor<8xindex>} : () -> !tosa.shape<8>
+  %pc = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %xp = tosa.pad %x, %padding, %pc : (tensor<1x6x6x8xi8>, !tosa.shape<8>, tensor<1xi8>) -> tensor<1x10x6x8xi8>
+  %start = tosa.const_shape {values = dense<[0, 1, 0, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %size = tosa.const_shape {values = dense<[1, 9, 6, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %xs = tosa.slice %xp, %start, %size : (tensor<1x10x6x8xi8>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x9x6x8xi8>
+  %w = "tosa.const"() {values = dense<1> : tensor<3x3x8x1xi8>} : () -> tensor<3x3x8x1xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<8xi32>} : () -> tensor<8xi32>
+  %xzp = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.depthwise_conv2d %xs, %w, %b, %xzp, %wzp {acc_type = i32, pad = array<i64: 0, 0, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x9x6x8xi8>, tensor<3x3x8x1xi8>, tensor<8xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x7x6x8xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %acc, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x7x6x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x7x6x8xi8>
+  return %y : tensor<1x7x6x8xi8>
+}
+
+// -----
+
+// A slice dropping the last row and column, then 2 rows/columns of conv
+// padding: row/column 9 changes from padding to data but a 1x1 stride-2
+// window never reads it, so the slice folds and the padding shrinks to 1.
+// CHECK-LABEL: func.func @slice_folds_when_unread(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x10x10x4xi8>)
+// CHECK-NOT:     tosa.slice
+// CHECK:         vmcu.conv2d %[[X]], %{{.*}}, %{{.*}} {input_zp = 0 : i32, pad = array<i64: 0, 1, 0, 1>
+// CHECK-SAME:      stride = array<i64: 2, 2>} : (tensor<1x10x10x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>) -> tensor<1x6x6x4xi8>
+func.func @slice_folds_when_unread(%x: tensor<1x10x10x4xi8>) -> tensor<1x6x6x4xi8> {
+  %start = tosa.const_shape {values = dense<[0, 0, 0, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %size = tosa.const_shape {values = dense<[1, 9, 9, 4]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %xs = tosa.slice %x, %start, %size : (tensor<1x10x10x4xi8>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x9x9x4xi8>
+  %w = "tosa.const"() {values = dense<1> : tensor<4x1x1x4xi8>} : () -> tensor<4x1x1x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %xzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %xs, %w, %b, %xzp, %wzp {acc_type = i32, pad = array<i64: 0, 2, 0, 2>, stride = array<i64: 2, 2>, dilation = array<i64: 1, 1>} : (tensor<1x9x9x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x6x6x4xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %acc, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x6x6x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x6x6x4xi8>
+  return %y : tensor<1x6x6x4xi8>
+}
+
+// -----
+
+// Two layers in a row: the second reads the first's vmcu result.
+// CHECK-LABEL: func.func @chain(
+// CHECK:         %[[C:.*]] = vmcu.conv2d
+// CHECK:         %[[P:.*]] = vmcu.avg_pool2d %[[C]] {input_zp = 0 : i32, kernel = array<i64: 2, 2>
+// CHECK-NEXT:    return %[[P]]
+func.func @chain(%x: tensor<1x4x4x4xi8>) -> tensor<1x2x2x4xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<4x1x1x4xi8>} : () -> tensor<4x1x1x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<34> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
+  %p = tosa.avg_pool2d %y, %zp8, %zp8 {acc_type = i32, kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>} : (tensor<1x4x4x4xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x2x2x4xi8>
+  return %p : tensor<1x2x2x4xi8>
+}

@@ -1,0 +1,279 @@
+// RUN: vmcu-opt %s -split-input-file --convert-vmcu-to-llvm | FileCheck %s
+// RUN: vmcu-opt %s -split-input-file --convert-vmcu-to-llvm=cpu=cortex-m7 | FileCheck %s --check-prefix=M7
+
+// A power-of-two pool: the wrap is one `and`; the arena is one zeroed,
+// aligned byte array in .vmcu_arena; kernels are inlined and frees vanish.
+
+!pool = !vmcu.pool<segments = 64, segment_bytes = 16>
+
+// CHECK-DAG: llvm.mlir.global external constant @vmcu_arena_bytes(1024 : i32) {addr_space = 0 : i32, alignment = 4 : i64} : i32
+// CHECK-DAG: llvm.mlir.global external @vmcu_arena() {addr_space = 0 : i32, alignment = 16 : i64, section = ".vmcu_arena"} : !llvm.array<1024 x i8> {
+// CHECK-DAG:   llvm.mlir.zero : !llvm.array<1024 x i8>
+// CHECK-LABEL: llvm.func @ring_pow2
+// CHECK-SAME: (%[[SEG:.*]]: i32, %[[OFF:.*]]: i32)
+// CHECK-SAME: target_cpu = "cortex-m4"
+// CHECK-SAME: target_features = #llvm.target_features<["+dsp"]>
+// CHECK:       %[[ARENA:.*]] = llvm.mlir.addressof @vmcu_arena : !llvm.ptr
+// CHECK:       %[[X:.*]] = llvm.mlir.constant(3 : index) : i32
+// CHECK:       %[[Y:.*]] = llvm.mlir.constant(40 : index) : i32
+// CHECK-NOT:   vmcu.
+// CHECK:       %[[A:.*]] = llvm.add %[[X]], %[[SEG]] : i32
+// CHECK:       %[[MASK:.*]] = llvm.mlir.constant(63 : index) : i32
+// CHECK:       %[[W:.*]] = llvm.and %[[A]], %[[MASK]] : i32
+// CHECK:       %[[S:.*]] = llvm.mlir.constant(16 : index) : i32
+// CHECK:       %[[B:.*]] = llvm.mul %[[W]], %[[S]] overflow<nsw, nuw> : i32
+// CHECK:       %[[P:.*]] = llvm.getelementptr inbounds %[[ARENA]][%[[B]]] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+// CHECK:       %[[V:.*]] = llvm.load %[[P]] {alignment = 16 : i64} : !llvm.ptr -> vector<16xi8>
+// CHECK:       llvm.add %[[Y]], %[[SEG]] : i32
+// CHECK:       llvm.and
+// CHECK:       %[[B2:.*]] = llvm.mul
+// CHECK:       %[[B3:.*]] = llvm.add %[[B2]], %[[OFF]] overflow<nsw, nuw> : i32
+// CHECK:       %[[P2:.*]] = llvm.getelementptr inbounds %[[ARENA]][%[[B3]]]
+// CHECK:       llvm.store %{{.*}}, %[[P2]] {alignment = 1 : i64} : vector<4xi8>, !llvm.ptr
+// CHECK:       llvm.getelementptr inbounds %[[ARENA]]
+// CHECK:       llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<4xi8>
+// CHECK-NOT:   vmcu.
+// CHECK:       llvm.return
+// M7-LABEL: llvm.func @ring_pow2
+// M7-SAME: target_cpu = "cortex-m7"
+// M7-SAME: target_features = #llvm.target_features<["+dsp"]>
+func.func @ring_pow2(%seg: index, %off: index) {
+  %pool = vmcu.segment_pool {alignment = 16} : !pool
+  %x = vmcu.tensor_base %pool {name = "x", segments = 8, base = 3} : !pool
+  %y = vmcu.tensor_base %pool {name = "y", segments = 8, base = 40} : !pool
+  vmcu.kernel "copy" ins(%x) outs(%y) {
+    %a = arith.addi %x, %seg : index
+    %v = vmcu.ring_load %pool[%a] : !pool -> vector<16xi8>
+    %s = vector.extract_strided_slice %v {offsets = [0], sizes = [4], strides = [1]} : vector<16xi8> to vector<4xi8>
+    %b = arith.addi %y, %seg : index
+    vmcu.ring_store %s, %pool[%b, %off] : vector<4xi8>, !pool
+    %c4 = arith.constant 4 : index
+    %l = vmcu.ring_load %pool[%b, %c4] : !pool -> vector<4xi8>
+    vmcu.free %pool[%a] : !pool
+  }
+  return
+}
+
+// -----
+
+// A pool of 40 segments: the wrap is one compare and select (segments lie
+// in [0, 80)), never a division.
+
+!pool = !vmcu.pool<segments = 40, segment_bytes = 8>
+
+// CHECK-LABEL: llvm.func @ring_wrap_select
+// CHECK-SAME: (%[[SEG:.*]]: i32)
+// CHECK:       %[[N:.*]] = llvm.mlir.constant(40 : index) : i32
+// CHECK:       %[[GE:.*]] = llvm.icmp "uge" %[[SEG]], %[[N]] : i32
+// CHECK:       %[[SUB:.*]] = llvm.sub %[[SEG]], %[[N]] : i32
+// CHECK:       %[[W:.*]] = llvm.select %[[GE]], %[[SUB]], %[[SEG]] : i1, i32
+// CHECK:       llvm.mul %[[W]], %{{.*}} overflow<nsw, nuw> : i32
+// CHECK:       llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> vector<8xi8>
+// CHECK-NOT:   llvm.udiv
+// CHECK-NOT:   llvm.urem
+// CHECK:       llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<8xi8>, !llvm.ptr
+func.func @ring_wrap_select(%seg: index) {
+  %pool = vmcu.segment_pool : !pool
+  %v = vmcu.ring_load %pool[%seg] : !pool -> vector<8xi8>
+  vmcu.ring_store %v, %pool[%seg] : vector<8xi8>, !pool
+  return
+}
+
+// -----
+
+// dot: SXTB16 of each operand and of it rotated by 8, SADD16 of the packed
+// offset (128 in both halves = 0x00800080), two SMLADs.
+
+// CHECK-LABEL: llvm.func @dot_offset
+// CHECK-SAME: (%[[ACC:.*]]: i32, %[[X:.*]]: vector<4xi8>, %[[W:.*]]: vector<4xi8>)
+// CHECK:       %[[C8:.*]] = llvm.mlir.constant(8 : i32) : i32
+// CHECK:       %[[XI:.*]] = llvm.bitcast %[[X]] : vector<4xi8> to i32
+// CHECK:       %[[XR:.*]] = llvm.intr.fshr(%[[XI]], %[[XI]], %[[C8]]) : (i32, i32, i32) -> i32
+// CHECK:       %[[XE:.*]] = llvm.call_intrinsic "llvm.arm.sxtb16"(%[[XI]]) : (i32) -> i32
+// CHECK:       %[[XO:.*]] = llvm.call_intrinsic "llvm.arm.sxtb16"(%[[XR]]) : (i32) -> i32
+// CHECK:       %[[WI:.*]] = llvm.bitcast %[[W]] : vector<4xi8> to i32
+// CHECK:       %[[WR:.*]] = llvm.intr.fshr(%[[WI]], %[[WI]], %[[C8]]) : (i32, i32, i32) -> i32
+// CHECK:       %[[WE:.*]] = llvm.call_intrinsic "llvm.arm.sxtb16"(%[[WI]]) : (i32) -> i32
+// CHECK:       %[[WO:.*]] = llvm.call_intrinsic "llvm.arm.sxtb16"(%[[WR]]) : (i32) -> i32
+// CHECK:       %[[OFF:.*]] = llvm.mlir.constant(8388736 : i32) : i32
+// CHECK:       %[[XE2:.*]] = llvm.call_intrinsic "llvm.arm.sadd16"(%[[XE]], %[[OFF]]) : (i32, i32) -> i32
+// CHECK:       %[[XO2:.*]] = llvm.call_intrinsic "llvm.arm.sadd16"(%[[XO]], %[[OFF]]) : (i32, i32) -> i32
+// CHECK:       %[[A1:.*]] = llvm.call_intrinsic "llvm.arm.smlad"(%[[XE2]], %[[WE]], %[[ACC]]) : (i32, i32, i32) -> i32
+// CHECK:       %[[A2:.*]] = llvm.call_intrinsic "llvm.arm.smlad"(%[[XO2]], %[[WO]], %[[A1]]) : (i32, i32, i32) -> i32
+// CHECK:       llvm.return %[[A2]] : i32
+func.func @dot_offset(%acc: i32, %x: vector<4xi8>, %w: vector<4xi8>) -> i32 {
+  %r = vmcu.dot %acc, %x, %w {x_offset = 128 : i32} : vector<4xi8>
+  return %r : i32
+}
+
+// A negative offset packs its 16-bit two's complement into both halves
+// (-5 = 0xfffb -> 0xfffbfffb); a zero offset needs no SADD16.
+// CHECK-LABEL: llvm.func @dot_negative_and_zero_offset
+// CHECK:       llvm.mlir.constant(-262149 : i32) : i32
+// CHECK-COUNT-2: llvm.call_intrinsic "llvm.arm.sadd16"
+// CHECK-COUNT-2: llvm.call_intrinsic "llvm.arm.smlad"
+// CHECK-COUNT-4: llvm.call_intrinsic "llvm.arm.sxtb16"
+// CHECK-NOT:   llvm.arm.sadd16
+// CHECK-COUNT-2: llvm.call_intrinsic "llvm.arm.smlad"
+// CHECK:       llvm.return
+func.func @dot_negative_and_zero_offset(%acc: i32, %x: vector<4xi8>, %w: vector<4xi8>) -> i32 {
+  %a = vmcu.dot %acc, %x, %w {x_offset = -5 : i32} : vector<4xi8>
+  %b = vmcu.dot %a, %x, %w : vector<4xi8>
+  return %b : i32
+}
+
+// -----
+
+// requantize: TOSA apply_scale_32 in i64, double rounding only for
+// shift > 31, then the output zero point and SSAT #8 for the int8 range.
+
+// CHECK-LABEL: llvm.func @requantize_i8
+// CHECK-SAME: (%[[V:.*]]: i32, %[[M:.*]]: i32, %[[SH:.*]]: i32)
+// CHECK:       %[[SH64:.*]] = llvm.zext %[[SH]] : i32 to i64
+// CHECK:       %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK:       %[[SHM1:.*]] = llvm.sub %[[SH64]], %[[ONE]] : i64
+// CHECK:       %[[ROUND:.*]] = llvm.shl %[[ONE]], %[[SHM1]] : i64
+// CHECK:       %[[C31:.*]] = llvm.mlir.constant(31 : i32) : i32
+// CHECK:       %[[WIDE:.*]] = llvm.icmp "sgt" %[[SH]], %[[C31]] : i32
+// CHECK:       %[[C0:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK:       %[[NONNEG:.*]] = llvm.icmp "sge" %[[V]], %[[C0]] : i32
+// CHECK-DAG:   %[[NEG:.*]] = llvm.mlir.constant(-1073741824 : i64) : i64
+// CHECK-DAG:   %[[POS:.*]] = llvm.mlir.constant(1073741824 : i64) : i64
+// CHECK:       %[[ADJ:.*]] = llvm.select %[[NONNEG]], %[[POS]], %[[NEG]] : i1, i64
+// CHECK:       %[[ROUND2:.*]] = llvm.add %[[ROUND]], %[[ADJ]] : i64
+// CHECK:       %[[R:.*]] = llvm.select %[[WIDE]], %[[ROUND2]], %[[ROUND]] : i1, i64
+// CHECK:       %[[M64:.*]] = llvm.sext %[[M]] : i32 to i64
+// CHECK:       %[[V64:.*]] = llvm.sext %[[V]] : i32 to i64
+// CHECK:       %[[PROD:.*]] = llvm.mul %[[V64]], %[[M64]] : i64
+// CHECK:       %[[SUM:.*]] = llvm.add %[[PROD]], %[[R]] : i64
+// CHECK:       %[[SHR:.*]] = llvm.ashr %[[SUM]], %[[SH64]] : i64
+// CHECK:       %[[T:.*]] = llvm.trunc %[[SHR]] : i64 to i32
+// CHECK:       %[[ZP:.*]] = llvm.mlir.constant(-128 : i32) : i32
+// CHECK:       %[[O:.*]] = llvm.add %[[T]], %[[ZP]] : i32
+// CHECK:       %[[BITS:.*]] = llvm.mlir.constant(8 : i32) : i32
+// CHECK:       %[[SAT:.*]] = llvm.call_intrinsic "llvm.arm.ssat"(%[[O]], %[[BITS]]) : (i32, i32) -> i32
+// CHECK:       %[[Q:.*]] = llvm.trunc %[[SAT]] : i32 to i8
+// CHECK:       llvm.return %[[Q]] : i8
+func.func @requantize_i8(%v: i32, %m: i32, %s: i32) -> i8 {
+  %q = vmcu.requantize %v, %m, %s {output_zp = -128 : i32, min = -128 : i32, max = 127 : i32, double_round = true} : i8
+  return %q : i8
+}
+
+// Single rounding, an input zero point, a narrower clamp (smax/smin) and an
+// i32 result with the full range (no clamp at all).
+// CHECK-LABEL: llvm.func @requantize_variants
+// CHECK-SAME: (%[[V:.*]]: i32, %[[M:.*]]: i32, %[[SH:.*]]: i32)
+// CHECK:       %[[IZP:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK:       %[[VZ:.*]] = llvm.sub %[[V]], %[[IZP]] : i32
+// CHECK-NOT:   llvm.select
+// CHECK:       llvm.sext %[[VZ]] : i32 to i64
+// CHECK:       llvm.ashr
+// CHECK:       %[[T:.*]] = llvm.trunc %{{.*}} : i64 to i32
+// CHECK-NOT:   llvm.add %[[T]]
+// CHECK:       %[[LO:.*]] = llvm.mlir.constant(-100 : i32) : i32
+// CHECK:       %[[MAX:.*]] = llvm.intr.smax(%[[T]], %[[LO]]) : (i32, i32) -> i32
+// CHECK:       %[[HI:.*]] = llvm.mlir.constant(50 : i32) : i32
+// CHECK:       %[[MIN:.*]] = llvm.intr.smin(%[[MAX]], %[[HI]]) : (i32, i32) -> i32
+// CHECK:       llvm.trunc %[[MIN]] : i32 to i8
+// CHECK:       llvm.ashr
+// CHECK:       %[[T2:.*]] = llvm.trunc %{{.*}} : i64 to i32
+// CHECK-NOT:   llvm.intr.smax
+// CHECK-NOT:   llvm.intr.smin
+// CHECK-NOT:   llvm.arm.ssat
+// CHECK:       llvm.return
+func.func @requantize_variants(%v: i32, %m: i32, %s: i32) -> (i8, i32) {
+  %a = vmcu.requantize %v, %m, %s {input_zp = 3 : i32, output_zp = 0 : i32, min = -100 : i32, max = 50 : i32, double_round = false} : i8
+  %b = vmcu.requantize %v, %m, %s {output_zp = 0 : i32, min = -2147483648 : i32, max = 2147483647 : i32, double_round = false} : i32
+  return %a, %b : i8, i32
+}
+
+// -----
+
+// The model I/O: accessors returning &arena[base * segment_bytes], the byte
+// counts, and the target triple and data layout of the module.
+
+!pool = !vmcu.pool<segments = 40, segment_bytes = 16>
+
+// CHECK:       module attributes {llvm.data_layout = "e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64", llvm.target_triple = "thumbv7em-none-eabi"}
+// CHECK-DAG:   llvm.mlir.global external constant @vmcu_output_bytes(256 : i32)
+// CHECK-DAG:   llvm.mlir.global external constant @vmcu_input_bytes(128 : i32)
+// CHECK-DAG:   llvm.mlir.global external constant @vmcu_arena_bytes(640 : i32)
+// CHECK-DAG:   llvm.mlir.global external @vmcu_arena() {addr_space = 0 : i32, alignment = 8 : i64, section = ".vmcu_arena"} : !llvm.array<640 x i8>
+// CHECK-LABEL: llvm.func @vmcu_invoke() -> i32
+// CHECK-SAME:  target_cpu = "cortex-m4"
+// CHECK:       %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK:       llvm.return %[[ZERO]] : i32
+// CHECK-LABEL: llvm.func @vmcu_input() -> !llvm.ptr
+// CHECK-SAME:  target_cpu = "cortex-m4"
+// CHECK:       %[[A:.*]] = llvm.mlir.addressof @vmcu_arena : !llvm.ptr
+// CHECK:       %[[OFF:.*]] = llvm.mlir.constant(320 : index) : i32
+// CHECK:       %[[P:.*]] = llvm.getelementptr inbounds %[[A]][%[[OFF]]] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+// CHECK:       llvm.return %[[P]] : !llvm.ptr
+// CHECK-LABEL: llvm.func @vmcu_output() -> !llvm.ptr
+// CHECK:       %[[A:.*]] = llvm.mlir.addressof @vmcu_arena : !llvm.ptr
+// CHECK-NOT:   llvm.getelementptr
+// CHECK:       llvm.return %[[A]] : !llvm.ptr
+// M7-LABEL: llvm.func @vmcu_input
+// M7-SAME:  target_cpu = "cortex-m7"
+func.func @vmcu_invoke() -> i32 {
+  %pool = vmcu.segment_pool : !pool
+  %x = vmcu.tensor_base %pool {name = "input", segments = 8, base = 20, vmcu.io = "input"} : !pool
+  %y = vmcu.tensor_base %pool {name = "out", segments = 16, base = 0, vmcu.io = "output"} : !pool
+  vmcu.kernel "k" ins(%x) outs(%y) {
+  }
+  %c0 = arith.constant 0 : i32
+  return %c0 : i32
+}
+
+// -----
+
+// The tiler's form end to end: weights in a constant global, an scf loop
+// inside the kernel, a strided slice of a segment, dot, requantize and the
+// output segment built with vector.insert. Nothing but LLVM remains.
+
+!pool = !vmcu.pool<segments = 40, segment_bytes = 16>
+
+// CHECK:       llvm.mlir.global private constant @conv1_weights(dense<{{.*}}> : tensor<16xi8>) {addr_space = 0 : i32} : !llvm.array<16 x i8>
+// CHECK-LABEL: llvm.func @vmcu_invoke() -> i32
+// CHECK:       llvm.mlir.addressof @conv1_weights
+// CHECK:       llvm.br ^bb1
+// CHECK:       ^bb1(%{{.*}}: i32):
+// CHECK:       llvm.cond_br
+// CHECK:       llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> vector<16xi8>
+// CHECK:       llvm.shufflevector %{{.*}}, %{{.*}} [4, 5, 6, 7] : vector<16xi8>
+// CHECK:       llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> vector<4xi8>
+// CHECK:       llvm.call_intrinsic "llvm.arm.smlad"
+// CHECK:       llvm.call_intrinsic "llvm.arm.ssat"
+// CHECK:       llvm.insertelement
+// CHECK:       llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<16xi8>, !llvm.ptr
+// CHECK-NOT:   {{vmcu\.|scf\.|cf\.|arith\.|vector\.|memref\.|builtin.unrealized_conversion_cast}}
+// CHECK:       llvm.func @vmcu_input
+memref.global "private" constant @conv1_weights : memref<16xi8> = dense<[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]>
+func.func @vmcu_invoke() -> i32 {
+  %pool = vmcu.segment_pool {alignment = 8} : !pool
+  %x = vmcu.tensor_base %pool {name = "input", segments = 16, base = 20, vmcu.io = "input"} : !pool
+  %y = vmcu.tensor_base %pool {name = "conv1", segments = 16, base = 5, vmcu.io = "output"} : !pool
+  vmcu.kernel "conv1" ins(%x) outs(%y) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %c0_i32 = arith.constant 0 : i32
+    %m = arith.constant 1073741824 : i32
+    %sh = arith.constant 35 : i32
+    %wts = memref.get_global @conv1_weights : memref<16xi8>
+    scf.for %i = %c0 to %c16 step %c1 {
+      %a = arith.addi %x, %i : index
+      %v = vmcu.ring_load %pool[%a] : !pool -> vector<16xi8>
+      %s = vector.extract_strided_slice %v {offsets = [4], sizes = [4], strides = [1]} : vector<16xi8> to vector<4xi8>
+      %w = vector.load %wts[%c0] : memref<16xi8>, vector<4xi8>
+      %acc = vmcu.dot %c0_i32, %s, %w {x_offset = 128 : i32} : vector<4xi8>
+      %q = vmcu.requantize %acc, %m, %sh {output_zp = -128 : i32, min = -128 : i32, max = 127 : i32, double_round = true} : i8
+      %o = vector.insert %q, %v [0] : i8 into vector<16xi8>
+      %b = arith.addi %y, %i : index
+      vmcu.ring_store %o, %pool[%b] : vector<16xi8>, !pool
+      vmcu.free %pool[%a] : !pool
+    }
+  }
+  %r = arith.constant 0 : i32
+  return %r : i32
+}

@@ -35,6 +35,7 @@ extern "C" {
 #define VMCU_RT_EXIT_IO 2            /* host file missing / wrong size */
 #define VMCU_RT_EXIT_FAULT 3         /* HardFault or other exception */
 #define VMCU_RT_EXIT_STACK 4         /* whole stack region was used */
+#define VMCU_RT_EXIT_RING 5          /* ring-safety violation (vmcu_ring_check.h) */
 
 /* Host file open modes (ISO C fopen modes, as numbered by semihosting). */
 #define VMCU_RT_OPEN_READ 1  /* "rb" */

@@ -26,7 +26,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.vmcu_tools_dir, config.llvm_tools_dir]
-tools = ["vmcu-opt", "vmcuc", "vmcu-gen", "mlir-opt", "mlir-runner", "mlir-translate",
+tools = ["vmcu-opt", "vmcuc", "vmcu-gen", "vmcu-run", "mlir-opt", "mlir-runner", "mlir-translate",
          "llc", "llvm-objdump"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
@@ -36,6 +36,11 @@ qemu = shutil.which("qemu-system-arm")
 if arm_cc and qemu:
     config.available_features.add("qemu")
 config.substitutions.append(("%arm_cc", arm_cc or "arm-none-eabi-gcc"))
+# The host C compiler, for host-side reference programs.
+host_cc = shutil.which("cc")
+if host_cc:
+    config.available_features.add("host-cc")
+config.substitutions.append(("%host_cc", host_cc or "cc"))
 config.substitutions.append(
     ("%runtime_dir", os.path.join(config.vmcu_src_root, "runtime")))
 # Semihosting gives the guest stdout (on qemu's stderr) and the exit code.
@@ -48,11 +53,15 @@ for name, board in (("%qemu_m4", "mps2-an386"), ("%qemu_m7", "mps2-an500")):
                                            board, qemu_flags)))
 if os.path.isdir(os.path.join(config.vmcu_src_root, "..", "shared", "models")):
     config.available_features.add("shared-models")
-# The host reference oracle (upstream MLIR's own TOSA lowering).
-tosa_ref = os.path.join(config.vmcu_src_root, "..", "shared", "tools",
-                        "tosa_ref.sh")
-if os.path.exists(tosa_ref):
+# The host reference oracle (upstream MLIR's own TOSA lowering):
+# utils/tosa-ref.sh with this suite's mlir-opt and mlir-runner.
+llvm_prefix = os.path.dirname(os.path.normpath(config.llvm_tools_dir))
+config.substitutions.append(
+    ("%tosa_ref", "env VMCU_LLVM_PREFIX=%s bash %s" % (
+        llvm_prefix, os.path.join(config.vmcu_src_root, "utils",
+                                  "tosa-ref.sh"))))
+if os.path.exists(os.path.join(config.vmcu_src_root, "..", "shared", "tools",
+                               "tosa_ref.sh")):
     config.available_features.add("shared-tools")
-    config.substitutions.append(("%tosa_ref", "bash " + tosa_ref))
 if os.environ.get("VMCU_INSTALL_TEST") != "0":
     config.available_features.add("install")

@@ -62,9 +62,12 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm,
     VMCUSolveOffsetsPassOptions solve;
     solve.ramKb = options.ramKb;
     solve.memoryReport = options.memoryReport;
+    solve.memorySvg = options.memorySvg;
     pm.addPass(createVMCUSolveOffsetsPass(solve));
   }
 
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createVMCUUnrollMicroKernelsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLowerAffinePass());
@@ -73,6 +76,7 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm,
   // runs the convert-scf-to-cf patterns itself.
   ConvertVMCUToLLVMPassOptions toLLVM;
   toLLVM.cpu = options.cpu;
+  toLLVM.ringCheck = options.ringCheck;
   pm.addPass(createConvertVMCUToLLVMPass(toLLVM));
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

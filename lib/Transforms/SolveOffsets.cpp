@@ -2,7 +2,7 @@
 //
 // Runs the exact offset solver on every kernel (read back from the IR),
 // places each kernel's output relative to its input along the chain, sizes
-// the pool and optionally writes the JSON memory report.
+// the pool and optionally writes the memory report (JSON) and picture (SVG).
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,9 +10,10 @@
 
 #include "vmcu/Analysis/OffsetSolver.h"
 #include "vmcu/Transforms/KernelPatternFromIR.h"
+#include "vmcu/Transforms/MemoryReport.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/JSON.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 #include <numeric>
 
@@ -49,6 +50,61 @@ bool isForbidden(ArrayRef<an::DistanceInterval> forbidden, int64_t d) {
     return v < i.lo;
   });
   return it != forbidden.begin() && std::prev(it)->hi >= d;
+}
+
+/// The placement in bytes: tensors at their (wrapped) bases, one layer per
+/// kernel, and the tensor-level and lower-bound figures.
+MemoryReport buildReport(SegmentPoolOp pool, ArrayRef<PlacedKernel> kernels,
+                         ArrayRef<TensorBaseOp> tensors, ArrayRef<int64_t> base,
+                         int64_t capacity) {
+  int64_t unit = pool.getType().getSegmentBytes();
+  MemoryReport report;
+  report.peakRamBytes = capacity * unit;
+  report.poolUnitBytes = unit;
+  report.poolSegments = pool.getType().getSegments();
+  for (auto [t, tensorRef] : llvm::enumerate(tensors)) {
+    TensorBaseOp tensor = tensorRef;
+    report.tensors.push_back(
+        {tensor.getName().str(), floorMod(base[t], capacity) * unit,
+         static_cast<int64_t>(tensor.getSegments()) * unit});
+  }
+  for (auto [k, kernel] : llvm::enumerate(kernels)) {
+    KernelOp op = kernel.op;
+    int64_t in = report.tensors[k].bytes;
+    int64_t out = report.tensors[k + 1].bytes;
+    ReportLayer layer;
+    layer.name = op.getSymName().str();
+    layer.op = "unknown";
+    if (auto attr = op->getAttrOfType<StringAttr>("vmcu.layer"))
+      layer.op = attr.getValue().str();
+    layer.segmentBytes = kernel.segmentBytes;
+    layer.workspaceBytes =
+        kernel.pattern.workspaceSegments * kernel.segmentBytes;
+    layer.distanceSegments = kernel.distance;
+    layer.footprintBytes = kernel.footprintUnits * unit;
+    layer.tensorLevelBytes = in + out;
+    if (auto attr = op->getAttrOfType<IntegerAttr>("vmcu.tensor_level_bytes"))
+      layer.tensorLevelBytes = attr.getInt();
+    layer.input = k;
+    layer.output = k + 1;
+    report.tensorLevelBytes =
+        std::max(report.tensorLevelBytes, layer.tensorLevelBytes);
+    report.lowerBoundBytes = std::max({report.lowerBoundBytes, in, out});
+    report.layers.push_back(std::move(layer));
+  }
+  return report;
+}
+
+/// Writes `path` through `print`; `what` names the file in the error.
+LogicalResult writeTextFile(Operation *anchor, StringRef path, StringRef what,
+                            function_ref<void(llvm::raw_ostream &)> print) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
+  if (ec)
+    return anchor->emitError("cannot write ")
+           << what << " '" << path << "': " << ec.message();
+  print(os);
+  return success();
 }
 
 struct VMCUSolveOffsetsPass
@@ -188,57 +244,20 @@ struct VMCUSolveOffsetsPass
       k.op->setAttr("vmcu.footprint",
                     b.getI64IntegerAttr(k.footprintUnits / k.unitsPerSegment));
     }
-    if (!memoryReport.empty())
-      return writeReport(pool, kernels, tensors, arenaBytes);
-    return success();
-  }
-
-  LogicalResult writeReport(SegmentPoolOp pool,
-                            MutableArrayRef<PlacedKernel> kernels,
-                            MutableArrayRef<TensorBaseOp> tensors,
-                            int64_t arenaBytes) {
-    int64_t unit = pool.getType().getSegmentBytes();
-    int64_t tensorLevel = 0, lowerBound = 0;
-    llvm::json::Array layers;
-    for (auto [k, kernel] : llvm::enumerate(kernels)) {
-      int64_t in = tensors[k].getSegments() * unit;
-      int64_t out = tensors[k + 1].getSegments() * unit;
-      int64_t tl = in + out;
-      if (auto attr =
-              kernel.op->getAttrOfType<IntegerAttr>("vmcu.tensor_level_bytes"))
-        tl = attr.getInt();
-      tensorLevel = std::max(tensorLevel, tl);
-      lowerBound = std::max({lowerBound, in, out});
-      StringRef kind = "unknown";
-      if (auto attr = kernel.op->getAttrOfType<StringAttr>("vmcu.layer"))
-        kind = attr.getValue();
-      layers.push_back(llvm::json::Object{
-          {"name", kernel.op.getSymName()},
-          {"op", kind},
-          {"segment_bytes", kernel.segmentBytes},
-          {"in_bytes", in},
-          {"out_bytes", out},
-          {"workspace_bytes",
-           kernel.pattern.workspaceSegments * kernel.segmentBytes},
-          {"distance_segments", kernel.distance},
-          {"footprint_bytes", kernel.footprintUnits * unit},
-          {"tensor_level_bytes", tl},
-      });
-    }
-    llvm::json::Object report{
-        {"peak_ram_bytes", arenaBytes},
-        {"pool_unit_bytes", unit},
-        {"pool_segments", pool.getType().getSegments()},
-        {"tensor_level_bytes", tensorLevel},
-        {"lower_bound_bytes", lowerBound},
-        {"layers", std::move(layers)},
-    };
-    std::error_code ec;
-    llvm::raw_fd_ostream os(memoryReport, ec, llvm::sys::fs::OF_Text);
-    if (ec)
-      return pool.emitError("cannot write memory report '")
-             << memoryReport << "': " << ec.message();
-    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(report))) << "\n";
+    if (memoryReport.empty() && memorySvg.empty())
+      return success();
+    MemoryReport report = buildReport(pool, kernels, tensors, base, capacity);
+    if (!memoryReport.empty() &&
+        failed(writeTextFile(
+            pool, memoryReport, "memory report", [&](llvm::raw_ostream &os) {
+              os << llvm::formatv("{0:2}", toJSON(report)) << "\n";
+            })))
+      return failure();
+    if (!memorySvg.empty() &&
+        failed(writeTextFile(
+            pool, memorySvg, "memory picture",
+            [&](llvm::raw_ostream &os) { printMemorySVG(os, report); })))
+      return failure();
     return success();
   }
 };

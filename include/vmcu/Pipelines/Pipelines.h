@@ -51,6 +51,17 @@ struct VMCUPipelineOptions : public PassPipelineOptions<VMCUPipelineOptions> {
       llvm::cl::desc("Write the offset solver's JSON memory report to this "
                      "file (needs the solver stage)"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> memorySvg{
+      *this, "memory-svg",
+      llvm::cl::desc("Draw the arena over the layers as SVG into this file "
+                     "(needs the solver stage)"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> ringCheck{
+      *this, "ring-check",
+      llvm::cl::desc("Instrument ring accesses for the runtime's ring-safety "
+                     "checker (convert-vmcu-to-llvm{ring-check}); link "
+                     "runtime/vmcu_ring_check.c"),
+      llvm::cl::init(false)};
 
   /// Checks `cpu` and `from`; on failure calls `emitError` and fails.
   LogicalResult verify(function_ref<void(const Twine &)> emitError) const;
@@ -61,8 +72,8 @@ struct VMCUPipelineOptions : public PassPipelineOptions<VMCUPipelineOptions> {
 /// Adds the vmcu pipeline, from `options.from` to pure LLVM dialect:
 ///   [convert-tosa-to-vmcu] -> [vmcu-fuse-bottleneck -> vmcu-tile ->
 ///   vmcu-solve-offsets] -> canonicalize, cse -> lower-affine ->
-///   convert-vmcu-to-llvm{cpu} (inlines kernels, then scf -> cf) ->
-///   reconcile-unrealized-casts.
+///   convert-vmcu-to-llvm{cpu ring-check} (inlines kernels, then
+///   scf -> cf) -> reconcile-unrealized-casts.
 /// `options` must have passed verify().
 void buildVMCUPipeline(OpPassManager &pm, const VMCUPipelineOptions &options);
 

@@ -120,7 +120,11 @@ def VMCUSolveOffsetsPass : Pass<"vmcu-solve-offsets", "ModuleOp"> {
 
     With `memory-report=FILE` it writes the JSON memory report: the arena
     (`peak_ram_bytes`), what a tensor-level planner needs for the same graph
-    (`tensor_level_bytes`), the lower bound, and one entry per layer.
+    (`tensor_level_bytes`), the lower bound, one entry per layer and one
+    per tensor (its byte base and size). With `memory-svg=FILE` it draws the
+    same placement: one column per layer, the byte address growing down, one
+    rectangle per contiguous range of each live tensor (two when it wraps),
+    the peak layer outlined.
   }];
   let dependentDialects = ["::mlir::vmcu::VMCUDialect"];
   let options = [
@@ -128,6 +132,32 @@ def VMCUSolveOffsetsPass : Pass<"vmcu-solve-offsets", "ModuleOp"> {
            "Fail if the arena exceeds this many KiB (0: no limit)">,
     Option<"memoryReport", "memory-report", "std::string", "\"\"",
            "Write the JSON memory report to this file">,
+    Option<"memorySvg", "memory-svg", "std::string", "\"\"",
+           "Draw the arena over the layers as SVG into this file">,
+  ];
+}
+
+def VMCUUnrollMicroKernelsPass
+    : Pass<"vmcu-unroll-microkernels", "func::FuncOp"> {
+  let summary = "Fully unroll the small innermost loops of tiled kernels";
+  let description = [{
+    Paper Section 5.1 credits fully unrolling the innermost reduction for
+    much of vMCU's latency win. Inside each `vmcu.kernel`, this pass fully
+    unrolls every innermost `affine.for` with a constant trip count whose
+    unrolled body stays within `max-ops` operations, then repeats on the
+    loops that became innermost, `levels` times. For a kernel tiled by
+    `vmcu-tile` the first level unrolls the lanes of one input segment, the
+    second the channels of one output segment: the accumulators become
+    registers and one input word is unpacked once for all channels.
+    Loops over segments (the outer tiling level) stay rolled, which bounds
+    flash.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect"];
+  let options = [
+    Option<"maxOps", "max-ops", "unsigned", "384",
+           "Largest unrolled loop body, in operations">,
+    Option<"levels", "levels", "unsigned", "2",
+           "How many loop levels, from the innermost, may be unrolled">,
   ];
 }
 

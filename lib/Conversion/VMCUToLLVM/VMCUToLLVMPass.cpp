@@ -1,6 +1,7 @@
 //===- VMCUToLLVMPass.cpp - the convert-vmcu-to-llvm pass -----------------===//
 //
-// Checks that the module is placed, lowers leftover scf and strided vector
+// Checks that the module is placed, optionally instruments it for the
+// runtime's ring-safety checker, lowers leftover scf and strided vector
 // slices, runs one full conversion of everything to the LLVM dialect and
 // stamps the Cortex-M target on the module and its functions.
 //
@@ -170,7 +171,9 @@ struct ConvertVMCUToLLVMPass
                     "cortex-m7";
       return signalPassFailure();
     }
-    if (failed(verifyPlacedModule(module)) || failed(prepareForLLVM(module)))
+    if (failed(verifyPlacedModule(module)) ||
+        (ringCheck && failed(insertRingChecks(module))) ||
+        failed(prepareForLLVM(module)))
       return signalPassFailure();
 
     LowerToLLVMOptions options(ctx);

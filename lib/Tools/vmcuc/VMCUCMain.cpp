@@ -1,14 +1,13 @@
 //===- VMCUCMain.cpp - the vmcuc compiler driver --------------------------===//
 //
-// Parses a model, runs buildVMCUPipeline, translates to LLVM IR, optimises
-// it at O2 for the Cortex-M target and emits an object file in-process,
-// plus the C header of the model API on request.
+// Parses a model and compiles it with the steps of vmcu/Tools/vmcuc/
+// Compiler.h (pipeline, LLVM IR at O2, object emitted in-process), writing
+// the stage --emit asks for, plus the C header of the model API on request.
 //
 //===----------------------------------------------------------------------===//
 
 #include "vmcu/Tools/vmcuc/VMCUCMain.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -16,31 +15,22 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Export.h"
 #include "vmcu/Conversion/VMCUToLLVM/VMCUToLLVM.h"
-#include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
-#include "vmcu/InitAllDialects.h"
-#include "vmcu/InitAllExtensions.h"
-#include "vmcu/Pipelines/Pipelines.h"
+#include "vmcu/Tools/vmcuc/Compiler.h"
 #include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IR/Verifier.h"
-#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Target/TargetMachine.h"
-#include "llvm/Target/TargetOptions.h"
 
 using namespace mlir;
 using namespace mlir::vmcu;
@@ -127,11 +117,23 @@ struct VMCUCOptions {
       cl::desc("Also write the model's C header: the API prototypes and "
                "VMCU_ARENA_BYTES, VMCU_INPUT_BYTES, VMCU_OUTPUT_BYTES"),
       cl::value_desc("file"), cl::cat(category)};
+  cl::opt<bool> ringCheck{
+      "ring-check",
+      cl::desc("Instrument every ring access with a call into the runtime's "
+               "ring-safety checker, which stops the program on a store to "
+               "a live segment or a load or free of a dead one; link "
+               "runtime/vmcu_ring_check.c"),
+      cl::init(false), cl::cat(category)};
   cl::opt<std::string> report{
       "report",
       cl::desc("Also write the JSON memory report of the offset solver "
-               "(vmcu-solve-offsets). NOT AVAILABLE YET: the solver is not "
-               "part of the pipeline in this build, so this option fails"),
+               "(vmcu-solve-offsets); with an object, vmcuc adds its "
+               "flash_bytes"),
+      cl::value_desc("file"), cl::cat(category)};
+  cl::opt<std::string> memorySvg{
+      "memory-svg",
+      cl::desc("Also draw the arena over the layers as SVG (one column per "
+               "layer, one rectangle per live tensor range)"),
       cl::value_desc("file"), cl::cat(category)};
 };
 
@@ -139,73 +141,6 @@ struct VMCUCOptions {
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "vmcuc") << message << "\n";
   return 1;
-}
-
-/// The stage `module` is in, for --from=auto.
-static PipelineInput detectInput(ModuleOp module) {
-  bool layers = false, tiled = false;
-  WalkResult result = module.walk([&](Operation *op) {
-    if (op->getName().getDialectNamespace() == "tosa")
-      return WalkResult::interrupt();
-    layers |= isa<LayerOpInterface>(op);
-    tiled |= isa<SegmentPoolOp, TensorBaseOp, KernelOp>(op);
-    return WalkResult::advance();
-  });
-  if (result.wasInterrupted())
-    return PipelineInput::Tosa;
-  if (layers)
-    return PipelineInput::Layers;
-  return tiled ? PipelineInput::Tiled : PipelineInput::Tosa;
-}
-
-static StringRef getInputName(PipelineInput input) {
-  switch (input) {
-  case PipelineInput::Tosa:
-    return "tosa";
-  case PipelineInput::Layers:
-    return "vmcu";
-  case PipelineInput::Tiled:
-    return "vmcu-tiled";
-  }
-  llvm_unreachable("unknown pipeline input");
-}
-
-/// What the lowered module exports, read back from its LLVM dialect.
-struct ModelInfo {
-  LLVM::GlobalOp arena;
-  std::optional<int64_t> arenaBytes, inputBytes, outputBytes;
-  bool hasInput = false, hasOutput = false;
-};
-
-static std::optional<int64_t> readI32Global(ModuleOp module, StringRef name) {
-  auto global = module.lookupSymbol<LLVM::GlobalOp>(name);
-  if (!global)
-    return std::nullopt;
-  if (auto value = dyn_cast_or_null<IntegerAttr>(global.getValueOrNull()))
-    return value.getInt();
-  return std::nullopt;
-}
-
-static FailureOr<ModelInfo> readModelInfo(ModuleOp module) {
-  ModelInfo info;
-  auto invoke = module.lookupSymbol<LLVM::LLVMFuncOp>(model_abi::kInvokeFn);
-  if (!invoke || invoke.isExternal())
-    return module.emitError("the model defines no function @")
-           << model_abi::kInvokeFn << " (the C entry point `int "
-           << model_abi::kInvokeFn << "(void)`)";
-  LLVM::LLVMFunctionType type = invoke.getFunctionType();
-  if (type.getNumParams() != 0 || !type.getReturnType().isInteger(32))
-    return invoke.emitError("@")
-           << model_abi::kInvokeFn << " must have type () -> i32, got "
-           << type;
-  info.arena = module.lookupSymbol<LLVM::GlobalOp>(model_abi::kArena);
-  info.arenaBytes = readI32Global(module, model_abi::kArenaBytes);
-  info.inputBytes = readI32Global(module, model_abi::kInputBytes);
-  info.outputBytes = readI32Global(module, model_abi::kOutputBytes);
-  info.hasInput = static_cast<bool>(module.lookupSymbol(model_abi::kInputFn));
-  info.hasOutput =
-      static_cast<bool>(module.lookupSymbol(model_abi::kOutputFn));
-  return info;
 }
 
 /// The C header of the model, compatible with runtime/vmcu_model_api.h
@@ -248,65 +183,6 @@ writeFile(StringRef path,
   return success();
 }
 
-static std::unique_ptr<llvm::TargetMachine>
-createTargetMachine(const CortexMTarget &target) {
-  LLVMInitializeARMTargetInfo();
-  LLVMInitializeARMTarget();
-  LLVMInitializeARMTargetMC();
-  LLVMInitializeARMAsmPrinter();
-  llvm::Triple triple(kTargetTriple);
-  std::string error;
-  const llvm::Target *llvmTarget =
-      llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!llvmTarget) {
-    fail("cannot find the ARM target: " + error);
-    return nullptr;
-  }
-  llvm::TargetOptions options;
-  // The runtime links soft-float objects; vmcu code has no floats anyway.
-  options.FloatABIType = llvm::FloatABI::Soft;
-  std::string features = llvm::join(target.features, ",");
-  std::unique_ptr<llvm::TargetMachine> machine(
-      llvmTarget->createTargetMachine(triple, target.cpu, features, options,
-                                      llvm::Reloc::Static, std::nullopt,
-                                      llvm::CodeGenOptLevel::Default));
-  if (!machine)
-    fail("cannot create a target machine for " + target.cpu);
-  return machine;
-}
-
-/// LLVM's default O2 module pipeline, tuned for `machine`.
-static void optimizeO2(llvm::Module &module, llvm::TargetMachine &machine) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder builder(&machine);
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager mpm =
-      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
-  mpm.run(module, mam);
-}
-
-/// Emits `module` as an ELF object into `object`.
-static LogicalResult emitObject(llvm::Module &module,
-                                llvm::TargetMachine &machine,
-                                SmallVectorImpl<char> &object) {
-  llvm::raw_svector_ostream os(object);
-  llvm::legacy::PassManager codegen;
-  if (machine.addPassesToEmitFile(codegen, os, nullptr,
-                                  llvm::CodeGenFileType::ObjectFile)) {
-    fail("the ARM target cannot emit object files");
-    return failure();
-  }
-  codegen.run(module);
-  return success();
-}
-
 /// Total size of the object's .text sections.
 static uint64_t getTextBytes(ArrayRef<char> object) {
   llvm::MemoryBufferRef ref(StringRef(object.data(), object.size()), "model");
@@ -326,6 +202,63 @@ static uint64_t getTextBytes(ArrayRef<char> object) {
       bytes += section.getSize();
   }
   return bytes;
+}
+
+/// Bytes the object puts in flash: its allocated sections with contents
+/// (.text, .rodata, .data's load image, .ARM.exidx), less the arena, which
+/// the runtime's linker scripts place NOLOAD in RAM.
+static uint64_t getFlashBytes(ArrayRef<char> object) {
+  llvm::MemoryBufferRef ref(StringRef(object.data(), object.size()), "model");
+  auto file = llvm::object::ObjectFile::createObjectFile(ref);
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return 0;
+  }
+  auto *elf = dyn_cast<llvm::object::ELFObjectFileBase>(file->get());
+  if (!elf)
+    return 0;
+  uint64_t bytes = 0;
+  for (llvm::object::ELFSectionRef section : elf->sections()) {
+    if (!(section.getFlags() & llvm::ELF::SHF_ALLOC) ||
+        section.getType() == llvm::ELF::SHT_NOBITS)
+      continue;
+    llvm::Expected<StringRef> name = section.getName();
+    if (!name) {
+      llvm::consumeError(name.takeError());
+      continue;
+    }
+    if (*name != model_abi::kArenaSection)
+      bytes += section.getSize();
+  }
+  return bytes;
+}
+
+/// Adds `flash_bytes` to the JSON memory report at `path`.
+static LogicalResult addFlashBytesToReport(StringRef path,
+                                           uint64_t flashBytes) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer) {
+    fail("cannot read memory report '" + path +
+         "': " + buffer.getError().message());
+    return failure();
+  }
+  llvm::Expected<llvm::json::Value> report =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!report) {
+    fail("memory report '" + path +
+         "' is not JSON: " + llvm::toString(report.takeError()));
+    return failure();
+  }
+  llvm::json::Object *fields = report->getAsObject();
+  if (!fields) {
+    fail("memory report '" + path + "' is not a JSON object");
+    return failure();
+  }
+  (*fields)["flash_bytes"] = static_cast<int64_t>(flashBytes);
+  return writeFile(path, [&](llvm::raw_ostream &os) {
+    os << llvm::formatv("{0:2}", *report) << "\n";
+  });
 }
 
 static std::string getDefaultOutput(StringRef input, EmitKind emit) {
@@ -357,10 +290,7 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
                 "'; expected cortex-m4 or cortex-m7");
 
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
+  registerCompilerDialects(registry);
   MLIRContext context(registry);
 
   std::string error;
@@ -376,56 +306,30 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
     return 1;
 
   // The pipeline, from the stage the input is in.
-  PipelineInput input = PipelineInput::Tosa;
+  CompileOptions compileOptions;
+  compileOptions.cpu = opts.cpu;
+  compileOptions.ramKb = opts.ramKb;
+  compileOptions.memoryReport = opts.report;
+  compileOptions.memorySvg = opts.memorySvg;
+  compileOptions.ringCheck = opts.ringCheck;
   switch (opts.from) {
   case FromKind::Auto:
-    input = detectInput(*module);
     break;
   case FromKind::Tosa:
-    input = PipelineInput::Tosa;
+    compileOptions.from = PipelineInput::Tosa;
     break;
   case FromKind::Layers:
-    input = PipelineInput::Layers;
+    compileOptions.from = PipelineInput::Layers;
     break;
   case FromKind::Tiled:
-    input = PipelineInput::Tiled;
+    compileOptions.from = PipelineInput::Tiled;
     break;
   }
-  if (!opts.report.empty() && !pipelineRunsOffsetSolver(input))
-    return fail(
-        "--report is not available yet: the memory report is written by "
-        "vmcu-solve-offsets, which " +
-        Twine(input == PipelineInput::Tiled
-                  ? "the vmcu-tiled input stage skips"
-                  : "is not part of this build's pipeline yet"));
-  VMCUPipelineOptions pipelineOptions;
-  pipelineOptions.cpu = opts.cpu;
-  pipelineOptions.ramKb = opts.ramKb;
-  pipelineOptions.from = getInputName(input).str();
-  pipelineOptions.memoryReport = opts.report;
-  if (failed(pipelineOptions.verify([](const Twine &m) { fail(m); })))
-    return 1;
-
-  PassManager pm(&context, ModuleOp::getOperationName());
-  if (failed(applyPassManagerCLOptions(pm)))
-    return fail("invalid pass manager options");
-  applyDefaultTimingPassManagerCLOptions(pm);
-  buildVMCUPipeline(pm, pipelineOptions);
-  if (failed(pm.run(*module)))
-    return 1;
-
-  FailureOr<ModelInfo> info = readModelInfo(*module);
+  FailureOr<ModelInfo> info = lowerToLLVMDialect(*module, compileOptions);
   if (failed(info))
     return 1;
   int64_t arenaBytes = info->arenaBytes.value_or(0);
-  int64_t ramKb = opts.ramKb.getValue();
-  if (ramKb && arenaBytes > ramKb * 1024) {
-    Location loc = info->arena ? info->arena.getLoc() : module->getLoc();
-    emitError(loc) << "the tensor arena needs " << arenaBytes
-                   << " bytes but --ram-kb=" << ramKb << " allows "
-                   << ramKb * 1024;
-    return 1;
-  }
+
   if (!opts.header.empty()) {
     if (!info->hasInput || !info->hasOutput || !info->inputBytes ||
         !info->outputBytes) {
@@ -457,21 +361,16 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
     return 0;
   }
 
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(
-      *module, llvmContext, llvm::sys::path::filename(opts.input));
-  if (!llvmModule)
-    return 1;
-  std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(*target);
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createCortexMTargetMachine(compileOptions);
   if (!machine)
     return 1;
-  llvmModule->setDataLayout(machine->createDataLayout());
-  llvmModule->setTargetTriple(machine->getTargetTriple());
-  std::string verifyErrors;
-  llvm::raw_string_ostream verifyOs(verifyErrors);
-  if (llvm::verifyModule(*llvmModule, &verifyOs))
-    return fail("invalid LLVM IR after translation:\n" + verifyErrors);
-  optimizeO2(*llvmModule, *machine);
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule = translateAndOptimize(
+      *module, llvmContext, *machine, llvm::sys::path::filename(opts.input),
+      compileOptions);
+  if (!llvmModule)
+    return 1;
 
   if (opts.emit == EmitKind::LLVM) {
     if (failed(writeFile(outputPath, [&](llvm::raw_ostream &os) {
@@ -484,11 +383,14 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
   }
 
   SmallVector<char, 0> object;
-  if (failed(emitObject(*llvmModule, *machine, object)))
+  if (failed(emitObject(*llvmModule, *machine, object, compileOptions)))
     return 1;
   if (failed(writeFile(outputPath, [&](llvm::raw_ostream &os) {
         os.write(object.data(), object.size());
       })))
+    return 1;
+  if (!opts.report.empty() && opts.report != "-" &&
+      failed(addFlashBytesToReport(opts.report, getFlashBytes(object))))
     return 1;
   summary << "vmcuc: wrote " << outputPath << " (" << getTextBytes(object)
           << " bytes .text, arena " << arenaBytes << " bytes)\n";

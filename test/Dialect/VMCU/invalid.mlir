@@ -508,3 +508,30 @@ func.func @f(%v: i32) -> i16 {
   %q = vmcu.requantize %v, %v, %v {output_zp = 0 : i32, min = 5 : i32, max = 4 : i32, double_round = true} : i16
   return %q : i16
 }
+
+// -----
+
+func.func @f(%v: i32) -> i8 {
+  %s = arith.constant 0 : i32
+  // expected-error @+1 {{shift must be in [1, 62], got 0}}
+  %q = vmcu.requantize %v, %v, %s {output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, double_round = true} : i8
+  return %q : i8
+}
+
+// -----
+
+func.func @f(%v: i32) -> i8 {
+  %s = arith.constant 63 : i32
+  // expected-error @+1 {{shift must be in [1, 62], got 63}}
+  %q = vmcu.requantize %v, %v, %s {output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, double_round = true} : i8
+  return %q : i8
+}
+
+// -----
+
+func.func @f(%v: i32) -> i8 {
+  %m = arith.constant -5 : i32
+  // expected-error @+1 {{multiplier must be non-negative, got -5}}
+  %q = vmcu.requantize %v, %m, %v {output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, double_round = true} : i8
+  return %q : i8
+}

@@ -61,10 +61,8 @@ LogicalResult PoolType::verify(function_ref<InFlightDiagnostic()> emitError,
 // RequantAttr
 //===----------------------------------------------------------------------===//
 
-// TOSA 1.0 apply_scale_32 requires 2 <= shift <= 62; shift 1 is accepted as
-// well since it is exact (rounding term 1) and TFLite emits it.
-static constexpr int kMinShift = 1;
-static constexpr int kMaxShift = 62;
+static constexpr int kMinShift = kRequantMinShift;
+static constexpr int kMaxShift = kRequantMaxShift;
 
 LogicalResult
 RequantAttr::verify(function_ref<InFlightDiagnostic()> emitError,

@@ -122,6 +122,18 @@ LogicalResult RequantizeOp::verify() {
       (lo < kInt8Min || hi > kInt8Max))
     return emitOpError("clamp [")
            << lo << ", " << hi << "] exceeds the int8 result range";
+  // Constant tables are checked like #vmcu.requant; others are trusted.
+  APInt shift, multiplier;
+  if (matchPattern(getShift(), m_ConstantInt(&shift)) &&
+      (shift.getSExtValue() < kRequantMinShift ||
+       shift.getSExtValue() > kRequantMaxShift))
+    return emitOpError("shift must be in [")
+           << kRequantMinShift << ", " << kRequantMaxShift << "], got "
+           << shift.getSExtValue();
+  if (matchPattern(getMultiplier(), m_ConstantInt(&multiplier)) &&
+      multiplier.isNegative())
+    return emitOpError("multiplier must be non-negative, got ")
+           << multiplier.getSExtValue();
   return success();
 }
 

@@ -14,6 +14,12 @@
 namespace mlir {
 class DialectRegistry;
 namespace vmcu {
+/// Shift range of requantization: TOSA 1.0 apply_scale_32 requires
+/// 2 <= shift <= 62; shift 1 is accepted too since it is exact (rounding
+/// term 1) and TFLite emits it.
+inline constexpr int kRequantMinShift = 1;
+inline constexpr int kRequantMaxShift = 62;
+
 /// Adds the vmcu dialect to `registry` (for compilers that embed vmcu).
 void registerVMCUDialect(DialectRegistry &registry);
 } // namespace vmcu

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# latency.sh - MACs per executed instruction of vmcu kernels on the emulated
+# Cortex-M4, measured with QEMU's instruction counter (vmcu-run --icount).
+#
+# QEMU does not model cycles: the figure is MACs per *instruction*, an upper
+# bound on MACs per cycle (SMLAD issues in 1 cycle on the M4, loads take 2).
+# The reference points (CMSIS-NN ~0.42 MAC/cycle pointwise, ~0.10 3x3
+# depthwise) are estimates from M4 instruction timings, not QEMU runs.
+#
+# usage: bench/latency.sh [BUILD_DIR]
+set -euo pipefail
+BUILD="${1:-$(cd "$(dirname "$0")/.." && pwd)/build}"
+GEN="$BUILD/bin/vmcu-gen"
+RUN="$BUILD/bin/vmcu-run"
+for tool in "$GEN" "$RUN"; do
+  [ -x "$tool" ] || { echo "error: $tool not built; run scripts/test.sh first" >&2; exit 1; }
+done
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# name | MACs | vmcu-gen arguments
+CASES="
+pointwise 16x16x32->64|$((16 * 16 * 32 * 64))|--kind=conv --h=16 --w=16 --cin=32 --cout=64 --kernel=1 --stride=1 --padding=same
+conv3x3 16x16x16->32|$((16 * 16 * 16 * 32 * 9))|--kind=conv --h=16 --w=16 --cin=16 --cout=32 --kernel=3 --stride=1 --padding=same
+depthwise3x3 16x16x64|$((16 * 16 * 64 * 9))|--kind=depthwise --h=16 --w=16 --c=64 --kernel=3 --stride=1 --padding=same
+fc 1x256->64|$((256 * 64))|--kind=fc --m=1 --k=256 --n=64
+"
+
+printf "%-24s %10s %12s %10s\n" kernel MACs instructions MAC/instr
+echo "$CASES" | while IFS='|' read -r name macs args; do
+  [ -n "$name" ] || continue
+  # shellcheck disable=SC2086
+  "$GEN" $args --seed=1 -o "$tmp/m.mlir" --input="$tmp/in.bin"
+  line=$("$RUN" "$tmp/m.mlir" --cpu=cortex-m4 --icount \
+    --input "$tmp/in.bin" --output "$tmp/out.bin")
+  instrs=$(sed -n 's/.*instructions=\([0-9]*\).*/\1/p' <<<"$line")
+  [ -n "$instrs" ] || { echo "error: no instruction count in: $line" >&2; exit 1; }
+  printf "%-24s %10s %12s %10s\n" "$name" "$macs" "$instrs" \
+    "$(/usr/bin/python3 -c "print(f'{$macs/$instrs:.3f}')")"
+done

@@ -1,0 +1,105 @@
+//===- Compiler.h - the vmcu model compiler as a library --------*- C++ -*-===//
+//
+// The steps vmcuc runs (pipeline, LLVM IR at O2, ELF object), reusable by
+// other drivers such as vmcu-run. Errors are MLIR diagnostics where the
+// module has a location for them, otherwise `<tool>: error: ...` on stderr.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VMCU_TOOLS_VMCUC_COMPILER_H
+#define VMCU_TOOLS_VMCUC_COMPILER_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "vmcu/Pipelines/Pipelines.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+class TargetMachine;
+} // namespace llvm
+
+namespace mlir {
+class DialectRegistry;
+
+namespace vmcu {
+
+/// Options of one compilation.
+struct CompileOptions {
+  /// Target core: cortex-m4 or cortex-m7.
+  std::string cpu = "cortex-m4";
+  /// Arena budget in KiB; 0 means unlimited.
+  unsigned ramKb = 0;
+  /// Stage of the input; std::nullopt detects it (detectPipelineInput).
+  std::optional<PipelineInput> from;
+  /// Where vmcu-solve-offsets writes its JSON memory report (empty: none).
+  std::string memoryReport;
+  /// Where vmcu-solve-offsets draws the arena as SVG (empty: none).
+  std::string memorySvg;
+  /// Make every ring access trap at run time when it breaks the ring
+  /// discipline (convert-vmcu-to-llvm's `ring-check`).
+  bool ringCheck = false;
+  /// Prefix of errors that have no source location.
+  std::string toolName = "vmcuc";
+};
+
+/// What a lowered module exports, read back from its LLVM dialect.
+struct ModelInfo {
+  LLVM::GlobalOp arena;
+  std::optional<int64_t> arenaBytes, inputBytes, outputBytes;
+  bool hasInput = false, hasOutput = false;
+};
+
+/// A compiled model: the ELF object and the sizes of its C API.
+struct CompiledModel {
+  SmallVector<char, 0> object;
+  int64_t arenaBytes = 0;
+  int64_t inputBytes = 0;
+  int64_t outputBytes = 0;
+};
+
+/// Registers every dialect and translation the compiler needs.
+void registerCompilerDialects(DialectRegistry &registry);
+
+/// The stage `module` is in: tosa ops -> Tosa, vmcu layer ops -> Layers,
+/// vmcu kernels/ring ops -> Tiled.
+PipelineInput detectPipelineInput(ModuleOp module);
+
+/// Runs the vmcu pipeline on `module` (down to the LLVM dialect) and checks
+/// the arena against `ramKb`. The caller must have registered MLIR's pass
+/// manager command-line options (registerPassManagerCLOptions).
+FailureOr<ModelInfo> lowerToLLVMDialect(ModuleOp module,
+                                        const CompileOptions &options);
+
+/// A thumbv7em target machine for `options.cpu`.
+std::unique_ptr<llvm::TargetMachine>
+createCortexMTargetMachine(const CompileOptions &options);
+
+/// Translates a lowered module to LLVM IR, verifies it and optimises it at
+/// O2 for `machine`.
+std::unique_ptr<llvm::Module>
+translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
+                     llvm::TargetMachine &machine, StringRef moduleName,
+                     const CompileOptions &options);
+
+/// Emits `module` as an ELF object into `object`.
+LogicalResult emitObject(llvm::Module &module, llvm::TargetMachine &machine,
+                         SmallVectorImpl<char> &object,
+                         const CompileOptions &options);
+
+/// All of the above for the model file `inputPath` ("-" is stdin), with
+/// diagnostics printed against its source. Fails unless the model exports
+/// its input and output.
+FailureOr<CompiledModel> compileModelFile(StringRef inputPath,
+                                          const CompileOptions &options);
+
+} // namespace vmcu
+} // namespace mlir
+
+#endif // VMCU_TOOLS_VMCUC_COMPILER_H

@@ -1,0 +1,78 @@
+//===- MemoryReport.h - the arena placement as JSON and SVG -----*- C++ -*-===//
+//
+// The placement vmcu-solve-offsets computes, in bytes and without MLIR types,
+// and its two renderings: the JSON memory report and an SVG picture of the
+// ring over the layers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VMCU_TRANSFORMS_MEMORYREPORT_H
+#define VMCU_TRANSFORMS_MEMORYREPORT_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/JSON.h"
+
+#include <string>
+
+namespace mlir::vmcu {
+
+/// One tensor of the chain where it sits in the arena. It occupies
+/// `[baseBytes, baseBytes + bytes)` modulo the arena size, so it may wrap.
+struct ReportTensor {
+  std::string name;
+  int64_t baseBytes = 0;
+  int64_t bytes = 0;
+};
+
+/// One kernel: it reads tensor `input` and writes tensor `output` (indices
+/// into MemoryReport::tensors), both live while it runs.
+struct ReportLayer {
+  std::string name;
+  std::string op;
+  int64_t segmentBytes = 0;
+  int64_t workspaceBytes = 0;
+  int64_t distanceSegments = 0;
+  int64_t footprintBytes = 0;
+  int64_t tensorLevelBytes = 0;
+  unsigned input = 0;
+  unsigned output = 0;
+};
+
+struct MemoryReport {
+  /// The arena: pool segments times the pool unit.
+  int64_t peakRamBytes = 0;
+  int64_t poolUnitBytes = 0;
+  int64_t poolSegments = 0;
+  /// What a whole-tensor planner needs for the same graph.
+  int64_t tensorLevelBytes = 0;
+  /// Max over layers of max(in, out).
+  int64_t lowerBoundBytes = 0;
+  SmallVector<ReportTensor> tensors;
+  SmallVector<ReportLayer> layers;
+
+  /// The first layer with the largest footprint; -1 without layers.
+  int64_t getPeakLayer() const;
+};
+
+/// A contiguous byte range `[begin, end)` of the arena.
+struct ArenaRange {
+  int64_t begin;
+  int64_t end;
+};
+
+/// The ranges `tensor` covers in an arena of `arenaBytes`: one, or two when
+/// it wraps past the end of the ring.
+SmallVector<ArenaRange, 2> getArenaRanges(const ReportTensor &tensor,
+                                          int64_t arenaBytes);
+
+/// The JSON memory report (see docs/passes/vmcu-solve-offsets.md).
+llvm::json::Value toJSON(const MemoryReport &report);
+
+/// An SVG picture of the arena: one column per layer, byte address down,
+/// one rectangle per live tensor range, the peak layer outlined.
+void printMemorySVG(llvm::raw_ostream &os, const MemoryReport &report);
+
+} // namespace mlir::vmcu
+
+#endif // VMCU_TRANSFORMS_MEMORYREPORT_H

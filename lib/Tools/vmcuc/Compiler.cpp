@@ -1,0 +1,285 @@
+//===- Compiler.cpp - the vmcu model compiler as a library ----------------===//
+//
+// Pipeline, translation to LLVM IR, O2 and object emission, shared by vmcuc
+// and vmcu-run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vmcu/Tools/vmcuc/Compiler.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "vmcu/Conversion/VMCUToLLVM/VMCUToLLVM.h"
+#include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+#include "vmcu/InitAllDialects.h"
+#include "vmcu/InitAllExtensions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+
+using namespace mlir;
+using namespace mlir::vmcu;
+
+/// Prints `<tool>: error: message` for errors without a source location.
+static LogicalResult fail(const CompileOptions &options,
+                          const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), options.toolName) << message << "\n";
+  return failure();
+}
+
+void mlir::vmcu::registerCompilerDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+PipelineInput mlir::vmcu::detectPipelineInput(ModuleOp module) {
+  bool layers = false, tiled = false;
+  WalkResult result = module.walk([&](Operation *op) {
+    if (op->getName().getDialectNamespace() == "tosa")
+      return WalkResult::interrupt();
+    layers |= isa<LayerOpInterface>(op);
+    tiled |= isa<SegmentPoolOp, TensorBaseOp, KernelOp>(op);
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return PipelineInput::Tosa;
+  if (layers)
+    return PipelineInput::Layers;
+  return tiled ? PipelineInput::Tiled : PipelineInput::Tosa;
+}
+
+static StringRef getInputName(PipelineInput input) {
+  switch (input) {
+  case PipelineInput::Tosa:
+    return "tosa";
+  case PipelineInput::Layers:
+    return "vmcu";
+  case PipelineInput::Tiled:
+    return "vmcu-tiled";
+  }
+  llvm_unreachable("unknown pipeline input");
+}
+
+static std::optional<int64_t> readI32Global(ModuleOp module, StringRef name) {
+  auto global = module.lookupSymbol<LLVM::GlobalOp>(name);
+  if (!global)
+    return std::nullopt;
+  if (auto value = dyn_cast_or_null<IntegerAttr>(global.getValueOrNull()))
+    return value.getInt();
+  return std::nullopt;
+}
+
+static FailureOr<ModelInfo> readModelInfo(ModuleOp module) {
+  ModelInfo info;
+  auto invoke = module.lookupSymbol<LLVM::LLVMFuncOp>(model_abi::kInvokeFn);
+  if (!invoke || invoke.isExternal())
+    return module.emitError("the model defines no function @")
+           << model_abi::kInvokeFn << " (the C entry point `int "
+           << model_abi::kInvokeFn << "(void)`)";
+  LLVM::LLVMFunctionType type = invoke.getFunctionType();
+  if (type.getNumParams() != 0 || !type.getReturnType().isInteger(32))
+    return invoke.emitError("@")
+           << model_abi::kInvokeFn << " must have type () -> i32, got " << type;
+  info.arena = module.lookupSymbol<LLVM::GlobalOp>(model_abi::kArena);
+  info.arenaBytes = readI32Global(module, model_abi::kArenaBytes);
+  info.inputBytes = readI32Global(module, model_abi::kInputBytes);
+  info.outputBytes = readI32Global(module, model_abi::kOutputBytes);
+  info.hasInput = static_cast<bool>(module.lookupSymbol(model_abi::kInputFn));
+  info.hasOutput = static_cast<bool>(module.lookupSymbol(model_abi::kOutputFn));
+  return info;
+}
+
+FailureOr<ModelInfo>
+mlir::vmcu::lowerToLLVMDialect(ModuleOp module, const CompileOptions &options) {
+  PipelineInput input = options.from.value_or(detectPipelineInput(module));
+  if (!options.memoryReport.empty() && !pipelineRunsOffsetSolver(input))
+    return fail(
+        options,
+        "--report is not available yet: the memory report is written by "
+        "vmcu-solve-offsets, which " +
+            Twine(input == PipelineInput::Tiled
+                      ? "the vmcu-tiled input stage skips"
+                      : "is not part of this build's pipeline yet"));
+  if (!options.memorySvg.empty() && !pipelineRunsOffsetSolver(input))
+    return fail(options, "--memory-svg needs vmcu-solve-offsets, which the "
+                         "vmcu-tiled input stage skips");
+  VMCUPipelineOptions pipelineOptions;
+  pipelineOptions.cpu = options.cpu;
+  pipelineOptions.ramKb = options.ramKb;
+  pipelineOptions.from = getInputName(input).str();
+  pipelineOptions.memoryReport = options.memoryReport;
+  pipelineOptions.memorySvg = options.memorySvg;
+  pipelineOptions.ringCheck = options.ringCheck;
+  if (failed(pipelineOptions.verify(
+          [&](const Twine &message) { (void)fail(options, message); })))
+    return failure();
+
+  PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  if (failed(applyPassManagerCLOptions(pm)))
+    return fail(options, "invalid pass manager options");
+  applyDefaultTimingPassManagerCLOptions(pm);
+  buildVMCUPipeline(pm, pipelineOptions);
+  if (failed(pm.run(module)))
+    return failure();
+
+  FailureOr<ModelInfo> info = readModelInfo(module);
+  if (failed(info))
+    return failure();
+  int64_t arenaBytes = info->arenaBytes.value_or(0);
+  int64_t ramKb = options.ramKb;
+  if (ramKb && arenaBytes > ramKb * 1024) {
+    Location loc = info->arena ? info->arena.getLoc() : module.getLoc();
+    return emitError(loc) << "the tensor arena needs " << arenaBytes
+                          << " bytes but --ram-kb=" << ramKb << " allows "
+                          << ramKb * 1024;
+  }
+  return info;
+}
+
+std::unique_ptr<llvm::TargetMachine>
+mlir::vmcu::createCortexMTargetMachine(const CompileOptions &options) {
+  std::optional<CortexMTarget> target = lookupCortexMTarget(options.cpu);
+  if (!target) {
+    (void)fail(options, "unknown --cpu '" + options.cpu +
+                            "'; expected cortex-m4 or cortex-m7");
+    return nullptr;
+  }
+  LLVMInitializeARMTargetInfo();
+  LLVMInitializeARMTarget();
+  LLVMInitializeARMTargetMC();
+  LLVMInitializeARMAsmPrinter();
+  llvm::Triple triple(kTargetTriple);
+  std::string error;
+  const llvm::Target *llvmTarget =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!llvmTarget) {
+    (void)fail(options, "cannot find the ARM target: " + error);
+    return nullptr;
+  }
+  llvm::TargetOptions targetOptions;
+  // The runtime links soft-float objects; vmcu code has no floats anyway.
+  targetOptions.FloatABIType = llvm::FloatABI::Soft;
+  std::string features = llvm::join(target->features, ",");
+  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
+      triple, target->cpu, features, targetOptions, llvm::Reloc::Static,
+      std::nullopt, llvm::CodeGenOptLevel::Default));
+  if (!machine)
+    (void)fail(options, "cannot create a target machine for " + target->cpu);
+  return machine;
+}
+
+/// LLVM's default O2 module pipeline, tuned for `machine`.
+static void optimizeO2(llvm::Module &module, llvm::TargetMachine &machine) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+  mpm.run(module, mam);
+}
+
+std::unique_ptr<llvm::Module> mlir::vmcu::translateAndOptimize(
+    ModuleOp module, llvm::LLVMContext &llvmContext,
+    llvm::TargetMachine &machine, StringRef moduleName,
+    const CompileOptions &options) {
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, moduleName);
+  if (!llvmModule)
+    return nullptr;
+  llvmModule->setDataLayout(machine.createDataLayout());
+  llvmModule->setTargetTriple(machine.getTargetTriple());
+  std::string verifyErrors;
+  llvm::raw_string_ostream verifyOs(verifyErrors);
+  if (llvm::verifyModule(*llvmModule, &verifyOs)) {
+    (void)fail(options, "invalid LLVM IR after translation:\n" + verifyErrors);
+    return nullptr;
+  }
+  optimizeO2(*llvmModule, machine);
+  return llvmModule;
+}
+
+LogicalResult mlir::vmcu::emitObject(llvm::Module &module,
+                                     llvm::TargetMachine &machine,
+                                     SmallVectorImpl<char> &object,
+                                     const CompileOptions &options) {
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager codegen;
+  if (machine.addPassesToEmitFile(codegen, os, nullptr,
+                                  llvm::CodeGenFileType::ObjectFile))
+    return fail(options, "the ARM target cannot emit object files");
+  codegen.run(module);
+  return success();
+}
+
+FailureOr<CompiledModel>
+mlir::vmcu::compileModelFile(StringRef inputPath,
+                             const CompileOptions &options) {
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createCortexMTargetMachine(options);
+  if (!machine)
+    return failure();
+
+  DialectRegistry registry;
+  registerCompilerDialects(registry);
+  MLIRContext context(registry);
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(inputPath, &error);
+  if (!buffer)
+    return fail(options, error);
+  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+  sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  if (!module)
+    return failure();
+
+  FailureOr<ModelInfo> info = lowerToLLVMDialect(*module, options);
+  if (failed(info))
+    return failure();
+  if (!info->hasInput || !info->hasOutput || !info->inputBytes ||
+      !info->outputBytes)
+    return emitError(module->getLoc())
+           << "the model has no input or output: mark their "
+              "vmcu.tensor_base ops with "
+           << model_abi::kIOAttrName << " = \"input\" / \"output\"";
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateAndOptimize(*module, llvmContext, *machine,
+                           llvm::sys::path::filename(inputPath), options);
+  if (!llvmModule)
+    return failure();
+  CompiledModel model;
+  if (failed(emitObject(*llvmModule, *machine, model.object, options)))
+    return failure();
+  model.arenaBytes = info->arenaBytes.value_or(0);
+  model.inputBytes = *info->inputBytes;
+  model.outputBytes = *info->outputBytes;
+  return model;
+}

@@ -1,0 +1,65 @@
+//===- UnrollMicroKernels.cpp - unroll the inner loops of kernels ---------===//
+//
+// Fully unrolls small innermost affine loops inside vmcu.kernel bodies.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vmcu/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/LoopUtils.h"
+#include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+
+namespace mlir::vmcu {
+#define GEN_PASS_DEF_VMCUUNROLLMICROKERNELSPASS
+#include "vmcu/Transforms/Passes.h.inc"
+} // namespace mlir::vmcu
+
+using namespace mlir;
+using namespace mlir::vmcu;
+
+namespace {
+
+/// True if `loop` has no affine.for nested in it.
+bool isInnermost(affine::AffineForOp loop) {
+  return !loop.getBody()
+              ->walk([](affine::AffineForOp) { return WalkResult::interrupt(); })
+              .wasInterrupted();
+}
+
+/// Operations `loop` grows to when fully unrolled, or nullopt if its trip
+/// count is not a constant.
+std::optional<uint64_t> unrolledOps(affine::AffineForOp loop) {
+  std::optional<uint64_t> trip = affine::getConstantTripCount(loop);
+  if (!trip)
+    return std::nullopt;
+  uint64_t bodyOps = 0;
+  loop.getBody()->walk([&](Operation *) { ++bodyOps; });
+  return *trip * bodyOps;
+}
+
+struct VMCUUnrollMicroKernelsPass
+    : vmcu::impl::VMCUUnrollMicroKernelsPassBase<VMCUUnrollMicroKernelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    for (unsigned level = 0; level < levels; ++level) {
+      SmallVector<affine::AffineForOp> candidates;
+      getOperation().walk([&](KernelOp kernel) {
+        kernel.getBody().walk([&](affine::AffineForOp loop) {
+          std::optional<uint64_t> ops = unrolledOps(loop);
+          if (isInnermost(loop) && ops && *ops <= maxOps)
+            candidates.push_back(loop);
+        });
+      });
+      if (candidates.empty())
+        return;
+      for (affine::AffineForOp loop : candidates)
+        if (failed(affine::loopUnrollFull(loop)))
+          return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

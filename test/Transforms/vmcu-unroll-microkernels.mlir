@@ -1,0 +1,70 @@
+// RUN: vmcu-opt %s --vmcu-unroll-microkernels | FileCheck %s
+// RUN: vmcu-opt %s --vmcu-unroll-microkernels=levels=1 | FileCheck %s --check-prefix=ONE
+// RUN: vmcu-opt %s --vmcu-unroll-microkernels=max-ops=8 | FileCheck %s --check-prefix=SMALL
+
+!pool = !vmcu.pool<segments = 4, segment_bytes = 8>
+
+// Two levels: the lane loop (2) and the channel loop (4) around it unroll
+// into 8 dots; the segment loop outside them stays.
+// CHECK-LABEL: func.func @fc
+// CHECK: vmcu.kernel "fc"
+// CHECK: affine.for %{{.*}} = 0 to 3 {
+// CHECK-NOT: affine.for
+// CHECK-COUNT-8: vmcu.dot
+// CHECK-NOT: vmcu.dot
+// CHECK: }
+
+// One level: only the lane loop unrolls.
+// ONE-LABEL: func.func @fc
+// ONE: affine.for %{{.*}} = 0 to 3 {
+// ONE-NEXT: affine.for %{{.*}} = 0 to 4 {
+// ONE-NOT: affine.for
+// ONE-COUNT-2: vmcu.dot
+
+// A budget of 8 ops is below the lane loop's 2 x 7 ops: nothing unrolls.
+// SMALL-LABEL: func.func @fc
+// SMALL: affine.for %{{.*}} = 0 to 3 {
+// SMALL-NEXT: affine.for %{{.*}} = 0 to 4 {
+// SMALL-NEXT: affine.for %{{.*}} = 0 to 2 {
+// SMALL-COUNT-1: vmcu.dot
+func.func @fc(%acc: memref<4xi32>, %x: memref<8xi8>, %w: memref<32xi8>) {
+  %pool = vmcu.segment_pool : !pool
+  %in = vmcu.tensor_base %pool {name = "x", segments = 1, base = 0} : !pool
+  %out = vmcu.tensor_base %pool {name = "y", segments = 1, base = 2} : !pool
+  vmcu.kernel "fc" ins(%in) outs(%out) {
+    affine.for %s = 0 to 3 {
+      affine.for %n = 0 to 4 {
+        affine.for %l = 0 to 2 {
+          %xo = affine.apply affine_map<(d0) -> (d0 * 4)>(%l)
+          %wo = affine.apply affine_map<(d0, d1) -> (d0 * 8 + d1 * 4)>(%n, %l)
+          %xv = vector.load %x[%xo] : memref<8xi8>, vector<4xi8>
+          %wv = vector.load %w[%wo] : memref<32xi8>, vector<4xi8>
+          %a = memref.load %acc[%n] : memref<4xi32>
+          %d = vmcu.dot %a, %xv, %wv {x_offset = 3 : i32} : vector<4xi8>
+          memref.store %d, %acc[%n] : memref<4xi32>
+        }
+      }
+    }
+  }
+  return
+}
+
+// Loops outside kernels and loops with non-constant bounds are left alone.
+// CHECK-LABEL: func.func @outside
+// CHECK: affine.for %{{.*}} = 0 to 2 {
+// CHECK: affine.for %{{.*}} = max
+func.func @outside(%m: memref<4xi32>, %k: index) {
+  %c = arith.constant 1 : i32
+  affine.for %i = 0 to 2 {
+    memref.store %c, %m[%i] : memref<4xi32>
+  }
+  %pool = vmcu.segment_pool : !pool
+  %in = vmcu.tensor_base %pool {name = "x", segments = 1, base = 0} : !pool
+  %out = vmcu.tensor_base %pool {name = "y", segments = 1, base = 2} : !pool
+  vmcu.kernel "clipped" ins(%in) outs(%out) {
+    affine.for %i = max affine_map<(d0) -> (0, d0)>(%k) to 2 {
+      memref.store %c, %m[%i] : memref<4xi32>
+    }
+  }
+  return
+}

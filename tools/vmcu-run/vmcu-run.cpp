@@ -1,0 +1,529 @@
+//===- vmcu-run.cpp - compile, link and run a model on QEMU ---------------===//
+//
+// vmcu-run compiles a model in-process (vmcu/Tools/vmcuc/Compiler.h), links
+// it with runtime/ using arm-none-eabi-gcc, runs it on QEMU's MPS2 board
+// for the core and writes the output bytes. One summary line on success.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
+#include "vmcu/Conversion/VMCUToLLVM/VMCUToLLVM.h"
+#include "vmcu/Tools/vmcuc/Compiler.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+
+using namespace mlir;
+using namespace mlir::vmcu;
+namespace cl = llvm::cl;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+namespace {
+
+constexpr llvm::StringLiteral kToolName = "vmcu-run";
+constexpr llvm::StringLiteral kCcName = "arm-none-eabi-gcc";
+constexpr llvm::StringLiteral kCcPackages =
+    "gcc-arm-none-eabi libnewlib-arm-none-eabi";
+constexpr llvm::StringLiteral kQemuName = "qemu-system-arm";
+constexpr llvm::StringLiteral kQemuPackages = "qemu-system-arm";
+/// The runtime directory's marker file.
+constexpr llvm::StringLiteral kHarnessSource = "harness.c";
+/// Linked only with --ring-check.
+constexpr llvm::StringLiteral kRingCheckSource = "vmcu_ring_check.c";
+/// Prefix of the harness's summary line on the semihosting console.
+constexpr llvm::StringLiteral kSummaryPrefix = "vmcu: arena=";
+constexpr unsigned kDefaultTimeoutSeconds = 120;
+
+#ifdef VMCU_RUNTIME_SOURCE_DIR
+constexpr llvm::StringLiteral kSourceRuntimeDir = VMCU_RUNTIME_SOURCE_DIR;
+#else
+constexpr llvm::StringLiteral kSourceRuntimeDir = "";
+#endif
+/// The installed runtime, relative to the directory of the executable.
+constexpr llvm::StringLiteral kInstalledRuntimeDir = "../share/vmcu/runtime";
+
+/// A QEMU board and the runtime linker script for one core.
+struct Board {
+  llvm::StringRef cpu;
+  llvm::StringRef machine;
+  llvm::StringRef linkerScript;
+};
+
+constexpr Board kBoards[] = {
+    {"cortex-m4", "mps2-an386", "boards/mps2-an386.ld"},
+    {"cortex-m7", "mps2-an500", "boards/mps2-an500.ld"},
+};
+
+/// Flags of runtime/README.md's link command (besides -mcpu and -T).
+constexpr llvm::StringLiteral kLinkFlags[] = {
+    "-mthumb",
+    "-mfloat-abi=soft",
+    "-O2",
+    "-ffunction-sections",
+    "-fdata-sections",
+    "-nostartfiles",
+    "--specs=nano.specs",
+    "--specs=nosys.specs",
+    "-Wl,--gc-sections",
+    "-Wl,--no-enum-size-warning",
+    "-Wl,-z,noexecstack",
+};
+constexpr llvm::StringLiteral kRuntimeSources[] = {
+    "startup.c", "vmcu_runtime.c", kHarnessSource};
+
+/// QEMU flags of runtime/README.md: no display, no monitor, semihosting
+/// console on stderr.
+constexpr llvm::StringLiteral kQemuFlags[] = {"-nographic",
+                                              "-monitor",
+                                              "none",
+                                              "-serial",
+                                              "none",
+                                              "-semihosting-config",
+                                              "enable=on,target=native"};
+
+/// With --icount: the harness measures vmcu_invoke() in virtual time, and
+/// QEMU's `-icount shift=0` advances it 1 ns per instruction, so the
+/// harness's `vmcu: vtime_ns=N` line counts instructions (runtime/README.md;
+/// resolution 40 instructions, the SysTick granularity).
+constexpr llvm::StringLiteral kHarnessVtimeDefine = "-DVMCU_HARNESS_VTIME";
+constexpr llvm::StringLiteral kQemuIcountShift = "shift=0";
+constexpr llvm::StringLiteral kVtimePrefix = "vmcu: vtime_ns=";
+
+/// QEMU exit codes the harness and the fault handler use
+/// (runtime/vmcu_runtime.h), by value.
+constexpr llvm::StringLiteral kStatusMeanings[] = {
+    "ok",
+    "vmcu_invoke() returned non-zero",
+    "input or output file error",
+    "HardFault or another unexpected exception",
+    "stack overflow",
+    "ring-safety violation",
+};
+
+constexpr llvm::StringLiteral kOverview = R"(vmcu model runner
+
+Compiles an int8 model exactly as vmcuc does (in-process), links it with the
+bare-metal runtime (runtime/) using arm-none-eabi-gcc, runs one inference on
+QEMU's MPS2 board for the core (cortex-m4: mps2-an386, cortex-m7:
+mps2-an500) and writes the output bytes. On success it prints one line:
+
+  vmcu-run: cortex-m4 arena=1096 B stack=264 B flash=3318 B status=0
+
+  arena  the model's tensor arena (vmcu_arena_bytes)
+  stack  the stack high-water mark measured on the board (runtime and model)
+  flash  the compiled model object's share of flash: .text, .rodata
+         (weights, tables), .data and .ARM.exidx, i.e. what `size` calls
+         text + data minus the arena; the runtime is not included
+
+The input file must hold exactly the model's input bytes (int8, NHWC). The
+exit code is 0 on success and 1 on any error: a compile error (printed with
+its source location), a missing tool, a wrong input size, a link error, a
+timeout, or a non-zero board status (the board's console is printed; with
+--ring-check, a ring-safety violation is one).
+
+Needs arm-none-eabi-gcc with newlib (Debian: gcc-arm-none-eabi
+libnewlib-arm-none-eabi) and qemu-system-arm, found on PATH unless --cc and
+--qemu name them.
+
+Example:
+  vmcu-run model.mlir --cpu=cortex-m7 --input in.bin --output out.bin
+
+MLIR debugging options (--mlir-print-ir-after-all, ...) are listed by
+--help-hidden.
+)";
+
+struct RunOptions {
+  cl::OptionCategory category{"vmcu-run options"};
+
+  cl::opt<std::string> model{cl::Positional, cl::Required,
+                             cl::desc("<model.mlir>"), cl::cat(category)};
+  cl::opt<std::string> cpu{
+      "cpu",
+      cl::desc("Target core: cortex-m4 (default, QEMU mps2-an386) or "
+               "cortex-m7 (mps2-an500)"),
+      cl::init("cortex-m4"), cl::cat(category)};
+  cl::opt<std::string> input{
+      "input", cl::Required,
+      cl::desc("Input bytes of the model (exactly its input size)"),
+      cl::value_desc("file"), cl::cat(category)};
+  cl::opt<std::string> output{
+      "output", cl::desc("Where to write the output bytes (default: nowhere)"),
+      cl::value_desc("file"), cl::cat(category)};
+  cl::opt<std::string> report{
+      "report", cl::desc("Also write the offset solver's JSON memory report"),
+      cl::value_desc("file"), cl::cat(category)};
+  cl::opt<unsigned> ramKb{
+      "ram-kb",
+      cl::desc("RAM budget for the tensor arena in KiB; compilation fails "
+               "if the arena is larger. 0 (default) means unlimited"),
+      cl::init(0), cl::cat(category)};
+  cl::opt<bool> ringCheck{
+      "ring-check",
+      cl::desc("Compile with ring-safety checks and link the runtime's "
+               "checker: a ring access that breaks the ring discipline "
+               "(e.g. a store over a live segment) stops the board with "
+               "`vmcu: ring-safety violation ...`"),
+      cl::init(false), cl::cat(category)};
+  cl::opt<std::string> keepTemps{
+      "keep-temps",
+      cl::desc("Build and run in this directory and keep its files "
+               "(model.o, model.elf, link.log, console.log, in.bin, "
+               "out.bin) instead of a deleted temporary directory"),
+      cl::value_desc("dir"), cl::cat(category)};
+  cl::opt<std::string> runtimeDir{
+      "runtime-dir",
+      cl::desc("The vmcu runtime sources. Default: the source tree's "
+               "runtime/ if it exists, else ../share/vmcu/runtime next to "
+               "this executable"),
+      cl::value_desc("dir"), cl::cat(category)};
+  cl::opt<std::string> qemu{
+      "qemu", cl::desc("QEMU to run (default: qemu-system-arm on PATH)"),
+      cl::value_desc("path"), cl::cat(category)};
+  cl::opt<std::string> cc{"cc",
+                          cl::desc("Compiler driver that links (default: "
+                                   "arm-none-eabi-gcc on PATH)"),
+                          cl::value_desc("path"), cl::cat(category)};
+  cl::opt<bool> icount{
+      "icount",
+      cl::desc("Count the instructions vmcu_invoke() executes: QEMU runs "
+               "with -icount shift=0 and the summary adds instructions=N"),
+      cl::init(false), cl::cat(category)};
+  cl::opt<unsigned> timeout{
+      "timeout", cl::desc("Seconds QEMU may run before it is killed"),
+      cl::init(kDefaultTimeoutSeconds), cl::cat(category)};
+};
+
+/// The values of the harness's summary line
+/// `vmcu: arena=<N> stack=<N> status=<N>`.
+struct BoardSummary {
+  uint64_t arena = 0, stack = 0;
+  int64_t status = 0;
+};
+
+} // namespace
+
+/// Prints `vmcu-run: error: message` and returns the exit code 1.
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), kToolName) << message << "\n";
+  return 1;
+}
+
+static const Board *lookupBoard(llvm::StringRef cpu) {
+  for (const Board &board : kBoards)
+    if (board.cpu == cpu)
+      return &board;
+  return nullptr;
+}
+
+/// `override` if set (a path, or a name looked up on PATH), else `name` on
+/// PATH.
+static std::optional<std::string> findTool(llvm::StringRef override,
+                                           llvm::StringRef name) {
+  llvm::StringRef wanted = override.empty() ? name : override;
+  if (path::has_parent_path(wanted))
+    return fs::can_execute(wanted) ? std::optional(wanted.str()) : std::nullopt;
+  llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName(wanted);
+  return found ? std::optional(*found) : std::nullopt;
+}
+
+/// The runtime directory: --runtime-dir, the source tree's, or the
+/// installed one. Empty if none holds the harness.
+static std::string findRuntimeDir(llvm::StringRef option, const char *argv0) {
+  auto hasHarness = [](llvm::StringRef dir) {
+    llvm::SmallString<256> file(dir);
+    path::append(file, kHarnessSource);
+    return fs::exists(file);
+  };
+  if (!option.empty())
+    return hasHarness(option) ? option.str() : std::string();
+  if (!kSourceRuntimeDir.empty() && hasHarness(kSourceRuntimeDir))
+    return kSourceRuntimeDir.str();
+  static int anchor;
+  llvm::SmallString<256> installed(
+      path::parent_path(fs::getMainExecutable(argv0, &anchor)));
+  path::append(installed, kInstalledRuntimeDir);
+  path::remove_dots(installed, /*remove_dot_dot=*/true);
+  return hasHarness(installed) ? installed.str().str() : std::string();
+}
+
+/// Bytes the model object puts in flash: every allocated section with
+/// contents (code, read-only data, initialised data) but the arena, which
+/// the linker scripts place in RAM (NOLOAD).
+static uint64_t getFlashBytes(ArrayRef<char> object) {
+  llvm::MemoryBufferRef ref(llvm::StringRef(object.data(), object.size()),
+                            "model.o");
+  auto file = llvm::object::ObjectFile::createObjectFile(ref);
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return 0;
+  }
+  auto *elf = dyn_cast<llvm::object::ELFObjectFileBase>(file->get());
+  if (!elf)
+    return 0;
+  uint64_t bytes = 0;
+  for (llvm::object::ELFSectionRef section : elf->sections()) {
+    llvm::Expected<llvm::StringRef> name = section.getName();
+    if (!name) {
+      llvm::consumeError(name.takeError());
+      continue;
+    }
+    if ((section.getFlags() & llvm::ELF::SHF_ALLOC) &&
+        section.getType() != llvm::ELF::SHT_NOBITS &&
+        *name != model_abi::kArenaSection)
+      bytes += section.getSize();
+  }
+  return bytes;
+}
+
+static LogicalResult writeBytes(llvm::StringRef file, ArrayRef<char> bytes) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(file, ec, fs::OF_None);
+  if (ec) {
+    fail("cannot write '" + file + "': " + ec.message());
+    return failure();
+  }
+  os.write(bytes.data(), bytes.size());
+  return success();
+}
+
+/// Runs `args` with stdin closed and stdout and stderr in `log`. Returns the
+/// exit code, or -1 with `error` set if it did not run or did not finish.
+static int execute(llvm::StringRef program, ArrayRef<std::string> args,
+                   llvm::StringRef log, unsigned timeoutSeconds,
+                   std::string &error) {
+  SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), log, log};
+  int rc = llvm::sys::ExecuteAndWait(program, argRefs, std::nullopt, redirects,
+                                     timeoutSeconds,
+                                     /*MemoryLimit=*/0, &error);
+  return rc < 0 ? -1 : rc;
+}
+
+static std::optional<BoardSummary> parseSummary(llvm::StringRef console) {
+  SmallVector<llvm::StringRef> lines;
+  console.split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    line = line.trim();
+    if (!line.consume_front(kSummaryPrefix))
+      continue;
+    BoardSummary summary;
+    auto [arena, rest] = line.split(" stack=");
+    auto [stack, status] = rest.split(" status=");
+    if (arena.getAsInteger(10, summary.arena) ||
+        stack.getAsInteger(10, summary.stack) ||
+        status.getAsInteger(10, summary.status))
+      return std::nullopt;
+    return summary;
+  }
+  return std::nullopt;
+}
+
+static int runMain(int argc, char **argv) {
+  RunOptions opts;
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  cl::HideUnrelatedOptions(opts.category);
+  cl::ParseCommandLineOptions(argc, argv, kOverview);
+
+  // Everything that can be checked before compiling.
+  const Board *board = lookupBoard(opts.cpu);
+  if (!board)
+    return fail("unknown --cpu '" + opts.cpu +
+                "'; expected cortex-m4 or cortex-m7");
+  std::optional<std::string> cc = findTool(opts.cc, kCcName);
+  if (!cc)
+    return opts.cc.empty()
+               ? fail(Twine(kCcName) + " not found; install " + kCcPackages)
+               : fail("--cc '" + opts.cc + "' not found");
+  std::optional<std::string> qemu = findTool(opts.qemu, kQemuName);
+  if (!qemu)
+    return opts.qemu.empty()
+               ? fail(Twine(kQemuName) + " not found; install " + kQemuPackages)
+               : fail("--qemu '" + opts.qemu + "' not found");
+  std::string runtime = findRuntimeDir(opts.runtimeDir, argv[0]);
+  if (runtime.empty())
+    return fail(opts.runtimeDir.empty()
+                    ? Twine("cannot find the vmcu runtime; pass "
+                            "--runtime-dir=<vmcu source>/runtime")
+                    : "--runtime-dir '" + opts.runtimeDir + "' has no " +
+                          kHarnessSource);
+  llvm::SmallString<256> ringCheckSource(runtime);
+  path::append(ringCheckSource, kRingCheckSource);
+  if (opts.ringCheck && !fs::exists(ringCheckSource))
+    return fail("--ring-check needs " + ringCheckSource +
+                ", which this runtime does not have");
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> inputBytes =
+      llvm::MemoryBuffer::getFile(opts.input, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!inputBytes)
+    return fail("cannot open input file '" + opts.input +
+                "': " + inputBytes.getError().message());
+
+  CompileOptions compileOptions;
+  compileOptions.cpu = opts.cpu;
+  compileOptions.ramKb = opts.ramKb;
+  compileOptions.memoryReport = opts.report;
+  compileOptions.ringCheck = opts.ringCheck;
+  compileOptions.toolName = kToolName.str();
+  FailureOr<CompiledModel> model = compileModelFile(opts.model, compileOptions);
+  if (failed(model))
+    return 1;
+  uint64_t inputSize = (*inputBytes)->getBufferSize();
+  if (inputSize != static_cast<uint64_t>(model->inputBytes))
+    return fail("input file '" + opts.input + "' has " + Twine(inputSize) +
+                " bytes, but the model's input has " +
+                Twine(model->inputBytes));
+
+  // The work directory. Semihosting paths are whitespace-separated and
+  // relative to QEMU's working directory, so they are absolute and without
+  // spaces.
+  llvm::SmallString<256> dir;
+  if (!opts.keepTemps.empty()) {
+    dir = opts.keepTemps;
+    if (std::error_code ec = fs::create_directories(dir))
+      return fail("cannot create '" + dir + "': " + ec.message());
+  } else if (std::error_code ec = fs::createUniqueDirectory(kToolName, dir)) {
+    return fail("cannot create a temporary directory: " + ec.message());
+  }
+  llvm::scope_exit removeTemps([&] {
+    if (opts.keepTemps.empty())
+      fs::remove_directories(dir);
+  });
+  if (std::error_code ec = fs::make_absolute(dir))
+    return fail("cannot resolve '" + dir + "': " + ec.message());
+  if (llvm::any_of(dir.str(), llvm::isSpace))
+    return fail("the work directory '" + dir +
+                "' contains white space, which QEMU's semihosting command "
+                "line cannot carry; use --keep-temps with another directory");
+  auto inDir = [&](llvm::StringRef name) {
+    llvm::SmallString<256> file(dir);
+    path::append(file, name);
+    return file.str().str();
+  };
+  std::string objectFile = inDir("model.o"), elfFile = inDir("model.elf");
+  std::string inFile = inDir("in.bin"), outFile = inDir("out.bin");
+  std::string linkLog = inDir("link.log"), consoleLog = inDir("console.log");
+  if (failed(writeBytes(objectFile, model->object)) ||
+      failed(writeBytes(
+          inFile, ArrayRef<char>((*inputBytes)->getBufferStart(), inputSize))))
+    return 1;
+  fs::remove(outFile);
+
+  // Link, as runtime/README.md does.
+  auto inRuntime = [&](llvm::StringRef name) {
+    llvm::SmallString<256> file(runtime);
+    path::append(file, name);
+    return file.str().str();
+  };
+  std::vector<std::string> link = {*cc, ("-mcpu=" + board->cpu).str()};
+  for (llvm::StringRef flag : kLinkFlags)
+    link.push_back(flag.str());
+  link.push_back("-I" + runtime);
+  link.push_back("-T");
+  link.push_back(inRuntime(board->linkerScript));
+  for (llvm::StringRef source : kRuntimeSources)
+    link.push_back(inRuntime(source));
+  if (opts.ringCheck)
+    link.push_back(ringCheckSource.str().str());
+  if (opts.icount)
+    link.push_back(kHarnessVtimeDefine.str());
+  link.insert(link.end(), {objectFile, "-lm", "-o", elfFile});
+  std::string error;
+  int rc = execute(*cc, link, linkLog, /*timeoutSeconds=*/0, error);
+  if (rc != 0) {
+    if (auto log = llvm::MemoryBuffer::getFile(linkLog))
+      llvm::errs() << (*log)->getBuffer();
+    return fail(rc < 0 ? "cannot run " + *cc + ": " + error
+                       : "linking failed (" + Twine(kCcName) + " exited " +
+                             Twine(rc) + ")");
+  }
+
+  // Run.
+  std::vector<std::string> run = {*qemu, "-M", board->machine.str()};
+  for (llvm::StringRef flag : kQemuFlags)
+    run.push_back(flag.str());
+  if (opts.icount)
+    run.insert(run.end(), {"-icount", kQemuIcountShift.str()});
+  run.insert(run.end(),
+             {"-kernel", elfFile, "-append", inFile + " " + outFile});
+  rc = execute(*qemu, run, consoleLog, opts.timeout, error);
+  std::string console;
+  if (auto log = llvm::MemoryBuffer::getFile(consoleLog))
+    console = (*log)->getBuffer().str();
+  std::optional<BoardSummary> summary = parseSummary(console);
+  if (rc != 0 || !summary || summary->status != 0) {
+    llvm::errs() << console;
+    if (rc < 0)
+      return fail("QEMU did not finish: " +
+                  (error.empty()
+                       ? "killed after --timeout=" + Twine(opts.timeout) + " s"
+                       : Twine(error)));
+    if (rc == 0 && !summary)
+      return fail("the board printed no summary line");
+    int status = rc != 0 ? rc : summary->status;
+    llvm::StringRef meaning = "see the console above";
+    if (status > 0 && static_cast<size_t>(status) < std::size(kStatusMeanings))
+      meaning = kStatusMeanings[status];
+    return fail("the board exited with status " + Twine(status) + " (" +
+                meaning + ")");
+  }
+  // Anything else the board said (e.g. vtime) goes to stderr.
+  SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(console).split(lines, '\n', /*MaxSplit=*/-1,
+                                 /*KeepEmpty=*/false);
+  std::optional<uint64_t> instructions;
+  for (llvm::StringRef line : lines) {
+    llvm::StringRef text = line.trim();
+    uint64_t count = 0;
+    if (opts.icount && text.consume_front(kVtimePrefix) &&
+        !text.getAsInteger(10, count)) {
+      instructions = count;
+      continue;
+    }
+    if (!line.trim().starts_with(kSummaryPrefix))
+      llvm::errs() << line << "\n";
+  }
+  if (opts.icount && !instructions)
+    return fail("the board printed no instruction count");
+
+  if (!opts.output.empty()) {
+    uint64_t outSize = 0;
+    if (fs::file_size(outFile, outSize) ||
+        outSize != static_cast<uint64_t>(model->outputBytes))
+      return fail("the board wrote no output of " + Twine(model->outputBytes) +
+                  " bytes");
+    if (std::error_code ec = fs::copy_file(outFile, opts.output))
+      return fail("cannot write '" + opts.output + "': " + ec.message());
+  }
+  llvm::outs() << kToolName << ": " << board->cpu << " arena=" << summary->arena
+               << " B stack=" << summary->stack
+               << " B flash=" << getFlashBytes(model->object)
+               << " B status=" << summary->status;
+  if (instructions)
+    llvm::outs() << " instructions=" << *instructions;
+  llvm::outs() << "\n";
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  return runMain(argc, argv);
+}

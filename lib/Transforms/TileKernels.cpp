@@ -170,31 +170,43 @@ public:
   }
 
   /// acc[accIdx] += sum_c (xbuf[c] - zp) * w[wBase + c] over `lanes`
-  /// channels: 4-lane vmcu.dot blocks, then scalar lanes.
+  /// channels: 4-lane vmcu.dot blocks, then scalar lanes. The sum is carried
+  /// in a register (iter_args) and stored once.
   void dotRow(Value acc, Value accIdx, Value xbuf, int64_t lanes, int32_t zp,
               Value weights, AffineExpr wBase, ValueRange wDims) {
     auto lane = VectorType::get({kDotLanes}, b.getI8Type());
     int64_t blocks = lanes / kDotLanes;
-    loop(0, blocks, [&](Value c4) {
-      SmallVector<Value> dims(wDims.begin(), wDims.end());
-      dims.push_back(c4);
-      Value wIdx = apply(wBase + d(wDims.size()) * kDotLanes, dims);
-      Value xIdx = apply(d(0) * kDotLanes, c4);
-      Value xv = vector::LoadOp::create(b, loc, lane, xbuf, ValueRange{xIdx});
-      Value wv = vector::LoadOp::create(b, loc, lane, weights, ValueRange{wIdx});
-      Value a = load(acc, accIdx);
-      Value r = DotOp::create(b, loc, b.getI32Type(), a, xv, wv,
-                              b.getI32IntegerAttr(-zp));
-      store(r, acc, accIdx);
-    });
-    loop(blocks * kDotLanes, lanes, [&](Value ci) {
+    Value sum = load(acc, accIdx);
+    if (blocks > 0) {
+      auto forOp = affine::AffineForOp::create(
+          b, loc, 0, blocks, 1, ValueRange{sum},
+          [&](OpBuilder &nested, Location, Value c4, ValueRange args) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(nested.getInsertionBlock(),
+                                nested.getInsertionPoint());
+            SmallVector<Value> dims(wDims.begin(), wDims.end());
+            dims.push_back(c4);
+            Value wIdx = apply(wBase + d(wDims.size()) * kDotLanes, dims);
+            Value xIdx = apply(d(0) * kDotLanes, c4);
+            Value xv =
+                vector::LoadOp::create(b, loc, lane, xbuf, ValueRange{xIdx});
+            Value wv = vector::LoadOp::create(b, loc, lane, weights,
+                                              ValueRange{wIdx});
+            Value r = DotOp::create(b, loc, b.getI32Type(), args[0], xv, wv,
+                                    b.getI32IntegerAttr(-zp));
+            affine::AffineYieldOp::create(b, loc, r);
+          });
+      sum = forOp.getResult(0);
+    }
+    // At most kDotLanes - 1 leftover lanes: straight-line scalar MACs.
+    for (int64_t c = blocks * kDotLanes; c < lanes; ++c) {
+      Value ci = index(c);
       SmallVector<Value> dims(wDims.begin(), wDims.end());
       dims.push_back(ci);
       Value wIdx = apply(wBase + d(wDims.size()), dims);
-      Value r = mac(load(acc, accIdx), load(xbuf, ci), zp,
-                    load(weights, wIdx));
-      store(r, acc, accIdx);
-    });
+      sum = mac(sum, load(xbuf, ci), zp, load(weights, wIdx));
+    }
+    store(sum, acc, accIdx);
   }
 
   /// vmcu.requantize of `v` with channel `ch`'s entry of the tables.

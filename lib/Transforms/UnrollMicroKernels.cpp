@@ -39,11 +39,19 @@ std::optional<uint64_t> unrolledOps(affine::AffineForOp loop) {
   return *trip * bodyOps;
 }
 
+/// True if the body of `outer` holds exactly one loop, an innermost one.
+bool wrapsOneInnermostLoop(affine::AffineForOp outer) {
+  auto loops = outer.getBody()->getOps<affine::AffineForOp>();
+  return llvm::hasSingleElement(loops) && isInnermost(*loops.begin());
+}
+
 struct VMCUUnrollMicroKernelsPass
     : vmcu::impl::VMCUUnrollMicroKernelsPassBase<VMCUUnrollMicroKernelsPass> {
   using Base::Base;
 
   void runOnOperation() override {
+    if (jam > 1 && failed(jamChannelLoops()))
+      return signalPassFailure();
     for (unsigned level = 0; level < levels; ++level) {
       SmallVector<affine::AffineForOp> candidates;
       getOperation().walk([&](KernelOp kernel) {
@@ -59,6 +67,25 @@ struct VMCUUnrollMicroKernelsPass
         if (failed(affine::loopUnrollFull(loop)))
           return signalPassFailure();
     }
+  }
+
+  /// Unroll-and-jams every loop that wraps one innermost loop and whose
+  /// constant trip count is a multiple of `jam` above it: `jam` channels then
+  /// share each input word and keep their accumulators in registers.
+  LogicalResult jamChannelLoops() {
+    SmallVector<affine::AffineForOp> candidates;
+    getOperation().walk([&](KernelOp kernel) {
+      kernel.getBody().walk([&](affine::AffineForOp loop) {
+        std::optional<uint64_t> trip = affine::getConstantTripCount(loop);
+        if (trip && *trip > jam && *trip % jam == 0 &&
+            wrapsOneInnermostLoop(loop))
+          candidates.push_back(loop);
+      });
+    });
+    for (affine::AffineForOp loop : candidates)
+      if (failed(affine::loopUnrollJamByFactor(loop, jam)))
+        return failure();
+    return success();
   }
 };
 

@@ -17,8 +17,9 @@
 // CHECK:        affine.for %[[K:.*]] = 0 to 2 {
 // CHECK:          vmcu.ring_load %[[POOL]]
 // CHECK:          affine.for {{.*}} = 0 to 8 {
-// CHECK-NEXT:       affine.for {{.*}} = 0 to 2 {
-// CHECK:              vmcu.dot
+// CHECK-NEXT:       %[[SUM:.*]] = memref.load
+// CHECK-NEXT:       affine.for {{.*}} = 0 to 2 iter_args(%[[ACC:.*]] = %[[SUM]]) -> (i32) {
+// CHECK:              vmcu.dot %[[ACC]]
 // CHECK:        vmcu.requantize
 // CHECK:        affine.for {{.*}} = max #{{.*}}(%[[N]]) to min #{{.*}}(%[[N]]) {
 // CHECK-NEXT:     affine.for {{.*}} = max #{{.*}}(%[[M]]) to min #{{.*}}(%[[M]]) {

@@ -68,3 +68,41 @@ func.func @outside(%m: memref<4xi32>, %k: index) {
   }
   return
 }
+
+// A channel loop of 8 around the lane loop is too big to unroll fully
+// (max-ops=64): it is unroll-and-jammed by 4 (step 4), then the lane loop,
+// now holding 4 dots per lane, unrolls fully.
+// RUN: vmcu-opt %s --vmcu-unroll-microkernels=max-ops=64 | FileCheck %s --check-prefix=JAM
+// RUN: vmcu-opt %s --vmcu-unroll-microkernels="max-ops=64 jam=1" | FileCheck %s --check-prefix=NOJAM
+// JAM-LABEL: func.func @jam
+// JAM: affine.for %{{.*}} = 0 to 8 step 4 {
+// JAM-NOT: affine.for
+// JAM-COUNT-8: vmcu.dot
+// JAM-NOT: vmcu.dot
+// JAM: return
+// NOJAM-LABEL: func.func @jam
+// NOJAM: affine.for %{{.*}} = 0 to 8 {
+// NOJAM-NOT: affine.for
+// NOJAM-COUNT-2: vmcu.dot
+// NOJAM-NOT: vmcu.dot
+// NOJAM: return
+func.func @jam(%acc: memref<8xi32>, %x: memref<8xi8>, %w: memref<64xi8>) {
+  %pool = vmcu.segment_pool : !pool
+  %in = vmcu.tensor_base %pool {name = "x", segments = 1, base = 0} : !pool
+  %out = vmcu.tensor_base %pool {name = "y", segments = 1, base = 2} : !pool
+  vmcu.kernel "jam" ins(%in) outs(%out) {
+    affine.for %n = 0 to 8 {
+      %a0 = memref.load %acc[%n] : memref<8xi32>
+      %sum = affine.for %l = 0 to 2 iter_args(%a = %a0) -> (i32) {
+        %xo = affine.apply affine_map<(d0) -> (d0 * 4)>(%l)
+        %wo = affine.apply affine_map<(d0, d1) -> (d0 * 8 + d1 * 4)>(%n, %l)
+        %xv = vector.load %x[%xo] : memref<8xi8>, vector<4xi8>
+        %wv = vector.load %w[%wo] : memref<64xi8>, vector<4xi8>
+        %d = vmcu.dot %a, %xv, %wv {x_offset = 3 : i32} : vector<4xi8>
+        affine.yield %d : i32
+      }
+      memref.store %sum, %acc[%n] : memref<8xi32>
+    }
+  }
+  return
+}

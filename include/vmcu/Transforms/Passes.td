@@ -150,7 +150,10 @@ def VMCUUnrollMicroKernelsPass
     second the channels of one output segment: the accumulators become
     registers and one input word is unpacked once for all channels.
     Loops over segments (the outer tiling level) stay rolled, which bounds
-    flash.
+    flash. Before that, a loop that only wraps an innermost loop (output
+    channels around the lanes) is unroll-and-jammed by `jam` when its trip
+    count is a larger multiple of it, so `jam` channels share each unpacked
+    input word even when the whole channel loop is too big to unroll.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect"];
   let options = [
@@ -158,6 +161,9 @@ def VMCUUnrollMicroKernelsPass
            "Largest unrolled loop body, in operations">,
     Option<"levels", "levels", "unsigned", "2",
            "How many loop levels, from the innermost, may be unrolled">,
+    Option<"jam", "jam", "unsigned", "4",
+           "First unroll-and-jam channel loops around an innermost loop by "
+           "this factor (1: off)">,
   ];
 }
 

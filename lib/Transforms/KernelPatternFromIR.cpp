@@ -20,8 +20,9 @@ namespace {
 
 class PatternReader {
 public:
-  PatternReader(KernelOp kernel, int64_t unitsPerSegment)
-      : kernel(kernel), unitsPerSegment(unitsPerSegment) {}
+  PatternReader(KernelOp kernel, int64_t unitsPerSegment, unsigned inputIndex)
+      : kernel(kernel), unitsPerSegment(unitsPerSegment),
+        inputIndex(inputIndex) {}
 
   FailureOr<an::KernelPattern> read() {
     an::KernelPattern pattern;
@@ -30,9 +31,12 @@ public:
       return static_cast<int64_t>(
           base.getDefiningOp<TensorBaseOp>().getSegments());
     };
-    Value input = kernel.getInputs().front();
-    if (kernel.getInputs().size() != 1)
-      return kernel.emitOpError("offset solving supports one input tensor");
+    if (inputIndex >= kernel.getInputs().size())
+      return kernel.emitOpError("has no input #") << inputIndex;
+    Value input = kernel.getInputs()[inputIndex];
+    for (Value other : kernel.getInputs())
+      if (other != input)
+        ignored.insert(other);
     for (auto [value, role] :
          {std::pair<Value, an::TensorRole>{input, an::TensorRole::Input},
           {kernel.getOutput(), an::TensorRole::Output},
@@ -61,7 +65,10 @@ public:
 private:
   KernelOp kernel;
   int64_t unitsPerSegment;
+  unsigned inputIndex;
   DenseMap<Value, an::TensorRole> roles;
+  /// The kernel's other inputs, whose accesses are left out.
+  DenseSet<Value> ignored;
   SmallVector<Value> ivs;
 
   /// A loop-invariant constant or an enclosing induction variable.
@@ -131,6 +138,16 @@ private:
     return bound;
   }
 
+  /// Whether `address` is based on one of the ignored inputs.
+  bool readsIgnored(Value address) {
+    if (ignored.contains(address))
+      return true;
+    auto apply = address.getDefiningOp<affine::AffineApplyOp>();
+    return apply && llvm::any_of(apply.getMapOperands(), [&](Value v) {
+             return ignored.contains(v);
+           });
+  }
+
   /// The segment index of a ring address: (address - base) / unitsPerSegment.
   FailureOr<std::pair<an::TensorRole, an::AffineExpr>>
   readAddress(Operation *user, Value address) {
@@ -182,6 +199,8 @@ private:
 
   LogicalResult addAccess(Operation *op, an::AccessKind kind, Value address,
                           std::vector<an::Node> &out) {
+    if (readsIgnored(address))
+      return success();
     auto read = readAddress(op, address);
     if (failed(read))
       return failure();
@@ -247,12 +266,15 @@ private:
 } // namespace
 
 FailureOr<an::KernelPattern>
-mlir::vmcu::buildKernelPattern(KernelOp kernel, int64_t segmentBytes) {
+mlir::vmcu::buildKernelPattern(KernelOp kernel, int64_t segmentBytes,
+                               unsigned inputIndex) {
   Value anyBase = kernel.getOutput();
   auto pool = anyBase.getDefiningOp<TensorBaseOp>().getPool().getType();
   if (segmentBytes % pool.getSegmentBytes() != 0)
     return kernel.emitOpError("segment of ")
            << segmentBytes << " bytes is not a multiple of the pool unit ("
            << pool.getSegmentBytes() << " bytes)";
-  return PatternReader(kernel, segmentBytes / pool.getSegmentBytes()).read();
+  return PatternReader(kernel, segmentBytes / pool.getSegmentBytes(),
+                       inputIndex)
+      .read();
 }

@@ -36,6 +36,10 @@ struct PlacedKernel {
   int64_t segmentBytes;
   int64_t unitsPerSegment;
   an::KernelPattern pattern;
+  /// Earlier tensors it reads besides its input, each with its pattern
+  /// (that tensor in the input role).
+  SmallVector<unsigned> skips;
+  std::vector<an::KernelPattern> skipPatterns;
   int64_t distance = 0;       // kernel segments
   int64_t footprintUnits = 0; // pool units
 };
@@ -56,7 +60,7 @@ bool isForbidden(ArrayRef<an::DistanceInterval> forbidden, int64_t d) {
 /// kernel, and the tensor-level and lower-bound figures.
 MemoryReport buildReport(SegmentPoolOp pool, ArrayRef<PlacedKernel> kernels,
                          ArrayRef<TensorBaseOp> tensors, ArrayRef<int64_t> base,
-                         int64_t capacity) {
+                         int64_t capacity, ArrayRef<int64_t> lowerBoundUnits) {
   int64_t unit = pool.getType().getSegmentBytes();
   MemoryReport report;
   report.peakRamBytes = capacity * unit;
@@ -89,10 +93,72 @@ MemoryReport buildReport(SegmentPoolOp pool, ArrayRef<PlacedKernel> kernels,
     layer.output = k + 1;
     report.tensorLevelBytes =
         std::max(report.tensorLevelBytes, layer.tensorLevelBytes);
-    report.lowerBoundBytes = std::max({report.lowerBoundBytes, in, out});
+    report.lowerBoundBytes =
+        std::max(report.lowerBoundBytes, lowerBoundUnits[k] * unit);
     report.layers.push_back(std::move(layer));
   }
   return report;
+}
+
+/// Places the output of kernel `k` when more tensors than its input are
+/// live: each skip tensor it reads constrains the distance through its own
+/// exact forbidden set, and every `held` tensor must not be overlapped at
+/// all. The footprint is the span of every live tensor plus the workspace;
+/// a pool at least that large sees the same (linear) placement, so the
+/// checks are exact on the ring.
+LogicalResult placeWithLiveTensors(size_t k, MutableArrayRef<PlacedKernel> kernels,
+                                   ArrayRef<unsigned> held,
+                                   ArrayRef<an::DistanceInterval> forbidden,
+                                   ArrayRef<int64_t> base,
+                                   ArrayRef<int64_t> units, int64_t outAlign,
+                                   int64_t wrapAlign) {
+  PlacedKernel &kernel = kernels[k];
+  const an::KernelPattern &p = kernel.pattern;
+  int64_t r = kernel.unitsPerSegment;
+  int64_t outUnits = units[k + 1];
+  SmallVector<unsigned> live(held.begin(), held.end());
+  live.append(kernel.skips.begin(), kernel.skips.end());
+  live.push_back(k);
+  int64_t lo = base[k], hi = base[k] + units[k];
+  for (unsigned t : live) {
+    lo = std::min(lo, base[t]);
+    hi = std::max(hi, base[t] + units[t]);
+  }
+  std::vector<std::vector<an::DistanceInterval>> skipForbidden;
+  for (const an::KernelPattern &sp : kernel.skipPatterns)
+    skipForbidden.push_back(an::computeForbiddenDistances(sp));
+
+  // Output bases below `lo - outUnits` or above `hi` overlap nothing.
+  int64_t slack = wrapAlign + 1;
+  int64_t dMin = (base[k] - hi) / r - slack;
+  int64_t dMax = (base[k] - lo + outUnits) / r + slack;
+  std::optional<int64_t> best;
+  int64_t bestSpan = 0;
+  for (int64_t d = dMin; d <= dMax; ++d) {
+    int64_t outBase = base[k] - d * r;
+    if (floorMod(outBase, outAlign) != 0 || isForbidden(forbidden, d))
+      continue;
+    bool safe = true;
+    for (auto [i, skip] : llvm::enumerate(kernel.skips))
+      safe &= !isForbidden(skipForbidden[i], (base[skip] - outBase) / r);
+    for (unsigned t : held)
+      safe &= outBase + outUnits <= base[t] || base[t] + units[t] <= outBase;
+    if (!safe)
+      continue;
+    int64_t span = std::max(hi, outBase + outUnits) - std::min(lo, outBase);
+    auto key = [](int64_t spanUnits, int64_t dist) {
+      return std::make_tuple(spanUnits, std::abs(dist), dist);
+    };
+    if (!best || key(span, d) < key(bestSpan, *best)) {
+      best = d;
+      bestSpan = span;
+    }
+  }
+  if (!best)
+    return kernel.op.emitOpError("found no safe aligned distance");
+  kernel.distance = *best;
+  kernel.footprintUnits = bestSpan + p.workspaceSegments * r;
+  return success();
 }
 
 /// Writes `path` through `print`; `what` names the file in the error.
@@ -156,7 +222,25 @@ struct VMCUSolveOffsetsPass
       if (auto error = an::validate(*pattern))
         return kernel.emitOpError("has an invalid ring access pattern: ")
                << *error;
-      kernels.push_back({kernel, seg, seg / unit, std::move(*pattern)});
+      PlacedKernel placed{kernel, seg, seg / unit, std::move(*pattern)};
+      // Further inputs must be earlier tensors of the chain (skip tensors).
+      for (auto [i, other] : llvm::enumerate(kernel.getInputs())) {
+        if (i == 0)
+          continue;
+        auto it = llvm::find(tensors, other.getDefiningOp<TensorBaseOp>());
+        if (it == tensors.end() || std::next(it) == tensors.end())
+          return kernel.emitOpError("input #")
+                 << i << " must be an earlier tensor of the chain";
+        auto skipPattern = buildKernelPattern(kernel, seg, i);
+        if (failed(skipPattern))
+          return failure();
+        if (auto error = an::validate(*skipPattern))
+          return kernel.emitOpError("has an invalid ring access pattern: ")
+                 << *error;
+        placed.skips.push_back(std::distance(tensors.begin(), it));
+        placed.skipPatterns.push_back(std::move(*skipPattern));
+      }
+      kernels.push_back(std::move(placed));
       tensors.push_back(kernel.getOutput().getDefiningOp<TensorBaseOp>());
     }
     if (kernels.empty())
@@ -170,7 +254,39 @@ struct VMCUSolveOffsetsPass
     for (auto [k, kernel] : llvm::enumerate(kernels)) {
       align[k] = lcm(align[k], kernel.unitsPerSegment);
       align[k + 1] = lcm(align[k + 1], kernel.unitsPerSegment);
+      for (unsigned skip : kernel.skips)
+        align[skip] = lcm(align[skip], kernel.unitsPerSegment);
       wrapAlign = lcm(wrapAlign, kernel.unitsPerSegment);
+    }
+
+    // A tensor stays live until its last reader. `held[k]` lists the
+    // earlier tensors live across kernel k that it neither reads as input
+    // nor as a skip: its output must not overlap them.
+    SmallVector<int64_t> units;
+    for (TensorBaseOp tensor : tensors)
+      units.push_back(static_cast<int64_t>(tensor.getSegments()));
+    SmallVector<unsigned> lastReader(tensors.size(), 0);
+    for (auto [k, kernel] : llvm::enumerate(kernels)) {
+      lastReader[k] = std::max<unsigned>(lastReader[k], k);
+      for (unsigned skip : kernel.skips)
+        lastReader[skip] = std::max<unsigned>(lastReader[skip], k);
+    }
+    SmallVector<SmallVector<unsigned>> held(kernels.size());
+    // The live bytes at a kernel's start and end; their max is its bound.
+    SmallVector<int64_t> lowerBoundUnits(kernels.size(), 0);
+    for (auto [k, kernel] : llvm::enumerate(kernels)) {
+      int64_t start = units[k], end = units[k + 1];
+      for (unsigned skip : kernel.skips)
+        start += units[skip];
+      for (unsigned t = 0; t <= k; ++t) {
+        if (lastReader[t] > k)
+          end += units[t];
+        if (t < k && lastReader[t] >= k && !llvm::is_contained(kernel.skips, t)) {
+          held[k].push_back(t);
+          start += units[t];
+        }
+      }
+      lowerBoundUnits[k] = std::max(start, end);
     }
 
     // Sequential placement with unbounded integers; wrapped at the end.
@@ -180,22 +296,28 @@ struct VMCUSolveOffsetsPass
       const an::KernelPattern &p = kernel.pattern;
       auto forbidden = an::computeForbiddenDistances(p);
       int64_t r = kernel.unitsPerSegment;
-      std::optional<int64_t> best;
-      int64_t slack = wrapAlign + 1;
-      // Every d <= -I or >= O is safe; the best aligned one lies within.
-      for (int64_t d = -p.inputSegments - slack;
-           d <= p.outputSegments + slack; ++d) {
-        if (floorMod(base[k] - d * r, align[k + 1]) != 0 ||
-            isForbidden(forbidden, d))
-          continue;
-        if (!best || an::isBetterDistance(p, d, *best))
-          best = d;
+      if (kernel.skips.empty() && held[k].empty()) {
+        std::optional<int64_t> best;
+        int64_t slack = wrapAlign + 1;
+        // Every d <= -I or >= O is safe; the best aligned one lies within.
+        for (int64_t d = -p.inputSegments - slack;
+             d <= p.outputSegments + slack; ++d) {
+          if (floorMod(base[k] - d * r, align[k + 1]) != 0 ||
+              isForbidden(forbidden, d))
+            continue;
+          if (!best || an::isBetterDistance(p, d, *best))
+            best = d;
+        }
+        if (!best)
+          return kernel.op.emitOpError("found no safe aligned distance");
+        kernel.distance = *best;
+        kernel.footprintUnits = an::footprintForDistance(p, *best) * r;
+      } else if (failed(placeWithLiveTensors(k, kernels, held[k], forbidden,
+                                             base, units, align[k + 1],
+                                             wrapAlign))) {
+        return failure();
       }
-      if (!best)
-        return kernel.op.emitOpError("found no safe aligned distance");
-      kernel.distance = *best;
-      kernel.footprintUnits = an::footprintForDistance(p, *best) * r;
-      base[k + 1] = base[k] - *best * r;
+      base[k + 1] = base[k] - kernel.distance * r;
       capacity = std::max(capacity, kernel.footprintUnits);
     }
 
@@ -246,7 +368,8 @@ struct VMCUSolveOffsetsPass
     }
     if (memoryReport.empty() && memorySvg.empty())
       return success();
-    MemoryReport report = buildReport(pool, kernels, tensors, base, capacity);
+    MemoryReport report =
+        buildReport(pool, kernels, tensors, base, capacity, lowerBoundUnits);
     if (!memoryReport.empty() &&
         failed(writeTextFile(
             pool, memoryReport, "memory report", [&](llvm::raw_ostream &os) {

@@ -32,6 +32,9 @@ struct ChainLayer {
   unsigned inputTensor;
   unsigned outputTensor;
   std::string name;
+  /// An earlier tensor a vmcu.add reads besides the previous layer's output.
+  std::optional<unsigned> skipTensor = std::nullopt;
+  bool skipIsLhs = false;
 };
 
 /// A symbol-friendly name for `op`: its NameLoc if any, else kind_index.
@@ -139,23 +142,43 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       if (!layer)
         return op.emitOpError("is not a vmcu layer; run "
                               "--convert-tosa-to-vmcu before vmcu-tile");
-      auto it = tensorOf.find(layer.getActivationInput());
+      // The chain operand is the previous layer's output; a vmcu.add may
+      // take it on either side and read an earlier (skip) tensor as well.
       unsigned current = tensorBytes.size() - 1;
-      if (it == tensorOf.end() || it->second != current)
+      auto tensorIndex = [&](Value v) -> std::optional<unsigned> {
+        auto it = tensorOf.find(v);
+        if (it == tensorOf.end())
+          return std::nullopt;
+        return it->second;
+      };
+      Value primary = layer.getActivationInput();
+      auto add = dyn_cast<AddOp>(op);
+      if (add && tensorIndex(add.getRhs()) == current &&
+          tensorIndex(add.getLhs()) != current)
+        primary = add.getRhs();
+      if (tensorIndex(primary) != current)
         return op.emitOpError("must read the output of the previous layer: "
                               "vmcu-tile handles chains of layers (fuse "
                               "residual blocks with vmcu-fuse-bottleneck)");
-      for (Value operand : op.getOperands())
-        if (operand != layer.getActivationInput() && tensorOf.count(operand))
+      std::optional<unsigned> skip;
+      bool skipIsLhs = false;
+      for (Value operand : op.getOperands()) {
+        std::optional<unsigned> index = tensorIndex(operand);
+        if (!index || *index == current)
+          continue;
+        if (!add)
           return op.emitOpError("reads a second activation tensor; only "
-                                "fused residuals are supported");
+                                "vmcu.add may read an earlier tensor");
+        skip = index;
+        skipIsLhs = operand == add.getLhs();
+      }
       tensorOf[op.getResult(0)] = tensorBytes.size();
       tensorBytes.push_back(bytesOf(op.getResult(0)));
       int64_t seg = layer.getSegmentSizeBytes()
                         ? static_cast<int64_t>(*layer.getSegmentSizeBytes())
                         : defaultSegmentBytes(layer);
       chain.push_back({layer, seg, current, current + 1,
-                       layerName(&op, chain.size())});
+                       layerName(&op, chain.size()), skip, skipIsLhs});
     }
     if (chain.empty())
       return func.emitOpError("has no vmcu layers to tile");
@@ -198,23 +221,45 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       bases.push_back(base);
     }
 
-    for (const ChainLayer &layer : chain) {
+    // A tensor is freed by its last reader; skip tensors stay live (and
+    // count for the tensor-level planner) until then.
+    SmallVector<unsigned> lastReader(tensorBytes.size(), 0);
+    for (auto [k, layer] : llvm::enumerate(chain)) {
+      lastReader[layer.inputTensor] = k;
+      if (layer.skipTensor)
+        lastReader[*layer.skipTensor] = k;
+    }
+    for (auto [k, layer] : llvm::enumerate(chain)) {
+      SmallVector<Value> inputs = {bases[layer.inputTensor]};
+      if (layer.skipTensor)
+        inputs.push_back(bases[*layer.skipTensor]);
       auto kernel = KernelOp::create(b, layer.op->getLoc(),
-                                     b.getStringAttr(layer.name),
-                                     ValueRange{bases[layer.inputTensor]},
+                                     b.getStringAttr(layer.name), inputs,
                                      bases[layer.outputTensor], Value());
+      int64_t liveSkipBytes = 0;
+      for (unsigned t = 0; t < layer.inputTensor; ++t)
+        if (lastReader[t] >= k)
+          liveSkipBytes += tensorBytes[t];
       kernel->setAttr("vmcu.segment_bytes",
                       b.getI64IntegerAttr(layer.segmentBytes));
-      kernel->setAttr("vmcu.tensor_level_bytes",
-                      b.getI64IntegerAttr(tensorLevelBytes(layer.op)));
+      kernel->setAttr(
+          "vmcu.tensor_level_bytes",
+          b.getI64IntegerAttr(tensorLevelBytes(layer.op) + liveSkipBytes));
       kernel->setAttr("vmcu.layer",
                       b.getStringAttr(layer.op->getName().stripDialect()));
       Block &body = kernel.getBody().emplaceBlock();
       OpBuilder kb = OpBuilder::atBlockBegin(&body);
       tile::KernelEnv env{module, pool, unit, layer.name};
+      tile::KernelTensors tensors{bases[layer.inputTensor],
+                                  bases[layer.outputTensor]};
+      tensors.freeInput = lastReader[layer.inputTensor] == k;
+      if (layer.skipTensor) {
+        tensors.skip = bases[*layer.skipTensor];
+        tensors.skipIsLhs = layer.skipIsLhs;
+        tensors.freeSkip = lastReader[*layer.skipTensor] == k;
+      }
       if (failed(tile::emitKernel(kb, env, layer.op, layer.segmentBytes,
-                                  {bases[layer.inputTensor],
-                                   bases[layer.outputTensor]})))
+                                  tensors)))
         return failure();
     }
     Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));

@@ -50,6 +50,9 @@ public:
       : b(b), env(env), loc(loc), ctx(b.getContext()), seg(segBytes),
         unitsPerSeg(segBytes / env.unitBytes) {}
 
+  /// Tensors a later kernel still reads: their frees are not emitted.
+  SmallVector<Value, 2> keepAlive;
+
   OpBuilder &b;
   const KernelEnv &env;
   Location loc;
@@ -152,6 +155,8 @@ public:
   }
 
   void freeSegment(Value base, AffineExpr segIndex, ValueRange dims) {
+    if (llvm::is_contained(keepAlive, base))
+      return;
     Value addr = ringAddress(base, segIndex, dims);
     FreeOp::create(b, loc, env.pool, addr, unitsPerSeg);
   }
@@ -215,6 +220,18 @@ public:
     return RequantizeOp::create(
         b, loc, resultType, v, load(mult, ch), load(shift, ch),
         b.getI32IntegerAttr(rq.getInputZp()),
+        b.getI32IntegerAttr(rq.getOutputZp()), b.getI32IntegerAttr(rq.getMin()),
+        b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()));
+  }
+
+  /// A per-tensor input rescale of int8 `v` to int32 (channel 0 of
+  /// one-entry tables, as TOSA rescales an add's operands).
+  Value rescaleToI32(Value v, RequantAttr rq) {
+    Type i32Type = b.getI32Type();
+    Value wide = arith::ExtSIOp::create(b, loc, i32Type, v);
+    return RequantizeOp::create(
+        b, loc, i32Type, wide, i32(rq.getMultiplier()[0]),
+        i32(rq.getShift()[0]), b.getI32IntegerAttr(rq.getInputZp()),
         b.getI32IntegerAttr(rq.getOutputZp()), b.getI32IntegerAttr(rq.getMin()),
         b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()));
   }
@@ -640,7 +657,7 @@ LogicalResult emitBottleneck(Emitter &e, BottleneckOp op,
   Value accC = e.scratch(1, e.b.getI32Type());
   Value xbuf = e.scratch(s, e.b.getI8Type());
   Value obuf = e.scratch(s, e.b.getI8Type());
-  Type i32Type = e.b.getI32Type(), i8Type = e.b.getI8Type();
+  Type i8Type = e.b.getI8Type();
 
   e.emitWindowed(rows, cols, t.input, cinS, [&](Value p, Value q,
                                                  Emitter::FreeHook frees) {
@@ -682,20 +699,9 @@ LogicalResult emitBottleneck(Emitter &e, BottleneckOp op,
           bool projIsLhs = residual.getLhs() == project.getOutput();
           Value av = e.load(xbuf, k);
           Value lhs = projIsLhs ? dq : av, rhs = projIsLhs ? av : dq;
-          // Per-tensor input rescales: channel 0 of one-entry tables.
-          auto rescale = [&](Value v, RequantAttr rq) {
-            Value wide = arith::ExtSIOp::create(e.b, e.loc, i32Type, v);
-            return RequantizeOp::create(
-                e.b, e.loc, i32Type, wide, e.i32(rq.getMultiplier()[0]),
-                e.i32(rq.getShift()[0]), e.b.getI32IntegerAttr(rq.getInputZp()),
-                e.b.getI32IntegerAttr(rq.getOutputZp()),
-                e.b.getI32IntegerAttr(rq.getMin()),
-                e.b.getI32IntegerAttr(rq.getMax()),
-                e.b.getBoolAttr(rq.getDoubleRound()));
-          };
           Value sum = arith::AddIOp::create(
-              e.b, e.loc, rescale(lhs, residual.getLhsRescale()),
-              rescale(rhs, residual.getRhsRescale()));
+              e.b, e.loc, e.rescaleToI32(lhs, residual.getLhsRescale()),
+              e.rescaleToI32(rhs, residual.getRhsRescale()));
           dq = e.requantize(sum, residual.getRequant(), addMult, addShift,
                             ch, i8Type);
         }
@@ -708,6 +714,59 @@ LogicalResult emitBottleneck(Emitter &e, BottleneckOp op,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// add: element-wise over two ring tensors, segment by segment.
+//===----------------------------------------------------------------------===//
+
+/// Reads segment i of both operands, frees them (at their last use) and
+/// stores output segment i, so the output may overwrite either operand in
+/// place.
+LogicalResult emitAdd(Emitter &e, AddOp op, const KernelTensors &t) {
+  auto type = op.getOutput().getType();
+  int64_t channels = type.getDimSize(type.getRank() - 1);
+  int64_t s = e.seg, cs = channels / s;
+  int64_t pixels = type.getNumElements() / channels;
+  // The primary input is the previous layer's output; `skip` the other one.
+  Value lhsBase = t.skip && t.skipIsLhs ? t.skip : t.input;
+  Value rhsBase = t.skip && !t.skipIsLhs ? t.skip : t.input;
+  auto [mult, shift] = e.requantTables("add_", op.getRequant(), channels);
+  Value lbuf = e.scratch(s, e.b.getI8Type());
+  Value rbuf = e.scratch(s, e.b.getI8Type());
+  Value obuf = e.scratch(s, e.b.getI8Type());
+  Type i8Type = e.b.getI8Type();
+  e.loop(0, pixels, [&](Value p) {
+    e.loop(0, cs, [&](Value cc) {
+      AffineExpr segIndex = e.d(0) * cs + e.d(1);
+      e.loadSegment(lhsBase, segIndex, {p, cc}, lbuf);
+      if (t.skip)
+        e.loadSegment(rhsBase, segIndex, {p, cc}, rbuf);
+      Value rsrc = t.skip ? rbuf : lbuf;
+      e.loop(0, s, [&](Value k) {
+        Value ch = e.apply(e.d(0) * s + e.d(1), {cc, k});
+        Value sum = arith::AddIOp::create(
+            e.b, e.loc, e.rescaleToI32(e.load(lbuf, k), op.getLhsRescale()),
+            e.rescaleToI32(e.load(rsrc, k), op.getRhsRescale()));
+        e.store(e.requantize(sum, op.getRequant(), mult, shift, ch, i8Type),
+                obuf, k);
+      });
+      e.freeSegment(t.input, segIndex, {p, cc});
+      if (t.skip)
+        e.freeSegment(t.skip, segIndex, {p, cc});
+      e.storeSegment(t.output, segIndex, {p, cc}, obuf);
+    });
+  });
+  return success();
+}
+
+/// Erases the loops left empty when frees of a kept-alive tensor were not
+/// emitted (innermost first).
+void eraseEmptyLoops(Block &body) {
+  body.walk<WalkOrder::PostOrder>([](affine::AffineForOp loop) {
+    if (loop.getBody()->without_terminator().empty())
+      loop.erase();
+  });
+}
+
 } // namespace
 
 LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
@@ -715,7 +774,12 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
                                            int64_t segmentBytes,
                                            const KernelTensors &tensors) {
   Emitter e(b, env, layer->getLoc(), segmentBytes);
-  return llvm::TypeSwitch<Operation *, LogicalResult>(layer)
+  if (!tensors.freeInput)
+    e.keepAlive.push_back(tensors.input);
+  if (tensors.skip && !tensors.freeSkip)
+    e.keepAlive.push_back(tensors.skip);
+  Block *body = b.getInsertionBlock();
+  LogicalResult result = llvm::TypeSwitch<Operation *, LogicalResult>(layer)
       .Case([&](Conv2DOp op) { return emitConv(e, op, tensors); })
       .Case([&](FullyConnectedOp op) {
         return emitFullyConnected(e, op, tensors);
@@ -723,9 +787,14 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
       .Case([&](DepthwiseConv2DOp op) { return emitDepthwise(e, op, tensors); })
       .Case([&](AvgPool2DOp op) { return emitAvgPool(e, op, tensors); })
       .Case([&](BottleneckOp op) { return emitBottleneck(e, op, tensors); })
+      .Case([&](AddOp op) { return emitAdd(e, op, tensors); })
       .Default([&](Operation *op) {
         return op->emitOpError(
             "is not supported by vmcu-tile yet (only conv2d, "
-            "depthwise_conv2d, fully_connected, avg_pool2d and bottleneck)");
+            "depthwise_conv2d, fully_connected, avg_pool2d, add and "
+            "bottleneck)");
       });
+  if (succeeded(result) && !e.keepAlive.empty())
+    eraseEmptyLoops(*body);
+  return result;
 }

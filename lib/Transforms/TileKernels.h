@@ -22,9 +22,16 @@ struct KernelEnv {
 };
 
 /// The ring tensors one kernel reads and writes (tensor_base values).
+/// `skip` is an earlier tensor a vmcu.add reads besides `input`. A tensor is
+/// freed only by its last reader: `freeInput` / `freeSkip` say whether this
+/// kernel is it.
 struct KernelTensors {
   Value input;
   Value output;
+  Value skip = {};
+  bool skipIsLhs = false;
+  bool freeInput = true;
+  bool freeSkip = true;
 };
 
 /// Emits the tiled kernel of `layer` at the builder's insertion point (inside

@@ -37,12 +37,15 @@ func.func @main(%x: tensor<2x16xi8>) -> tensor<2x16xi8> {
 // -----
 
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
-#in = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [30], double_round = true, min = -2147483648, max = 2147483647>
-func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
+// Only vmcu.add may read an earlier (skip) tensor; here a conv reads the
+// model input, reshaped, as its weight.
+func.func @main(%x: tensor<1x4x4x16xi8>) -> tensor<1x4x4x16xi8> {
   %w = arith.constant dense<1> : tensor<16x1x1x16xi8>
   %b = arith.constant dense<2> : tensor<16xi32>
-  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x2x2x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x2x2x16xi8>
-  // expected-error @+1 {{reads a second activation tensor; only fused residuals are supported}}
-  %z = vmcu.add %y, %x {lhs_rescale = #in, rhs_rescale = #in, requant = #rq} : (tensor<1x2x2x16xi8>, tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8>
-  return %z : tensor<1x2x2x16xi8>
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x4x4x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x4x4x16xi8>
+  %flat = tensor.collapse_shape %x [[0, 1, 2, 3]] : tensor<1x4x4x16xi8> into tensor<256xi8>
+  %xw = tensor.expand_shape %flat [[0, 1, 2, 3]] output_shape [16, 1, 1, 16] : tensor<256xi8> into tensor<16x1x1x16xi8>
+  // expected-error @+1 {{reads a second activation tensor; only vmcu.add may read an earlier tensor}}
+  %z = vmcu.conv2d %y, %xw, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x4x4x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x4x4x16xi8>
+  return %z : tensor<1x4x4x16xi8>
 }

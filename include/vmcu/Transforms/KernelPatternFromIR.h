@@ -18,9 +18,11 @@ namespace mlir::vmcu {
 /// multiple of the pool's segment size). Emits a located error and fails if
 /// the body uses loops other than affine.for, addresses that are not an
 /// affine function of the loop indices plus one tensor base, or tensors that
-/// are not the kernel's.
-FailureOr<analysis::KernelPattern> buildKernelPattern(KernelOp kernel,
-                                                      int64_t segmentBytes);
+/// are not the kernel's. Input `inputIndex` of the kernel plays the input
+/// role; accesses to its other inputs are left out.
+FailureOr<analysis::KernelPattern>
+buildKernelPattern(KernelOp kernel, int64_t segmentBytes,
+                   unsigned inputIndex = 0);
 
 } // namespace mlir::vmcu
 

@@ -1,0 +1,96 @@
+// RUN: vmcu-opt %s --vmcu-tile --split-input-file | FileCheck %s
+// RUN: vmcu-opt %s --vmcu-tile --vmcu-solve-offsets --split-input-file | FileCheck %s --check-prefix=PLACE
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+#in = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [30], double_round = true, min = -2147483648, max = 2147483647>
+
+// An unfused add y + x of the conv output and the model input: the conv
+// keeps x live (no frees), the add reads both and frees both at last use.
+// CHECK-LABEL: func.func @vmcu_invoke
+// CHECK: %[[POOL:.*]] = vmcu.segment_pool
+// CHECK: %[[X:.*]] = vmcu.tensor_base %[[POOL]] {name = "input"
+// CHECK: %[[Y:.*]] = vmcu.tensor_base %[[POOL]] {name = "conv2d_0"
+// CHECK: %[[Z:.*]] = vmcu.tensor_base %[[POOL]] {name = "add_1"
+// CHECK: vmcu.kernel "conv2d_0" ins(%[[X]]) outs(%[[Y]]) attributes {{{.*}}vmcu.tensor_level_bytes = 128 : i64
+// CHECK-NOT: vmcu.free
+// CHECK: vmcu.kernel "add_1" ins(%[[Y]], %[[X]]) outs(%[[Z]]) attributes {{{.*}}vmcu.tensor_level_bytes = 192 : i64
+// CHECK: affine.for %[[P:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[C:.*]] = 0 to 1 {
+// CHECK:   %[[A0:.*]] = affine.apply #{{.*}}(%[[P]], %[[C]], %[[Y]])
+// CHECK:   vmcu.ring_load %[[POOL]][%[[A0]]]
+// CHECK:   %[[A1:.*]] = affine.apply #{{.*}}(%[[P]], %[[C]], %[[X]])
+// CHECK:   vmcu.ring_load %[[POOL]][%[[A1]]]
+// CHECK:   vmcu.requantize
+// CHECK:   %[[F0:.*]] = affine.apply #{{.*}}(%[[P]], %[[C]], %[[Y]])
+// CHECK:   vmcu.free %[[POOL]][%[[F0]]]
+// CHECK:   %[[F1:.*]] = affine.apply #{{.*}}(%[[P]], %[[C]], %[[X]])
+// CHECK:   vmcu.free %[[POOL]][%[[F1]]]
+// CHECK:   vmcu.ring_store {{.*}}, %[[POOL]]
+// Placement: x is never freed by the conv, so the conv output sits next to
+// it (d = -4); the add output may overwrite y in place (d = 0) but must not
+// overlap x, which it reads in the same order (d = -4 from x is safe).
+// PLACE-LABEL: func.func @vmcu_invoke
+// PLACE: vmcu.segment_pool {{.*}}: !vmcu.pool<segments = 8, segment_bytes = 16>
+// PLACE: vmcu.tensor_base {{.*}} {base = 0 : i64, name = "input", segments = 4 : i64
+// PLACE: vmcu.tensor_base {{.*}} {base = 4 : i64, name = "conv2d_0", segments = 4 : i64
+// PLACE: vmcu.tensor_base {{.*}} {base = 4 : i64, name = "add_1", segments = 4 : i64
+// PLACE: vmcu.kernel "conv2d_0" {{.*}}vmcu.distance = -4 : i64, vmcu.footprint = 8 : i64
+// PLACE: vmcu.kernel "add_1" {{.*}}vmcu.distance = 0 : i64, vmcu.footprint = 8 : i64
+func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
+  %w = arith.constant dense<1> : tensor<16x1x1x16xi8>
+  %b = arith.constant dense<2> : tensor<16xi32>
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x2x2x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x2x2x16xi8>
+  %z = vmcu.add %y, %x {lhs_rescale = #in, rhs_rescale = #in, requant = #rq} : (tensor<1x2x2x16xi8>, tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8>
+  return %z : tensor<1x2x2x16xi8>
+}
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+#in = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [30], double_round = true, min = -2147483648, max = 2147483647>
+
+// The skip tensor on the left: the kernel still lists the chain input first,
+// but loads lhs (x) before rhs (y).
+// CHECK-LABEL: func.func @vmcu_invoke
+// CHECK: %[[POOL:.*]] = vmcu.segment_pool
+// CHECK: %[[X:.*]] = vmcu.tensor_base %[[POOL]] {name = "input"
+// CHECK: %[[Y:.*]] = vmcu.tensor_base %[[POOL]] {name = "conv2d_0"
+// CHECK: vmcu.kernel "add_1" ins(%[[Y]], %[[X]])
+// CHECK:   %[[A0:.*]] = affine.apply #{{.*}}(%{{.*}}, %{{.*}}, %[[X]])
+// CHECK:   vmcu.ring_load %[[POOL]][%[[A0]]]
+// CHECK:   %[[A1:.*]] = affine.apply #{{.*}}(%{{.*}}, %{{.*}}, %[[Y]])
+// CHECK:   vmcu.ring_load %[[POOL]][%[[A1]]]
+// PLACE-LABEL: func.func @vmcu_invoke
+// PLACE: vmcu.kernel "add_1" {{.*}}vmcu.distance = 0 : i64
+func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
+  %w = arith.constant dense<1> : tensor<16x1x1x16xi8>
+  %b = arith.constant dense<2> : tensor<16xi32>
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x2x2x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x2x2x16xi8>
+  %z = vmcu.add %x, %y {lhs_rescale = #in, rhs_rescale = #in, requant = #rq} : (tensor<1x2x2x16xi8>, tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8>
+  return %z : tensor<1x2x2x16xi8>
+}
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+#in = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [30], double_round = true, min = -2147483648, max = 2147483647>
+
+// Two convs between x and the add: the second conv frees its own input but
+// its output must not overlap x, which stays live for the add.
+// CHECK-LABEL: func.func @vmcu_invoke
+// CHECK: vmcu.kernel "conv2d_1" {{.*}}vmcu.tensor_level_bytes = 192 : i64
+// PLACE-LABEL: func.func @vmcu_invoke
+// PLACE: vmcu.segment_pool {{.*}}: !vmcu.pool<segments = 8, segment_bytes = 16>
+// PLACE: vmcu.tensor_base {{.*}} {base = 0 : i64, name = "input", segments = 4 : i64
+// PLACE: vmcu.tensor_base {{.*}} {base = 4 : i64, name = "conv2d_0", segments = 4 : i64
+// PLACE: vmcu.tensor_base {{.*}} {base = 4 : i64, name = "conv2d_1", segments = 4 : i64
+// PLACE: vmcu.tensor_base {{.*}} {base = 4 : i64, name = "add_2", segments = 4 : i64
+// PLACE: vmcu.kernel "conv2d_1" {{.*}}vmcu.distance = 0 : i64, vmcu.footprint = 8 : i64
+func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
+  %w = arith.constant dense<1> : tensor<16x1x1x16xi8>
+  %b = arith.constant dense<2> : tensor<16xi32>
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x2x2x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x2x2x16xi8>
+  %y2 = vmcu.conv2d %y, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x2x2x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x2x2x16xi8>
+  %z = vmcu.add %y2, %x {lhs_rescale = #in, rhs_rescale = #in, requant = #rq} : (tensor<1x2x2x16xi8>, tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8>
+  return %z : tensor<1x2x2x16xi8>
+}

@@ -43,8 +43,11 @@ static Value createI64(OpBuilder &builder, Location loc, int64_t value) {
 /// acc + sum_i (x[i] + x_offset) * w[i]: each operand is split into its
 /// even bytes (SXTB16) and odd bytes (SXTB16 of the operand rotated right
 /// by 8, which the ARM backend folds into SXTB16's ROR #8), both sign
-/// extended to 16-bit lanes; SADD16 adds the offset to both lanes of x and
-/// two SMLADs accumulate the lane products.
+/// extended to 16-bit lanes, and two SMLADs accumulate the lane products.
+/// With an offset, x is split with SXTAB16 instead, which adds the packed
+/// offset to both lanes in the same instruction. Unlike SADD16 (which
+/// writes the GE flags, so LLVM must keep every call), SXTAB16 is pure:
+/// LLVM shares one unpacked x among all the dots that read it.
 struct DotOpLowering : public ConvertOpToLLVMPattern<DotOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -61,17 +64,22 @@ struct DotOpLowering : public ConvertOpToLLVMPattern<DotOp> {
       return {callI32Intrinsic(rewriter, loc, "llvm.arm.sxtb16", word),
               callI32Intrinsic(rewriter, loc, "llvm.arm.sxtb16", rotated)};
     };
-    auto [xEven, xOdd] = split(adaptor.getX());
     auto [wEven, wOdd] = split(adaptor.getW());
-
+    Value xEven, xOdd;
     auto offset = static_cast<int32_t>(op.getXOffset());
-    if (offset != 0) {
+    if (offset == 0) {
+      std::tie(xEven, xOdd) = split(adaptor.getX());
+    } else {
       uint32_t lane = static_cast<uint16_t>(static_cast<int16_t>(offset));
       Value packed =
           createI32(rewriter, loc, static_cast<int32_t>(lane << 16 | lane));
-      xEven = callI32Intrinsic(rewriter, loc, "llvm.arm.sadd16",
-                               {xEven, packed});
-      xOdd = callI32Intrinsic(rewriter, loc, "llvm.arm.sadd16", {xOdd, packed});
+      Value word = LLVM::BitcastOp::create(rewriter, loc, i32, adaptor.getX());
+      Value rotated =
+          LLVM::FshrOp::create(rewriter, loc, i32, word, word, eight);
+      xEven = callI32Intrinsic(rewriter, loc, "llvm.arm.sxtab16",
+                               {packed, word});
+      xOdd = callI32Intrinsic(rewriter, loc, "llvm.arm.sxtab16",
+                              {packed, rotated});
     }
     Value acc = callI32Intrinsic(rewriter, loc, "llvm.arm.smlad",
                                  {xEven, wEven, adaptor.getAcc()});

@@ -15,7 +15,7 @@
 // LLVM: define i32 @vmcu_invoke() #[[ATTRS:[0-9]+]]
 // LLVM: call i32 @llvm.arm.sxtb16(i32
 // LLVM: call i32 @llvm.fshr.i32(
-// LLVM: call i32 @llvm.arm.sadd16(
+// LLVM: call i32 @llvm.arm.sxtab16(
 // LLVM: call i32 @llvm.arm.smlad(
 // LLVM: call i32 @llvm.arm.ssat(i32 %{{.*}}, i32 8)
 // LLVM: define ptr @vmcu_input() #[[ATTRS]]
@@ -23,7 +23,7 @@
 
 // ASM-LABEL: vmcu_invoke:
 // ASM-DAG: sxtb16 {{r[0-9]+|lr|r12}}, {{r[0-9]+|lr|r12}}, ror #8
-// ASM-DAG: sadd16
+// ASM-DAG: sxtab16
 // ASM-DAG: smlad
 // ASM-DAG: ssat {{.*}}, #8,
 // ASM: .section .vmcu_arena,"aw",%progbits

@@ -87,19 +87,17 @@ func.func @ring_wrap_select(%seg: index) {
 // CHECK-LABEL: llvm.func @dot_offset
 // CHECK-SAME: (%[[ACC:.*]]: i32, %[[X:.*]]: vector<4xi8>, %[[W:.*]]: vector<4xi8>)
 // CHECK:       %[[C8:.*]] = llvm.mlir.constant(8 : i32) : i32
-// CHECK:       %[[XI:.*]] = llvm.bitcast %[[X]] : vector<4xi8> to i32
-// CHECK:       %[[XR:.*]] = llvm.intr.fshr(%[[XI]], %[[XI]], %[[C8]]) : (i32, i32, i32) -> i32
-// CHECK:       %[[XE:.*]] = llvm.call_intrinsic "llvm.arm.sxtb16"(%[[XI]]) : (i32) -> i32
-// CHECK:       %[[XO:.*]] = llvm.call_intrinsic "llvm.arm.sxtb16"(%[[XR]]) : (i32) -> i32
 // CHECK:       %[[WI:.*]] = llvm.bitcast %[[W]] : vector<4xi8> to i32
 // CHECK:       %[[WR:.*]] = llvm.intr.fshr(%[[WI]], %[[WI]], %[[C8]]) : (i32, i32, i32) -> i32
 // CHECK:       %[[WE:.*]] = llvm.call_intrinsic "llvm.arm.sxtb16"(%[[WI]]) : (i32) -> i32
 // CHECK:       %[[WO:.*]] = llvm.call_intrinsic "llvm.arm.sxtb16"(%[[WR]]) : (i32) -> i32
 // CHECK:       %[[OFF:.*]] = llvm.mlir.constant(8388736 : i32) : i32
-// CHECK:       %[[XE2:.*]] = llvm.call_intrinsic "llvm.arm.sadd16"(%[[XE]], %[[OFF]]) : (i32, i32) -> i32
-// CHECK:       %[[XO2:.*]] = llvm.call_intrinsic "llvm.arm.sadd16"(%[[XO]], %[[OFF]]) : (i32, i32) -> i32
-// CHECK:       %[[A1:.*]] = llvm.call_intrinsic "llvm.arm.smlad"(%[[XE2]], %[[WE]], %[[ACC]]) : (i32, i32, i32) -> i32
-// CHECK:       %[[A2:.*]] = llvm.call_intrinsic "llvm.arm.smlad"(%[[XO2]], %[[WO]], %[[A1]]) : (i32, i32, i32) -> i32
+// CHECK:       %[[XI:.*]] = llvm.bitcast %[[X]] : vector<4xi8> to i32
+// CHECK:       %[[XR:.*]] = llvm.intr.fshr(%[[XI]], %[[XI]], %[[C8]]) : (i32, i32, i32) -> i32
+// CHECK:       %[[XE:.*]] = llvm.call_intrinsic "llvm.arm.sxtab16"(%[[OFF]], %[[XI]]) : (i32, i32) -> i32
+// CHECK:       %[[XO:.*]] = llvm.call_intrinsic "llvm.arm.sxtab16"(%[[OFF]], %[[XR]]) : (i32, i32) -> i32
+// CHECK:       %[[A1:.*]] = llvm.call_intrinsic "llvm.arm.smlad"(%[[XE]], %[[WE]], %[[ACC]]) : (i32, i32, i32) -> i32
+// CHECK:       %[[A2:.*]] = llvm.call_intrinsic "llvm.arm.smlad"(%[[XO]], %[[WO]], %[[A1]]) : (i32, i32, i32) -> i32
 // CHECK:       llvm.return %[[A2]] : i32
 func.func @dot_offset(%acc: i32, %x: vector<4xi8>, %w: vector<4xi8>) -> i32 {
   %r = vmcu.dot %acc, %x, %w {x_offset = 128 : i32} : vector<4xi8>
@@ -107,13 +105,13 @@ func.func @dot_offset(%acc: i32, %x: vector<4xi8>, %w: vector<4xi8>) -> i32 {
 }
 
 // A negative offset packs its 16-bit two's complement into both halves
-// (-5 = 0xfffb -> 0xfffbfffb); a zero offset needs no SADD16.
+// (-5 = 0xfffb -> 0xfffbfffb); a zero offset needs no SXTAB16.
 // CHECK-LABEL: llvm.func @dot_negative_and_zero_offset
 // CHECK:       llvm.mlir.constant(-262149 : i32) : i32
-// CHECK-COUNT-2: llvm.call_intrinsic "llvm.arm.sadd16"
+// CHECK-COUNT-2: llvm.call_intrinsic "llvm.arm.sxtab16"
 // CHECK-COUNT-2: llvm.call_intrinsic "llvm.arm.smlad"
 // CHECK-COUNT-4: llvm.call_intrinsic "llvm.arm.sxtb16"
-// CHECK-NOT:   llvm.arm.sadd16
+// CHECK-NOT:   llvm.arm.sxtab16
 // CHECK-COUNT-2: llvm.call_intrinsic "llvm.arm.smlad"
 // CHECK:       llvm.return
 func.func @dot_negative_and_zero_offset(%acc: i32, %x: vector<4xi8>, %w: vector<4xi8>) -> i32 {

@@ -6,8 +6,9 @@
 
 // RUN: llvm-objdump -d --triple=thumbv7em-none-eabi %t.o | FileCheck %s --check-prefix=ASM
 // ASM-LABEL: <vmcu_invoke>:
-// ASM-DAG: sxtb16 {{r[0-9]+|lr|r12}}, {{r[0-9]+|lr|r12}}, ror #8
-// ASM-DAG: sadd16
+// ASM-DAG: sxtb16
+// ASM-DAG: sxtab16 {{.*}}, ror #8
+// ASM-DAG: sxtab16
 // ASM-DAG: smlad
 // ASM-DAG: ssat {{.*}}, #0x8,
 // ASM-LABEL: <vmcu_input>:

@@ -262,35 +262,6 @@ static std::string findRuntimeDir(llvm::StringRef option, const char *argv0) {
   return hasHarness(installed) ? installed.str().str() : std::string();
 }
 
-/// Bytes the model object puts in flash: every allocated section with
-/// contents (code, read-only data, initialised data) but the arena, which
-/// the linker scripts place in RAM (NOLOAD).
-static uint64_t getFlashBytes(ArrayRef<char> object) {
-  llvm::MemoryBufferRef ref(llvm::StringRef(object.data(), object.size()),
-                            "model.o");
-  auto file = llvm::object::ObjectFile::createObjectFile(ref);
-  if (!file) {
-    llvm::consumeError(file.takeError());
-    return 0;
-  }
-  auto *elf = dyn_cast<llvm::object::ELFObjectFileBase>(file->get());
-  if (!elf)
-    return 0;
-  uint64_t bytes = 0;
-  for (llvm::object::ELFSectionRef section : elf->sections()) {
-    llvm::Expected<llvm::StringRef> name = section.getName();
-    if (!name) {
-      llvm::consumeError(name.takeError());
-      continue;
-    }
-    if ((section.getFlags() & llvm::ELF::SHF_ALLOC) &&
-        section.getType() != llvm::ELF::SHT_NOBITS &&
-        *name != model_abi::kArenaSection)
-      bytes += section.getSize();
-  }
-  return bytes;
-}
-
 static LogicalResult writeBytes(llvm::StringRef file, ArrayRef<char> bytes) {
   std::error_code ec;
   llvm::raw_fd_ostream os(file, ec, fs::OF_None);
@@ -515,7 +486,7 @@ static int runMain(int argc, char **argv) {
   }
   llvm::outs() << kToolName << ": " << board->cpu << " arena=" << summary->arena
                << " B stack=" << summary->stack
-               << " B flash=" << getFlashBytes(model->object)
+               << " B flash=" << getObjectFlashBytes(model->object)
                << " B status=" << summary->status;
   if (instructions)
     llvm::outs() << " instructions=" << *instructions;

@@ -25,6 +25,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -236,6 +238,25 @@ LogicalResult mlir::vmcu::emitObject(llvm::Module &module,
   return success();
 }
 
+FailureOr<ModelSource>
+mlir::vmcu::parseModelFile(StringRef inputPath, MLIRContext &context,
+                           const CompileOptions &options) {
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(inputPath, &error);
+  if (!buffer)
+    return fail(options, error);
+  ModelSource source;
+  source.sourceMgr = std::make_shared<llvm::SourceMgr>();
+  source.sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  source.diagnostics = std::make_unique<SourceMgrDiagnosticHandler>(
+      *source.sourceMgr, &context);
+  source.module =
+      parseSourceFile<ModuleOp>(source.sourceMgr, ParserConfig(&context));
+  if (!source.module)
+    return failure();
+  return source;
+}
+
 FailureOr<CompiledModel>
 mlir::vmcu::compileModelFile(StringRef inputPath,
                              const CompileOptions &options) {
@@ -247,17 +268,10 @@ mlir::vmcu::compileModelFile(StringRef inputPath,
   DialectRegistry registry;
   registerCompilerDialects(registry);
   MLIRContext context(registry);
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(inputPath, &error);
-  if (!buffer)
-    return fail(options, error);
-  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
-  sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
-  if (!module)
+  FailureOr<ModelSource> source = parseModelFile(inputPath, context, options);
+  if (failed(source))
     return failure();
+  OwningOpRef<ModuleOp> &module = source->module;
 
   FailureOr<ModelInfo> info = lowerToLLVMDialect(*module, options);
   if (failed(info))
@@ -282,4 +296,30 @@ mlir::vmcu::compileModelFile(StringRef inputPath,
   model.inputBytes = *info->inputBytes;
   model.outputBytes = *info->outputBytes;
   return model;
+}
+
+uint64_t mlir::vmcu::getObjectFlashBytes(ArrayRef<char> object) {
+  llvm::MemoryBufferRef ref(StringRef(object.data(), object.size()), "model");
+  auto file = llvm::object::ObjectFile::createObjectFile(ref);
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return 0;
+  }
+  auto *elf = dyn_cast<llvm::object::ELFObjectFileBase>(file->get());
+  if (!elf)
+    return 0;
+  uint64_t bytes = 0;
+  for (llvm::object::ELFSectionRef section : elf->sections()) {
+    if (!(section.getFlags() & llvm::ELF::SHF_ALLOC) ||
+        section.getType() == llvm::ELF::SHT_NOBITS)
+      continue;
+    llvm::Expected<StringRef> name = section.getName();
+    if (!name) {
+      llvm::consumeError(name.takeError());
+      continue;
+    }
+    if (*name != model_abi::kArenaSection)
+      bytes += section.getSize();
+  }
+  return bytes;
 }

@@ -204,35 +204,6 @@ static uint64_t getTextBytes(ArrayRef<char> object) {
   return bytes;
 }
 
-/// Bytes the object puts in flash: its allocated sections with contents
-/// (.text, .rodata, .data's load image, .ARM.exidx), less the arena, which
-/// the runtime's linker scripts place NOLOAD in RAM.
-static uint64_t getFlashBytes(ArrayRef<char> object) {
-  llvm::MemoryBufferRef ref(StringRef(object.data(), object.size()), "model");
-  auto file = llvm::object::ObjectFile::createObjectFile(ref);
-  if (!file) {
-    llvm::consumeError(file.takeError());
-    return 0;
-  }
-  auto *elf = dyn_cast<llvm::object::ELFObjectFileBase>(file->get());
-  if (!elf)
-    return 0;
-  uint64_t bytes = 0;
-  for (llvm::object::ELFSectionRef section : elf->sections()) {
-    if (!(section.getFlags() & llvm::ELF::SHF_ALLOC) ||
-        section.getType() == llvm::ELF::SHT_NOBITS)
-      continue;
-    llvm::Expected<StringRef> name = section.getName();
-    if (!name) {
-      llvm::consumeError(name.takeError());
-      continue;
-    }
-    if (*name != model_abi::kArenaSection)
-      bytes += section.getSize();
-  }
-  return bytes;
-}
-
 /// Adds `flash_bytes` to the JSON memory report at `path`.
 static LogicalResult addFlashBytesToReport(StringRef path,
                                            uint64_t flashBytes) {
@@ -293,18 +264,6 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
   registerCompilerDialects(registry);
   MLIRContext context(registry);
 
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(opts.input, &error);
-  if (!buffer)
-    return fail(error);
-  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
-  sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
-  if (!module)
-    return 1;
-
   // The pipeline, from the stage the input is in.
   CompileOptions compileOptions;
   compileOptions.cpu = opts.cpu;
@@ -325,6 +284,11 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
     compileOptions.from = PipelineInput::Tiled;
     break;
   }
+  FailureOr<ModelSource> source =
+      parseModelFile(opts.input, context, compileOptions);
+  if (failed(source))
+    return 1;
+  OwningOpRef<ModuleOp> &module = source->module;
   FailureOr<ModelInfo> info = lowerToLLVMDialect(*module, compileOptions);
   if (failed(info))
     return 1;
@@ -390,7 +354,7 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
       })))
     return 1;
   if (!opts.report.empty() && opts.report != "-" &&
-      failed(addFlashBytesToReport(opts.report, getFlashBytes(object))))
+      failed(addFlashBytesToReport(opts.report, getObjectFlashBytes(object))))
     return 1;
   summary << "vmcuc: wrote " << outputPath << " (" << getTextBytes(object)
           << " bytes .text, arena " << arenaBytes << " bytes)\n";

@@ -11,6 +11,8 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 #include "vmcu/Pipelines/Pipelines.h"
 #include "llvm/ADT/SmallVector.h"
@@ -21,6 +23,7 @@
 
 namespace llvm {
 class LLVMContext;
+class SourceMgr;
 class Module;
 class TargetMachine;
 } // namespace llvm
@@ -96,6 +99,25 @@ LogicalResult emitObject(llvm::Module &module, llvm::TargetMachine &machine,
 /// All of the above for the model file `inputPath` ("-" is stdin), with
 /// diagnostics printed against its source. Fails unless the model exports
 /// its input and output.
+/// Bytes an object emitted by emitObject() puts in flash: its allocated
+/// sections with contents (.text, .rodata, .data's load image, .ARM.exidx)
+/// but the arena, which the runtime's linker scripts place NOLOAD in RAM.
+/// 0 if `object` is not an ELF object.
+uint64_t getObjectFlashBytes(ArrayRef<char> object);
+
+/// A parsed model file and the diagnostic handler that prints errors with
+/// their locations in it; keep it alive while the module is compiled.
+struct ModelSource {
+  std::shared_ptr<llvm::SourceMgr> sourceMgr;
+  std::unique_ptr<SourceMgrDiagnosticHandler> diagnostics;
+  OwningOpRef<ModuleOp> module;
+};
+
+/// Reads and parses `inputPath` into `context`. An unreadable file is a
+/// `<toolName>: error:`, a syntax error a located diagnostic.
+FailureOr<ModelSource> parseModelFile(StringRef inputPath, MLIRContext &context,
+                                      const CompileOptions &options);
+
 FailureOr<CompiledModel> compileModelFile(StringRef inputPath,
                                           const CompileOptions &options);
 

@@ -43,7 +43,10 @@ mlir::vmcu::getArenaRanges(const ReportTensor &tensor, int64_t arenaBytes) {
 
 llvm::json::Value mlir::vmcu::toJSON(const MemoryReport &report) {
   llvm::json::Array layers;
-  for (const ReportLayer &layer : report.layers)
+  for (const ReportLayer &layer : report.layers) {
+    llvm::json::Array alsoLive;
+    for (unsigned t : layer.alsoLive)
+      alsoLive.push_back(report.tensors[t].name);
     layers.push_back(llvm::json::Object{
         {"name", layer.name},
         {"op", layer.op},
@@ -54,7 +57,9 @@ llvm::json::Value mlir::vmcu::toJSON(const MemoryReport &report) {
         {"distance_segments", layer.distanceSegments},
         {"footprint_bytes", layer.footprintBytes},
         {"tensor_level_bytes", layer.tensorLevelBytes},
+        {"also_live", std::move(alsoLive)},
     });
+  }
   llvm::json::Array tensors;
   for (const ReportTensor &tensor : report.tensors)
     tensors.push_back(llvm::json::Object{{"name", tensor.name},
@@ -236,6 +241,18 @@ void mlir::vmcu::printMemorySVG(llvm::raw_ostream &os,
            << escapeXML(layer.name) << " " << role << ": "
            << escapeXML(tensor.name) << " [" << range.begin << ", " << range.end
            << ")</title></rect>\n";
+    }
+    // Earlier tensors live across the layer, over the whole bar width.
+    for (unsigned index : layer.alsoLive) {
+      const ReportTensor &tensor = report.tensors[index];
+      for (ArenaRange range : getArenaRanges(tensor, arena))
+        os << "<rect class=\"tensor live\" x=\"" << fmt(left) << "\" y=\""
+           << fmt(yOf(range.begin)) << "\" width=\"" << fmt(kBarWidth)
+           << "\" height=\"" << fmt(yOf(range.end) - yOf(range.begin))
+           << "\" fill=\"" << tensorColor(index)
+           << "\" stroke=\"#333333\" stroke-width=\"0.5\"><title>"
+           << escapeXML(layer.name) << " live: " << escapeXML(tensor.name)
+           << " [" << range.begin << ", " << range.end << ")</title></rect>\n";
     }
     // Layer label, rotated under the column.
     double labelX = columnX(k) + kColumnWidth / 2.0 + kFontSize / 3.0;

@@ -60,7 +60,8 @@ bool isForbidden(ArrayRef<an::DistanceInterval> forbidden, int64_t d) {
 /// kernel, and the tensor-level and lower-bound figures.
 MemoryReport buildReport(SegmentPoolOp pool, ArrayRef<PlacedKernel> kernels,
                          ArrayRef<TensorBaseOp> tensors, ArrayRef<int64_t> base,
-                         int64_t capacity, ArrayRef<int64_t> lowerBoundUnits) {
+                         int64_t capacity, ArrayRef<int64_t> lowerBoundUnits,
+                         ArrayRef<SmallVector<unsigned>> held) {
   int64_t unit = pool.getType().getSegmentBytes();
   MemoryReport report;
   report.peakRamBytes = capacity * unit;
@@ -91,6 +92,8 @@ MemoryReport buildReport(SegmentPoolOp pool, ArrayRef<PlacedKernel> kernels,
       layer.tensorLevelBytes = attr.getInt();
     layer.input = k;
     layer.output = k + 1;
+    layer.alsoLive.append(kernel.skips.begin(), kernel.skips.end());
+    layer.alsoLive.append(held[k].begin(), held[k].end());
     report.tensorLevelBytes =
         std::max(report.tensorLevelBytes, layer.tensorLevelBytes);
     report.lowerBoundBytes =
@@ -369,7 +372,8 @@ struct VMCUSolveOffsetsPass
     if (memoryReport.empty() && memorySvg.empty())
       return success();
     MemoryReport report =
-        buildReport(pool, kernels, tensors, base, capacity, lowerBoundUnits);
+        buildReport(pool, kernels, tensors, base, capacity, lowerBoundUnits,
+                    held);
     if (!memoryReport.empty() &&
         failed(writeTextFile(
             pool, memoryReport, "memory report", [&](llvm::raw_ostream &os) {

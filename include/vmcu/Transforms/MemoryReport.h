@@ -37,6 +37,9 @@ struct ReportLayer {
   int64_t tensorLevelBytes = 0;
   unsigned input = 0;
   unsigned output = 0;
+  /// Earlier tensors live while it runs: skip tensors it reads besides
+  /// `input`, and ones a later kernel reads.
+  SmallVector<unsigned> alsoLive;
 };
 
 struct MemoryReport {

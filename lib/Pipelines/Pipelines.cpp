@@ -58,6 +58,9 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm,
 
   if (input != PipelineInput::Tiled) {
     pm.addNestedPass<func::FuncOp>(createVMCUFuseBottleneckPass());
+    VMCUSelectSegmentSizesPassOptions select;
+    select.ramKb = options.ramKb;
+    pm.addPass(createVMCUSelectSegmentSizesPass(select));
     pm.addPass(createVMCUTilePass());
     VMCUSolveOffsetsPassOptions solve;
     solve.ramKb = options.ramKb;

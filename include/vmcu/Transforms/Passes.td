@@ -167,4 +167,33 @@ def VMCUUnrollMicroKernelsPass
   ];
 }
 
+def VMCUSelectSegmentSizesPass
+    : Pass<"vmcu-select-segment-sizes", "ModuleOp"> {
+  let summary = "Pick each layer's segment size to fit the arena in ram-kb";
+  let description = [{
+    Starts from the paper's rule (the gcd of the extents a layer's segments
+    tile: min(C, K) when one divides the other), which is also the fastest
+    choice: larger segments mean longer SIMD rows and fewer ring accesses.
+    If the model's arena (`vmcu-tile` + `vmcu-solve-offsets` on a copy)
+    exceeds `ram-kb`, it greedily moves one layer at a time to its next
+    smaller candidate (divisors of that gcd that are multiples of the 4 SIMD
+    lanes), always the move that shrinks the arena most, preferring the
+    layer with the smallest output on ties (least latency lost), until the
+    arena fits. Smaller segments help because the pool capacity is a
+    multiple of every segment size and bases are aligned to them.
+
+    If no choice fits, it fails with an `error:` naming the largest layer
+    and the bytes it needs. With `ram-kb=0` it does nothing. Layers whose
+    `segment_bytes` is already set are left alone; the chosen sizes are
+    written to `segment_bytes` for `vmcu-tile`.
+  }];
+  let dependentDialects = ["::mlir::vmcu::VMCUDialect"];
+  let options = [
+    Option<"ramKb", "ram-kb", "int64_t", "0",
+           "Arena budget in KiB (0: keep the default segment sizes)">,
+    Option<"entry", "entry", "std::string", "\"main\"",
+           "The model function">,
+  ];
+}
+
 #endif // VMCU_TRANSFORMS_PASSES_TD

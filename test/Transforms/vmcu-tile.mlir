@@ -61,3 +61,30 @@ func.func @main(%x: tensor<1x4x4x8xi8>) -> tensor<1x2x2x8xi8> {
   return %y : tensor<1x2x2x8xi8>
 }
 
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+
+// A VALID 3x3 stride-2 conv on 8x8 (TOSA's sliced 7x7 with the slice folded):
+// row and column 7 are never read. They are still freed, with row and column
+// 6 (last read by the last window), by the tail loops after each output row
+// and after the kernel, so every input pixel is freed exactly once.
+// CHECK-LABEL: func.func @vmcu_invoke
+// CHECK: vmcu.kernel "conv2d_0"
+// CHECK: affine.for %[[P:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 3 {
+// CHECK:     vmcu.ring_store
+// CHECK:   affine.for %{{.*}} = max #{{.*}}(%[[P]]) to min #{{.*}}(%[[P]]) {
+// CHECK-NEXT: affine.for %{{.*}} = 6 to 8 {
+// CHECK:         vmcu.free
+// CHECK: affine.for %{{.*}} = 6 to 8 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 8 {
+// CHECK:       vmcu.free
+// CHECK: return
+func.func @main(%x: tensor<1x8x8x8xi8>) -> tensor<1x3x3x8xi8> {
+  %w = arith.constant dense<1> : tensor<8x3x3x8xi8>
+  %b = arith.constant dense<2> : tensor<8xi32>
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, input_zp = -128 : i32, requant = #rq} : (tensor<1x8x8x8xi8>, tensor<8x3x3x8xi8>, tensor<8xi32>) -> tensor<1x3x3x8xi8>
+  return %y : tensor<1x3x3x8xi8>
+}

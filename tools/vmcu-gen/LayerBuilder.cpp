@@ -94,13 +94,10 @@ llvm::Expected<DimPads> mlir::vmcu::gen::computePads(llvm::StringRef what,
   int64_t numerator = in + pads.before + pads.after - kernel;
   int64_t remainder = numerator % stride;
   if (remainder != 0) {
-    if (pads.after < remainder)
-      return makeError(llvm::formatv(
-          "{0}: {1} {2} does not divide: TOSA 1.0 needs ({2} + {3} + {4} - "
-          "{5}) % {6} == 0 and pad_after cannot be trimmed below 0; choose "
-          "a {1} with ({1} - kernel) divisible by the stride",
-          what, dim, in, pads.before, pads.after, kernel, stride));
-    pads.after -= remainder;
+    // Unread trailing padding goes first, then unread trailing input.
+    int64_t fromPad = std::min(remainder, pads.after);
+    pads.after -= fromPad;
+    pads.trim = remainder - fromPad;
     numerator -= remainder;
   }
   pads.out = numerator / stride + 1;
@@ -138,6 +135,27 @@ Value LayerBuilder::constI32(llvm::ArrayRef<int64_t> shape,
   auto type = RankedTensorType::get(shape, b.getI32Type());
   return tosa::ConstOp::create(b, loc, type,
                                DenseElementsAttr::get(type, data));
+}
+
+Act LayerBuilder::sliceTail(const Act &in, int64_t trimH, int64_t trimW) {
+  if (trimH == 0 && trimW == 0)
+    return in;
+  RankedTensorType type = in.getType();
+  SmallVector<int64_t> size(type.getShape());
+  size[1] -= trimH;
+  size[2] -= trimW;
+  auto shapeOf = [&](llvm::ArrayRef<int64_t> values) -> Value {
+    auto rank = static_cast<int64_t>(values.size());
+    auto attr = DenseIntElementsAttr::get(
+        RankedTensorType::get({rank}, b.getIndexType()), values);
+    return tosa::ConstShapeOp::create(
+        b, loc, tosa::shapeType::get(b.getContext(), rank), attr);
+  };
+  Value start = shapeOf({0, 0, 0, 0});
+  Value sizeValue = shapeOf(size);
+  Value sliced = tosa::SliceOp::create(b, loc, type.clone(size), in.value,
+                                       start, sizeValue);
+  return Act{sliced, in.zp, in.stats};
 }
 
 Value LayerBuilder::zeroPoint(Type elementType, int64_t zp) {
@@ -246,6 +264,8 @@ llvm::Expected<Act> LayerBuilder::conv2d(llvm::StringRef what, const Act &in,
       computePads(what, "width", shape[2], kernel, stride, padding);
   if (!pw)
     return pw.takeError();
+  // TOSA 1.0 expresses the unread tail of a strided window as a slice.
+  Act x = sliceTail(in, ph->trim, pw->trim);
   int64_t cin = shape[3];
   SmallVector<int8_t> weights = randomWeights(cout * kernel * kernel * cin);
   SmallVector<int32_t> bias;
@@ -264,7 +284,7 @@ llvm::Expected<Act> LayerBuilder::conv2d(llvm::StringRef what, const Act &in,
   auto accType =
       RankedTensorType::get({1, ph->out, pw->out, cout}, b.getI32Type());
   Value acc = tosa::Conv2DOp::create(
-      b, loc, accType, in.value, weight, biasValue, inZp, weightZp,
+      b, loc, accType, x.value, weight, biasValue, inZp, weightZp,
       {ph->before, ph->after, pw->before, pw->after}, {stride, stride}, {1, 1},
       b.getI32Type());
   return requantize(acc, multipliers, accOut, act);
@@ -284,6 +304,8 @@ llvm::Expected<Act> LayerBuilder::depthwiseConv2d(llvm::StringRef what,
       computePads(what, "width", shape[2], kernel, stride, padding);
   if (!pw)
     return pw.takeError();
+  // TOSA 1.0 expresses the unread tail of a strided window as a slice.
+  Act x = sliceTail(in, ph->trim, pw->trim);
   int64_t c = shape[3];
   SmallVector<int8_t> weights = randomWeights(kernel * kernel * c);
   SmallVector<int32_t> bias;
@@ -301,7 +323,7 @@ llvm::Expected<Act> LayerBuilder::depthwiseConv2d(llvm::StringRef what,
   auto accType =
       RankedTensorType::get({1, ph->out, pw->out, c}, b.getI32Type());
   Value acc = tosa::DepthwiseConv2DOp::create(
-      b, loc, accType, in.value, weight, biasValue, inZp, weightZp,
+      b, loc, accType, x.value, weight, biasValue, inZp, weightZp,
       {ph->before, ph->after, pw->before, pw->after}, {stride, stride}, {1, 1},
       b.getI32Type());
   return requantize(acc, multipliers, accOut, act);
@@ -383,12 +405,14 @@ llvm::Expected<Act> LayerBuilder::avgPool2d(llvm::StringRef what, const Act &in,
       computePads(what, "width", shape[2], kernel, stride, padding);
   if (!pw)
     return pw.takeError();
+  // TOSA 1.0 expresses the unread tail of a strided window as a slice.
+  Act x = sliceTail(in, ph->trim, pw->trim);
   auto outType =
       RankedTensorType::get({1, ph->out, pw->out, shape[3]}, b.getI8Type());
   Value inZp = zeroPoint(b.getI8Type(), in.zp);
   Value outZp = zeroPoint(b.getI8Type(), in.zp);
   Value y = tosa::AvgPool2dOp::create(
-      b, loc, outType, in.value, inZp, outZp, {kernel, kernel},
+      b, loc, outType, x.value, inZp, outZp, {kernel, kernel},
       {stride, stride}, {ph->before, ph->after, pw->before, pw->after},
       b.getI32Type());
   // Averaging kernel^2 roughly independent values narrows the spread.

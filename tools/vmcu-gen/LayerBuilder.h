@@ -25,20 +25,23 @@ namespace mlir::vmcu::gen {
 
 enum class Padding { Same, Valid };
 
-/// TOSA pads of one spatial dimension and the output size they give.
+/// TOSA pads of one spatial dimension, the trailing input rows (or columns)
+/// a tosa.slice must cut off first, and the output size they give.
 struct DimPads {
   int64_t before = 0;
   int64_t after = 0;
+  int64_t trim = 0;
   int64_t out = 0;
 };
 
 /// Pads of one spatial dimension of size `in` for an RxR window. `same`
 /// follows TFLite (out = ceil(in / stride), pad_before = total / 2); then,
 /// because TOSA 1.0 wants (in + before + after - kernel) divisible by the
-/// stride, the remainder is trimmed from pad_after, as the TFLite-to-TOSA
-/// legalisation does. Fails when that is not enough (`valid` padding with a
-/// remainder, or `same` with a remainder and pad_after already 0). `what`
-/// and `dim` name the layer and dimension in the message.
+/// stride, the remainder is trimmed from pad_after and, where pad_after runs
+/// out, from the input itself (`trim`, rows no window reads), as the
+/// TFLite-to-TOSA legalisation does. Fails only for a `valid` kernel larger
+/// than the input. `what` and `dim` name the layer and dimension in the
+/// message.
 llvm::Expected<DimPads> computePads(llvm::StringRef what, llvm::StringRef dim,
                                     int64_t in, int64_t kernel, int64_t stride,
                                     Padding padding);
@@ -119,6 +122,9 @@ public:
   Value constI32(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int32_t> data);
 
 private:
+  /// `in` with its last `trimH` rows and `trimW` columns cut off by a
+  /// tosa.slice (unchanged, and no op, when both are 0).
+  Act sliceTail(const Act &in, int64_t trimH, int64_t trimW);
   /// A one-element zero-point tensor of element type `elementType`.
   Value zeroPoint(Type elementType, int64_t zp);
   /// tosa.rescale of `input` to `outType` (scale32, DOUBLE_ROUND); with

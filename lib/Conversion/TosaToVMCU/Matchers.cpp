@@ -421,12 +421,28 @@ FailureOr<InputWindow> tosa_to_vmcu::foldInputWindow(
     int64_t extent = pad[2 * d] + inputType.getDimSize(1 + d) + pad[2 * d + 1];
     int64_t size = baseType.getDimSize(1 + d);
     int64_t before = m.offset, after = extent - m.offset - size;
-    if (before < 0 || after < 0)
+    if (before < 0)
       return diag.fail(blame,
                        "cannot be folded into the consumer's padding: it "
                        "would need negative padding (" +
                            Twine(before) + ", " + Twine(after) + ") in the " +
                            dimName + "s");
+    // Trailing input the chain trims off stays in the layer's input when no
+    // window reads it: vmcu layers floor the output size, TOSA cannot.
+    if (after < 0) {
+      int64_t kept = extent - kernel[d], grown = before + size - kernel[d];
+      if (kept < 0 || grown / stride[d] != kept / stride[d])
+        return diag.fail(blame,
+                         "cannot be folded into the consumer's padding: it "
+                         "trims " +
+                             Twine(-after) + " trailing " + dimName +
+                             "s, but at most " +
+                             Twine(kept < 0 ? 0 : stride[d] - 1 -
+                                                      kept % stride[d]) +
+                             " can stay unread by the stride-" +
+                             Twine(stride[d]) + " windows");
+      after = 0;
+    }
     auto checkUnread = [&](int64_t from, int64_t to,
                            StringRef what) -> LogicalResult {
       for (int64_t y = from; y < to; ++y) {

@@ -226,13 +226,13 @@ func.func @pad_value_not_zero_point(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8
 
 // -----
 
-// TFLite VALID 3x3 stride 2 on 8 rows: TOSA slices the unread last row off,
-// but vmcu.conv2d (exact output division) would need padding -1 for it.
-func.func @slice_needs_negative_padding(%x: tensor<1x8x8x4xi8>) -> tensor<1x3x3x4xi8> {
+// A slice of 2 trailing rows before a 3x3 stride-2 conv: the windows of the
+// unsliced input would read one of them (an extra output row).
+func.func @slice_trims_read_rows(%x: tensor<1x9x9x4xi8>) -> tensor<1x3x3x4xi8> {
   %start = tosa.const_shape {values = dense<[0, 0, 0, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
   %size = tosa.const_shape {values = dense<[1, 7, 7, 4]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  // expected-error @+1 {{'tosa.slice' op cannot be folded into the consumer's padding: it would need negative padding (0, -1) in the rows}}
-  %xs = tosa.slice %x, %start, %size : (tensor<1x8x8x4xi8>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x7x7x4xi8>
+  // expected-error @+1 {{'tosa.slice' op cannot be folded into the consumer's padding: it trims 2 trailing rows, but at most 1 can stay unread by the stride-2 windows}}
+  %xs = tosa.slice %x, %start, %size : (tensor<1x9x9x4xi8>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x7x7x4xi8>
   %w = "tosa.const"() {values = dense<1> : tensor<4x3x3x4xi8>} : () -> tensor<4x3x3x4xi8>
   %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
   %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
@@ -242,6 +242,25 @@ func.func @slice_needs_negative_padding(%x: tensor<1x8x8x4xi8>) -> tensor<1x3x3x
   %acc = tosa.conv2d %xs, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>, dilation = array<i64: 1, 1>} : (tensor<1x7x7x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x3x3x4xi32>
   %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x3x3x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x3x3x4xi8>
   return %y : tensor<1x3x3x4xi8>
+}
+
+// -----
+
+// A trailing slice before a stride-1 conv: every row is read, no fold.
+func.func @slice_trims_stride1(%x: tensor<1x8x8x4xi8>) -> tensor<1x5x6x4xi8> {
+  %start = tosa.const_shape {values = dense<[0, 0, 0, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %size = tosa.const_shape {values = dense<[1, 7, 8, 4]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  // expected-error @+1 {{'tosa.slice' op cannot be folded into the consumer's padding: it trims 1 trailing rows, but at most 0 can stay unread by the stride-1 windows}}
+  %xs = tosa.slice %x, %start, %size : (tensor<1x8x8x4xi8>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x7x8x4xi8>
+  %w = "tosa.const"() {values = dense<1> : tensor<4x3x3x4xi8>} : () -> tensor<4x3x3x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %xs, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x7x8x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x5x6x4xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x5x6x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x5x6x4xi8>
+  return %y : tensor<1x5x6x4xi8>
 }
 
 // -----

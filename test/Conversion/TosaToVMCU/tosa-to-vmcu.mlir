@@ -512,6 +512,72 @@ func.func @slice_folds_when_unread(%x: tensor<1x10x10x4xi8>) -> tensor<1x6x6x4xi
 
 // -----
 
+// TFLite VALID 3x3 stride 2 on 8 rows: TOSA slices the unread last row and
+// column off; vmcu.conv2d floors its output size, so the slice folds away
+// and the layer reads the unsliced input.
+// CHECK-LABEL: func.func @slice_unread_tail_folds(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x8x8x4xi8>)
+// CHECK-NOT:     tosa.slice
+// CHECK:         vmcu.conv2d %[[X]], %{{.*}}, %{{.*}} {input_zp = 0 : i32, pad = array<i64: 0, 0, 0, 0>
+// CHECK-SAME:      stride = array<i64: 2, 2>} : (tensor<1x8x8x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>) -> tensor<1x3x3x4xi8>
+func.func @slice_unread_tail_folds(%x: tensor<1x8x8x4xi8>) -> tensor<1x3x3x4xi8> {
+  %start = tosa.const_shape {values = dense<[0, 0, 0, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %size = tosa.const_shape {values = dense<[1, 7, 7, 4]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %xs = tosa.slice %x, %start, %size : (tensor<1x8x8x4xi8>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x7x7x4xi8>
+  %w = "tosa.const"() {values = dense<1> : tensor<4x3x3x4xi8>} : () -> tensor<4x3x3x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %xs, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>, dilation = array<i64: 1, 1>} : (tensor<1x7x7x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x3x3x4xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x3x3x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x3x3x4xi8>
+  return %y : tensor<1x3x3x4xi8>
+}
+
+// -----
+
+// MCUNet B1's 1x1 stride-2 expansion on 16 rows: the sliced-off row 15 is
+// unread (the slice keeps every column). Then a VALID 3x3 stride-2
+// depthwise conv and a 2x2 stride-2 avg_pool on odd/even sizes, each behind
+// the slice TOSA needs: all fold into layers over the unsliced tensors.
+// CHECK-LABEL: func.func @slice_unread_tail_chain(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x16x15x3xi8>)
+// CHECK-NOT:     tosa.
+// CHECK:         %[[C:.*]] = vmcu.conv2d %[[X]], %{{.*}}, %{{.*}} {input_zp = 5 : i32, pad = array<i64: 0, 0, 0, 0>
+// CHECK-SAME:      : (tensor<1x16x15x3xi8>, tensor<16x1x1x3xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+// CHECK:         %[[D:.*]] = vmcu.depthwise_conv2d %[[C]], %{{.*}}, %{{.*}} {input_zp = 0 : i32, pad = array<i64: 0, 0, 0, 0>
+// CHECK-SAME:      : (tensor<1x8x8x16xi8>, tensor<3x3x16x1xi8>, tensor<16xi32>) -> tensor<1x3x3x16xi8>
+// CHECK:         %[[P:.*]] = vmcu.avg_pool2d %[[D]] {input_zp = 0 : i32, kernel = array<i64: 2, 2>
+// CHECK-SAME:      pad = array<i64: 0, 0, 0, 0>
+// CHECK-SAME:      : (tensor<1x3x3x16xi8>) -> tensor<1x1x1x16xi8>
+// CHECK:         return %[[P]]
+func.func @slice_unread_tail_chain(%x: tensor<1x16x15x3xi8>) -> tensor<1x1x1x16xi8> {
+  %start = tosa.const_shape {values = dense<[0, 0, 0, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %size = tosa.const_shape {values = dense<[1, 15, 15, 3]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %xs = tosa.slice %x, %start, %size : (tensor<1x16x15x3xi8>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x15x15x3xi8>
+  %w = "tosa.const"() {values = dense<1> : tensor<16x1x1x3xi8>} : () -> tensor<16x1x1x3xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<16xi32>} : () -> tensor<16xi32>
+  %xzp = "tosa.const"() {values = dense<5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %xs, %w, %b, %xzp, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>, dilation = array<i64: 1, 1>} : (tensor<1x15x15x3xi8>, tensor<16x1x1x3xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x8x16xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x8x8x16xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x8x8x16xi8>
+  %size2 = tosa.const_shape {values = dense<[1, 7, 7, 16]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %ys = tosa.slice %y, %start, %size2 : (tensor<1x8x8x16xi8>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x7x7x16xi8>
+  %w2 = "tosa.const"() {values = dense<1> : tensor<3x3x16x1xi8>} : () -> tensor<3x3x16x1xi8>
+  %acc2 = tosa.depthwise_conv2d %ys, %w2, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>, dilation = array<i64: 1, 1>} : (tensor<1x7x7x16xi8>, tensor<3x3x16x1xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x3x3x16xi32>
+  %z = tosa.rescale %acc2, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x3x3x16xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x3x3x16xi8>
+  %size3 = tosa.const_shape {values = dense<[1, 2, 2, 16]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %zs = tosa.slice %z, %start, %size3 : (tensor<1x3x3x16xi8>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x2x2x16xi8>
+  %p = tosa.avg_pool2d %zs, %zp8, %zp8 {acc_type = i32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x2x2x16xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x1x1x16xi8>
+  return %p : tensor<1x1x1x16xi8>
+}
+
+// -----
+
 // Two layers in a row: the second reads the first's vmcu result.
 // CHECK-LABEL: func.func @chain(
 // CHECK:         %[[C:.*]] = vmcu.conv2d

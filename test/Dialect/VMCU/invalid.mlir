@@ -169,8 +169,42 @@ func.func @f(%x: tensor<1x1x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) 
 // -----
 
 func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) {
-  // expected-error @+1 {{padded height minus kernel (7) must be divisible by the stride (2)}}
+  // expected-error @+1 {{padded height minus kernel (7) leaves 1 trailing position(s) no window reads, but pad bottom is 1; unread positions must be input, not padding}}
   %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 2, 2>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<8x3x3x4xi8>, tensor<8xi32>) -> tensor<1x4x4x8xi8>
+  return
+}
+
+// -----
+
+// Unread trailing columns are fine, but not when they are right padding.
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{padded width minus kernel (6) leaves 2 trailing position(s) no window reads, but pad right is 1}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 4>, pad = array<i64: 0, 0, 0, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<8x3x3x4xi8>, tensor<8xi32>) -> tensor<1x6x2x8xi8>
+  return
+}
+
+// -----
+
+// The output size is floored: 8 rows, 1x1 stride 2 give 4 rows, not 5.
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<8x1x1x4xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{output shape must be [1, 4, 4, 8], got 'tensor<1x5x5x8xi8>'}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<8x1x1x4xi8>, tensor<8xi32>) -> tensor<1x5x5x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<3x3x4x1xi8>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{padded height minus kernel (7) leaves 3 trailing position(s) no window reads, but pad bottom is 1}}
+  %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 4, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<3x3x4x1xi8>, tensor<4xi32>) -> tensor<1x2x8x4xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xi8>) {
+  // expected-error @+1 {{output shape must be [1, 3, 3, 4], got 'tensor<1x4x4x4xi8>'}}
+  %y = vmcu.avg_pool2d %x {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : (tensor<1x8x8x4xi8>) -> tensor<1x4x4x4xi8>
   return
 }
 

@@ -81,6 +81,27 @@ func.func @bottleneck(%a: tensor<1x6x6x8xi8>, %w1: tensor<24x1x1x8xi8>, %b1: ten
   return %e : tensor<1x6x6x8xi8>
 }
 
+// Strided windows may leave trailing input rows/columns unread; the output
+// size is floored (TFLite's stride-2 layers on even sizes).
+// CHECK-LABEL: func.func @unread_tail
+// CHECK: vmcu.conv2d {{.*}} : (tensor<1x16x16x3xi8>, tensor<16x1x1x3xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+// CHECK: vmcu.depthwise_conv2d {{.*}} : (tensor<1x8x8x16xi8>, tensor<3x3x16x1xi8>, tensor<16xi32>) -> tensor<1x3x4x16xi8>
+// CHECK: vmcu.avg_pool2d {{.*}} : (tensor<1x3x4x16xi8>) -> tensor<1x1x1x16xi8>
+// CHECK: vmcu.bottleneck %{{.*}} : tensor<1x16x16x3xi8> -> tensor<1x8x8x8xi8>
+func.func @unread_tail(%a: tensor<1x16x16x3xi8>, %w1: tensor<16x1x1x3xi8>, %b1: tensor<16xi32>, %w2: tensor<3x3x16x1xi8>, %b2: tensor<16xi32>, %w3: tensor<8x1x1x16xi8>, %b3: tensor<8xi32>) -> tensor<1x8x8x8xi8> {
+  %b = vmcu.conv2d %a, %w1, %b1 {stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x16x16x3xi8>, tensor<16x1x1x3xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+  %c = vmcu.depthwise_conv2d %b, %w2, %b2 {stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 1, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x8x8x16xi8>, tensor<3x3x16x1xi8>, tensor<16xi32>) -> tensor<1x3x4x16xi8>
+  %p = vmcu.avg_pool2d %c {kernel = array<i64: 2, 2>, stride = array<i64: 2, 3>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : (tensor<1x3x4x16xi8>) -> tensor<1x1x1x16xi8>
+  %e = vmcu.bottleneck %a : tensor<1x16x16x3xi8> -> tensor<1x8x8x8xi8> {
+  ^bb0(%in: tensor<1x16x16x3xi8>):
+    %x = vmcu.conv2d %in, %w1, %b1 {stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x16x16x3xi8>, tensor<16x1x1x3xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %y = vmcu.depthwise_conv2d %x, %w2, %b2 {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #rq} : (tensor<1x8x8x16xi8>, tensor<3x3x16x1xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %z = vmcu.conv2d %y, %w3, %b3 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x8x8x16xi8>, tensor<8x1x1x16xi8>, tensor<8xi32>) -> tensor<1x8x8x8xi8>
+    vmcu.yield %z : tensor<1x8x8x8xi8>
+  }
+  return %e : tensor<1x8x8x8xi8>
+}
+
 // CHECK-LABEL: func.func @kernel
 // CHECK: %[[X:.*]] = vmcu.tensor_base %{{.*}} {base = 3 : i64, name = "x", segments = 8 : i64} : !vmcu.pool<segments = 64, segment_bytes = 16>
 // CHECK: %[[Y:.*]] = vmcu.tensor_base %{{.*}} {name = "y", segments = 8 : i64}

@@ -174,7 +174,10 @@ static LogicalResult verifyRequant(Operation *op, StringRef name,
 }
 
 /// Verifies the NHWC window geometry shared by conv, depthwise and pooling:
-/// output rows P = (H + pt + pb - R) / sh + 1, exactly divisible (TOSA).
+/// output rows P = floor((H + pt + pb - R) / sh) + 1. Unlike TOSA, the
+/// division need not be exact: the last (H + pt + pb - R) % sh input rows
+/// are then never read (TFLite's strided convolutions on even sizes), which
+/// is only consistent when pb is 0.
 static LogicalResult verifyWindow(Operation *op, ShapedType input,
                                   int64_t kh, int64_t kw,
                                   ArrayRef<int64_t> stride,
@@ -204,11 +207,15 @@ static LogicalResult verifyWindow(Operation *op, ShapedType input,
     if (extents[i] < 0)
       return op->emitOpError("kernel is larger than the padded input in ")
              << (i == 0 ? "height" : "width");
-    if (extents[i] % stride[i] != 0)
+    // Trailing positions no window reads must be input data, not padding.
+    int64_t unread = extents[i] % stride[i], after = pad[2 * i + 1];
+    if (unread != 0 && after != 0)
       return op->emitOpError("padded ")
              << (i == 0 ? "height" : "width") << " minus kernel ("
-             << extents[i] << ") must be divisible by the stride ("
-             << stride[i] << ")";
+             << extents[i] << ") leaves " << unread
+             << " trailing position(s) no window reads, but pad "
+             << (i == 0 ? "bottom" : "right") << " is " << after
+             << "; unread positions must be input, not padding";
     expected[i] = extents[i] / stride[i] + 1;
   }
   SmallVector<int64_t> want = {1, expected[0], expected[1], outChannels};

@@ -245,8 +245,12 @@ def VMCU_Conv2DOp : VMCU_LayerOp<"conv2d", [Pure]> {
     the input contribute 0 (TOSA `conv2d` semantics, dilation 1, weight
     zero point 0). The input is `[1,H,W,C]`, the weight `[K,R,S,C]`
     (TOSA's layout), the bias `[K]` int32 and the output `[1,P,Q,K]` with
-    `P = (H + pad_top + pad_bottom - R) / stride_h + 1`; the division must
-    be exact, as in TOSA. `pad` is `[top, bottom, left, right]`.
+    `P = floor((H + pad_top + pad_bottom - R) / stride_h) + 1`. Unlike
+    TOSA, the division need not be exact: the remainder counts trailing
+    input rows no window reads (TFLite's strided convolutions on even
+    sizes, which TOSA expresses with a `tosa.slice`); they must then be
+    input, so `pad_bottom` must be 0 (likewise for columns and
+    `pad_right`). `pad` is `[top, bottom, left, right]`.
     `requant` is applied per output channel. `segment_bytes`, once chosen,
     must divide C and K.
 

@@ -88,3 +88,60 @@ func.func @main(%x: tensor<1x8x8x8xi8>) -> tensor<1x3x3x8xi8> {
   %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, input_zp = -128 : i32, requant = #rq} : (tensor<1x8x8x8xi8>, tensor<8x3x3x8xi8>, tensor<8xi32>) -> tensor<1x3x3x8xi8>
   return %y : tensor<1x3x3x8xi8>
 }
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+
+// Depthwise: the in-bounds window segments are ring-loaded (clipped tap
+// loops, as for convs) into a window buffer whose padding taps hold the
+// input zero point, so the zero point folds into the bias
+// (10 - 3 * 9 taps * 2 = -44). Each block of 4 channels carries its sums in
+// iter_args through constant-bound tap loops; the 2 leftover channels of
+// the 6-byte segment form a narrower block. The sums are requantized in a
+// separate loop over the segment (unrolled for small segments).
+// CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_bias : memref<6xi32> = dense<-44>
+// CHECK-LABEL: func.func @vmcu_invoke
+// CHECK: vmcu.kernel "depthwise_conv2d_0"
+// CHECK-DAG: %[[W:.*]] = memref.get_global @depthwise_conv2d_0_weights : memref<54xi8>
+// CHECK-DAG: %[[B:.*]] = memref.get_global @depthwise_conv2d_0_bias : memref<6xi32>
+// CHECK-DAG: %[[WIN:.*]] = memref.alloca() : memref<54xi8>
+// CHECK-DAG: %[[ACC:.*]] = memref.alloca() : memref<6xi32>
+// CHECK-DAG: %[[ZP:.*]] = arith.constant dense<3> : vector<6xi8>
+// CHECK: affine.for %[[P:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[Q:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[CC:.*]] = 0 to 1 {
+// CHECK-NEXT: affine.for %[[R:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.for %[[T:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.if #{{.*}}(%[[P]], %[[Q]], %[[R]], %[[T]]) {
+// CHECK-NEXT: } else {
+// CHECK: vector.store %[[ZP]], %[[WIN]]
+// CHECK: affine.for %{{.*}} = max #[[TAPLO:.*]](%[[P]]) to min #[[TAPHI:.*]](%[[P]]) {
+// CHECK-NEXT: affine.for %{{.*}} = max #[[TAPLO]](%[[Q]]) to min #[[TAPHI]](%[[Q]]) {
+// CHECK: %[[SEG:.*]] = vmcu.ring_load {{.*}} -> vector<6xi8>
+// CHECK: vector.store %[[SEG]], %[[WIN]]
+// CHECK: affine.for %{{.*}} = 0 to 1 {
+// CHECK: %[[INIT:.*]] = vector.load %[[B]][%{{.*}}] : memref<6xi32>, vector<4xi32>
+// CHECK-NEXT: %[[SUM:.*]] = affine.for %{{.*}} = 0 to 3 iter_args(%[[RACC:.*]] = %[[INIT]]) -> (vector<4xi32>) {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 3 iter_args(%[[TACC:.*]] = %[[RACC]]) -> (vector<4xi32>) {
+// CHECK-DAG: %[[X:.*]] = vector.load %[[WIN]][%{{.*}}] : memref<54xi8>, vector<4xi8>
+// CHECK-DAG: %[[WV:.*]] = vector.load %[[W]][%{{.*}}] : memref<54xi8>, vector<4xi8>
+// CHECK-DAG: %[[XW:.*]] = arith.extsi %[[X]] : vector<4xi8> to vector<4xi32>
+// CHECK-DAG: %[[WW:.*]] = arith.extsi %[[WV]] : vector<4xi8> to vector<4xi32>
+// CHECK: %[[PROD:.*]] = arith.muli %[[XW]], %[[WW]] : vector<4xi32>
+// CHECK: arith.addi %[[TACC]], %[[PROD]] : vector<4xi32>
+// CHECK: vector.store %[[SUM]], %[[ACC]][%{{.*}}] : memref<6xi32>, vector<4xi32>
+// CHECK: vector.load %[[B]][%{{.*}}] : memref<6xi32>, vector<2xi32>
+// CHECK: vector.load %[[WIN]][%{{.*}}] : memref<54xi8>, vector<2xi8>
+// CHECK: vector.store %{{.*}}, %[[ACC]][%{{.*}}] : memref<6xi32>, vector<2xi32>
+// CHECK: affine.for %[[K:.*]] = 0 to 6 {
+// CHECK: %[[V:.*]] = memref.load %[[ACC]][%[[K]]] : memref<6xi32>
+// CHECK: vmcu.requantize %[[V]]
+// CHECK: vmcu.free
+// CHECK: vmcu.ring_store
+func.func @main(%x: tensor<1x4x4x6xi8>) -> tensor<1x4x4x6xi8> {
+  %w = arith.constant dense<2> : tensor<3x3x6x1xi8>
+  %b = arith.constant dense<10> : tensor<6xi32>
+  %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 3 : i32, requant = #rq} : (tensor<1x4x4x6xi8>, tensor<3x3x6x1xi8>, tensor<6xi32>) -> tensor<1x4x4x6xi8>
+  return %y : tensor<1x4x4x6xi8>
+}

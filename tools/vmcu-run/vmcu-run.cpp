@@ -96,6 +96,9 @@ constexpr llvm::StringLiteral kQemuFlags[] = {"-nographic",
                                               "-semihosting-config",
                                               "enable=on,target=native"};
 
+/// runtime/vmcu_ring_check.h's default VMCU_RING_CHECK_MAX_SEGMENTS.
+constexpr int64_t kRingCheckDefaultSegments = 16384;
+
 /// With --icount: the harness measures vmcu_invoke() in virtual time, and
 /// QEMU's `-icount shift=0` advances it 1 ns per instruction, so the
 /// harness's `vmcu: vtime_ns=N` line counts instructions (runtime/README.md;
@@ -413,6 +416,11 @@ static int runMain(int argc, char **argv) {
     link.push_back(inRuntime(source));
   if (opts.ringCheck)
     link.push_back(ringCheckSource.str().str());
+  // The checker's owner table needs one entry per pool segment; a segment
+  // is at least one byte, so the arena size always suffices.
+  if (opts.ringCheck && model->arenaBytes > kRingCheckDefaultSegments)
+    link.push_back("-DVMCU_RING_CHECK_MAX_SEGMENTS=" +
+                   std::to_string(model->arenaBytes) + "u");
   if (opts.icount)
     link.push_back(kHarnessVtimeDefine.str());
   link.insert(link.end(), {objectFile, "-lm", "-o", elfFile});

@@ -36,9 +36,8 @@ void mlir::vmcu::registerAllDialects(DialectRegistry &registry) {
   registerVMCUDialect(registry);
   registry.insert<affine::AffineDialect, cf::ControlFlowDialect>();
   registry.insert<arith::ArithDialect, func::FuncDialect, LLVM::LLVMDialect,
-                  memref::MemRefDialect, scf::SCFDialect,
-                  tensor::TensorDialect, tosa::TosaDialect,
-                  vector::VectorDialect>();
+                  memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect,
+                  tosa::TosaDialect, vector::VectorDialect>();
 }
 
 void mlir::vmcu::registerAllExtensions(DialectRegistry &registry) {

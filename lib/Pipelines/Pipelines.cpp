@@ -27,8 +27,8 @@ std::optional<PipelineInput> mlir::vmcu::parsePipelineInput(StringRef name) {
       .Default(std::nullopt);
 }
 
-LogicalResult VMCUPipelineOptions::verify(
-    function_ref<void(const Twine &)> emitError) const {
+LogicalResult
+VMCUPipelineOptions::verify(function_ref<void(const Twine &)> emitError) const {
   if (!lookupCortexMTarget(cpu)) {
     emitError("unknown cpu '" + cpu + "'; expected cortex-m4 or cortex-m7");
     return failure();

@@ -55,8 +55,7 @@ static std::optional<BottleneckChain> matchChain(Conv2DOp project,
 }
 
 static void fuse(IRRewriter &rewriter, BottleneckChain chain) {
-  SmallVector<Operation *> ops = {chain.expand, chain.depthwise,
-                                  chain.project};
+  SmallVector<Operation *> ops = {chain.expand, chain.depthwise, chain.project};
   if (chain.residual)
     ops.push_back(chain.residual);
   Operation *last = ops.back();
@@ -71,8 +70,7 @@ static void fuse(IRRewriter &rewriter, BottleneckChain chain) {
   rewriter.setInsertionPointToStart(&body);
   for (Operation *op : ops)
     rewriter.clone(*op, mapping);
-  YieldOp::create(rewriter, last->getLoc(),
-                  mapping.lookup(last->getResult(0)));
+  YieldOp::create(rewriter, last->getLoc(), mapping.lookup(last->getResult(0)));
 
   rewriter.replaceOp(last, fused.getOutput());
   for (Operation *op : llvm::reverse(ArrayRef(ops).drop_back()))
@@ -92,9 +90,9 @@ struct VMCUFuseBottleneckPass
       auto chain = matchChain(project, fuseResidual);
       if (!chain || claimed.contains(chain->expand))
         return;
-      for (Operation *op : {chain->expand.getOperation(),
-                            chain->depthwise.getOperation(),
-                            chain->project.getOperation()})
+      for (Operation *op :
+           {chain->expand.getOperation(), chain->depthwise.getOperation(),
+            chain->project.getOperation()})
         claimed.insert(op);
       if (chain->residual)
         claimed.insert(chain->residual);

@@ -143,9 +143,8 @@ private:
     if (ignored.contains(address))
       return true;
     auto apply = address.getDefiningOp<affine::AffineApplyOp>();
-    return apply && llvm::any_of(apply.getMapOperands(), [&](Value v) {
-             return ignored.contains(v);
-           });
+    return apply && llvm::any_of(apply.getMapOperands(),
+                                 [&](Value v) { return ignored.contains(v); });
   }
 
   /// The segment index of a ring address: (address - base) / unitsPerSegment.

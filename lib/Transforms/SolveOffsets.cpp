@@ -49,10 +49,9 @@ int64_t lcm(int64_t a, int64_t b) { return a / std::gcd(a, b) * b; }
 int64_t floorMod(int64_t a, int64_t m) { return ((a % m) + m) % m; }
 
 bool isForbidden(ArrayRef<an::DistanceInterval> forbidden, int64_t d) {
-  auto it = llvm::upper_bound(forbidden, d, [](int64_t v,
-                                               const an::DistanceInterval &i) {
-    return v < i.lo;
-  });
+  auto it = llvm::upper_bound(
+      forbidden, d,
+      [](int64_t v, const an::DistanceInterval &i) { return v < i.lo; });
   return it != forbidden.begin() && std::prev(it)->hi >= d;
 }
 
@@ -109,12 +108,10 @@ MemoryReport buildReport(SegmentPoolOp pool, ArrayRef<PlacedKernel> kernels,
 /// all. The footprint is the span of every live tensor plus the workspace;
 /// a pool at least that large sees the same (linear) placement, so the
 /// checks are exact on the ring.
-LogicalResult placeWithLiveTensors(size_t k, MutableArrayRef<PlacedKernel> kernels,
-                                   ArrayRef<unsigned> held,
-                                   ArrayRef<an::DistanceInterval> forbidden,
-                                   ArrayRef<int64_t> base,
-                                   ArrayRef<int64_t> units, int64_t outAlign,
-                                   int64_t wrapAlign) {
+LogicalResult placeWithLiveTensors(
+    size_t k, MutableArrayRef<PlacedKernel> kernels, ArrayRef<unsigned> held,
+    ArrayRef<an::DistanceInterval> forbidden, ArrayRef<int64_t> base,
+    ArrayRef<int64_t> units, int64_t outAlign, int64_t wrapAlign) {
   PlacedKernel &kernel = kernels[k];
   const an::KernelPattern &p = kernel.pattern;
   int64_t r = kernel.unitsPerSegment;
@@ -284,7 +281,8 @@ struct VMCUSolveOffsetsPass
       for (unsigned t = 0; t <= k; ++t) {
         if (lastReader[t] > k)
           end += units[t];
-        if (t < k && lastReader[t] >= k && !llvm::is_contained(kernel.skips, t)) {
+        if (t < k && lastReader[t] >= k &&
+            !llvm::is_contained(kernel.skips, t)) {
           held[k].push_back(t);
           start += units[t];
         }
@@ -348,10 +346,10 @@ struct VMCUSolveOffsetsPass
     int64_t arenaBytes = capacity * unit;
     int64_t limitKb = ramKb;
     if (limitKb > 0 && arenaBytes > limitKb * kBytesPerKiB) {
-      auto worst = llvm::max_element(kernels, [](const PlacedKernel &a,
-                                                 const PlacedKernel &b) {
-        return a.footprintUnits < b.footprintUnits;
-      });
+      auto worst = llvm::max_element(
+          kernels, [](const PlacedKernel &a, const PlacedKernel &b) {
+            return a.footprintUnits < b.footprintUnits;
+          });
       return worst->op.emitError("model needs ")
              << arenaBytes << " bytes of arena, more than ram-kb=" << limitKb
              << " (" << limitKb * kBytesPerKiB << " bytes); layer '"
@@ -371,9 +369,8 @@ struct VMCUSolveOffsetsPass
     }
     if (memoryReport.empty() && memorySvg.empty())
       return success();
-    MemoryReport report =
-        buildReport(pool, kernels, tensors, base, capacity, lowerBoundUnits,
-                    held);
+    MemoryReport report = buildReport(pool, kernels, tensors, base, capacity,
+                                      lowerBoundUnits, held);
     if (!memoryReport.empty() &&
         failed(writeTextFile(
             pool, memoryReport, "memory report", [&](llvm::raw_ostream &os) {

@@ -61,7 +61,8 @@ int64_t tensorLevelBytes(LayerOpInterface layer) {
   auto bytes = [](Value v) {
     return cast<RankedTensorType>(v.getType()).getNumElements();
   };
-  int64_t in = bytes(layer.getActivationInput()), out = bytes(layer->getResult(0));
+  int64_t in = bytes(layer.getActivationInput()),
+          out = bytes(layer->getResult(0));
   if (isa<DepthwiseConv2DOp>(layer))
     return std::max(in, out);
   auto block = dyn_cast<BottleneckOp>(layer.getOperation());
@@ -202,11 +203,12 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());
     Location loc = func.getLoc();
-    auto invoke = func::FuncOp::create(
-        b, loc, "vmcu_invoke", b.getFunctionType({}, {b.getI32Type()}));
+    auto invoke = func::FuncOp::create(b, loc, "vmcu_invoke",
+                                       b.getFunctionType({}, {b.getI32Type()}));
     b.setInsertionPointToStart(invoke.addEntryBlock());
     auto poolType = PoolType::get(&getContext(), total, unit);
-    Value pool = SegmentPoolOp::create(b, loc, poolType, b.getI64IntegerAttr(8));
+    Value pool =
+        SegmentPoolOp::create(b, loc, poolType, b.getI64IntegerAttr(8));
 
     SmallVector<Value> bases;
     for (auto [i, bytes] : llvm::enumerate(tensorBytes)) {
@@ -233,9 +235,9 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       SmallVector<Value> inputs = {bases[layer.inputTensor]};
       if (layer.skipTensor)
         inputs.push_back(bases[*layer.skipTensor]);
-      auto kernel = KernelOp::create(b, layer.op->getLoc(),
-                                     b.getStringAttr(layer.name), inputs,
-                                     bases[layer.outputTensor], Value());
+      auto kernel =
+          KernelOp::create(b, layer.op->getLoc(), b.getStringAttr(layer.name),
+                           inputs, bases[layer.outputTensor], Value());
       int64_t liveSkipBytes = 0;
       for (unsigned t = 0; t < layer.inputTensor; ++t)
         if (lastReader[t] >= k)
@@ -258,8 +260,8 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
         tensors.skipIsLhs = layer.skipIsLhs;
         tensors.freeSkip = lastReader[*layer.skipTensor] == k;
       }
-      if (failed(tile::emitKernel(kb, env, layer.op, layer.segmentBytes,
-                                  tensors)))
+      if (failed(
+              tile::emitKernel(kb, env, layer.op, layer.segmentBytes, tensors)))
         return failure();
     }
     Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));

@@ -76,8 +76,8 @@ public:
   }
 
   /// `for iv = max(lbs) to min(ubs)` with the bounds over `dims`.
-  void loop(ArrayRef<AffineExpr> lbs, ArrayRef<AffineExpr> ubs,
-            ValueRange dims, function_ref<void(Value)> body) {
+  void loop(ArrayRef<AffineExpr> lbs, ArrayRef<AffineExpr> ubs, ValueRange dims,
+            function_ref<void(Value)> body) {
     auto lbMap = AffineMap::get(dims.size(), 0, lbs, ctx);
     auto ubMap = AffineMap::get(dims.size(), 0, ubs, ctx);
     auto op = affine::AffineForOp::create(b, loc, dims, lbMap, dims, ubMap);
@@ -98,8 +98,8 @@ public:
   /// A private constant table in flash, read back with memref.get_global.
   template <typename T>
   Value table(StringRef suffix, ArrayRef<T> data, Type elemType) {
-    auto memrefType = MemRefType::get({static_cast<int64_t>(data.size())},
-                                      elemType);
+    auto memrefType =
+        MemRefType::get({static_cast<int64_t>(data.size())}, elemType);
     auto tensorType = RankedTensorType::get(memrefType.getShape(), elemType);
     OpBuilder detached(ctx);
     auto global = memref::GlobalOp::create(
@@ -109,8 +109,7 @@ public:
         detached.getI64IntegerAttr(kTableAlignment));
     ModuleOp module = env.module;
     SymbolTable(module).insert(global, module.getBody()->begin());
-    return memref::GetGlobalOp::create(b, loc, memrefType,
-                                       global.getSymName());
+    return memref::GetGlobalOp::create(b, loc, memrefType, global.getSymName());
   }
 
   Value i8Table(StringRef suffix, ArrayRef<int8_t> data) {
@@ -149,8 +148,8 @@ public:
 
   void storeSegment(Value base, AffineExpr segIndex, ValueRange dims,
                     Value buf) {
-    Value v = vector::LoadOp::create(b, loc, segType(), buf,
-                                     ValueRange{index(0)});
+    Value v =
+        vector::LoadOp::create(b, loc, segType(), buf, ValueRange{index(0)});
     Value addr = ringAddress(base, segIndex, dims);
     RingStoreOp::create(b, loc, v, env.pool, addr, Value());
   }
@@ -196,8 +195,8 @@ public:
             Value xIdx = apply(d(0) * kDotLanes, c4);
             Value xv =
                 vector::LoadOp::create(b, loc, lane, xbuf, ValueRange{xIdx});
-            Value wv = vector::LoadOp::create(b, loc, lane, weights,
-                                              ValueRange{wIdx});
+            Value wv =
+                vector::LoadOp::create(b, loc, lane, weights, ValueRange{wIdx});
             Value r = DotOp::create(b, loc, b.getI32Type(), args[0], xv, wv,
                                     b.getI32IntegerAttr(-zp));
             affine::AffineYieldOp::create(b, loc, r);
@@ -216,8 +215,8 @@ public:
   }
 
   /// vmcu.requantize of `v` with channel `ch`'s entry of the tables.
-  Value requantize(Value v, RequantAttr rq, Value mult, Value shift,
-                   Value ch, Type resultType) {
+  Value requantize(Value v, RequantAttr rq, Value mult, Value shift, Value ch,
+                   Type resultType) {
     return RequantizeOp::create(
         b, loc, resultType, v, load(mult, ch), load(shift, ch),
         b.getI32IntegerAttr(rq.getInputZp()),
@@ -265,12 +264,12 @@ public:
                 {c(cols.kernel),
                  c(cols.bExtent + cols.pad) - d(0) * cols.stride},
                 q, [&](Value t) {
-                  Value y = apply((d(0) * rows.stride - rows.pad + d(1)) *
-                                      rows.scale,
-                                  {p, r});
-                  Value x = apply((d(0) * cols.stride - cols.pad + d(1)) *
-                                      cols.scale,
-                                  {q, t});
+                  Value y =
+                      apply((d(0) * rows.stride - rows.pad + d(1)) * rows.scale,
+                            {p, r});
+                  Value x =
+                      apply((d(0) * cols.stride - cols.pad + d(1)) * cols.scale,
+                            {q, t});
                   body(r, t, y, x);
                 });
          });
@@ -289,8 +288,8 @@ public:
   }
 
   /// Frees every input segment of pixels (y, x) for y, x in the ranges.
-  void freePixels(Value inBase, const Axis &cols, int64_t segsPerPixel,
-                  Value y, Value x) {
+  void freePixels(Value inBase, const Axis &cols, int64_t segsPerPixel, Value y,
+                  Value x) {
     loop(0, segsPerPixel, [&](Value cc) {
       freeSegment(inBase, (d(0) * cols.inExtent + d(1)) * segsPerPixel + d(2),
                   {y, x, cc});
@@ -338,9 +337,8 @@ public:
         });
     });
     loop(tailStart(rows), rows.inExtent, [&](Value y) {
-      loop(0, cols.inExtent, [&](Value x) {
-        freePixels(inBase, cols, inSegsPerPixel, y, x);
-      });
+      loop(0, cols.inExtent,
+           [&](Value x) { freePixels(inBase, cols, inSegsPerPixel, y, x); });
     });
   }
 };
@@ -400,40 +398,46 @@ LogicalResult emitConvLike(Emitter &e, Operation *op, const ConvGeometry &g,
   Value xbuf = e.scratch(s, e.b.getI8Type());
   Value obuf = e.scratch(s, e.b.getI8Type());
 
-  e.emitWindowed(g.rows, g.cols, t.input, cs, [&](Value p, Value q,
-                                                   Emitter::FreeHook frees) {
-    e.loop(0, ks, [&](Value kk) {
-      e.loop(0, s, [&](Value k) {
-        e.store(e.load(bt, e.apply(e.d(0) * s + e.d(1), {kk, k})), acc, k);
-      });
-      e.forEachTap(g.rows, g.cols, p, q, [&](Value r, Value tt, Value y,
-                                             Value x) {
-        e.loop(0, cs, [&](Value cc) {
-          e.loadSegment(t.input,
-                        (e.d(0) * g.cols.inExtent + e.d(1)) * cs + e.d(2),
-                        {y, x, cc}, xbuf);
+  e.emitWindowed(
+      g.rows, g.cols, t.input, cs,
+      [&](Value p, Value q, Emitter::FreeHook frees) {
+        e.loop(0, ks, [&](Value kk) {
           e.loop(0, s, [&](Value k) {
-            AffineExpr wBase =
-                ((((e.d(0) * kr + e.d(1)) * kc + e.d(2)) * cs + e.d(3)) * s +
-                 e.d(4)) *
-                s;
-            e.dotRow(acc, k, xbuf, s, inputZp, wt, wBase, {kk, r, tt, cc, k});
+            e.store(e.load(bt, e.apply(e.d(0) * s + e.d(1), {kk, k})), acc, k);
           });
+          e.forEachTap(
+              g.rows, g.cols, p, q, [&](Value r, Value tt, Value y, Value x) {
+                e.loop(0, cs, [&](Value cc) {
+                  e.loadSegment(t.input,
+                                (e.d(0) * g.cols.inExtent + e.d(1)) * cs +
+                                    e.d(2),
+                                {y, x, cc}, xbuf);
+                  e.loop(0, s, [&](Value k) {
+                    AffineExpr wBase =
+                        ((((e.d(0) * kr + e.d(1)) * kc + e.d(2)) * cs +
+                          e.d(3)) *
+                             s +
+                         e.d(4)) *
+                        s;
+                    e.dotRow(acc, k, xbuf, s, inputZp, wt, wBase,
+                             {kk, r, tt, cc, k});
+                  });
+                });
+              });
+          e.loop(0, s, [&](Value k) {
+            Value ch = e.apply(e.d(0) * s + e.d(1), {kk, k});
+            Value qv = e.requantize(e.load(acc, k), rq, mult, shift, ch,
+                                    e.b.getI8Type());
+            e.store(qv, obuf, k);
+          });
+          // The last output segment has read everything: free before storing
+          // it.
+          frees(Value(), kk, ks - 1);
+          e.storeSegment(t.output,
+                         (e.d(0) * g.cols.outExtent + e.d(1)) * ks + e.d(2),
+                         {p, q, kk}, obuf);
         });
       });
-      e.loop(0, s, [&](Value k) {
-        Value ch = e.apply(e.d(0) * s + e.d(1), {kk, k});
-        Value qv = e.requantize(e.load(acc, k), rq, mult, shift, ch,
-                                e.b.getI8Type());
-        e.store(qv, obuf, k);
-      });
-      // The last output segment has read everything: free before storing it.
-      frees(Value(), kk, ks - 1);
-      e.storeSegment(t.output,
-                     (e.d(0) * g.cols.outExtent + e.d(1)) * ks + e.d(2),
-                     {p, q, kk}, obuf);
-    });
-  });
   return success();
 }
 
@@ -485,10 +489,10 @@ LogicalResult emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
   int64_t kr = wType.getDimSize(0), kc = wType.getDimSize(1);
   int64_t ch = in.getDimSize(3), s = e.seg, cs = ch / s;
   ArrayRef<int64_t> stride = op.getStride(), pad = op.getPad();
-  Axis rows = makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0], pad[0],
-                       kr);
-  Axis cols = makeAxis(in.getDimSize(2), out.getDimSize(2), stride[1], pad[2],
-                       kc);
+  Axis rows =
+      makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0], pad[0], kr);
+  Axis cols =
+      makeAxis(in.getDimSize(2), out.getDimSize(2), stride[1], pad[2], kc);
   auto w = constantValues<int8_t>(op, op.getWeight(), "weight");
   auto bv = constantValues<int32_t>(op, op.getBias(), "bias");
   if (failed(w) || failed(bv))
@@ -524,19 +528,19 @@ LogicalResult emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
   };
   auto [r0, r1] = inBounds(rows, e.d(0), e.d(2));
   auto [c0, c1] = inBounds(cols, e.d(1), e.d(3));
-  IntegerSet inside = IntegerSet::get(4, 0, {r0, r1, c0, c1},
-                                      {false, false, false, false});
-  Value zpSegment = arith::ConstantOp::create(
-      e.b, e.loc,
-      cast<TypedAttr>(
-          DenseElementsAttr::get(e.segType(), static_cast<int8_t>(zp))));
+  IntegerSet inside =
+      IntegerSet::get(4, 0, {r0, r1, c0, c1}, {false, false, false, false});
+  Value zpSegment =
+      arith::ConstantOp::create(e.b, e.loc,
+                                cast<TypedAttr>(DenseElementsAttr::get(
+                                    e.segType(), static_cast<int8_t>(zp))));
 
   // Sum over the window of channel lanes [k, k + n) as a vector<n x i32>
   // carried through both tap loops; `init` holds the biases.
   auto windowSum = [&](Value cc, Value k, int64_t n, Value init) -> Value {
     auto x8 = VectorType::get({n}, e.b.getI8Type());
-    auto rLoop = affine::AffineForOp::create(e.b, e.loc, 0, kr, 1,
-                                             ValueRange{init});
+    auto rLoop =
+        affine::AffineForOp::create(e.b, e.loc, 0, kr, 1, ValueRange{init});
     {
       OpBuilder::InsertionGuard guard(e.b);
       e.b.setInsertionPointToStart(rLoop.getBody());
@@ -558,74 +562,78 @@ LogicalResult emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
         Value prod = arith::MulIOp::create(
             e.b, e.loc, arith::ExtSIOp::create(e.b, e.loc, wide, xv),
             arith::ExtSIOp::create(e.b, e.loc, wide, wv));
-        Value sum = arith::AddIOp::create(
-            e.b, e.loc, tLoop.getRegionIterArgs()[0], prod);
+        Value sum = arith::AddIOp::create(e.b, e.loc,
+                                          tLoop.getRegionIterArgs()[0], prod);
         affine::AffineYieldOp::create(e.b, e.loc, sum);
       }
       affine::AffineYieldOp::create(e.b, e.loc, tLoop.getResult(0));
     }
     return rLoop.getResult(0);
   };
-  e.emitWindowed(rows, cols, t.input, cs, [&](Value p, Value q,
-                                               Emitter::FreeHook frees) {
-    e.loop(0, cs, [&](Value cc) {
-      // Padding taps read as the zero point.
-      e.loop(0, kr, [&](Value r) {
-        e.loop(0, kc, [&](Value tt) {
-          auto ifOp = affine::AffineIfOp::create(
-              e.b, e.loc, inside, ValueRange{p, q, r, tt}, /*withElse=*/true);
-          OpBuilder::InsertionGuard guard(e.b);
-          e.b.setInsertionPointToStart(ifOp.getElseBlock());
-          vector::StoreOp::create(e.b, e.loc, zpSegment, win,
-                                  ValueRange{e.apply(
-                                      (e.d(0) * kc + e.d(1)) * s, {r, tt})});
+  e.emitWindowed(
+      rows, cols, t.input, cs, [&](Value p, Value q, Emitter::FreeHook frees) {
+        e.loop(0, cs, [&](Value cc) {
+          // Padding taps read as the zero point.
+          e.loop(0, kr, [&](Value r) {
+            e.loop(0, kc, [&](Value tt) {
+              auto ifOp = affine::AffineIfOp::create(e.b, e.loc, inside,
+                                                     ValueRange{p, q, r, tt},
+                                                     /*withElse=*/true);
+              OpBuilder::InsertionGuard guard(e.b);
+              e.b.setInsertionPointToStart(ifOp.getElseBlock());
+              vector::StoreOp::create(
+                  e.b, e.loc, zpSegment, win,
+                  ValueRange{e.apply((e.d(0) * kc + e.d(1)) * s, {r, tt})});
+            });
+          });
+          // The in-bounds taps, ring-loaded in the usual order.
+          e.forEachTap(
+              rows, cols, p, q, [&](Value r, Value tt, Value y, Value x) {
+                Value addr = e.ringAddress(
+                    t.input, (e.d(0) * cols.inExtent + e.d(1)) * cs + e.d(2),
+                    {y, x, cc});
+                Value v = RingLoadOp::create(e.b, e.loc, e.segType(),
+                                             e.env.pool, addr, Value());
+                vector::StoreOp::create(
+                    e.b, e.loc, v, win,
+                    ValueRange{e.apply((e.d(0) * kc + e.d(1)) * s, {r, tt})});
+              });
+          if (blocks > 0)
+            e.loop(0, blocks, [&](Value kb) {
+              Value k = e.apply(e.d(0) * kDotLanes, {kb});
+              Value init = vector::LoadOp::create(
+                  e.b, e.loc, lane32, bt,
+                  ValueRange{e.apply(e.d(0) * s + e.d(1), {cc, k})});
+              vector::StoreOp::create(e.b, e.loc,
+                                      windowSum(cc, k, kDotLanes, init), acc,
+                                      ValueRange{k});
+            });
+          // Leftover lanes: one narrower block.
+          if (int64_t rest = s - blocks * kDotLanes) {
+            Value k = e.index(blocks * kDotLanes);
+            auto restType = VectorType::get({rest}, i32Type);
+            Value init = vector::LoadOp::create(
+                e.b, e.loc, restType, bt,
+                ValueRange{e.apply(e.d(0) * s + e.d(1), {cc, k})});
+            vector::StoreOp::create(e.b, e.loc, windowSum(cc, k, rest, init),
+                                    acc, ValueRange{k});
+          }
+          // A separate loop, so vmcu-unroll-microkernels can unroll it for
+          // small segments and LLVM folds the table loads into constant requant
+          // steps.
+          e.loop(0, s, [&](Value k) {
+            Value c = e.apply(e.d(0) * s + e.d(1), {cc, k});
+            e.store(e.requantize(e.load(acc, k), rq, mult, shift, c,
+                                 e.b.getI8Type()),
+                    obuf, k);
+          });
+          // Channel segment cc of the window is dead once this segment is done.
+          frees(cc, Value(), 0);
+          e.storeSegment(t.output,
+                         (e.d(0) * cols.outExtent + e.d(1)) * cs + e.d(2),
+                         {p, q, cc}, obuf);
         });
       });
-      // The in-bounds taps, ring-loaded in the usual order.
-      e.forEachTap(rows, cols, p, q, [&](Value r, Value tt, Value y, Value x) {
-        Value addr = e.ringAddress(
-            t.input, (e.d(0) * cols.inExtent + e.d(1)) * cs + e.d(2),
-            {y, x, cc});
-        Value v = RingLoadOp::create(e.b, e.loc, e.segType(), e.env.pool,
-                                     addr, Value());
-        vector::StoreOp::create(
-            e.b, e.loc, v, win,
-            ValueRange{e.apply((e.d(0) * kc + e.d(1)) * s, {r, tt})});
-      });
-      if (blocks > 0)
-        e.loop(0, blocks, [&](Value kb) {
-          Value k = e.apply(e.d(0) * kDotLanes, {kb});
-          Value init = vector::LoadOp::create(
-              e.b, e.loc, lane32, bt,
-              ValueRange{e.apply(e.d(0) * s + e.d(1), {cc, k})});
-          vector::StoreOp::create(e.b, e.loc,
-                                  windowSum(cc, k, kDotLanes, init), acc,
-                                  ValueRange{k});
-        });
-      // Leftover lanes: one narrower block.
-      if (int64_t rest = s - blocks * kDotLanes) {
-        Value k = e.index(blocks * kDotLanes);
-        auto restType = VectorType::get({rest}, i32Type);
-        Value init = vector::LoadOp::create(
-            e.b, e.loc, restType, bt,
-            ValueRange{e.apply(e.d(0) * s + e.d(1), {cc, k})});
-        vector::StoreOp::create(e.b, e.loc, windowSum(cc, k, rest, init), acc,
-                                ValueRange{k});
-      }
-      // A separate loop, so vmcu-unroll-microkernels can unroll it for small
-      // segments and LLVM folds the table loads into constant requant steps.
-      e.loop(0, s, [&](Value k) {
-        Value c = e.apply(e.d(0) * s + e.d(1), {cc, k});
-        e.store(e.requantize(e.load(acc, k), rq, mult, shift, c,
-                             e.b.getI8Type()),
-                obuf, k);
-      });
-      // Channel segment cc of the window is dead once this segment is done.
-      frees(cc, Value(), 0);
-      e.storeSegment(t.output, (e.d(0) * cols.outExtent + e.d(1)) * cs + e.d(2),
-                     {p, q, cc}, obuf);
-    });
-  });
   return success();
 }
 
@@ -646,10 +654,10 @@ LogicalResult emitAvgPool(Emitter &e, AvgPool2DOp op, const KernelTensors &t) {
   int64_t kr = op.getKernel()[0], kc = op.getKernel()[1];
   int64_t ch = in.getDimSize(3), s = e.seg, cs = ch / s;
   ArrayRef<int64_t> stride = op.getStride(), pad = op.getPad();
-  Axis rows = makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0], pad[0],
-                       kr);
-  Axis cols = makeAxis(in.getDimSize(2), out.getDimSize(2), stride[1], pad[2],
-                       kc);
+  Axis rows =
+      makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0], pad[0], kr);
+  Axis cols =
+      makeAxis(in.getDimSize(2), out.getDimSize(2), stride[1], pad[2], kc);
   // 1 / count for every possible number of in-bounds taps.
   SmallVector<int32_t> mults(kr * kc + 1, 0), shifts(kr * kc + 1, 1);
   for (int64_t n = 1; n <= kr * kc; ++n)
@@ -667,32 +675,36 @@ LogicalResult emitAvgPool(Emitter &e, AvgPool2DOp op, const KernelTensors &t) {
   Value obuf = e.scratch(s, e.b.getI8Type());
   Value one = e.i32(1);
 
-  e.emitWindowed(rows, cols, t.input, cs, [&](Value p, Value q,
-                                               Emitter::FreeHook frees) {
-    e.loop(0, cs, [&](Value cc) {
-      Value zeroIdx = e.index(0);
-      e.store(zeroIdx, count, zeroIdx);
-      e.loop(0, s, [&](Value k) { e.store(e.i32(0), acc, k); });
-      e.forEachTap(rows, cols, p, q, [&](Value, Value, Value y, Value x) {
-        Value z = e.index(0);
-        e.store(arith::AddIOp::create(e.b, e.loc, e.load(count, z), e.index(1)),
+  e.emitWindowed(
+      rows, cols, t.input, cs, [&](Value p, Value q, Emitter::FreeHook frees) {
+        e.loop(0, cs, [&](Value cc) {
+          Value zeroIdx = e.index(0);
+          e.store(zeroIdx, count, zeroIdx);
+          e.loop(0, s, [&](Value k) { e.store(e.i32(0), acc, k); });
+          e.forEachTap(rows, cols, p, q, [&](Value, Value, Value y, Value x) {
+            Value z = e.index(0);
+            e.store(
+                arith::AddIOp::create(e.b, e.loc, e.load(count, z), e.index(1)),
                 count, z);
-        e.loadSegment(t.input, (e.d(0) * cols.inExtent + e.d(1)) * cs + e.d(2),
-                      {y, x, cc}, xbuf);
-        e.loop(0, s, [&](Value k) {
-          e.store(e.mac(e.load(acc, k), e.load(xbuf, k), zp, one), acc, k);
+            e.loadSegment(t.input,
+                          (e.d(0) * cols.inExtent + e.d(1)) * cs + e.d(2),
+                          {y, x, cc}, xbuf);
+            e.loop(0, s, [&](Value k) {
+              e.store(e.mac(e.load(acc, k), e.load(xbuf, k), zp, one), acc, k);
+            });
+          });
+          Value n = e.load(count, e.index(0));
+          e.loop(0, s, [&](Value k) {
+            e.store(
+                e.requantize(e.load(acc, k), rq, mt, st, n, e.b.getI8Type()),
+                obuf, k);
+          });
+          frees(cc, Value(), 0);
+          e.storeSegment(t.output,
+                         (e.d(0) * cols.outExtent + e.d(1)) * cs + e.d(2),
+                         {p, q, cc}, obuf);
         });
       });
-      Value n = e.load(count, e.index(0));
-      e.loop(0, s, [&](Value k) {
-        e.store(e.requantize(e.load(acc, k), rq, mt, st, n, e.b.getI8Type()),
-                obuf, k);
-      });
-      frees(cc, Value(), 0);
-      e.storeSegment(t.output, (e.d(0) * cols.outExtent + e.d(1)) * cs + e.d(2),
-                     {p, q, cc}, obuf);
-    });
-  });
   return success();
 }
 
@@ -714,10 +726,12 @@ LogicalResult emitBottleneck(Emitter &e, BottleneckOp op,
   int64_t kr = dwW.getDimSize(0), kc = dwW.getDimSize(1);
   ArrayRef<int64_t> s1 = expand.getStride(), s2 = dw.getStride(),
                     s3 = project.getStride(), dwPad = dw.getPad();
-  Axis rows{a.getDimSize(1), out.getDimSize(1), s1[0], s2[0] * s3[0],
-            dwPad[0],        kr,                bType.getDimSize(1)};
-  Axis cols{a.getDimSize(2), out.getDimSize(2), s1[1], s2[1] * s3[1],
-            dwPad[2],        kc,                bType.getDimSize(2)};
+  Axis rows{a.getDimSize(1),    out.getDimSize(1), s1[0],
+            s2[0] * s3[0],      dwPad[0],          kr,
+            bType.getDimSize(1)};
+  Axis cols{a.getDimSize(2),    out.getDimSize(2), s1[1],
+            s2[1] * s3[1],      dwPad[2],          kc,
+            bType.getDimSize(2)};
   if (residual && (s1[0] * s2[0] * s3[0] != 1 || s1[1] * s2[1] * s3[1] != 1))
     return op.emitOpError("a residual bottleneck must have unit strides");
 
@@ -759,58 +773,64 @@ LogicalResult emitBottleneck(Emitter &e, BottleneckOp op,
   Value obuf = e.scratch(s, e.b.getI8Type());
   Type i8Type = e.b.getI8Type();
 
-  e.emitWindowed(rows, cols, t.input, cinS, [&](Value p, Value q,
-                                                 Emitter::FreeHook frees) {
-    Value z = e.index(0);
-    e.loop(0, cout, [&](Value k) { e.store(e.load(b3t, k), accD, k); });
-    e.loop(0, cmid, [&](Value m) {
-      e.store(e.load(b2t, m), accC, z);
-      e.forEachTap(rows, cols, p, q, [&](Value r, Value tt, Value y, Value x) {
-        e.store(e.load(b1t, m), accB, z);
-        e.loop(0, cinS, [&](Value cc) {
-          e.loadSegment(t.input,
-                        (e.d(0) * cols.inExtent + e.d(1)) * cinS + e.d(2),
-                        {y, x, cc}, xbuf);
-          e.dotRow(accB, z, xbuf, s, zpA, w1t, e.d(0) * cin + e.d(1) * s,
-                   {m, cc});
+  e.emitWindowed(
+      rows, cols, t.input, cinS,
+      [&](Value p, Value q, Emitter::FreeHook frees) {
+        Value z = e.index(0);
+        e.loop(0, cout, [&](Value k) { e.store(e.load(b3t, k), accD, k); });
+        e.loop(0, cmid, [&](Value m) {
+          e.store(e.load(b2t, m), accC, z);
+          e.forEachTap(
+              rows, cols, p, q, [&](Value r, Value tt, Value y, Value x) {
+                e.store(e.load(b1t, m), accB, z);
+                e.loop(0, cinS, [&](Value cc) {
+                  e.loadSegment(t.input,
+                                (e.d(0) * cols.inExtent + e.d(1)) * cinS +
+                                    e.d(2),
+                                {y, x, cc}, xbuf);
+                  e.dotRow(accB, z, xbuf, s, zpA, w1t,
+                           e.d(0) * cin + e.d(1) * s, {m, cc});
+                });
+                Value bq = e.requantize(e.load(accB, z), expand.getRequant(),
+                                        m1, sh1, m, i8Type);
+                Value w2Idx =
+                    e.apply((e.d(0) * kc + e.d(1)) * cmid + e.d(2), {r, tt, m});
+                e.store(e.mac(e.load(accC, z), bq, zpB, e.load(w2t, w2Idx)),
+                        accC, z);
+              });
+          Value cq = e.requantize(e.load(accC, z), dw.getRequant(), m2, sh2, m,
+                                  i8Type);
+          e.loop(0, cout, [&](Value k) {
+            Value wIdx = e.apply(e.d(0) * cout + e.d(1), {m, k});
+            e.store(e.mac(e.load(accD, k), cq, zpC, e.load(w3tt, wIdx)), accD,
+                    k);
+          });
         });
-        Value bq = e.requantize(e.load(accB, z), expand.getRequant(), m1, sh1,
-                                m, i8Type);
-        Value w2Idx =
-            e.apply((e.d(0) * kc + e.d(1)) * cmid + e.d(2), {r, tt, m});
-        e.store(e.mac(e.load(accC, z), bq, zpB, e.load(w2t, w2Idx)), accC, z);
+        e.loop(0, coutS, [&](Value kk) {
+          AffineExpr pixelSeg =
+              (e.d(0) * cols.outExtent + e.d(1)) * coutS + e.d(2);
+          if (residual)
+            e.loadSegment(t.input, pixelSeg, {p, q, kk}, xbuf);
+          e.loop(0, s, [&](Value k) {
+            Value ch = e.apply(e.d(0) * s + e.d(1), {kk, k});
+            Value dq = e.requantize(e.load(accD, ch), project.getRequant(), m3,
+                                    sh3, ch, i8Type);
+            if (residual) {
+              bool projIsLhs = residual.getLhs() == project.getOutput();
+              Value av = e.load(xbuf, k);
+              Value lhs = projIsLhs ? dq : av, rhs = projIsLhs ? av : dq;
+              Value sum = arith::AddIOp::create(
+                  e.b, e.loc, e.rescaleToI32(lhs, residual.getLhsRescale()),
+                  e.rescaleToI32(rhs, residual.getRhsRescale()));
+              dq = e.requantize(sum, residual.getRequant(), addMult, addShift,
+                                ch, i8Type);
+            }
+            e.store(dq, obuf, k);
+          });
+          frees(Value(), kk, coutS - 1);
+          e.storeSegment(t.output, pixelSeg, {p, q, kk}, obuf);
+        });
       });
-      Value cq =
-          e.requantize(e.load(accC, z), dw.getRequant(), m2, sh2, m, i8Type);
-      e.loop(0, cout, [&](Value k) {
-        Value wIdx = e.apply(e.d(0) * cout + e.d(1), {m, k});
-        e.store(e.mac(e.load(accD, k), cq, zpC, e.load(w3tt, wIdx)), accD, k);
-      });
-    });
-    e.loop(0, coutS, [&](Value kk) {
-      AffineExpr pixelSeg = (e.d(0) * cols.outExtent + e.d(1)) * coutS + e.d(2);
-      if (residual)
-        e.loadSegment(t.input, pixelSeg, {p, q, kk}, xbuf);
-      e.loop(0, s, [&](Value k) {
-        Value ch = e.apply(e.d(0) * s + e.d(1), {kk, k});
-        Value dq = e.requantize(e.load(accD, ch), project.getRequant(), m3,
-                                sh3, ch, i8Type);
-        if (residual) {
-          bool projIsLhs = residual.getLhs() == project.getOutput();
-          Value av = e.load(xbuf, k);
-          Value lhs = projIsLhs ? dq : av, rhs = projIsLhs ? av : dq;
-          Value sum = arith::AddIOp::create(
-              e.b, e.loc, e.rescaleToI32(lhs, residual.getLhsRescale()),
-              e.rescaleToI32(rhs, residual.getRhsRescale()));
-          dq = e.requantize(sum, residual.getRequant(), addMult, addShift,
-                            ch, i8Type);
-        }
-        e.store(dq, obuf, k);
-      });
-      frees(Value(), kk, coutS - 1);
-      e.storeSegment(t.output, pixelSeg, {p, q, kk}, obuf);
-    });
-  });
   return success();
 }
 
@@ -879,21 +899,24 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
   if (tensors.skip && !tensors.freeSkip)
     e.keepAlive.push_back(tensors.skip);
   Block *body = b.getInsertionBlock();
-  LogicalResult result = llvm::TypeSwitch<Operation *, LogicalResult>(layer)
-      .Case([&](Conv2DOp op) { return emitConv(e, op, tensors); })
-      .Case([&](FullyConnectedOp op) {
-        return emitFullyConnected(e, op, tensors);
-      })
-      .Case([&](DepthwiseConv2DOp op) { return emitDepthwise(e, op, tensors); })
-      .Case([&](AvgPool2DOp op) { return emitAvgPool(e, op, tensors); })
-      .Case([&](BottleneckOp op) { return emitBottleneck(e, op, tensors); })
-      .Case([&](AddOp op) { return emitAdd(e, op, tensors); })
-      .Default([&](Operation *op) {
-        return op->emitOpError(
-            "is not supported by vmcu-tile yet (only conv2d, "
-            "depthwise_conv2d, fully_connected, avg_pool2d, add and "
-            "bottleneck)");
-      });
+  LogicalResult result =
+      llvm::TypeSwitch<Operation *, LogicalResult>(layer)
+          .Case([&](Conv2DOp op) { return emitConv(e, op, tensors); })
+          .Case([&](FullyConnectedOp op) {
+            return emitFullyConnected(e, op, tensors);
+          })
+          .Case([&](DepthwiseConv2DOp op) {
+            return emitDepthwise(e, op, tensors);
+          })
+          .Case([&](AvgPool2DOp op) { return emitAvgPool(e, op, tensors); })
+          .Case([&](BottleneckOp op) { return emitBottleneck(e, op, tensors); })
+          .Case([&](AddOp op) { return emitAdd(e, op, tensors); })
+          .Default([&](Operation *op) {
+            return op->emitOpError(
+                "is not supported by vmcu-tile yet (only conv2d, "
+                "depthwise_conv2d, fully_connected, avg_pool2d, add and "
+                "bottleneck)");
+          });
   if (succeeded(result) && !e.keepAlive.empty())
     eraseEmptyLoops(*body);
   return result;

@@ -24,7 +24,8 @@ namespace {
 /// True if `loop` has no affine.for nested in it.
 bool isInnermost(affine::AffineForOp loop) {
   return !loop.getBody()
-              ->walk([](affine::AffineForOp) { return WalkResult::interrupt(); })
+              ->walk(
+                  [](affine::AffineForOp) { return WalkResult::interrupt(); })
               .wasInterrupted();
 }
 

@@ -412,9 +412,8 @@ llvm::Expected<Act> LayerBuilder::avgPool2d(llvm::StringRef what, const Act &in,
   Value inZp = zeroPoint(b.getI8Type(), in.zp);
   Value outZp = zeroPoint(b.getI8Type(), in.zp);
   Value y = tosa::AvgPool2dOp::create(
-      b, loc, outType, x.value, inZp, outZp, {kernel, kernel},
-      {stride, stride}, {ph->before, ph->after, pw->before, pw->after},
-      b.getI32Type());
+      b, loc, outType, x.value, inZp, outZp, {kernel, kernel}, {stride, stride},
+      {ph->before, ph->after, pw->before, pw->after}, b.getI32Type());
   // Averaging kernel^2 roughly independent values narrows the spread.
   return Act{
       y, in.zp,

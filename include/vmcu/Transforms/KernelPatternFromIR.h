@@ -20,9 +20,9 @@ namespace mlir::vmcu {
 /// affine function of the loop indices plus one tensor base, or tensors that
 /// are not the kernel's. Input `inputIndex` of the kernel plays the input
 /// role; accesses to its other inputs are left out.
-FailureOr<analysis::KernelPattern>
-buildKernelPattern(KernelOp kernel, int64_t segmentBytes,
-                   unsigned inputIndex = 0);
+FailureOr<analysis::KernelPattern> buildKernelPattern(KernelOp kernel,
+                                                      int64_t segmentBytes,
+                                                      unsigned inputIndex = 0);
 
 } // namespace mlir::vmcu
 

@@ -432,15 +432,14 @@ FailureOr<InputWindow> tosa_to_vmcu::foldInputWindow(
     if (after < 0) {
       int64_t kept = extent - kernel[d], grown = before + size - kernel[d];
       if (kept < 0 || grown / stride[d] != kept / stride[d])
-        return diag.fail(blame,
-                         "cannot be folded into the consumer's padding: it "
-                         "trims " +
-                             Twine(-after) + " trailing " + dimName +
-                             "s, but at most " +
-                             Twine(kept < 0 ? 0 : stride[d] - 1 -
-                                                      kept % stride[d]) +
-                             " can stay unread by the stride-" +
-                             Twine(stride[d]) + " windows");
+        return diag.fail(
+            blame, "cannot be folded into the consumer's padding: it "
+                   "trims " +
+                       Twine(-after) + " trailing " + dimName +
+                       "s, but at most " +
+                       Twine(kept < 0 ? 0 : stride[d] - 1 - kept % stride[d]) +
+                       " can stay unread by the stride-" + Twine(stride[d]) +
+                       " windows");
       after = 0;
     }
     auto checkUnread = [&](int64_t from, int64_t to,

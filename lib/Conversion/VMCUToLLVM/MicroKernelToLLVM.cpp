@@ -76,8 +76,8 @@ struct DotOpLowering : public ConvertOpToLLVMPattern<DotOp> {
       Value word = LLVM::BitcastOp::create(rewriter, loc, i32, adaptor.getX());
       Value rotated =
           LLVM::FshrOp::create(rewriter, loc, i32, word, word, eight);
-      xEven = callI32Intrinsic(rewriter, loc, "llvm.arm.sxtab16",
-                               {packed, word});
+      xEven =
+          callI32Intrinsic(rewriter, loc, "llvm.arm.sxtab16", {packed, word});
       xOdd = callI32Intrinsic(rewriter, loc, "llvm.arm.sxtab16",
                               {packed, rotated});
     }

@@ -24,8 +24,7 @@ namespace {
 
 /// The exported `const unsigned NAME = value;` of the model API.
 static void createByteCountGlobal(OpBuilder &builder, ModuleOp module,
-                                  Location loc, StringRef name,
-                                  int64_t value) {
+                                  Location loc, StringRef name, int64_t value) {
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(module.getBody());
   LLVM::GlobalOp::create(builder, loc, builder.getI32Type(),
@@ -43,8 +42,8 @@ static LLVM::GlobalOp getOrCreateArena(OpBuilder &builder, ModuleOp module,
     return arena;
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(module.getBody());
-  auto arrayType = LLVM::LLVMArrayType::get(builder.getI8Type(),
-                                            pool.getCapacityBytes());
+  auto arrayType =
+      LLVM::LLVMArrayType::get(builder.getI8Type(), pool.getCapacityBytes());
   auto arena = LLVM::GlobalOp::create(
       builder, loc, arrayType, /*isConstant=*/false, LLVM::Linkage::External,
       model_abi::kArena, /*value=*/Attribute(), alignment);
@@ -153,8 +152,8 @@ private:
     rewriter.setInsertionPointToStart(fn.addEntryBlock(rewriter));
     Value ptr = LLVM::AddressOfOp::create(rewriter, loc, arena);
     if (uint64_t offset = base * pool.getSegmentBytes()) {
-      Value index = createIndexAttrConstant(rewriter, loc, getIndexType(),
-                                            offset);
+      Value index =
+          createIndexAttrConstant(rewriter, loc, getIndexType(), offset);
       ptr = LLVM::GEPOp::create(rewriter, loc, ptrType, rewriter.getI8Type(),
                                 ptr, ValueRange{index},
                                 LLVM::GEPNoWrapFlags::inbounds);
@@ -248,8 +247,8 @@ protected:
   static unsigned provableAlignment(RingOp op) {
     auto module = op->template getParentOfType<ModuleOp>();
     uint64_t align = module ? getArenaAlignment(module) : 1;
-    align = std::min(align,
-                     powerOfTwoFactor(op.getPool().getType().getSegmentBytes()));
+    align = std::min(
+        align, powerOfTwoFactor(op.getPool().getType().getSegmentBytes()));
     if (Value offset = op.getOffset()) {
       APInt cst;
       if (!matchPattern(offset, m_ConstantInt(&cst)))

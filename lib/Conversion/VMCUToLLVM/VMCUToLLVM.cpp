@@ -63,8 +63,7 @@ struct VMCUToLLVMDialectInterface : public ConvertToLLVMPatternInterface {
 };
 } // namespace
 
-void mlir::vmcu::registerConvertVMCUToLLVMInterface(
-    DialectRegistry &registry) {
+void mlir::vmcu::registerConvertVMCUToLLVMInterface(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, VMCUDialect *dialect) {
     dialect->addInterfaces<VMCUToLLVMDialectInterface>();
   });

@@ -98,8 +98,7 @@ static LogicalResult verifyPlacedModule(ModuleOp module) {
   // The exported names must be free for the lowering to define them.
   for (StringRef name :
        {model_abi::kArena, model_abi::kArenaBytes, model_abi::kInputFn,
-        model_abi::kInputBytes, model_abi::kOutputFn,
-        model_abi::kOutputBytes})
+        model_abi::kInputBytes, model_abi::kOutputFn, model_abi::kOutputBytes})
     if (Operation *clash = module.lookupSymbol(name))
       return clash->emitOpError("defines '")
              << name << "', which the vmcu lowering reserves";
@@ -167,8 +166,9 @@ struct ConvertVMCUToLLVMPass
     if (!target) {
       // Not module.emitError: that would print the whole module as a note.
       emitError(module.getLoc(), "unknown cpu '")
-          << cpu << "' for convert-vmcu-to-llvm; expected cortex-m4 or "
-                    "cortex-m7";
+          << cpu
+          << "' for convert-vmcu-to-llvm; expected cortex-m4 or "
+             "cortex-m7";
       return signalPassFailure();
     }
     if (failed(verifyPlacedModule(module)) ||
@@ -195,8 +195,8 @@ struct ConvertVMCUToLLVMPass
 
     LLVMConversionTarget conversionTarget(*ctx);
     conversionTarget.addLegalOp<ModuleOp>();
-    if (failed(applyFullConversion(module, conversionTarget,
-                                   std::move(patterns))))
+    if (failed(
+            applyFullConversion(module, conversionTarget, std::move(patterns))))
       return signalPassFailure();
 
     // Fold the casts the conversion left between converted values, so the

@@ -248,8 +248,8 @@ mlir::vmcu::parseModelFile(StringRef inputPath, MLIRContext &context,
   ModelSource source;
   source.sourceMgr = std::make_shared<llvm::SourceMgr>();
   source.sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  source.diagnostics = std::make_unique<SourceMgrDiagnosticHandler>(
-      *source.sourceMgr, &context);
+  source.diagnostics =
+      std::make_unique<SourceMgrDiagnosticHandler>(*source.sourceMgr, &context);
   source.module =
       parseSourceFile<ModuleOp>(source.sourceMgr, ParserConfig(&context));
   if (!source.module)

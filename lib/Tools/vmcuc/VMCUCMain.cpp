@@ -94,12 +94,10 @@ struct VMCUCOptions {
                      "the LLVM-dialect MLIR module after the pipeline"),
           clEnumValN(EmitKind::LLVM, "llvm",
                      "LLVM IR (.ll) after the O2 optimisation pipeline"),
-          clEnumValN(EmitKind::Obj, "obj",
-                     "an ELF object file (default)")),
+          clEnumValN(EmitKind::Obj, "obj", "an ELF object file (default)")),
       cl::cat(category)};
   cl::opt<FromKind> from{
-      "from",
-      cl::desc("Stage of the input, i.e. where the pipeline starts:"),
+      "from", cl::desc("Stage of the input, i.e. where the pipeline starts:"),
       cl::init(FromKind::Auto),
       cl::values(
           clEnumValN(FromKind::Auto, "auto",
@@ -170,8 +168,7 @@ static void printHeader(llvm::raw_ostream &os, const ModelInfo &info,
 
 /// Writes `contents` through `print` to `path` ("-" is stdout).
 static LogicalResult
-writeFile(StringRef path,
-          llvm::function_ref<void(llvm::raw_ostream &)> print) {
+writeFile(StringRef path, llvm::function_ref<void(llvm::raw_ostream &)> print) {
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
   if (!file) {
@@ -309,12 +306,11 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
       return 1;
   }
 
-  std::string outputPath =
-      opts.output.empty() ? getDefaultOutput(opts.input, opts.emit)
-                          : opts.output.getValue();
+  std::string outputPath = opts.output.empty()
+                               ? getDefaultOutput(opts.input, opts.emit)
+                               : opts.output.getValue();
   // The summary goes to stdout unless the output itself does.
-  llvm::raw_ostream &summary =
-      outputPath == "-" ? llvm::errs() : llvm::outs();
+  llvm::raw_ostream &summary = outputPath == "-" ? llvm::errs() : llvm::outs();
 
   if (opts.emit == EmitKind::MLIR) {
     if (failed(writeFile(outputPath,

@@ -64,11 +64,11 @@ LogicalResult PoolType::verify(function_ref<InFlightDiagnostic()> emitError,
 static constexpr int kMinShift = kRequantMinShift;
 static constexpr int kMaxShift = kRequantMaxShift;
 
-LogicalResult
-RequantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                    int32_t inputZp, int32_t outputZp,
-                    ArrayRef<int32_t> multiplier, ArrayRef<int32_t> shift,
-                    bool doubleRound, int32_t min, int32_t max) {
+LogicalResult RequantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  int32_t inputZp, int32_t outputZp,
+                                  ArrayRef<int32_t> multiplier,
+                                  ArrayRef<int32_t> shift, bool doubleRound,
+                                  int32_t min, int32_t max) {
   if (multiplier.empty())
     return emitError() << "requant needs at least one multiplier";
   if (multiplier.size() != shift.size())

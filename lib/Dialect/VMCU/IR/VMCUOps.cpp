@@ -56,23 +56,21 @@ static LogicalResult verifyRingAccess(Operation *op, PoolType pool,
 }
 
 LogicalResult RingLoadOp::verify() {
-  return verifyRingAccess(*this, getPool().getType(), getSegment(),
-                          getOffset(), getResult().getType().getNumElements());
+  return verifyRingAccess(*this, getPool().getType(), getSegment(), getOffset(),
+                          getResult().getType().getNumElements());
 }
 
 LogicalResult RingStoreOp::verify() {
-  return verifyRingAccess(*this, getPool().getType(), getSegment(),
-                          getOffset(), getValue().getType().getNumElements());
+  return verifyRingAccess(*this, getPool().getType(), getSegment(), getOffset(),
+                          getValue().getType().getNumElements());
 }
 
 LogicalResult FreeOp::verify() {
   int64_t segments = getPool().getType().getSegments();
   if (static_cast<int64_t>(getCount()) > segments)
-    return emitOpError("frees ") << getCount()
-                                 << " segments but the pool holds only "
-                                 << segments;
-  return verifyRingAccess(*this, getPool().getType(), getSegment(), Value(),
-                          0);
+    return emitOpError("frees ")
+           << getCount() << " segments but the pool holds only " << segments;
+  return verifyRingAccess(*this, getPool().getType(), getSegment(), Value(), 0);
 }
 
 LogicalResult TensorBaseOp::verify() {
@@ -82,9 +80,8 @@ LogicalResult TensorBaseOp::verify() {
            << getSegments() << " segments does not fit the pool of "
            << capacity;
   if (getBase() && *getBase() >= static_cast<uint64_t>(capacity))
-    return emitOpError("base ") << *getBase()
-                                << " is outside the pool of " << capacity
-                                << " segments";
+    return emitOpError("base ") << *getBase() << " is outside the pool of "
+                                << capacity << " segments";
   return success();
 }
 
@@ -118,8 +115,7 @@ LogicalResult RequantizeOp::verify() {
   auto lo = static_cast<int32_t>(getMin()), hi = static_cast<int32_t>(getMax());
   if (lo > hi)
     return emitOpError("min (") << lo << ") is greater than max (" << hi << ")";
-  if (getResult().getType().isInteger(8) &&
-      (lo < kInt8Min || hi > kInt8Max))
+  if (getResult().getType().isInteger(8) && (lo < kInt8Min || hi > kInt8Max))
     return emitOpError("clamp [")
            << lo << ", " << hi << "] exceeds the int8 result range";
   // Constant tables are checked like #vmcu.requant; others are trusted.
@@ -142,9 +138,9 @@ LogicalResult RequantizeOp::verify() {
 //===----------------------------------------------------------------------===//
 
 static LogicalResult verifyStaticShapes(Operation *op) {
-  for (Type t : llvm::concat<Type>(op->getOperandTypes(),
-                                   op->getResultTypes()))
-    if (auto shaped = dyn_cast<ShapedType>(t); shaped && !shaped.hasStaticShape())
+  for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto shaped = dyn_cast<ShapedType>(t);
+        shaped && !shaped.hasStaticShape())
       return op->emitOpError("requires static shapes, got ") << t;
   return success();
 }
@@ -154,8 +150,8 @@ static LogicalResult verifyZeroPoint(Operation *op, StringRef name,
                                      uint32_t raw) {
   int64_t zp = static_cast<int32_t>(raw);
   if (zp < kInt8Min || zp > kInt8Max)
-    return op->emitOpError() << name << " must be in the int8 range, got "
-                             << zp;
+    return op->emitOpError()
+           << name << " must be in the int8 range, got " << zp;
   return success();
 }
 
@@ -165,8 +161,8 @@ static LogicalResult verifyRequant(Operation *op, StringRef name,
                                    bool fromAccumulator) {
   size_t n = requant.getNumChannels();
   if (n != 1 && static_cast<int64_t>(n) != channels)
-    return op->emitOpError() << name << " has " << n
-                             << " channels, expected 1 or " << channels;
+    return op->emitOpError()
+           << name << " has " << n << " channels, expected 1 or " << channels;
   if (fromAccumulator && requant.getInputZp() != 0)
     return op->emitOpError()
            << name << " rescales an int32 accumulator, its input_zp must be 0";
@@ -178,14 +174,12 @@ static LogicalResult verifyRequant(Operation *op, StringRef name,
 /// division need not be exact: the last (H + pt + pb - R) % sh input rows
 /// are then never read (TFLite's strided convolutions on even sizes), which
 /// is only consistent when pb is 0.
-static LogicalResult verifyWindow(Operation *op, ShapedType input,
-                                  int64_t kh, int64_t kw,
-                                  ArrayRef<int64_t> stride,
+static LogicalResult verifyWindow(Operation *op, ShapedType input, int64_t kh,
+                                  int64_t kw, ArrayRef<int64_t> stride,
                                   ArrayRef<int64_t> pad, ShapedType output,
                                   int64_t outChannels) {
   if (stride.size() != 2)
-    return op->emitOpError("stride must have 2 entries, got ")
-           << stride.size();
+    return op->emitOpError("stride must have 2 entries, got ") << stride.size();
   if (pad.size() != 4)
     return op->emitOpError("pad must have 4 entries [top, bottom, left, "
                            "right], got ")
@@ -211,8 +205,8 @@ static LogicalResult verifyWindow(Operation *op, ShapedType input,
     int64_t unread = extents[i] % stride[i], after = pad[2 * i + 1];
     if (unread != 0 && after != 0)
       return op->emitOpError("padded ")
-             << (i == 0 ? "height" : "width") << " minus kernel ("
-             << extents[i] << ") leaves " << unread
+             << (i == 0 ? "height" : "width") << " minus kernel (" << extents[i]
+             << ") leaves " << unread
              << " trailing position(s) no window reads, but pad "
              << (i == 0 ? "bottom" : "right") << " is " << after
              << "; unread positions must be input, not padding";
@@ -453,11 +447,15 @@ LogicalResult BottleneckOp::verifyRegions() {
   return success();
 }
 
-Conv2DOp BottleneckOp::getExpand() { return cast<Conv2DOp>(bodyLayers(*this)[0]); }
+Conv2DOp BottleneckOp::getExpand() {
+  return cast<Conv2DOp>(bodyLayers(*this)[0]);
+}
 DepthwiseConv2DOp BottleneckOp::getDepthwise() {
   return cast<DepthwiseConv2DOp>(bodyLayers(*this)[1]);
 }
-Conv2DOp BottleneckOp::getProject() { return cast<Conv2DOp>(bodyLayers(*this)[2]); }
+Conv2DOp BottleneckOp::getProject() {
+  return cast<Conv2DOp>(bodyLayers(*this)[2]);
+}
 AddOp BottleneckOp::getResidual() {
   SmallVector<Operation *> layers = bodyLayers(*this);
   return layers.size() == 4 ? cast<AddOp>(layers[3]) : AddOp();

@@ -217,11 +217,14 @@ public:
   /// vmcu.requantize of `v` with channel `ch`'s entry of the tables.
   Value requantize(Value v, RequantAttr rq, Value mult, Value shift, Value ch,
                    Type resultType) {
+    bool wide = llvm::all_of(
+        rq.getShift(), [](int32_t s) { return s >= kRequantMinWideShift; });
     return RequantizeOp::create(
         b, loc, resultType, v, load(mult, ch), load(shift, ch),
         b.getI32IntegerAttr(rq.getInputZp()),
         b.getI32IntegerAttr(rq.getOutputZp()), b.getI32IntegerAttr(rq.getMin()),
-        b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()));
+        b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()),
+        wide ? b.getUnitAttr() : UnitAttr());
   }
 
   /// A per-tensor input rescale of int8 `v` to int32 (channel 0 of
@@ -233,7 +236,8 @@ public:
         b, loc, i32Type, wide, i32(rq.getMultiplier()[0]),
         i32(rq.getShift()[0]), b.getI32IntegerAttr(rq.getInputZp()),
         b.getI32IntegerAttr(rq.getOutputZp()), b.getI32IntegerAttr(rq.getMin()),
-        b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()));
+        b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()),
+        UnitAttr());
   }
 
   /// Per-channel multiplier and shift tables for `channels` channels.

@@ -100,6 +100,9 @@ struct DotOpLowering : public ConvertOpToLLVMPattern<DotOp> {
 ///   r = (sext(v) * sext(multiplier) + round) >> shift         (i64, ashr)
 ///   out = clamp(trunc(r) + output_zp, min, max)               (i32)
 /// The clamp to exactly [-128, 127] is one SSAT #8.
+/// Bits in the low word of the 64-bit product.
+constexpr int32_t kWordBits = 32;
+
 struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -115,6 +118,13 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
                               createI32(rewriter, loc, inputZp));
 
     Value shift = adaptor.getShift();
+    if (op.getWideShift()) {
+      rewriter.replaceOp(
+          op, clampAndTruncate(rewriter, op,
+                               wideShiftScale(rewriter, op, v,
+                                              adaptor.getMultiplier(), shift)));
+      return success();
+    }
     Value shift64 = LLVM::ZExtOp::create(rewriter, loc, i64, shift);
     Value one = createI64(rewriter, loc, 1);
     Value round = LLVM::ShlOp::create(
@@ -138,6 +148,59 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
         rewriter, loc, LLVM::AddOp::create(rewriter, loc, product, round),
         shift64);
     Value result = LLVM::TruncOp::create(rewriter, loc, i32, scaled);
+    rewriter.replaceOp(op, clampAndTruncate(rewriter, op, result));
+    return success();
+  }
+
+  /// apply_scale_32 for shift in [32, 62]: with s = shift - 32, the 64-bit
+  /// rounding term is hi = (1 << s) >> 1, lo = s == 0 ? 2^31 : 0 (plus the
+  /// double-round adjustment), and `(x >> shift)` truncated to 32 bits is
+  /// `hi32(x) >> s`: one SMLAL and 32-bit shifts instead of 64-bit ones.
+  Value wideShiftScale(ConversionPatternRewriter &rewriter, RequantizeOp op,
+                       Value v, Value multiplier, Value shift) const {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    Value s = LLVM::SubOp::create(rewriter, loc, shift,
+                                  createI32(rewriter, loc, kWordBits));
+    Value one = createI32(rewriter, loc, 1);
+    Value roundHi = LLVM::LShrOp::create(
+        rewriter, loc, LLVM::ShlOp::create(rewriter, loc, one, s), one);
+    Value sIsZero = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                         s, createI32(rewriter, loc, 0));
+    Value roundLo = LLVM::SelectOp::create(
+        rewriter, loc, sIsZero,
+        createI32(rewriter, loc, std::numeric_limits<int32_t>::min()),
+        createI32(rewriter, loc, 0));
+    Value word = createI64(rewriter, loc, kWordBits);
+    Value round = LLVM::OrOp::create(
+        rewriter, loc,
+        LLVM::ShlOp::create(rewriter, loc,
+                            LLVM::ZExtOp::create(rewriter, loc, i64, roundHi),
+                            word),
+        LLVM::ZExtOp::create(rewriter, loc, i64, roundLo));
+    if (op.getDoubleRound()) {
+      Value nonNegative =
+          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::sge, v,
+                               createI32(rewriter, loc, 0));
+      Value adjust = LLVM::SelectOp::create(
+          rewriter, loc, nonNegative, createI64(rewriter, loc, 1 << 30),
+          createI64(rewriter, loc, -(int64_t{1} << 30)));
+      round = LLVM::AddOp::create(rewriter, loc, round, adjust);
+    }
+    Value product = LLVM::MulOp::create(
+        rewriter, loc, LLVM::SExtOp::create(rewriter, loc, i64, v),
+        LLVM::SExtOp::create(rewriter, loc, i64, multiplier));
+    Value sum = LLVM::AddOp::create(rewriter, loc, product, round);
+    Value hi = LLVM::TruncOp::create(
+        rewriter, loc, i32, LLVM::LShrOp::create(rewriter, loc, sum, word));
+    return LLVM::AShrOp::create(rewriter, loc, hi, s);
+  }
+
+  /// `+ output_zp`, the clamp and the truncation to the result type.
+  Value clampAndTruncate(ConversionPatternRewriter &rewriter, RequantizeOp op,
+                         Value result) const {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
     if (auto outputZp = static_cast<int32_t>(op.getOutputZp()))
       result = LLVM::AddOp::create(rewriter, loc, result,
                                    createI32(rewriter, loc, outputZp));
@@ -159,8 +222,7 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
     Type resultType = op.getType();
     if (resultType != i32)
       result = LLVM::TruncOp::create(rewriter, loc, resultType, result);
-    rewriter.replaceOp(op, result);
-    return success();
+    return result;
   }
 };
 

@@ -118,9 +118,12 @@ static const int32_t kValues[] = {INT32_MIN, INT32_MIN + 1, -(1 << 30), -3,
 
 static uint8_t *records;
 static long num_records, capacity;
+/* Smallest shift generated: 1, or 32 for `gen-wide` (vmcu.requantize's
+ * wide_shift promises shift >= 32). */
+static int32_t min_shift = 1;
 
 static void add(int64_t value, int32_t multiplier, int32_t shift) {
-  if (value != wrap32(value))
+  if (value != wrap32(value) || shift < min_shift)
     return;
   if (num_records == capacity) {
     fprintf(stderr, "requant-tosa-ref: more than %ld edge cases\n", capacity);
@@ -166,7 +169,8 @@ static void gen(long n) {
       state ^= state << 5;
       draw[i] = state;
     }
-    add((int32_t)draw[0], (int32_t)(draw[1] >> 1), 1 + (int32_t)(draw[2] % 62));
+    add((int32_t)draw[0], (int32_t)(draw[1] >> 1),
+        min_shift + (int32_t)(draw[2] % (63 - min_shift)));
   }
 }
 
@@ -265,7 +269,9 @@ static int ref(const char *in_path, const char *out_path) {
 }
 
 int main(int argc, char **argv) {
-  if (argc == 4 && !strcmp(argv[1], "gen")) {
+  if (argc == 4 && !strcmp(argv[1], "gen-wide"))
+    min_shift = 32;
+  if (argc == 4 && (!strcmp(argv[1], "gen") || !strcmp(argv[1], "gen-wide"))) {
     gen(strtol(argv[2], NULL, 10));
     FILE *f = fopen(argv[3], "wb");
     if (!f || fwrite(records, RECORD_BYTES, (size_t)num_records, f) !=

@@ -275,3 +275,21 @@ func.func @vmcu_invoke() -> i32 {
   %r = arith.constant 0 : i32
   return %r : i32
 }
+
+// -----
+
+// wide_shift: no 64-bit variable shift; the high word of the 64-bit sum is
+// shifted by shift - 32 in 32 bits.
+// CHECK-LABEL: llvm.func @requantize_wide
+// CHECK-SAME: (%[[V:.*]]: i32, %[[M:.*]]: i32, %[[S:.*]]: i32)
+// CHECK:       %[[S2:.*]] = llvm.sub %[[S]], %{{.*}} : i32
+// CHECK:       llvm.mul %{{.*}}, %{{.*}} : i64
+// CHECK:       %[[HI:.*]] = llvm.lshr %{{.*}}, %{{.*}} : i64
+// CHECK:       %[[T:.*]] = llvm.trunc %[[HI]] : i64 to i32
+// CHECK:       llvm.ashr %[[T]], %[[S2]] : i32
+// CHECK-NOT:   llvm.ashr {{.*}} : i64
+// CHECK:       llvm.return
+func.func @requantize_wide(%v: i32, %m: i32, %s: i32) -> i8 {
+  %q = vmcu.requantize %v, %m, %s {output_zp = 3 : i32, min = -128 : i32, max = 127 : i32, double_round = true, wide_shift} : i8
+  return %q : i8
+}

@@ -569,3 +569,12 @@ func.func @f(%v: i32) -> i8 {
   %q = vmcu.requantize %v, %m, %v {output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, double_round = true} : i8
   return %q : i8
 }
+
+// -----
+
+func.func @f(%v: i32) -> i8 {
+  %s = arith.constant 31 : i32
+  // expected-error @+1 {{shift must be in [32, 62], got 31}}
+  %q = vmcu.requantize %v, %v, %s {output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, double_round = true, wide_shift} : i8
+  return %q : i8
+}

@@ -120,11 +120,12 @@ LogicalResult RequantizeOp::verify() {
            << lo << ", " << hi << "] exceeds the int8 result range";
   // Constant tables are checked like #vmcu.requant; others are trusted.
   APInt shift, multiplier;
+  int64_t minShift = getWideShift() ? kRequantMinWideShift : kRequantMinShift;
   if (matchPattern(getShift(), m_ConstantInt(&shift)) &&
-      (shift.getSExtValue() < kRequantMinShift ||
+      (shift.getSExtValue() < minShift ||
        shift.getSExtValue() > kRequantMaxShift))
     return emitOpError("shift must be in [")
-           << kRequantMinShift << ", " << kRequantMaxShift << "], got "
+           << minShift << ", " << kRequantMaxShift << "], got "
            << shift.getSExtValue();
   if (matchPattern(getMultiplier(), m_ConstantInt(&multiplier)) &&
       multiplier.isNegative())

@@ -19,6 +19,9 @@ namespace vmcu {
 /// term 1) and TFLite emits it.
 inline constexpr int kRequantMinShift = 1;
 inline constexpr int kRequantMaxShift = 62;
+/// Smallest shift `vmcu.requantize {wide_shift}` allows: the product's
+/// high word then holds every bit of the result.
+inline constexpr int kRequantMinWideShift = 32;
 
 /// Adds the vmcu dialect to `registry` (for compilers that embed vmcu).
 void registerVMCUDialect(DialectRegistry &registry);

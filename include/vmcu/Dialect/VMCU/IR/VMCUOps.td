@@ -214,6 +214,11 @@ def VMCU_RequantizeOp : VMCU_Op<"requantize", [Pure]> {
     type (i8 or i32). Multiplier and shift are operands so per-channel
     tables can be read from flash; see `#vmcu.requant` for the arithmetic.
 
+    `wide_shift` promises that `shift` is in [32, 62] (every entry of the
+    table it is read from, as TFLite's scales usually give). The lowering
+    then shifts only the high word of the 64-bit product (one SMLAL and a
+    32-bit shift), which is exact: `x >> s == (x >> 32) >> (s - 32)`.
+
     Example:
 
     ```mlir
@@ -223,7 +228,7 @@ def VMCU_RequantizeOp : VMCU_Op<"requantize", [Pure]> {
   let arguments = (ins I32:$value, I32:$multiplier, I32:$shift,
                        DefaultValuedAttr<I32Attr, "0">:$input_zp,
                        I32Attr:$output_zp, I32Attr:$min, I32Attr:$max,
-                       BoolAttr:$double_round);
+                       BoolAttr:$double_round, UnitAttr:$wide_shift);
   let results = (outs AnyTypeOf<[I8, I32]>:$result);
   let assemblyFormat = "$value `,` $multiplier `,` $shift attr-dict `:` type($result)";
   let hasVerifier = 1;

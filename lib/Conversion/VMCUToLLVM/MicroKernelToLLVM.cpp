@@ -57,30 +57,28 @@ struct DotOpLowering : public ConvertOpToLLVMPattern<DotOp> {
     Location loc = op.getLoc();
     Type i32 = rewriter.getI32Type();
     Value eight = createI32(rewriter, loc, 8);
-    auto split = [&](Value bytes) -> std::pair<Value, Value> {
+    // Even bytes (lanes 0, 2) of `bytes` and its odd bytes (lanes 1, 3),
+    // each sign-extended to 16-bit lanes and added to `addend` if given.
+    auto split = [&](Value bytes, Value addend) -> std::pair<Value, Value> {
       Value word = LLVM::BitcastOp::create(rewriter, loc, i32, bytes);
       Value rotated =
           LLVM::FshrOp::create(rewriter, loc, i32, word, word, eight);
-      return {callI32Intrinsic(rewriter, loc, "llvm.arm.sxtb16", word),
-              callI32Intrinsic(rewriter, loc, "llvm.arm.sxtb16", rotated)};
+      if (!addend)
+        return {callI32Intrinsic(rewriter, loc, "llvm.arm.sxtb16", word),
+                callI32Intrinsic(rewriter, loc, "llvm.arm.sxtb16", rotated)};
+      return {
+          callI32Intrinsic(rewriter, loc, "llvm.arm.sxtab16", {addend, word}),
+          callI32Intrinsic(rewriter, loc, "llvm.arm.sxtab16",
+                           {addend, rotated})};
     };
-    auto [wEven, wOdd] = split(adaptor.getW());
-    Value xEven, xOdd;
-    auto offset = static_cast<int32_t>(op.getXOffset());
-    if (offset == 0) {
-      std::tie(xEven, xOdd) = split(adaptor.getX());
-    } else {
+    auto [wEven, wOdd] = split(adaptor.getW(), Value());
+    Value packed;
+    if (auto offset = static_cast<int32_t>(op.getXOffset())) {
       uint32_t lane = static_cast<uint16_t>(static_cast<int16_t>(offset));
-      Value packed =
+      packed =
           createI32(rewriter, loc, static_cast<int32_t>(lane << 16 | lane));
-      Value word = LLVM::BitcastOp::create(rewriter, loc, i32, adaptor.getX());
-      Value rotated =
-          LLVM::FshrOp::create(rewriter, loc, i32, word, word, eight);
-      xEven =
-          callI32Intrinsic(rewriter, loc, "llvm.arm.sxtab16", {packed, word});
-      xOdd = callI32Intrinsic(rewriter, loc, "llvm.arm.sxtab16",
-                              {packed, rotated});
     }
+    auto [xEven, xOdd] = split(adaptor.getX(), packed);
     Value acc = callI32Intrinsic(rewriter, loc, "llvm.arm.smlad",
                                  {xEven, wEven, adaptor.getAcc()});
     acc = callI32Intrinsic(rewriter, loc, "llvm.arm.smlad", {xOdd, wOdd, acc});
@@ -93,6 +91,19 @@ struct DotOpLowering : public ConvertOpToLLVMPattern<DotOp> {
 // requantize
 //===----------------------------------------------------------------------===//
 
+/// Bits in the low word of the 64-bit product.
+constexpr int32_t kWordBits = 32;
+
+/// TOSA's double rounding for shift > 31: +2^30 if `v >= 0`, else -2^30.
+static Value doubleRoundAdjust(OpBuilder &b, Location loc, Value v) {
+  constexpr int64_t kDoubleRoundTerm = int64_t{1} << 30;
+  Value nonNegative = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::sge, v,
+                                           createI32(b, loc, 0));
+  return LLVM::SelectOp::create(b, loc, nonNegative,
+                                createI64(b, loc, kDoubleRoundTerm),
+                                createI64(b, loc, -kDoubleRoundTerm));
+}
+
 /// TOSA 1.0 apply_scale_32 of `value - input_zp`, then `+ output_zp` and
 /// the clamp:
 ///   round = 1 << (shift - 1)                                  (i64)
@@ -100,9 +111,6 @@ struct DotOpLowering : public ConvertOpToLLVMPattern<DotOp> {
 ///   r = (sext(v) * sext(multiplier) + round) >> shift         (i64, ashr)
 ///   out = clamp(trunc(r) + output_zp, min, max)               (i32)
 /// The clamp to exactly [-128, 127] is one SSAT #8.
-/// Bits in the low word of the 64-bit product.
-constexpr int32_t kWordBits = 32;
-
 struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -132,12 +140,7 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
     if (op.getDoubleRound()) {
       Value wide = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::sgt,
                                         shift, createI32(rewriter, loc, 31));
-      Value nonNegative =
-          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::sge, v,
-                               createI32(rewriter, loc, 0));
-      Value adjust = LLVM::SelectOp::create(
-          rewriter, loc, nonNegative, createI64(rewriter, loc, 1 << 30),
-          createI64(rewriter, loc, -(int64_t{1} << 30)));
+      Value adjust = doubleRoundAdjust(rewriter, loc, v);
       Value adjusted = LLVM::AddOp::create(rewriter, loc, round, adjust);
       round = LLVM::SelectOp::create(rewriter, loc, wide, adjusted, round);
     }
@@ -179,12 +182,7 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
                             word),
         LLVM::ZExtOp::create(rewriter, loc, i64, roundLo));
     if (op.getDoubleRound()) {
-      Value nonNegative =
-          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::sge, v,
-                               createI32(rewriter, loc, 0));
-      Value adjust = LLVM::SelectOp::create(
-          rewriter, loc, nonNegative, createI64(rewriter, loc, 1 << 30),
-          createI64(rewriter, loc, -(int64_t{1} << 30)));
+      Value adjust = doubleRoundAdjust(rewriter, loc, v);
       round = LLVM::AddOp::create(rewriter, loc, round, adjust);
     }
     Value product = LLVM::MulOp::create(

@@ -251,10 +251,9 @@ Act LayerBuilder::requantize(Value acc, llvm::ArrayRef<Multiplier> multipliers,
   return Act{y, zp, clampStats(stats, 0.0, static_cast<double>(hi - zp))};
 }
 
-llvm::Expected<Act> LayerBuilder::conv2d(llvm::StringRef what, const Act &in,
-                                         int64_t cout, int64_t kernel,
-                                         int64_t stride, Padding padding,
-                                         Activation act) {
+llvm::Expected<LayerBuilder::WindowInput>
+LayerBuilder::windowInput(llvm::StringRef what, const Act &in, int64_t kernel,
+                          int64_t stride, Padding padding) {
   llvm::ArrayRef<int64_t> shape = in.getType().getShape();
   llvm::Expected<DimPads> ph =
       computePads(what, "height", shape[1], kernel, stride, padding);
@@ -265,7 +264,20 @@ llvm::Expected<Act> LayerBuilder::conv2d(llvm::StringRef what, const Act &in,
   if (!pw)
     return pw.takeError();
   // TOSA 1.0 expresses the unread tail of a strided window as a slice.
-  Act x = sliceTail(in, ph->trim, pw->trim);
+  return WindowInput{*ph, *pw, sliceTail(in, ph->trim, pw->trim)};
+}
+
+llvm::Expected<Act> LayerBuilder::conv2d(llvm::StringRef what, const Act &in,
+                                         int64_t cout, int64_t kernel,
+                                         int64_t stride, Padding padding,
+                                         Activation act) {
+  llvm::ArrayRef<int64_t> shape = in.getType().getShape();
+  llvm::Expected<WindowInput> window =
+      windowInput(what, in, kernel, stride, padding);
+  if (!window)
+    return window.takeError();
+  const DimPads *ph = &window->h, *pw = &window->w;
+  Act x = window->x;
   int64_t cin = shape[3];
   SmallVector<int8_t> weights = randomWeights(cout * kernel * kernel * cin);
   SmallVector<int32_t> bias;
@@ -296,16 +308,12 @@ llvm::Expected<Act> LayerBuilder::depthwiseConv2d(llvm::StringRef what,
                                                   Padding padding,
                                                   Activation act) {
   llvm::ArrayRef<int64_t> shape = in.getType().getShape();
-  llvm::Expected<DimPads> ph =
-      computePads(what, "height", shape[1], kernel, stride, padding);
-  if (!ph)
-    return ph.takeError();
-  llvm::Expected<DimPads> pw =
-      computePads(what, "width", shape[2], kernel, stride, padding);
-  if (!pw)
-    return pw.takeError();
-  // TOSA 1.0 expresses the unread tail of a strided window as a slice.
-  Act x = sliceTail(in, ph->trim, pw->trim);
+  llvm::Expected<WindowInput> window =
+      windowInput(what, in, kernel, stride, padding);
+  if (!window)
+    return window.takeError();
+  const DimPads *ph = &window->h, *pw = &window->w;
+  Act x = window->x;
   int64_t c = shape[3];
   SmallVector<int8_t> weights = randomWeights(kernel * kernel * c);
   SmallVector<int32_t> bias;
@@ -397,16 +405,12 @@ llvm::Expected<Act> LayerBuilder::avgPool2d(llvm::StringRef what, const Act &in,
                                             int64_t kernel, int64_t stride,
                                             Padding padding) {
   llvm::ArrayRef<int64_t> shape = in.getType().getShape();
-  llvm::Expected<DimPads> ph =
-      computePads(what, "height", shape[1], kernel, stride, padding);
-  if (!ph)
-    return ph.takeError();
-  llvm::Expected<DimPads> pw =
-      computePads(what, "width", shape[2], kernel, stride, padding);
-  if (!pw)
-    return pw.takeError();
-  // TOSA 1.0 expresses the unread tail of a strided window as a slice.
-  Act x = sliceTail(in, ph->trim, pw->trim);
+  llvm::Expected<WindowInput> window =
+      windowInput(what, in, kernel, stride, padding);
+  if (!window)
+    return window.takeError();
+  const DimPads *ph = &window->h, *pw = &window->w;
+  Act x = window->x;
   auto outType =
       RankedTensorType::get({1, ph->out, pw->out, shape[3]}, b.getI8Type());
   Value inZp = zeroPoint(b.getI8Type(), in.zp);

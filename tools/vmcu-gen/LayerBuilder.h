@@ -122,6 +122,15 @@ public:
   Value constI32(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int32_t> data);
 
 private:
+  /// The input of an RxR window layer: its pads per dimension, and `in`
+  /// with the unread tail sliced off.
+  struct WindowInput {
+    DimPads h, w;
+    Act x;
+  };
+  llvm::Expected<WindowInput> windowInput(llvm::StringRef what, const Act &in,
+                                          int64_t kernel, int64_t stride,
+                                          Padding padding);
   /// `in` with its last `trimH` rows and `trimW` columns cut off by a
   /// tosa.slice (unchanged, and no op, when both are 0).
   Act sliceTail(const Act &in, int64_t trimH, int64_t trimW);

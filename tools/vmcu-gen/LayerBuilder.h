@@ -10,6 +10,7 @@
 #define VMCU_TOOLS_VMCUGEN_LAYERBUILDER_H
 
 #include "Random.h"
+#include "vmcu/Utils/TosaBuilder.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -23,41 +24,6 @@
 
 namespace mlir::vmcu::gen {
 
-enum class Padding { Same, Valid };
-
-/// TOSA pads of one spatial dimension, the trailing input rows (or columns)
-/// a tosa.slice must cut off first, and the output size they give.
-struct DimPads {
-  int64_t before = 0;
-  int64_t after = 0;
-  int64_t trim = 0;
-  int64_t out = 0;
-};
-
-/// Pads of one spatial dimension of size `in` for an RxR window. `same`
-/// follows TFLite (out = ceil(in / stride), pad_before = total / 2); then,
-/// because TOSA 1.0 wants (in + before + after - kernel) divisible by the
-/// stride, the remainder is trimmed from pad_after and, where pad_after runs
-/// out, from the input itself (`trim`, rows no window reads), as the
-/// TFLite-to-TOSA legalisation does. Fails only for a `valid` kernel larger
-/// than the input. `what` and `dim` name the layer and dimension in the
-/// message.
-llvm::Expected<DimPads> computePads(llvm::StringRef what, llvm::StringRef dim,
-                                    int64_t in, int64_t kernel, int64_t stride,
-                                    Padding padding);
-
-/// A TOSA scale32 multiplier: scale = multiplier * 2^-shift.
-struct Multiplier {
-  int32_t multiplier;
-  int8_t shift;
-};
-
-/// TFLite's QuantizeMultiplier: multiplier in [2^30, 2^31), shift = 31 -
-/// exponent. Fails unless the shift lands in TOSA's [2, 62].
-llvm::Expected<Multiplier> quantizeScale(double scale);
-
-/// Mean and standard deviation of `x - zp` of an int8 tensor, in int8 units,
-/// modelled as normal; every scale vmcu-gen picks is derived from these.
 struct Stats {
   double mean = 0;
   double std = 0;
@@ -88,7 +54,7 @@ enum class Activation { None, Relu6 };
 class LayerBuilder {
 public:
   LayerBuilder(OpBuilder &builder, Location loc, Rng &rng)
-      : b(builder), loc(loc), rng(rng) {}
+      : b(builder), tosa(builder, loc), rng(rng) {}
 
   /// tosa.conv2d with OHWI weights [cout, R, R, cin], then a per-channel
   /// rescale to int8 and, for Relu6, a clamp.
@@ -117,10 +83,6 @@ public:
                                 int64_t kernel, int64_t stride,
                                 Padding padding);
 
-  /// A tosa.const of shape `shape` holding `data`.
-  Value constI8(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int8_t> data);
-  Value constI32(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int32_t> data);
-
 private:
   /// The input of an RxR window layer: its pads per dimension, and `in`
   /// with the unread tail sliced off.
@@ -131,16 +93,6 @@ private:
   llvm::Expected<WindowInput> windowInput(llvm::StringRef what, const Act &in,
                                           int64_t kernel, int64_t stride,
                                           Padding padding);
-  /// `in` with its last `trimH` rows and `trimW` columns cut off by a
-  /// tosa.slice (unchanged, and no op, when both are 0).
-  Act sliceTail(const Act &in, int64_t trimH, int64_t trimW);
-  /// A one-element zero-point tensor of element type `elementType`.
-  Value zeroPoint(Type elementType, int64_t zp);
-  /// tosa.rescale of `input` to `outType` (scale32, DOUBLE_ROUND); with
-  /// `perChannel`, one multiplier per innermost-dimension channel.
-  Value rescale(Value input, RankedTensorType outType,
-                llvm::ArrayRef<Multiplier> multipliers, int32_t inputZp,
-                int32_t outputZp, bool perChannel);
   /// Random weights, uniform in [-127, 127].
   SmallVector<int8_t> randomWeights(int64_t count);
   /// Draws the biases of an accumulator whose channel `c` sums the weights
@@ -159,7 +111,7 @@ private:
                  const Stats &accOut, Activation act);
 
   OpBuilder &b;
-  Location loc;
+  TosaBuilder tosa;
   Rng &rng;
 };
 

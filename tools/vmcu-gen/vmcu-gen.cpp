@@ -32,6 +32,7 @@
 #include <string>
 
 using namespace mlir;
+using namespace mlir::vmcu;
 using namespace mlir::vmcu::gen;
 
 namespace {

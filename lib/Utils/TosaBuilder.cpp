@@ -1,0 +1,238 @@
+//===- TosaBuilder.cpp - Quantised int8 TOSA 1.0 layer builders -----------===//
+
+#include "vmcu/Utils/TosaBuilder.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::vmcu;
+
+namespace {
+/// 2^31: the fixed-point one of a 32-bit TOSA multiplier.
+constexpr double kMantissaOne = 2147483648.0;
+/// TOSA 1.0 rescale shifts must lie in [2, 62].
+constexpr int64_t kMinShift = 2;
+constexpr int64_t kMaxShift = 62;
+
+llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+} // namespace
+
+llvm::Expected<Multiplier> mlir::vmcu::quantizeScale(double scale) {
+  if (!(scale > 0.0) || !std::isfinite(scale))
+    return makeError(
+        llvm::formatv("requantisation scale {0} is not positive", scale));
+  int exponent = 0;
+  double fraction = std::frexp(scale, &exponent);
+  int64_t fixed = std::llround(fraction * kMantissaOne);
+  if (fixed == (int64_t(1) << 31)) {
+    fixed /= 2;
+    ++exponent;
+  }
+  int64_t shift = 31 - exponent;
+  if (shift < kMinShift || shift > kMaxShift)
+    return makeError(llvm::formatv(
+        "requantisation scale {0:e} needs shift {1}, outside TOSA's [{2}, {3}]",
+        scale, shift, kMinShift, kMaxShift));
+  return Multiplier{static_cast<int32_t>(fixed), static_cast<int8_t>(shift)};
+}
+
+llvm::Expected<DimPads> mlir::vmcu::computeWindow(llvm::StringRef what,
+                                                  llvm::StringRef dim,
+                                                  int64_t in, int64_t kernel,
+                                                  int64_t stride,
+                                                  int64_t before,
+                                                  int64_t after) {
+  if (kernel < 1 || stride < 1 || before < 0 || after < 0)
+    return makeError(llvm::formatv(
+        "{0}: invalid window (kernel {1}, stride {2}, pads {3}/{4})", what,
+        kernel, stride, before, after));
+  int64_t numerator = in + before + after - kernel;
+  if (numerator < 0)
+    return makeError(llvm::formatv(
+        "{0}: kernel {1} is larger than the padded {2} {3}", what, kernel, dim,
+        in + before + after));
+  DimPads pads{before, after, 0, 0};
+  int64_t remainder = numerator % stride;
+  if (remainder != 0) {
+    // Unread trailing padding goes first, then unread trailing input.
+    int64_t fromPad = std::min(remainder, pads.after);
+    pads.after -= fromPad;
+    pads.trim = remainder - fromPad;
+    numerator -= remainder;
+  }
+  pads.out = numerator / stride + 1;
+  return pads;
+}
+
+llvm::Expected<DimPads> mlir::vmcu::computePads(llvm::StringRef what,
+                                                llvm::StringRef dim, int64_t in,
+                                                int64_t kernel, int64_t stride,
+                                                Padding padding) {
+  int64_t before = 0, after = 0;
+  if (padding == Padding::Same) {
+    int64_t out = (in + stride - 1) / stride;
+    int64_t total = std::max<int64_t>((out - 1) * stride + kernel - in, 0);
+    before = total / 2;
+    after = total - before;
+  } else if (in < kernel) {
+    return makeError(llvm::formatv(
+        "{0}: kernel {1} is larger than the {2} {3} with padding=valid", what,
+        kernel, dim, in));
+  }
+  return computeWindow(what, dim, in, kernel, stride, before, after);
+}
+
+Value TosaBuilder::constI8(llvm::ArrayRef<int64_t> shape,
+                           llvm::ArrayRef<int8_t> data) {
+  auto type = RankedTensorType::get(shape, b.getI8Type());
+  return tosa::ConstOp::create(b, loc, type,
+                               DenseElementsAttr::get(type, data));
+}
+
+Value TosaBuilder::constI32(llvm::ArrayRef<int64_t> shape,
+                            llvm::ArrayRef<int32_t> data) {
+  auto type = RankedTensorType::get(shape, b.getI32Type());
+  return tosa::ConstOp::create(b, loc, type,
+                               DenseElementsAttr::get(type, data));
+}
+
+Value TosaBuilder::zeroPoint(Type elementType, int64_t zp) {
+  if (elementType.isInteger(8))
+    return constI8({1}, {static_cast<int8_t>(zp)});
+  return constI32({1}, {static_cast<int32_t>(zp)});
+}
+
+Value TosaBuilder::shape(llvm::ArrayRef<int64_t> values) {
+  auto rank = static_cast<int64_t>(values.size());
+  auto attr = DenseIntElementsAttr::get(
+      RankedTensorType::get({rank}, b.getIndexType()), values);
+  return tosa::ConstShapeOp::create(
+      b, loc, tosa::shapeType::get(b.getContext(), rank), attr);
+}
+
+Value TosaBuilder::rescale(Value input, RankedTensorType outType,
+                           llvm::ArrayRef<Multiplier> multipliers,
+                           int32_t inputZp, int32_t outputZp, bool perChannel) {
+  SmallVector<int32_t> mult;
+  SmallVector<int8_t> shift;
+  for (const Multiplier &m : multipliers) {
+    mult.push_back(m.multiplier);
+    shift.push_back(m.shift);
+  }
+  auto n = static_cast<int64_t>(multipliers.size());
+  Value multValue = constI32({n}, mult);
+  Value shiftValue = constI8({n}, shift);
+  Type inElement = cast<ShapedType>(input.getType()).getElementType();
+  Value inZp = zeroPoint(inElement, inputZp);
+  Value outZp = zeroPoint(outType.getElementType(), outputZp);
+  return tosa::RescaleOp::create(
+      b, loc, outType, input, multValue, shiftValue, inZp, outZp,
+      /*scale32=*/true, tosa::RoundingMode::DOUBLE_ROUND, perChannel,
+      /*input_unsigned=*/false,
+      /*output_unsigned=*/false);
+}
+
+Value TosaBuilder::clamp(Value input, int64_t lo, int64_t hi) {
+  return tosa::ClampOp::create(b, loc, input.getType(), input,
+                               b.getIntegerAttr(b.getI8Type(), lo),
+                               b.getIntegerAttr(b.getI8Type(), hi));
+}
+
+Value TosaBuilder::reshape(Value input, llvm::ArrayRef<int64_t> newShape) {
+  auto type = cast<RankedTensorType>(input.getType()).clone(newShape);
+  return tosa::ReshapeOp::create(b, loc, type, input, shape(newShape));
+}
+
+Value TosaBuilder::sliceTail(Value in, int64_t trimH, int64_t trimW) {
+  if (trimH == 0 && trimW == 0)
+    return in;
+  auto type = cast<RankedTensorType>(in.getType());
+  SmallVector<int64_t> size(type.getShape());
+  size[1] -= trimH;
+  size[2] -= trimW;
+  Value start = shape({0, 0, 0, 0});
+  Value sizeValue = shape(size);
+  return tosa::SliceOp::create(b, loc, type.clone(size), in, start, sizeValue);
+}
+
+Value TosaBuilder::conv2d(Value x, int32_t inputZp,
+                          llvm::ArrayRef<int64_t> weightShape,
+                          llvm::ArrayRef<int8_t> weights,
+                          llvm::ArrayRef<int32_t> bias, const DimPads &h,
+                          const DimPads &w, int64_t strideH, int64_t strideW) {
+  int64_t cout = weightShape[0];
+  Value weight = constI8(weightShape, weights);
+  Value biasValue = constI32({cout}, bias);
+  auto accType = RankedTensorType::get({1, h.out, w.out, cout}, b.getI32Type());
+  // Operands in order: argument evaluation order is unspecified.
+  Value inZp = zeroPoint(b.getI8Type(), inputZp);
+  Value weightZp = zeroPoint(b.getI8Type(), 0);
+  return tosa::Conv2DOp::create(
+      b, loc, accType, x, weight, biasValue, inZp, weightZp,
+      {h.before, h.after, w.before, w.after}, {strideH, strideW}, {1, 1},
+      b.getI32Type());
+}
+
+Value TosaBuilder::depthwiseConv2d(Value x, int32_t inputZp,
+                                   llvm::ArrayRef<int64_t> weightShape,
+                                   llvm::ArrayRef<int8_t> weights,
+                                   llvm::ArrayRef<int32_t> bias,
+                                   const DimPads &h, const DimPads &w,
+                                   int64_t strideH, int64_t strideW) {
+  int64_t c = weightShape[2] * weightShape[3];
+  Value weight = constI8(weightShape, weights);
+  Value biasValue = constI32({c}, bias);
+  auto accType = RankedTensorType::get({1, h.out, w.out, c}, b.getI32Type());
+  Value inZp = zeroPoint(b.getI8Type(), inputZp);
+  Value weightZp = zeroPoint(b.getI8Type(), 0);
+  return tosa::DepthwiseConv2DOp::create(
+      b, loc, accType, x, weight, biasValue, inZp, weightZp,
+      {h.before, h.after, w.before, w.after}, {strideH, strideW}, {1, 1},
+      b.getI32Type());
+}
+
+Value TosaBuilder::fullyConnected(Value x, int32_t inputZp, int64_t n,
+                                  llvm::ArrayRef<int8_t> weights,
+                                  llvm::ArrayRef<int32_t> bias) {
+  llvm::ArrayRef<int64_t> shape = cast<RankedTensorType>(x.getType()).getShape();
+  int64_t m = shape[1], k = shape[2];
+  Value weight = constI8({1, k, n}, weights);
+  auto accType = RankedTensorType::get({1, m, n}, b.getI32Type());
+  Value aZp = zeroPoint(b.getI8Type(), inputZp);
+  Value bZp = zeroPoint(b.getI8Type(), 0);
+  Value acc = tosa::MatMulOp::create(b, loc, accType, x, weight, aZp, bZp);
+  Value biasValue = constI32({1, 1, n}, bias);
+  return tosa::AddOp::create(b, loc, accType, acc, biasValue);
+}
+
+Value TosaBuilder::add(Value lhs, int32_t lhsZp, Multiplier lhsScale, Value rhs,
+                       int32_t rhsZp, Multiplier rhsScale, Multiplier outScale,
+                       int32_t outZp) {
+  auto type = cast<RankedTensorType>(lhs.getType());
+  auto wideType = type.clone(b.getI32Type());
+  Value l = rescale(lhs, wideType, {lhsScale}, lhsZp, 0, /*perChannel=*/false);
+  Value r = rescale(rhs, wideType, {rhsScale}, rhsZp, 0, /*perChannel=*/false);
+  Value sum = tosa::AddOp::create(b, loc, wideType, l, r);
+  return rescale(sum, type, {outScale}, 0, outZp, /*perChannel=*/false);
+}
+
+Value TosaBuilder::avgPool2d(Value x, int32_t inputZp, int32_t outputZp,
+                             int64_t kernelH, int64_t kernelW, int64_t strideH,
+                             int64_t strideW, const DimPads &h,
+                             const DimPads &w) {
+  int64_t c = cast<RankedTensorType>(x.getType()).getShape()[3];
+  auto outType = RankedTensorType::get({1, h.out, w.out, c}, b.getI8Type());
+  Value inZp = zeroPoint(b.getI8Type(), inputZp);
+  Value outZp = zeroPoint(b.getI8Type(), outputZp);
+  return tosa::AvgPool2dOp::create(
+      b, loc, outType, x, inZp, outZp, {kernelH, kernelW},
+      {strideH, strideW}, {h.before, h.after, w.before, w.after},
+      b.getI32Type());
+}

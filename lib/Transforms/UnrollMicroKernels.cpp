@@ -9,6 +9,9 @@
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
 
 namespace mlir::vmcu {
@@ -46,6 +49,53 @@ bool wrapsOneInnermostLoop(affine::AffineForOp outer) {
   return llvm::hasSingleElement(loops) && isInnermost(*loops.begin());
 }
 
+/// The index operands of a memory write, or nullopt for an op that writes
+/// memory in a way this pass does not model.
+std::optional<ValueRange> writeIndices(Operation *op) {
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return ValueRange(store.getIndices());
+  if (auto store = dyn_cast<vector::StoreOp>(op))
+    return ValueRange(store.getIndices());
+  if (auto store = dyn_cast<affine::AffineStoreOp>(op))
+    return ValueRange(store.getMapOperands());
+  if (auto store = dyn_cast<RingStoreOp>(op))
+    return ValueRange(store->getOperands().drop_front(2));
+  if (auto free = dyn_cast<FreeOp>(op))
+    return ValueRange(free->getOperands().drop_front(1));
+  return std::nullopt;
+}
+
+/// Unroll-and-jam moves every copy's code before the inner loop ahead of
+/// all copies' inner loops. That is wrong when this code writes the same
+/// location in every iteration (a scratch buffer the inner loop reads), so
+/// a candidate's own body (its inner loop excluded) may write only at
+/// indices that depend on its induction variable. Writes inside the inner
+/// loop are reductions over the outer loop, which jamming only reorders.
+bool isJamLegal(affine::AffineForOp loop) {
+  SetVector<Operation *> dependent;
+  getForwardSlice(loop.getInductionVar(), &dependent);
+  auto dependsOnIv = [&](Value v) {
+    return v == loop.getInductionVar() ||
+           (v.getDefiningOp() && dependent.contains(v.getDefiningOp()));
+  };
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (isa<affine::AffineForOp>(op) || isMemoryEffectFree(&op))
+      continue;
+    if (!op.getRegions().empty())
+      return false;
+    std::optional<ValueRange> indices = writeIndices(&op);
+    if (!indices) {
+      auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+      if (effects && effects.onlyHasEffect<MemoryEffects::Read>())
+        continue;
+      return false;
+    }
+    if (!llvm::any_of(*indices, dependsOnIv))
+      return false;
+  }
+  return true;
+}
+
 struct VMCUUnrollMicroKernelsPass
     : vmcu::impl::VMCUUnrollMicroKernelsPassBase<VMCUUnrollMicroKernelsPass> {
   using Base::Base;
@@ -79,7 +129,7 @@ struct VMCUUnrollMicroKernelsPass
       kernel.getBody().walk([&](affine::AffineForOp loop) {
         std::optional<uint64_t> trip = affine::getConstantTripCount(loop);
         if (trip && *trip > jam && *trip % jam == 0 &&
-            wrapsOneInnermostLoop(loop))
+            wrapsOneInnermostLoop(loop) && isJamLegal(loop))
           candidates.push_back(loop);
       });
     });

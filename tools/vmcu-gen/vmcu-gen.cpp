@@ -18,13 +18,18 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "vmcu/Target/TFLite/TFLiteImporter.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -43,6 +48,11 @@ llvm::cl::opt<std::string> kindOpt(
     "kind", llvm::cl::value_desc("kind"), llvm::cl::cat(genCategory),
     llvm::cl::desc("Model to generate (required): conv, depthwise, fc, add, "
                    "avgpool, bottleneck or mcunet-vww-chain"));
+llvm::cl::opt<std::string> modelOpt(
+    "model", llvm::cl::value_desc("file"), llvm::cl::cat(genCategory),
+    llvm::cl::desc("Instead of --kind, take @main from an existing model: "
+                   "TOSA .mlir or int8 .tflite (imported as vmcuc does); "
+                   "--driver and --input then work as for a generated one"));
 llvm::cl::opt<uint64_t>
     seedOpt("seed", llvm::cl::init(1), llvm::cl::value_desc("N"),
             llvm::cl::cat(genCategory),
@@ -152,6 +162,9 @@ Kinds and the shape options they read:
                     paper's Table 2, input 1x20x20x16, joined by a 3x3
                     stride-2 depthwise conv where H/W halves and a 1x1 conv
                     where channels change
+
+With --model=FILE no model is generated: FILE's @main is written with
+its --driver and --input, e.g. to run a .tflite model through tosa_ref.sh.
 
 Example:
   vmcu-gen --kind=conv --h=8 --w=8 --cin=8 --cout=16 --seed=3 -o m.mlir \
@@ -353,6 +366,36 @@ LogicalResult writeFile(llvm::StringRef path,
   return success();
 }
 
+/// Parses or imports `path` into `module` and returns its @main.
+llvm::Expected<func::FuncOp> loadModel(MLIRContext &context,
+                                       llvm::StringRef path,
+                                       OwningOpRef<ModuleOp> &module) {
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(path, &error);
+  if (!buffer)
+    return llvm::createStringError(error);
+  llvm::ArrayRef<uint8_t> bytes(
+      reinterpret_cast<const uint8_t *>(buffer->getBufferStart()),
+      buffer->getBufferSize());
+  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+  sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
+  if (isTFLiteFile(bytes))
+    module = importTFLite(bytes, path, &context);
+  else
+    module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  if (!module)
+    return llvm::createStringError("cannot read the model '" + path + "'");
+  auto main = module->lookupSymbol<func::FuncOp>("main");
+  if (!main || main.getNumArguments() != 1 || main.getNumResults() != 1 ||
+      !isa<RankedTensorType>(main.getArgumentTypes()[0]) ||
+      !isa<RankedTensorType>(main.getResultTypes()[0]))
+    return llvm::createStringError(
+        "'" + path + "' has no func.func @main with one tensor argument and "
+                     "one tensor result");
+  return main;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -360,19 +403,33 @@ int main(int argc, char **argv) {
   llvm::cl::HideUnrelatedOptions(genCategory);
   llvm::cl::ParseCommandLineOptions(argc, argv, kOverview);
 
-  ModelSpec spec;
-  if (failed(readSpec(spec)))
-    return 1;
-
   MLIRContext context;
   context.loadDialect<func::FuncDialect, tensor::TensorDialect,
                       tosa::TosaDialect>();
-  OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&context));
-
+  OwningOpRef<ModuleOp> module;
+  std::string header;
   // Separate streams, so asking for --input does not change the model.
   Rng modelRng(seedOpt);
   Rng inputRng(~static_cast<uint64_t>(seedOpt));
-  llvm::Expected<func::FuncOp> main = buildModel(*module, spec, modelRng);
+  llvm::Expected<func::FuncOp> main = llvm::createStringError("no model");
+  if (!modelOpt.empty()) {
+    if (!kindOpt.empty()) {
+      printError("--model and --kind exclude each other");
+      return 1;
+    }
+    llvm::consumeError(main.takeError());
+    main = loadModel(context, modelOpt, module);
+    header = llvm::formatv("vmcu-gen --model={0} --seed={1}",
+                           llvm::sys::path::filename(modelOpt), seedOpt.getValue());
+  } else {
+    ModelSpec spec;
+    if (failed(readSpec(spec)))
+      return 1;
+    module = ModuleOp::create(UnknownLoc::get(&context));
+    llvm::consumeError(main.takeError());
+    main = buildModel(*module, spec, modelRng);
+    header = describe(spec, seedOpt);
+  }
   if (!main) {
     printError(llvm::toString(main.takeError()));
     return 1;
@@ -392,7 +449,6 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  std::string header = describe(spec, seedOpt);
   llvm::SmallVector<Operation *> driverOps;
   for (Operation &op : module->getBody()->getOperations())
     if (&op != mainOp)

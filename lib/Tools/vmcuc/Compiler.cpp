@@ -20,6 +20,7 @@
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
 #include "vmcu/InitAllDialects.h"
 #include "vmcu/InitAllExtensions.h"
+#include "vmcu/Target/TFLite/TFLiteImporter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -246,12 +247,19 @@ mlir::vmcu::parseModelFile(StringRef inputPath, MLIRContext &context,
   if (!buffer)
     return fail(options, error);
   ModelSource source;
+  llvm::ArrayRef<uint8_t> bytes(
+      reinterpret_cast<const uint8_t *>(buffer->getBufferStart()),
+      buffer->getBufferSize());
+  bool tflite = isTFLiteFile(bytes);
   source.sourceMgr = std::make_shared<llvm::SourceMgr>();
   source.sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   source.diagnostics =
       std::make_unique<SourceMgrDiagnosticHandler>(*source.sourceMgr, &context);
-  source.module =
-      parseSourceFile<ModuleOp>(source.sourceMgr, ParserConfig(&context));
+  if (tflite)
+    source.module = importTFLite(bytes, inputPath, &context);
+  else
+    source.module =
+        parseSourceFile<ModuleOp>(source.sourceMgr, ParserConfig(&context));
   if (!source.module)
     return failure();
   return source;

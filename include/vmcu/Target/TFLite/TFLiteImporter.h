@@ -1,0 +1,45 @@
+//===- TFLiteImporter.h - .tflite to int8 TOSA 1.0 --------------*- C++ -*-===//
+//
+// Imports an int8 TFLite flatbuffer as `func.func @main` of TOSA 1.0 ops in
+// the form convert-tosa-to-vmcu accepts, so a .tflite model takes the same
+// path as TOSA input. Supported operators: CONV_2D, DEPTHWISE_CONV_2D,
+// FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, RESHAPE and PAD (folded into the
+// convolution it feeds). Anything else is a located error.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VMCU_TARGET_TFLITE_TFLITEIMPORTER_H
+#define VMCU_TARGET_TFLITE_TFLITEIMPORTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace mlir {
+class DialectRegistry;
+class MLIRContext;
+} // namespace mlir
+
+namespace mlir::vmcu {
+
+/// Whether `bytes` start like a .tflite file (FlatBuffer identifier TFL3).
+bool isTFLiteFile(llvm::ArrayRef<uint8_t> bytes);
+
+/// Imports the model in `bytes`; `fileName` names it in locations. Emits
+/// errors on `context` and returns null on failure.
+OwningOpRef<ModuleOp> importTFLite(llvm::ArrayRef<uint8_t> bytes,
+                                   llvm::StringRef fileName,
+                                   MLIRContext *context);
+
+/// The dialects an imported model uses.
+void registerTFLiteImportDialects(DialectRegistry &registry);
+
+/// Registers the `import-tflite` translation (for vmcu-translate).
+void registerTFLiteImportTranslation();
+
+} // namespace mlir::vmcu
+
+#endif // VMCU_TARGET_TFLITE_TFLITEIMPORTER_H

@@ -1,0 +1,971 @@
+//===- TFLiteImporter.cpp - .tflite to int8 TOSA 1.0 ----------------------===//
+//
+// Walks the first subgraph's operators in order and builds each with
+// TosaBuilder, reproducing TFLite's integer arithmetic: per-channel
+// requantisation (QuantizeMultiplier, DOUBLE_ROUND), the add's 2^20
+// headroom, fused activations as clamps. A PAD is folded into the
+// convolution it feeds; a strided window's unread tail becomes a slice.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vmcu/Target/TFLite/TFLiteImporter.h"
+
+#include "FlatBuffer.h"
+#include "Schema.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "vmcu/Utils/TosaBuilder.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <cmath>
+#include <optional>
+#include <string>
+
+using namespace mlir;
+using namespace mlir::vmcu;
+using namespace mlir::vmcu::tflite;
+using flatbuffer::Table;
+using flatbuffer::Vector;
+
+namespace {
+/// int8 range.
+constexpr int64_t kInt8Min = -128;
+constexpr int64_t kInt8Max = 127;
+/// Upper bound of RELU6 and the bounds of RELU_N1_TO_1, in real units.
+constexpr double kRelu6Max = 6.0;
+constexpr double kReluN1To1Bound = 1.0;
+/// The largest weight tensor accepted (bytes): far above any MCU's flash.
+constexpr uint64_t kMaxConstantBytes = uint64_t(1) << 28;
+
+struct TensorInfo {
+  SmallVector<int64_t> shape;
+  int8_t type = 0;
+  uint32_t buffer = 0;
+  std::string name;
+  SmallVector<float> scales;
+  SmallVector<int64_t> zeroPoints;
+};
+
+/// An int8 activation: its value, quantisation and, after a folded PAD,
+/// the padding still to apply (top, bottom, left, right).
+struct QuantValue {
+  Value value;
+  double scale = 0;
+  int32_t zp = 0;
+  int64_t pad[4] = {0, 0, 0, 0};
+
+  RankedTensorType getType() const {
+    return cast<RankedTensorType>(value.getType());
+  }
+  bool isPadded() const { return pad[0] || pad[1] || pad[2] || pad[3]; }
+};
+
+class Importer {
+public:
+  Importer(llvm::ArrayRef<uint8_t> bytes, llvm::StringRef fileName,
+           MLIRContext *context)
+      : bytes(bytes), buffer(bytes), context(context), builder(context),
+        fileLoc(FileLineColLoc::get(context, fileName, 0, 0)),
+        tosa(builder, fileLoc) {}
+
+  OwningOpRef<ModuleOp> run();
+
+private:
+  InFlightDiagnostic malformed(const Twine &what) {
+    return emitError(fileLoc) << "malformed .tflite file: " << what;
+  }
+  /// An error at the current operator.
+  InFlightDiagnostic opError() {
+    return emitError(tosa.getLoc())
+           << "operator #" << opIndex << " (" << builtinName(opCode) << " '"
+           << outputName << "'): ";
+  }
+
+  LogicalResult readTensors(Table subgraph);
+  LogicalResult readOperatorCodes(Table model);
+  /// The constant bytes of tensor `index`, empty when it has no data.
+  FailureOr<llvm::ArrayRef<uint8_t>> constantData(int32_t index);
+  FailureOr<SmallVector<int8_t>> constantI8(int32_t index, int64_t count);
+  FailureOr<SmallVector<int32_t>> constantI32(int32_t index, int64_t count);
+  /// The activation in tensor `index`, which must have been produced.
+  FailureOr<QuantValue> activation(int32_t index);
+  /// The quantisation of an int8 activation tensor.
+  LogicalResult activationQuant(int32_t index, double &scale, int32_t &zp);
+  LogicalResult checkShape(int32_t index, llvm::ArrayRef<int64_t> shape);
+  FailureOr<RankedTensorType> activationType(int32_t index);
+
+  LogicalResult importOperator(Table op);
+  LogicalResult importConv(Table op, ArrayRef<int32_t> in, int32_t out,
+                           bool depthwise);
+  LogicalResult importFullyConnected(Table op, ArrayRef<int32_t> in,
+                                     int32_t out);
+  LogicalResult importAdd(Table op, ArrayRef<int32_t> in, int32_t out);
+  LogicalResult importAvgPool(Table op, ArrayRef<int32_t> in, int32_t out);
+  LogicalResult importReshape(ArrayRef<int32_t> in, int32_t out);
+  LogicalResult importPad(ArrayRef<int32_t> in, int32_t out);
+
+  /// Requantisation multipliers for the accumulator scales `inScale *
+  /// weightScale[c] / outScale`.
+  FailureOr<SmallVector<Multiplier>>
+  channelMultipliers(double inScale, llvm::ArrayRef<float> weightScales,
+                     int64_t channels, double outScale);
+  /// The fused activation as a clamp on int8 `y`.
+  FailureOr<Value> applyActivation(Value y, int8_t activation, double scale,
+                                   int32_t zp);
+  /// The exact window of one dimension of `x` for `padding` plus the folded
+  /// pads `before`/`after`.
+  FailureOr<DimPads> window(llvm::StringRef dim, int64_t in, int64_t kernel,
+                            int64_t stride, PaddingKind padding, int64_t before,
+                            int64_t after);
+  /// Records `value` as the result of the current operator.
+  void define(int32_t index, QuantValue act) { values[index] = act; }
+
+  llvm::ArrayRef<uint8_t> bytes;
+  flatbuffer::Buffer buffer;
+  MLIRContext *context;
+  OpBuilder builder;
+  Location fileLoc;
+  TosaBuilder tosa;
+
+  SmallVector<int32_t> opCodes;
+  SmallVector<TensorInfo> tensors;
+  SmallVector<std::optional<QuantValue>> values;
+  std::optional<Vector> buffers;
+  std::optional<Vector> operators;
+  int64_t opIndex = 0;
+  int32_t opCode = 0;
+  llvm::StringRef outputName;
+};
+} // namespace
+
+const char *mlir::vmcu::tflite::builtinName(int32_t code) {
+  switch (code) {
+  case 0:
+    return "ADD";
+  case 1:
+    return "AVERAGE_POOL_2D";
+  case 2:
+    return "CONCATENATION";
+  case 3:
+    return "CONV_2D";
+  case 4:
+    return "DEPTHWISE_CONV_2D";
+  case 6:
+    return "DEQUANTIZE";
+  case 9:
+    return "FULLY_CONNECTED";
+  case 14:
+    return "LOGISTIC";
+  case 17:
+    return "MAX_POOL_2D";
+  case 18:
+    return "MUL";
+  case 19:
+    return "RELU";
+  case 21:
+    return "RELU6";
+  case 22:
+    return "RESHAPE";
+  case 25:
+    return "SOFTMAX";
+  case 34:
+    return "PAD";
+  case 40:
+    return "MEAN";
+  case 114:
+    return "QUANTIZE";
+  default:
+    return "builtin operator";
+  }
+}
+
+bool mlir::vmcu::isTFLiteFile(llvm::ArrayRef<uint8_t> bytes) {
+  constexpr size_t kLength = sizeof(kFileIdentifier) - 1;
+  return bytes.size() >= kFileIdentifierOffset + kLength &&
+         std::memcmp(bytes.data() + kFileIdentifierOffset, kFileIdentifier,
+                     kLength) == 0;
+}
+
+LogicalResult Importer::readOperatorCodes(Table model) {
+  std::optional<Vector> codes = model.vector(model::kOperatorCodes);
+  if (!codes)
+    return malformed("bad operator_codes");
+  for (uint32_t i = 0; i < codes->size(); ++i) {
+    std::optional<Table> code = codes->table(i);
+    if (!code)
+      return malformed("bad operator code ") << i;
+    std::optional<int8_t> deprecated =
+        code->scalar<int8_t>(operator_code::kDeprecatedBuiltinCode, 0);
+    std::optional<int32_t> builtin =
+        code->scalar<int32_t>(operator_code::kBuiltinCode, 0);
+    if (!deprecated || !builtin)
+      return malformed("bad operator code ") << i;
+    // Old files only set the deprecated byte; new ones set both.
+    opCodes.push_back(std::max<int32_t>(*deprecated, *builtin));
+  }
+  return success();
+}
+
+LogicalResult Importer::readTensors(Table subgraph) {
+  std::optional<Vector> list = subgraph.vector(subgraph::kTensors);
+  if (!list)
+    return malformed("bad tensor list");
+  for (uint32_t i = 0; i < list->size(); ++i) {
+    std::optional<Table> t = list->table(i);
+    if (!t)
+      return malformed("bad tensor ") << i;
+    TensorInfo info;
+    std::optional<Vector> shape = t->vector(tensor::kShape);
+    std::optional<SmallVector<int32_t>> dims;
+    if (shape)
+      dims = shape->scalars<int32_t>();
+    std::optional<int8_t> type = t->scalar<int8_t>(tensor::kType, 0);
+    std::optional<uint32_t> bufferIndex =
+        t->scalar<uint32_t>(tensor::kBuffer, 0);
+    std::optional<llvm::StringRef> name = t->string(tensor::kName);
+    if (!dims || !type || !bufferIndex || !name)
+      return malformed("bad tensor ") << i;
+    info.shape.assign(dims->begin(), dims->end());
+    info.type = *type;
+    info.buffer = *bufferIndex;
+    info.name = name->str();
+    if (t->has(tensor::kQuantization)) {
+      std::optional<Table> q = t->table(tensor::kQuantization);
+      std::optional<Vector> scales, zps;
+      if (q) {
+        scales = q->vector(quantization::kScale);
+        zps = q->vector(quantization::kZeroPoint);
+      }
+      std::optional<SmallVector<float>> s;
+      std::optional<SmallVector<int64_t>> z;
+      if (scales && zps) {
+        s = scales->scalars<float>();
+        z = zps->scalars<int64_t>();
+      }
+      if (!s || !z)
+        return malformed("bad quantization of tensor '") << info.name << "'";
+      info.scales = std::move(*s);
+      info.zeroPoints = std::move(*z);
+    }
+    tensors.push_back(std::move(info));
+  }
+  values.resize(tensors.size());
+  return success();
+}
+
+FailureOr<llvm::ArrayRef<uint8_t>> Importer::constantData(int32_t index) {
+  const TensorInfo &t = tensors[index];
+  std::optional<Table> buf =
+      buffers ? buffers->table(t.buffer) : std::optional<Table>();
+  if (!buf)
+    return opError() << "tensor '" << t.name << "' names buffer " << t.buffer
+                     << ", which does not exist";
+  std::optional<uint64_t> offset = buf->scalar<uint64_t>(buffer::kOffset, 0);
+  if (!offset)
+    return opError() << "bad buffer " << t.buffer;
+  if (*offset > 1)
+    return opError() << "tensor '" << t.name
+                     << "' keeps its data outside the flatbuffer; vmcu reads "
+                        "only buffers stored inline";
+  std::optional<Vector> data = buf->vector(buffer::kData);
+  std::optional<llvm::ArrayRef<uint8_t>> bytes;
+  if (data)
+    bytes = data->bytes<uint8_t>();
+  if (!bytes)
+    return opError() << "buffer " << t.buffer << " of tensor '" << t.name
+                     << "' is truncated";
+  return *bytes;
+}
+
+FailureOr<SmallVector<int8_t>> Importer::constantI8(int32_t index,
+                                                    int64_t count) {
+  const TensorInfo &t = tensors[index];
+  if (t.type != static_cast<int8_t>(tflite::TensorType::Int8))
+    return opError() << "tensor '" << t.name
+                     << "' must be int8 (TFLite type " << int(t.type) << ")";
+  FailureOr<llvm::ArrayRef<uint8_t>> data = constantData(index);
+  if (failed(data))
+    return failure();
+  if (static_cast<uint64_t>(count) > kMaxConstantBytes ||
+      data->size() != static_cast<uint64_t>(count))
+    return opError() << "tensor '" << t.name << "' must be a constant of "
+                     << count << " bytes, it has " << data->size();
+  return SmallVector<int8_t>(data->begin(), data->end());
+}
+
+FailureOr<SmallVector<int32_t>> Importer::constantI32(int32_t index,
+                                                      int64_t count) {
+  const TensorInfo &t = tensors[index];
+  if (t.type != static_cast<int8_t>(tflite::TensorType::Int32))
+    return opError() << "tensor '" << t.name
+                     << "' must be int32 (TFLite type " << int(t.type) << ")";
+  FailureOr<llvm::ArrayRef<uint8_t>> data = constantData(index);
+  if (failed(data))
+    return failure();
+  uint64_t bytes = static_cast<uint64_t>(count) * sizeof(int32_t);
+  if (bytes > kMaxConstantBytes || data->size() != bytes)
+    return opError() << "tensor '" << t.name << "' must be a constant of "
+                     << count << " int32 values, it has " << data->size()
+                     << " bytes";
+  SmallVector<int32_t> values(count);
+  std::memcpy(values.data(), data->data(), bytes);
+  return values;
+}
+
+LogicalResult Importer::activationQuant(int32_t index, double &scale,
+                                        int32_t &zp) {
+  const TensorInfo &t = tensors[index];
+  if (t.type != static_cast<int8_t>(tflite::TensorType::Int8))
+    return opError() << "tensor '" << t.name
+                     << "' is not int8 (TFLite type " << int(t.type)
+                     << "); vmcu compiles fully int8-quantised models";
+  if (t.scales.size() != 1 || t.zeroPoints.size() != 1 ||
+      !(t.scales[0] > 0.0f) || !std::isfinite(t.scales[0]))
+    return opError() << "activation '" << t.name
+                     << "' needs one positive scale and one zero point";
+  if (t.zeroPoints[0] < kInt8Min || t.zeroPoints[0] > kInt8Max)
+    return opError() << "activation '" << t.name << "' has zero point "
+                     << t.zeroPoints[0] << ", outside int8";
+  scale = t.scales[0];
+  zp = static_cast<int32_t>(t.zeroPoints[0]);
+  return success();
+}
+
+FailureOr<RankedTensorType> Importer::activationType(int32_t index) {
+  const TensorInfo &t = tensors[index];
+  if (t.shape.empty() || llvm::any_of(t.shape, [](int64_t d) {
+        return d <= 0 || d > (int64_t(1) << 24);
+      }))
+    return opError() << "tensor '" << t.name
+                     << "' needs a static, positive shape";
+  return RankedTensorType::get(t.shape, builder.getI8Type());
+}
+
+FailureOr<QuantValue> Importer::activation(int32_t index) {
+  if (index < 0 || index >= static_cast<int32_t>(tensors.size()))
+    return opError() << "operand tensor " << index << " does not exist";
+  if (!values[index])
+    return opError() << "operand '" << tensors[index].name
+                     << "' is a constant or not yet computed; vmcu expects "
+                        "activations here";
+  return *values[index];
+}
+
+LogicalResult Importer::checkShape(int32_t index,
+                                   llvm::ArrayRef<int64_t> shape) {
+  if (llvm::ArrayRef<int64_t>(tensors[index].shape) == shape)
+    return success();
+  auto diag = opError() << "output '" << tensors[index].name
+                        << "' is declared with shape [";
+  llvm::interleaveComma(tensors[index].shape, diag);
+  diag << "] but the operator computes [";
+  llvm::interleaveComma(shape, diag);
+  return diag << "]";
+}
+
+FailureOr<SmallVector<Multiplier>>
+Importer::channelMultipliers(double inScale, llvm::ArrayRef<float> weightScales,
+                             int64_t channels, double outScale) {
+  if (weightScales.size() != 1 &&
+      weightScales.size() != static_cast<size_t>(channels))
+    return opError() << "weights have " << weightScales.size()
+                     << " scales for " << channels << " channels";
+  SmallVector<Multiplier> result;
+  for (int64_t c = 0; c < channels; ++c) {
+    double w = weightScales.size() == 1 ? weightScales[0] : weightScales[c];
+    double scale = inScale * w / outScale;
+    llvm::Expected<Multiplier> m = quantizeScale(scale);
+    if (!m && scale < 1.0) {
+      // Below 2^-31 TFLite's QuantizeMultiplier flushes to 0 as well.
+      llvm::consumeError(m.takeError());
+      result.push_back(Multiplier{0, 31});
+      continue;
+    }
+    if (!m)
+      return opError() << "channel " << c << ": "
+                       << llvm::toString(m.takeError());
+    result.push_back(*m);
+  }
+  return result;
+}
+
+FailureOr<Value> Importer::applyActivation(Value y, int8_t act, double scale,
+                                           int32_t zp) {
+  auto quantize = [&](double real) {
+    return zp + static_cast<int64_t>(std::round(real / scale));
+  };
+  int64_t lo = kInt8Min, hi = kInt8Max;
+  switch (static_cast<tflite::Activation>(act)) {
+  case tflite::Activation::None:
+    return y;
+  case tflite::Activation::Relu:
+    lo = std::max(lo, quantize(0.0));
+    break;
+  case tflite::Activation::Relu6:
+    lo = std::max(lo, quantize(0.0));
+    hi = std::min(hi, quantize(kRelu6Max));
+    break;
+  case tflite::Activation::ReluN1To1:
+    lo = std::max(lo, quantize(-kReluN1To1Bound));
+    hi = std::min(hi, quantize(kReluN1To1Bound));
+    break;
+  default:
+    return opError() << "fused activation " << int(act)
+                     << " is not supported (NONE, RELU, RELU_N1_TO_1, RELU6)";
+  }
+  if (lo > hi)
+    return opError() << "the fused activation's range is empty at scale "
+                     << scale << ", zero point " << zp;
+  if (lo == kInt8Min && hi == kInt8Max)
+    return y;
+  return tosa.clamp(y, lo, hi);
+}
+
+FailureOr<DimPads> Importer::window(llvm::StringRef dim, int64_t in,
+                                    int64_t kernel, int64_t stride,
+                                    PaddingKind padding, int64_t before,
+                                    int64_t after) {
+  if (padding == PaddingKind::Same) {
+    // SAME pads the already padded extent.
+    int64_t padded = in + before + after;
+    int64_t out = (padded + stride - 1) / stride;
+    int64_t total = std::max<int64_t>((out - 1) * stride + kernel - padded, 0);
+    before += total / 2;
+    after += total - total / 2;
+  } else if (padding != PaddingKind::Valid) {
+    return opError() << "unknown padding " << int(padding);
+  }
+  llvm::Expected<DimPads> pads = computeWindow(builtinName(opCode), dim, in,
+                                               kernel, stride, before, after);
+  if (!pads)
+    return opError() << llvm::toString(pads.takeError());
+  return *pads;
+}
+
+LogicalResult Importer::importConv(Table op, ArrayRef<int32_t> in, int32_t out,
+                                   bool depthwise) {
+  if (in.size() < 2)
+    return opError() << "expects input, filter and optional bias";
+  FailureOr<QuantValue> x = activation(in[0]);
+  if (failed(x))
+    return failure();
+  llvm::ArrayRef<int64_t> xShape = x->getType().getShape();
+  if (xShape.size() != 4 || xShape[0] != 1)
+    return opError() << "input must be NHWC with batch 1";
+  if (in[1] < 0 || in[1] >= static_cast<int32_t>(tensors.size()))
+    return opError() << "filter tensor " << in[1] << " does not exist";
+  const TensorInfo &filter = tensors[in[1]];
+  if (filter.shape.size() != 4)
+    return opError() << "filter '" << filter.name << "' must have rank 4";
+  int64_t kh = filter.shape[1], kw = filter.shape[2];
+  int64_t cin = xShape[3];
+  int64_t cout = depthwise ? filter.shape[3] : filter.shape[0];
+  if (depthwise ? filter.shape[0] != 1 : filter.shape[3] != cin)
+    return opError() << "filter '" << filter.name
+                     << "' does not match the input's " << cin << " channels";
+  if (depthwise && cout % cin != 0)
+    return opError() << "depthwise output channels " << cout
+                     << " are not a multiple of the input's " << cin;
+  if (llvm::any_of(filter.zeroPoints, [](int64_t z) { return z != 0; }))
+    return opError() << "filter '" << filter.name
+                     << "' has a non-zero zero point; TFLite int8 weights "
+                        "are symmetric";
+
+  std::optional<Table> options = op.table(op::kBuiltinOptions);
+  if (!options)
+    return opError() << "has no options";
+  unsigned kPad = depthwise ? depthwise_options::kPadding
+                            : conv_options::kPadding;
+  unsigned kSw = depthwise ? depthwise_options::kStrideW
+                           : conv_options::kStrideW;
+  unsigned kSh = depthwise ? depthwise_options::kStrideH
+                           : conv_options::kStrideH;
+  unsigned kAct = depthwise ? depthwise_options::kActivation
+                            : conv_options::kActivation;
+  unsigned kDw = depthwise ? depthwise_options::kDilationW
+                           : conv_options::kDilationW;
+  unsigned kDh = depthwise ? depthwise_options::kDilationH
+                           : conv_options::kDilationH;
+  std::optional<int8_t> padding = options->scalar<int8_t>(kPad, 0);
+  std::optional<int32_t> sw = options->scalar<int32_t>(kSw, 0);
+  std::optional<int32_t> sh = options->scalar<int32_t>(kSh, 0);
+  std::optional<int8_t> act = options->scalar<int8_t>(kAct, 0);
+  std::optional<int32_t> dw = options->scalar<int32_t>(kDw, 1);
+  std::optional<int32_t> dh = options->scalar<int32_t>(kDh, 1);
+  if (!padding || !sw || !sh || !act || !dw || !dh)
+    return opError() << "has malformed options";
+  if (*sw < 1 || *sh < 1)
+    return opError() << "strides must be positive, got " << *sh << "x" << *sw;
+  if (*dw != 1 || *dh != 1)
+    return opError() << "dilation " << *dh << "x" << *dw
+                     << " is not supported";
+
+  FailureOr<DimPads> h = window("height", xShape[1], kh, *sh,
+                                static_cast<PaddingKind>(*padding), x->pad[0],
+                                x->pad[1]);
+  if (failed(h))
+    return failure();
+  FailureOr<DimPads> w = window("width", xShape[2], kw, *sw,
+                                static_cast<PaddingKind>(*padding), x->pad[2],
+                                x->pad[3]);
+  if (failed(w))
+    return failure();
+
+  FailureOr<SmallVector<int8_t>> weights =
+      constantI8(in[1], kh * kw * cin * (depthwise ? cout / cin : cout));
+  if (failed(weights))
+    return failure();
+  SmallVector<int32_t> bias(cout, 0);
+  if (in.size() > 2 && in[2] >= 0) {
+    FailureOr<SmallVector<int32_t>> b = constantI32(in[2], cout);
+    if (failed(b))
+      return failure();
+    bias = std::move(*b);
+  }
+  double outScale;
+  int32_t outZp;
+  if (failed(activationQuant(out, outScale, outZp)) ||
+      failed(checkShape(out, {1, h->out, w->out, cout})))
+    return failure();
+  FailureOr<SmallVector<Multiplier>> multipliers =
+      channelMultipliers(x->scale, filter.scales, cout, outScale);
+  if (failed(multipliers))
+    return failure();
+
+  Value input = tosa.sliceTail(x->value, h->trim, w->trim);
+  // TFLite's depthwise filter [1, kh, kw, c * m] has TOSA's [kh, kw, c, m]
+  // memory order.
+  Value acc = depthwise
+                  ? tosa.depthwiseConv2d(input, x->zp,
+                                         {kh, kw, cin, cout / cin}, *weights,
+                                         bias, *h, *w, *sh, *sw)
+                  : tosa.conv2d(input, x->zp, {cout, kh, kw, cin}, *weights,
+                                bias, *h, *w, *sh, *sw);
+  auto outType = cast<RankedTensorType>(acc.getType()).clone(
+      builder.getI8Type());
+  Value y = tosa.rescale(acc, outType, *multipliers, 0, outZp,
+                         /*perChannel=*/true);
+  FailureOr<Value> result = applyActivation(y, *act, outScale, outZp);
+  if (failed(result))
+    return failure();
+  define(out, QuantValue{*result, outScale, outZp});
+  return success();
+}
+
+LogicalResult Importer::importFullyConnected(Table op, ArrayRef<int32_t> in,
+                                             int32_t out) {
+  if (in.size() < 2)
+    return opError() << "expects input, weights and optional bias";
+  FailureOr<QuantValue> x = activation(in[0]);
+  if (failed(x))
+    return failure();
+  if (in[1] < 0 || in[1] >= static_cast<int32_t>(tensors.size()))
+    return opError() << "weights tensor " << in[1] << " does not exist";
+  const TensorInfo &weightsInfo = tensors[in[1]];
+  if (weightsInfo.shape.size() != 2)
+    return opError() << "weights '" << weightsInfo.name
+                     << "' must have rank 2";
+  int64_t n = weightsInfo.shape[0], k = weightsInfo.shape[1];
+  int64_t elements = x->getType().getNumElements();
+  if (k <= 0 || elements % k != 0)
+    return opError() << "input of " << elements
+                     << " elements is not a multiple of the depth " << k;
+  int64_t m = elements / k;
+  if (llvm::any_of(weightsInfo.zeroPoints, [](int64_t z) { return z != 0; }))
+    return opError() << "weights '" << weightsInfo.name
+                     << "' have a non-zero zero point";
+  std::optional<Table> options = op.table(op::kBuiltinOptions);
+  std::optional<int8_t> act =
+      options ? options->scalar<int8_t>(fully_connected_options::kActivation, 0)
+              : std::optional<int8_t>(0);
+  std::optional<int8_t> format =
+      options ? options->scalar<int8_t>(fully_connected_options::kWeightsFormat,
+                                        0)
+              : std::optional<int8_t>(0);
+  if (!act || !format)
+    return opError() << "has malformed options";
+  if (*format != 0)
+    return opError() << "only the DEFAULT weights format is supported";
+
+  FailureOr<SmallVector<int8_t>> weights = constantI8(in[1], n * k);
+  if (failed(weights))
+    return failure();
+  SmallVector<int32_t> bias(n, 0);
+  if (in.size() > 2 && in[2] >= 0) {
+    FailureOr<SmallVector<int32_t>> b = constantI32(in[2], n);
+    if (failed(b))
+      return failure();
+    bias = std::move(*b);
+  }
+  double outScale;
+  int32_t outZp;
+  if (failed(activationQuant(out, outScale, outZp)))
+    return failure();
+  FailureOr<RankedTensorType> outType = activationType(out);
+  if (failed(outType))
+    return failure();
+  if (outType->getNumElements() != m * n)
+    return opError() << "output '" << tensors[out].name << "' must hold "
+                     << m * n << " elements";
+  FailureOr<SmallVector<Multiplier>> multipliers =
+      channelMultipliers(x->scale, weightsInfo.scales, n, outScale);
+  if (failed(multipliers))
+    return failure();
+
+  // TFLite stores [n, k]; tosa.matmul takes [1, k, n].
+  SmallVector<int8_t> transposed(n * k);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < k; ++j)
+      transposed[j * n + i] = (*weights)[i * k + j];
+  Value input = x->value;
+  if (x->getType().getShape() != llvm::ArrayRef<int64_t>{1, m, k})
+    input = tosa.reshape(input, {1, m, k});
+  Value acc = tosa.fullyConnected(input, x->zp, n, transposed, bias);
+  auto accType = cast<RankedTensorType>(acc.getType());
+  Value y = tosa.rescale(acc, accType.clone(builder.getI8Type()), *multipliers,
+                         0, outZp, /*perChannel=*/true);
+  FailureOr<Value> result = applyActivation(y, *act, outScale, outZp);
+  if (failed(result))
+    return failure();
+  Value value = *result;
+  if (outType->getShape() != accType.getShape())
+    value = tosa.reshape(value, outType->getShape());
+  define(out, QuantValue{value, outScale, outZp});
+  return success();
+}
+
+LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in,
+                                  int32_t out) {
+  if (in.size() != 2)
+    return opError() << "expects two operands";
+  FailureOr<QuantValue> lhs = activation(in[0]);
+  if (failed(lhs))
+    return failure();
+  FailureOr<QuantValue> rhs = activation(in[1]);
+  if (failed(rhs))
+    return failure();
+  if (lhs->getType() != rhs->getType())
+    return opError() << "operands " << lhs->getType() << " and "
+                     << rhs->getType() << " differ; broadcasting is not "
+                     << "supported";
+  std::optional<Table> options = op.table(op::kBuiltinOptions);
+  std::optional<int8_t> act =
+      options ? options->scalar<int8_t>(add_options::kActivation, 0)
+              : std::optional<int8_t>(0);
+  if (!act)
+    return opError() << "has malformed options";
+  double outScale;
+  int32_t outZp;
+  if (failed(activationQuant(out, outScale, outZp)) ||
+      failed(checkShape(out, lhs->getType().getShape())))
+    return failure();
+  // TFLite's int8 Add: operands scaled relative to twice the larger scale,
+  // with 2^kAddInputShift of headroom.
+  double twiceMax = 2.0 * std::max(lhs->scale, rhs->scale);
+  double headroom = static_cast<double>(int64_t(1) << kAddInputShift);
+  llvm::Expected<Multiplier> lhsM =
+      quantizeScale(lhs->scale / twiceMax * headroom);
+  llvm::Expected<Multiplier> rhsM =
+      quantizeScale(rhs->scale / twiceMax * headroom);
+  llvm::Expected<Multiplier> outM =
+      quantizeScale(twiceMax / (headroom * outScale));
+  if (!lhsM || !rhsM || !outM)
+    return opError() << llvm::toString(llvm::joinErrors(
+               lhsM.takeError(),
+               llvm::joinErrors(rhsM.takeError(), outM.takeError())));
+  Value y = tosa.add(lhs->value, lhs->zp, *lhsM, rhs->value, rhs->zp, *rhsM,
+                     *outM, outZp);
+  FailureOr<Value> result = applyActivation(y, *act, outScale, outZp);
+  if (failed(result))
+    return failure();
+  define(out, QuantValue{*result, outScale, outZp});
+  return success();
+}
+
+LogicalResult Importer::importAvgPool(Table op, ArrayRef<int32_t> in,
+                                      int32_t out) {
+  if (in.size() != 1)
+    return opError() << "expects one operand";
+  FailureOr<QuantValue> x = activation(in[0]);
+  if (failed(x))
+    return failure();
+  llvm::ArrayRef<int64_t> xShape = x->getType().getShape();
+  if (xShape.size() != 4 || xShape[0] != 1)
+    return opError() << "input must be NHWC with batch 1";
+  std::optional<Table> options = op.table(op::kBuiltinOptions);
+  if (!options)
+    return opError() << "has no options";
+  std::optional<int8_t> padding =
+      options->scalar<int8_t>(pool_options::kPadding, 0);
+  std::optional<int32_t> sw = options->scalar<int32_t>(pool_options::kStrideW, 0);
+  std::optional<int32_t> sh = options->scalar<int32_t>(pool_options::kStrideH, 0);
+  std::optional<int32_t> fw = options->scalar<int32_t>(pool_options::kFilterW, 0);
+  std::optional<int32_t> fh = options->scalar<int32_t>(pool_options::kFilterH, 0);
+  std::optional<int8_t> act =
+      options->scalar<int8_t>(pool_options::kActivation, 0);
+  if (!padding || !sw || !sh || !fw || !fh || !act)
+    return opError() << "has malformed options";
+  if (*sw < 1 || *sh < 1 || *fw < 1 || *fh < 1)
+    return opError() << "filter and strides must be positive";
+  double outScale;
+  int32_t outZp;
+  if (failed(activationQuant(out, outScale, outZp)))
+    return failure();
+  if (outScale != x->scale || outZp != x->zp)
+    return opError() << "input and output quantisation differ; TFLite's int8 "
+                        "average pool keeps it";
+  FailureOr<DimPads> h = window("height", xShape[1], *fh, *sh,
+                                static_cast<PaddingKind>(*padding), 0, 0);
+  if (failed(h))
+    return failure();
+  FailureOr<DimPads> w = window("width", xShape[2], *fw, *sw,
+                                static_cast<PaddingKind>(*padding), 0, 0);
+  if (failed(w) || failed(checkShape(out, {1, h->out, w->out, xShape[3]})))
+    return failure();
+  Value input = tosa.sliceTail(x->value, h->trim, w->trim);
+  Value y =
+      tosa.avgPool2d(input, x->zp, outZp, *fh, *fw, *sh, *sw, *h, *w);
+  FailureOr<Value> result = applyActivation(y, *act, outScale, outZp);
+  if (failed(result))
+    return failure();
+  define(out, QuantValue{*result, outScale, outZp});
+  return success();
+}
+
+LogicalResult Importer::importReshape(ArrayRef<int32_t> in, int32_t out) {
+  if (in.empty())
+    return opError() << "expects an operand";
+  FailureOr<QuantValue> x = activation(in[0]);
+  if (failed(x))
+    return failure();
+  FailureOr<RankedTensorType> outType = activationType(out);
+  double outScale;
+  int32_t outZp;
+  if (failed(outType) || failed(activationQuant(out, outScale, outZp)))
+    return failure();
+  if (outType->getNumElements() != x->getType().getNumElements())
+    return opError() << "reshapes " << x->getType() << " to " << *outType;
+  if (outScale != x->scale || outZp != x->zp)
+    return opError() << "changes the quantisation";
+  QuantValue y = *x;
+  if (outType->getShape() != x->getType().getShape())
+    y.value = tosa.reshape(x->value, outType->getShape());
+  define(out, y);
+  return success();
+}
+
+LogicalResult Importer::importPad(ArrayRef<int32_t> in, int32_t out) {
+  if (in.size() != 2)
+    return opError() << "expects input and paddings";
+  FailureOr<QuantValue> x = activation(in[0]);
+  if (failed(x))
+    return failure();
+  if (x->isPadded())
+    return opError() << "pads an already padded tensor";
+  if (x->getType().getRank() != 4)
+    return opError() << "input must be NHWC";
+  FailureOr<SmallVector<int32_t>> pads = constantI32(in[1], 8);
+  if (failed(pads))
+    return failure();
+  if ((*pads)[0] || (*pads)[1] || (*pads)[6] || (*pads)[7])
+    return opError() << "pads the batch or channel dimension";
+  if (llvm::any_of(*pads, [](int32_t p) { return p < 0; }))
+    return opError() << "has a negative padding";
+  double outScale;
+  int32_t outZp;
+  if (failed(activationQuant(out, outScale, outZp)))
+    return failure();
+  if (outScale != x->scale || outZp != x->zp)
+    return opError() << "changes the quantisation";
+  QuantValue y = *x;
+  for (int i = 0; i < 4; ++i)
+    y.pad[i] = (*pads)[2 + i];
+  if (!y.isPadded()) {
+    define(out, y);
+    return success();
+  }
+  // A PAD pads with the zero point, which is what a convolution's own
+  // padding does: fold it into every consumer.
+  for (uint32_t i = 0; i < operators->size(); ++i) {
+    std::optional<Table> user = operators->table(i);
+    std::optional<Vector> operands =
+        user ? user->vector(op::kInputs) : std::nullopt;
+    std::optional<uint32_t> index =
+        user ? user->scalar<uint32_t>(op::kOpcodeIndex, 0) : std::nullopt;
+    if (!operands || !index || *index >= opCodes.size())
+      return malformed("bad operator ") << i;
+    for (uint32_t j = 0; j < operands->size(); ++j) {
+      if (operands->scalar<int32_t>(j) != out)
+        continue;
+      int32_t code = opCodes[*index];
+      bool window = code == static_cast<int32_t>(Builtin::Conv2D) ||
+                    code == static_cast<int32_t>(Builtin::DepthwiseConv2D);
+      if (!window || j != 0)
+        return opError() << "feeds operator #" << i << " ("
+                         << builtinName(code)
+                         << "); vmcu folds a PAD only into the input of a "
+                            "CONV_2D or DEPTHWISE_CONV_2D";
+    }
+  }
+  define(out, y);
+  return success();
+}
+
+LogicalResult Importer::importOperator(Table op) {
+  std::optional<uint32_t> index = op.scalar<uint32_t>(op::kOpcodeIndex, 0);
+  std::optional<Vector> inputs = op.vector(op::kInputs);
+  std::optional<Vector> outputs = op.vector(op::kOutputs);
+  std::optional<SmallVector<int32_t>> in, out;
+  if (inputs && outputs) {
+    in = inputs->scalars<int32_t>();
+    out = outputs->scalars<int32_t>();
+  }
+  if (!index || !in || !out)
+    return malformed("bad operator #") << opIndex;
+  if (*index >= opCodes.size())
+    return malformed("operator #")
+           << opIndex << " names operator code " << *index
+           << " of " << opCodes.size();
+  opCode = opCodes[*index];
+  auto isTensor = [&](int32_t t) {
+    return t >= 0 && t < static_cast<int32_t>(tensors.size());
+  };
+  if (out->size() != 1 || !isTensor((*out)[0]))
+    return malformed("operator #") << opIndex << " must have one output";
+  for (int32_t t : *in)
+    if (t != -1 && !isTensor(t))
+      return malformed("operator #")
+             << opIndex << " names tensor " << t << " of " << tensors.size();
+  int32_t result = (*out)[0];
+  outputName = tensors[result].name;
+  tosa.setLoc(NameLoc::get(StringAttr::get(context, tensors[result].name),
+                           fileLoc));
+
+  switch (static_cast<Builtin>(opCode)) {
+  case Builtin::Conv2D:
+    return importConv(op, *in, result, /*depthwise=*/false);
+  case Builtin::DepthwiseConv2D:
+    return importConv(op, *in, result, /*depthwise=*/true);
+  case Builtin::FullyConnected:
+    return importFullyConnected(op, *in, result);
+  case Builtin::Add:
+    return importAdd(op, *in, result);
+  case Builtin::AveragePool2D:
+    return importAvgPool(op, *in, result);
+  case Builtin::Reshape:
+    return importReshape(*in, result);
+  case Builtin::Pad:
+    return importPad(*in, result);
+  }
+  return opError() << "is not supported (builtin code " << opCode
+                   << "); vmcu imports CONV_2D, DEPTHWISE_CONV_2D, "
+                 "FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, RESHAPE and PAD";
+}
+
+OwningOpRef<ModuleOp> Importer::run() {
+  if (!isTFLiteFile(bytes))
+    return malformed("no TFL3 identifier"), nullptr;
+  std::optional<Table> model = Table::root(buffer);
+  if (!model || !model->isValid())
+    return malformed("bad root table"), nullptr;
+  std::optional<Vector> subgraphs = model->vector(model::kSubgraphs);
+  if (!subgraphs || subgraphs->size() == 0)
+    return malformed("no subgraph"), nullptr;
+  if (subgraphs->size() != 1)
+    return emitError(fileLoc) << "the model has " << subgraphs->size()
+                              << " subgraphs; vmcu imports single-subgraph "
+                                 "models",
+           nullptr;
+  buffers = model->vector(model::kBuffers);
+  std::optional<Table> subgraph = subgraphs->table(0);
+  if (!buffers || !subgraph)
+    return malformed("bad buffers or subgraph"), nullptr;
+  if (failed(readOperatorCodes(*model)) || failed(readTensors(*subgraph)))
+    return nullptr;
+  std::optional<Vector> inputs = subgraph->vector(subgraph::kInputs);
+  std::optional<Vector> outputs = subgraph->vector(subgraph::kOutputs);
+  operators = subgraph->vector(subgraph::kOperators);
+  if (!inputs || !outputs || !operators)
+    return malformed("bad subgraph"), nullptr;
+  if (inputs->size() != 1 || outputs->size() != 1)
+    return emitError(fileLoc) << "the model has " << inputs->size()
+                              << " inputs and " << outputs->size()
+                              << " outputs; vmcu compiles one of each",
+           nullptr;
+  int32_t input = inputs->scalar<int32_t>(0).value_or(-1);
+  int32_t output = outputs->scalar<int32_t>(0).value_or(-1);
+  if (input < 0 || input >= static_cast<int32_t>(tensors.size()) ||
+      output < 0 || output >= static_cast<int32_t>(tensors.size()))
+    return malformed("bad input or output tensor"), nullptr;
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  builder.setInsertionPointToEnd(module->getBody());
+  tosa.setLoc(NameLoc::get(StringAttr::get(context, tensors[input].name),
+                           fileLoc));
+  FailureOr<RankedTensorType> inType = activationType(input);
+  FailureOr<RankedTensorType> outType = activationType(output);
+  double inScale;
+  int32_t inZp;
+  if (failed(inType) || failed(outType) ||
+      failed(activationQuant(input, inScale, inZp)))
+    return nullptr;
+  auto func = func::FuncOp::create(builder, fileLoc, "main",
+                                   builder.getFunctionType({*inType}, {*outType}));
+  builder.setInsertionPointToStart(func.addEntryBlock());
+  values[input] = QuantValue{func.getArgument(0), inScale, inZp};
+
+  for (uint32_t i = 0; i < operators->size(); ++i) {
+    opIndex = i;
+    std::optional<Table> op = operators->table(i);
+    if (!op)
+      return malformed("bad operator #") << i, nullptr;
+    if (failed(importOperator(*op)))
+      return nullptr;
+  }
+  tosa.setLoc(NameLoc::get(StringAttr::get(context, tensors[output].name),
+                           fileLoc));
+  if (!values[output])
+    return emitError(fileLoc) << "the model output '" << tensors[output].name
+                              << "' is never computed",
+           nullptr;
+  if (values[output]->isPadded())
+    return emitError(fileLoc) << "the model output is a PAD", nullptr;
+  func::ReturnOp::create(builder, fileLoc, values[output]->value);
+  return module;
+}
+
+OwningOpRef<ModuleOp> mlir::vmcu::importTFLite(llvm::ArrayRef<uint8_t> bytes,
+                                               llvm::StringRef fileName,
+                                               MLIRContext *context) {
+  context->loadDialect<func::FuncDialect, tosa::TosaDialect>();
+  return Importer(bytes, fileName, context).run();
+}
+
+void mlir::vmcu::registerTFLiteImportDialects(DialectRegistry &registry) {
+  registry.insert<func::FuncDialect, tosa::TosaDialect>();
+}
+
+void mlir::vmcu::registerTFLiteImportTranslation() {
+  static TranslateToMLIRRegistration registration(
+      "import-tflite", "import an int8 .tflite model as TOSA 1.0",
+      [](llvm::SourceMgr &sourceMgr,
+         MLIRContext *context) -> OwningOpRef<Operation *> {
+        const llvm::MemoryBuffer *input =
+            sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+        llvm::ArrayRef<uint8_t> bytes(
+            reinterpret_cast<const uint8_t *>(input->getBufferStart()),
+            input->getBufferSize());
+        return importTFLite(bytes, input->getBufferIdentifier(), context);
+      },
+      registerTFLiteImportDialects);
+}

@@ -106,3 +106,36 @@ func.func @jam(%acc: memref<8xi32>, %x: memref<8xi8>, %w: memref<64xi8>) {
   }
   return
 }
+
+// A loop whose body rewrites one scratch location that its inner loop reads
+// is not jammed: the copies would all store before any inner loop reads.
+// The inner loop still unrolls fully.
+// JAM-LABEL: func.func @scratch
+// JAM: affine.for %{{.*}} = 0 to 8 {
+// JAM: vector.store %{{.*}}, %alloca[%{{.*}}]
+// JAM-COUNT-2: vmcu.dot
+// JAM-NOT: vmcu.dot
+// JAM: return
+func.func @scratch(%acc: memref<2xi32>, %w: memref<64xi8>) {
+  %c0 = arith.constant 0 : index
+  %pool = vmcu.segment_pool : !pool
+  %in = vmcu.tensor_base %pool {name = "x", segments = 1, base = 0} : !pool
+  %out = vmcu.tensor_base %pool {name = "y", segments = 1, base = 2} : !pool
+  %scratch = memref.alloca() : memref<4xi8>
+  vmcu.kernel "scratch" ins(%in) outs(%out) {
+    affine.for %k = 0 to 8 {
+      %seg = affine.apply affine_map<(d0)[s0] -> (d0 + s0)>(%k)[%in]
+      %v = vmcu.ring_load %pool[%seg] : !pool -> vector<4xi8>
+      vector.store %v, %scratch[%c0] : memref<4xi8>, vector<4xi8>
+      affine.for %n = 0 to 2 {
+        %wo = affine.apply affine_map<(d0, d1) -> (d0 * 8 + d1 * 4)>(%k, %n)
+        %xv = vector.load %scratch[%c0] : memref<4xi8>, vector<4xi8>
+        %wv = vector.load %w[%wo] : memref<64xi8>, vector<4xi8>
+        %a = memref.load %acc[%n] : memref<2xi32>
+        %d = vmcu.dot %a, %xv, %wv {x_offset = 3 : i32} : vector<4xi8>
+        memref.store %d, %acc[%n] : memref<2xi32>
+      }
+    }
+  }
+  return
+}

@@ -4,8 +4,12 @@
 #
 # For each module: vmcu's arena (vmcu-solve-offsets' peak_ram_bytes), what a
 # tensor-level planner needs (TinyEngine-style, in-place depthwise), the
-# lower bound max(in, out), and the paper's accounting
-# max(in, out) + (R*R + 2) * min(Cin, Cout).
+# lower bound max(in, out), the paper's accounting
+# max(in, out) + (R*R + 2) * min(Cin, Cout), and any_order_lb: a lower bound
+# on the input/output bytes alone (no workspace) that holds for every order
+# in which the outputs are computed (docs/offset-solver.md, "Is the halo
+# inherent?"). Where the paper's accounting is below any_order_lb, no
+# traversal order fits in it.
 #
 # usage: bench/table2.sh [BUILD_DIR]
 set -euo pipefail
@@ -45,11 +49,31 @@ B15 11 48 288 96 3 1,2,1
 B16 6 96 480 96 7 1,1,1
 "
 
+# any_order_lb mirrors anyOrderLowerBound (vmcu/Analysis/ScheduleBound.h,
+# checked on these shapes by ScheduleBoundTest.Table2Modules). The fused
+# module with strides 1,1,1 is one RxR window, pad p = R/2, from A to E.
+# When R is odd and Cin == Cout == C on the H x H grid the bound is
+# C * (H*H + excess) with excess = min(p, H-1) * H, or H + 1 for p == 1 and
+# H >= 2; otherwise it is max(in, out) (lb).
+any_order_lb() { # H Cin Cout R strides lb
+  local h=$1 cin=$2 cout=$3 r=$4 strides=$5 lb=$6 p excess halo
+  p=$(( r / 2 ))
+  if [ "$strides" != "1,1,1" ] || [ "$cin" != "$cout" ] || [ $(( r % 2 )) -ne 1 ] \
+      || [ "$p" -lt 1 ]; then
+    echo "$lb"; return
+  fi
+  excess=$(( (p < h - 1 ? p : h - 1) * h ))
+  [ "$p" -eq 1 ] && [ "$h" -ge 2 ] && excess=$(( h + 1 ))
+  halo=$(( cin * (h * h + excess) ))
+  echo $(( halo > lb ? halo : lb ))
+}
+
 json() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
 
-printf "%-4s %5s %4s %4s %4s %2s %-6s %10s %12s %12s %12s %8s\n" \
-  module H Cin Cmid Cout R strides vmcu_bytes tensor_level lower_bound paper_acct vs_TL
-echo "$MODULES" | while read -r name h cin cmid cout r strides; do
+printf "%-4s %5s %4s %4s %4s %2s %-6s %10s %12s %12s %12s %12s %8s\n" \
+  module H Cin Cmid Cout R strides vmcu_bytes tensor_level lower_bound paper_acct any_order_lb vs_TL
+: > "$tmp/verdicts"
+while read -r name h cin cmid cout r strides; do
   [ -n "$name" ] || continue
   residual=""
   [ "$cin" = "$cout" ] && [ "$strides" = "1,1,1" ] && residual="--residual"
@@ -71,7 +95,15 @@ echo "$MODULES" | while read -r name h cin cmid cout r strides; do
   lb=$(json "$tmp/$name.json" lower_bound_bytes)
   minc=$(( cin < cout ? cin : cout ))
   paper=$(( lb + (r * r + 2) * minc ))
+  anylb=$(any_order_lb "$h" "$cin" "$cout" "$r" "$strides" "$lb")
   ratio=$(/usr/bin/python3 -c "print(f'{$arena/$tl:.2f}x')")
-  printf "%-4s %5s %4s %4s %4s %2s %-6s %10s %12s %12s %12s %8s\n" \
-    "$name" "$h" "$cin" "$cmid" "$cout" "$r" "$strides" "$arena" "$tl" "$lb" "$paper" "$ratio"
-done
+  printf "%-4s %5s %4s %4s %4s %2s %-6s %10s %12s %12s %12s %12s %8s\n" \
+    "$name" "$h" "$cin" "$cmid" "$cout" "$r" "$strides" "$arena" "$tl" "$lb" "$paper" "$anylb" "$ratio"
+  if [ "$paper" -lt "$anylb" ]; then
+    echo "$name: the paper's accounting is below the bound for every traversal order" >> "$tmp/verdicts"
+  fi
+done <<< "$MODULES"
+if [ -s "$tmp/verdicts" ]; then
+  echo
+  cat "$tmp/verdicts"
+fi

@@ -6,12 +6,12 @@
 
 #include "vmcu/Transforms/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
 
 namespace mlir::vmcu {

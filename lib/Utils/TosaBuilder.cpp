@@ -43,21 +43,19 @@ llvm::Expected<Multiplier> mlir::vmcu::quantizeScale(double scale) {
   return Multiplier{static_cast<int32_t>(fixed), static_cast<int8_t>(shift)};
 }
 
-llvm::Expected<DimPads> mlir::vmcu::computeWindow(llvm::StringRef what,
-                                                  llvm::StringRef dim,
-                                                  int64_t in, int64_t kernel,
-                                                  int64_t stride,
-                                                  int64_t before,
-                                                  int64_t after) {
+llvm::Expected<DimPads>
+mlir::vmcu::computeWindow(llvm::StringRef what, llvm::StringRef dim, int64_t in,
+                          int64_t kernel, int64_t stride, int64_t before,
+                          int64_t after) {
   if (kernel < 1 || stride < 1 || before < 0 || after < 0)
     return makeError(llvm::formatv(
         "{0}: invalid window (kernel {1}, stride {2}, pads {3}/{4})", what,
         kernel, stride, before, after));
   int64_t numerator = in + before + after - kernel;
   if (numerator < 0)
-    return makeError(llvm::formatv(
-        "{0}: kernel {1} is larger than the padded {2} {3}", what, kernel, dim,
-        in + before + after));
+    return makeError(
+        llvm::formatv("{0}: kernel {1} is larger than the padded {2} {3}", what,
+                      kernel, dim, in + before + after));
   DimPads pads{before, after, 0, 0};
   int64_t remainder = numerator % stride;
   if (remainder != 0) {
@@ -174,10 +172,10 @@ Value TosaBuilder::conv2d(Value x, int32_t inputZp,
   // Operands in order: argument evaluation order is unspecified.
   Value inZp = zeroPoint(b.getI8Type(), inputZp);
   Value weightZp = zeroPoint(b.getI8Type(), 0);
-  return tosa::Conv2DOp::create(
-      b, loc, accType, x, weight, biasValue, inZp, weightZp,
-      {h.before, h.after, w.before, w.after}, {strideH, strideW}, {1, 1},
-      b.getI32Type());
+  return tosa::Conv2DOp::create(b, loc, accType, x, weight, biasValue, inZp,
+                                weightZp,
+                                {h.before, h.after, w.before, w.after},
+                                {strideH, strideW}, {1, 1}, b.getI32Type());
 }
 
 Value TosaBuilder::depthwiseConv2d(Value x, int32_t inputZp,
@@ -201,7 +199,8 @@ Value TosaBuilder::depthwiseConv2d(Value x, int32_t inputZp,
 Value TosaBuilder::fullyConnected(Value x, int32_t inputZp, int64_t n,
                                   llvm::ArrayRef<int8_t> weights,
                                   llvm::ArrayRef<int32_t> bias) {
-  llvm::ArrayRef<int64_t> shape = cast<RankedTensorType>(x.getType()).getShape();
+  llvm::ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(x.getType()).getShape();
   int64_t m = shape[1], k = shape[2];
   Value weight = constI8({1, k, n}, weights);
   auto accType = RankedTensorType::get({1, m, n}, b.getI32Type());
@@ -232,7 +231,6 @@ Value TosaBuilder::avgPool2d(Value x, int32_t inputZp, int32_t outputZp,
   Value inZp = zeroPoint(b.getI8Type(), inputZp);
   Value outZp = zeroPoint(b.getI8Type(), outputZp);
   return tosa::AvgPool2dOp::create(
-      b, loc, outType, x, inZp, outZp, {kernelH, kernelW},
-      {strideH, strideW}, {h.before, h.after, w.before, w.after},
-      b.getI32Type());
+      b, loc, outType, x, inZp, outZp, {kernelH, kernelW}, {strideH, strideW},
+      {h.before, h.after, w.before, w.after}, b.getI32Type());
 }

@@ -125,8 +125,7 @@ Act LayerBuilder::requantize(Value acc, llvm::ArrayRef<Multiplier> multipliers,
   auto outType = accType.clone(b.getI8Type());
   auto zp = static_cast<int32_t>(rng.uniformInt(-kMaxOutputZp, kMaxOutputZp));
   // Conv and matmul outputs are per channel, even with one channel.
-  Value y =
-      tosa.rescale(acc, outType, multipliers, 0, zp, /*perChannel=*/true);
+  Value y = tosa.rescale(acc, outType, multipliers, 0, zp, /*perChannel=*/true);
   Stats stats = saturate(accOut, zp);
   if (act == Activation::None)
     return Act{y, zp, stats};

@@ -15,10 +15,10 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "vmcu/Target/TFLite/TFLiteImporter.h"
@@ -391,8 +391,9 @@ llvm::Expected<func::FuncOp> loadModel(MLIRContext &context,
       !isa<RankedTensorType>(main.getArgumentTypes()[0]) ||
       !isa<RankedTensorType>(main.getResultTypes()[0]))
     return llvm::createStringError(
-        "'" + path + "' has no func.func @main with one tensor argument and "
-                     "one tensor result");
+        "'" + path +
+        "' has no func.func @main with one tensor argument and "
+        "one tensor result");
   return main;
 }
 
@@ -419,8 +420,9 @@ int main(int argc, char **argv) {
     }
     llvm::consumeError(main.takeError());
     main = loadModel(context, modelOpt, module);
-    header = llvm::formatv("vmcu-gen --model={0} --seed={1}",
-                           llvm::sys::path::filename(modelOpt), seedOpt.getValue());
+    header =
+        llvm::formatv("vmcu-gen --model={0} --seed={1}",
+                      llvm::sys::path::filename(modelOpt), seedOpt.getValue());
   } else {
     ModelSpec spec;
     if (failed(readSpec(spec)))

@@ -154,7 +154,8 @@ struct RunOptions {
   cl::OptionCategory category{"vmcu-run options"};
 
   cl::opt<std::string> model{cl::Positional, cl::Required,
-                             cl::desc("<model.mlir>"), cl::cat(category)};
+                             cl::desc("<model.mlir|model.tflite>"),
+                             cl::cat(category)};
   cl::opt<std::string> cpu{
       "cpu",
       cl::desc("Target core: cortex-m4 (default, QEMU mps2-an386) or "
@@ -175,6 +176,13 @@ struct RunOptions {
       cl::desc("RAM budget for the tensor arena in KiB; compilation fails "
                "if the arena is larger. 0 (default) means unlimited"),
       cl::init(0), cl::cat(category)};
+  cl::opt<std::string> tfliteOutput{
+      "tflite-output",
+      cl::desc("For a .tflite model: compile up to the tensor of this name "
+               "instead of the model's output, e.g. the logits before a "
+               "final SOFTMAX (vmcu has no softmax; it does not change the "
+               "argmax)"),
+      cl::value_desc("tensor"), cl::cat(category)};
   cl::opt<bool> ringCheck{
       "ring-check",
       cl::desc("Compile with ring-safety checks and link the runtime's "
@@ -355,6 +363,7 @@ static int runMain(int argc, char **argv) {
   compileOptions.ramKb = opts.ramKb;
   compileOptions.memoryReport = opts.report;
   compileOptions.ringCheck = opts.ringCheck;
+  compileOptions.tfliteOutput = opts.tfliteOutput;
   compileOptions.toolName = kToolName.str();
   FailureOr<CompiledModel> model = compileModelFile(opts.model, compileOptions);
   if (failed(model))

@@ -26,8 +26,7 @@ class Buffer {
 public:
   explicit Buffer(llvm::ArrayRef<uint8_t> bytes) : bytes(bytes) {}
 
-  template <typename T>
-  std::optional<T> read(uint64_t offset) const {
+  template <typename T> std::optional<T> read(uint64_t offset) const {
     static_assert(std::is_trivially_copyable_v<T>);
     if (offset > bytes.size() || bytes.size() - offset < sizeof(T))
       return std::nullopt;
@@ -69,8 +68,7 @@ public:
 
   uint32_t size() const { return length; }
   /// Element `i` of a vector of scalars of type T.
-  template <typename T>
-  std::optional<T> scalar(uint32_t i) const {
+  template <typename T> std::optional<T> scalar(uint32_t i) const {
     if (i >= length)
       return std::nullopt;
     return buffer->read<T>(start + uint64_t(i) * sizeof(T));
@@ -78,15 +76,13 @@ public:
   /// Element `i` of a vector of tables.
   std::optional<Table> table(uint32_t i) const;
   /// The raw bytes of a vector of T.
-  template <typename T>
-  std::optional<llvm::ArrayRef<uint8_t>> bytes() const {
+  template <typename T> std::optional<llvm::ArrayRef<uint8_t>> bytes() const {
     if (length == 0)
       return llvm::ArrayRef<uint8_t>();
     return buffer->slice(start, uint64_t(length) * sizeof(T));
   }
   /// All elements of a vector of scalars, or std::nullopt if truncated.
-  template <typename T>
-  std::optional<llvm::SmallVector<T>> scalars() const {
+  template <typename T> std::optional<llvm::SmallVector<T>> scalars() const {
     if (!bytes<T>())
       return std::nullopt;
     llvm::SmallVector<T> values;
@@ -121,8 +117,7 @@ public:
 
   /// Scalar field `id`, or `fallback` when absent. std::nullopt if the
   /// table is malformed.
-  template <typename T>
-  std::optional<T> scalar(unsigned id, T fallback) const {
+  template <typename T> std::optional<T> scalar(unsigned id, T fallback) const {
     std::optional<uint64_t> at = fieldOffset(id);
     if (!at)
       return std::nullopt;
@@ -193,8 +188,8 @@ private:
     std::optional<uint16_t> size = vtableSize();
     if (!size)
       return std::nullopt;
-    int64_t vtable = static_cast<int64_t>(position) -
-                     *buffer->read<int32_t>(position);
+    int64_t vtable =
+        static_cast<int64_t>(position) - *buffer->read<int32_t>(position);
     uint64_t entry = 4 + 2 * uint64_t(id);
     if (entry + 2 > *size)
       return 0;

@@ -23,6 +23,7 @@
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "vmcu/Utils/TosaBuilder.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -73,10 +74,10 @@ struct QuantValue {
 class Importer {
 public:
   Importer(llvm::ArrayRef<uint8_t> bytes, llvm::StringRef fileName,
-           MLIRContext *context)
+           MLIRContext *context, const TFLiteImportOptions &options)
       : bytes(bytes), buffer(bytes), context(context), builder(context),
         fileLoc(FileLineColLoc::get(context, fileName, 0, 0)),
-        tosa(builder, fileLoc) {}
+        tosa(builder, fileLoc), options(options) {}
 
   OwningOpRef<ModuleOp> run();
 
@@ -104,6 +105,8 @@ private:
   LogicalResult checkShape(int32_t index, llvm::ArrayRef<int64_t> shape);
   FailureOr<RankedTensorType> activationType(int32_t index);
 
+  /// Marks the operators `output` depends on; the others are not imported.
+  LogicalResult markLiveOperators(int32_t output);
   LogicalResult importOperator(Table op);
   LogicalResult importConv(Table op, ArrayRef<int32_t> in, int32_t out,
                            bool depthwise);
@@ -137,6 +140,8 @@ private:
   Location fileLoc;
   TosaBuilder tosa;
 
+  TFLiteImportOptions options;
+  SmallVector<bool> live;
   SmallVector<int32_t> opCodes;
   SmallVector<TensorInfo> tensors;
   SmallVector<std::optional<QuantValue>> values;
@@ -291,8 +296,8 @@ FailureOr<SmallVector<int8_t>> Importer::constantI8(int32_t index,
                                                     int64_t count) {
   const TensorInfo &t = tensors[index];
   if (t.type != static_cast<int8_t>(tflite::TensorType::Int8))
-    return opError() << "tensor '" << t.name
-                     << "' must be int8 (TFLite type " << int(t.type) << ")";
+    return opError() << "tensor '" << t.name << "' must be int8 (TFLite type "
+                     << int(t.type) << ")";
   FailureOr<llvm::ArrayRef<uint8_t>> data = constantData(index);
   if (failed(data))
     return failure();
@@ -307,8 +312,8 @@ FailureOr<SmallVector<int32_t>> Importer::constantI32(int32_t index,
                                                       int64_t count) {
   const TensorInfo &t = tensors[index];
   if (t.type != static_cast<int8_t>(tflite::TensorType::Int32))
-    return opError() << "tensor '" << t.name
-                     << "' must be int32 (TFLite type " << int(t.type) << ")";
+    return opError() << "tensor '" << t.name << "' must be int32 (TFLite type "
+                     << int(t.type) << ")";
   FailureOr<llvm::ArrayRef<uint8_t>> data = constantData(index);
   if (failed(data))
     return failure();
@@ -326,8 +331,8 @@ LogicalResult Importer::activationQuant(int32_t index, double &scale,
                                         int32_t &zp) {
   const TensorInfo &t = tensors[index];
   if (t.type != static_cast<int8_t>(tflite::TensorType::Int8))
-    return opError() << "tensor '" << t.name
-                     << "' is not int8 (TFLite type " << int(t.type)
+    return opError() << "tensor '" << t.name << "' is not int8 (TFLite type "
+                     << int(t.type)
                      << "); vmcu compiles fully int8-quantised models";
   if (t.scales.size() != 1 || t.zeroPoints.size() != 1 ||
       !(t.scales[0] > 0.0f) || !std::isfinite(t.scales[0]))
@@ -378,8 +383,8 @@ Importer::channelMultipliers(double inScale, llvm::ArrayRef<float> weightScales,
                              int64_t channels, double outScale) {
   if (weightScales.size() != 1 &&
       weightScales.size() != static_cast<size_t>(channels))
-    return opError() << "weights have " << weightScales.size()
-                     << " scales for " << channels << " channels";
+    return opError() << "weights have " << weightScales.size() << " scales for "
+                     << channels << " channels";
   SmallVector<Multiplier> result;
   for (int64_t c = 0; c < channels; ++c) {
     double w = weightScales.size() == 1 ? weightScales[0] : weightScales[c];
@@ -484,18 +489,18 @@ LogicalResult Importer::importConv(Table op, ArrayRef<int32_t> in, int32_t out,
   std::optional<Table> options = op.table(op::kBuiltinOptions);
   if (!options)
     return opError() << "has no options";
-  unsigned kPad = depthwise ? depthwise_options::kPadding
-                            : conv_options::kPadding;
-  unsigned kSw = depthwise ? depthwise_options::kStrideW
-                           : conv_options::kStrideW;
-  unsigned kSh = depthwise ? depthwise_options::kStrideH
-                           : conv_options::kStrideH;
-  unsigned kAct = depthwise ? depthwise_options::kActivation
-                            : conv_options::kActivation;
-  unsigned kDw = depthwise ? depthwise_options::kDilationW
-                           : conv_options::kDilationW;
-  unsigned kDh = depthwise ? depthwise_options::kDilationH
-                           : conv_options::kDilationH;
+  unsigned kPad =
+      depthwise ? depthwise_options::kPadding : conv_options::kPadding;
+  unsigned kSw =
+      depthwise ? depthwise_options::kStrideW : conv_options::kStrideW;
+  unsigned kSh =
+      depthwise ? depthwise_options::kStrideH : conv_options::kStrideH;
+  unsigned kAct =
+      depthwise ? depthwise_options::kActivation : conv_options::kActivation;
+  unsigned kDw =
+      depthwise ? depthwise_options::kDilationW : conv_options::kDilationW;
+  unsigned kDh =
+      depthwise ? depthwise_options::kDilationH : conv_options::kDilationH;
   std::optional<int8_t> padding = options->scalar<int8_t>(kPad, 0);
   std::optional<int32_t> sw = options->scalar<int32_t>(kSw, 0);
   std::optional<int32_t> sh = options->scalar<int32_t>(kSh, 0);
@@ -507,17 +512,16 @@ LogicalResult Importer::importConv(Table op, ArrayRef<int32_t> in, int32_t out,
   if (*sw < 1 || *sh < 1)
     return opError() << "strides must be positive, got " << *sh << "x" << *sw;
   if (*dw != 1 || *dh != 1)
-    return opError() << "dilation " << *dh << "x" << *dw
-                     << " is not supported";
+    return opError() << "dilation " << *dh << "x" << *dw << " is not supported";
 
-  FailureOr<DimPads> h = window("height", xShape[1], kh, *sh,
-                                static_cast<PaddingKind>(*padding), x->pad[0],
-                                x->pad[1]);
+  FailureOr<DimPads> h =
+      window("height", xShape[1], kh, *sh, static_cast<PaddingKind>(*padding),
+             x->pad[0], x->pad[1]);
   if (failed(h))
     return failure();
-  FailureOr<DimPads> w = window("width", xShape[2], kw, *sw,
-                                static_cast<PaddingKind>(*padding), x->pad[2],
-                                x->pad[3]);
+  FailureOr<DimPads> w =
+      window("width", xShape[2], kw, *sw, static_cast<PaddingKind>(*padding),
+             x->pad[2], x->pad[3]);
   if (failed(w))
     return failure();
 
@@ -545,14 +549,13 @@ LogicalResult Importer::importConv(Table op, ArrayRef<int32_t> in, int32_t out,
   Value input = tosa.sliceTail(x->value, h->trim, w->trim);
   // TFLite's depthwise filter [1, kh, kw, c * m] has TOSA's [kh, kw, c, m]
   // memory order.
-  Value acc = depthwise
-                  ? tosa.depthwiseConv2d(input, x->zp,
-                                         {kh, kw, cin, cout / cin}, *weights,
-                                         bias, *h, *w, *sh, *sw)
-                  : tosa.conv2d(input, x->zp, {cout, kh, kw, cin}, *weights,
-                                bias, *h, *w, *sh, *sw);
-  auto outType = cast<RankedTensorType>(acc.getType()).clone(
-      builder.getI8Type());
+  Value acc =
+      depthwise ? tosa.depthwiseConv2d(input, x->zp, {kh, kw, cin, cout / cin},
+                                       *weights, bias, *h, *w, *sh, *sw)
+                : tosa.conv2d(input, x->zp, {cout, kh, kw, cin}, *weights, bias,
+                              *h, *w, *sh, *sw);
+  auto outType =
+      cast<RankedTensorType>(acc.getType()).clone(builder.getI8Type());
   Value y = tosa.rescale(acc, outType, *multipliers, 0, outZp,
                          /*perChannel=*/true);
   FailureOr<Value> result = applyActivation(y, *act, outScale, outZp);
@@ -573,8 +576,7 @@ LogicalResult Importer::importFullyConnected(Table op, ArrayRef<int32_t> in,
     return opError() << "weights tensor " << in[1] << " does not exist";
   const TensorInfo &weightsInfo = tensors[in[1]];
   if (weightsInfo.shape.size() != 2)
-    return opError() << "weights '" << weightsInfo.name
-                     << "' must have rank 2";
+    return opError() << "weights '" << weightsInfo.name << "' must have rank 2";
   int64_t n = weightsInfo.shape[0], k = weightsInfo.shape[1];
   int64_t elements = x->getType().getNumElements();
   if (k <= 0 || elements % k != 0)
@@ -589,9 +591,9 @@ LogicalResult Importer::importFullyConnected(Table op, ArrayRef<int32_t> in,
       options ? options->scalar<int8_t>(fully_connected_options::kActivation, 0)
               : std::optional<int8_t>(0);
   std::optional<int8_t> format =
-      options ? options->scalar<int8_t>(fully_connected_options::kWeightsFormat,
-                                        0)
-              : std::optional<int8_t>(0);
+      options
+          ? options->scalar<int8_t>(fully_connected_options::kWeightsFormat, 0)
+          : std::optional<int8_t>(0);
   if (!act || !format)
     return opError() << "has malformed options";
   if (*format != 0)
@@ -644,8 +646,7 @@ LogicalResult Importer::importFullyConnected(Table op, ArrayRef<int32_t> in,
   return success();
 }
 
-LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in,
-                                  int32_t out) {
+LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in, int32_t out) {
   if (in.size() != 2)
     return opError() << "expects two operands";
   FailureOr<QuantValue> lhs = activation(in[0]);
@@ -707,10 +708,14 @@ LogicalResult Importer::importAvgPool(Table op, ArrayRef<int32_t> in,
     return opError() << "has no options";
   std::optional<int8_t> padding =
       options->scalar<int8_t>(pool_options::kPadding, 0);
-  std::optional<int32_t> sw = options->scalar<int32_t>(pool_options::kStrideW, 0);
-  std::optional<int32_t> sh = options->scalar<int32_t>(pool_options::kStrideH, 0);
-  std::optional<int32_t> fw = options->scalar<int32_t>(pool_options::kFilterW, 0);
-  std::optional<int32_t> fh = options->scalar<int32_t>(pool_options::kFilterH, 0);
+  std::optional<int32_t> sw =
+      options->scalar<int32_t>(pool_options::kStrideW, 0);
+  std::optional<int32_t> sh =
+      options->scalar<int32_t>(pool_options::kStrideH, 0);
+  std::optional<int32_t> fw =
+      options->scalar<int32_t>(pool_options::kFilterW, 0);
+  std::optional<int32_t> fh =
+      options->scalar<int32_t>(pool_options::kFilterH, 0);
   std::optional<int8_t> act =
       options->scalar<int8_t>(pool_options::kActivation, 0);
   if (!padding || !sw || !sh || !fw || !fh || !act)
@@ -733,8 +738,7 @@ LogicalResult Importer::importAvgPool(Table op, ArrayRef<int32_t> in,
   if (failed(w) || failed(checkShape(out, {1, h->out, w->out, xShape[3]})))
     return failure();
   Value input = tosa.sliceTail(x->value, h->trim, w->trim);
-  Value y =
-      tosa.avgPool2d(input, x->zp, outZp, *fh, *fw, *sh, *sw, *h, *w);
+  Value y = tosa.avgPool2d(input, x->zp, outZp, *fh, *fw, *sh, *sw, *h, *w);
   FailureOr<Value> result = applyActivation(y, *act, outScale, outZp);
   if (failed(result))
     return failure();
@@ -797,6 +801,8 @@ LogicalResult Importer::importPad(ArrayRef<int32_t> in, int32_t out) {
   // A PAD pads with the zero point, which is what a convolution's own
   // padding does: fold it into every consumer.
   for (uint32_t i = 0; i < operators->size(); ++i) {
+    if (!live[i])
+      continue;
     std::optional<Table> user = operators->table(i);
     std::optional<Vector> operands =
         user ? user->vector(op::kInputs) : std::nullopt;
@@ -811,8 +817,7 @@ LogicalResult Importer::importPad(ArrayRef<int32_t> in, int32_t out) {
       bool window = code == static_cast<int32_t>(Builtin::Conv2D) ||
                     code == static_cast<int32_t>(Builtin::DepthwiseConv2D);
       if (!window || j != 0)
-        return opError() << "feeds operator #" << i << " ("
-                         << builtinName(code)
+        return opError() << "feeds operator #" << i << " (" << builtinName(code)
                          << "); vmcu folds a PAD only into the input of a "
                             "CONV_2D or DEPTHWISE_CONV_2D";
     }
@@ -833,9 +838,8 @@ LogicalResult Importer::importOperator(Table op) {
   if (!index || !in || !out)
     return malformed("bad operator #") << opIndex;
   if (*index >= opCodes.size())
-    return malformed("operator #")
-           << opIndex << " names operator code " << *index
-           << " of " << opCodes.size();
+    return malformed("operator #") << opIndex << " names operator code "
+                                   << *index << " of " << opCodes.size();
   opCode = opCodes[*index];
   auto isTensor = [&](int32_t t) {
     return t >= 0 && t < static_cast<int32_t>(tensors.size());
@@ -848,8 +852,8 @@ LogicalResult Importer::importOperator(Table op) {
              << opIndex << " names tensor " << t << " of " << tensors.size();
   int32_t result = (*out)[0];
   outputName = tensors[result].name;
-  tosa.setLoc(NameLoc::get(StringAttr::get(context, tensors[result].name),
-                           fileLoc));
+  tosa.setLoc(
+      NameLoc::get(StringAttr::get(context, tensors[result].name), fileLoc));
 
   switch (static_cast<Builtin>(opCode)) {
   case Builtin::Conv2D:
@@ -869,7 +873,33 @@ LogicalResult Importer::importOperator(Table op) {
   }
   return opError() << "is not supported (builtin code " << opCode
                    << "); vmcu imports CONV_2D, DEPTHWISE_CONV_2D, "
-                 "FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, RESHAPE and PAD";
+                      "FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, RESHAPE and PAD";
+}
+
+LogicalResult Importer::markLiveOperators(int32_t output) {
+  SmallVector<bool> needed(tensors.size(), false);
+  needed[output] = true;
+  live.assign(operators->size(), false);
+  for (uint32_t i = operators->size(); i-- > 0;) {
+    std::optional<Table> op = operators->table(i);
+    std::optional<Vector> in = op ? op->vector(op::kInputs) : std::nullopt;
+    std::optional<Vector> out = op ? op->vector(op::kOutputs) : std::nullopt;
+    if (!in || !out)
+      return malformed("bad operator #") << i;
+    for (uint32_t j = 0; j < out->size(); ++j) {
+      std::optional<int32_t> t = out->scalar<int32_t>(j);
+      if (t && *t >= 0 && static_cast<size_t>(*t) < needed.size() && needed[*t])
+        live[i] = true;
+    }
+    if (!live[i])
+      continue;
+    for (uint32_t j = 0; j < in->size(); ++j) {
+      std::optional<int32_t> t = in->scalar<int32_t>(j);
+      if (t && *t >= 0 && static_cast<size_t>(*t) < needed.size())
+        needed[*t] = true;
+    }
+  }
+  return success();
 }
 
 OwningOpRef<ModuleOp> Importer::run() {
@@ -898,20 +928,32 @@ OwningOpRef<ModuleOp> Importer::run() {
   if (!inputs || !outputs || !operators)
     return malformed("bad subgraph"), nullptr;
   if (inputs->size() != 1 || outputs->size() != 1)
-    return emitError(fileLoc) << "the model has " << inputs->size()
-                              << " inputs and " << outputs->size()
-                              << " outputs; vmcu compiles one of each",
+    return emitError(fileLoc)
+               << "the model has " << inputs->size() << " inputs and "
+               << outputs->size() << " outputs; vmcu compiles one of each",
            nullptr;
   int32_t input = inputs->scalar<int32_t>(0).value_or(-1);
   int32_t output = outputs->scalar<int32_t>(0).value_or(-1);
   if (input < 0 || input >= static_cast<int32_t>(tensors.size()) ||
       output < 0 || output >= static_cast<int32_t>(tensors.size()))
     return malformed("bad input or output tensor"), nullptr;
+  if (!options.outputTensor.empty()) {
+    auto named = llvm::find_if(tensors, [&](const TensorInfo &t) {
+      return t.name == options.outputTensor;
+    });
+    if (named == tensors.end())
+      return emitError(fileLoc) << "the model has no tensor named '"
+                                << options.outputTensor << "'",
+             nullptr;
+    output = static_cast<int32_t>(named - tensors.begin());
+  }
+  if (failed(markLiveOperators(output)))
+    return nullptr;
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   builder.setInsertionPointToEnd(module->getBody());
-  tosa.setLoc(NameLoc::get(StringAttr::get(context, tensors[input].name),
-                           fileLoc));
+  tosa.setLoc(
+      NameLoc::get(StringAttr::get(context, tensors[input].name), fileLoc));
   FailureOr<RankedTensorType> inType = activationType(input);
   FailureOr<RankedTensorType> outType = activationType(output);
   double inScale;
@@ -919,8 +961,8 @@ OwningOpRef<ModuleOp> Importer::run() {
   if (failed(inType) || failed(outType) ||
       failed(activationQuant(input, inScale, inZp)))
     return nullptr;
-  auto func = func::FuncOp::create(builder, fileLoc, "main",
-                                   builder.getFunctionType({*inType}, {*outType}));
+  auto func = func::FuncOp::create(
+      builder, fileLoc, "main", builder.getFunctionType({*inType}, {*outType}));
   builder.setInsertionPointToStart(func.addEntryBlock());
   values[input] = QuantValue{func.getArgument(0), inScale, inZp};
 
@@ -929,11 +971,11 @@ OwningOpRef<ModuleOp> Importer::run() {
     std::optional<Table> op = operators->table(i);
     if (!op)
       return malformed("bad operator #") << i, nullptr;
-    if (failed(importOperator(*op)))
+    if (live[i] && failed(importOperator(*op)))
       return nullptr;
   }
-  tosa.setLoc(NameLoc::get(StringAttr::get(context, tensors[output].name),
-                           fileLoc));
+  tosa.setLoc(
+      NameLoc::get(StringAttr::get(context, tensors[output].name), fileLoc));
   if (!values[output])
     return emitError(fileLoc) << "the model output '" << tensors[output].name
                               << "' is never computed",
@@ -944,11 +986,12 @@ OwningOpRef<ModuleOp> Importer::run() {
   return module;
 }
 
-OwningOpRef<ModuleOp> mlir::vmcu::importTFLite(llvm::ArrayRef<uint8_t> bytes,
-                                               llvm::StringRef fileName,
-                                               MLIRContext *context) {
+OwningOpRef<ModuleOp>
+mlir::vmcu::importTFLite(llvm::ArrayRef<uint8_t> bytes,
+                         llvm::StringRef fileName, MLIRContext *context,
+                         const TFLiteImportOptions &options) {
   context->loadDialect<func::FuncDialect, tosa::TosaDialect>();
-  return Importer(bytes, fileName, context).run();
+  return Importer(bytes, fileName, context, options).run();
 }
 
 void mlir::vmcu::registerTFLiteImportDialects(DialectRegistry &registry) {
@@ -956,6 +999,11 @@ void mlir::vmcu::registerTFLiteImportDialects(DialectRegistry &registry) {
 }
 
 void mlir::vmcu::registerTFLiteImportTranslation() {
+  static llvm::cl::opt<std::string> outputTensor(
+      "tflite-output",
+      llvm::cl::desc("import-tflite: the tensor to return instead of the "
+                     "model's output"),
+      llvm::cl::value_desc("tensor"));
   static TranslateToMLIRRegistration registration(
       "import-tflite", "import an int8 .tflite model as TOSA 1.0",
       [](llvm::SourceMgr &sourceMgr,
@@ -965,7 +1013,8 @@ void mlir::vmcu::registerTFLiteImportTranslation() {
         llvm::ArrayRef<uint8_t> bytes(
             reinterpret_cast<const uint8_t *>(input->getBufferStart()),
             input->getBufferSize());
-        return importTFLite(bytes, input->getBufferIdentifier(), context);
+        return importTFLite(bytes, input->getBufferIdentifier(), context,
+                            {/*outputTensor=*/outputTensor});
       },
       registerTFLiteImportDialects);
 }

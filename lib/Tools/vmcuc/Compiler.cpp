@@ -251,12 +251,15 @@ mlir::vmcu::parseModelFile(StringRef inputPath, MLIRContext &context,
       reinterpret_cast<const uint8_t *>(buffer->getBufferStart()),
       buffer->getBufferSize());
   bool tflite = isTFLiteFile(bytes);
+  if (!tflite && !options.tfliteOutput.empty())
+    return fail(options, "--tflite-output needs a .tflite model");
   source.sourceMgr = std::make_shared<llvm::SourceMgr>();
   source.sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   source.diagnostics =
       std::make_unique<SourceMgrDiagnosticHandler>(*source.sourceMgr, &context);
   if (tflite)
-    source.module = importTFLite(bytes, inputPath, &context);
+    source.module = importTFLite(bytes, inputPath, &context,
+                                 {/*outputTensor=*/options.tfliteOutput});
   else
     source.module =
         parseSourceFile<ModuleOp>(source.sourceMgr, ParserConfig(&context));

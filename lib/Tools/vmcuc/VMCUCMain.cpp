@@ -71,7 +71,8 @@ listed by --help-hidden.
 struct VMCUCOptions {
   cl::OptionCategory category{"vmcuc options"};
 
-  cl::opt<std::string> input{cl::Positional, cl::desc("<model.mlir>"),
+  cl::opt<std::string> input{cl::Positional,
+                             cl::desc("<model.mlir|model.tflite>"),
                              cl::init("-"), cl::cat(category)};
   cl::opt<std::string> output{
       "o",
@@ -115,6 +116,13 @@ struct VMCUCOptions {
       cl::desc("Also write the model's C header: the API prototypes and "
                "VMCU_ARENA_BYTES, VMCU_INPUT_BYTES, VMCU_OUTPUT_BYTES"),
       cl::value_desc("file"), cl::cat(category)};
+  cl::opt<std::string> tfliteOutput{
+      "tflite-output",
+      cl::desc("For a .tflite model: compile up to the tensor of this name "
+               "instead of the model's output, e.g. the logits before a "
+               "final SOFTMAX (vmcu has no softmax; it does not change the "
+               "argmax)"),
+      cl::value_desc("tensor"), cl::cat(category)};
   cl::opt<bool> ringCheck{
       "ring-check",
       cl::desc("Instrument every ring access with a call into the runtime's "
@@ -268,6 +276,7 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
   compileOptions.memoryReport = opts.report;
   compileOptions.memorySvg = opts.memorySvg;
   compileOptions.ringCheck = opts.ringCheck;
+  compileOptions.tfliteOutput = opts.tfliteOutput;
   switch (opts.from) {
   case FromKind::Auto:
     break;

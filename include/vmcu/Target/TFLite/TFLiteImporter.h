@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <string>
 
 namespace mlir {
 class DialectRegistry;
@@ -28,11 +29,19 @@ namespace mlir::vmcu {
 /// Whether `bytes` start like a .tflite file (FlatBuffer identifier TFL3).
 bool isTFLiteFile(llvm::ArrayRef<uint8_t> bytes);
 
-/// Imports the model in `bytes`; `fileName` names it in locations. Emits
-/// errors on `context` and returns null on failure.
+struct TFLiteImportOptions {
+  /// When set, the model's result is this tensor instead of the subgraph's
+  /// output, e.g. the logits before a final SOFTMAX.
+  std::string outputTensor;
+};
+
+/// Imports the model in `bytes`; `fileName` names it in locations. Only the
+/// operators the result depends on are imported. Emits errors on `context`
+/// and returns null on failure.
 OwningOpRef<ModuleOp> importTFLite(llvm::ArrayRef<uint8_t> bytes,
                                    llvm::StringRef fileName,
-                                   MLIRContext *context);
+                                   MLIRContext *context,
+                                   const TFLiteImportOptions &options = {});
 
 /// The dialects an imported model uses.
 void registerTFLiteImportDialects(DialectRegistry &registry);

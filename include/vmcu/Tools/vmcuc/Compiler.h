@@ -48,6 +48,9 @@ struct CompileOptions {
   /// Make every ring access trap at run time when it breaks the ring
   /// discipline (convert-vmcu-to-llvm's `ring-check`).
   bool ringCheck = false;
+  /// For a .tflite input: compile up to this tensor instead of the model's
+  /// output (empty: the output).
+  std::string tfliteOutput;
   /// Prefix of errors that have no source location.
   std::string toolName = "vmcuc";
 };

@@ -2,6 +2,7 @@
 # lit configuration for the vmcu regression tests.
 
 import os
+import subprocess
 import shutil
 
 import lit.formats
@@ -26,7 +27,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.vmcu_tools_dir, config.llvm_tools_dir]
-tools = ["vmcu-opt", "vmcuc", "vmcu-gen", "vmcu-run", "mlir-opt", "mlir-runner", "mlir-translate",
+tools = ["vmcu-opt", "vmcuc", "vmcu-gen", "vmcu-run", "vmcu-translate", "mlir-opt", "mlir-runner", "mlir-translate",
          "llc", "llvm-objdump"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
@@ -51,8 +52,17 @@ for name, board in (("%qemu_m4", "mps2-an386"), ("%qemu_m7", "mps2-an500")):
     config.substitutions.append(
         (name, "timeout %d %s -M %s %s" % (qemu_timeout_s, qemu or "qemu-system-arm",
                                            board, qemu_flags)))
-if os.path.isdir(os.path.join(config.vmcu_src_root, "..", "shared", "models")):
+# The real .tflite models (../shared, or $VMCU_SHARED_DIR); tests skip
+# without them.
+shared_dir = os.environ.get("VMCU_SHARED_DIR",
+                            os.path.join(config.vmcu_src_root, "..", "shared"))
+config.substitutions.append(("%shared_dir", shared_dir))
+if os.path.isdir(os.path.join(shared_dir, "models")):
     config.available_features.add("shared-models")
+# Arm NN's CpuRef backend, the .tflite reference (Debian python3-pyarmnn).
+if subprocess.run(["/usr/bin/python3", "-c", "import pyarmnn"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("armnn")
 # The host reference oracle (upstream MLIR's own TOSA lowering):
 # utils/tosa-ref.sh with this suite's mlir-opt and mlir-runner.
 llvm_prefix = os.path.dirname(os.path.normpath(config.llvm_tools_dir))

@@ -1,0 +1,539 @@
+#!/usr/bin/python3
+"""make-tflite.py - write small seeded int8 .tflite models for the importer's tests.
+
+  make-tflite.py --kind KIND --seed N -o OUT.tflite [--input-bin IN.bin]
+
+Writes a one-subgraph TFLite FlatBuffer (schema version 3, identifier TFL3)
+with Debian's python3-flatbuffers low-level Builder; the schema ids live in
+tflite_schema.py. Every model is int8, NHWC, batch 1, quantized the way the
+TFLite converter quantizes a trained network:
+
+  * weights: symmetric, zero point 0, values in [-127, 127], one scale per
+    output channel (quantized_dimension 0 for CONV_2D, 3 for
+    DEPTHWISE_CONV_2D); FULLY_CONNECTED has one per-tensor scale, since
+    TFLite's int8 FULLY_CONNECTED kernel takes only that;
+  * biases: int32 with scale input_scale * weight_scale, zero point 0;
+  * activations: one scale and zero point per tensor. Each layer's output
+    range is the expected accumulator mean +- RANGE_SIGMAS standard
+    deviations over its channels, computed from the layer's real weights and
+    the statistics of its input (uniform int8 for the model input, clamped
+    normal after each layer); a RELU6 output is [0, min(6, that)] with zero
+    point -128. PAD, RESHAPE and AVERAGE_POOL_2D keep their input's
+    quantization, as TFLite requires.
+
+--input-bin writes a uniform [-128, 127] int8 input of the model's input
+shape (raw bytes, NHWC) drawn from the same seed. The kinds are listed by
+--help. utils/check-make-tflite.py checks every kind against Arm NN and
+utils/tflite_numpy_ref.py.
+"""
+import argparse
+import sys
+import textwrap
+from dataclasses import dataclass, field
+
+import flatbuffers
+import numpy as np
+from flatbuffers import number_types as N
+
+import tflite_schema as S
+
+RANGE_SIGMAS = 3.0        # an output's int8 range covers mean +- this many sigmas
+RELU6_MAX = 6.0
+INT8_MIN, INT8_MAX = -128, 127
+WEIGHT_MAX = 127          # symmetric weights use [-127, 127]
+INPUT_SCALE_RANGE = (0.004, 0.04)
+INPUT_ZERO_POINT_MAX = 16
+CHANNEL_GAIN_RANGE = (0.5, 2.0)  # spread of the per-output-channel weight magnitudes
+BIAS_SIGMA = 0.5          # bias std relative to the accumulator's std
+NORMAL_GRID = np.linspace(-6.0, 6.0, 481)  # quadrature points for clamped normals
+
+INT32_VECTOR = "int32 vector"  # option field kind besides N.Int8Flags / N.Int32Flags
+
+
+# --- the graph and its FlatBuffer serialization ------------------------------
+
+@dataclass
+class Tensor:
+    name: str
+    shape: tuple
+    type: int
+    buffer: int
+    scale: list = None
+    zero_point: list = None
+    quantized_dimension: int = 0
+
+
+@dataclass
+class Operator:
+    opcode_index: int
+    inputs: list
+    outputs: list
+    options_type: int
+    options: list = field(default_factory=list)  # (field id, kind, value)
+
+
+class Graph:
+    """Buffers, tensors and operators of a one-subgraph model."""
+
+    def __init__(self, description):
+        self.description = description
+        self.buffers = [b""]  # buffer 0: the empty sentinel of non-constant tensors
+        self.tensors = []
+        self.opcodes = []
+        self.operators = []
+        self.inputs = []
+        self.outputs = []
+
+    def add_tensor(self, name, shape, ttype, data=None, scale=None, zero_point=None,
+                   quantized_dimension=0):
+        buffer = 0
+        if data is not None:
+            buffer = len(self.buffers)
+            self.buffers.append(np.ascontiguousarray(data).tobytes())
+        self.tensors.append(Tensor(name, tuple(int(d) for d in shape), ttype, buffer,
+                                   scale, zero_point, quantized_dimension))
+        return len(self.tensors) - 1
+
+    def add_operator(self, code, inputs, outputs, options_type, options=()):
+        if code not in self.opcodes:
+            self.opcodes.append(code)
+        self.operators.append(Operator(self.opcodes.index(code), list(inputs), list(outputs),
+                                       options_type, list(options)))
+
+    def serialize(self):
+        b = flatbuffers.Builder(4096)
+        b.ForceDefaults(True)  # write every field that is set, even if it equals the default
+        buffers = [_buffer(b, data) for data in self.buffers]
+        tensors = [_tensor(b, t) for t in self.tensors]
+        operators = [_operator(b, op) for op in self.operators]
+        opcodes = [_opcode(b, code) for code in self.opcodes]
+
+        tensor_vec = _offsets(b, tensors)
+        inputs = _numbers(b, self.inputs, "<i4")
+        outputs = _numbers(b, self.outputs, "<i4")
+        operator_vec = _offsets(b, operators)
+        name = b.CreateString("main")
+        b.StartObject(S.SUBGRAPH_NUM_FIELDS)
+        b.PrependUOffsetTRelativeSlot(S.SUBGRAPH_TENSORS, tensor_vec, 0)
+        b.PrependUOffsetTRelativeSlot(S.SUBGRAPH_INPUTS, inputs, 0)
+        b.PrependUOffsetTRelativeSlot(S.SUBGRAPH_OUTPUTS, outputs, 0)
+        b.PrependUOffsetTRelativeSlot(S.SUBGRAPH_OPERATORS, operator_vec, 0)
+        b.PrependUOffsetTRelativeSlot(S.SUBGRAPH_NAME, name, 0)
+        subgraph = b.EndObject()
+
+        opcode_vec = _offsets(b, opcodes)
+        subgraph_vec = _offsets(b, [subgraph])
+        desc = b.CreateString(self.description)
+        buffer_vec = _offsets(b, buffers)
+        b.StartObject(S.MODEL_NUM_FIELDS)
+        b.PrependUint32Slot(S.MODEL_VERSION, S.SCHEMA_VERSION, 0)
+        b.PrependUOffsetTRelativeSlot(S.MODEL_OPERATOR_CODES, opcode_vec, 0)
+        b.PrependUOffsetTRelativeSlot(S.MODEL_SUBGRAPHS, subgraph_vec, 0)
+        b.PrependUOffsetTRelativeSlot(S.MODEL_DESCRIPTION, desc, 0)
+        b.PrependUOffsetTRelativeSlot(S.MODEL_BUFFERS, buffer_vec, 0)
+        b.Finish(b.EndObject(), file_identifier=S.FILE_IDENTIFIER)
+        return bytes(b.Output())
+
+
+def _numbers(b, values, dtype):
+    return b.CreateNumpyVector(np.asarray(values, dtype=dtype))
+
+
+def _offsets(b, offsets):
+    b.StartVector(4, len(offsets), 4)
+    for off in reversed(offsets):
+        b.PrependUOffsetTRelative(off)
+    return b.EndVector()
+
+
+def _buffer(b, data):
+    data_vec = None
+    if data:
+        b.StartVector(1, len(data), S.BUFFER_ALIGNMENT)
+        for byte in reversed(data):
+            b.PrependUint8(byte)
+        data_vec = b.EndVector()
+    b.StartObject(S.BUFFER_NUM_FIELDS)
+    if data_vec is not None:
+        b.PrependUOffsetTRelativeSlot(S.BUFFER_DATA, data_vec, 0)
+    return b.EndObject()
+
+
+def _tensor(b, t):
+    quant = None
+    if t.scale is not None:
+        scale = _numbers(b, t.scale, "<f4")
+        zero_point = _numbers(b, t.zero_point, "<i8")
+        b.StartObject(S.QUANT_NUM_FIELDS)
+        b.PrependUOffsetTRelativeSlot(S.QUANT_SCALE, scale, 0)
+        b.PrependUOffsetTRelativeSlot(S.QUANT_ZERO_POINT, zero_point, 0)
+        b.PrependInt32Slot(S.QUANT_QUANTIZED_DIMENSION, t.quantized_dimension, 0)
+        quant = b.EndObject()
+    shape = _numbers(b, t.shape, "<i4")
+    name = b.CreateString(t.name)
+    b.StartObject(S.TENSOR_NUM_FIELDS)
+    b.PrependUOffsetTRelativeSlot(S.TENSOR_SHAPE, shape, 0)
+    b.PrependInt8Slot(S.TENSOR_TYPE, t.type, 0)
+    b.PrependUint32Slot(S.TENSOR_BUFFER, t.buffer, 0)
+    b.PrependUOffsetTRelativeSlot(S.TENSOR_NAME, name, 0)
+    if quant is not None:
+        b.PrependUOffsetTRelativeSlot(S.TENSOR_QUANTIZATION, quant, 0)
+    return b.EndObject()
+
+
+def _operator(b, op):
+    inputs = _numbers(b, op.inputs, "<i4")
+    outputs = _numbers(b, op.outputs, "<i4")
+    vectors = {fid: _numbers(b, value, "<i4") for fid, kind, value in op.options
+               if kind == INT32_VECTOR}
+    b.StartObject(1 + max((fid for fid, _, _ in op.options), default=-1))
+    for fid, kind, value in op.options:
+        if kind == INT32_VECTOR:
+            b.PrependUOffsetTRelativeSlot(fid, vectors[fid], 0)
+        else:
+            b.PrependSlot(kind, fid, int(value), 0)
+    options = b.EndObject()
+    b.StartObject(S.OPERATOR_NUM_FIELDS)
+    b.PrependUint32Slot(S.OPERATOR_OPCODE_INDEX, op.opcode_index, 0)
+    b.PrependUOffsetTRelativeSlot(S.OPERATOR_INPUTS, inputs, 0)
+    b.PrependUOffsetTRelativeSlot(S.OPERATOR_OUTPUTS, outputs, 0)
+    b.PrependUint8Slot(S.OPERATOR_BUILTIN_OPTIONS_TYPE, op.options_type, 0)
+    b.PrependUOffsetTRelativeSlot(S.OPERATOR_BUILTIN_OPTIONS, options, 0)
+    return b.EndObject()
+
+
+def _opcode(b, code):
+    b.StartObject(S.OPCODE_NUM_FIELDS)
+    b.PrependInt8Slot(S.OPCODE_DEPRECATED_BUILTIN_CODE, code, 0)
+    b.PrependInt32Slot(S.OPCODE_VERSION, S.INT8_OP_VERSION[code], 1)
+    b.PrependInt32Slot(S.OPCODE_BUILTIN_CODE, code, 0)
+    return b.EndObject()
+
+
+# --- quantized layers ---------------------------------------------------------
+
+@dataclass
+class Act:
+    """An int8 activation tensor and the expected per-channel mean and standard
+    deviation of the real values it holds."""
+    index: int
+    shape: tuple
+    scale: np.float32
+    zero_point: int
+    mean: np.ndarray
+    std: np.ndarray
+
+
+def _clamped_normal(mean, std, lo, hi):
+    """Per-channel mean and std of clip(N(mean, std^2), lo, hi)."""
+    weights = np.exp(-0.5 * NORMAL_GRID ** 2)
+    weights /= weights.sum()
+    v = np.clip(mean[:, None] + std[:, None] * NORMAL_GRID, lo, hi)
+    m = v @ weights
+    return m, np.sqrt(np.maximum((v ** 2) @ weights - m ** 2, 0.0))
+
+
+def _quantize_weights(w, axis):
+    """Symmetric int8 weights with one float32 scale per index of `axis`
+    (all of w if axis is None); returns (int8, scales, dequantized)."""
+    reduce = tuple(a for a in range(w.ndim) if a != axis) if axis is not None else None
+    scale = np.atleast_1d((np.abs(w).max(axis=reduce) / WEIGHT_MAX).astype(np.float32))
+    bshape = [1] * w.ndim
+    if axis is not None:
+        bshape[axis] = -1
+    s = scale.astype(np.float64).reshape(bshape)
+    q = np.clip(np.round(w / s), -WEIGHT_MAX, WEIGHT_MAX).astype(np.int8)
+    return q, scale, q * s
+
+
+def _out_size(size, k, stride, padding):
+    if padding == S.PADDING_SAME:
+        return -(-size // stride)
+    return (size - k) // stride + 1
+
+
+class ModelBuilder:
+    """Adds quantized layers to a Graph, drawing weights from one random stream."""
+
+    def __init__(self, rng, description):
+        self.rng = rng
+        self.graph = Graph(description)
+        self.names = {}
+
+    def _name(self, base):
+        n = self.names.get(base, 0)
+        self.names[base] = n + 1
+        return f"{base}{n}"
+
+    def input(self, shape):
+        scale = np.float32(self.rng.uniform(*INPUT_SCALE_RANGE))
+        zp = int(self.rng.integers(-INPUT_ZERO_POINT_MAX, INPUT_ZERO_POINT_MAX + 1))
+        index = self.graph.add_tensor("input", shape, S.TENSOR_INT8, scale=[scale],
+                                      zero_point=[zp])
+        self.graph.inputs = [index]
+        c = shape[-1]
+        mean = np.full(c, scale * (-0.5 - zp))  # uniform q in [-128, 127]
+        std = np.full(c, scale * np.sqrt((256 ** 2 - 1) / 12))
+        return Act(index, tuple(shape), scale, zp, mean, std)
+
+    def output(self, x):
+        self.graph.outputs = [x.index]
+
+    def _activation(self, name, shape, mean, std, act):
+        """The output tensor of a layer whose accumulator has the given
+        per-channel real mean and std."""
+        lo = min(0.0, float((mean - RANGE_SIGMAS * std).min()))
+        hi = max(0.0, float((mean + RANGE_SIGMAS * std).max()))
+        if act == S.ACT_RELU6:
+            lo, hi = 0.0, min(RELU6_MAX, hi)
+        scale = np.float32((hi - lo) / (INT8_MAX - INT8_MIN))
+        zp = int(np.clip(round(INT8_MIN - lo / scale), INT8_MIN, INT8_MAX))
+        lo_held, hi_held = scale * (INT8_MIN - zp), scale * (INT8_MAX - zp)
+        if act == S.ACT_RELU6:
+            lo_held, hi_held = max(lo_held, 0.0), min(hi_held, RELU6_MAX)
+        m, s = _clamped_normal(mean, std, lo_held, hi_held)
+        index = self.graph.add_tensor(name, shape, S.TENSOR_INT8, scale=[scale], zero_point=[zp])
+        return Act(index, tuple(shape), scale, zp, m, s)
+
+    def _same_quant(self, name, shape, x, mean, std):
+        index = self.graph.add_tensor(name, shape, S.TENSOR_INT8, scale=[x.scale],
+                                      zero_point=[x.zero_point])
+        return Act(index, tuple(shape), x.scale, x.zero_point, mean, std)
+
+    def _filter(self, shape, fan_in, axis):
+        gain = np.exp(self.rng.uniform(*np.log(CHANNEL_GAIN_RANGE), shape[axis]))
+        bshape = [1] * len(shape)
+        bshape[axis] = -1
+        return self.rng.normal(0.0, 1.0 / np.sqrt(fan_in), shape) * gain.reshape(bshape)
+
+    def _weights_and_bias(self, name, x, w, axis, acc_mean, acc_var):
+        """Quantizes w with one scale per index of `axis` (the output channel;
+        None: per tensor) and adds the weight and bias tensors. acc_mean(wd)
+        and acc_var(wd) give the accumulator statistics of the dequantized
+        weights wd without bias. Returns the two tensor ids and the
+        accumulator's per-channel mean (with the bias) and std."""
+        q, w_scale, wd = _quantize_weights(w, axis)
+        w_index = self.graph.add_tensor(
+            f"{name}/weights", q.shape, S.TENSOR_INT8, data=q, scale=list(w_scale),
+            zero_point=[0] * len(w_scale), quantized_dimension=axis or 0)
+        mean, std = acc_mean(wd), np.sqrt(acc_var(wd))
+        bias_scale = np.float64(x.scale) * w_scale.astype(np.float64)
+        bias_real = self.rng.normal(0.0, BIAS_SIGMA, std.shape) * std
+        bias = np.round(bias_real / bias_scale).astype("<i4")
+        b_index = self.graph.add_tensor(
+            f"{name}/bias", bias.shape, S.TENSOR_INT32, data=bias,
+            scale=list(bias_scale.astype(np.float32)), zero_point=[0] * len(bias_scale))
+        return w_index, b_index, mean + bias * bias_scale, std
+
+    def conv2d(self, x, cout, k, stride, padding, act):
+        name = self._name("conv")
+        _, h, w, cin = x.shape
+        filt = self._filter((cout, k, k, cin), k * k * cin, axis=0)
+        w_index, b_index, mean, std = self._weights_and_bias(
+            name, x, filt, 0,
+            lambda wd: np.einsum("oijc,c->o", wd, x.mean),
+            lambda wd: np.einsum("oijc,c->o", wd ** 2, x.std ** 2))
+        shape = (1, _out_size(h, k, stride, padding), _out_size(w, k, stride, padding), cout)
+        y = self._activation(name, shape, mean, std, act)
+        self.graph.add_operator(S.OP_CONV_2D, [x.index, w_index, b_index], [y.index],
+                                S.OPTIONS_CONV_2D, [
+                                    (S.CONV_PADDING, N.Int8Flags, padding),
+                                    (S.CONV_STRIDE_W, N.Int32Flags, stride),
+                                    (S.CONV_STRIDE_H, N.Int32Flags, stride),
+                                    (S.CONV_FUSED_ACTIVATION, N.Int8Flags, act),
+                                    (S.CONV_DILATION_W, N.Int32Flags, 1),
+                                    (S.CONV_DILATION_H, N.Int32Flags, 1)])
+        return y
+
+    def depthwise(self, x, k, stride, padding, act):
+        name = self._name("depthwise")
+        _, h, w, c = x.shape
+        filt = self._filter((1, k, k, c), k * k, axis=3)
+        w_index, b_index, mean, std = self._weights_and_bias(
+            name, x, filt, 3,
+            lambda wd: x.mean * wd.sum(axis=(0, 1, 2)),
+            lambda wd: x.std ** 2 * (wd ** 2).sum(axis=(0, 1, 2)))
+        shape = (1, _out_size(h, k, stride, padding), _out_size(w, k, stride, padding), c)
+        y = self._activation(name, shape, mean, std, act)
+        self.graph.add_operator(S.OP_DEPTHWISE_CONV_2D, [x.index, w_index, b_index], [y.index],
+                                S.OPTIONS_DEPTHWISE_CONV_2D, [
+                                    (S.DW_PADDING, N.Int8Flags, padding),
+                                    (S.DW_STRIDE_W, N.Int32Flags, stride),
+                                    (S.DW_STRIDE_H, N.Int32Flags, stride),
+                                    (S.DW_DEPTH_MULTIPLIER, N.Int32Flags, 1),
+                                    (S.DW_FUSED_ACTIVATION, N.Int8Flags, act),
+                                    (S.DW_DILATION_W, N.Int32Flags, 1),
+                                    (S.DW_DILATION_H, N.Int32Flags, 1)])
+        return y
+
+    def fully_connected(self, x, units):
+        name = self._name("fc")
+        fan_in = x.shape[-1]
+        filt = self._filter((units, fan_in), fan_in, axis=0)
+        w_index, b_index, mean, std = self._weights_and_bias(
+            name, x, filt, None,
+            lambda wd: wd @ x.mean,
+            lambda wd: (wd ** 2) @ (x.std ** 2))
+        y = self._activation(name, (1, units), mean, std, S.ACT_NONE)
+        self.graph.add_operator(S.OP_FULLY_CONNECTED, [x.index, w_index, b_index], [y.index],
+                                S.OPTIONS_FULLY_CONNECTED,
+                                [(S.FC_FUSED_ACTIVATION, N.Int8Flags, S.ACT_NONE)])
+        return y
+
+    def pad(self, x, p):
+        """Spatial zero padding (p: top, bottom, left, right); TFLite's int8
+        PAD fills with the zero point."""
+        name = self._name("pad")
+        top, bottom, left, right = p
+        paddings = np.array([[0, 0], [top, bottom], [left, right], [0, 0]], dtype="<i4")
+        p_index = self.graph.add_tensor(f"{name}/paddings", paddings.shape, S.TENSOR_INT32,
+                                        data=paddings)
+        _, h, w, c = x.shape
+        y = self._same_quant(name, (1, h + top + bottom, w + left + right, c), x, x.mean, x.std)
+        self.graph.add_operator(S.OP_PAD, [x.index, p_index], [y.index], S.OPTIONS_PAD)
+        return y
+
+    def add(self, a, b):
+        name = self._name("add")
+        y = self._activation(name, a.shape, a.mean + b.mean, np.hypot(a.std, b.std), S.ACT_NONE)
+        self.graph.add_operator(S.OP_ADD, [a.index, b.index], [y.index], S.OPTIONS_ADD,
+                                [(S.ADD_FUSED_ACTIVATION, N.Int8Flags, S.ACT_NONE)])
+        return y
+
+    def global_avg_pool(self, x):
+        """AVERAGE_POOL_2D whose VALID window is the whole map."""
+        name = self._name("avgpool")
+        _, h, w, c = x.shape
+        y = self._same_quant(name, (1, 1, 1, c), x, x.mean, x.std / np.sqrt(h * w))
+        self.graph.add_operator(S.OP_AVERAGE_POOL_2D, [x.index], [y.index], S.OPTIONS_POOL_2D, [
+            (S.POOL_PADDING, N.Int8Flags, S.PADDING_VALID),
+            (S.POOL_STRIDE_W, N.Int32Flags, w),
+            (S.POOL_STRIDE_H, N.Int32Flags, h),
+            (S.POOL_FILTER_W, N.Int32Flags, w),
+            (S.POOL_FILTER_H, N.Int32Flags, h),
+            (S.POOL_FUSED_ACTIVATION, N.Int8Flags, S.ACT_NONE)])
+        return y
+
+    def reshape(self, x, shape):
+        """RESHAPE with the new shape both as a constant second input (what
+        the TFLite converter writes) and in ReshapeOptions.new_shape."""
+        name = self._name("reshape")
+        new_shape = np.array(shape, dtype="<i4")
+        s_index = self.graph.add_tensor(f"{name}/shape", new_shape.shape, S.TENSOR_INT32,
+                                        data=new_shape)
+        y = self._same_quant(name, shape, x, x.mean, x.std)
+        self.graph.add_operator(S.OP_RESHAPE, [x.index, s_index], [y.index], S.OPTIONS_RESHAPE,
+                                [(S.RESHAPE_NEW_SHAPE, INT32_VECTOR, list(shape))])
+        return y
+
+
+# --- the kinds ------------------------------------------------------------------
+
+SAME, VALID = S.PADDING_SAME, S.PADDING_VALID
+NONE, RELU6 = S.ACT_NONE, S.ACT_RELU6
+
+
+def kind_conv(m):
+    x = m.input((1, 10, 9, 3))
+    return m.conv2d(x, 8, 3, 2, SAME, RELU6)
+
+
+def kind_conv1x1(m):
+    x = m.input((1, 6, 6, 8))
+    return m.conv2d(x, 12, 1, 1, VALID, NONE)
+
+
+def kind_depthwise(m):
+    x = m.input((1, 7, 7, 8))
+    return m.depthwise(x, 3, 1, SAME, RELU6)
+
+
+def kind_depthwise_s2(m):
+    x = m.input((1, 9, 9, 8))
+    return m.depthwise(m.pad(x, (2, 2, 2, 2)), 5, 2, VALID, RELU6)
+
+
+def kind_add(m):
+    x = m.input((1, 6, 6, 8))
+    y = m.conv2d(m.conv2d(x, 16, 1, 1, VALID, RELU6), 8, 1, 1, VALID, NONE)
+    return m.add(x, y)
+
+
+def kind_head(m):
+    x = m.input((1, 3, 3, 16))
+    return m.fully_connected(m.reshape(m.global_avg_pool(x), (1, 16)), 4)
+
+
+def kind_mini_mcunet(m):
+    x = m.input((1, 16, 16, 3))
+    stem = m.conv2d(m.pad(x, (1, 1, 1, 1)), 8, 3, 2, VALID, RELU6)
+    expand = m.conv2d(stem, 24, 1, 1, VALID, RELU6)
+    dw = m.depthwise(m.pad(expand, (1, 1, 1, 1)), 3, 1, VALID, RELU6)
+    block = m.add(stem, m.conv2d(dw, 8, 1, 1, VALID, NONE))
+    logits = m.conv2d(m.global_avg_pool(block), 2, 1, 1, VALID, NONE)
+    return m.reshape(logits, (1, 2))
+
+
+KINDS = {
+    "conv": (kind_conv,
+             "CONV_2D 3x3 stride 2 SAME + RELU6, 10x9x3 -> 5x5x8. SAME pads H by "
+             "0 above / 1 below (even size) and W by 1 / 1 (odd size)"),
+    "conv1x1": (kind_conv1x1, "CONV_2D 1x1, 6x6x8 -> 6x6x12, no activation"),
+    "depthwise": (kind_depthwise,
+                  "DEPTHWISE_CONV_2D 3x3 stride 1 SAME + RELU6, depth_multiplier 1, 7x7x8"),
+    "depthwise-s2": (kind_depthwise_s2,
+                     "PAD 2 on each side, then DEPTHWISE_CONV_2D 5x5 stride 2 VALID + RELU6, "
+                     "9x9x8 -> 13x13x8 -> 5x5x8 (MCUNet's form of a strided depthwise)"),
+    "add": (kind_add,
+            "residual block on 6x6x8: CONV_2D 1x1 -> 16 + RELU6, CONV_2D 1x1 -> 8, "
+            "ADD with the block input (three different scales / zero points)"),
+    "head": (kind_head,
+             "AVERAGE_POOL_2D 3x3 VALID (3x3x16 -> 1x1x16), RESHAPE to [1,16], "
+             "FULLY_CONNECTED 16 -> 4 (per-tensor weight scale)"),
+    "mini-mcunet": (kind_mini_mcunet,
+                    "16x16x3: PAD 1 + CONV_2D 3x3 s2 VALID -> 8x8x8 RELU6; inverted bottleneck "
+                    "(CONV_2D 1x1 -> 24 RELU6, PAD 1 + DEPTHWISE_CONV_2D 3x3 VALID RELU6, "
+                    "CONV_2D 1x1 -> 8, ADD); AVERAGE_POOL_2D 8x8 -> 1x1x8; CONV_2D 1x1 -> 2; "
+                    "RESHAPE to [1,2]"),
+}
+
+
+def build_graph(kind, seed):
+    """Returns (the model's Graph, a random int8 input of its input shape)."""
+    model_seed, input_seed = np.random.SeedSequence(seed).spawn(2)
+    m = ModelBuilder(np.random.default_rng(model_seed),
+                     f"make-tflite.py --kind {kind} --seed {seed}")
+    m.output(KINDS[kind][0](m))
+    shape = m.graph.tensors[m.graph.inputs[0]].shape
+    x = np.random.default_rng(input_seed).integers(INT8_MIN, INT8_MAX + 1, size=shape,
+                                                   dtype=np.int8)
+    return m.graph, x
+
+
+def main():
+    kinds = "\n".join(textwrap.fill(doc, 79, initial_indent=f"  {k:13} ",
+                                     subsequent_indent=" " * 16)
+                       for k, (_, doc) in KINDS.items())
+    parser = argparse.ArgumentParser(
+        description="Write a small seeded int8 .tflite model (NHWC, batch 1, per-channel "
+                    "weight scales, int32 biases).",
+        epilog=f"kinds:\n{kinds}",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--kind", required=True, choices=list(KINDS), metavar="KIND",
+                        help="which model (listed below)")
+    parser.add_argument("--seed", type=int, required=True,
+                        help="seed of the weights, quantization and --input-bin")
+    parser.add_argument("-o", dest="out", required=True, metavar="OUT.tflite",
+                        help="the model to write")
+    parser.add_argument("--input-bin", metavar="IN.bin",
+                        help="also write a uniform [-128, 127] int8 input (raw bytes, NHWC)")
+    args = parser.parse_args()
+    graph, x = build_graph(args.kind, args.seed)
+    with open(args.out, "wb") as f:
+        f.write(graph.serialize())
+    if args.input_bin:
+        x.tofile(args.input_bin)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,374 @@
+#!/usr/bin/python3
+"""tflite_numpy_ref.py - TFLite's int8 reference kernels in numpy, a second host oracle.
+
+  tflite_numpy_ref.py MODEL.tflite IN.bin OUT.bin
+
+Reads a one-subgraph int8 .tflite (schema ids in tflite_schema.py), runs it on
+IN.bin (raw int8, NHWC) and writes the raw int8 output, like
+/work/shared/tools/tflite_ref.py does with Arm NN. Supported ops: ADD,
+AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, PAD, RESHAPE,
+with fused NONE / RELU6.
+
+The arithmetic is integer-only and follows tensorflow/lite/kernels/internal
+(reference_integer_ops and common.h): QuantizeMultiplier turns each double
+rescale factor into an int32 multiplier and a shift;
+MultiplyByQuantizedMultiplier is SaturatingRoundingDoublingHighMul followed
+by RoundingDivideByPOT; ADD shifts both offset inputs left by 20 bits before
+rescaling them; AVERAGE_POOL_2D divides with rounding half away from zero
+over the window's in-bounds elements; fused activations clamp to the output's
+quantized range. Arm NN computes some int8 layers through float, so the two
+oracles may differ by 1 in a few elements.
+"""
+import math
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+from flatbuffers import encode, packer
+from flatbuffers import number_types as N
+from flatbuffers.table import Table
+
+import tflite_schema as S
+
+INT8_MIN, INT8_MAX = -128, 127
+INT32_MIN = -(1 << 31)
+INT32_MAX = (1 << 31) - 1
+ADD_LEFT_SHIFT = 20
+DTYPES = {S.TENSOR_INT8: np.int8, S.TENSOR_INT32: np.int32}
+
+
+# --- reading the FlatBuffer ---------------------------------------------------
+
+def _slot(t, fid):
+    return t.Offset(4 + 2 * fid)  # vtable entry of field `fid`
+
+
+def _scalar(t, fid, flags, default=0):
+    off = _slot(t, fid)
+    return t.Get(flags, t.Pos + off) if off else default
+
+
+def _subtable(t, fid):
+    off = _slot(t, fid)
+    return Table(t.Bytes, t.Indirect(t.Pos + off)) if off else None
+
+
+def _subtables(t, fid):
+    off = _slot(t, fid)
+    if not off:
+        return []
+    start = t.Vector(off)
+    return [Table(t.Bytes, t.Indirect(start + 4 * i)) for i in range(t.VectorLen(off))]
+
+
+def _array(t, fid, dtype):
+    off = _slot(t, fid)
+    if not off:
+        return np.zeros(0, dtype)
+    return np.frombuffer(t.Bytes, dtype, count=t.VectorLen(off), offset=t.Vector(off)).copy()
+
+
+def _string(t, fid):
+    off = _slot(t, fid)
+    return t.String(t.Pos + off).decode() if off else ""
+
+
+@dataclass
+class Tensor:
+    name: str
+    shape: tuple
+    data: np.ndarray    # None for a non-constant tensor
+    scale: np.ndarray   # float32, one per tensor or per channel
+    zero_point: np.ndarray
+
+
+@dataclass
+class Op:
+    code: int
+    inputs: list
+    outputs: list
+    options: Table      # None if the operator has none
+
+
+def read_model(buf):
+    """Returns (tensors, ops, input ids, output ids) of subgraph 0."""
+    if bytes(buf[4:8]) != S.FILE_IDENTIFIER:
+        raise ValueError("not a TFLite model (file identifier is not TFL3)")
+    model = Table(buf, encode.Get(packer.uoffset, buf, 0))
+    codes = [max(_scalar(c, S.OPCODE_DEPRECATED_BUILTIN_CODE, N.Int8Flags),
+                 _scalar(c, S.OPCODE_BUILTIN_CODE, N.Int32Flags))
+             for c in _subtables(model, S.MODEL_OPERATOR_CODES)]
+    buffers = [_array(b, S.BUFFER_DATA, np.uint8) for b in _subtables(model, S.MODEL_BUFFERS)]
+    graph = _subtables(model, S.MODEL_SUBGRAPHS)[0]
+    tensors = []
+    for t in _subtables(graph, S.SUBGRAPH_TENSORS):
+        shape = tuple(int(d) for d in _array(t, S.TENSOR_SHAPE, "<i4"))
+        raw = buffers[_scalar(t, S.TENSOR_BUFFER, N.Uint32Flags)]
+        data = None
+        if raw.size:
+            data = raw.view(DTYPES[_scalar(t, S.TENSOR_TYPE, N.Int8Flags)]).reshape(shape)
+        q = _subtable(t, S.TENSOR_QUANTIZATION)
+        scale = _array(q, S.QUANT_SCALE, "<f4") if q else np.zeros(0, np.float32)
+        zp = _array(q, S.QUANT_ZERO_POINT, "<i8") if q else np.zeros(0, np.int64)
+        tensors.append(Tensor(_string(t, S.TENSOR_NAME), shape, data, scale, zp))
+    ops = []
+    for o in _subtables(graph, S.SUBGRAPH_OPERATORS):
+        options = _subtable(o, S.OPERATOR_BUILTIN_OPTIONS)
+        ops.append(Op(codes[_scalar(o, S.OPERATOR_OPCODE_INDEX, N.Uint32Flags)],
+                      list(_array(o, S.OPERATOR_INPUTS, "<i4")),
+                      list(_array(o, S.OPERATOR_OUTPUTS, "<i4")), options))
+    inputs = list(_array(graph, S.SUBGRAPH_INPUTS, "<i4"))
+    outputs = list(_array(graph, S.SUBGRAPH_OUTPUTS, "<i4"))
+    return tensors, ops, inputs, outputs
+
+
+# --- fixed-point arithmetic (tensorflow/lite/kernels/internal/common.h) ------
+
+def round_half_away(x):
+    """TfLiteRound / std::round."""
+    return math.floor(abs(x) + 0.5) * (1 if x >= 0 else -1)
+
+
+def quantize_multiplier(real):
+    """A double as (int32 multiplier in [2^30, 2^31), shift): real ~ m * 2^(shift - 31)."""
+    if real == 0.0:
+        return 0, 0
+    q, shift = math.frexp(real)
+    q_fixed = round_half_away(q * (1 << 31))
+    if q_fixed == 1 << 31:
+        q_fixed //= 2
+        shift += 1
+    if shift < -31:
+        return 0, 0
+    return q_fixed, shift
+
+
+def saturating_rounding_doubling_high_mul(a, b):
+    a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
+    ab = a * b
+    s = ab + np.where(ab >= 0, 1 << 30, 1 - (1 << 30))
+    high = np.where(s >= 0, s >> 31, -((-s) >> 31))  # C++ division truncates toward zero
+    return np.where((a == INT32_MIN) & (b == INT32_MIN), INT32_MAX, high)
+
+
+def rounding_divide_by_pot(x, exponent):
+    x, exponent = np.asarray(x, np.int64), np.asarray(exponent, np.int64)
+    mask = (np.int64(1) << exponent) - 1
+    threshold = (mask >> 1) + (x < 0)
+    return (x >> exponent) + ((x & mask) > threshold)
+
+
+def multiply_by_quantized_multiplier(x, multiplier, shift):
+    shift = np.asarray(shift, np.int64)
+    left, right = np.maximum(shift, 0), np.maximum(-shift, 0)
+    # A left shift (rescale factor > 1) saturates to int32, as TFLite's
+    # optimized kernels do; the reference kernel's int32 product would wrap.
+    shifted = np.clip(np.asarray(x, np.int64) * (np.int64(1) << left), INT32_MIN, INT32_MAX)
+    return rounding_divide_by_pot(saturating_rounding_doubling_high_mul(shifted, multiplier), right)
+
+
+def activation_range(act, t):
+    """CalculateActivationRangeQuantized for an int8 output tensor t."""
+    if act == S.ACT_NONE:
+        return INT8_MIN, INT8_MAX
+    if act != S.ACT_RELU6:
+        raise NotImplementedError(f"fused activation {act}")
+    scale, zp = np.float32(t.scale[0]), int(t.zero_point[0])
+    quantize = lambda f: zp + round_half_away(float(np.float32(f) / scale))
+    return max(INT8_MIN, quantize(0.0)), min(INT8_MAX, quantize(6.0))
+
+
+# --- kernels ------------------------------------------------------------------
+
+def _padding(size, k, stride, dilation, padding, out):
+    """ComputePaddingHeightWidth: the leading pad (the trailing one takes the odd unit)."""
+    eff = (k - 1) * dilation + 1
+    expected = -(-size // stride) if padding == S.PADDING_SAME else (size - eff + stride) // stride
+    if expected != out:
+        raise ValueError(f"output size {out} is not {expected}")
+    if padding != S.PADDING_SAME:
+        return 0
+    return max((out - 1) * stride + eff - size, 0) // 2
+
+
+def _windows(x, kh, kw, stride, dilation, pads, out_hw):
+    """[oh, ow, kh, kw, c] windows of x [h, w, c], reading 0 outside x."""
+    (sh, sw), (dh, dw), (pt, pl), (oh, ow) = stride, dilation, pads, out_hw
+    h, w, c = x.shape
+    rows = max(pt + h, (oh - 1) * sh + (kh - 1) * dh + 1)
+    cols = max(pl + w, (ow - 1) * sw + (kw - 1) * dw + 1)
+    big = np.zeros((rows, cols, c), x.dtype)
+    big[pt:pt + h, pl:pl + w] = x
+    win = np.empty((oh, ow, kh, kw, c), x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            win[:, :, i, j] = big[i * dh:i * dh + (oh - 1) * sh + 1:sh,
+                                  j * dw:j * dw + (ow - 1) * sw + 1:sw]
+    return win
+
+
+def _conv_geometry(opt, f, x, y, kh, kw):
+    sw, sh = _scalar(opt, f["stride_w"], N.Int32Flags), _scalar(opt, f["stride_h"], N.Int32Flags)
+    dw = _scalar(opt, f["dilation_w"], N.Int32Flags, 1)
+    dh = _scalar(opt, f["dilation_h"], N.Int32Flags, 1)
+    padding = _scalar(opt, f["padding"], N.Int8Flags)
+    _, h, w, _ = x.shape
+    _, oh, ow, _ = y.shape
+    pads = (_padding(h, kh, sh, dh, padding, oh), _padding(w, kw, sw, dw, padding, ow))
+    return (sh, sw), (dh, dw), pads, (oh, ow)
+
+
+def _requantize(acc, x, w, y, act):
+    """int32 accumulator -> int8 with per-channel (or per-tensor) multipliers."""
+    mults = [quantize_multiplier(float(np.float32(x.scale[0])) * float(ws) / float(y.scale[0]))
+             for ws in np.broadcast_to(w.scale, (acc.shape[-1],))]
+    m = np.array([q for q, _ in mults], np.int64)
+    s = np.array([sh for _, sh in mults], np.int64)
+    out = multiply_by_quantized_multiplier(acc, m, s) + int(y.zero_point[0])
+    lo, hi = activation_range(act, y)
+    return np.clip(out, lo, hi).astype(np.int8)
+
+
+def _bias(op, t, n):
+    if len(op.inputs) > 2 and op.inputs[2] >= 0:
+        return t[op.inputs[2]].data.astype(np.int64)
+    return np.zeros(n, np.int64)
+
+
+CONV_FIELDS = dict(padding=S.CONV_PADDING, stride_w=S.CONV_STRIDE_W, stride_h=S.CONV_STRIDE_H,
+                   dilation_w=S.CONV_DILATION_W, dilation_h=S.CONV_DILATION_H)
+DW_FIELDS = dict(padding=S.DW_PADDING, stride_w=S.DW_STRIDE_W, stride_h=S.DW_STRIDE_H,
+                 dilation_w=S.DW_DILATION_W, dilation_h=S.DW_DILATION_H)
+
+
+def conv_2d(op, t, v):
+    x, w, y = t[op.inputs[0]], t[op.inputs[1]], t[op.outputs[0]]
+    cout, kh, kw, _ = w.shape
+    stride, dilation, pads, out_hw = _conv_geometry(op.options, CONV_FIELDS, x, y, kh, kw)
+    xs = v[op.inputs[0]][0].astype(np.int64) - int(x.zero_point[0])
+    win = _windows(xs, kh, kw, stride, dilation, pads, out_hw)
+    acc = np.einsum("hwijc,oijc->hwo", win, w.data.astype(np.int64)) + _bias(op, t, cout)
+    act = _scalar(op.options, S.CONV_FUSED_ACTIVATION, N.Int8Flags)
+    return _requantize(acc, x, w, y, act)[None]
+
+
+def depthwise_conv_2d(op, t, v):
+    x, w, y = t[op.inputs[0]], t[op.inputs[1]], t[op.outputs[0]]
+    _, kh, kw, cout = w.shape
+    cin = x.shape[3]
+    mult = _scalar(op.options, S.DW_DEPTH_MULTIPLIER, N.Int32Flags)
+    if cin * mult != cout:
+        raise ValueError(f"depthwise: {cin} channels x multiplier {mult} != {cout}")
+    stride, dilation, pads, out_hw = _conv_geometry(op.options, DW_FIELDS, x, y, kh, kw)
+    xs = v[op.inputs[0]][0].astype(np.int64) - int(x.zero_point[0])
+    win = _windows(xs, kh, kw, stride, dilation, pads, out_hw)
+    filt = w.data[0].astype(np.int64).reshape(kh, kw, cin, mult)
+    acc = np.einsum("hwijc,ijcm->hwcm", win, filt).reshape(out_hw + (cout,))
+    acc += _bias(op, t, cout)
+    act = _scalar(op.options, S.DW_FUSED_ACTIVATION, N.Int8Flags)
+    return _requantize(acc, x, w, y, act)[None]
+
+
+def fully_connected(op, t, v):
+    x, w, y = t[op.inputs[0]], t[op.inputs[1]], t[op.outputs[0]]
+    if w.scale.size != 1 or np.any(w.zero_point != 0):
+        raise NotImplementedError("FULLY_CONNECTED needs per-tensor weights with zero point 0")
+    xs = v[op.inputs[0]].reshape(-1, w.shape[1]).astype(np.int64) - int(x.zero_point[0])
+    acc = xs @ w.data.astype(np.int64).T + _bias(op, t, w.shape[0])
+    act = _scalar(op.options, S.FC_FUSED_ACTIVATION, N.Int8Flags)
+    return _requantize(acc, x, w, y, act).reshape(y.shape)
+
+
+def average_pool_2d(op, t, v):
+    x, y = t[op.inputs[0]], t[op.outputs[0]]
+    if x.scale[0] != y.scale[0] or x.zero_point[0] != y.zero_point[0]:
+        raise ValueError("AVERAGE_POOL_2D needs the same input and output quantization")
+    opt = op.options
+    fw = _scalar(opt, S.POOL_FILTER_W, N.Int32Flags)
+    fh = _scalar(opt, S.POOL_FILTER_H, N.Int32Flags)
+    sw = _scalar(opt, S.POOL_STRIDE_W, N.Int32Flags)
+    sh = _scalar(opt, S.POOL_STRIDE_H, N.Int32Flags)
+    padding = _scalar(opt, S.POOL_PADDING, N.Int8Flags)
+    _, h, w, c = x.shape
+    _, oh, ow, _ = y.shape
+    pt, pl = _padding(h, fh, sh, 1, padding, oh), _padding(w, fw, sw, 1, padding, ow)
+    xv = v[op.inputs[0]][0].astype(np.int64)
+    out = np.empty((oh, ow, c), np.int64)
+    for oy in range(oh):
+        y0, y1 = max(oy * sh - pt, 0), min(oy * sh - pt + fh, h)
+        for ox in range(ow):
+            x0, x1 = max(ox * sw - pl, 0), min(ox * sw - pl + fw, w)
+            acc = xv[y0:y1, x0:x1].sum(axis=(0, 1))
+            n = (y1 - y0) * (x1 - x0)
+            # (acc +- n/2) / n with C's truncating division
+            out[oy, ox] = np.where(acc > 0, (acc + n // 2) // n, -((n // 2 - acc) // n))
+    lo, hi = activation_range(_scalar(opt, S.POOL_FUSED_ACTIVATION, N.Int8Flags), y)
+    return np.clip(out, lo, hi).astype(np.int8)[None]
+
+
+def add(op, t, v):
+    a, b, y = t[op.inputs[0]], t[op.inputs[1]], t[op.outputs[0]]
+    if a.shape != b.shape:
+        raise NotImplementedError("ADD with broadcasting")
+    sa, sb, sy = (float(np.float32(q.scale[0])) for q in (a, b, y))
+    twice_max = 2.0 * max(sa, sb)
+    ma, shift_a = quantize_multiplier(sa / twice_max)
+    mb, shift_b = quantize_multiplier(sb / twice_max)
+    my, shift_y = quantize_multiplier(twice_max / ((1 << ADD_LEFT_SHIFT) * sy))
+    va = (v[op.inputs[0]].astype(np.int64) - int(a.zero_point[0])) << ADD_LEFT_SHIFT
+    vb = (v[op.inputs[1]].astype(np.int64) - int(b.zero_point[0])) << ADD_LEFT_SHIFT
+    raw = (multiply_by_quantized_multiplier(va, ma, shift_a)
+           + multiply_by_quantized_multiplier(vb, mb, shift_b))
+    out = multiply_by_quantized_multiplier(raw, my, shift_y) + int(y.zero_point[0])
+    lo, hi = activation_range(_scalar(op.options, S.ADD_FUSED_ACTIVATION, N.Int8Flags), y)
+    return np.clip(out, lo, hi).astype(np.int8)
+
+
+def pad(op, t, v):
+    """Fills with the output zero point (the quantized 0.0), as TFLite does."""
+    paddings = t[op.inputs[1]].data.astype(np.int64)
+    return np.pad(v[op.inputs[0]], [tuple(p) for p in paddings], mode="constant",
+                  constant_values=int(t[op.outputs[0]].zero_point[0]))
+
+
+def reshape(op, t, v):
+    return v[op.inputs[0]].reshape(t[op.outputs[0]].shape)
+
+
+KERNELS = {
+    S.OP_ADD: add,
+    S.OP_AVERAGE_POOL_2D: average_pool_2d,
+    S.OP_CONV_2D: conv_2d,
+    S.OP_DEPTHWISE_CONV_2D: depthwise_conv_2d,
+    S.OP_FULLY_CONNECTED: fully_connected,
+    S.OP_PAD: pad,
+    S.OP_RESHAPE: reshape,
+}
+
+
+def run(buf, x):
+    """Runs the model in `buf` on the int8 input x (any shape with the right
+    size); returns the int8 output."""
+    tensors, ops, inputs, outputs = read_model(buf)
+    values = {inputs[0]: np.asarray(x, np.int8).reshape(tensors[inputs[0]].shape)}
+    for op in ops:
+        if op.code not in KERNELS:
+            raise NotImplementedError(f"builtin operator {op.code}")
+        out = KERNELS[op.code](op, tensors, values)
+        if out.shape != tensors[op.outputs[0]].shape:
+            raise ValueError(f"op {op.code}: output shape {out.shape}, "
+                             f"tensor says {tensors[op.outputs[0]].shape}")
+        values[op.outputs[0]] = out
+    return values[outputs[0]]
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(f"usage: {sys.argv[0]} MODEL.tflite IN.bin OUT.bin")
+    with open(sys.argv[1], "rb") as f:
+        buf = bytearray(f.read())
+    run(buf, np.fromfile(sys.argv[2], dtype=np.int8)).tofile(sys.argv[3])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""TFLite FlatBuffer schema ids shared by make-tflite.py and tflite_numpy_ref.py.
+
+Every number below comes from tensorflow/lite/schema/schema.fbs (file
+identifier "TFL3"): a table's field id is its position in the table (a union
+field takes two ids, its type and its value), an enum value is as declared,
+and a BuiltinOptions type id is the union member's position counting NONE = 0.
+Only what the two tools use is listed. The ids were checked against the
+options tables of the real models in /work/shared/models and by round trips
+through Arm NN's TfLiteParser (utils/check-make-tflite.py).
+"""
+
+FILE_IDENTIFIER = b"TFL3"
+SCHEMA_VERSION = 3
+
+# table Model
+MODEL_VERSION = 0
+MODEL_OPERATOR_CODES = 1
+MODEL_SUBGRAPHS = 2
+MODEL_DESCRIPTION = 3
+MODEL_BUFFERS = 4
+MODEL_NUM_FIELDS = 5
+
+# table OperatorCode: deprecated_builtin_code is the byte that readers of the
+# pre-2.4 schema (Arm NN 20.08) see; builtin_code is the newer int32 field.
+OPCODE_DEPRECATED_BUILTIN_CODE = 0
+OPCODE_VERSION = 2
+OPCODE_BUILTIN_CODE = 3
+OPCODE_NUM_FIELDS = 4
+
+# table SubGraph
+SUBGRAPH_TENSORS = 0
+SUBGRAPH_INPUTS = 1
+SUBGRAPH_OUTPUTS = 2
+SUBGRAPH_OPERATORS = 3
+SUBGRAPH_NAME = 4
+SUBGRAPH_NUM_FIELDS = 5
+
+# table Tensor
+TENSOR_SHAPE = 0
+TENSOR_TYPE = 1
+TENSOR_BUFFER = 2
+TENSOR_NAME = 3
+TENSOR_QUANTIZATION = 4
+TENSOR_NUM_FIELDS = 5
+
+# table QuantizationParameters (ids 4 and 5 are the `details` union)
+QUANT_SCALE = 2
+QUANT_ZERO_POINT = 3
+QUANT_QUANTIZED_DIMENSION = 6
+QUANT_NUM_FIELDS = 7
+
+# table Operator
+OPERATOR_OPCODE_INDEX = 0
+OPERATOR_INPUTS = 1
+OPERATOR_OUTPUTS = 2
+OPERATOR_BUILTIN_OPTIONS_TYPE = 3
+OPERATOR_BUILTIN_OPTIONS = 4
+OPERATOR_NUM_FIELDS = 5
+
+# table Buffer (data is declared with force_align: 16)
+BUFFER_DATA = 0
+BUFFER_NUM_FIELDS = 1
+BUFFER_ALIGNMENT = 16
+
+# enum TensorType
+TENSOR_INT32 = 2
+TENSOR_INT8 = 9
+
+# enum BuiltinOperator
+OP_ADD = 0
+OP_AVERAGE_POOL_2D = 1
+OP_CONV_2D = 3
+OP_DEPTHWISE_CONV_2D = 4
+OP_FULLY_CONNECTED = 9
+OP_RESHAPE = 22
+OP_PAD = 34
+
+# union BuiltinOptions
+OPTIONS_CONV_2D = 1
+OPTIONS_DEPTHWISE_CONV_2D = 2
+OPTIONS_POOL_2D = 5
+OPTIONS_FULLY_CONNECTED = 8
+OPTIONS_ADD = 11
+OPTIONS_RESHAPE = 17
+OPTIONS_PAD = 22
+
+# enum Padding
+PADDING_SAME = 0
+PADDING_VALID = 1
+
+# enum ActivationFunctionType
+ACT_NONE = 0
+ACT_RELU6 = 3
+
+# table Conv2DOptions
+CONV_PADDING = 0
+CONV_STRIDE_W = 1
+CONV_STRIDE_H = 2
+CONV_FUSED_ACTIVATION = 3
+CONV_DILATION_W = 4
+CONV_DILATION_H = 5
+
+# table DepthwiseConv2DOptions
+DW_PADDING = 0
+DW_STRIDE_W = 1
+DW_STRIDE_H = 2
+DW_DEPTH_MULTIPLIER = 3
+DW_FUSED_ACTIVATION = 4
+DW_DILATION_W = 5
+DW_DILATION_H = 6
+
+# table Pool2DOptions
+POOL_PADDING = 0
+POOL_STRIDE_W = 1
+POOL_STRIDE_H = 2
+POOL_FILTER_W = 3
+POOL_FILTER_H = 4
+POOL_FUSED_ACTIVATION = 5
+
+# table FullyConnectedOptions (weights_format 1 stays DEFAULT)
+FC_FUSED_ACTIVATION = 0
+
+# table AddOptions
+ADD_FUSED_ACTIVATION = 0
+
+# table ReshapeOptions
+RESHAPE_NEW_SHAPE = 0
+
+# Operator versions the TFLite converter writes for these int8 ops (also
+# what the models in /work/shared/models carry).
+INT8_OP_VERSION = {
+    OP_ADD: 2,
+    OP_AVERAGE_POOL_2D: 2,
+    OP_CONV_2D: 3,
+    OP_DEPTHWISE_CONV_2D: 3,
+    OP_FULLY_CONNECTED: 4,
+    OP_RESHAPE: 1,
+    OP_PAD: 2,
+}

@@ -59,9 +59,17 @@ shared_dir = os.environ.get("VMCU_SHARED_DIR",
 config.substitutions.append(("%shared_dir", shared_dir))
 if os.path.isdir(os.path.join(shared_dir, "models")):
     config.available_features.add("shared-models")
-# Arm NN's CpuRef backend, the .tflite reference (Debian python3-pyarmnn).
-if subprocess.run(["/usr/bin/python3", "-c", "import pyarmnn"],
-                  capture_output=True).returncode == 0:
+# Debian's python modules import only with /usr/bin/python3.
+def debian_python_has(modules):
+    code = "import " + ", ".join(modules)
+    return subprocess.run(["/usr/bin/python3", "-c", code],
+                          capture_output=True).returncode == 0
+# utils/make-tflite.py and utils/tflite_numpy_ref.py (python3-flatbuffers,
+# python3-numpy).
+if debian_python_has(["flatbuffers", "numpy"]):
+    config.available_features.add("tflite-tools")
+# Arm NN's CpuRef backend, the .tflite reference (python3-pyarmnn).
+if debian_python_has(["pyarmnn"]):
     config.available_features.add("armnn")
 # The host reference oracle (upstream MLIR's own TOSA lowering):
 # utils/tosa-ref.sh with this suite's mlir-opt and mlir-runner.
@@ -70,8 +78,7 @@ config.substitutions.append(
     ("%tosa_ref", "env VMCU_LLVM_PREFIX=%s bash %s" % (
         llvm_prefix, os.path.join(config.vmcu_src_root, "utils",
                                   "tosa-ref.sh"))))
-if os.path.exists(os.path.join(config.vmcu_src_root, "..", "shared", "tools",
-                               "tosa_ref.sh")):
+if os.path.exists(os.path.join(shared_dir, "tools", "tflite_ref.py")):
     config.available_features.add("shared-tools")
 if os.environ.get("VMCU_INSTALL_TEST") != "0":
     config.available_features.add("install")

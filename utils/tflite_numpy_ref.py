@@ -171,10 +171,14 @@ def activation_range(act, t):
     """CalculateActivationRangeQuantized for an int8 output tensor t."""
     if act == S.ACT_NONE:
         return INT8_MIN, INT8_MAX
-    if act != S.ACT_RELU6:
-        raise NotImplementedError(f"fused activation {act}")
     scale, zp = np.float32(t.scale[0]), int(t.zero_point[0])
     quantize = lambda f: zp + round_half_away(float(np.float32(f) / scale))
+    if act == S.ACT_RELU:
+        return max(INT8_MIN, quantize(0.0)), INT8_MAX
+    if act == S.ACT_RELU_N1_TO_1:
+        return max(INT8_MIN, quantize(-1.0)), min(INT8_MAX, quantize(1.0))
+    if act != S.ACT_RELU6:
+        raise NotImplementedError(f"fused activation {act}")
     return max(INT8_MIN, quantize(0.0)), min(INT8_MAX, quantize(6.0))
 
 
@@ -351,7 +355,14 @@ def run(buf, x):
     size); returns the int8 output."""
     tensors, ops, inputs, outputs = read_model(buf)
     values = {inputs[0]: np.asarray(x, np.int8).reshape(tensors[inputs[0]].shape)}
-    for op in ops:
+    # Only the operators the output depends on run (a patched output may
+    # stop before an unsupported SOFTMAX).
+    needed, live = {outputs[0]}, []
+    for op in reversed(ops):
+        if op.outputs[0] in needed:
+            live.append(op)
+            needed.update(t for t in op.inputs if t >= 0)
+    for op in reversed(live):
         if op.code not in KERNELS:
             raise NotImplementedError(f"builtin operator {op.code}")
         out = KERNELS[op.code](op, tensors, values)

@@ -90,6 +90,8 @@ PADDING_VALID = 1
 
 # enum ActivationFunctionType
 ACT_NONE = 0
+ACT_RELU = 1
+ACT_RELU_N1_TO_1 = 2
 ACT_RELU6 = 3
 
 # table Conv2DOptions

@@ -406,8 +406,10 @@ Importer::channelMultipliers(double inScale, llvm::ArrayRef<float> weightScales,
 
 FailureOr<Value> Importer::applyActivation(Value y, int8_t act, double scale,
                                            int32_t zp) {
+  // TFLite's CalculateActivationRangeQuantized divides in float.
   auto quantize = [&](double real) {
-    return zp + static_cast<int64_t>(std::round(real / scale));
+    return zp + static_cast<int64_t>(std::round(static_cast<float>(real) /
+                                                static_cast<float>(scale)));
   };
   int64_t lo = kInt8Min, hi = kInt8Max;
   switch (static_cast<tflite::Activation>(act)) {

@@ -15,7 +15,7 @@ rc=${PIPESTATUS[0]}
 set -e
 
 # lit's own totals: they count each GoogleTest case, not each shard.
-count() { awk -v k="$1" '$0 ~ "^ *" k ": *[0-9]" {n += $(NF - 1)} END {print n + 0}' "$BUILD_DIR/lit.log"; }
+count() { awk -v k="$1" '$0 ~ "^ *" k " *: *[0-9]" {n += $(NF - 1)} END {print n + 0}' "$BUILD_DIR/lit.log"; }
 passed=$(( $(count Passed) + $(count "Expectedly Failed") ))
 failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") + $(count "Unexpectedly Passed") ))
 unsupported=$(count Unsupported)

@@ -24,15 +24,19 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
 
 namespace mlir::vmcu {
@@ -105,21 +109,78 @@ static LogicalResult verifyPlacedModule(ModuleOp module) {
   return success();
 }
 
+/// Whether `op` is cheaper to clone into an outlined kernel than to pass:
+/// constants, the pool and tensor bases (which lower to constants).
+static bool isRematerializable(Operation *op) {
+  return op && op->getNumOperands() <= 1 &&
+         (op->hasTrait<OpTrait::ConstantLike>() ||
+          isa<SegmentPoolOp, TensorBaseOp>(op));
+}
+
+/// Moves the body of `kernel` into a private function `vmcu_kernel_<i>` and
+/// calls it. Each kernel's scratch buffers (memref.alloca) then sit in the
+/// entry block of their own function: LLVM's inliner brings them back into
+/// vmcu_invoke as static allocas with lifetime markers, so SROA can promote
+/// them and stack coloring overlaps the kernels' buffers (left inline, every
+/// kernel but the first allocated its buffers mid-function, and the stack
+/// grew with their sum).
+static void outlineKernel(KernelOp kernel, unsigned index, OpBuilder &b) {
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(kernel.getBody(), captured);
+  IRMapping mapping;
+  SmallVector<Value> operands;
+  SmallVector<Operation *> clones;
+  for (Value value : captured) {
+    Operation *def = value.getDefiningOp();
+    if (isRematerializable(def) &&
+        (def->getNumOperands() == 0 ||
+         isRematerializable(def->getOperand(0).getDefiningOp())))
+      clones.push_back(def);
+    else
+      operands.push_back(value);
+  }
+  auto module = kernel->getParentOfType<ModuleOp>();
+  b.setInsertionPointToEnd(module.getBody());
+  auto func = func::FuncOp::create(
+      b, kernel.getLoc(), ("vmcu_kernel_" + Twine(index)).str(),
+      b.getFunctionType(ValueRange(operands).getTypes(), {}));
+  // Internal: LLVM inlines a single-use kernel and drops the function.
+  func->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
+                                    b.getContext(), LLVM::Linkage::Internal));
+  Block *entry = func.addEntryBlock();
+  for (auto [value, arg] : llvm::zip(operands, entry->getArguments()))
+    mapping.map(value, arg);
+  b.setInsertionPointToStart(entry);
+  // A tensor base's operand is the pool: clone the pool first.
+  llvm::stable_sort(clones, [](Operation *x, Operation *y) {
+    return x->getNumOperands() < y->getNumOperands();
+  });
+  for (Operation *def : clones) {
+    Operation *clone = b.clone(*def, mapping);
+    // Model I/O accessors are created once, from the original base.
+    clone->removeAttr(model_abi::kIOAttrName);
+  }
+  for (Operation &op : kernel.getBody().front())
+    b.clone(op, mapping);
+  func::ReturnOp::create(b, kernel.getLoc());
+  b.setInsertionPoint(kernel);
+  func::CallOp::create(b, kernel.getLoc(), func, operands);
+  kernel.erase();
+}
+
 /// Lowers what the LLVM patterns below cannot take: the tiler's affine
 /// loops and index maps, scf, and strided vector slices of segments.
-/// Kernels are inlined first: their body is a single block, so scf inside
+/// Kernels are outlined first: their body is a single block, so scf inside
 /// one cannot become cf (which is also why the pipeline has no separate
 /// convert-scf-to-cf before this pass).
 static LogicalResult prepareForLLVM(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
 
-  IRRewriter rewriter(ctx);
+  OpBuilder builder(ctx);
   SmallVector<KernelOp> kernels;
   module.walk([&](KernelOp kernel) { kernels.push_back(kernel); });
-  for (KernelOp kernel : kernels) {
-    rewriter.inlineBlockBefore(&kernel.getBody().front(), kernel);
-    rewriter.eraseOp(kernel);
-  }
+  for (auto [index, kernel] : llvm::enumerate(kernels))
+    outlineKernel(kernel, index, builder);
 
   RewritePatternSet vectorPatterns(ctx);
   vector::populateVectorInsertExtractStridedSliceTransforms(vectorPatterns);

@@ -2,7 +2,7 @@
 // RUN: vmcu-opt %s -split-input-file --convert-vmcu-to-llvm=cpu=cortex-m7 | FileCheck %s --check-prefix=M7
 
 // A power-of-two pool: the wrap is one `and`; the arena is one zeroed,
-// aligned byte array in .vmcu_arena; kernels are inlined and frees vanish.
+// aligned byte array in .vmcu_arena; frees vanish.
 
 !pool = !vmcu.pool<segments = 64, segment_bytes = 16>
 
@@ -292,4 +292,45 @@ func.func @vmcu_invoke() -> i32 {
 func.func @requantize_wide(%v: i32, %m: i32, %s: i32) -> i8 {
   %q = vmcu.requantize %v, %m, %s {output_zp = 3 : i32, min = -128 : i32, max = 127 : i32, double_round = true, wide_shift} : i8
   return %q : i8
+}
+
+// -----
+
+// Each kernel becomes an internal function vmcu_kernel_<i>, called in
+// order: its scratch buffers are allocas in that function's entry block
+// (LLVM inlines it back with lifetime markers, so kernels share stack).
+// Constants, the pool and tensor bases are cloned into the kernel; other
+// values it uses are passed.
+
+!pool = !vmcu.pool<segments = 8, segment_bytes = 4>
+
+// CHECK-LABEL: llvm.func @two_kernels
+// CHECK-SAME:  (%[[N:.*]]: i32)
+// CHECK-NOT:   llvm.alloca
+// CHECK:       llvm.call @vmcu_kernel_0(%[[N]]) : (i32) -> ()
+// CHECK-NEXT:  llvm.call @vmcu_kernel_1() : () -> ()
+// CHECK-LABEL: llvm.func internal @vmcu_kernel_0
+// CHECK-SAME:  (%[[ARG:.*]]: i32)
+// CHECK:       llvm.alloca {{.*}} x i32
+// CHECK:       llvm.store %[[ARG]]
+// CHECK-LABEL: llvm.func internal @vmcu_kernel_1()
+// CHECK:       llvm.mlir.addressof @vmcu_arena
+// CHECK:       llvm.alloca {{.*}} x vector<4xi8>
+// CHECK:       llvm.return
+func.func @two_kernels(%n: i32) {
+  %pool = vmcu.segment_pool : !pool
+  %x = vmcu.tensor_base %pool {name = "x", segments = 4, base = 0} : !pool
+  %y = vmcu.tensor_base %pool {name = "y", segments = 4, base = 4} : !pool
+  %c0 = arith.constant 0 : index
+  vmcu.kernel "first" ins(%x) outs(%y) {
+    %acc = memref.alloca() : memref<4xi32>
+    memref.store %n, %acc[%c0] : memref<4xi32>
+  }
+  vmcu.kernel "second" ins(%y) outs(%x) {
+    %buf = memref.alloca() : memref<1xvector<4xi8>>
+    %v = vmcu.ring_load %pool[%y] : !pool -> vector<4xi8>
+    memref.store %v, %buf[%c0] : memref<1xvector<4xi8>>
+    vmcu.ring_store %v, %pool[%x] : vector<4xi8>, !pool
+  }
+  return
 }

@@ -51,3 +51,39 @@ if "flash_bytes" in r:
     print(f"flash (model object) {r['flash_bytes']:7d} B")
 PY
 echo "ring picture: $OUT/ring.svg"
+
+# The paper's real model, when ../shared (or $VMCU_SHARED_DIR) has it.
+SHARED="${VMCU_SHARED_DIR:-$VMCU_ROOT/../shared}"
+TFLITE="$SHARED/models/mcunet-5fps-vww.tflite"
+if [ ! -f "$TFLITE" ]; then
+  echo "== (skipped: no $TFLITE for the whole-network part)"
+  exit 0
+fi
+echo
+echo "== whole network: $TFLITE (80x80x3 -> 2)"
+"$BIN/vmcu-gen" --model="$TFLITE" --seed=1 -o /dev/null --input="$OUT/mcunet.in"
+"$BIN/vmcuc" "$TFLITE" --cpu=cortex-m4 -o "$OUT/mcunet.o" \
+  --report "$OUT/mcunet.json" --memory-svg "$OUT/mcunet.svg"
+"$BIN/vmcu-run" "$TFLITE" --cpu=cortex-m4 --ring-check \
+  --input "$OUT/mcunet.in" --output "$OUT/mcunet.out" | tee "$OUT/mcunet.run"
+echo "== reference: TFLite's integer kernels (utils/tflite_numpy_ref.py)"
+/usr/bin/python3 "$VMCU_ROOT/utils/tflite_numpy_ref.py" "$TFLITE" \
+  "$OUT/mcunet.in" "$OUT/mcunet.ref"
+if cmp "$OUT/mcunet.out" "$OUT/mcunet.ref"; then
+  echo "bit-exact: the board's logits equal TFLite's"
+else
+  echo "error: the board's output differs from the reference" >&2
+  exit 1
+fi
+stack=$(sed -n 's/.* stack=\([0-9]*\) B.*/\1/p' "$OUT/mcunet.run")
+/usr/bin/python3 - "$OUT/mcunet.json" "$stack" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+arena, stack = r["peak_ram_bytes"], int(sys.argv[2])
+print(f"vmcu arena           {arena:8d} B")
+print(f"stack (measured)     {stack:8d} B")
+print(f"vmcu SRAM total      {arena + stack:8d} B")
+print(f"tensor-level planner {r['tensor_level_bytes']:8d} B  (same graph, in-place depthwise)")
+print("anchors: TinyEngine 92 kB, CMSIS-NN/TFLM 220 kB peak SRAM (published)")
+PY
+echo "ring picture: $OUT/mcunet.svg"

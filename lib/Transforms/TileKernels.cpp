@@ -777,6 +777,12 @@ LogicalResult emitBottleneck(Emitter &e, BottleneckOp op,
   Value obuf = e.scratch(s, e.b.getI8Type());
   Type i8Type = e.b.getI8Type();
 
+  // Once accD is complete only the residual still reads the input, and
+  // only pixel (p, q), which is among the pixels freed here only without
+  // padding. Otherwise free them before the first output segment's store:
+  // the output may then start one segment closer.
+  int64_t freeBefore =
+      residual && rows.pad == 0 && cols.pad == 0 ? coutS - 1 : 0;
   e.emitWindowed(
       rows, cols, t.input, cinS,
       [&](Value p, Value q, Emitter::FreeHook frees) {
@@ -831,7 +837,7 @@ LogicalResult emitBottleneck(Emitter &e, BottleneckOp op,
             }
             e.store(dq, obuf, k);
           });
-          frees(Value(), kk, coutS - 1);
+          frees(Value(), kk, freeBefore);
           e.storeSegment(t.output, pixelSeg, {p, q, kk}, obuf);
         });
       });

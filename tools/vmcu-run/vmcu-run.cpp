@@ -143,8 +143,11 @@ Needs arm-none-eabi-gcc with newlib (Debian: gcc-arm-none-eabi
 libnewlib-arm-none-eabi) and qemu-system-arm, found on PATH unless --cc and
 --qemu name them.
 
-Example:
+The model is TOSA MLIR or an int8 .tflite file, as for vmcuc.
+
+Examples:
   vmcu-run model.mlir --cpu=cortex-m7 --input in.bin --output out.bin
+  vmcu-run mcunet-5fps-vww.tflite --ring-check --icount --input in.bin
 
 MLIR debugging options (--mlir-print-ir-after-all, ...) are listed by
 --help-hidden.

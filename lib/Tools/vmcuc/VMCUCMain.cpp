@@ -56,13 +56,19 @@ runtime/vmcu_model_api.h:
   const unsigned vmcu_input_bytes, vmcu_output_bytes, vmcu_arena_bytes;
   the arena itself: symbol vmcu_arena in section .vmcu_arena
 
+The input is int8 TOSA 1.0 MLIR (or a later vmcu stage, see --from) or an
+int8 .tflite model, recognised by its TFL3 identifier and imported first
+(CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, RESHAPE,
+PAD; --tflite-output stops at an earlier tensor, e.g. before a SOFTMAX).
+
 It runs the vmcu-tosa-to-llvm pipeline (the same one vmcu-opt registers),
 translates the result to LLVM IR, optimises it at O2 and emits the object
 in-process. Errors are reported as `error:` with the source location and a
 non-zero exit code; on success one summary line is printed.
 
-Example:
+Examples:
   vmcuc model.mlir --cpu=cortex-m7 --ram-kb=256 -o model.o --header model.h
+  vmcuc mcunet-5fps-vww.tflite --report report.json --memory-svg ring.svg
 
 MLIR debugging options (--mlir-print-ir-after-all, --mlir-timing, ...) are
 listed by --help-hidden.

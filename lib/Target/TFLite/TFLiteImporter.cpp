@@ -47,6 +47,10 @@ constexpr double kRelu6Max = 6.0;
 constexpr double kReluN1To1Bound = 1.0;
 /// The largest weight tensor accepted (bytes): far above any MCU's flash.
 constexpr uint64_t kMaxConstantBytes = uint64_t(1) << 28;
+/// Operand references (inputs + outputs over all operators) accepted. Real
+/// models have a few per operator; the cap keeps a malformed file whose
+/// operators share one huge operand vector from costing quadratic time.
+constexpr uint64_t kMaxOperandRefs = uint64_t(1) << 22;
 
 struct TensorInfo {
   SmallVector<int64_t> shape;
@@ -69,6 +73,12 @@ struct QuantValue {
     return cast<RankedTensorType>(value.getType());
   }
   bool isPadded() const { return pad[0] || pad[1] || pad[2] || pad[3]; }
+};
+
+/// An operator's code and operand tensors, read once.
+struct OperatorRefs {
+  int32_t code = 0;
+  SmallVector<int32_t> inputs, outputs;
 };
 
 class Importer {
@@ -105,9 +115,12 @@ private:
   LogicalResult checkShape(int32_t index, llvm::ArrayRef<int64_t> shape);
   FailureOr<RankedTensorType> activationType(int32_t index);
 
+  /// Reads every operator's code and operands into `opRefs`, checking that
+  /// they name existing codes and tensors.
+  LogicalResult readOperators();
   /// Marks the operators `output` depends on; the others are not imported.
-  LogicalResult markLiveOperators(int32_t output);
-  LogicalResult importOperator(Table op);
+  void markLiveOperators(int32_t output);
+  LogicalResult importOperator(Table op, const OperatorRefs &refs);
   LogicalResult importConv(Table op, ArrayRef<int32_t> in, int32_t out,
                            bool depthwise);
   LogicalResult importFullyConnected(Table op, ArrayRef<int32_t> in,
@@ -142,6 +155,9 @@ private:
 
   TFLiteImportOptions options;
   SmallVector<bool> live;
+  SmallVector<OperatorRefs> opRefs;
+  /// For each tensor, the (operator, operand) pairs that read it.
+  SmallVector<SmallVector<std::pair<uint32_t, uint32_t>, 1>> readers;
   SmallVector<int32_t> opCodes;
   SmallVector<TensorInfo> tensors;
   SmallVector<std::optional<QuantValue>> values;
@@ -412,17 +428,19 @@ FailureOr<Value> Importer::applyActivation(Value y, int8_t act, double scale,
                                                 static_cast<float>(scale)));
   };
   int64_t lo = kInt8Min, hi = kInt8Max;
-  switch (static_cast<tflite::Activation>(act)) {
-  case tflite::Activation::None:
+  // The byte comes from the file: switch on it, not on the enum.
+  using tflite::Activation;
+  switch (act) {
+  case static_cast<int8_t>(Activation::None):
     return y;
-  case tflite::Activation::Relu:
+  case static_cast<int8_t>(Activation::Relu):
     lo = std::max(lo, quantize(0.0));
     break;
-  case tflite::Activation::Relu6:
+  case static_cast<int8_t>(Activation::Relu6):
     lo = std::max(lo, quantize(0.0));
     hi = std::min(hi, quantize(kRelu6Max));
     break;
-  case tflite::Activation::ReluN1To1:
+  case static_cast<int8_t>(Activation::ReluN1To1):
     lo = std::max(lo, quantize(-kReluN1To1Bound));
     hi = std::min(hi, quantize(kReluN1To1Bound));
     break;
@@ -802,56 +820,28 @@ LogicalResult Importer::importPad(ArrayRef<int32_t> in, int32_t out) {
   }
   // A PAD pads with the zero point, which is what a convolution's own
   // padding does: fold it into every consumer.
-  for (uint32_t i = 0; i < operators->size(); ++i) {
-    if (!live[i])
+  for (auto [user, operand] : readers[out]) {
+    if (!live[user])
       continue;
-    std::optional<Table> user = operators->table(i);
-    std::optional<Vector> operands =
-        user ? user->vector(op::kInputs) : std::nullopt;
-    std::optional<uint32_t> index =
-        user ? user->scalar<uint32_t>(op::kOpcodeIndex, 0) : std::nullopt;
-    if (!operands || !index || *index >= opCodes.size())
-      return malformed("bad operator ") << i;
-    for (uint32_t j = 0; j < operands->size(); ++j) {
-      if (operands->scalar<int32_t>(j) != out)
-        continue;
-      int32_t code = opCodes[*index];
-      bool window = code == static_cast<int32_t>(Builtin::Conv2D) ||
-                    code == static_cast<int32_t>(Builtin::DepthwiseConv2D);
-      if (!window || j != 0)
-        return opError() << "feeds operator #" << i << " (" << builtinName(code)
-                         << "); vmcu folds a PAD only into the input of a "
-                            "CONV_2D or DEPTHWISE_CONV_2D";
-    }
+    int32_t code = opRefs[user].code;
+    bool window = code == static_cast<int32_t>(Builtin::Conv2D) ||
+                  code == static_cast<int32_t>(Builtin::DepthwiseConv2D);
+    if (!window || operand != 0)
+      return opError() << "feeds operator #" << user << " ("
+                       << builtinName(code)
+                       << "); vmcu folds a PAD only into the input of a "
+                          "CONV_2D or DEPTHWISE_CONV_2D";
   }
   define(out, y);
   return success();
 }
 
-LogicalResult Importer::importOperator(Table op) {
-  std::optional<uint32_t> index = op.scalar<uint32_t>(op::kOpcodeIndex, 0);
-  std::optional<Vector> inputs = op.vector(op::kInputs);
-  std::optional<Vector> outputs = op.vector(op::kOutputs);
-  std::optional<SmallVector<int32_t>> in, out;
-  if (inputs && outputs) {
-    in = inputs->scalars<int32_t>();
-    out = outputs->scalars<int32_t>();
-  }
-  if (!index || !in || !out)
-    return malformed("bad operator #") << opIndex;
-  if (*index >= opCodes.size())
-    return malformed("operator #") << opIndex << " names operator code "
-                                   << *index << " of " << opCodes.size();
-  opCode = opCodes[*index];
-  auto isTensor = [&](int32_t t) {
-    return t >= 0 && t < static_cast<int32_t>(tensors.size());
-  };
-  if (out->size() != 1 || !isTensor((*out)[0]))
+LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
+  opCode = refs.code;
+  const SmallVector<int32_t> *in = &refs.inputs;
+  if (refs.outputs.size() != 1)
     return malformed("operator #") << opIndex << " must have one output";
-  for (int32_t t : *in)
-    if (t != -1 && !isTensor(t))
-      return malformed("operator #")
-             << opIndex << " names tensor " << t << " of " << tensors.size();
+  const SmallVector<int32_t> *out = &refs.outputs;
   int32_t result = (*out)[0];
   outputName = tensors[result].name;
   tosa.setLoc(
@@ -878,30 +868,61 @@ LogicalResult Importer::importOperator(Table op) {
                       "FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, RESHAPE and PAD";
 }
 
-LogicalResult Importer::markLiveOperators(int32_t output) {
-  SmallVector<bool> needed(tensors.size(), false);
-  needed[output] = true;
-  live.assign(operators->size(), false);
-  for (uint32_t i = operators->size(); i-- > 0;) {
+LogicalResult Importer::readOperators() {
+  uint64_t operandRefs = 0;
+  readers.resize(tensors.size());
+  for (uint32_t i = 0; i < operators->size(); ++i) {
     std::optional<Table> op = operators->table(i);
+    std::optional<uint32_t> index =
+        op ? op->scalar<uint32_t>(op::kOpcodeIndex, 0) : std::nullopt;
     std::optional<Vector> in = op ? op->vector(op::kInputs) : std::nullopt;
     std::optional<Vector> out = op ? op->vector(op::kOutputs) : std::nullopt;
-    if (!in || !out)
+    if (!index || !in || !out)
       return malformed("bad operator #") << i;
-    for (uint32_t j = 0; j < out->size(); ++j) {
-      std::optional<int32_t> t = out->scalar<int32_t>(j);
-      if (t && *t >= 0 && static_cast<size_t>(*t) < needed.size() && needed[*t])
-        live[i] = true;
+    if (*index >= opCodes.size())
+      return malformed("operator #") << i << " names operator code " << *index
+                                     << " of " << opCodes.size();
+    operandRefs += uint64_t(in->size()) + out->size();
+    if (operandRefs > kMaxOperandRefs)
+      return malformed("more than ")
+             << kMaxOperandRefs << " operand references";
+    std::optional<SmallVector<int32_t>> inputs = in->scalars<int32_t>();
+    std::optional<SmallVector<int32_t>> outputs = out->scalars<int32_t>();
+    if (!inputs || !outputs)
+      return malformed("bad operands of operator #") << i;
+    auto isTensor = [&](int32_t t) {
+      return t >= 0 && t < static_cast<int32_t>(tensors.size());
+    };
+    for (int32_t t : *outputs)
+      if (!isTensor(t))
+        return malformed("operator #")
+               << i << " names tensor " << t << " of " << tensors.size();
+    for (auto [j, t] : llvm::enumerate(*inputs)) {
+      if (t == -1)
+        continue; // an omitted optional operand
+      if (!isTensor(t))
+        return malformed("operator #")
+               << i << " names tensor " << t << " of " << tensors.size();
+      readers[t].emplace_back(i, static_cast<uint32_t>(j));
     }
-    if (!live[i])
-      continue;
-    for (uint32_t j = 0; j < in->size(); ++j) {
-      std::optional<int32_t> t = in->scalar<int32_t>(j);
-      if (t && *t >= 0 && static_cast<size_t>(*t) < needed.size())
-        needed[*t] = true;
-    }
+    opRefs.push_back(
+        {opCodes[*index], std::move(*inputs), std::move(*outputs)});
   }
   return success();
+}
+
+void Importer::markLiveOperators(int32_t output) {
+  SmallVector<bool> needed(tensors.size(), false);
+  needed[output] = true;
+  live.assign(opRefs.size(), false);
+  for (size_t i = opRefs.size(); i-- > 0;) {
+    live[i] =
+        llvm::any_of(opRefs[i].outputs, [&](int32_t t) { return needed[t]; });
+    if (live[i])
+      for (int32_t t : opRefs[i].inputs)
+        if (t >= 0)
+          needed[t] = true;
+  }
 }
 
 OwningOpRef<ModuleOp> Importer::run() {
@@ -929,6 +950,8 @@ OwningOpRef<ModuleOp> Importer::run() {
   operators = subgraph->vector(subgraph::kOperators);
   if (!inputs || !outputs || !operators)
     return malformed("bad subgraph"), nullptr;
+  if (failed(readOperators()))
+    return nullptr;
   if (inputs->size() != 1 || outputs->size() != 1)
     return emitError(fileLoc)
                << "the model has " << inputs->size() << " inputs and "
@@ -949,8 +972,7 @@ OwningOpRef<ModuleOp> Importer::run() {
              nullptr;
     output = static_cast<int32_t>(named - tensors.begin());
   }
-  if (failed(markLiveOperators(output)))
-    return nullptr;
+  markLiveOperators(output);
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   builder.setInsertionPointToEnd(module->getBody());
@@ -973,7 +995,7 @@ OwningOpRef<ModuleOp> Importer::run() {
     std::optional<Table> op = operators->table(i);
     if (!op)
       return malformed("bad operator #") << i, nullptr;
-    if (live[i] && failed(importOperator(*op)))
+    if (live[i] && failed(importOperator(*op, opRefs[i])))
       return nullptr;
   }
   tosa.setLoc(

@@ -25,6 +25,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -47,6 +48,9 @@ constexpr double kRelu6Max = 6.0;
 constexpr double kReluN1To1Bound = 1.0;
 /// The largest weight tensor accepted (bytes): far above any MCU's flash.
 constexpr uint64_t kMaxConstantBytes = uint64_t(1) << 28;
+/// The most elements an activation may have (2^28, far above any MCU's
+/// RAM); it also keeps every element count and index in int64.
+constexpr int64_t kMaxTensorElements = int64_t(1) << 28;
 /// Operand references (inputs + outputs over all operators) accepted. Real
 /// models have a few per operator; the cap keeps a malformed file whose
 /// operators share one huge operand vector from costing quadratic time.
@@ -74,6 +78,17 @@ struct QuantValue {
   }
   bool isPadded() const { return pad[0] || pad[1] || pad[2] || pad[3]; }
 };
+
+/// The element count of `shape` if every dimension is positive and the
+/// count is at most `limit`; nullopt otherwise (no overflow on the way).
+std::optional<int64_t> boundedElements(llvm::ArrayRef<int64_t> shape,
+                                       int64_t limit) {
+  int64_t count = 1;
+  for (int64_t d : shape)
+    if (d <= 0 || llvm::MulOverflow(count, d, count) || count > limit)
+      return std::nullopt;
+  return count;
+}
 
 /// An operator's code and operand tensors, read once.
 struct OperatorRefs {
@@ -364,11 +379,10 @@ LogicalResult Importer::activationQuant(int32_t index, double &scale,
 
 FailureOr<RankedTensorType> Importer::activationType(int32_t index) {
   const TensorInfo &t = tensors[index];
-  if (t.shape.empty() || llvm::any_of(t.shape, [](int64_t d) {
-        return d <= 0 || d > (int64_t(1) << 24);
-      }))
+  if (t.shape.empty() || !boundedElements(t.shape, kMaxTensorElements))
     return opError() << "tensor '" << t.name
-                     << "' needs a static, positive shape";
+                     << "' needs a static, positive shape of at most "
+                     << kMaxTensorElements << " elements";
   return RankedTensorType::get(t.shape, builder.getI8Type());
 }
 
@@ -490,8 +504,10 @@ LogicalResult Importer::importConv(Table op, ArrayRef<int32_t> in, int32_t out,
   if (in[1] < 0 || in[1] >= static_cast<int32_t>(tensors.size()))
     return opError() << "filter tensor " << in[1] << " does not exist";
   const TensorInfo &filter = tensors[in[1]];
-  if (filter.shape.size() != 4)
-    return opError() << "filter '" << filter.name << "' must have rank 4";
+  if (filter.shape.size() != 4 ||
+      !boundedElements(filter.shape, kMaxConstantBytes))
+    return opError() << "filter '" << filter.name
+                     << "' must have rank 4 and a positive shape";
   int64_t kh = filter.shape[1], kw = filter.shape[2];
   int64_t cin = xShape[3];
   int64_t cout = depthwise ? filter.shape[3] : filter.shape[0];
@@ -595,8 +611,10 @@ LogicalResult Importer::importFullyConnected(Table op, ArrayRef<int32_t> in,
   if (in[1] < 0 || in[1] >= static_cast<int32_t>(tensors.size()))
     return opError() << "weights tensor " << in[1] << " does not exist";
   const TensorInfo &weightsInfo = tensors[in[1]];
-  if (weightsInfo.shape.size() != 2)
-    return opError() << "weights '" << weightsInfo.name << "' must have rank 2";
+  if (weightsInfo.shape.size() != 2 ||
+      !boundedElements(weightsInfo.shape, kMaxConstantBytes))
+    return opError() << "weights '" << weightsInfo.name
+                     << "' must have rank 2 and a positive shape";
   int64_t n = weightsInfo.shape[0], k = weightsInfo.shape[1];
   int64_t elements = x->getType().getNumElements();
   if (k <= 0 || elements % k != 0)

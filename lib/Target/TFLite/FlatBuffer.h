@@ -132,10 +132,15 @@ public:
   }
   /// Sub-table field `id`.
   std::optional<Table> table(unsigned id) const {
-    std::optional<uint64_t> target = follow(id);
-    if (!target)
+    return at(buffer, follow(id));
+  }
+
+  /// The well-formed table at `position`, if any.
+  static std::optional<Table> at(const Buffer *buffer,
+                                 std::optional<uint64_t> position) {
+    if (!position)
       return std::nullopt;
-    Table t(buffer, *target);
+    Table t(buffer, *position);
     if (!t.isValid())
       return std::nullopt;
     return t;
@@ -212,14 +217,8 @@ private:
 inline std::optional<Table> Vector::table(uint32_t i) const {
   if (i >= length)
     return std::nullopt;
-  std::optional<uint64_t> target =
-      buffer->follow(start + uint64_t(i) * sizeof(uint32_t));
-  if (!target)
-    return std::nullopt;
-  Table t(buffer, *target);
-  if (!t.isValid())
-    return std::nullopt;
-  return t;
+  return Table::at(buffer,
+                   buffer->follow(start + uint64_t(i) * sizeof(uint32_t)));
 }
 
 } // namespace mlir::vmcu::flatbuffer

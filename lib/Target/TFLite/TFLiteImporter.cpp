@@ -123,6 +123,10 @@ private:
   FailureOr<llvm::ArrayRef<uint8_t>> constantData(int32_t index);
   FailureOr<SmallVector<int8_t>> constantI8(int32_t index, int64_t count);
   FailureOr<SmallVector<int32_t>> constantI32(int32_t index, int64_t count);
+  /// The int32 bias of a layer with operands `in` (input, weights, bias),
+  /// zeros when the optional bias is omitted.
+  FailureOr<SmallVector<int32_t>> optionalBias(ArrayRef<int32_t> in,
+                                               int64_t channels);
   /// The activation in tensor `index`, which must have been produced.
   FailureOr<QuantValue> activation(int32_t index);
   /// The quantisation of an int8 activation tensor.
@@ -358,6 +362,13 @@ FailureOr<SmallVector<int32_t>> Importer::constantI32(int32_t index,
   return values;
 }
 
+FailureOr<SmallVector<int32_t>> Importer::optionalBias(ArrayRef<int32_t> in,
+                                                       int64_t channels) {
+  if (in.size() > 2 && in[2] >= 0)
+    return constantI32(in[2], channels);
+  return SmallVector<int32_t>(channels, 0);
+}
+
 LogicalResult Importer::activationQuant(int32_t index, double &scale,
                                         int32_t &zp) {
   const TensorInfo &t = tensors[index];
@@ -565,13 +576,9 @@ LogicalResult Importer::importConv(Table op, ArrayRef<int32_t> in, int32_t out,
       constantI8(in[1], kh * kw * cin * (depthwise ? cout / cin : cout));
   if (failed(weights))
     return failure();
-  SmallVector<int32_t> bias(cout, 0);
-  if (in.size() > 2 && in[2] >= 0) {
-    FailureOr<SmallVector<int32_t>> b = constantI32(in[2], cout);
-    if (failed(b))
-      return failure();
-    bias = std::move(*b);
-  }
+  FailureOr<SmallVector<int32_t>> bias = optionalBias(in, cout);
+  if (failed(bias))
+    return failure();
   double outScale;
   int32_t outZp;
   if (failed(activationQuant(out, outScale, outZp)) ||
@@ -587,9 +594,9 @@ LogicalResult Importer::importConv(Table op, ArrayRef<int32_t> in, int32_t out,
   // memory order.
   Value acc =
       depthwise ? tosa.depthwiseConv2d(input, x->zp, {kh, kw, cin, cout / cin},
-                                       *weights, bias, *h, *w, *sh, *sw)
-                : tosa.conv2d(input, x->zp, {cout, kh, kw, cin}, *weights, bias,
-                              *h, *w, *sh, *sw);
+                                       *weights, *bias, *h, *w, *sh, *sw)
+                : tosa.conv2d(input, x->zp, {cout, kh, kw, cin}, *weights,
+                              *bias, *h, *w, *sh, *sw);
   auto outType =
       cast<RankedTensorType>(acc.getType()).clone(builder.getI8Type());
   Value y = tosa.rescale(acc, outType, *multipliers, 0, outZp,
@@ -640,13 +647,9 @@ LogicalResult Importer::importFullyConnected(Table op, ArrayRef<int32_t> in,
   FailureOr<SmallVector<int8_t>> weights = constantI8(in[1], n * k);
   if (failed(weights))
     return failure();
-  SmallVector<int32_t> bias(n, 0);
-  if (in.size() > 2 && in[2] >= 0) {
-    FailureOr<SmallVector<int32_t>> b = constantI32(in[2], n);
-    if (failed(b))
-      return failure();
-    bias = std::move(*b);
-  }
+  FailureOr<SmallVector<int32_t>> bias = optionalBias(in, n);
+  if (failed(bias))
+    return failure();
   double outScale;
   int32_t outZp;
   if (failed(activationQuant(out, outScale, outZp)))
@@ -670,7 +673,7 @@ LogicalResult Importer::importFullyConnected(Table op, ArrayRef<int32_t> in,
   Value input = x->value;
   if (x->getType().getShape() != llvm::ArrayRef<int64_t>{1, m, k})
     input = tosa.reshape(input, {1, m, k});
-  Value acc = tosa.fullyConnected(input, x->zp, n, transposed, bias);
+  Value acc = tosa.fullyConnected(input, x->zp, n, transposed, *bias);
   auto accType = cast<RankedTensorType>(acc.getType());
   Value y = tosa.rescale(acc, accType.clone(builder.getI8Type()), *multipliers,
                          0, outZp, /*perChannel=*/true);

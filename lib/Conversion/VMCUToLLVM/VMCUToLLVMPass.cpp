@@ -144,9 +144,12 @@ static void outlineKernel(KernelOp kernel, unsigned index, OpBuilder &b) {
   auto func = func::FuncOp::create(
       b, kernel.getLoc(), ("vmcu_kernel_" + Twine(index)).str(),
       b.getFunctionType(ValueRange(operands).getTypes(), {}));
-  // Internal: LLVM inlines a single-use kernel and drops the function.
+  // Internal and never inlined: each kernel keeps its own frame (so the
+  // stack is the largest kernel's, not the sum) and its own register
+  // allocation; one call per layer is all it costs.
   func->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
                                     b.getContext(), LLVM::Linkage::Internal));
+  func->setAttr("passthrough", b.getStrArrayAttr({"noinline"}));
   Block *entry = func.addEntryBlock();
   for (auto [value, arg] : llvm::zip(operands, entry->getArguments()))
     mapping.map(value, arg);

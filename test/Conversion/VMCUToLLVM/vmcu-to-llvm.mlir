@@ -311,6 +311,7 @@ func.func @requantize_wide(%v: i32, %m: i32, %s: i32) -> i8 {
 // CHECK-NEXT:  llvm.call @vmcu_kernel_1() : () -> ()
 // CHECK-LABEL: llvm.func internal @vmcu_kernel_0
 // CHECK-SAME:  (%[[ARG:.*]]: i32)
+// CHECK-SAME:  passthrough = ["noinline"]
 // CHECK:       llvm.alloca {{.*}} x i32
 // CHECK:       llvm.store %[[ARG]]
 // CHECK-LABEL: llvm.func internal @vmcu_kernel_1()

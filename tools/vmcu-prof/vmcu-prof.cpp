@@ -98,6 +98,11 @@ constexpr StringRef kGuestOutputName = "vmcu_out.bin";
 constexpr StringRef kSummaryPrefix = "vmcu: arena=";
 constexpr StringRef kVtimePrefix = "vmcu: vtime_ns=";
 
+/// Appended to the error for an exception.
+constexpr StringRef kNoExceptionsNote =
+    "; vmcu-prof does not emulate exception entry (on QEMU, vmcu-run shows "
+    "the runtime's fault report)";
+
 /// The default --max-instructions: about a minute and a half of emulation
 /// (~20-25 M instructions/s with the per-instruction hook).
 constexpr uint64_t kDefaultMaxInstructions = 2'000'000'000;
@@ -737,14 +742,13 @@ void Profiler::onInterrupt(uc_engine *, uint32_t number, void *self) {
   }
   profiler->stop(std::string("the program raised ") + name + " (exception " +
                  std::to_string(number) + ") at pc=" +
-                 hex(profiler->currentPc) +
-                 "; vmcu-prof does not emulate exception entry, run it on "
-                 "QEMU (vmcu-run) to see the runtime's fault report");
+                 hex(profiler->currentPc) + kNoExceptionsNote.str());
 }
 
 bool Profiler::onInvalidInstruction(uc_engine *, void *self) {
   auto *profiler = static_cast<Profiler *>(self);
-  profiler->stop("invalid instruction at pc=" + hex(profiler->currentPc));
+  profiler->stop("undefined instruction at pc=" + hex(profiler->currentPc) +
+                 kNoExceptionsNote.str());
   return false;
 }
 
@@ -928,6 +932,7 @@ int runMain(int argc, char **argv) {
                << " status=" << status << "\n";
   if (opts.perFunction)
     printPerFunction(image, profiler, opts.wholeProgram);
+  llvm::outs().flush(); // before any error on stderr
   if (profiler.undecoded)
     llvm::WithColor::warning(llvm::errs(), kToolName)
         << profiler.undecoded

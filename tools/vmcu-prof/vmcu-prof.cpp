@@ -52,14 +52,13 @@ constexpr llvm::StringLiteral kToolName = "vmcu-prof";
 /// (kFlashSizeSymbol, ...), which describe the same regions.
 struct Board {
   StringRef cpu;
-  StringRef linkerScript;
   uint32_t flashBase, flashSize, ramBase, ramSize;
 };
 
 constexpr Board kBoards[] = {
     // runtime/boards/mps2-an386.ld: FLASH ORIGIN 0x00000000 LENGTH 4 MiB,
     // RAM ORIGIN 0x20000000 LENGTH 4 MiB.
-    {"cortex-m4", "mps2-an386.ld", 0x00000000, 0x00400000, 0x20000000,
+    {"cortex-m4", 0x00000000, 0x00400000, 0x20000000,
      0x00400000},
 };
 
@@ -129,8 +128,8 @@ serves for vmcu-run, so the output bytes are the board's. It prints:
 
   cycles        estimated core cycles spent in vmcu_invoke() (callees such
                 as memset included)
-  instructions  instructions executed in vmcu_invoke(); the figure QEMU's
-                -icount gives vmcu-run --icount, but exact
+  instructions  instructions executed in vmcu_invoke(), exactly; vmcu-run
+                --icount gives the same count to within QEMU's 40
   status        the program's exit status (as QEMU's): 0 ok, 1 vmcu_invoke()
                 failed, 2 file error, 3 fault, 4 stack overflow, 5 ring check
 
@@ -140,9 +139,10 @@ breakdown by instruction class.
 
 The timing model (docs/tools/vmcu-prof.md has the table and its sources):
   - every instruction costs its TRM Table 3-1 cycles assuming zero wait
-    state memory: 1 for ALU, multiply and DSP MACs (SMLAD, SMLABB, SXTB16,
-    SSAT, SMULL, ...), 2 for a load, 1 for a store, 1+N for LDM/STM/PUSH/POP,
-    3 for LDRD/STRD, 12 for SDIV/UDIV (worst case of 2-12);
+    state memory: 1 for ALU ops (SXTB16, SXTAB16, SSAT, ...), multiplies
+    and DSP MACs (MUL, MLA, SMULL, SMLAL, SMLAD, SMLABB, ...), 2 for a load,
+    1 for a store, 1+N for LDM/STM/PUSH/POP, 3 for LDRD/STRD, 12 for
+    SDIV/UDIV (worst case of 2-12);
   - a load or store right after a load costs one cycle less unless its
     address uses the loaded register; a load or store whose address register
     the previous data-processing instruction wrote costs one more;

@@ -30,8 +30,6 @@ conv3x3 16x16x16->32|$((16 * 16 * 16 * 32 * 9))|--kind=conv --h=16 --w=16 --cin=
 depthwise3x3 16x16x64|$((16 * 16 * 64 * 9))|--kind=depthwise --h=16 --w=16 --c=64 --kernel=3 --stride=1 --padding=same
 fc 1x256->64|$((256 * 64))|--kind=fc --m=1 --k=256 --n=64
 "
-# The kernel whose breakdown is printed.
-BREAKDOWN="pointwise 16x16x32->64"
 
 ratio() { /usr/bin/python3 -c "print(f'{$1/$2:.3f}')"; }
 field() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" <<<"$2"; }
@@ -57,17 +55,17 @@ echo "$CASES" | while IFS='|' read -r name macs args; do
   printf "%-24s %9s %12s %12s %10s %9s %9s %9s\n" "$name" "$macs" "$icount" \
     "$instrs" "$cycles" "$(ratio "$cycles" "$instrs")" \
     "$(ratio "$macs" "$instrs")" "$(ratio "$macs" "$cycles")"
-  if [ "$name" = "$BREAKDOWN" ]; then
-    "$PROF" "$tmp/k$i/model.elf" --input "$tmp/in$i.bin" --per-function \
-      | tail -n +2 > "$tmp/breakdown.txt"
-    echo "$name" > "$tmp/breakdown.name"
-  fi
 done
 echo
 echo "qemu-icount: vmcu-run --icount (40-instruction resolution); instructions:"
 echo "vmcu-prof's exact count; cycles: vmcu-prof's Cortex-M4 estimate."
-if [ -f "$tmp/breakdown.txt" ]; then
-  echo
-  echo "vmcu-prof --per-function, $(cat "$tmp/breakdown.name"):"
-  cat "$tmp/breakdown.txt"
-fi
+
+# The per-function breakdown of a whole chain of layers. vmcu's kernels are
+# inlined into vmcu_invoke, so the functions are vmcu_invoke and the libc
+# routines it calls; the class table shows where the cycles go.
+echo
+echo "vmcu-prof --per-function, vmcu-gen --kind=mcunet-vww-chain --seed=1:"
+"$GEN" --kind=mcunet-vww-chain --seed=1 -o "$tmp/chain.mlir" --input="$tmp/chain.bin"
+"$RUN" "$tmp/chain.mlir" --cpu=cortex-m4 --keep-temps="$tmp/chain" \
+  --input "$tmp/chain.bin" > /dev/null
+"$PROF" "$tmp/chain/model.elf" --input "$tmp/chain.bin" --per-function

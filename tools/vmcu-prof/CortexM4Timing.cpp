@@ -507,6 +507,7 @@ void classifyInstruction(csh handle, const cs_insn &insn, DecodedInsn &out) {
 }
 
 unsigned CycleModel::issue(const DecodedInsn &insn, bool conditionPassed) {
+  lastPipelined = lastStalled = false;
   if (!conditionPassed) {
     prevPipelinesNext = false;
     prevLoadedRegs = prevComputedRegs = 0;
@@ -516,11 +517,11 @@ unsigned CycleModel::issue(const DecodedInsn &insn, bool conditionPassed) {
   if (insn.pipelinable && prevPipelinesNext &&
       !(insn.addressRegs & prevLoadedRegs) && cycles > kPipelinedSaving) {
     cycles -= kPipelinedSaving;
-    ++pipelinedLoads;
+    lastPipelined = true;
   }
   if (insn.addressRegs & prevComputedRegs) {
     cycles += kAddressStallCycles;
-    ++addressStalls;
+    lastStalled = true;
   }
   prevPipelinesNext = insn.pipelinesNext;
   prevLoadedRegs = insn.loadedRegs;

@@ -89,11 +89,11 @@ public:
   /// instruction of an IT block whose condition fails).
   unsigned issue(const DecodedInsn &insn, bool conditionPassed);
 
-  /// Loads that issued in one cycle behind another load, and loads/stores
-  /// that stalled one cycle on an address computed by the previous
-  /// instruction, so far.
-  uint64_t pipelinedLoads = 0;
-  uint64_t addressStalls = 0;
+  /// Whether the last issue() was a load pipelined behind another load
+  /// (one cycle saved), and whether it stalled on an address the previous
+  /// instruction computed (one cycle added).
+  bool lastPipelined = false;
+  bool lastStalled = false;
 
 private:
   bool prevPipelinesNext = false;

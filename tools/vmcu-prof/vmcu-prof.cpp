@@ -359,7 +359,9 @@ public:
   std::optional<std::string> run();
 
   Counts region, program;
-  uint64_t branchPenaltyCycles = 0, failedConditions = 0;
+  /// Dynamic events of the timing model inside the region.
+  uint64_t branchPenaltyCycles = 0, failedConditions = 0, pipelinedLoads = 0,
+           addressStalls = 0;
   /// Per function symbol, inside the region; the last entry holds the
   /// addresses no symbol covers.
   std::vector<Counts> functionCounts;
@@ -613,9 +615,13 @@ void Profiler::retire(uint32_t pc, const DecodedInsn &insn, bool passed) {
   }
   if (insn.cls == InsnClass::IfThen)
     itState = insn.itState;
-  if (!passed)
-    ++failedConditions;
-  account(insn.function, insn.cls, inRegion, model.issue(insn, passed), 1);
+  unsigned cycles = model.issue(insn, passed);
+  if (inRegion) {
+    failedConditions += !passed;
+    pipelinedLoads += model.lastPipelined;
+    addressStalls += model.lastStalled;
+  }
+  account(insn.function, insn.cls, inRegion, cycles, 1);
   havePrevious = true;
   expectedNext = pc + insn.size;
   prevFunction = insn.function;
@@ -844,9 +850,9 @@ void printPerFunction(const Image &image, const Profiler &profiler,
                        getInsnClassName(static_cast<InsnClass>(i)));
   }
   os << "\nmodel events in " << regionName << ": branch refills "
-     << profiler.branchPenaltyCycles << " cycles, pipelined loads/stores "
-     << profiler.model.pipelinedLoads << ", address-dependency stalls "
-     << profiler.model.addressStalls << ", failed IT conditions "
+     << profiler.branchPenaltyCycles << " cycles, pipelined loads "
+     << profiler.pipelinedLoads << ", address-dependency stalls "
+     << profiler.addressStalls << ", failed IT conditions "
      << profiler.failedConditions << "\n";
   if (!wholeProgram)
     os << "whole program: cycles=" << profiler.program.cycles

@@ -448,7 +448,7 @@ void classifyInstruction(csh handle, const cs_insn &insn, DecodedInsn &out) {
     // BKPT #imm8 (T1, 0xBExx): 0xAB is the semihosting call.
     constexpr uint8_t kSemihostingImmediate = 0xAB;
     out.cls = insn.bytes[0] == kSemihostingImmediate ? InsnClass::Semihosting
-                                                      : InsnClass::Trap;
+                                                     : InsnClass::Trap;
     out.baseCycles = kSemihostingCycles;
     break;
   }

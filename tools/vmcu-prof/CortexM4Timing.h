@@ -38,7 +38,8 @@ enum class InsnClass : uint8_t {
   Trap,          ///< SVC, UDF, other BKPT: raise an exception
   Undecoded,     ///< capstone could not decode it (counted as 1 cycle)
 };
-constexpr unsigned kNumInsnClasses = static_cast<unsigned>(InsnClass::Undecoded) + 1;
+constexpr unsigned kNumInsnClasses =
+    static_cast<unsigned>(InsnClass::Undecoded) + 1;
 
 /// Short name of a class for reports.
 const char *getInsnClassName(InsnClass cls);

@@ -42,6 +42,9 @@ constexpr uint32_t kLastMode = 11;
 constexpr const char *kConsoleName = ":tt";
 /// Longest string SYS_WRITE0 / SYS_OPEN read from the guest.
 constexpr size_t kMaxGuestString = 1 << 16;
+/// Largest SYS_READ / SYS_WRITE transfer accepted: more than the board's
+/// memory, so only a corrupt length reaches it.
+constexpr uint32_t kMaxTransfer = 1u << 26;
 /// What a failed call returns in r0.
 constexpr uint32_t kFailure = static_cast<uint32_t>(-1);
 
@@ -98,8 +101,8 @@ uint32_t Semihosting::fail(int hostErrno) {
   return kFailure;
 }
 
-Semihosting::Outcome Semihosting::call(uc_engine *uc, uint32_t op,
-                                       uint32_t arg, uint32_t &result) {
+Semihosting::Outcome Semihosting::call(uc_engine *uc, uint32_t op, uint32_t arg,
+                                       uint32_t &result) {
   uint32_t block[3];
   switch (op) {
   case SYS_OPEN: {
@@ -169,7 +172,10 @@ Semihosting::Outcome Semihosting::call(uc_engine *uc, uint32_t op,
       result = fail(EBADF);
       return Outcome::Continue;
     }
-    std::vector<char> data(length);
+    if (length > kMaxTransfer)
+      return badAddress(
+          op == SYS_WRITE ? "SYS_WRITE buffer" : "SYS_READ buffer", address);
+    std::vector<char> data(op == SYS_WRITE ? length : 0);
     if (op == SYS_WRITE) {
       if (length && uc_mem_read(uc, address, data.data(), length) != UC_ERR_OK)
         return badAddress("SYS_WRITE buffer", address);
@@ -195,15 +201,13 @@ Semihosting::Outcome Semihosting::call(uc_engine *uc, uint32_t op,
         handle->kind == FileKind::Input    ? &inputBytes
         : handle->kind == FileKind::Output ? &outputBytes
                                            : nullptr;
-    uint64_t available =
-        source && handle->position < source->size()
-            ? source->size() - handle->position
-            : 0;
+    uint64_t available = source && handle->position < source->size()
+                             ? source->size() - handle->position
+                             : 0;
     uint32_t count =
         static_cast<uint32_t>(std::min<uint64_t>(available, length));
-    if (count &&
-        uc_mem_write(uc, address, source->data() + handle->position, count) !=
-            UC_ERR_OK)
+    if (count && uc_mem_write(uc, address, source->data() + handle->position,
+                              count) != UC_ERR_OK)
       return badAddress("SYS_READ buffer", address);
     handle->position += count;
     result = length - count;
@@ -270,9 +274,8 @@ Semihosting::Outcome Semihosting::call(uc_engine *uc, uint32_t op,
   case SYS_EXIT_EXTENDED:
     if (!readWords(uc, arg, block, 2))
       return Outcome::Error;
-    status = block[0] == kAdpStoppedApplicationExit
-                 ? static_cast<int>(block[1])
-                 : 1;
+    status =
+        block[0] == kAdpStoppedApplicationExit ? static_cast<int>(block[1]) : 1;
     return Outcome::Exit;
   default: {
     char buf[96];

@@ -58,8 +58,7 @@ struct Board {
 constexpr Board kBoards[] = {
     // runtime/boards/mps2-an386.ld: FLASH ORIGIN 0x00000000 LENGTH 4 MiB,
     // RAM ORIGIN 0x20000000 LENGTH 4 MiB.
-    {"cortex-m4", 0x00000000, 0x00400000, 0x20000000,
-     0x00400000},
+    {"cortex-m4", 0x00000000, 0x00400000, 0x20000000, 0x00400000},
 };
 
 /// Linker-script symbols that give the regions: FLASH starts at the vector
@@ -268,11 +267,10 @@ std::optional<std::string> readImage(StringRef path, StringRef contents,
         phdr.p_filesz > phdr.p_memsz)
       return notArm("a load segment lies outside the file");
     // Loaded at its physical (load) address, as QEMU's -kernel does.
-    image.segments.push_back(
-        {static_cast<uint32_t>(phdr.p_paddr),
-         static_cast<uint32_t>(phdr.p_filesz),
-         static_cast<uint32_t>(phdr.p_memsz),
-         contents.substr(phdr.p_offset, phdr.p_filesz)});
+    image.segments.push_back({static_cast<uint32_t>(phdr.p_paddr),
+                              static_cast<uint32_t>(phdr.p_filesz),
+                              static_cast<uint32_t>(phdr.p_memsz),
+                              contents.substr(phdr.p_offset, phdr.p_filesz)});
     if (phdr.p_flags & llvm::ELF::PF_X) {
       uint32_t low = phdr.p_paddr, high = phdr.p_paddr + phdr.p_filesz;
       image.codeLow = haveCode ? std::min(image.codeLow, low) : low;
@@ -438,15 +436,13 @@ std::optional<std::string> Profiler::setUp(const Board &board) {
   }
   auto pageAligned = [](uint32_t v) { return v % kPageSize == 0; };
   if (!pageAligned(flashBase) || !pageAligned(flashSize) ||
-      !pageAligned(ramBase) || !pageAligned(ramSize) || !flashSize ||
-      !ramSize)
+      !pageAligned(ramBase) || !pageAligned(ramSize) || !flashSize || !ramSize)
     return "the ELF's memory regions (FLASH " + hex(flashBase) + "+" +
            hex(flashSize) + ", RAM " + hex(ramBase) + "+" + hex(ramSize) +
            ") are not 4 KiB aligned";
 
-  uc_err err = uc_open(UC_ARCH_ARM,
-                       static_cast<uc_mode>(UC_MODE_THUMB | UC_MODE_MCLASS),
-                       &uc);
+  uc_err err = uc_open(
+      UC_ARCH_ARM, static_cast<uc_mode>(UC_MODE_THUMB | UC_MODE_MCLASS), &uc);
   if (err != UC_ERR_OK) {
     uc = nullptr;
     return std::string("cannot start unicorn: ") + uc_strerror(err);
@@ -478,8 +474,7 @@ std::optional<std::string> Profiler::setUp(const Board &board) {
     // The rest of memsz stays zero, as unicorn's fresh memory is.
   }
 
-  if (cs_open(CS_ARCH_ARM,
-              static_cast<cs_mode>(CS_MODE_THUMB | CS_MODE_MCLASS),
+  if (cs_open(CS_ARCH_ARM, static_cast<cs_mode>(CS_MODE_THUMB | CS_MODE_MCLASS),
               &disassembler) != CS_ERR_OK) {
     disassembler = 0;
     return std::string("cannot start capstone");
@@ -526,13 +521,13 @@ std::optional<std::string> Profiler::run() {
   if (failure)
     return failure;
   if (sawUnmapped) {
-    const char *what = unmappedType == UC_MEM_FETCH_UNMAPPED ? "fetch"
+    const char *what = unmappedType == UC_MEM_FETCH_UNMAPPED   ? "fetch"
                        : unmappedType == UC_MEM_WRITE_UNMAPPED ? "write"
                                                                : "read";
     if (unmappedType == UC_MEM_FETCH_UNMAPPED)
       return "instruction fetch from unmapped memory at " +
-             hex(unmappedAddress) + " (after the instruction at pc=" +
-             hex(currentPc) + ")";
+             hex(unmappedAddress) +
+             " (after the instruction at pc=" + hex(currentPc) + ")";
     return std::string("unmapped memory ") + what + " of " +
            std::to_string(unmappedSize) + " bytes at " + hex(unmappedAddress) +
            " by the instruction at pc=" + hex(currentPc);
@@ -608,10 +603,10 @@ void Profiler::retire(uint32_t pc, const DecodedInsn &insn, bool passed) {
   if (itState) {
     // ITAdvance() (ARMv7-M ARM A7.3.3): shift the mask; the block ends
     // when its low three bits are zero.
-    itState = (itState & 0x7) == 0
-                  ? 0
-                  : static_cast<uint8_t>((itState & 0xE0) |
-                                         ((itState << 1) & 0x1F));
+    itState =
+        (itState & 0x7) == 0
+            ? 0
+            : static_cast<uint8_t>((itState & 0xE0) | ((itState << 1) & 0x1F));
   }
   if (insn.cls == InsnClass::IfThen)
     itState = insn.itState;
@@ -819,21 +814,18 @@ void printPerFunction(const Image &image, const Profiler &profiler,
                      "cyc/ins", "%cyc", "function");
   for (size_t i : order) {
     const Counts &c = profiler.functionCounts[i];
-    std::string name = i < image.functions.size() ? image.functions[i].name
-                                                  : "<no symbol>";
-    os << llvm::format("%14llu %14llu %8.3f %6.1f%%  %s\n",
-                       (unsigned long long)c.cycles,
-                       (unsigned long long)c.instructions,
-                       (double)c.cycles / c.instructions, percent(c.cycles),
-                       name.c_str());
+    std::string name =
+        i < image.functions.size() ? image.functions[i].name : "<no symbol>";
+    os << llvm::format(
+        "%14llu %14llu %8.3f %6.1f%%  %s\n", (unsigned long long)c.cycles,
+        (unsigned long long)c.instructions, (double)c.cycles / c.instructions,
+        percent(c.cycles), name.c_str());
   }
-  os << llvm::format("%14llu %14llu %8.3f %6.1f%%  %s\n",
-                     (unsigned long long)region.cycles,
-                     (unsigned long long)region.instructions,
-                     region.instructions
-                         ? (double)region.cycles / region.instructions
-                         : 0.0,
-                     100.0, "total");
+  os << llvm::format(
+      "%14llu %14llu %8.3f %6.1f%%  %s\n", (unsigned long long)region.cycles,
+      (unsigned long long)region.instructions,
+      region.instructions ? (double)region.cycles / region.instructions : 0.0,
+      100.0, "total");
 
   os << "\ncycles by instruction class in " << regionName
      << " (taken-branch refills charged to the branch)\n";
@@ -843,11 +835,10 @@ void printPerFunction(const Image &image, const Profiler &profiler,
     const Counts &c = profiler.classCounts[i];
     if (!c.instructions)
       continue;
-    os << llvm::format("%14llu %14llu %8.3f %6.1f%%  %s\n",
-                       (unsigned long long)c.cycles,
-                       (unsigned long long)c.instructions,
-                       (double)c.cycles / c.instructions, percent(c.cycles),
-                       getInsnClassName(static_cast<InsnClass>(i)));
+    os << llvm::format(
+        "%14llu %14llu %8.3f %6.1f%%  %s\n", (unsigned long long)c.cycles,
+        (unsigned long long)c.instructions, (double)c.cycles / c.instructions,
+        percent(c.cycles), getInsnClassName(static_cast<InsnClass>(i)));
   }
   os << "\nmodel events in " << regionName << ": branch refills "
      << profiler.branchPenaltyCycles << " cycles, pipelined loads "
@@ -922,8 +913,8 @@ int runMain(int argc, char **argv) {
   std::optional<uint32_t> inputSize = readConstant(kInputBytesSymbol);
   if (inputSize && inputBytes.size() != *inputSize)
     return fail("input file '" + opts.input + "' has " +
-                Twine(inputBytes.size()) + " bytes, but the model's input has " +
-                Twine(*inputSize));
+                Twine(inputBytes.size()) +
+                " bytes, but the model's input has " + Twine(*inputSize));
 
   if (auto error = profiler.run()) {
     printConsole(host.console(), /*all=*/true);
@@ -957,11 +948,10 @@ int runMain(int argc, char **argv) {
   if (!opts.output.empty()) {
     std::optional<uint32_t> outputSize = readConstant(kOutputBytesSymbol);
     const std::vector<char> &bytes = host.output();
-    if (!host.outputWritten() ||
-        (outputSize && bytes.size() != *outputSize))
-      return fail("the program wrote no output" +
-                  (outputSize ? " of " + Twine(*outputSize) + " bytes"
-                              : Twine()));
+    if (!host.outputWritten() || (outputSize && bytes.size() != *outputSize))
+      return fail(
+          "the program wrote no output" +
+          (outputSize ? " of " + Twine(*outputSize) + " bytes" : Twine()));
     std::error_code ec;
     llvm::raw_fd_ostream os(opts.output, ec, llvm::sys::fs::OF_None);
     if (ec)

@@ -12,6 +12,8 @@ VMCU_PACKAGES=(
   cmake ninja-build g++ libgtest-dev
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
+  # tools/vmcu-prof, the cycle-approximate profiler (optional in CMake).
+  libunicorn-dev libcapstone-dev
   # .tflite test models and references (utils/make-tflite.py,
   # utils/tflite_numpy_ref.py, Arm NN's CpuRef backend).
   python3-flatbuffers python3-numpy python3-pyarmnn libarmnn-cpuref-backend22

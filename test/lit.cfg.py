@@ -29,6 +29,10 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.vmcu_tools_dir, config.llvm_tools_dir]
 tools = ["vmcu-opt", "vmcuc", "vmcu-gen", "vmcu-run", "vmcu-translate", "mlir-opt", "mlir-runner", "mlir-translate",
          "llc", "llvm-objdump"]
+# vmcu-prof is built only where unicorn and capstone are (tools/vmcu-prof).
+if config.vmcu_prof_enabled.upper() in ("ON", "TRUE", "1"):
+    config.available_features.add("vmcu-prof")
+    tools.append("vmcu-prof")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Optional features for heavy or environment-dependent tests.

@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Checks vmcu-prof's counts against vmcu-run --icount's.
+
+usage: check_counts.py PROF_SUMMARY VMCU_RUN_SUMMARY
+  PROF_SUMMARY      a file holding `vmcu-prof: <cpu> cycles=C instructions=M status=0`
+  VMCU_RUN_SUMMARY  a file holding vmcu-run --icount's line `... instructions=Q`
+
+Checks C >= M (every instruction costs at least a cycle) and 0 <= M - Q < 80:
+QEMU's figure is virtual time in SysTick ticks of 40 instructions (one is
+lost when the counter first reloads), taken over a window that also holds
+about ten harness instructions around the call of vmcu_invoke(), so it
+lands less than 80 below the exact count (44-66 for the
+kernels of bench/cycles.sh; vmcu-prof's instruction count is checked
+exactly against a QEMU trace in exact-icount.test).
+prints: counts ok
+"""
+import re
+import sys
+
+
+def field(path, pattern):
+    text = open(path).read()
+    m = re.search(pattern, text)
+    if not m:
+        sys.exit("error: no match for %r in %s:\n%s" % (pattern, path, text))
+    return int(m.group(1))
+
+
+prof, qemu = sys.argv[1:3]
+cycles = field(prof, r"vmcu-prof: \S+ cycles=(\d+) ")
+instructions = field(prof, r"vmcu-prof: \S+ cycles=\d+ instructions=(\d+) ")
+icount = field(qemu, r"instructions=(\d+)")
+errors = []
+if cycles < instructions:
+    errors.append("cycles %d < instructions %d" % (cycles, instructions))
+if not 0 <= instructions - icount < 80:
+    errors.append("vmcu-prof instructions %d vs QEMU --icount %d: difference "
+                  "%d outside [0, 80)" % (instructions, icount,
+                                          instructions - icount))
+if errors:
+    sys.exit("error: " + "; ".join(errors))
+print("counts ok")

@@ -38,6 +38,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_CONVERTVMCUTOLLVMPASS
@@ -117,7 +118,16 @@ static bool isRematerializable(Operation *op) {
           isa<SegmentPoolOp, TensorBaseOp>(op));
 }
 
-/// Moves the body of `kernel` into a private function `vmcu_kernel_<i>` and
+/// `vmcu_kernel_<i>_<name>`, the kernel's name reduced to [A-Za-z0-9_]:
+/// profilers and disassembly then show which layer a cycle belongs to.
+static std::string kernelFunctionName(KernelOp kernel, unsigned index) {
+  std::string name = ("vmcu_kernel_" + Twine(index) + "_").str();
+  for (char ch : kernel.getSymName())
+    name.push_back(llvm::isAlnum(ch) ? ch : '_');
+  return name;
+}
+
+/// Moves the body of `kernel` into a private function (kernelFunctionName) and
 /// calls it. Each kernel's scratch buffers (memref.alloca) then sit in the
 /// entry block of their own function: LLVM's inliner brings them back into
 /// vmcu_invoke as static allocas with lifetime markers, so SROA can promote
@@ -142,7 +152,7 @@ static void outlineKernel(KernelOp kernel, unsigned index, OpBuilder &b) {
   auto module = kernel->getParentOfType<ModuleOp>();
   b.setInsertionPointToEnd(module.getBody());
   auto func = func::FuncOp::create(
-      b, kernel.getLoc(), ("vmcu_kernel_" + Twine(index)).str(),
+      b, kernel.getLoc(), kernelFunctionName(kernel, index),
       b.getFunctionType(ValueRange(operands).getTypes(), {}));
   // Internal and never inlined: each kernel keeps its own frame (so the
   // stack is the largest kernel's, not the sum) and its own register

@@ -27,13 +27,13 @@
 // CHECK-DAG:   %[[K:.*]] = llvm.mlir.constant(2 : i32) : i32
 // CHECK:       llvm.call @vmcu_ring_check_init(%[[N]], %[[S]], %[[IB]], %[[IS]], %[[NAMES]], %[[K]])
 // Each kernel is outlined into an internal function, called in order.
-// CHECK:       llvm.call @vmcu_kernel_0() : () -> ()
-// CHECK-NEXT:  llvm.call @vmcu_kernel_1() : () -> ()
+// CHECK:       llvm.call @vmcu_kernel_0_first() : () -> ()
+// CHECK-NEXT:  llvm.call @vmcu_kernel_1_second() : () -> ()
 // CHECK-NOT:   llvm.call
 // CHECK:       llvm.return
 // Kernel "first" (id 0): load of input segment 1, store to segment 4,
 // free of 2 segments from 1.
-// CHECK-LABEL: llvm.func internal @vmcu_kernel_0()
+// CHECK-LABEL: llvm.func internal @vmcu_kernel_0_first()
 // CHECK:       %[[A:.*]] = llvm.add
 // CHECK-DAG:   %[[OFF0:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-DAG:   %[[B16:.*]] = llvm.mlir.constant(16 : i32) : i32
@@ -48,7 +48,7 @@
 // CHECK:       llvm.call @vmcu_ring_check_free(%[[A]], %[[C2]], %[[K0B]])
 // Kernel "second" (id 1): 4 bytes at byte 8, then its workspace (segment
 // 3, its tensor base rematerialised in the kernel) dies.
-// CHECK-LABEL: llvm.func internal @vmcu_kernel_1()
+// CHECK-LABEL: llvm.func internal @vmcu_kernel_1_second()
 // CHECK:       %[[W:.*]] = llvm.mlir.constant(3 : index) : i32
 // CHECK-DAG:   %[[O8:.*]] = llvm.mlir.constant(8 : i32) : i32
 // CHECK-DAG:   %[[B4:.*]] = llvm.mlir.constant(4 : i32) : i32

@@ -296,7 +296,7 @@ func.func @requantize_wide(%v: i32, %m: i32, %s: i32) -> i8 {
 
 // -----
 
-// Each kernel becomes an internal function vmcu_kernel_<i>, called in
+// Each kernel becomes an internal function vmcu_kernel_<i>_<name>, called in
 // order: its scratch buffers are allocas in that function's entry block
 // (LLVM inlines it back with lifetime markers, so kernels share stack).
 // Constants, the pool and tensor bases are cloned into the kernel; other
@@ -307,14 +307,14 @@ func.func @requantize_wide(%v: i32, %m: i32, %s: i32) -> i8 {
 // CHECK-LABEL: llvm.func @two_kernels
 // CHECK-SAME:  (%[[N:.*]]: i32)
 // CHECK-NOT:   llvm.alloca
-// CHECK:       llvm.call @vmcu_kernel_0(%[[N]]) : (i32) -> ()
-// CHECK-NEXT:  llvm.call @vmcu_kernel_1() : () -> ()
-// CHECK-LABEL: llvm.func internal @vmcu_kernel_0
+// CHECK:       llvm.call @vmcu_kernel_0_first(%[[N]]) : (i32) -> ()
+// CHECK-NEXT:  llvm.call @vmcu_kernel_1_second() : () -> ()
+// CHECK-LABEL: llvm.func internal @vmcu_kernel_0_first
 // CHECK-SAME:  (%[[ARG:.*]]: i32)
 // CHECK-SAME:  passthrough = ["noinline"]
 // CHECK:       llvm.alloca {{.*}} x i32
 // CHECK:       llvm.store %[[ARG]]
-// CHECK-LABEL: llvm.func internal @vmcu_kernel_1()
+// CHECK-LABEL: llvm.func internal @vmcu_kernel_1_second()
 // CHECK:       llvm.mlir.addressof @vmcu_arena
 // CHECK:       llvm.alloca {{.*}} x vector<4xi8>
 // CHECK:       llvm.return

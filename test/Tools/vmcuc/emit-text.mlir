@@ -14,11 +14,14 @@
 // LLVM-DAG: @vmcu_input_bytes = {{.*}}constant i32 64
 // LLVM-DAG: @vmcu_output_bytes = {{.*}}constant i32 16
 // LLVM: define {{.*}}i32 @vmcu_invoke()
+// LLVM-NEXT: call fastcc void @vmcu_kernel_0_copy()
+// LLVM-NEXT: call fastcc void @vmcu_kernel_1_reduce()
+// LLVM-NEXT: ret i32 0
+// LLVM-DAG: define {{.*}}ptr @vmcu_input()
+// LLVM-DAG: define {{.*}}ptr @vmcu_output()
+// LLVM-DAG: define internal fastcc void @vmcu_kernel_1_reduce()
 // LLVM: @llvm.arm.sxtb16(
 // LLVM: @llvm.arm.smlad(
-// LLVM: ret i32 0
-// LLVM: define {{.*}}ptr @vmcu_input()
-// LLVM: define {{.*}}ptr @vmcu_output()
 // LLVM: "target-cpu"="cortex-m4" "target-features"="+dsp"
 // SUMMARY: vmcuc: wrote - (arena 96 bytes)
 

@@ -12,10 +12,15 @@
 # The MLPerf Tiny models end in SOFTMAX, which vmcu does not compile: they
 # run up to their logits (--tflite-output).
 #
-# usage: bench/models.sh [BUILD_DIR]
+# WINDOW_CACHE (bytes, default 0) is passed as --window-cache: each fused
+# bottleneck whose R*R*Cmid window fits keeps it on the stack (faster, more
+# stack, same arena).
+#
+# usage: bench/models.sh [BUILD_DIR] [WINDOW_CACHE]
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD="${1:-$ROOT/build}"
+WINDOW_CACHE="${2:-0}"
 MODELS="${VMCU_SHARED_DIR:-$ROOT/../shared}/models"
 VMCUC="$BUILD/bin/vmcuc"
 RUN="$BUILD/bin/vmcu-run"
@@ -41,8 +46,8 @@ printf "%-34s %8s %7s %8s %12s %11s %9s %13s\n" \
 while IFS='|' read -r file output; do
   [ -n "$file" ] || continue
   model="$MODELS/$file"
-  extra=()
-  [ -n "$output" ] && extra=(--tflite-output="$output")
+  extra=(--window-cache="$WINDOW_CACHE")
+  [ -n "$output" ] && extra+=(--tflite-output="$output")
   "$VMCUC" "$model" "${extra[@]}" -o "$tmp/m.o" --header="$tmp/m.h" \
     --report="$tmp/r.json" > /dev/null
   # A fixed pseudo-random input of the model's size.

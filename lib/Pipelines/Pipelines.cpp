@@ -61,7 +61,9 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm,
     VMCUSelectSegmentSizesPassOptions select;
     select.ramKb = options.ramKb;
     pm.addPass(createVMCUSelectSegmentSizesPass(select));
-    pm.addPass(createVMCUTilePass());
+    VMCUTilePassOptions tile;
+    tile.windowCache = options.windowCache;
+    pm.addPass(createVMCUTilePass(tile));
     VMCUSolveOffsetsPassOptions solve;
     solve.ramKb = options.ramKb;
     solve.memoryReport = options.memoryReport;
@@ -75,7 +77,7 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   pm.addPass(createLowerAffinePass());
   // No convert-scf-to-cf here: cf cannot live in a vmcu.kernel body (a
-  // single block), so convert-vmcu-to-llvm inlines the kernels and then
+  // single block), so convert-vmcu-to-llvm outlines the kernels and then
   // runs the convert-scf-to-cf patterns itself.
   ConvertVMCUToLLVMPassOptions toLLVM;
   toLLVM.cpu = options.cpu;

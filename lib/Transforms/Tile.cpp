@@ -251,7 +251,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
                       b.getStringAttr(layer.op->getName().stripDialect()));
       Block &body = kernel.getBody().emplaceBlock();
       OpBuilder kb = OpBuilder::atBlockBegin(&body);
-      tile::KernelEnv env{module, pool, unit, layer.name};
+      tile::KernelEnv env{module, pool, unit, layer.name, windowCache};
       tile::KernelTensors tensors{bases[layer.inputTensor],
                                   bases[layer.outputTensor]};
       tensors.freeInput = lastReader[layer.inputTensor] == k;

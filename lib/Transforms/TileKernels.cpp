@@ -138,12 +138,12 @@ public:
 
   VectorType segType() { return VectorType::get({seg}, b.getI8Type()); }
 
-  /// Ring-loads one segment into `buf` (memref<seg x i8>).
-  void loadSegment(Value base, AffineExpr segIndex, ValueRange dims,
-                   Value buf) {
+  /// Ring-loads one segment into `buf` at element `at` (default 0).
+  void loadSegment(Value base, AffineExpr segIndex, ValueRange dims, Value buf,
+                   Value at = Value()) {
     Value addr = ringAddress(base, segIndex, dims);
     Value v = RingLoadOp::create(b, loc, segType(), env.pool, addr, Value());
-    vector::StoreOp::create(b, loc, v, buf, ValueRange{index(0)});
+    vector::StoreOp::create(b, loc, v, buf, ValueRange{at ? at : index(0)});
   }
 
   void storeSegment(Value base, AffineExpr segIndex, ValueRange dims,
@@ -777,6 +777,59 @@ LogicalResult emitBottleneck(Emitter &e, BottleneckOp op,
   Value obuf = e.scratch(s, e.b.getI8Type());
   Type i8Type = e.b.getI8Type();
 
+  // With a window-cache budget of at least R*R*Cmid bytes, the expanded
+  // pixels (B) of the R x R window live in `window`, slot (r, column mod R,
+  // m): at each output pixel only the `stride` columns the window slides
+  // onto are expanded, at the row's first pixel all of it. Each input pixel
+  // is then loaded and expanded once per output row instead of once per tap
+  // and mid channel.
+  int64_t cs = cols.stride;
+  bool cacheWindow = cs <= kc && static_cast<uint64_t>(kr * kc * cmid) <=
+                                     e.env.windowCacheBytes;
+  Value window, xrow;
+  if (cacheWindow) {
+    window = e.scratch(kr * kc * cmid, i8Type);
+    xrow = e.scratch(cin, i8Type);
+  }
+  // Expands the input pixels of window rows (clipped) and tap columns
+  // [tLo, tHi) (clipped) of output pixel (p, q) into `window`.
+  auto fillWindow = [&](Value p, Value q, int64_t tLo, int64_t tHi) {
+    Value z = e.index(0);
+    e.loop(
+        {e.c(0), e.c(rows.pad) - e.d(0) * rows.stride},
+        {e.c(kr), e.c(rows.bExtent + rows.pad) - e.d(0) * rows.stride}, p,
+        [&](Value r) {
+          e.loop(
+              {e.c(tLo), e.c(cols.pad) - e.d(0) * cs},
+              {e.c(tHi), e.c(cols.bExtent + cols.pad) - e.d(0) * cs}, q,
+              [&](Value tt) {
+                Value y = e.apply((e.d(0) * rows.stride - rows.pad + e.d(1)) *
+                                      rows.scale,
+                                  {p, r});
+                Value x = e.apply(
+                    (e.d(0) * cs - cols.pad + e.d(1)) * cols.scale, {q, tt});
+                e.loop(0, cinS, [&](Value cc) {
+                  e.loadSegment(t.input,
+                                (e.d(0) * cols.inExtent + e.d(1)) * cinS +
+                                    e.d(2),
+                                {y, x, cc}, xrow, e.apply(e.d(0) * s, cc));
+                });
+                e.loop(0, cmid, [&](Value m) {
+                  e.store(e.load(b1t, m), accB, z);
+                  e.dotRow(accB, z, xrow, cin, zpA, w1t, e.d(0) * cin, {m});
+                  Value bq = e.requantize(e.load(accB, z), expand.getRequant(),
+                                          m1, sh1, m, i8Type);
+                  Value slot = e.apply(
+                      (e.d(0) * kc + (e.d(1) * cs - cols.pad + e.d(2)) % kc) *
+                              cmid +
+                          e.d(3),
+                      {r, q, tt, m});
+                  e.store(bq, window, slot);
+                });
+              });
+        });
+  };
+
   // Once accD is complete only the residual still reads the input, and
   // only pixel (p, q), which is among the pixels freed here only without
   // padding. Otherwise free them before the first output segment's store:
@@ -787,11 +840,30 @@ LogicalResult emitBottleneck(Emitter &e, BottleneckOp op,
       rows, cols, t.input, cinS,
       [&](Value p, Value q, Emitter::FreeHook frees) {
         Value z = e.index(0);
+        if (cacheWindow) {
+          // The whole window at the row's first pixel, then its new column.
+          e.loop({e.d(0)}, {e.d(0) + 1, e.c(1)}, q,
+                 [&](Value) { fillWindow(p, q, 0, kc - cs); });
+          fillWindow(p, q, kc - cs, kc);
+        }
         e.loop(0, cout, [&](Value k) { e.store(e.load(b3t, k), accD, k); });
         e.loop(0, cmid, [&](Value m) {
           e.store(e.load(b2t, m), accC, z);
           e.forEachTap(
               rows, cols, p, q, [&](Value r, Value tt, Value y, Value x) {
+                if (cacheWindow) {
+                  Value slot = e.apply(
+                      (e.d(0) * kc + (e.d(1) * cs - cols.pad + e.d(2)) % kc) *
+                              cmid +
+                          e.d(3),
+                      {r, q, tt, m});
+                  Value w2Idx = e.apply((e.d(0) * kc + e.d(1)) * cmid + e.d(2),
+                                        {r, tt, m});
+                  e.store(e.mac(e.load(accC, z), e.load(window, slot), zpB,
+                                e.load(w2t, w2Idx)),
+                          accC, z);
+                  return;
+                }
                 e.store(e.load(b1t, m), accB, z);
                 e.loop(0, cinS, [&](Value cc) {
                   e.loadSegment(t.input,

@@ -19,6 +19,9 @@ struct KernelEnv {
   Value pool;
   int64_t unitBytes;
   std::string name;
+  /// vmcu-tile's window-cache option: stack bytes a bottleneck may spend on
+  /// its window of expanded pixels (0: none).
+  uint64_t windowCacheBytes = 0;
 };
 
 /// The ring tensors one kernel reads and writes (tensor_base values).

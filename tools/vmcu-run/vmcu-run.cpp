@@ -186,6 +186,14 @@ struct RunOptions {
                "final SOFTMAX (vmcu has no softmax; it does not change the "
                "argmax)"),
       cl::value_desc("tensor"), cl::cat(category)};
+  cl::opt<unsigned> windowCache{
+      "window-cache",
+      cl::desc("Stack bytes each fused inverted bottleneck may spend keeping "
+               "its R x R window of expanded pixels (R*R*Cmid bytes) and "
+               "sliding it along the row, so each input pixel is expanded "
+               "once per output row instead of once per tap: faster, more "
+               "stack, the same arena. 0 (default): recompute, least RAM"),
+      cl::value_desc("bytes"), cl::init(0), cl::cat(category)};
   cl::opt<bool> ringCheck{
       "ring-check",
       cl::desc("Compile with ring-safety checks and link the runtime's "
@@ -367,6 +375,7 @@ static int runMain(int argc, char **argv) {
   compileOptions.memoryReport = opts.report;
   compileOptions.ringCheck = opts.ringCheck;
   compileOptions.tfliteOutput = opts.tfliteOutput;
+  compileOptions.windowCache = opts.windowCache;
   compileOptions.toolName = kToolName.str();
   FailureOr<CompiledModel> model = compileModelFile(opts.model, compileOptions);
   if (failed(model))

@@ -62,6 +62,12 @@ struct VMCUPipelineOptions : public PassPipelineOptions<VMCUPipelineOptions> {
                      "checker (convert-vmcu-to-llvm{ring-check}); link "
                      "runtime/vmcu_ring_check.c"),
       llvm::cl::init(false)};
+  PassOptions::Option<unsigned> windowCache{
+      *this, "window-cache",
+      llvm::cl::desc("Stack bytes a fused bottleneck may spend caching its "
+                     "R x R window of expanded pixels (vmcu-tile"
+                     "{window-cache}); 0 (default): none"),
+      llvm::cl::init(0)};
 
   /// Checks `cpu` and `from`; on failure calls `emitError` and fails.
   LogicalResult verify(function_ref<void(const Twine &)> emitError) const;

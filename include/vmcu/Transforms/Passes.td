@@ -87,6 +87,12 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
   let options = [
     Option<"entry", "entry", "std::string", "\"main\"",
            "Name of the model's entry function">,
+    Option<"windowCache", "window-cache", "unsigned", "0",
+           "Stack bytes a fused bottleneck with a stride-1 row may spend on "
+           "its R x R window of expanded pixels (R*R*Cmid bytes), slid "
+           "along the row so each input pixel is expanded once per output "
+           "row instead of once per tap: faster, more stack, same arena. "
+           "0 (default) keeps every bottleneck recomputing">,
   ];
 }
 

@@ -131,6 +131,7 @@ mlir::vmcu::lowerToLLVMDialect(ModuleOp module, const CompileOptions &options) {
   pipelineOptions.memoryReport = options.memoryReport;
   pipelineOptions.memorySvg = options.memorySvg;
   pipelineOptions.ringCheck = options.ringCheck;
+  pipelineOptions.windowCache = options.windowCache;
   if (failed(pipelineOptions.verify(
           [&](const Twine &message) { (void)fail(options, message); })))
     return failure();

@@ -129,6 +129,14 @@ struct VMCUCOptions {
                "final SOFTMAX (vmcu has no softmax; it does not change the "
                "argmax)"),
       cl::value_desc("tensor"), cl::cat(category)};
+  cl::opt<unsigned> windowCache{
+      "window-cache",
+      cl::desc("Stack bytes each fused inverted bottleneck may spend keeping "
+               "its R x R window of expanded pixels (R*R*Cmid bytes) and "
+               "sliding it along the row, so each input pixel is expanded "
+               "once per output row instead of once per tap: faster, more "
+               "stack, the same arena. 0 (default): recompute, least RAM"),
+      cl::value_desc("bytes"), cl::init(0), cl::cat(category)};
   cl::opt<bool> ringCheck{
       "ring-check",
       cl::desc("Instrument every ring access with a call into the runtime's "
@@ -283,6 +291,7 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
   compileOptions.memorySvg = opts.memorySvg;
   compileOptions.ringCheck = opts.ringCheck;
   compileOptions.tfliteOutput = opts.tfliteOutput;
+  compileOptions.windowCache = opts.windowCache;
   switch (opts.from) {
   case FromKind::Auto:
     break;

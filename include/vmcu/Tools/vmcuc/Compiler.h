@@ -51,6 +51,9 @@ struct CompileOptions {
   /// For a .tflite input: compile up to this tensor instead of the model's
   /// output (empty: the output).
   std::string tfliteOutput;
+  /// Stack bytes a fused bottleneck may spend caching its window of
+  /// expanded pixels (the pipeline's `window-cache`; 0: none).
+  unsigned windowCache = 0;
   /// Prefix of errors that have no source location.
   std::string toolName = "vmcuc";
 };

@@ -121,6 +121,12 @@ private:
   LogicalResult readOperatorCodes(Table model);
   /// The constant bytes of tensor `index`, empty when it has no data.
   FailureOr<llvm::ArrayRef<uint8_t>> constantData(int32_t index);
+  /// The `count` little-endian values of constant tensor `index`, which
+  /// must have TFLite type `type`.
+  template <typename T>
+  FailureOr<SmallVector<T>> constant(int32_t index, int64_t count,
+                                     tflite::TensorType type,
+                                     StringRef typeName);
   FailureOr<SmallVector<int8_t>> constantI8(int32_t index, int64_t count);
   FailureOr<SmallVector<int32_t>> constantI32(int32_t index, int64_t count);
   /// The int32 bias of a layer with operands `in` (input, weights, bias),
@@ -327,39 +333,35 @@ FailureOr<llvm::ArrayRef<uint8_t>> Importer::constantData(int32_t index) {
   return *bytes;
 }
 
-FailureOr<SmallVector<int8_t>> Importer::constantI8(int32_t index,
-                                                    int64_t count) {
+template <typename T>
+FailureOr<SmallVector<T>> Importer::constant(int32_t index, int64_t count,
+                                             tflite::TensorType type,
+                                             StringRef typeName) {
   const TensorInfo &t = tensors[index];
-  if (t.type != static_cast<int8_t>(tflite::TensorType::Int8))
-    return opError() << "tensor '" << t.name << "' must be int8 (TFLite type "
-                     << int(t.type) << ")";
+  if (t.type != static_cast<int8_t>(type))
+    return opError() << "tensor '" << t.name << "' must be " << typeName
+                     << " (TFLite type " << int(t.type) << ")";
   FailureOr<llvm::ArrayRef<uint8_t>> data = constantData(index);
   if (failed(data))
     return failure();
-  if (static_cast<uint64_t>(count) > kMaxConstantBytes ||
-      data->size() != static_cast<uint64_t>(count))
+  uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
+  if (bytes > kMaxConstantBytes || data->size() != bytes)
     return opError() << "tensor '" << t.name << "' must be a constant of "
-                     << count << " bytes, it has " << data->size();
-  return SmallVector<int8_t>(data->begin(), data->end());
+                     << count << " " << typeName << " values, it has "
+                     << data->size() << " bytes";
+  SmallVector<T> values(count);
+  std::memcpy(values.data(), data->data(), bytes);
+  return values;
+}
+
+FailureOr<SmallVector<int8_t>> Importer::constantI8(int32_t index,
+                                                    int64_t count) {
+  return constant<int8_t>(index, count, tflite::TensorType::Int8, "int8");
 }
 
 FailureOr<SmallVector<int32_t>> Importer::constantI32(int32_t index,
                                                       int64_t count) {
-  const TensorInfo &t = tensors[index];
-  if (t.type != static_cast<int8_t>(tflite::TensorType::Int32))
-    return opError() << "tensor '" << t.name << "' must be int32 (TFLite type "
-                     << int(t.type) << ")";
-  FailureOr<llvm::ArrayRef<uint8_t>> data = constantData(index);
-  if (failed(data))
-    return failure();
-  uint64_t bytes = static_cast<uint64_t>(count) * sizeof(int32_t);
-  if (bytes > kMaxConstantBytes || data->size() != bytes)
-    return opError() << "tensor '" << t.name << "' must be a constant of "
-                     << count << " int32 values, it has " << data->size()
-                     << " bytes";
-  SmallVector<int32_t> values(count);
-  std::memcpy(values.data(), data->data(), bytes);
-  return values;
+  return constant<int32_t>(index, count, tflite::TensorType::Int32, "int32");
 }
 
 FailureOr<SmallVector<int32_t>> Importer::optionalBias(ArrayRef<int32_t> in,

@@ -179,21 +179,7 @@ struct RunOptions {
       cl::desc("RAM budget for the tensor arena in KiB; compilation fails "
                "if the arena is larger. 0 (default) means unlimited"),
       cl::init(0), cl::cat(category)};
-  cl::opt<std::string> tfliteOutput{
-      "tflite-output",
-      cl::desc("For a .tflite model: compile up to the tensor of this name "
-               "instead of the model's output, e.g. the logits before a "
-               "final SOFTMAX (vmcu has no softmax; it does not change the "
-               "argmax)"),
-      cl::value_desc("tensor"), cl::cat(category)};
-  cl::opt<unsigned> windowCache{
-      "window-cache",
-      cl::desc("Stack bytes each fused inverted bottleneck may spend keeping "
-               "its R x R window of expanded pixels (R*R*Cmid bytes) and "
-               "sliding it along the row, so each input pixel is expanded "
-               "once per output row instead of once per tap: faster, more "
-               "stack, the same arena. 0 (default): recompute, least RAM"),
-      cl::value_desc("bytes"), cl::init(0), cl::cat(category)};
+  SharedCompileFlags shared{category};
   cl::opt<bool> ringCheck{
       "ring-check",
       cl::desc("Compile with ring-safety checks and link the runtime's "
@@ -374,8 +360,7 @@ static int runMain(int argc, char **argv) {
   compileOptions.ramKb = opts.ramKb;
   compileOptions.memoryReport = opts.report;
   compileOptions.ringCheck = opts.ringCheck;
-  compileOptions.tfliteOutput = opts.tfliteOutput;
-  compileOptions.windowCache = opts.windowCache;
+  opts.shared.apply(compileOptions);
   compileOptions.toolName = kToolName.str();
   FailureOr<CompiledModel> model = compileModelFile(opts.model, compileOptions);
   if (failed(model))

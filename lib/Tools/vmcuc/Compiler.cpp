@@ -335,3 +335,28 @@ uint64_t mlir::vmcu::getObjectFlashBytes(ArrayRef<char> object) {
   }
   return bytes;
 }
+
+SharedCompileFlags::SharedCompileFlags(llvm::cl::OptionCategory &category)
+    : tfliteOutput(
+          "tflite-output",
+          llvm::cl::desc(
+              "For a .tflite model: compile up to the tensor of this name "
+              "instead of the model's output, e.g. the logits before a "
+              "final SOFTMAX (vmcu has no softmax; it does not change the "
+              "argmax)"),
+          llvm::cl::value_desc("tensor"), llvm::cl::cat(category)),
+      windowCache(
+          "window-cache",
+          llvm::cl::desc(
+              "Stack bytes each fused inverted bottleneck may spend keeping "
+              "its R x R window of expanded pixels (R*R*Cmid bytes) and "
+              "sliding it along the row, so each input pixel is expanded "
+              "once per output row instead of once per tap: faster, more "
+              "stack, the same arena. 0 (default): recompute, least RAM"),
+          llvm::cl::value_desc("bytes"), llvm::cl::init(0),
+          llvm::cl::cat(category)) {}
+
+void SharedCompileFlags::apply(CompileOptions &options) const {
+  options.tfliteOutput = tfliteOutput;
+  options.windowCache = windowCache;
+}

@@ -122,21 +122,7 @@ struct VMCUCOptions {
       cl::desc("Also write the model's C header: the API prototypes and "
                "VMCU_ARENA_BYTES, VMCU_INPUT_BYTES, VMCU_OUTPUT_BYTES"),
       cl::value_desc("file"), cl::cat(category)};
-  cl::opt<std::string> tfliteOutput{
-      "tflite-output",
-      cl::desc("For a .tflite model: compile up to the tensor of this name "
-               "instead of the model's output, e.g. the logits before a "
-               "final SOFTMAX (vmcu has no softmax; it does not change the "
-               "argmax)"),
-      cl::value_desc("tensor"), cl::cat(category)};
-  cl::opt<unsigned> windowCache{
-      "window-cache",
-      cl::desc("Stack bytes each fused inverted bottleneck may spend keeping "
-               "its R x R window of expanded pixels (R*R*Cmid bytes) and "
-               "sliding it along the row, so each input pixel is expanded "
-               "once per output row instead of once per tap: faster, more "
-               "stack, the same arena. 0 (default): recompute, least RAM"),
-      cl::value_desc("bytes"), cl::init(0), cl::cat(category)};
+  SharedCompileFlags shared{category};
   cl::opt<bool> ringCheck{
       "ring-check",
       cl::desc("Instrument every ring access with a call into the runtime's "
@@ -290,8 +276,7 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
   compileOptions.memoryReport = opts.report;
   compileOptions.memorySvg = opts.memorySvg;
   compileOptions.ringCheck = opts.ringCheck;
-  compileOptions.tfliteOutput = opts.tfliteOutput;
-  compileOptions.windowCache = opts.windowCache;
+  opts.shared.apply(compileOptions);
   switch (opts.from) {
   case FromKind::Auto:
     break;

@@ -16,6 +16,7 @@
 #include "mlir/Support/LLVM.h"
 #include "vmcu/Pipelines/Pipelines.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/CommandLine.h"
 
 #include <memory>
 #include <optional>
@@ -126,6 +127,16 @@ FailureOr<ModelSource> parseModelFile(StringRef inputPath, MLIRContext &context,
 
 FailureOr<CompiledModel> compileModelFile(StringRef inputPath,
                                           const CompileOptions &options);
+
+/// The command-line options vmcuc and vmcu-run share, in `category`.
+struct SharedCompileFlags {
+  explicit SharedCompileFlags(llvm::cl::OptionCategory &category);
+  /// Copies the flags into `options`.
+  void apply(CompileOptions &options) const;
+
+  llvm::cl::opt<std::string> tfliteOutput;
+  llvm::cl::opt<unsigned> windowCache;
+};
 
 } // namespace vmcu
 } // namespace mlir

@@ -168,6 +168,15 @@ private:
   FailureOr<DimPads> window(llvm::StringRef dim, int64_t in, int64_t kernel,
                             int64_t stride, PaddingKind padding, int64_t before,
                             int64_t after);
+  /// Applies the fused activation to `y` and records it as tensor `out`.
+  LogicalResult defineActivated(int32_t out, Value y, int8_t activation,
+                                double scale, int32_t zp) {
+    FailureOr<Value> result = applyActivation(y, activation, scale, zp);
+    if (failed(result))
+      return failure();
+    define(out, QuantValue{*result, scale, zp});
+    return success();
+  }
   /// Records `value` as the result of the current operator.
   void define(int32_t index, QuantValue act) { values[index] = act; }
 
@@ -603,11 +612,7 @@ LogicalResult Importer::importConv(Table op, ArrayRef<int32_t> in, int32_t out,
       cast<RankedTensorType>(acc.getType()).clone(builder.getI8Type());
   Value y = tosa.rescale(acc, outType, *multipliers, 0, outZp,
                          /*perChannel=*/true);
-  FailureOr<Value> result = applyActivation(y, *act, outScale, outZp);
-  if (failed(result))
-    return failure();
-  define(out, QuantValue{*result, outScale, outZp});
-  return success();
+  return defineActivated(out, y, *act, outScale, outZp);
 }
 
 LogicalResult Importer::importFullyConnected(Table op, ArrayRef<int32_t> in,
@@ -729,11 +734,7 @@ LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in, int32_t out) {
                llvm::joinErrors(rhsM.takeError(), outM.takeError())));
   Value y = tosa.add(lhs->value, lhs->zp, *lhsM, rhs->value, rhs->zp, *rhsM,
                      *outM, outZp);
-  FailureOr<Value> result = applyActivation(y, *act, outScale, outZp);
-  if (failed(result))
-    return failure();
-  define(out, QuantValue{*result, outScale, outZp});
-  return success();
+  return defineActivated(out, y, *act, outScale, outZp);
 }
 
 LogicalResult Importer::importAvgPool(Table op, ArrayRef<int32_t> in,
@@ -782,11 +783,7 @@ LogicalResult Importer::importAvgPool(Table op, ArrayRef<int32_t> in,
     return failure();
   Value input = tosa.sliceTail(x->value, h->trim, w->trim);
   Value y = tosa.avgPool2d(input, x->zp, outZp, *fh, *fw, *sh, *sw, *h, *w);
-  FailureOr<Value> result = applyActivation(y, *act, outScale, outZp);
-  if (failed(result))
-    return failure();
-  define(out, QuantValue{*result, outScale, outZp});
-  return success();
+  return defineActivated(out, y, *act, outScale, outZp);
 }
 
 LogicalResult Importer::importReshape(ArrayRef<int32_t> in, int32_t out) {

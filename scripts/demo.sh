@@ -87,3 +87,12 @@ print(f"tensor-level planner {r['tensor_level_bytes']:8d} B  (same graph, in-pla
 print("anchors: TinyEngine 92 kB, CMSIS-NN/TFLM 220 kB peak SRAM (published)")
 PY
 echo "ring picture: $OUT/mcunet.svg"
+
+echo "== speed: instructions for one inference, without and with --window-cache"
+for budget in 0 4096 16384; do
+  "$BIN/vmcu-run" "$TFLITE" --cpu=cortex-m4 --icount --window-cache="$budget" \
+    --input "$OUT/mcunet.in" --output "$OUT/mcunet.wc.out" |
+    sed "s/^vmcu-run:/window-cache=$budget:/"
+  cmp -s "$OUT/mcunet.wc.out" "$OUT/mcunet.ref" ||
+    { echo "error: --window-cache=$budget changed the output" >&2; exit 1; }
+done

@@ -69,16 +69,20 @@ mlir::vmcu::computeWindow(llvm::StringRef what, llvm::StringRef dim, int64_t in,
   return pads;
 }
 
+std::pair<int64_t, int64_t> mlir::vmcu::samePads(int64_t in, int64_t kernel,
+                                                 int64_t stride) {
+  int64_t out = (in + stride - 1) / stride;
+  int64_t total = std::max<int64_t>((out - 1) * stride + kernel - in, 0);
+  return {total / 2, total - total / 2};
+}
+
 llvm::Expected<DimPads> mlir::vmcu::computePads(llvm::StringRef what,
                                                 llvm::StringRef dim, int64_t in,
                                                 int64_t kernel, int64_t stride,
                                                 Padding padding) {
   int64_t before = 0, after = 0;
   if (padding == Padding::Same) {
-    int64_t out = (in + stride - 1) / stride;
-    int64_t total = std::max<int64_t>((out - 1) * stride + kernel - in, 0);
-    before = total / 2;
-    after = total - before;
+    std::tie(before, after) = samePads(in, kernel, stride);
   } else if (in < kernel) {
     return makeError(llvm::formatv(
         "{0}: kernel {1} is larger than the {2} {3} with padding=valid", what,

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 namespace mlir::vmcu {
 
@@ -54,6 +55,11 @@ llvm::Expected<DimPads> computeWindow(llvm::StringRef what, llvm::StringRef dim,
                                       int64_t after);
 
 enum class Padding { Same, Valid };
+
+/// TensorFlow's SAME padding of an extent `in`: the pads before and after
+/// that give ceil(in / stride) outputs (the extra one goes after).
+std::pair<int64_t, int64_t> samePads(int64_t in, int64_t kernel,
+                                     int64_t stride);
 
 /// Exact window for TensorFlow's SAME / VALID padding.
 llvm::Expected<DimPads> computePads(llvm::StringRef what, llvm::StringRef dim,

@@ -498,11 +498,10 @@ FailureOr<DimPads> Importer::window(llvm::StringRef dim, int64_t in,
                                     int64_t after) {
   if (padding == PaddingKind::Same) {
     // SAME pads the already padded extent.
-    int64_t padded = in + before + after;
-    int64_t out = (padded + stride - 1) / stride;
-    int64_t total = std::max<int64_t>((out - 1) * stride + kernel - padded, 0);
-    before += total / 2;
-    after += total - total / 2;
+    auto [sameBefore, sameAfter] =
+        samePads(in + before + after, kernel, stride);
+    before += sameBefore;
+    after += sameAfter;
   } else if (padding != PaddingKind::Valid) {
     return opError() << "unknown padding " << int(padding);
   }

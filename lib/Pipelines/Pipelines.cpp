@@ -58,6 +58,9 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm,
 
   if (input != PipelineInput::Tiled) {
     pm.addNestedPass<func::FuncOp>(createVMCUFuseBottleneckPass());
+    VMCUChooseSchedulePassOptions choose;
+    choose.ramKb = options.ramKb;
+    pm.addPass(createVMCUChooseSchedulePass(choose));
     VMCUSelectSegmentSizesPassOptions select;
     select.ramKb = options.ramKb;
     pm.addPass(createVMCUSelectSegmentSizesPass(select));

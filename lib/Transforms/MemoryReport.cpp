@@ -57,6 +57,10 @@ llvm::json::Value mlir::vmcu::toJSON(const MemoryReport &report) {
         {"distance_segments", layer.distanceSegments},
         {"footprint_bytes", layer.footprintBytes},
         {"tensor_level_bytes", layer.tensorLevelBytes},
+        {"schedule", layer.schedule},
+        {"macs", layer.macs},
+        {"executed_macs", layer.executedMacs},
+        {"estimated_cycles", layer.estimatedCycles},
         {"also_live", std::move(alsoLive)},
     });
   }

@@ -8,9 +8,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/Pass/PassManager.h"
-#include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+#include "vmcu/Transforms/PlanTrial.h"
 #include <numeric>
 
 namespace mlir::vmcu {
@@ -24,42 +22,6 @@ using namespace mlir::vmcu;
 namespace {
 
 constexpr int64_t kBytesPerKiB = 1024;
-/// Segments of smaller sizes are multiples of the 4 int8 lanes of one
-/// vmcu.dot (SMLAD pair), so the inner level stays SIMD.
-constexpr int64_t kSimdLanes = 4;
-
-/// The layers of `func`'s chain, in order (top-level layer ops only: the
-/// convs inside a vmcu.bottleneck belong to it).
-SmallVector<LayerOpInterface> chainLayers(func::FuncOp func) {
-  SmallVector<LayerOpInterface> layers;
-  for (Operation &op : func.getBody().front())
-    if (auto layer = dyn_cast<LayerOpInterface>(&op))
-      layers.push_back(layer);
-  return layers;
-}
-
-/// Segment sizes `layer` may use, largest (fastest) first: the gcd of its
-/// extents, then its divisors that are multiples of kSimdLanes.
-SmallVector<int64_t> candidateSizes(LayerOpInterface layer) {
-  int64_t g = 0;
-  for (int64_t extent : layer.getSegmentedExtents())
-    g = std::gcd(g, extent);
-  SmallVector<int64_t> sizes = {std::max<int64_t>(g, 1)};
-  for (int64_t d = g - 1; d >= kSimdLanes; --d)
-    if (g % d == 0 && d % kSimdLanes == 0)
-      sizes.push_back(d);
-  return sizes;
-}
-
-/// What tiling and placing the model with given sizes gives.
-struct Trial {
-  int64_t arenaBytes = 0;
-  /// The kernel with the largest footprint (its index in the chain and
-  /// name) and that footprint in bytes.
-  unsigned worstIndex = 0;
-  std::string worstLayer;
-  int64_t worstBytes = 0;
-};
 
 struct VMCUSelectSegmentSizesPass
     : vmcu::impl::VMCUSelectSegmentSizesPassBase<VMCUSelectSegmentSizesPass> {
@@ -78,14 +40,14 @@ struct VMCUSelectSegmentSizesPass
       if (std::optional<uint64_t> fixed = layer.getSegmentSizeBytes())
         candidates.push_back({static_cast<int64_t>(*fixed)});
       else
-        candidates.push_back(candidateSizes(layer));
+        candidates.push_back(segmentSizeCandidates(layer));
     }
 
     int64_t budget = ramKb * kBytesPerKiB;
     SmallVector<int64_t> sizes;
     for (ArrayRef<int64_t> options : candidates)
       sizes.push_back(options.front());
-    FailureOr<Trial> current = evaluate(sizes);
+    FailureOr<PlanTrial> current = evaluate(sizes);
     if (failed(current))
       return; // vmcu-tile / vmcu-solve-offsets report why.
     // The pool capacity is a multiple of every segment size, so the lcm of
@@ -95,7 +57,7 @@ struct VMCUSelectSegmentSizesPass
     int64_t lcm = 1;
     for (int64_t size : sizes)
       lcm = std::lcm(lcm, size);
-    Trial smallest = *current;
+    PlanTrial smallest = *current;
     for (int64_t align = lcm; align >= 1 && current->arenaBytes > budget;
          --align) {
       if (lcm % align != 0)
@@ -108,7 +70,7 @@ struct VMCUSelectSegmentSizesPass
       }
       if (trialSizes == sizes)
         continue;
-      FailureOr<Trial> trial = evaluate(trialSizes);
+      FailureOr<PlanTrial> trial = evaluate(trialSizes);
       if (failed(trial))
         continue;
       if (trial->arenaBytes < smallest.arenaBytes)
@@ -123,7 +85,7 @@ struct VMCUSelectSegmentSizesPass
           << smallest.arenaBytes << " bytes of arena at best, more than "
           << "ram-kb=" << static_cast<int64_t>(ramKb) << " (" << budget
           << " bytes); layer '" << smallest.worstLayer << "' alone needs "
-          << smallest.worstBytes << " bytes";
+          << smallest.worstBytes() << " bytes";
       return signalPassFailure();
     }
 
@@ -133,48 +95,13 @@ struct VMCUSelectSegmentSizesPass
         layer->setAttr("segment_bytes", b.getI64IntegerAttr(size));
   }
 
-  /// Tiles and places a copy of the module with `sizes` and reads the arena
-  /// back; diagnostics of failed trials are dropped.
-  FailureOr<Trial> evaluate(ArrayRef<int64_t> sizes) {
-    OwningOpRef<ModuleOp> copy(getOperation().clone());
-    auto func = copy->lookupSymbol<func::FuncOp>(entry);
-    Builder b(&getContext());
-    for (auto [layer, size] : llvm::zip_equal(chainLayers(func), sizes))
-      layer->setAttr("segment_bytes", b.getI64IntegerAttr(size));
-
-    // The copy is not nested in the pass's operation, so it gets its own
-    // pass manager rather than runPipeline.
-    PassManager pm(&getContext());
-    VMCUTilePassOptions tile;
-    tile.entry = entry;
-    pm.addPass(createVMCUTilePass(tile));
-    pm.addPass(createVMCUSolveOffsetsPass());
-    ScopedDiagnosticHandler silence(&getContext(),
-                                    [](Diagnostic &) { return success(); });
-    if (failed(pm.run(*copy)))
-      return failure();
-
-    Trial trial;
-    copy->walk([&](SegmentPoolOp pool) {
-      PoolType type = pool.getType();
-      trial.arenaBytes = static_cast<int64_t>(type.getSegments()) *
-                         static_cast<int64_t>(type.getSegmentBytes());
+  /// Tiles and places a copy of the module with `sizes`.
+  FailureOr<PlanTrial> evaluate(ArrayRef<int64_t> sizes) {
+    return tryPlan(getOperation(), entry, [&](func::FuncOp func) {
+      Builder b(func.getContext());
+      for (auto [layer, size] : llvm::zip_equal(chainLayers(func), sizes))
+        layer->setAttr("segment_bytes", b.getI64IntegerAttr(size));
     });
-    unsigned index = 0;
-    copy->walk([&](KernelOp kernel) {
-      unsigned kernelIndex = index++;
-      auto footprint = kernel->getAttrOfType<IntegerAttr>("vmcu.footprint");
-      auto seg = kernel->getAttrOfType<IntegerAttr>("vmcu.segment_bytes");
-      if (!footprint || !seg)
-        return;
-      int64_t bytes = footprint.getInt() * seg.getInt();
-      if (bytes > trial.worstBytes) {
-        trial.worstBytes = bytes;
-        trial.worstIndex = kernelIndex;
-        trial.worstLayer = kernel.getSymName().str();
-      }
-    });
-    return trial;
   }
 };
 

@@ -89,6 +89,15 @@ MemoryReport buildReport(SegmentPoolOp pool, ArrayRef<PlacedKernel> kernels,
     layer.tensorLevelBytes = in + out;
     if (auto attr = op->getAttrOfType<IntegerAttr>("vmcu.tensor_level_bytes"))
       layer.tensorLevelBytes = attr.getInt();
+    if (auto attr = op->getAttrOfType<StringAttr>("vmcu.schedule"))
+      layer.schedule = attr.getValue().str();
+    auto intAttr = [&](StringRef name) {
+      auto attr = op->getAttrOfType<IntegerAttr>(name);
+      return attr ? attr.getInt() : int64_t(0);
+    };
+    layer.macs = intAttr("vmcu.macs");
+    layer.executedMacs = intAttr("vmcu.executed_macs");
+    layer.estimatedCycles = intAttr("vmcu.estimated_cycles");
     layer.input = k;
     layer.output = k + 1;
     layer.alsoLive.append(kernel.skips.begin(), kernel.skips.end());

@@ -8,6 +8,7 @@
 #include "vmcu/Transforms/Passes.h"
 
 #include "TileKernels.h"
+#include "vmcu/Transforms/LayerWork.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -249,6 +250,13 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
           b.getI64IntegerAttr(tensorLevelBytes(layer.op) + liveSkipBytes));
       kernel->setAttr("vmcu.layer",
                       b.getStringAttr(layer.op->getName().stripDialect()));
+      analysis::KernelWork work = layerWork(layer.op, layer.segmentBytes);
+      kernel->setAttr("vmcu.schedule",
+                      b.getStringAttr(analysis::kindName(work.kind)));
+      kernel->setAttr("vmcu.macs", b.getI64IntegerAttr(layerMacs(layer.op)));
+      kernel->setAttr("vmcu.executed_macs", b.getI64IntegerAttr(work.macs));
+      kernel->setAttr("vmcu.estimated_cycles",
+                      b.getI64IntegerAttr(analysis::estimateCycles(work)));
       Block &body = kernel.getBody().emplaceBlock();
       OpBuilder kb = OpBuilder::atBlockBegin(&body);
       tile::KernelEnv env{module, pool, unit, layer.name, windowCache};

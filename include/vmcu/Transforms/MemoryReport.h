@@ -35,6 +35,13 @@ struct ReportLayer {
   int64_t distanceSegments = 0;
   int64_t footprintBytes = 0;
   int64_t tensorLevelBytes = 0;
+  /// The kernel family the schedule chose (cost model's kind name).
+  std::string schedule;
+  /// MACs of the layer, and as executed (with recomputation).
+  int64_t macs = 0;
+  int64_t executedMacs = 0;
+  /// The cost model's Cortex-M4 cycles.
+  int64_t estimatedCycles = 0;
   unsigned input = 0;
   unsigned output = 0;
   /// Earlier tensors live while it runs: skip tensors it reads besides

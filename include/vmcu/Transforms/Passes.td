@@ -54,6 +54,50 @@ def VMCUFuseBottleneckPass : Pass<"vmcu-fuse-bottleneck", "func::FuncOp"> {
   ];
 }
 
+def VMCUChooseSchedulePass : Pass<"vmcu-choose-schedule", "ModuleOp"> {
+  let summary = "Run each fused bottleneck as one kernel or as separate "
+                "layers: the fastest plan whose arena fits the budget";
+  let description = [{
+    `vmcu-fuse-bottleneck` fuses every inverted bottleneck, which is the
+    minimum-RAM plan: the expanded tensor never exists. But the fused kernel
+    re-expands each input pixel once per depthwise tap (R*R times), so
+    where the separate layers fit in the RAM budget they are much faster.
+
+    The budget is `ram-kb` KiB, or, with `ram-kb=0`, the arena of the
+    all-fused plan: by default speed never costs RAM. The pass tiles and
+    places a copy of the model with every bottleneck unfused, keeps as
+    candidates the blocks whose kernels' footprints fit the budget, ranks
+    them by the cycles the cost model (`vmcu/Analysis/CostModel.h`) says
+    unfusing saves, and unfuses them all; if the pool's alignment then
+    pushes the arena over the budget it drops the smallest saving until
+    the plan fits. If even the all-fused plan is over the budget it does
+    nothing (`vmcu-select-segment-sizes` shrinks segments or reports).
+
+    Before (ram-kb=0, a small block late in the network):
+
+    ```mlir
+    %e = vmcu.bottleneck %a : tensor<1x5x5x32xi8> -> tensor<1x5x5x32xi8> {
+    ^bb0(%in: tensor<1x5x5x32xi8>):
+      %b = vmcu.conv2d %in, %w1, %b1 {...}
+      ...
+    }
+    ```
+
+    After: the body's layers in its place.
+  }];
+  let dependentDialects = ["::mlir::vmcu::VMCUDialect"];
+  let options = [
+    Option<"ramKb", "ram-kb", "int64_t", "0",
+           "Arena budget in KiB (0: the arena of the all-fused plan)">,
+    Option<"entry", "entry", "std::string", "\"main\"",
+           "The model function">,
+  ];
+  let statistics = [
+    Statistic<"numUnfused", "num-unfused",
+              "Number of bottlenecks run as separate layers">,
+  ];
+}
+
 def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
   let summary = "Two-level tiling of vmcu layers into ring-pool kernels";
   let description = [{

@@ -1,0 +1,56 @@
+//===- CostModel.h - estimated Cortex-M4 cycles of vmcu kernels -*- C++ -*-===//
+//
+// A linear cycle model per kernel family: cycles = MACs * perMac +
+// outputs * perOutput (requantisation, ring stores, loop overhead). The
+// constants are fitted to vmcu-prof's Cortex-M4 counts of the kernels of
+// the shared models (docs/cost-model.md has the fit and its error). The
+// schedule chooser ranks alternatives with it; the memory report prints it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VMCU_ANALYSIS_COSTMODEL_H
+#define VMCU_ANALYSIS_COSTMODEL_H
+
+#include <cstdint>
+#include <string_view>
+
+namespace mlir::vmcu::analysis {
+
+enum class KernelKind {
+  /// conv2d / fully_connected: 4-lane SMLAD dots over input segments.
+  Dot,
+  /// A conv whose segments are narrower than the 4 SIMD lanes (stem convs
+  /// over 1 or 3 input channels): scalar MACs.
+  NarrowDot,
+  /// depthwise_conv2d: per-channel windows.
+  Depthwise,
+  /// avg_pool2d and add: no weights.
+  Elementwise,
+  /// A fused bottleneck that re-expands each input pixel per tap.
+  FusedRecompute,
+};
+
+std::string_view kindName(KernelKind kind);
+
+/// What a kernel executes: MACs as executed (recomputation included) and
+/// output elements.
+struct KernelWork {
+  KernelKind kind = KernelKind::Dot;
+  int64_t macs = 0;
+  int64_t outputs = 0;
+};
+
+struct CycleCost {
+  double perMac;
+  double perOutput;
+};
+
+/// The fitted constants of `kind`.
+CycleCost cycleCost(KernelKind kind);
+
+/// Estimated Cortex-M4 cycles of `work`.
+int64_t estimateCycles(const KernelWork &work);
+
+} // namespace mlir::vmcu::analysis
+
+#endif // VMCU_ANALYSIS_COSTMODEL_H

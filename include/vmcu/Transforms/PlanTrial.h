@@ -1,0 +1,54 @@
+//===- PlanTrial.h - tile and place a copy of a model -----------*- C++ -*-===//
+//
+// The planning passes (segment-size selection, schedule choice) weigh a
+// change by tiling and placing a copy of the model and reading its arena
+// and per-kernel footprints back.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VMCU_TRANSFORMS_PLANTRIAL_H
+#define VMCU_TRANSFORMS_PLANTRIAL_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+
+namespace mlir::vmcu {
+
+/// The top-level layers of `func`'s chain, in order (the convs inside a
+/// vmcu.bottleneck belong to it). vmcu-tile emits one kernel per layer.
+SmallVector<LayerOpInterface> chainLayers(func::FuncOp func);
+
+/// Segment sizes `layer` may use, largest (fastest) first: the gcd of its
+/// segmented extents, then its divisors that are multiples of the 4 SIMD
+/// lanes of one vmcu.dot, so the inner level stays SIMD.
+SmallVector<int64_t> segmentSizeCandidates(LayerOpInterface layer);
+
+/// The segment size `layer` gets: its `segment_bytes`, or the largest
+/// candidate.
+int64_t segmentSizeOf(LayerOpInterface layer);
+
+/// What tiling and placing a copy of the model gives.
+struct PlanTrial {
+  int64_t arenaBytes = 0;
+  /// Footprint in bytes of each kernel, in chain order (kernel i is
+  /// chainLayers()[i] of the copy).
+  SmallVector<int64_t> footprintBytes;
+  /// The kernel with the largest footprint: its index and name.
+  unsigned worstIndex = 0;
+  std::string worstLayer;
+
+  int64_t worstBytes() const {
+    return footprintBytes.empty() ? 0 : footprintBytes[worstIndex];
+  }
+};
+
+/// Clones `module`, lets `prepare` edit the copy's entry function, then runs
+/// vmcu-tile and vmcu-solve-offsets on the copy. Diagnostics are dropped;
+/// fails if either pass fails.
+FailureOr<PlanTrial> tryPlan(ModuleOp module, StringRef entry,
+                             function_ref<void(func::FuncOp)> prepare);
+
+} // namespace mlir::vmcu
+
+#endif // VMCU_TRANSFORMS_PLANTRIAL_H

@@ -1,0 +1,94 @@
+//===- LayerWork.cpp - the work of a vmcu layer's kernel ------------------===//
+
+#include "vmcu/Transforms/LayerWork.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::vmcu;
+namespace an = mlir::vmcu::analysis;
+
+namespace {
+
+/// Lanes of one vmcu.dot (two SMLADs).
+constexpr int64_t kDotLanes = 4;
+
+int64_t elements(Value v) {
+  return cast<ShapedType>(v.getType()).getNumElements();
+}
+
+/// Output elements times the MACs each one takes.
+int64_t convMacs(Value output, ShapedType weight) {
+  return elements(output) * weight.getNumElements() / weight.getDimSize(0);
+}
+
+int64_t depthwiseMacs(DepthwiseConv2DOp op) {
+  auto w = op.getWeight().getType();
+  return elements(op.getOutput()) * w.getDimSize(0) * w.getDimSize(1);
+}
+
+/// Expansion recomputed for every tap of the depthwise window.
+int64_t fusedMacs(BottleneckOp op) {
+  Conv2DOp expand = op.getExpand(), project = op.getProject();
+  DepthwiseConv2DOp dw = op.getDepthwise();
+  auto w = dw.getWeight().getType();
+  int64_t taps = w.getDimSize(0) * w.getDimSize(1);
+  int64_t pixels = elements(dw.getOutput()) / w.getDimSize(2);
+  int64_t cin = expand.getInput().getType().getDimSize(3);
+  return pixels * taps * cin * w.getDimSize(2) + depthwiseMacs(dw) +
+         convMacs(project.getOutput(), project.getWeight().getType());
+}
+
+} // namespace
+
+int64_t mlir::vmcu::layerMacs(LayerOpInterface layer) {
+  return llvm::TypeSwitch<Operation *, int64_t>(layer)
+      .Case([](Conv2DOp op) {
+        return convMacs(op.getOutput(), op.getWeight().getType());
+      })
+      .Case([](FullyConnectedOp op) {
+        return convMacs(op.getOutput(), op.getWeight().getType());
+      })
+      .Case([](DepthwiseConv2DOp op) { return depthwiseMacs(op); })
+      .Case([](BottleneckOp op) {
+        int64_t macs = 0;
+        for (Operation &inner : op.getBody().front())
+          if (auto l = dyn_cast<LayerOpInterface>(&inner))
+            macs += layerMacs(l);
+        return macs;
+      })
+      .Default([](Operation *) { return int64_t(0); });
+}
+
+int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
+                                       int64_t segmentBytes) {
+  constexpr int64_t kAccBytes = 4;
+  int64_t s = segmentBytes;
+  return llvm::TypeSwitch<Operation *, int64_t>(layer)
+      .Case([&](DepthwiseConv2DOp op) {
+        auto w = op.getWeight().getType();
+        return w.getDimSize(0) * w.getDimSize(1) * s + s * (kAccBytes + 1);
+      })
+      .Case([&](BottleneckOp op) {
+        int64_t cout = op.getOutput().getType().getDimSize(3);
+        return cout * kAccBytes + 2 * kAccBytes + 2 * s;
+      })
+      .Case([&](AddOp) { return 3 * s; })
+      .Default([&](Operation *) { return s * (kAccBytes + 2); });
+}
+
+an::KernelWork mlir::vmcu::layerWork(LayerOpInterface layer,
+                                     int64_t segmentBytes) {
+  int64_t outputs = elements(layer->getResult(0));
+  an::KernelWork work{an::KernelKind::Elementwise, layerMacs(layer), outputs};
+  if (isa<Conv2DOp, FullyConnectedOp>(layer))
+    work.kind = segmentBytes < kDotLanes ? an::KernelKind::NarrowDot
+                                         : an::KernelKind::Dot;
+  else if (isa<DepthwiseConv2DOp>(layer))
+    work.kind = an::KernelKind::Depthwise;
+  else if (auto fused = dyn_cast<BottleneckOp>(layer.getOperation())) {
+    work.kind = an::KernelKind::FusedRecompute;
+    work.macs = fusedMacs(fused);
+  }
+  return work;
+}

@@ -1,0 +1,83 @@
+//===- PlanTrial.cpp - tile and place a copy of a model -------------------===//
+
+#include "vmcu/Transforms/PlanTrial.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "vmcu/Transforms/Passes.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::vmcu;
+
+SmallVector<LayerOpInterface> mlir::vmcu::chainLayers(func::FuncOp func) {
+  SmallVector<LayerOpInterface> layers;
+  for (Operation &op : func.getBody().front())
+    if (auto layer = dyn_cast<LayerOpInterface>(&op))
+      layers.push_back(layer);
+  return layers;
+}
+
+namespace {
+/// Lanes of one vmcu.dot (an SMLAD pair).
+constexpr int64_t kSimdLanes = 4;
+} // namespace
+
+SmallVector<int64_t>
+mlir::vmcu::segmentSizeCandidates(LayerOpInterface layer) {
+  int64_t g = 0;
+  for (int64_t extent : layer.getSegmentedExtents())
+    g = std::gcd(g, extent);
+  SmallVector<int64_t> sizes = {std::max<int64_t>(g, 1)};
+  for (int64_t d = g - 1; d >= kSimdLanes; --d)
+    if (g % d == 0 && d % kSimdLanes == 0)
+      sizes.push_back(d);
+  return sizes;
+}
+
+int64_t mlir::vmcu::segmentSizeOf(LayerOpInterface layer) {
+  if (std::optional<uint64_t> fixed = layer.getSegmentSizeBytes())
+    return static_cast<int64_t>(*fixed);
+  return segmentSizeCandidates(layer).front();
+}
+
+FailureOr<PlanTrial>
+mlir::vmcu::tryPlan(ModuleOp module, StringRef entry,
+                    function_ref<void(func::FuncOp)> prepare) {
+  OwningOpRef<ModuleOp> copy(module.clone());
+  auto func = copy->lookupSymbol<func::FuncOp>(entry);
+  if (!func || func.isExternal())
+    return failure();
+  prepare(func);
+
+  // The copy is not nested in a pass's operation, so it gets its own pass
+  // manager rather than runPipeline.
+  PassManager pm(module.getContext());
+  VMCUTilePassOptions tile;
+  tile.entry = entry.str();
+  pm.addPass(createVMCUTilePass(tile));
+  pm.addPass(createVMCUSolveOffsetsPass());
+  ScopedDiagnosticHandler silence(module.getContext(),
+                                  [](Diagnostic &) { return success(); });
+  if (failed(pm.run(*copy)))
+    return failure();
+
+  PlanTrial trial;
+  copy->walk([&](SegmentPoolOp pool) {
+    PoolType type = pool.getType();
+    trial.arenaBytes = static_cast<int64_t>(type.getSegments()) *
+                       static_cast<int64_t>(type.getSegmentBytes());
+  });
+  copy->walk([&](KernelOp kernel) {
+    auto footprint = kernel->getAttrOfType<IntegerAttr>("vmcu.footprint");
+    auto seg = kernel->getAttrOfType<IntegerAttr>("vmcu.segment_bytes");
+    int64_t bytes = footprint && seg ? footprint.getInt() * seg.getInt() : 0;
+    if (bytes > trial.worstBytes()) {
+      trial.worstIndex = trial.footprintBytes.size();
+      trial.worstLayer = kernel.getSymName().str();
+    }
+    trial.footprintBytes.push_back(bytes);
+  });
+  return trial;
+}

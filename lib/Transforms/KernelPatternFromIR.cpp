@@ -37,6 +37,11 @@ public:
     for (Value other : kernel.getInputs())
       if (other != input)
         ignored.insert(other);
+    // The workspace is a region of its own: the solver adds its size to the
+    // footprint and overlaps nothing with it, so its accesses (line-buffer
+    // slots modulo R, not affine) are not read.
+    if (Value workspace = kernel.getWorkspace())
+      ignored.insert(workspace);
     for (auto [value, role] :
          {std::pair<Value, an::TensorRole>{input, an::TensorRole::Input},
           {kernel.getOutput(), an::TensorRole::Output},
@@ -67,7 +72,8 @@ private:
   int64_t unitsPerSegment;
   unsigned inputIndex;
   DenseMap<Value, an::TensorRole> roles;
-  /// The kernel's other inputs, whose accesses are left out.
+  /// The kernel's other inputs and its workspace, whose accesses are left
+  /// out.
   DenseSet<Value> ignored;
   SmallVector<Value> ivs;
 

@@ -170,6 +170,18 @@ LogicalResult placeWithLiveTensors(
   return success();
 }
 
+/// The end (in units, unwrapped) of what is live while kernel `k` runs: its
+/// input and output, its skip tensors and the `held` ones.
+int64_t liveEnd(size_t k, const PlacedKernel &kernel, ArrayRef<unsigned> held,
+                ArrayRef<int64_t> base, ArrayRef<int64_t> units) {
+  int64_t end = std::max(base[k] + units[k], base[k + 1] + units[k + 1]);
+  for (unsigned t : held)
+    end = std::max(end, base[t] + units[t]);
+  for (unsigned t : kernel.skips)
+    end = std::max(end, base[t] + units[t]);
+  return end;
+}
+
 /// Writes `path` through `print`; `what` names the file in the error.
 LogicalResult writeTextFile(Operation *anchor, StringRef path, StringRef what,
                             function_ref<void(llvm::raw_ostream &)> print) {
@@ -299,8 +311,10 @@ struct VMCUSolveOffsetsPass
       lowerBoundUnits[k] = std::max(start, end);
     }
 
-    // Sequential placement with unbounded integers; wrapped at the end.
+    // Sequential placement with unbounded integers; wrapped at the end. A
+    // kernel's workspace goes right after everything live while it runs.
     SmallVector<int64_t> base(tensors.size(), 0);
+    SmallVector<int64_t> workspaceBase(kernels.size(), 0);
     int64_t capacity = 0;
     for (auto [k, kernel] : llvm::enumerate(kernels)) {
       const an::KernelPattern &p = kernel.pattern;
@@ -329,6 +343,7 @@ struct VMCUSolveOffsetsPass
       }
       base[k + 1] = base[k] - kernel.distance * r;
       capacity = std::max(capacity, kernel.footprintUnits);
+      workspaceBase[k] = liveEnd(k, kernel, held[k], base, units);
     }
 
     // Round up; then rotate the whole placement (and grow the pool if
@@ -371,6 +386,10 @@ struct VMCUSolveOffsetsPass
     pool.getResult().setType(PoolType::get(&getContext(), capacity, unit));
     for (auto [t, tensor] : llvm::enumerate(tensors))
       tensor.setBaseAttr(b.getI64IntegerAttr(floorMod(base[t], capacity)));
+    for (auto [k, kernel] : llvm::enumerate(kernels))
+      if (Value workspace = kernel.op.getWorkspace())
+        workspace.getDefiningOp<TensorBaseOp>().setBaseAttr(b.getI64IntegerAttr(
+            floorMod(workspaceBase[k] + shift, capacity)));
     for (PlacedKernel &k : kernels) {
       k.op->setAttr("vmcu.distance", b.getI64IntegerAttr(k.distance));
       k.op->setAttr("vmcu.footprint",

@@ -236,9 +236,17 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       SmallVector<Value> inputs = {bases[layer.inputTensor]};
       if (layer.skipTensor)
         inputs.push_back(bases[*layer.skipTensor]);
+      Value workspace;
+      auto fused = dyn_cast<BottleneckOp>(layer.op.getOperation());
+      if (fused && fused.getLineBuffer())
+        workspace = TensorBaseOp::create(
+            b, loc, b.getIndexType(), pool,
+            b.getStringAttr(layer.name + "_line_buffer"),
+            b.getI64IntegerAttr(fused.getLineBufferBytes() / unit),
+            IntegerAttr());
       auto kernel =
           KernelOp::create(b, layer.op->getLoc(), b.getStringAttr(layer.name),
-                           inputs, bases[layer.outputTensor], Value());
+                           inputs, bases[layer.outputTensor], workspace);
       int64_t liveSkipBytes = 0;
       for (unsigned t = 0; t < layer.inputTensor; ++t)
         if (lastReader[t] >= k)
@@ -262,6 +270,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       tile::KernelEnv env{module, pool, unit, layer.name, windowCache};
       tile::KernelTensors tensors{bases[layer.inputTensor],
                                   bases[layer.outputTensor]};
+      tensors.workspace = workspace;
       tensors.freeInput = lastReader[layer.inputTensor] == k;
       if (layer.skipTensor) {
         tensors.skip = bases[*layer.skipTensor];

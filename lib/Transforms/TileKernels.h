@@ -35,6 +35,9 @@ struct KernelTensors {
   bool skipIsLhs = false;
   bool freeInput = true;
   bool freeSkip = true;
+  /// A region of the pool only this kernel uses (a bottleneck's line
+  /// buffer), or null.
+  Value workspace = {};
 };
 
 /// Emits the tiled kernel of `layer` at the builder's insertion point (inside

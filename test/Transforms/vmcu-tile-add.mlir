@@ -34,8 +34,8 @@
 // PLACE: vmcu.tensor_base {{.*}} {base = 0 : i64, name = "input", segments = 4 : i64
 // PLACE: vmcu.tensor_base {{.*}} {base = 4 : i64, name = "conv2d_0", segments = 4 : i64
 // PLACE: vmcu.tensor_base {{.*}} {base = 4 : i64, name = "add_1", segments = 4 : i64
-// PLACE: vmcu.kernel "conv2d_0" {{.*}}vmcu.distance = -4 : i64, vmcu.footprint = 8 : i64
-// PLACE: vmcu.kernel "add_1" {{.*}}vmcu.distance = 0 : i64, vmcu.footprint = 8 : i64
+// PLACE: vmcu.kernel "conv2d_0" {{.*}}vmcu.distance = -4 : i64, {{.*}}vmcu.footprint = 8 : i64
+// PLACE: vmcu.kernel "add_1" {{.*}}vmcu.distance = 0 : i64, {{.*}}vmcu.footprint = 8 : i64
 func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
   %w = arith.constant dense<1> : tensor<16x1x1x16xi8>
   %b = arith.constant dense<2> : tensor<16xi32>
@@ -85,7 +85,7 @@ func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
 // PLACE: vmcu.tensor_base {{.*}} {base = 4 : i64, name = "conv2d_0", segments = 4 : i64
 // PLACE: vmcu.tensor_base {{.*}} {base = 4 : i64, name = "conv2d_1", segments = 4 : i64
 // PLACE: vmcu.tensor_base {{.*}} {base = 4 : i64, name = "add_2", segments = 4 : i64
-// PLACE: vmcu.kernel "conv2d_1" {{.*}}vmcu.distance = 0 : i64, vmcu.footprint = 8 : i64
+// PLACE: vmcu.kernel "conv2d_1" {{.*}}vmcu.distance = 0 : i64, {{.*}}vmcu.footprint = 8 : i64
 func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
   %w = arith.constant dense<1> : tensor<16x1x1x16xi8>
   %b = arith.constant dense<2> : tensor<16xi32>

@@ -445,6 +445,9 @@ LogicalResult BottleneckOp::verifyRegions() {
     return emitOpError("result type ")
            << getOutput().getType() << " does not match the body's "
            << result.getType();
+  if (getLineBuffer() && !supportsLineBuffer())
+    return emitOpError("line_buffer needs unit-stride expand and project "
+                       "convolutions");
   return success();
 }
 
@@ -464,8 +467,24 @@ AddOp BottleneckOp::getResidual() {
 
 Value BottleneckOp::getActivationInput() { return getInput(); }
 SmallVector<int64_t> BottleneckOp::getSegmentedExtents() {
-  return {getInput().getType().getDimSize(3),
-          getOutput().getType().getDimSize(3)};
+  SmallVector<int64_t> extents = {getInput().getType().getDimSize(3),
+                                  getOutput().getType().getDimSize(3)};
+  if (getLineBuffer())
+    extents.push_back(getExpand().getOutput().getType().getDimSize(3));
+  return extents;
+}
+
+bool BottleneckOp::supportsLineBuffer() {
+  auto unit = [](ArrayRef<int64_t> stride) {
+    return llvm::all_of(stride, [](int64_t s) { return s == 1; });
+  };
+  return unit(getExpand().getStride()) && unit(getProject().getStride());
+}
+
+int64_t BottleneckOp::getLineBufferBytes() {
+  auto mid = getExpand().getOutput().getType();
+  int64_t rows = getDepthwise().getWeight().getType().getDimSize(0);
+  return rows * mid.getDimSize(2) * mid.getDimSize(3);
 }
 
 #define GET_OP_CLASSES

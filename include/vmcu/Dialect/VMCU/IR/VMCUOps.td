@@ -424,6 +424,13 @@ def VMCU_BottleneckOp : VMCU_LayerOp<"bottleneck", [
     only `R*R + 2` segments of workspace. `segment_bytes` must divide the
     input and output channels.
 
+    With `line_buffer` (set by `vmcu-choose-schedule`), the kernel expands
+    each input pixel exactly once into a line buffer of the R rows of
+    expanded pixels the depthwise window still needs (R x W x Cmid bytes),
+    a workspace the offset solver places in the segment pool, instead of
+    re-expanding every pixel once per tap. `segment_bytes` must then also
+    divide Cmid, and the expand and project convolutions have unit stride.
+
     Example:
 
     ```mlir
@@ -438,7 +445,8 @@ def VMCU_BottleneckOp : VMCU_LayerOp<"bottleneck", [
     ```
   }];
   let arguments = (ins VMCU_I8Tensor4D:$input,
-                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes,
+                       UnitAttr:$line_buffer);
   let results = (outs VMCU_I8Tensor4D:$output);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
@@ -453,6 +461,11 @@ def VMCU_BottleneckOp : VMCU_LayerOp<"bottleneck", [
     DepthwiseConv2DOp getDepthwise();
     Conv2DOp getProject();
     AddOp getResidual();
+    /// Whether the line-buffer schedule applies: unit-stride expand and
+    /// project convolutions.
+    bool supportsLineBuffer();
+    /// Bytes of the line buffer: R rows of expanded pixels.
+    int64_t getLineBufferBytes();
   }];
 }
 

@@ -1,0 +1,117 @@
+//===- TileConv.cpp - conv2d and fully_connected kernels --------------------===//
+
+#include "TileEmitter.h"
+
+using namespace mlir;
+using namespace mlir::vmcu;
+using namespace mlir::vmcu::tile;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// conv2d / fully_connected: paper Figures 4 and 5.
+//===----------------------------------------------------------------------===//
+
+struct ConvGeometry {
+  Axis rows, cols;
+  int64_t inC, outC;
+};
+
+LogicalResult emitConvLike(Emitter &e, Operation *op, const ConvGeometry &g,
+                           Value weight, Value bias, int32_t inputZp,
+                           RequantAttr rq, const KernelTensors &t) {
+  int64_t s = e.seg, cs = g.inC / s, ks = g.outC / s;
+  int64_t kr = g.rows.kernel, kc = g.cols.kernel;
+  auto w = constantValues<int8_t>(op, weight, "weight");
+  auto bv = constantValues<int32_t>(op, bias, "bias");
+  if (failed(w) || failed(bv))
+    return failure();
+  // Packed [kk][r][t][cc][k][c] so each (k, c-block) is contiguous.
+  SmallVector<int8_t> packed(w->size());
+  for (int64_t k = 0; k < g.outC; ++k)
+    for (int64_t r = 0; r < kr; ++r)
+      for (int64_t tt = 0; tt < kc; ++tt)
+        for (int64_t ch = 0; ch < g.inC; ++ch) {
+          int64_t src = ((k * kr + r) * kc + tt) * g.inC + ch;
+          int64_t dst =
+              ((((k / s * kr + r) * kc + tt) * cs + ch / s) * s + k % s) * s +
+              ch % s;
+          packed[dst] = (*w)[src];
+        }
+  Value wt = e.i8Table("weights", packed);
+  Value bt = e.i32Table("bias", *bv);
+  auto [mult, shift] = e.requantTables("", rq, g.outC);
+  Value acc = e.scratch(s, e.b.getI32Type());
+  Value xbuf = e.scratch(s, e.b.getI8Type());
+  Value obuf = e.scratch(s, e.b.getI8Type());
+
+  e.emitWindowed(
+      g.rows, g.cols, t.input, cs,
+      [&](Value p, Value q, Emitter::FreeHook frees) {
+        e.loop(0, ks, [&](Value kk) {
+          e.loop(0, s, [&](Value k) {
+            e.store(e.load(bt, e.apply(e.d(0) * s + e.d(1), {kk, k})), acc, k);
+          });
+          e.forEachTap(
+              g.rows, g.cols, p, q, [&](Value r, Value tt, Value y, Value x) {
+                e.loop(0, cs, [&](Value cc) {
+                  e.loadSegment(t.input,
+                                (e.d(0) * g.cols.inExtent + e.d(1)) * cs +
+                                    e.d(2),
+                                {y, x, cc}, xbuf);
+                  e.loop(0, s, [&](Value k) {
+                    AffineExpr wBase =
+                        ((((e.d(0) * kr + e.d(1)) * kc + e.d(2)) * cs +
+                          e.d(3)) *
+                             s +
+                         e.d(4)) *
+                        s;
+                    e.dotRow(acc, k, xbuf, s, inputZp, wt, wBase,
+                             {kk, r, tt, cc, k});
+                  });
+                });
+              });
+          e.loop(0, s, [&](Value k) {
+            Value ch = e.apply(e.d(0) * s + e.d(1), {kk, k});
+            Value qv = e.requantize(e.load(acc, k), rq, mult, shift, ch,
+                                    e.b.getI8Type());
+            e.store(qv, obuf, k);
+          });
+          // The last output segment has read everything: free before storing
+          // it.
+          frees(Value(), kk, ks - 1);
+          e.storeSegment(t.output,
+                         (e.d(0) * g.cols.outExtent + e.d(1)) * ks + e.d(2),
+                         {p, q, kk}, obuf);
+        });
+      });
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::vmcu::tile::emitConv(Emitter &e, Conv2DOp op, const KernelTensors &t) {
+  auto in = op.getInput().getType(), out = op.getOutput().getType();
+  auto w = op.getWeight().getType();
+  ArrayRef<int64_t> stride = op.getStride(), pad = op.getPad();
+  ConvGeometry g{makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0],
+                          pad[0], w.getDimSize(1)),
+                 makeAxis(in.getDimSize(2), out.getDimSize(2), stride[1],
+                          pad[2], w.getDimSize(2)),
+                 in.getDimSize(3), out.getDimSize(3)};
+  return emitConvLike(e, op, g, op.getWeight(), op.getBias(),
+                      static_cast<int32_t>(op.getInputZp()), op.getRequant(),
+                      t);
+}
+
+/// A fully connected layer is a 1x1 conv over an M x 1 image (Figure 4).
+LogicalResult mlir::vmcu::tile::emitFullyConnected(Emitter &e, FullyConnectedOp op,
+                                 const KernelTensors &t) {
+  auto in = op.getInput().getType(), out = op.getOutput().getType();
+  int64_t m = in.getDimSize(0);
+  ConvGeometry g{makeAxis(m, m, 1, 0, 1), makeAxis(1, 1, 1, 0, 1),
+                 in.getDimSize(1), out.getDimSize(1)};
+  return emitConvLike(e, op, g, op.getWeight(), op.getBias(),
+                      static_cast<int32_t>(op.getInputZp()), op.getRequant(),
+                      t);
+}

@@ -1,0 +1,380 @@
+//===- TileEmitter.h - shared pieces of the kernel emitters -----*- C++ -*-===//
+//
+// The loop, table and ring-access builder every vmcu-tile kernel emitter
+// uses (paper Figures 4-6), and the emitters of each kernel family:
+// TileConv.cpp (conv2d, fully_connected), TileWindowed.cpp (depthwise,
+// avg_pool2d), TileBottleneck.cpp (fused bottlenecks), TileKernels.cpp
+// (add and the dispatch).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VMCU_LIB_TRANSFORMS_TILEEMITTER_H
+#define VMCU_LIB_TRANSFORMS_TILEEMITTER_H
+
+#include "TileKernels.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IntegerSet.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::vmcu::tile {
+
+/// Lanes of one vmcu.dot: SMLAD multiplies two int16 pairs, and one 32-bit
+/// word of int8 data feeds two of them.
+constexpr int64_t kDotLanes = 4;
+/// Alignment of the flash tables, so 4-lane weight loads are word loads.
+constexpr int64_t kTableAlignment = 4;
+
+/// One spatial dimension of a windowed kernel. Output index p reads the
+/// B-space indices p * stride - pad + r for taps r < kernel that lie in
+/// [0, bExtent); B index b is input (A) index b * scale. For a plain conv
+/// scale is 1 and B is the input; a bottleneck's first pointwise stride is
+/// the scale.
+struct Axis {
+  int64_t inExtent;
+  int64_t outExtent;
+  int64_t scale;
+  int64_t stride;
+  int64_t pad;
+  int64_t kernel;
+  int64_t bExtent;
+};
+
+/// Builds index arithmetic, loops, tables and ring accesses for one kernel.
+class Emitter {
+public:
+  Emitter(OpBuilder &b, const KernelEnv &env, Location loc, int64_t segBytes)
+      : b(b), env(env), loc(loc), ctx(b.getContext()), seg(segBytes),
+        unitsPerSeg(segBytes / env.unitBytes) {}
+
+  /// Tensors a later kernel still reads: their frees are not emitted.
+  SmallVector<Value, 2> keepAlive;
+
+  OpBuilder &b;
+  const KernelEnv &env;
+  Location loc;
+  MLIRContext *ctx;
+  int64_t seg;
+  int64_t unitsPerSeg;
+
+  AffineExpr d(unsigned i) { return getAffineDimExpr(i, ctx); }
+  AffineExpr c(int64_t v) { return getAffineConstantExpr(v, ctx); }
+
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value i32(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  }
+
+  /// affine.apply of `e` over `dims` (d0, d1, ... in order).
+  Value apply(AffineExpr e, ValueRange dims) {
+    return affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(dims.size(), 0, e), dims);
+  }
+
+  /// `for iv = max(lbs) to min(ubs)` with the bounds over `dims`.
+  void loop(ArrayRef<AffineExpr> lbs, ArrayRef<AffineExpr> ubs, ValueRange dims,
+            function_ref<void(Value)> body) {
+    auto lbMap = AffineMap::get(dims.size(), 0, lbs, ctx);
+    auto ubMap = AffineMap::get(dims.size(), 0, ubs, ctx);
+    auto op = affine::AffineForOp::create(b, loc, dims, lbMap, dims, ubMap);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(op.getBody());
+    body(op.getInductionVar());
+  }
+
+  void loop(int64_t lb, int64_t ub, function_ref<void(Value)> body) {
+    if (lb >= ub)
+      return;
+    auto op = affine::AffineForOp::create(b, loc, lb, ub);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(op.getBody());
+    body(op.getInductionVar());
+  }
+
+  /// A private constant table in flash, read back with memref.get_global.
+  template <typename T>
+  Value table(StringRef suffix, ArrayRef<T> data, Type elemType) {
+    auto memrefType =
+        MemRefType::get({static_cast<int64_t>(data.size())}, elemType);
+    auto tensorType = RankedTensorType::get(memrefType.getShape(), elemType);
+    OpBuilder detached(ctx);
+    auto global = memref::GlobalOp::create(
+        detached, loc, (env.name + "_" + suffix).str(),
+        detached.getStringAttr("private"), memrefType,
+        DenseElementsAttr::get(tensorType, data), /*constant=*/true,
+        detached.getI64IntegerAttr(kTableAlignment));
+    ModuleOp module = env.module;
+    SymbolTable(module).insert(global, module.getBody()->begin());
+    return memref::GetGlobalOp::create(b, loc, memrefType, global.getSymName());
+  }
+
+  Value i8Table(StringRef suffix, ArrayRef<int8_t> data) {
+    return table(suffix, data, b.getI8Type());
+  }
+  Value i32Table(StringRef suffix, ArrayRef<int32_t> data) {
+    return table(suffix, data, b.getI32Type());
+  }
+
+  Value scratch(int64_t n, Type type) {
+    return memref::AllocaOp::create(b, loc, MemRefType::get({n}, type));
+  }
+  Value load(Value mem, Value i) {
+    return memref::LoadOp::create(b, loc, mem, ValueRange{i});
+  }
+  void store(Value v, Value mem, Value i) {
+    memref::StoreOp::create(b, loc, v, mem, ValueRange{i});
+  }
+
+  /// Pool unit address of segment `segIndex` of the tensor at `base`.
+  Value ringAddress(Value base, AffineExpr segIndex, ValueRange dims) {
+    SmallVector<Value> operands(dims.begin(), dims.end());
+    operands.push_back(base);
+    return apply(d(dims.size()) + segIndex * unitsPerSeg, operands);
+  }
+
+  VectorType segType() { return VectorType::get({seg}, b.getI8Type()); }
+
+  /// Ring-loads one segment into `buf` at element `at` (default 0).
+  void loadSegment(Value base, AffineExpr segIndex, ValueRange dims, Value buf,
+                   Value at = Value()) {
+    Value addr = ringAddress(base, segIndex, dims);
+    Value v = RingLoadOp::create(b, loc, segType(), env.pool, addr, Value());
+    vector::StoreOp::create(b, loc, v, buf, ValueRange{at ? at : index(0)});
+  }
+
+  void storeSegment(Value base, AffineExpr segIndex, ValueRange dims,
+                    Value buf) {
+    Value v =
+        vector::LoadOp::create(b, loc, segType(), buf, ValueRange{index(0)});
+    Value addr = ringAddress(base, segIndex, dims);
+    RingStoreOp::create(b, loc, v, env.pool, addr, Value());
+  }
+
+  void freeSegment(Value base, AffineExpr segIndex, ValueRange dims) {
+    if (llvm::is_contained(keepAlive, base))
+      return;
+    Value addr = ringAddress(base, segIndex, dims);
+    FreeOp::create(b, loc, env.pool, addr, unitsPerSeg);
+  }
+
+  /// acc + (sext(x) - zp) * sext(w), all int32.
+  Value mac(Value acc, Value x, int32_t zp, Value w) {
+    Type i32Type = b.getI32Type();
+    Value xs = arith::ExtSIOp::create(b, loc, i32Type, x);
+    if (zp != 0)
+      xs = arith::SubIOp::create(b, loc, xs, i32(zp));
+    Value ws = w.getType() == i32Type
+                   ? w
+                   : Value(arith::ExtSIOp::create(b, loc, i32Type, w));
+    Value prod = arith::MulIOp::create(b, loc, xs, ws);
+    return arith::AddIOp::create(b, loc, acc, prod);
+  }
+
+  /// acc[accIdx] += sum_c (xbuf[c] - zp) * w[wBase + c] over `lanes`
+  /// channels: 4-lane vmcu.dot blocks, then scalar lanes. The sum is carried
+  /// in a register (iter_args) and stored once.
+  void dotRow(Value acc, Value accIdx, Value xbuf, int64_t lanes, int32_t zp,
+              Value weights, AffineExpr wBase, ValueRange wDims) {
+    auto lane = VectorType::get({kDotLanes}, b.getI8Type());
+    int64_t blocks = lanes / kDotLanes;
+    Value sum = load(acc, accIdx);
+    if (blocks > 0) {
+      auto forOp = affine::AffineForOp::create(
+          b, loc, 0, blocks, 1, ValueRange{sum},
+          [&](OpBuilder &nested, Location, Value c4, ValueRange args) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(nested.getInsertionBlock(),
+                                nested.getInsertionPoint());
+            SmallVector<Value> dims(wDims.begin(), wDims.end());
+            dims.push_back(c4);
+            Value wIdx = apply(wBase + d(wDims.size()) * kDotLanes, dims);
+            Value xIdx = apply(d(0) * kDotLanes, c4);
+            Value xv =
+                vector::LoadOp::create(b, loc, lane, xbuf, ValueRange{xIdx});
+            Value wv =
+                vector::LoadOp::create(b, loc, lane, weights, ValueRange{wIdx});
+            Value r = DotOp::create(b, loc, b.getI32Type(), args[0], xv, wv,
+                                    b.getI32IntegerAttr(-zp));
+            affine::AffineYieldOp::create(b, loc, r);
+          });
+      sum = forOp.getResult(0);
+    }
+    // At most kDotLanes - 1 leftover lanes: straight-line scalar MACs.
+    for (int64_t c = blocks * kDotLanes; c < lanes; ++c) {
+      Value ci = index(c);
+      SmallVector<Value> dims(wDims.begin(), wDims.end());
+      dims.push_back(ci);
+      Value wIdx = apply(wBase + d(wDims.size()), dims);
+      sum = mac(sum, load(xbuf, ci), zp, load(weights, wIdx));
+    }
+    store(sum, acc, accIdx);
+  }
+
+  /// vmcu.requantize of `v` with channel `ch`'s entry of the tables.
+  Value requantize(Value v, RequantAttr rq, Value mult, Value shift, Value ch,
+                   Type resultType) {
+    bool wide = llvm::all_of(
+        rq.getShift(), [](int32_t s) { return s >= kRequantMinWideShift; });
+    return RequantizeOp::create(
+        b, loc, resultType, v, load(mult, ch), load(shift, ch),
+        b.getI32IntegerAttr(rq.getInputZp()),
+        b.getI32IntegerAttr(rq.getOutputZp()), b.getI32IntegerAttr(rq.getMin()),
+        b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()),
+        wide ? b.getUnitAttr() : UnitAttr());
+  }
+
+  /// A per-tensor input rescale of int8 `v` to int32 (channel 0 of
+  /// one-entry tables, as TOSA rescales an add's operands).
+  Value rescaleToI32(Value v, RequantAttr rq) {
+    Type i32Type = b.getI32Type();
+    Value wide = arith::ExtSIOp::create(b, loc, i32Type, v);
+    return RequantizeOp::create(
+        b, loc, i32Type, wide, i32(rq.getMultiplier()[0]),
+        i32(rq.getShift()[0]), b.getI32IntegerAttr(rq.getInputZp()),
+        b.getI32IntegerAttr(rq.getOutputZp()), b.getI32IntegerAttr(rq.getMin()),
+        b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()),
+        UnitAttr());
+  }
+
+  /// Per-channel multiplier and shift tables for `channels` channels.
+  std::pair<Value, Value> requantTables(StringRef prefix, RequantAttr rq,
+                                        int64_t channels) {
+    SmallVector<int32_t> mult, shift;
+    for (int64_t k = 0; k < channels; ++k) {
+      size_t i = rq.isPerChannel() ? k : 0;
+      mult.push_back(rq.getMultiplier()[i]);
+      shift.push_back(rq.getShift()[i]);
+    }
+    return {i32Table((prefix + "mult").str(), mult),
+            i32Table((prefix + "shift").str(), shift)};
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Windowed skeleton: outputs in row-major order, frees at last use.
+  //===--------------------------------------------------------------------===//
+
+  /// Calls `body(r, t, y, x)` for every in-bounds tap of output (p, q); y and
+  /// x are input (A) coordinates.
+  void forEachTap(const Axis &rows, const Axis &cols, Value p, Value q,
+                  function_ref<void(Value, Value, Value, Value)> body) {
+    loop({c(0), c(rows.pad) - d(0) * rows.stride},
+         {c(rows.kernel), c(rows.bExtent + rows.pad) - d(0) * rows.stride}, p,
+         [&](Value r) {
+           loop({c(0), c(cols.pad) - d(0) * cols.stride},
+                {c(cols.kernel),
+                 c(cols.bExtent + cols.pad) - d(0) * cols.stride},
+                q, [&](Value t) {
+                  Value y =
+                      apply((d(0) * rows.stride - rows.pad + d(1)) * rows.scale,
+                            {p, r});
+                  Value x =
+                      apply((d(0) * cols.stride - cols.pad + d(1)) * cols.scale,
+                            {q, t});
+                  body(r, t, y, x);
+                });
+         });
+  }
+
+  /// Input indices whose last reader is output `d0`: [lo, hi) as bounds.
+  std::pair<SmallVector<AffineExpr>, SmallVector<AffineExpr>>
+  lastUseRange(const Axis &a) {
+    return {{c(0), (d(0) * a.stride - a.pad) * a.scale},
+            {c(a.inExtent), (d(0) * a.stride + (a.stride - a.pad)) * a.scale}};
+  }
+
+  /// First input index never freed inside the output loop.
+  int64_t tailStart(const Axis &a) {
+    return std::max<int64_t>(0, (a.outExtent * a.stride - a.pad) * a.scale);
+  }
+
+  /// Frees every input segment of pixels (y, x) for y, x in the ranges.
+  void freePixels(Value inBase, const Axis &cols, int64_t segsPerPixel, Value y,
+                  Value x) {
+    loop(0, segsPerPixel, [&](Value cc) {
+      freeSegment(inBase, (d(0) * cols.inExtent + d(1)) * segsPerPixel + d(2),
+                  {y, x, cc});
+    });
+  }
+
+  /// Frees, for output pixel (p, q), the input pixels whose last reader it
+  /// is: every segment of them, or only segment `cc` when given. With
+  /// `guard`, the frees run only when guard == guardLast (a single-trip
+  /// affine.for), so they can sit before the pixel's last store.
+  using FreeHook = function_ref<void(Value cc, Value guard, int64_t guardLast)>;
+
+  void emitWindowed(const Axis &rows, const Axis &cols, Value inBase,
+                    int64_t inSegsPerPixel,
+                    function_ref<void(Value, Value, FreeHook)> pixelBody) {
+    auto [rowLo, rowHi] = lastUseRange(rows);
+    auto [colLo, colHi] = lastUseRange(cols);
+    loop(0, rows.outExtent, [&](Value p) {
+      loop(0, cols.outExtent, [&](Value q) {
+        auto hook = [&](Value cc, Value guard, int64_t guardLast) {
+          auto frees = [&]() {
+            loop(rowLo, rowHi, p, [&](Value y) {
+              loop(colLo, colHi, q, [&](Value x) {
+                if (!cc)
+                  return freePixels(inBase, cols, inSegsPerPixel, y, x);
+                freeSegment(inBase,
+                            (d(0) * cols.inExtent + d(1)) * inSegsPerPixel +
+                                d(2),
+                            {y, x, cc});
+              });
+            });
+          };
+          if (!guard)
+            return frees();
+          loop({d(0), c(guardLast)}, {d(0) + 1, c(guardLast + 1)}, guard,
+               [&](Value) { frees(); });
+        };
+        pixelBody(p, q, hook);
+      });
+      if (tailStart(cols) < cols.inExtent)
+        loop(rowLo, rowHi, p, [&](Value y) {
+          loop(tailStart(cols), cols.inExtent, [&](Value x) {
+            freePixels(inBase, cols, inSegsPerPixel, y, x);
+          });
+        });
+    });
+    loop(tailStart(rows), rows.inExtent, [&](Value y) {
+      loop(0, cols.inExtent,
+           [&](Value x) { freePixels(inBase, cols, inSegsPerPixel, y, x); });
+    });
+  }
+};
+
+/// Reads a constant operand's values, or fails with a located error.
+template <typename T>
+FailureOr<SmallVector<T>> constantValues(Operation *user, Value v,
+                                         StringRef what) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return user->emitOpError() << what << " must be a constant to be tiled";
+  SmallVector<T> out;
+  for (const APInt &x : attr.getValues<APInt>())
+    out.push_back(static_cast<T>(x.getSExtValue()));
+  return out;
+}
+
+inline Axis makeAxis(int64_t in, int64_t out, int64_t stride, int64_t pad,
+              int64_t kernel) {
+  return Axis{in, out, 1, stride, pad, kernel, in};
+}
+
+LogicalResult emitConv(Emitter &e, Conv2DOp op, const KernelTensors &t);
+LogicalResult emitFullyConnected(Emitter &e, FullyConnectedOp op,
+                                 const KernelTensors &t);
+LogicalResult emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
+                            const KernelTensors &t);
+LogicalResult emitAvgPool(Emitter &e, AvgPool2DOp op, const KernelTensors &t);
+LogicalResult emitBottleneck(Emitter &e, BottleneckOp op,
+                             const KernelTensors &t);
+
+} // namespace mlir::vmcu::tile
+
+#endif // VMCU_LIB_TRANSFORMS_TILEEMITTER_H

@@ -1,0 +1,252 @@
+//===- TileWindowed.cpp - depthwise and avg_pool2d kernels ------------------===//
+
+#include "TileEmitter.h"
+
+using namespace mlir;
+using namespace mlir::vmcu;
+using namespace mlir::vmcu::tile;
+
+//===----------------------------------------------------------------------===//
+// depthwise_conv2d and avg_pool2d: per-channel windows.
+//===----------------------------------------------------------------------===//
+
+/// Depthwise: every channel has its own accumulator, so the inner level runs
+/// over blocks of 4 channels with their 4 sums in registers (iter_args of
+/// the tap loops) instead of a memref round trip per MAC.
+///
+/// The in-bounds window segments are ring-loaded in the same order as
+/// before (clipped tap loops) into a kr x kc window buffer; padding taps are
+/// filled with the input zero point, so the tap loops over the window have
+/// constant bounds (vmcu-unroll-microkernels unrolls them) and
+/// `(x - zp) * w` of a padding tap is 0. The zero point is folded into the
+/// bias: `bias - zp * sum_taps w` (exact modulo 2^32, like the int32
+/// accumulator), so a MAC is one multiply-accumulate.
+LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
+                            const KernelTensors &t) {
+  auto in = op.getInput().getType(), out = op.getOutput().getType();
+  auto wType = op.getWeight().getType();
+  int64_t kr = wType.getDimSize(0), kc = wType.getDimSize(1);
+  int64_t ch = in.getDimSize(3), s = e.seg, cs = ch / s;
+  ArrayRef<int64_t> stride = op.getStride(), pad = op.getPad();
+  Axis rows =
+      makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0], pad[0], kr);
+  Axis cols =
+      makeAxis(in.getDimSize(2), out.getDimSize(2), stride[1], pad[2], kc);
+  auto w = constantValues<int8_t>(op, op.getWeight(), "weight");
+  auto bv = constantValues<int32_t>(op, op.getBias(), "bias");
+  if (failed(w) || failed(bv))
+    return failure();
+  int32_t zp = static_cast<int32_t>(op.getInputZp());
+  // Packed [cc][r][t][k]: one segment's taps are contiguous.
+  SmallVector<int8_t> packed(w->size());
+  SmallVector<int32_t> bias(*bv);
+  for (int64_t r = 0; r < kr; ++r)
+    for (int64_t tt = 0; tt < kc; ++tt)
+      for (int64_t c = 0; c < ch; ++c) {
+        int8_t wv = (*w)[(r * kc + tt) * ch + c];
+        packed[((c / s * kr + r) * kc + tt) * s + c % s] = wv;
+        bias[c] = static_cast<int32_t>(static_cast<uint32_t>(bias[c]) -
+                                       static_cast<uint32_t>(zp) *
+                                           static_cast<uint32_t>(wv));
+      }
+  Value wt = e.i8Table("weights", packed);
+  Value bt = e.i32Table("bias", bias);
+  RequantAttr rq = op.getRequant();
+  auto [mult, shift] = e.requantTables("", rq, ch);
+  int64_t taps = kr * kc, blocks = s / kDotLanes;
+  Type i32Type = e.b.getI32Type();
+  Value win = e.scratch(taps * s, e.b.getI8Type());
+  Value acc = e.scratch(s, i32Type);
+  Value obuf = e.scratch(s, e.b.getI8Type());
+  auto lane32 = VectorType::get({kDotLanes}, i32Type);
+  // Window tap (r, t) of output (p, q) is in bounds: d0 = p, d1 = q, d2 = r,
+  // d3 = t.
+  auto inBounds = [&](const Axis &a, AffineExpr o, AffineExpr k) {
+    AffineExpr i = o * a.stride - a.pad + k;
+    return std::array<AffineExpr, 2>{i, e.c(a.bExtent - 1) - i};
+  };
+  auto [r0, r1] = inBounds(rows, e.d(0), e.d(2));
+  auto [c0, c1] = inBounds(cols, e.d(1), e.d(3));
+  IntegerSet inside =
+      IntegerSet::get(4, 0, {r0, r1, c0, c1}, {false, false, false, false});
+  Value zpSegment =
+      arith::ConstantOp::create(e.b, e.loc,
+                                cast<TypedAttr>(DenseElementsAttr::get(
+                                    e.segType(), static_cast<int8_t>(zp))));
+
+  // Sum over the window of channel lanes [k, k + n) as a vector<n x i32>
+  // carried through both tap loops; `init` holds the biases.
+  auto windowSum = [&](Value cc, Value k, int64_t n, Value init) -> Value {
+    auto x8 = VectorType::get({n}, e.b.getI8Type());
+    auto rLoop =
+        affine::AffineForOp::create(e.b, e.loc, 0, kr, 1, ValueRange{init});
+    {
+      OpBuilder::InsertionGuard guard(e.b);
+      e.b.setInsertionPointToStart(rLoop.getBody());
+      Value r = rLoop.getInductionVar();
+      auto tLoop = affine::AffineForOp::create(
+          e.b, e.loc, 0, kc, 1, ValueRange{rLoop.getRegionIterArgs()[0]});
+      {
+        OpBuilder::InsertionGuard inner(e.b);
+        e.b.setInsertionPointToStart(tLoop.getBody());
+        Value tt = tLoop.getInductionVar();
+        Value xIdx = e.apply((e.d(0) * kc + e.d(1)) * s + e.d(2), {r, tt, k});
+        Value wIdx =
+            e.apply(((e.d(0) * kr + e.d(1)) * kc + e.d(2)) * s + e.d(3),
+                    {cc, r, tt, k});
+        Value xv =
+            vector::LoadOp::create(e.b, e.loc, x8, win, ValueRange{xIdx});
+        Value wv = vector::LoadOp::create(e.b, e.loc, x8, wt, ValueRange{wIdx});
+        auto wide = VectorType::get({n}, i32Type);
+        Value prod = arith::MulIOp::create(
+            e.b, e.loc, arith::ExtSIOp::create(e.b, e.loc, wide, xv),
+            arith::ExtSIOp::create(e.b, e.loc, wide, wv));
+        Value sum = arith::AddIOp::create(e.b, e.loc,
+                                          tLoop.getRegionIterArgs()[0], prod);
+        affine::AffineYieldOp::create(e.b, e.loc, sum);
+      }
+      affine::AffineYieldOp::create(e.b, e.loc, tLoop.getResult(0));
+    }
+    return rLoop.getResult(0);
+  };
+  e.emitWindowed(
+      rows, cols, t.input, cs, [&](Value p, Value q, Emitter::FreeHook frees) {
+        e.loop(0, cs, [&](Value cc) {
+          // Padding taps read as the zero point.
+          e.loop(0, kr, [&](Value r) {
+            e.loop(0, kc, [&](Value tt) {
+              auto ifOp = affine::AffineIfOp::create(e.b, e.loc, inside,
+                                                     ValueRange{p, q, r, tt},
+                                                     /*withElse=*/true);
+              OpBuilder::InsertionGuard guard(e.b);
+              e.b.setInsertionPointToStart(ifOp.getElseBlock());
+              vector::StoreOp::create(
+                  e.b, e.loc, zpSegment, win,
+                  ValueRange{e.apply((e.d(0) * kc + e.d(1)) * s, {r, tt})});
+            });
+          });
+          // The in-bounds taps, ring-loaded in the usual order.
+          e.forEachTap(
+              rows, cols, p, q, [&](Value r, Value tt, Value y, Value x) {
+                Value addr = e.ringAddress(
+                    t.input, (e.d(0) * cols.inExtent + e.d(1)) * cs + e.d(2),
+                    {y, x, cc});
+                Value v = RingLoadOp::create(e.b, e.loc, e.segType(),
+                                             e.env.pool, addr, Value());
+                vector::StoreOp::create(
+                    e.b, e.loc, v, win,
+                    ValueRange{e.apply((e.d(0) * kc + e.d(1)) * s, {r, tt})});
+              });
+          if (blocks > 0)
+            e.loop(0, blocks, [&](Value kb) {
+              Value k = e.apply(e.d(0) * kDotLanes, {kb});
+              Value init = vector::LoadOp::create(
+                  e.b, e.loc, lane32, bt,
+                  ValueRange{e.apply(e.d(0) * s + e.d(1), {cc, k})});
+              vector::StoreOp::create(e.b, e.loc,
+                                      windowSum(cc, k, kDotLanes, init), acc,
+                                      ValueRange{k});
+            });
+          // Leftover lanes: one narrower block.
+          if (int64_t rest = s - blocks * kDotLanes) {
+            Value k = e.index(blocks * kDotLanes);
+            auto restType = VectorType::get({rest}, i32Type);
+            Value init = vector::LoadOp::create(
+                e.b, e.loc, restType, bt,
+                ValueRange{e.apply(e.d(0) * s + e.d(1), {cc, k})});
+            vector::StoreOp::create(e.b, e.loc, windowSum(cc, k, rest, init),
+                                    acc, ValueRange{k});
+          }
+          // A separate loop, so vmcu-unroll-microkernels can unroll it for
+          // small segments and LLVM folds the table loads into constant requant
+          // steps.
+          e.loop(0, s, [&](Value k) {
+            Value c = e.apply(e.d(0) * s + e.d(1), {cc, k});
+            e.store(e.requantize(e.load(acc, k), rq, mult, shift, c,
+                                 e.b.getI8Type()),
+                    obuf, k);
+          });
+          // Channel segment cc of the window is dead once this segment is done.
+          frees(cc, Value(), 0);
+          e.storeSegment(t.output,
+                         (e.d(0) * cols.outExtent + e.d(1)) * cs + e.d(2),
+                         {p, q, cc}, obuf);
+        });
+      });
+  return success();
+}
+
+namespace {
+
+/// TOSA reciprocal_scale(count): multiplier and shift of 1 / count.
+std::pair<int32_t, int32_t> reciprocalScale(int64_t count) {
+  // k = 32 - clz(count - 1), so (1 << k) / 2 < count <= 1 << k.
+  int64_t k = 0;
+  while ((int64_t(1) << k) < count)
+    ++k;
+  constexpr int64_t kOne30 = int64_t(1) << 30;
+  int64_t numerator = (kOne30 + 1) << k;
+  return {static_cast<int32_t>(numerator / count),
+          static_cast<int32_t>(30 + k)};
+}
+
+} // namespace
+
+LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op, const KernelTensors &t) {
+  auto in = op.getInput().getType(), out = op.getOutput().getType();
+  int64_t kr = op.getKernel()[0], kc = op.getKernel()[1];
+  int64_t ch = in.getDimSize(3), s = e.seg, cs = ch / s;
+  ArrayRef<int64_t> stride = op.getStride(), pad = op.getPad();
+  Axis rows =
+      makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0], pad[0], kr);
+  Axis cols =
+      makeAxis(in.getDimSize(2), out.getDimSize(2), stride[1], pad[2], kc);
+  // 1 / count for every possible number of in-bounds taps.
+  SmallVector<int32_t> mults(kr * kc + 1, 0), shifts(kr * kc + 1, 1);
+  for (int64_t n = 1; n <= kr * kc; ++n)
+    std::tie(mults[n], shifts[n]) = reciprocalScale(n);
+  Value mt = e.i32Table("recip_mult", mults);
+  Value st = e.i32Table("recip_shift", shifts);
+  int32_t zp = static_cast<int32_t>(op.getInputZp());
+  auto rq = RequantAttr::get(e.ctx, 0, static_cast<int32_t>(op.getOutputZp()),
+                             {1}, {1}, /*double_round=*/false,
+                             static_cast<int32_t>(op.getMin()),
+                             static_cast<int32_t>(op.getMax()));
+  Value acc = e.scratch(s, e.b.getI32Type());
+  Value count = e.scratch(1, e.b.getIndexType());
+  Value xbuf = e.scratch(s, e.b.getI8Type());
+  Value obuf = e.scratch(s, e.b.getI8Type());
+  Value one = e.i32(1);
+
+  e.emitWindowed(
+      rows, cols, t.input, cs, [&](Value p, Value q, Emitter::FreeHook frees) {
+        e.loop(0, cs, [&](Value cc) {
+          Value zeroIdx = e.index(0);
+          e.store(zeroIdx, count, zeroIdx);
+          e.loop(0, s, [&](Value k) { e.store(e.i32(0), acc, k); });
+          e.forEachTap(rows, cols, p, q, [&](Value, Value, Value y, Value x) {
+            Value z = e.index(0);
+            e.store(
+                arith::AddIOp::create(e.b, e.loc, e.load(count, z), e.index(1)),
+                count, z);
+            e.loadSegment(t.input,
+                          (e.d(0) * cols.inExtent + e.d(1)) * cs + e.d(2),
+                          {y, x, cc}, xbuf);
+            e.loop(0, s, [&](Value k) {
+              e.store(e.mac(e.load(acc, k), e.load(xbuf, k), zp, one), acc, k);
+            });
+          });
+          Value n = e.load(count, e.index(0));
+          e.loop(0, s, [&](Value k) {
+            e.store(
+                e.requantize(e.load(acc, k), rq, mt, st, n, e.b.getI8Type()),
+                obuf, k);
+          });
+          frees(cc, Value(), 0);
+          e.storeSegment(t.output,
+                         (e.d(0) * cols.outExtent + e.d(1)) * cs + e.d(2),
+                         {p, q, cc}, obuf);
+        });
+      });
+  return success();
+}

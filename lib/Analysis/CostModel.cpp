@@ -18,6 +18,8 @@ std::string_view mlir::vmcu::analysis::kindName(KernelKind kind) {
     return "elementwise";
   case KernelKind::FusedRecompute:
     return "fused-recompute";
+  case KernelKind::FusedLineBuffer:
+    return "fused-line-buffer";
   }
   return "unknown";
 }
@@ -36,6 +38,8 @@ CycleCost mlir::vmcu::analysis::cycleCost(KernelKind kind) {
     return {0.0, 46.3};
   case KernelKind::FusedRecompute:
     return {3.94, 305.0};
+  case KernelKind::FusedLineBuffer:
+    return {3.0, 150.0};
   }
   return {0, 0};
 }

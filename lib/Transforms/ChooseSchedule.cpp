@@ -65,6 +65,13 @@ void unfuse(BottleneckOp op, const FusedPlanLimits &limits) {
   op.erase();
 }
 
+/// A plan: which bottlenecks (indices in program order) run as separate
+/// layers and which keep a line buffer; the others recompute.
+struct Schedule {
+  SmallVector<unsigned> unfused;
+  SmallVector<unsigned> lineBuffer;
+};
+
 /// The top-level bottlenecks of `func`, in order.
 SmallVector<BottleneckOp> bottlenecks(func::FuncOp func) {
   SmallVector<BottleneckOp> ops;
@@ -74,16 +81,39 @@ SmallVector<BottleneckOp> bottlenecks(func::FuncOp func) {
   return ops;
 }
 
-/// Estimated cycles saved by running bottleneck `op` as separate layers.
-int64_t unfusingSaves(BottleneckOp op) {
-  auto layer = cast<LayerOpInterface>(op.getOperation());
-  int64_t fused =
-      analysis::estimateCycles(layerWork(layer, segmentSizeOf(layer)));
-  int64_t separate = 0;
+/// Estimated cycles of bottleneck `op` run as separate layers.
+int64_t separateCycles(BottleneckOp op) {
+  int64_t cycles = 0;
   for (Operation &inner : op.getBody().front())
     if (auto l = dyn_cast<LayerOpInterface>(&inner))
-      separate += analysis::estimateCycles(layerWork(l, segmentSizeOf(l)));
-  return fused - separate;
+      cycles += analysis::estimateCycles(layerWork(l, segmentSizeOf(l)));
+  return cycles;
+}
+
+/// Estimated cycles of `op` with a line buffer.
+int64_t lineBufferCycles(BottleneckOp op) {
+  auto layer = cast<LayerOpInterface>(op.getOperation());
+  analysis::KernelWork work = layerWork(layer, segmentSizeOf(layer));
+  work.kind = analysis::KernelKind::FusedLineBuffer;
+  work.macs = layerMacs(layer);
+  return analysis::estimateCycles(work);
+}
+
+/// Estimated cycles saved against the recomputing fused kernel of `op`.
+int64_t savedCycles(BottleneckOp op, int64_t cycles) {
+  auto layer = cast<LayerOpInterface>(op.getOperation());
+  return analysis::estimateCycles(layerWork(layer, segmentSizeOf(layer))) -
+         cycles;
+}
+
+/// Applies `schedule` to the bottlenecks of `func`.
+void applySchedule(func::FuncOp func, const Schedule &schedule,
+                   const FusedPlanLimits &limits) {
+  SmallVector<BottleneckOp> ops = bottlenecks(func);
+  for (unsigned i : schedule.lineBuffer)
+    ops[i].setLineBuffer(true);
+  for (unsigned i : schedule.unfused)
+    unfuse(ops[i], limits);
 }
 
 struct VMCUChooseSchedulePass
@@ -95,7 +125,7 @@ struct VMCUChooseSchedulePass
     auto func = module.lookupSymbol<func::FuncOp>(entry);
     if (!func || func.isExternal() || bottlenecks(func).empty())
       return; // vmcu-tile reports a missing entry.
-    FailureOr<PlanTrial> fused = plan({});
+    FailureOr<PlanTrial> fused = plan(Schedule());
     if (failed(fused))
       return; // vmcu-tile / vmcu-solve-offsets report why.
     int64_t budget = ramKb > 0 ? ramKb * kBytesPerKiB : fused->arenaBytes;
@@ -109,29 +139,51 @@ struct VMCUChooseSchedulePass
           std::max(limits.scratchBytes, kernelScratchBytes(layer, size));
     }
 
-    SmallVector<unsigned> chosen = candidates(budget);
+    Schedule schedule;
+    schedule.unfused = candidates(budget);
     // Footprints are local to a block but the pool's alignment is not:
     // drop the smallest saving until the whole plan fits.
     for (;;) {
-      FailureOr<PlanTrial> trial = plan(chosen);
-      if (chosen.empty() || (succeeded(trial) && trial->arenaBytes <= budget))
+      FailureOr<PlanTrial> trial = plan(schedule);
+      if (schedule.unfused.empty() ||
+          (succeeded(trial) && trial->arenaBytes <= budget))
         break;
-      chosen.pop_back();
+      schedule.unfused.pop_back();
     }
-    SmallVector<BottleneckOp> ops = bottlenecks(func);
-    for (unsigned i : chosen)
-      unfuse(ops[i], limits);
-    numUnfused += chosen.size();
+    chooseLineBuffers(schedule, budget);
+    applySchedule(func, schedule, limits);
+    numUnfused += schedule.unfused.size();
+    numLineBuffer += schedule.lineBuffer.size();
+  }
+
+  /// Gives each still fused bottleneck a line buffer where the plan stays
+  /// within `budget`, largest estimated saving first.
+  void chooseLineBuffers(Schedule &schedule, int64_t budget) {
+    auto func = getOperation().lookupSymbol<func::FuncOp>(entry);
+    SmallVector<std::pair<int64_t, unsigned>> ranked;
+    for (auto [i, op] : llvm::enumerate(bottlenecks(func))) {
+      if (llvm::is_contained(schedule.unfused, i) || !op.supportsLineBuffer())
+        continue;
+      int64_t saves = savedCycles(op, lineBufferCycles(op));
+      if (saves > 0)
+        ranked.push_back({saves, static_cast<unsigned>(i)});
+    }
+    llvm::stable_sort(ranked,
+                      [](auto &a, auto &b) { return a.first > b.first; });
+    for (auto &[saves, i] : ranked) {
+      schedule.lineBuffer.push_back(i);
+      FailureOr<PlanTrial> trial = plan(schedule);
+      if (failed(trial) || trial->arenaBytes > budget)
+        schedule.lineBuffer.pop_back();
+    }
   }
 
   FusedPlanLimits limits;
 
-  /// Plans a copy with the bottlenecks `unfused` (indices) unfused.
-  FailureOr<PlanTrial> plan(ArrayRef<unsigned> unfused) {
+  /// Plans a copy of the model with `schedule`.
+  FailureOr<PlanTrial> plan(const Schedule &schedule) {
     return tryPlan(getOperation(), entry, [&](func::FuncOp func) {
-      SmallVector<BottleneckOp> ops = bottlenecks(func);
-      for (unsigned i : unfused)
-        unfuse(ops[i], limits);
+      applySchedule(func, schedule, limits);
     });
   }
 
@@ -153,7 +205,7 @@ struct VMCUChooseSchedulePass
           blockOf.push_back(static_cast<int>(it - ops.begin()));
     }
     SmallVector<unsigned> all = llvm::to_vector(llvm::seq<unsigned>(0, ops.size()));
-    FailureOr<PlanTrial> separate = plan(all);
+    FailureOr<PlanTrial> separate = plan(Schedule{all, {}});
     if (failed(separate) || separate->footprintBytes.size() != blockOf.size())
       return {};
     SmallVector<bool> fits(ops.size(), true);
@@ -162,7 +214,7 @@ struct VMCUChooseSchedulePass
         fits[block] = false;
     SmallVector<std::pair<int64_t, unsigned>> ranked;
     for (auto [i, op] : llvm::enumerate(ops)) {
-      int64_t saves = unfusingSaves(op);
+      int64_t saves = savedCycles(op, separateCycles(op));
       if (fits[i] && saves > 0)
         ranked.push_back({saves, static_cast<unsigned>(i)});
     }

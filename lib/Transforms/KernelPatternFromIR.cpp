@@ -242,7 +242,12 @@ private:
       if (isa<LoopLikeOpInterface>(op) || isa<RegionBranchOpInterface>(op)) {
         bool touchesRing = false;
         op.walk([&](Operation *inner) {
-          touchesRing |= isa<RingLoadOp, RingStoreOp, FreeOp>(inner);
+          if (auto load = dyn_cast<RingLoadOp>(inner))
+            touchesRing |= !readsIgnored(load.getSegment());
+          else if (auto store = dyn_cast<RingStoreOp>(inner))
+            touchesRing |= !readsIgnored(store.getSegment());
+          else if (auto free = dyn_cast<FreeOp>(inner))
+            touchesRing |= !readsIgnored(free.getSegment());
         });
         if (touchesRing)
           return op.emitOpError("holds ring accesses but is not an affine.for; "

@@ -71,7 +71,15 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
       })
       .Case([&](BottleneckOp op) {
         int64_t cout = op.getOutput().getType().getDimSize(3);
-        return cout * kAccBytes + 2 * kAccBytes + 2 * s;
+        int64_t bytes = cout * kAccBytes + 2 * kAccBytes + 2 * s;
+        if (!op.getLineBuffer())
+          return bytes;
+        // Input pixel, expanded pixel, depthwise output pixel, window.
+        auto dw = op.getDepthwise().getWeight().getType();
+        int64_t cin = op.getInput().getType().getDimSize(3);
+        int64_t cmid = dw.getDimSize(2);
+        return bytes + cin + 2 * cmid + dw.getDimSize(0) * dw.getDimSize(1) * s +
+               s * kAccBytes;
       })
       .Case([&](AddOp) { return 3 * s; })
       .Default([&](Operation *) { return s * (kAccBytes + 2); });
@@ -87,8 +95,10 @@ an::KernelWork mlir::vmcu::layerWork(LayerOpInterface layer,
   else if (isa<DepthwiseConv2DOp>(layer))
     work.kind = an::KernelKind::Depthwise;
   else if (auto fused = dyn_cast<BottleneckOp>(layer.getOperation())) {
-    work.kind = an::KernelKind::FusedRecompute;
-    work.macs = fusedMacs(fused);
+    work.kind = fused.getLineBuffer() ? an::KernelKind::FusedLineBuffer
+                                      : an::KernelKind::FusedRecompute;
+    if (!fused.getLineBuffer())
+      work.macs = fusedMacs(fused);
   }
   return work;
 }

@@ -209,3 +209,259 @@ LogicalResult mlir::vmcu::tile::emitBottleneck(Emitter &e, BottleneckOp op,
       });
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// bottleneck, line-buffer schedule: each input pixel expanded once.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The geometry of a line-buffer bottleneck: unit-stride expand and
+/// project, so the expanded tensor B has the input's H x W.
+struct LineBufferGeometry {
+  int64_t h, w, cin, cmid, cout;
+  int64_t outH, outW;
+  int64_t kr, kc, strideR, strideC, padR, padC;
+};
+
+LineBufferGeometry lineBufferGeometry(BottleneckOp op) {
+  auto a = op.getInput().getType(), out = op.getOutput().getType();
+  DepthwiseConv2DOp dw = op.getDepthwise();
+  auto dwW = dw.getWeight().getType();
+  ArrayRef<int64_t> stride = dw.getStride(), pad = dw.getPad();
+  return {a.getDimSize(1),
+          a.getDimSize(2),
+          a.getDimSize(3),
+          dwW.getDimSize(2),
+          out.getDimSize(3),
+          out.getDimSize(1),
+          out.getDimSize(2),
+          dwW.getDimSize(0),
+          dwW.getDimSize(1),
+          stride[0],
+          stride[1],
+          pad[0],
+          pad[2]};
+}
+
+/// Emits the line-buffer kernel of `op`; see emitBottleneckLineBuffer.
+class LineBufferEmitter {
+public:
+  LineBufferEmitter(Emitter &e, BottleneckOp op, const KernelTensors &t)
+      : e(e), op(op), t(t), g(lineBufferGeometry(op)), s(e.seg),
+        cinS(g.cin / s), midS(g.cmid / s), coutS(g.cout / s) {}
+
+  LogicalResult emit() {
+    if (failed(buildTables()))
+      return failure();
+    Type i8 = e.b.getI8Type(), i32 = e.b.getI32Type();
+    xrow = e.scratch(g.cin, i8);
+    bpix = e.scratch(g.cmid, i8);
+    acc1 = e.scratch(1, i32);
+    win = e.scratch(g.kr * g.kc * s, i8);
+    accS = e.scratch(s, i32);
+    cpix = e.scratch(g.cmid, i8);
+    accD = e.scratch(g.cout, i32);
+    obuf = e.scratch(s, i8);
+    if (op.getResidual())
+      rbuf = e.scratch(s, i8);
+
+    // Rows output row 0 needs that the general step below does not expand.
+    int64_t prologueEnd =
+        std::min(g.h, std::max<int64_t>(0, g.kr - g.padR - g.strideR));
+    e.loop(0, prologueEnd, [&](Value y) { expandRow(y); });
+    e.loop(0, g.outH, [&](Value p) {
+      // The rows output row p needs and row p - 1 did not.
+      e.loop({e.c(prologueEnd),
+              e.d(0) * g.strideR + (g.kr - g.padR - g.strideR)},
+             {e.c(g.h), e.d(0) * g.strideR + (g.kr - g.padR)}, p,
+             [&](Value y) { expandRow(y); });
+      e.loop(0, g.outW, [&](Value q) { outputPixel(p, q); });
+    });
+    // Rows no output needs: only freed.
+    int64_t lastNeeded = (g.outH - 1) * g.strideR - g.padR + g.kr;
+    if (!op.getResidual())
+      e.loop(std::min(g.h, std::max<int64_t>(0, lastNeeded)), g.h,
+             [&](Value y) {
+               e.loop(0, g.w, [&](Value x) { freeInputPixel(y, x); });
+             });
+    return success();
+  }
+
+private:
+  Emitter &e;
+  BottleneckOp op;
+  const KernelTensors &t;
+  LineBufferGeometry g;
+  int64_t s, cinS, midS, coutS;
+  // Flash tables.
+  Value w1, b1, m1, sh1, w2, b2, m2, sh2, w3, b3, m3, sh3, addMult, addShift;
+  // Stack buffers: one input pixel, one expanded pixel, the depthwise window
+  // of one channel segment and its sums, one depthwise output pixel, the
+  // projection's accumulators and one output (and residual) segment.
+  Value xrow, bpix, acc1, win, accS, cpix, accD, obuf, rbuf;
+
+  LogicalResult buildTables() {
+    Conv2DOp expand = op.getExpand(), project = op.getProject();
+    auto w1v = constantValues<int8_t>(op, expand.getWeight(), "expand weight");
+    auto b1v = constantValues<int32_t>(op, expand.getBias(), "expand bias");
+    auto w3v =
+        constantValues<int8_t>(op, project.getWeight(), "project weight");
+    auto b3v = constantValues<int32_t>(op, project.getBias(), "project bias");
+    FailureOr<DepthwiseTables> dw =
+        packDepthwise(e, "dw_", op.getDepthwise(), s);
+    if (failed(w1v) || failed(b1v) || failed(w3v) || failed(b3v) || failed(dw))
+      return failure();
+    // Both pointwise weights stay [out][in]: one output's row is contiguous.
+    w1 = e.i8Table("expand_weights", *w1v);
+    b1 = e.i32Table("expand_bias", *b1v);
+    w3 = e.i8Table("project_weights", *w3v);
+    b3 = e.i32Table("project_bias", *b3v);
+    w2 = dw->weights;
+    b2 = dw->bias;
+    std::tie(m1, sh1) = e.requantTables("expand_", expand.getRequant(), g.cmid);
+    std::tie(m2, sh2) =
+        e.requantTables("dw_", op.getDepthwise().getRequant(), g.cmid);
+    std::tie(m3, sh3) =
+        e.requantTables("project_", project.getRequant(), g.cout);
+    if (AddOp residual = op.getResidual())
+      std::tie(addMult, addShift) =
+          e.requantTables("add_", residual.getRequant(), g.cout);
+    return success();
+  }
+
+  /// Line-buffer segment of expanded pixel (y, x), channel segment mm: slot
+  /// y mod R of the workspace.
+  AffineExpr slotSegment(AffineExpr y, AffineExpr x, AffineExpr mm) {
+    return (y % g.kr * g.w + x) * midS + mm;
+  }
+
+  void freeInputPixel(Value y, Value x) {
+    e.loop(0, cinS, [&](Value cc) {
+      e.freeSegment(t.input, (e.d(0) * g.w + e.d(1)) * cinS + e.d(2),
+                    {y, x, cc});
+    });
+  }
+
+  /// Expands input row `y` into its line-buffer slot; without a residual
+  /// the row is then dead.
+  void expandRow(Value y) {
+    Conv2DOp expand = op.getExpand();
+    int32_t zpA = static_cast<int32_t>(expand.getInputZp());
+    Type i8 = e.b.getI8Type();
+    Value z = e.index(0);
+    e.loop(0, g.w, [&](Value x) {
+      e.loop(0, cinS, [&](Value cc) {
+        e.loadSegment(t.input, (e.d(0) * g.w + e.d(1)) * cinS + e.d(2),
+                      {y, x, cc}, xrow, e.apply(e.d(0) * s, cc));
+      });
+      if (!op.getResidual())
+        freeInputPixel(y, x);
+      e.loop(0, g.cmid, [&](Value m) {
+        e.store(e.load(b1, m), acc1, z);
+        e.dotRow(acc1, z, xrow, g.cin, zpA, w1, e.d(0) * g.cin, {m});
+        e.store(e.requantize(e.load(acc1, z), expand.getRequant(), m1, sh1, m,
+                             i8),
+                bpix, m);
+      });
+      e.loop(0, midS, [&](Value mm) {
+        e.storeSegment(t.workspace, slotSegment(e.d(0), e.d(1), e.d(2)),
+                       {y, x, mm}, bpix, e.apply(e.d(0) * s, mm));
+      });
+    });
+  }
+
+  /// Depthwise output pixel (p, q) of channel segment `mm` into `cpix`.
+  void depthwiseSegment(Value p, Value q, Value mm) {
+    DepthwiseConv2DOp dw = op.getDepthwise();
+    auto tap = [&](AffineExpr o, int64_t stride, int64_t pad, AffineExpr k) {
+      return o * stride - pad + k;
+    };
+    // Tap (r, t) of (p, q) is in bounds: d0 = p, d1 = q, d2 = r, d3 = t.
+    AffineExpr y = tap(e.d(0), g.strideR, g.padR, e.d(2));
+    AffineExpr x = tap(e.d(1), g.strideC, g.padC, e.d(3));
+    IntegerSet inside =
+        IntegerSet::get(4, 0, {y, e.c(g.h - 1) - y, x, e.c(g.w - 1) - x},
+                        {false, false, false, false});
+    Value zpSegment = arith::ConstantOp::create(
+        e.b, e.loc,
+        cast<TypedAttr>(DenseElementsAttr::get(
+            e.segType(), static_cast<int8_t>(dw.getInputZp()))));
+    e.loop(0, g.kr, [&](Value r) {
+      e.loop(0, g.kc, [&](Value tt) {
+        Value at = e.apply((e.d(0) * g.kc + e.d(1)) * s, {r, tt});
+        auto ifOp = affine::AffineIfOp::create(
+            e.b, e.loc, inside, ValueRange{p, q, r, tt}, /*withElse=*/true);
+        OpBuilder::InsertionGuard guard(e.b);
+        e.b.setInsertionPointToStart(ifOp.getThenBlock());
+        e.loadSegment(t.workspace,
+                      slotSegment(tap(e.d(0), g.strideR, g.padR, e.d(2)),
+                                  tap(e.d(1), g.strideC, g.padC, e.d(3)),
+                                  e.d(4)),
+                      {p, q, r, tt, mm}, win, at);
+        e.b.setInsertionPointToStart(ifOp.getElseBlock());
+        vector::StoreOp::create(e.b, e.loc, zpSegment, win, ValueRange{at});
+      });
+    });
+    emitWindowSums(e, win, w2, b2, g.kr, g.kc, mm, accS);
+    e.loop(0, s, [&](Value k) {
+      Value m = e.apply(e.d(0) * s + e.d(1), {mm, k});
+      e.store(e.requantize(e.load(accS, k), dw.getRequant(), m2, sh2, m,
+                           e.b.getI8Type()),
+              cpix, m);
+    });
+  }
+
+  void outputPixel(Value p, Value q) {
+    Conv2DOp project = op.getProject();
+    AddOp residual = op.getResidual();
+    int32_t zpC = static_cast<int32_t>(project.getInputZp());
+    Type i8 = e.b.getI8Type();
+    e.loop(0, midS, [&](Value mm) { depthwiseSegment(p, q, mm); });
+    e.loop(0, g.cout, [&](Value k) {
+      e.store(e.load(b3, k), accD, k);
+      e.dotRow(accD, k, cpix, g.cmid, zpC, w3, e.d(0) * g.cmid, {k});
+    });
+    e.loop(0, coutS, [&](Value kk) {
+      AffineExpr pixelSeg = (e.d(0) * g.outW + e.d(1)) * coutS + e.d(2);
+      if (residual)
+        e.loadSegment(t.input, pixelSeg, {p, q, kk}, rbuf);
+      e.loop(0, s, [&](Value k) {
+        Value ch = e.apply(e.d(0) * s + e.d(1), {kk, k});
+        Value dq = e.requantize(e.load(accD, ch), project.getRequant(), m3, sh3,
+                                ch, i8);
+        if (residual) {
+          bool projIsLhs = residual.getLhs() == project.getOutput();
+          Value av = e.load(rbuf, k);
+          Value lhs = projIsLhs ? dq : av, rhs = projIsLhs ? av : dq;
+          Value sum = arith::AddIOp::create(
+              e.b, e.loc, e.rescaleToI32(lhs, residual.getLhsRescale()),
+              e.rescaleToI32(rhs, residual.getRhsRescale()));
+          dq = e.requantize(sum, residual.getRequant(), addMult, addShift, ch,
+                            i8);
+        }
+        e.store(dq, obuf, k);
+      });
+      // The residual was the input segment's last reader.
+      if (residual)
+        e.freeSegment(t.input, pixelSeg, {p, q, kk});
+      e.storeSegment(t.output, pixelSeg, {p, q, kk}, obuf);
+    });
+  }
+};
+
+} // namespace
+
+/// Line-buffer schedule (unit-stride expand and project): input row y is
+/// expanded once, when the first output row that needs it starts, into
+/// slot y mod R of the workspace (R rows x W x Cmid); each output pixel
+/// gathers its depthwise window from there one channel segment at a time
+/// (padding taps read the zero point), then projects with 4-lane dots.
+/// Without a residual an input row is freed as soon as it is expanded.
+LogicalResult
+mlir::vmcu::tile::emitBottleneckLineBuffer(Emitter &e, BottleneckOp op,
+                                           const KernelTensors &t) {
+  if (!t.workspace)
+    return op.emitOpError("line_buffer needs a workspace from vmcu-tile");
+  return LineBufferEmitter(e, op, t).emit();
+}

@@ -147,10 +147,11 @@ public:
     vector::StoreOp::create(b, loc, v, buf, ValueRange{at ? at : index(0)});
   }
 
+  /// Ring-stores the segment at element `at` (default 0) of `buf`.
   void storeSegment(Value base, AffineExpr segIndex, ValueRange dims,
-                    Value buf) {
-    Value v =
-        vector::LoadOp::create(b, loc, segType(), buf, ValueRange{index(0)});
+                    Value buf, Value at = Value()) {
+    Value v = vector::LoadOp::create(b, loc, segType(), buf,
+                                     ValueRange{at ? at : index(0)});
     Value addr = ringAddress(base, segIndex, dims);
     RingStoreOp::create(b, loc, v, env.pool, addr, Value());
   }
@@ -366,6 +367,25 @@ inline Axis makeAxis(int64_t in, int64_t out, int64_t stride, int64_t pad,
   return Axis{in, out, 1, stride, pad, kernel, in};
 }
 
+/// A depthwise layer's flash tables for segments of `s` channels: weights
+/// packed [c / s][r][t][c % s], so one segment's taps are contiguous, and
+/// biases with the input zero point folded in (`bias - zp * sum_taps w`,
+/// modulo 2^32 like the accumulator), so padding taps may read the zero
+/// point and a MAC is one multiply-accumulate.
+struct DepthwiseTables {
+  Value weights;
+  Value bias;
+};
+FailureOr<DepthwiseTables> packDepthwise(Emitter &e, StringRef prefix,
+                                         DepthwiseConv2DOp op, int64_t s);
+
+/// Per-channel sums of channel segment `cc` over the kr x kc window buffer
+/// `win` ([tap][lane] int8), into `acc` (one int32 per lane): 4-lane vector
+/// sums carried through tap loops of constant bounds, which
+/// vmcu-unroll-microkernels unrolls.
+void emitWindowSums(Emitter &e, Value win, Value wt, Value bt, int64_t kr,
+                    int64_t kc, Value cc, Value acc);
+
 LogicalResult emitConv(Emitter &e, Conv2DOp op, const KernelTensors &t);
 LogicalResult emitFullyConnected(Emitter &e, FullyConnectedOp op,
                                  const KernelTensors &t);
@@ -374,6 +394,8 @@ LogicalResult emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
 LogicalResult emitAvgPool(Emitter &e, AvgPool2DOp op, const KernelTensors &t);
 LogicalResult emitBottleneck(Emitter &e, BottleneckOp op,
                              const KernelTensors &t);
+LogicalResult emitBottleneckLineBuffer(Emitter &e, BottleneckOp op,
+                                       const KernelTensors &t);
 
 } // namespace mlir::vmcu::tile
 

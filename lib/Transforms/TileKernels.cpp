@@ -91,7 +91,11 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
             return emitDepthwise(e, op, tensors);
           })
           .Case([&](AvgPool2DOp op) { return emitAvgPool(e, op, tensors); })
-          .Case([&](BottleneckOp op) { return emitBottleneck(e, op, tensors); })
+          .Case([&](BottleneckOp op) {
+            return op.getLineBuffer()
+                       ? emitBottleneckLineBuffer(e, op, tensors)
+                       : emitBottleneck(e, op, tensors);
+          })
           .Case([&](AddOp op) { return emitAdd(e, op, tensors); })
           .Default([&](Operation *op) {
             return op->emitOpError(

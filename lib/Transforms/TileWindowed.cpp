@@ -10,6 +10,93 @@ using namespace mlir::vmcu::tile;
 // depthwise_conv2d and avg_pool2d: per-channel windows.
 //===----------------------------------------------------------------------===//
 
+FailureOr<DepthwiseTables>
+mlir::vmcu::tile::packDepthwise(Emitter &e, StringRef prefix,
+                                DepthwiseConv2DOp op, int64_t s) {
+  auto wType = op.getWeight().getType();
+  int64_t kr = wType.getDimSize(0), kc = wType.getDimSize(1);
+  int64_t ch = wType.getDimSize(2);
+  auto w = constantValues<int8_t>(op, op.getWeight(), "depthwise weight");
+  auto bv = constantValues<int32_t>(op, op.getBias(), "depthwise bias");
+  if (failed(w) || failed(bv))
+    return failure();
+  uint32_t zp = static_cast<uint32_t>(op.getInputZp());
+  // Packed [cc][r][t][k]: one segment's taps are contiguous.
+  SmallVector<int8_t> packed(w->size());
+  SmallVector<int32_t> bias(*bv);
+  for (int64_t r = 0; r < kr; ++r)
+    for (int64_t tt = 0; tt < kc; ++tt)
+      for (int64_t c = 0; c < ch; ++c) {
+        int8_t wv = (*w)[(r * kc + tt) * ch + c];
+        packed[((c / s * kr + r) * kc + tt) * s + c % s] = wv;
+        bias[c] = static_cast<int32_t>(static_cast<uint32_t>(bias[c]) -
+                                       zp * static_cast<uint32_t>(wv));
+      }
+  return DepthwiseTables{e.i8Table((prefix + "weights").str(), packed),
+                         e.i32Table((prefix + "bias").str(), bias)};
+}
+
+namespace {
+
+/// Sum over the window of channel lanes [k, k + n) of segment `cc` as a
+/// vector<n x i32> carried through both tap loops; `init` holds the biases.
+Value windowSum(Emitter &e, Value win, Value wt, int64_t kr, int64_t kc,
+                Value cc, Value k, int64_t n, Value init) {
+  int64_t s = e.seg;
+  Type i32Type = e.b.getI32Type();
+  auto x8 = VectorType::get({n}, e.b.getI8Type());
+  auto rLoop =
+      affine::AffineForOp::create(e.b, e.loc, 0, kr, 1, ValueRange{init});
+  OpBuilder::InsertionGuard guard(e.b);
+  e.b.setInsertionPointToStart(rLoop.getBody());
+  Value r = rLoop.getInductionVar();
+  auto tLoop = affine::AffineForOp::create(
+      e.b, e.loc, 0, kc, 1, ValueRange{rLoop.getRegionIterArgs()[0]});
+  {
+    OpBuilder::InsertionGuard inner(e.b);
+    e.b.setInsertionPointToStart(tLoop.getBody());
+    Value tt = tLoop.getInductionVar();
+    Value xIdx = e.apply((e.d(0) * kc + e.d(1)) * s + e.d(2), {r, tt, k});
+    Value wIdx = e.apply(((e.d(0) * kr + e.d(1)) * kc + e.d(2)) * s + e.d(3),
+                         {cc, r, tt, k});
+    Value xv = vector::LoadOp::create(e.b, e.loc, x8, win, ValueRange{xIdx});
+    Value wv = vector::LoadOp::create(e.b, e.loc, x8, wt, ValueRange{wIdx});
+    auto wide = VectorType::get({n}, i32Type);
+    Value prod = arith::MulIOp::create(
+        e.b, e.loc, arith::ExtSIOp::create(e.b, e.loc, wide, xv),
+        arith::ExtSIOp::create(e.b, e.loc, wide, wv));
+    Value sum =
+        arith::AddIOp::create(e.b, e.loc, tLoop.getRegionIterArgs()[0], prod);
+    affine::AffineYieldOp::create(e.b, e.loc, sum);
+  }
+  affine::AffineYieldOp::create(e.b, e.loc, tLoop.getResult(0));
+  return rLoop.getResult(0);
+}
+
+} // namespace
+
+void mlir::vmcu::tile::emitWindowSums(Emitter &e, Value win, Value wt,
+                                      Value bt, int64_t kr, int64_t kc,
+                                      Value cc, Value acc) {
+  int64_t s = e.seg, blocks = s / kDotLanes;
+  Type i32Type = e.b.getI32Type();
+  auto sumLanes = [&](Value k, int64_t n) {
+    Value init = vector::LoadOp::create(
+        e.b, e.loc, VectorType::get({n}, i32Type), bt,
+        ValueRange{e.apply(e.d(0) * s + e.d(1), {cc, k})});
+    vector::StoreOp::create(e.b, e.loc,
+                            windowSum(e, win, wt, kr, kc, cc, k, n, init), acc,
+                            ValueRange{k});
+  };
+  if (blocks > 0)
+    e.loop(0, blocks, [&](Value kb) {
+      sumLanes(e.apply(e.d(0) * kDotLanes, {kb}), kDotLanes);
+    });
+  // Leftover lanes: one narrower block.
+  if (int64_t rest = s - blocks * kDotLanes)
+    sumLanes(e.index(blocks * kDotLanes), rest);
+}
+
 /// Depthwise: every channel has its own accumulator, so the inner level runs
 /// over blocks of 4 channels with their 4 sums in registers (iter_args of
 /// the tap loops) instead of a memref round trip per MAC.
@@ -32,33 +119,19 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
       makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0], pad[0], kr);
   Axis cols =
       makeAxis(in.getDimSize(2), out.getDimSize(2), stride[1], pad[2], kc);
-  auto w = constantValues<int8_t>(op, op.getWeight(), "weight");
-  auto bv = constantValues<int32_t>(op, op.getBias(), "bias");
-  if (failed(w) || failed(bv))
+  FailureOr<DepthwiseTables> tables =
+      packDepthwise(e, "", op, e.seg);
+  if (failed(tables))
     return failure();
+  Value wt = tables->weights, bt = tables->bias;
   int32_t zp = static_cast<int32_t>(op.getInputZp());
-  // Packed [cc][r][t][k]: one segment's taps are contiguous.
-  SmallVector<int8_t> packed(w->size());
-  SmallVector<int32_t> bias(*bv);
-  for (int64_t r = 0; r < kr; ++r)
-    for (int64_t tt = 0; tt < kc; ++tt)
-      for (int64_t c = 0; c < ch; ++c) {
-        int8_t wv = (*w)[(r * kc + tt) * ch + c];
-        packed[((c / s * kr + r) * kc + tt) * s + c % s] = wv;
-        bias[c] = static_cast<int32_t>(static_cast<uint32_t>(bias[c]) -
-                                       static_cast<uint32_t>(zp) *
-                                           static_cast<uint32_t>(wv));
-      }
-  Value wt = e.i8Table("weights", packed);
-  Value bt = e.i32Table("bias", bias);
   RequantAttr rq = op.getRequant();
   auto [mult, shift] = e.requantTables("", rq, ch);
-  int64_t taps = kr * kc, blocks = s / kDotLanes;
+  int64_t taps = kr * kc;
   Type i32Type = e.b.getI32Type();
   Value win = e.scratch(taps * s, e.b.getI8Type());
   Value acc = e.scratch(s, i32Type);
   Value obuf = e.scratch(s, e.b.getI8Type());
-  auto lane32 = VectorType::get({kDotLanes}, i32Type);
   // Window tap (r, t) of output (p, q) is in bounds: d0 = p, d1 = q, d2 = r,
   // d3 = t.
   auto inBounds = [&](const Axis &a, AffineExpr o, AffineExpr k) {
@@ -74,41 +147,6 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
                                 cast<TypedAttr>(DenseElementsAttr::get(
                                     e.segType(), static_cast<int8_t>(zp))));
 
-  // Sum over the window of channel lanes [k, k + n) as a vector<n x i32>
-  // carried through both tap loops; `init` holds the biases.
-  auto windowSum = [&](Value cc, Value k, int64_t n, Value init) -> Value {
-    auto x8 = VectorType::get({n}, e.b.getI8Type());
-    auto rLoop =
-        affine::AffineForOp::create(e.b, e.loc, 0, kr, 1, ValueRange{init});
-    {
-      OpBuilder::InsertionGuard guard(e.b);
-      e.b.setInsertionPointToStart(rLoop.getBody());
-      Value r = rLoop.getInductionVar();
-      auto tLoop = affine::AffineForOp::create(
-          e.b, e.loc, 0, kc, 1, ValueRange{rLoop.getRegionIterArgs()[0]});
-      {
-        OpBuilder::InsertionGuard inner(e.b);
-        e.b.setInsertionPointToStart(tLoop.getBody());
-        Value tt = tLoop.getInductionVar();
-        Value xIdx = e.apply((e.d(0) * kc + e.d(1)) * s + e.d(2), {r, tt, k});
-        Value wIdx =
-            e.apply(((e.d(0) * kr + e.d(1)) * kc + e.d(2)) * s + e.d(3),
-                    {cc, r, tt, k});
-        Value xv =
-            vector::LoadOp::create(e.b, e.loc, x8, win, ValueRange{xIdx});
-        Value wv = vector::LoadOp::create(e.b, e.loc, x8, wt, ValueRange{wIdx});
-        auto wide = VectorType::get({n}, i32Type);
-        Value prod = arith::MulIOp::create(
-            e.b, e.loc, arith::ExtSIOp::create(e.b, e.loc, wide, xv),
-            arith::ExtSIOp::create(e.b, e.loc, wide, wv));
-        Value sum = arith::AddIOp::create(e.b, e.loc,
-                                          tLoop.getRegionIterArgs()[0], prod);
-        affine::AffineYieldOp::create(e.b, e.loc, sum);
-      }
-      affine::AffineYieldOp::create(e.b, e.loc, tLoop.getResult(0));
-    }
-    return rLoop.getResult(0);
-  };
   e.emitWindowed(
       rows, cols, t.input, cs, [&](Value p, Value q, Emitter::FreeHook frees) {
         e.loop(0, cs, [&](Value cc) {
@@ -137,26 +175,7 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
                     e.b, e.loc, v, win,
                     ValueRange{e.apply((e.d(0) * kc + e.d(1)) * s, {r, tt})});
               });
-          if (blocks > 0)
-            e.loop(0, blocks, [&](Value kb) {
-              Value k = e.apply(e.d(0) * kDotLanes, {kb});
-              Value init = vector::LoadOp::create(
-                  e.b, e.loc, lane32, bt,
-                  ValueRange{e.apply(e.d(0) * s + e.d(1), {cc, k})});
-              vector::StoreOp::create(e.b, e.loc,
-                                      windowSum(cc, k, kDotLanes, init), acc,
-                                      ValueRange{k});
-            });
-          // Leftover lanes: one narrower block.
-          if (int64_t rest = s - blocks * kDotLanes) {
-            Value k = e.index(blocks * kDotLanes);
-            auto restType = VectorType::get({rest}, i32Type);
-            Value init = vector::LoadOp::create(
-                e.b, e.loc, restType, bt,
-                ValueRange{e.apply(e.d(0) * s + e.d(1), {cc, k})});
-            vector::StoreOp::create(e.b, e.loc, windowSum(cc, k, rest, init),
-                                    acc, ValueRange{k});
-          }
+          emitWindowSums(e, win, wt, bt, kr, kc, cc, acc);
           // A separate loop, so vmcu-unroll-microkernels can unroll it for
           // small segments and LLVM folds the table loads into constant requant
           // steps.

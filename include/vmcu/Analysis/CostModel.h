@@ -28,6 +28,9 @@ enum class KernelKind {
   Elementwise,
   /// A fused bottleneck that re-expands each input pixel per tap.
   FusedRecompute,
+  /// A fused bottleneck that expands each input pixel once into a line
+  /// buffer.
+  FusedLineBuffer,
 };
 
 std::string_view kindName(KernelKind kind);

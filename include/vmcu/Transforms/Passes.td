@@ -95,6 +95,8 @@ def VMCUChooseSchedulePass : Pass<"vmcu-choose-schedule", "ModuleOp"> {
   let statistics = [
     Statistic<"numUnfused", "num-unfused",
               "Number of bottlenecks run as separate layers">,
+    Statistic<"numLineBuffer", "num-line-buffer",
+              "Number of fused bottlenecks given a line buffer">,
   ];
 }
 

@@ -447,7 +447,8 @@ LogicalResult BottleneckOp::verifyRegions() {
            << result.getType();
   if (getLineBuffer() && !supportsLineBuffer())
     return emitOpError("line_buffer needs unit-stride expand and project "
-                       "convolutions");
+                       "convolutions and a depthwise stride no larger than "
+                       "its kernel");
   return success();
 }
 
@@ -478,7 +479,12 @@ bool BottleneckOp::supportsLineBuffer() {
   auto unit = [](ArrayRef<int64_t> stride) {
     return llvm::all_of(stride, [](int64_t s) { return s == 1; });
   };
-  return unit(getExpand().getStride()) && unit(getProject().getStride());
+  // A stride above the kernel would skip rows that are then never freed.
+  auto dwWeight = getDepthwise().getWeight().getType();
+  ArrayRef<int64_t> dwStride = getDepthwise().getStride();
+  return unit(getExpand().getStride()) && unit(getProject().getStride()) &&
+         dwStride[0] <= dwWeight.getDimSize(0) &&
+         dwStride[1] <= dwWeight.getDimSize(1);
 }
 
 int64_t BottleneckOp::getLineBufferBytes() {

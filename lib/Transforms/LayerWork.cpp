@@ -82,7 +82,15 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
                s * kAccBytes;
       })
       .Case([&](AddOp) { return 3 * s; })
-      .Default([&](Operation *) { return s * (kAccBytes + 2); });
+      .Default([&](Operation *op) {
+        // A narrow conv gathers its whole window and keeps every channel.
+        if (!isa<Conv2DOp, FullyConnectedOp>(op) || s >= kDotLanes)
+          return s * (kAccBytes + 2);
+        auto w = cast<ShapedType>(op->getOperand(1).getType());
+        int64_t window = w.getNumElements() / w.getDimSize(0);
+        return static_cast<int64_t>(llvm::alignTo(window, kDotLanes)) +
+               w.getDimSize(0) * (kAccBytes + 1);
+      });
 }
 
 an::KernelWork mlir::vmcu::layerWork(LayerOpInterface layer,

@@ -17,6 +17,64 @@ struct ConvGeometry {
   int64_t inC, outC;
 };
 
+/// A conv whose segments are narrower than the 4 lanes of a vmcu.dot (a
+/// stem conv over 1 or 3 input channels): per output pixel, the whole
+/// kr x kc x Cin window is gathered once into a column buffer (im2col,
+/// padding taps and the tail up to a multiple of 4 lanes read the zero
+/// point, whose weights are 0), its input pixels are freed, and every
+/// output channel is one 4-lane dot row over it.
+LogicalResult emitNarrowConv(Emitter &e, Operation *op, const ConvGeometry &g,
+                             ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
+                             int32_t inputZp, RequantAttr rq,
+                             const KernelTensors &t) {
+  int64_t s = e.seg, cs = g.inC / s, ks = g.outC / s;
+  int64_t kr = g.rows.kernel, kc = g.cols.kernel;
+  int64_t window = kr * kc * g.inC;
+  int64_t lanes = llvm::alignTo(window, kDotLanes);
+  // Weights [k][lanes]: (r, t, c) order, zero past the window.
+  SmallVector<int8_t> packed(g.outC * lanes, 0);
+  for (int64_t k = 0; k < g.outC; ++k)
+    for (int64_t i = 0; i < window; ++i)
+      packed[k * lanes + i] = w[k * window + i];
+  Value wt = e.i8Table("weights", packed);
+  Value bt = e.i32Table("bias", bias);
+  auto [mult, shift] = e.requantTables("", rq, g.outC);
+  Type i8 = e.b.getI8Type();
+  Value col = e.scratch(lanes, i8);
+  Value acc = e.scratch(g.outC, e.b.getI32Type());
+  Value obuf = e.scratch(g.outC, i8);
+  Value zp = arith::ConstantOp::create(e.b, e.loc, e.b.getI8IntegerAttr(inputZp));
+
+  e.emitWindowed(
+      g.rows, g.cols, t.input, cs,
+      [&](Value p, Value q, Emitter::FreeHook frees) {
+        e.loop(0, lanes, [&](Value i) { e.store(zp, col, i); });
+        e.forEachTap(
+            g.rows, g.cols, p, q, [&](Value r, Value tt, Value y, Value x) {
+              e.loop(0, cs, [&](Value cc) {
+                e.loadSegment(
+                    t.input, (e.d(0) * g.cols.inExtent + e.d(1)) * cs + e.d(2),
+                    {y, x, cc}, col,
+                    e.apply((e.d(0) * kc + e.d(1)) * g.inC + e.d(2) * s,
+                            {r, tt, cc}));
+              });
+            });
+        frees(Value(), Value(), 0);
+        e.loop(0, g.outC, [&](Value k) {
+          e.store(e.load(bt, k), acc, k);
+          e.dotRow(acc, k, col, lanes, inputZp, wt, e.d(0) * lanes, {k});
+          e.store(e.requantize(e.load(acc, k), rq, mult, shift, k, i8), obuf,
+                  k);
+        });
+        e.loop(0, ks, [&](Value kk) {
+          e.storeSegment(t.output,
+                         (e.d(0) * g.cols.outExtent + e.d(1)) * ks + e.d(2),
+                         {p, q, kk}, obuf, e.apply(e.d(0) * s, kk));
+        });
+      });
+  return success();
+}
+
 LogicalResult emitConvLike(Emitter &e, Operation *op, const ConvGeometry &g,
                            Value weight, Value bias, int32_t inputZp,
                            RequantAttr rq, const KernelTensors &t) {
@@ -26,6 +84,8 @@ LogicalResult emitConvLike(Emitter &e, Operation *op, const ConvGeometry &g,
   auto bv = constantValues<int32_t>(op, bias, "bias");
   if (failed(w) || failed(bv))
     return failure();
+  if (s < kDotLanes)
+    return emitNarrowConv(e, op, g, *w, *bv, inputZp, rq, t);
   // Packed [kk][r][t][cc][k][c] so each (k, c-block) is contiguous.
   SmallVector<int8_t> packed(w->size());
   for (int64_t k = 0; k < g.outC; ++k)

@@ -29,17 +29,17 @@ CycleCost mlir::vmcu::analysis::cycleCost(KernelKind kind) {
   // and KWS (bench/cost-model.sh prints the fit and each kernel's error).
   switch (kind) {
   case KernelKind::Dot:
-    return {2.06, 41.0};
+    return {2.05, 34.8};
   case KernelKind::NarrowDot:
-    return {15.0, 25.0};
+    return {3.5, 50.0};
   case KernelKind::Depthwise:
-    return {5.13, 36.7};
+    return {4.70, 41.4};
   case KernelKind::Elementwise:
-    return {0.0, 46.3};
+    return {0.0, 42.7};
   case KernelKind::FusedRecompute:
     return {3.94, 305.0};
   case KernelKind::FusedLineBuffer:
-    return {3.0, 150.0};
+    return {5.56, 27.1};
   }
   return {0, 0};
 }

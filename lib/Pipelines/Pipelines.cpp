@@ -19,6 +19,9 @@
 using namespace mlir;
 using namespace mlir::vmcu;
 
+static constexpr StringLiteral kScheduleNames[] = {"auto", "fused",
+                                                   "line-buffer", "unfused"};
+
 std::optional<PipelineInput> mlir::vmcu::parsePipelineInput(StringRef name) {
   return llvm::StringSwitch<std::optional<PipelineInput>>(name)
       .Case("tosa", PipelineInput::Tosa)
@@ -31,6 +34,11 @@ LogicalResult
 VMCUPipelineOptions::verify(function_ref<void(const Twine &)> emitError) const {
   if (!lookupCortexMTarget(cpu)) {
     emitError("unknown cpu '" + cpu + "'; expected cortex-m4 or cortex-m7");
+    return failure();
+  }
+  if (!llvm::is_contained(kScheduleNames, schedule.getValue())) {
+    emitError("unknown schedule '" + schedule +
+              "'; expected auto, fused, line-buffer or unfused");
     return failure();
   }
   if (!parsePipelineInput(from)) {
@@ -60,6 +68,7 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createVMCUFuseBottleneckPass());
     VMCUChooseSchedulePassOptions choose;
     choose.ramKb = options.ramKb;
+    choose.schedule = options.schedule;
     pm.addPass(createVMCUChooseSchedulePass(choose));
     VMCUSelectSegmentSizesPassOptions select;
     select.ramKb = options.ramKb;

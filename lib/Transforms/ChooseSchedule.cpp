@@ -99,11 +99,36 @@ int64_t lineBufferCycles(BottleneckOp op) {
   return analysis::estimateCycles(work);
 }
 
-/// Estimated cycles saved against the recomputing fused kernel of `op`.
-int64_t savedCycles(BottleneckOp op, int64_t cycles) {
+/// Estimated cycles of `op` recomputing (the fused kernel as it is).
+int64_t recomputeCycles(BottleneckOp op) {
   auto layer = cast<LayerOpInterface>(op.getOperation());
-  return analysis::estimateCycles(layerWork(layer, segmentSizeOf(layer))) -
-         cycles;
+  return analysis::estimateCycles(layerWork(layer, segmentSizeOf(layer)));
+}
+
+enum class BlockPlan { Recompute, LineBuffer, Unfused };
+
+struct BlockOption {
+  BlockPlan plan;
+  int64_t cycles;
+};
+
+/// Cycles option `i` of `opts` saves against the next one.
+int64_t saving(ArrayRef<BlockOption> opts, unsigned i) {
+  return opts[i + 1].cycles - opts[i].cycles;
+}
+
+/// The schedule that takes option `pick[i]` for bottleneck i.
+Schedule scheduleOf(ArrayRef<SmallVector<BlockOption>> options,
+                    ArrayRef<unsigned> pick) {
+  Schedule result;
+  for (auto [i, opts] : llvm::enumerate(options)) {
+    BlockPlan plan = opts[pick[i]].plan;
+    if (plan == BlockPlan::Unfused)
+      result.unfused.push_back(i);
+    else if (plan == BlockPlan::LineBuffer)
+      result.lineBuffer.push_back(i);
+  }
+  return result;
 }
 
 /// Applies `schedule` to the bottlenecks of `func`.
@@ -125,12 +150,6 @@ struct VMCUChooseSchedulePass
     auto func = module.lookupSymbol<func::FuncOp>(entry);
     if (!func || func.isExternal() || bottlenecks(func).empty())
       return; // vmcu-tile reports a missing entry.
-    FailureOr<PlanTrial> fused = plan(Schedule());
-    if (failed(fused))
-      return; // vmcu-tile / vmcu-solve-offsets report why.
-    int64_t budget = ramKb > 0 ? ramKb * kBytesPerKiB : fused->arenaBytes;
-    if (fused->arenaBytes > budget)
-      return; // vmcu-select-segment-sizes shrinks segments or reports.
     limits = FusedPlanLimits();
     for (LayerOpInterface layer : chainLayers(func)) {
       int64_t size = segmentSizeOf(layer);
@@ -138,61 +157,105 @@ struct VMCUChooseSchedulePass
       limits.scratchBytes =
           std::max(limits.scratchBytes, kernelScratchBytes(layer, size));
     }
+    if (schedule != "auto")
+      return applyFixedSchedule(func);
+    FailureOr<PlanTrial> fused = plan(Schedule());
+    if (failed(fused))
+      return; // vmcu-tile / vmcu-solve-offsets report why.
+    int64_t budget = ramKb > 0 ? ramKb * kBytesPerKiB : fused->arenaBytes;
+    if (fused->arenaBytes > budget)
+      return; // vmcu-select-segment-sizes shrinks segments or reports.
 
-    Schedule schedule;
-    schedule.unfused = candidates(budget);
-    // Footprints are local to a block but the pool's alignment is not:
-    // drop the smallest saving until the whole plan fits.
+    // Each block starts at its fastest option that fits on its own;
+    // footprints are local to a block but the pool's alignment is not, so
+    // while the whole plan is over budget the block whose option saves
+    // least falls back to its next one.
+    SmallVector<SmallVector<BlockOption>> options = blockOptions(budget);
+    SmallVector<unsigned> pick(options.size(), 0);
     for (;;) {
-      FailureOr<PlanTrial> trial = plan(schedule);
-      if (schedule.unfused.empty() ||
-          (succeeded(trial) && trial->arenaBytes <= budget))
+      FailureOr<PlanTrial> trial = plan(scheduleOf(options, pick));
+      if (succeeded(trial) && trial->arenaBytes <= budget)
         break;
-      schedule.unfused.pop_back();
+      std::optional<unsigned> least;
+      for (auto [i, opts] : llvm::enumerate(options))
+        if (pick[i] + 1 < opts.size() &&
+            (!least || saving(opts, pick[i]) <
+                           saving(options[*least], pick[*least])))
+          least = i;
+      if (!least)
+        break;
+      ++pick[*least];
     }
-    chooseLineBuffers(schedule, budget);
-    applySchedule(func, schedule, limits);
-    numUnfused += schedule.unfused.size();
-    numLineBuffer += schedule.lineBuffer.size();
-  }
-
-  /// Gives each still fused bottleneck a line buffer where the plan stays
-  /// within `budget`, largest estimated saving first.
-  void chooseLineBuffers(Schedule &schedule, int64_t budget) {
-    auto func = getOperation().lookupSymbol<func::FuncOp>(entry);
-    SmallVector<std::pair<int64_t, unsigned>> ranked;
-    for (auto [i, op] : llvm::enumerate(bottlenecks(func))) {
-      if (llvm::is_contained(schedule.unfused, i) || !op.supportsLineBuffer())
-        continue;
-      int64_t saves = savedCycles(op, lineBufferCycles(op));
-      if (saves > 0)
-        ranked.push_back({saves, static_cast<unsigned>(i)});
-    }
-    llvm::stable_sort(ranked,
-                      [](auto &a, auto &b) { return a.first > b.first; });
-    for (auto &[saves, i] : ranked) {
-      schedule.lineBuffer.push_back(i);
-      FailureOr<PlanTrial> trial = plan(schedule);
-      if (failed(trial) || trial->arenaBytes > budget)
-        schedule.lineBuffer.pop_back();
-    }
+    Schedule chosen = scheduleOf(options, pick);
+    applySchedule(func, chosen, limits);
+    numUnfused += chosen.unfused.size();
+    numLineBuffer += chosen.lineBuffer.size();
   }
 
   FusedPlanLimits limits;
 
+  /// Applies the `schedule` option's plan to every bottleneck.
+  void applyFixedSchedule(func::FuncOp func) {
+    Schedule fixed;
+    for (auto [i, op] : llvm::enumerate(bottlenecks(func))) {
+      if (schedule == "unfused")
+        fixed.unfused.push_back(i);
+      if (schedule == "line-buffer" && op.supportsLineBuffer())
+        fixed.lineBuffer.push_back(i);
+    }
+    applySchedule(func, fixed, limits);
+    numUnfused += fixed.unfused.size();
+    numLineBuffer += fixed.lineBuffer.size();
+  }
+
   /// Plans a copy of the model with `schedule`.
-  FailureOr<PlanTrial> plan(const Schedule &schedule) {
+  FailureOr<PlanTrial> plan(const Schedule &chosen) {
     return tryPlan(getOperation(), entry, [&](func::FuncOp func) {
-      applySchedule(func, schedule, limits);
+      applySchedule(func, chosen, limits);
     });
   }
 
-  /// The bottlenecks whose separate layers each fit `budget` when all are
-  /// unfused, largest estimated saving first.
-  SmallVector<unsigned> candidates(int64_t budget) {
+  /// For each bottleneck, the plans whose kernels fit `budget` (in a plan
+  /// where every bottleneck takes that kind), fastest first, down to
+  /// recomputing, which always fits.
+  SmallVector<SmallVector<BlockOption>> blockOptions(int64_t budget) {
     auto func = getOperation().lookupSymbol<func::FuncOp>(entry);
     SmallVector<BottleneckOp> ops = bottlenecks(func);
-    // The block (or -1) of each kernel of the all-unfused plan.
+    auto all = llvm::to_vector(llvm::seq<unsigned>(0, ops.size()));
+    SmallVector<unsigned> lineBuffered;
+    for (auto [i, op] : llvm::enumerate(ops))
+      if (op.supportsLineBuffer())
+        lineBuffered.push_back(i);
+    SmallVector<bool> unfusedFits = fitting(Schedule{all, {}}, budget);
+    SmallVector<bool> lineBufferFits = fitting(Schedule{{}, lineBuffered}, budget);
+
+    SmallVector<SmallVector<BlockOption>> options;
+    for (auto [i, op] : llvm::enumerate(ops)) {
+      SmallVector<BlockOption> opts = {
+          {BlockPlan::Recompute, recomputeCycles(op)}};
+      if (unfusedFits[i])
+        opts.push_back({BlockPlan::Unfused, separateCycles(op)});
+      if (lineBufferFits[i] && op.supportsLineBuffer())
+        opts.push_back({BlockPlan::LineBuffer, lineBufferCycles(op)});
+      llvm::stable_sort(opts, [](const BlockOption &a, const BlockOption &b) {
+        return a.cycles < b.cycles;
+      });
+      // Nothing slower than recomputing.
+      auto recompute = llvm::find_if(opts, [](const BlockOption &o) {
+        return o.plan == BlockPlan::Recompute;
+      });
+      opts.erase(std::next(recompute), opts.end());
+      options.push_back(std::move(opts));
+    }
+    return options;
+  }
+
+  /// Whether each bottleneck's kernels fit `budget` in the plan `trial`
+  /// (false for all if it cannot be planned).
+  SmallVector<bool> fitting(const Schedule &trialSchedule, int64_t budget) {
+    auto func = getOperation().lookupSymbol<func::FuncOp>(entry);
+    SmallVector<BottleneckOp> ops = bottlenecks(func);
+    // The block (or -1) of each kernel of the trial plan.
     SmallVector<int> blockOf;
     for (LayerOpInterface layer : chainLayers(func)) {
       auto it = llvm::find(ops, dyn_cast<BottleneckOp>(layer.getOperation()));
@@ -200,29 +263,24 @@ struct VMCUChooseSchedulePass
         blockOf.push_back(-1);
         continue;
       }
+      int block = static_cast<int>(it - ops.begin());
+      if (!llvm::is_contained(trialSchedule.unfused, block)) {
+        blockOf.push_back(block);
+        continue;
+      }
       for (Operation &inner : it->getBody().front())
         if (isa<LayerOpInterface>(inner))
-          blockOf.push_back(static_cast<int>(it - ops.begin()));
+          blockOf.push_back(block);
     }
-    SmallVector<unsigned> all = llvm::to_vector(llvm::seq<unsigned>(0, ops.size()));
-    FailureOr<PlanTrial> separate = plan(Schedule{all, {}});
-    if (failed(separate) || separate->footprintBytes.size() != blockOf.size())
-      return {};
-    SmallVector<bool> fits(ops.size(), true);
+    SmallVector<bool> fits(ops.size(), false);
+    FailureOr<PlanTrial> trial = plan(trialSchedule);
+    if (failed(trial) || trial->footprintBytes.size() != blockOf.size())
+      return fits;
+    fits.assign(ops.size(), true);
     for (auto [k, block] : llvm::enumerate(blockOf))
-      if (block >= 0 && separate->footprintBytes[k] > budget)
+      if (block >= 0 && trial->footprintBytes[k] > budget)
         fits[block] = false;
-    SmallVector<std::pair<int64_t, unsigned>> ranked;
-    for (auto [i, op] : llvm::enumerate(ops)) {
-      int64_t saves = savedCycles(op, separateCycles(op));
-      if (fits[i] && saves > 0)
-        ranked.push_back({saves, static_cast<unsigned>(i)});
-    }
-    llvm::stable_sort(ranked, [](auto &a, auto &b) { return a.first > b.first; });
-    SmallVector<unsigned> chosen;
-    for (auto &[saves, i] : ranked)
-      chosen.push_back(i);
-    return chosen;
+    return fits;
   }
 };
 

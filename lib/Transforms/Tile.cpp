@@ -193,13 +193,18 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       return func.emitOpError("must return the output of its last layer");
 
     // The pool unit divides every segment; the provisional pool holds every
-    // tensor side by side until vmcu-solve-offsets overlaps them.
+    // tensor (and line-buffer workspace) side by side until
+    // vmcu-solve-offsets overlaps them.
     int64_t unit = 0;
     for (const ChainLayer &layer : chain)
       unit = std::gcd(unit, layer.segmentBytes);
     int64_t total = 0;
     for (int64_t bytes : tensorBytes)
       total += bytes / unit;
+    for (ChainLayer layer : chain)
+      if (auto fused = dyn_cast<BottleneckOp>(layer.op.getOperation()))
+        if (fused.getLineBuffer())
+          total += fused.getLineBufferBytes() / unit;
 
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());

@@ -174,11 +174,6 @@ struct RunOptions {
   cl::opt<std::string> report{
       "report", cl::desc("Also write the offset solver's JSON memory report"),
       cl::value_desc("file"), cl::cat(category)};
-  cl::opt<unsigned> ramKb{
-      "ram-kb",
-      cl::desc("RAM budget for the tensor arena in KiB; compilation fails "
-               "if the arena is larger. 0 (default) means unlimited"),
-      cl::init(0), cl::cat(category)};
   SharedCompileFlags shared{category};
   cl::opt<bool> ringCheck{
       "ring-check",
@@ -357,7 +352,6 @@ static int runMain(int argc, char **argv) {
 
   CompileOptions compileOptions;
   compileOptions.cpu = opts.cpu;
-  compileOptions.ramKb = opts.ramKb;
   compileOptions.memoryReport = opts.report;
   compileOptions.ringCheck = opts.ringCheck;
   opts.shared.apply(compileOptions);

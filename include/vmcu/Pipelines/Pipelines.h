@@ -38,8 +38,9 @@ struct VMCUPipelineOptions : public PassPipelineOptions<VMCUPipelineOptions> {
       llvm::cl::init("cortex-m4")};
   PassOptions::Option<unsigned> ramKb{
       *this, "ram-kb",
-      llvm::cl::desc("RAM budget of the arena in KiB; the offset solver "
-                     "fails if the arena does not fit (0: unlimited)"),
+      llvm::cl::desc("SRAM budget in KiB: vmcu-choose-schedule spends it on "
+                     "speed, the offset solver fails if the arena does not "
+                     "fit (0: the smallest plan's arena)"),
       llvm::cl::init(0)};
   PassOptions::Option<std::string> from{
       *this, "from",
@@ -62,6 +63,11 @@ struct VMCUPipelineOptions : public PassPipelineOptions<VMCUPipelineOptions> {
                      "checker (convert-vmcu-to-llvm{ring-check}); link "
                      "runtime/vmcu_ring_check.c"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> schedule{
+      *this, "schedule",
+      llvm::cl::desc("How fused bottlenecks run (vmcu-choose-schedule): "
+                     "auto, fused, line-buffer or unfused"),
+      llvm::cl::init("auto")};
   PassOptions::Option<unsigned> windowCache{
       *this, "window-cache",
       llvm::cl::desc("Stack bytes a fused bottleneck may spend caching its "

@@ -72,6 +72,12 @@ def VMCUChooseSchedulePass : Pass<"vmcu-choose-schedule", "ModuleOp"> {
     pushes the arena over the budget it drops the smallest saving until
     the plan fits. If even the all-fused plan is over the budget it does
     nothing (`vmcu-select-segment-sizes` shrinks segments or reports).
+    Then, largest estimated saving first, it gives each bottleneck still
+    fused a line buffer (`line_buffer`: each input pixel expanded once into
+    R rows kept in the pool) where the arena stays within the budget.
+
+    `schedule` overrides the choice for every bottleneck (for tests and
+    measurements): `fused`, `line-buffer` or `unfused`.
 
     Before (ram-kb=0, a small block late in the network):
 
@@ -89,6 +95,11 @@ def VMCUChooseSchedulePass : Pass<"vmcu-choose-schedule", "ModuleOp"> {
   let options = [
     Option<"ramKb", "ram-kb", "int64_t", "0",
            "Arena budget in KiB (0: the arena of the all-fused plan)">,
+    Option<"schedule", "schedule", "std::string", "\"auto\"",
+           "auto: the fastest plan within the budget; fused: leave every "
+           "bottleneck recomputing; line-buffer: a line buffer for every "
+           "bottleneck whose strides allow it; unfused: separate layers "
+           "for all (the last two ignore the budget)">,
     Option<"entry", "entry", "std::string", "\"main\"",
            "The model function">,
   ];

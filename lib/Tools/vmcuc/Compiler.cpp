@@ -132,6 +132,7 @@ mlir::vmcu::lowerToLLVMDialect(ModuleOp module, const CompileOptions &options) {
   pipelineOptions.memorySvg = options.memorySvg;
   pipelineOptions.ringCheck = options.ringCheck;
   pipelineOptions.windowCache = options.windowCache;
+  pipelineOptions.schedule = options.schedule;
   if (failed(pipelineOptions.verify(
           [&](const Twine &message) { (void)fail(options, message); })))
     return failure();
@@ -337,7 +338,25 @@ uint64_t mlir::vmcu::getObjectFlashBytes(ArrayRef<char> object) {
 }
 
 SharedCompileFlags::SharedCompileFlags(llvm::cl::OptionCategory &category)
-    : tfliteOutput(
+    : ramKb("ram-kb",
+            llvm::cl::desc(
+                "SRAM budget in KiB. The schedule chooser spends it on speed "
+                "(runs fused bottlenecks as separate layers or with a line "
+                "buffer where the arena stays within it); compilation fails "
+                "if even the smallest plan's arena is larger. 0 (default): "
+                "the arena of the smallest plan, so speed never costs RAM"),
+            llvm::cl::init(0), llvm::cl::cat(category)),
+      schedule(
+          "schedule",
+          llvm::cl::desc(
+              "How fused inverted bottlenecks run: auto (default: the "
+              "fastest plan within --ram-kb, by the cost model), fused "
+              "(re-expand per tap: the least RAM), line-buffer (expand each "
+              "pixel once into an R-row buffer in the pool, wherever the "
+              "strides allow) or unfused (separate layers)"),
+          llvm::cl::value_desc("auto|fused|line-buffer|unfused"),
+          llvm::cl::init("auto"), llvm::cl::cat(category)),
+      tfliteOutput(
           "tflite-output",
           llvm::cl::desc(
               "For a .tflite model: compile up to the tensor of this name "
@@ -357,6 +376,8 @@ SharedCompileFlags::SharedCompileFlags(llvm::cl::OptionCategory &category)
           llvm::cl::cat(category)) {}
 
 void SharedCompileFlags::apply(CompileOptions &options) const {
+  options.ramKb = ramKb;
+  options.schedule = schedule;
   options.tfliteOutput = tfliteOutput;
   options.windowCache = windowCache;
 }

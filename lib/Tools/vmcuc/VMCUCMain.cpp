@@ -89,11 +89,6 @@ struct VMCUCOptions {
   cl::opt<std::string> cpu{
       "cpu", cl::desc("Target core: cortex-m4 (default) or cortex-m7"),
       cl::init("cortex-m4"), cl::cat(category)};
-  cl::opt<unsigned> ramKb{
-      "ram-kb",
-      cl::desc("RAM budget for the tensor arena in KiB; compilation fails "
-               "if the arena is larger. 0 (default) means unlimited"),
-      cl::init(0), cl::cat(category)};
   cl::opt<EmitKind> emit{
       "emit", cl::desc("What to write:"), cl::init(EmitKind::Obj),
       cl::values(
@@ -272,7 +267,6 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
   // The pipeline, from the stage the input is in.
   CompileOptions compileOptions;
   compileOptions.cpu = opts.cpu;
-  compileOptions.ramKb = opts.ramKb;
   compileOptions.memoryReport = opts.report;
   compileOptions.memorySvg = opts.memorySvg;
   compileOptions.ringCheck = opts.ringCheck;

@@ -40,6 +40,9 @@ struct CompileOptions {
   std::string cpu = "cortex-m4";
   /// Arena budget in KiB; 0 means unlimited.
   unsigned ramKb = 0;
+  /// How fused bottlenecks run (the pipeline's `schedule`): auto, fused,
+  /// line-buffer or unfused.
+  std::string schedule = "auto";
   /// Stage of the input; std::nullopt detects it (detectPipelineInput).
   std::optional<PipelineInput> from;
   /// Where vmcu-solve-offsets writes its JSON memory report (empty: none).
@@ -134,6 +137,8 @@ struct SharedCompileFlags {
   /// Copies the flags into `options`.
   void apply(CompileOptions &options) const;
 
+  llvm::cl::opt<unsigned> ramKb;
+  llvm::cl::opt<std::string> schedule;
   llvm::cl::opt<std::string> tfliteOutput;
   llvm::cl::opt<unsigned> windowCache;
 };

@@ -78,8 +78,8 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
         auto dw = op.getDepthwise().getWeight().getType();
         int64_t cin = op.getInput().getType().getDimSize(3);
         int64_t cmid = dw.getDimSize(2);
-        return bytes + cin + 2 * cmid + dw.getDimSize(0) * dw.getDimSize(1) * s +
-               s * kAccBytes;
+        return bytes + cin + cmid * (kAccBytes + 2) +
+               dw.getDimSize(0) * dw.getDimSize(1) * s + s * kAccBytes;
       })
       .Case([&](AddOp) { return 3 * s; })
       .Default([&](Operation *op) {

@@ -257,7 +257,7 @@ public:
     Type i8 = e.b.getI8Type(), i32 = e.b.getI32Type();
     xrow = e.scratch(g.cin, i8);
     bpix = e.scratch(g.cmid, i8);
-    acc1 = e.scratch(1, i32);
+    accB = e.scratch(g.cmid, i32);
     win = e.scratch(g.kr * g.kc * s, i8);
     accS = e.scratch(s, i32);
     cpix = e.scratch(g.cmid, i8);
@@ -299,7 +299,7 @@ private:
   // Stack buffers: one input pixel, one expanded pixel, the depthwise window
   // of one channel segment and its sums, one depthwise output pixel, the
   // projection's accumulators and one output (and residual) segment.
-  Value xrow, bpix, acc1, win, accS, cpix, accD, obuf, rbuf;
+  Value xrow, bpix, accB, win, accS, cpix, accD, obuf, rbuf;
 
   LogicalResult buildTables() {
     Conv2DOp expand = op.getExpand(), project = op.getProject();
@@ -349,7 +349,6 @@ private:
     Conv2DOp expand = op.getExpand();
     int32_t zpA = static_cast<int32_t>(expand.getInputZp());
     Type i8 = e.b.getI8Type();
-    Value z = e.index(0);
     e.loop(0, g.w, [&](Value x) {
       e.loop(0, cinS, [&](Value cc) {
         e.loadSegment(t.input, (e.d(0) * g.w + e.d(1)) * cinS + e.d(2),
@@ -357,10 +356,15 @@ private:
       });
       if (!op.getResidual())
         freeInputPixel(y, x);
+      // Three loops, so the dot loop only wraps dot rows and
+      // vmcu-unroll-microkernels jams channels (one unpacked input word
+      // feeds several of them).
+      e.loop(0, g.cmid, [&](Value m) { e.store(e.load(b1, m), accB, m); });
       e.loop(0, g.cmid, [&](Value m) {
-        e.store(e.load(b1, m), acc1, z);
-        e.dotRow(acc1, z, xrow, g.cin, zpA, w1, e.d(0) * g.cin, {m});
-        e.store(e.requantize(e.load(acc1, z), expand.getRequant(), m1, sh1, m,
+        e.dotRow(accB, m, xrow, g.cin, zpA, w1, e.d(0) * g.cin, {m});
+      });
+      e.loop(0, g.cmid, [&](Value m) {
+        e.store(e.requantize(e.load(accB, m), expand.getRequant(), m1, sh1, m,
                              i8),
                 bpix, m);
       });
@@ -418,8 +422,8 @@ private:
     int32_t zpC = static_cast<int32_t>(project.getInputZp());
     Type i8 = e.b.getI8Type();
     e.loop(0, midS, [&](Value mm) { depthwiseSegment(p, q, mm); });
+    e.loop(0, g.cout, [&](Value k) { e.store(e.load(b3, k), accD, k); });
     e.loop(0, g.cout, [&](Value k) {
-      e.store(e.load(b3, k), accD, k);
       e.dotRow(accD, k, cpix, g.cmid, zpC, w3, e.d(0) * g.cmid, {k});
     });
     e.loop(0, coutS, [&](Value kk) {

@@ -221,8 +221,12 @@ public:
                    Type resultType) {
     bool wide = llvm::all_of(
         rq.getShift(), [](int32_t s) { return s >= kRequantMinWideShift; });
+    auto round = roundTables.find(mult);
+    Value roundTerm = wide && round != roundTables.end()
+                          ? load(round->second, ch)
+                          : Value();
     return RequantizeOp::create(
-        b, loc, resultType, v, load(mult, ch), load(shift, ch),
+        b, loc, resultType, v, load(mult, ch), load(shift, ch), roundTerm,
         b.getI32IntegerAttr(rq.getInputZp()),
         b.getI32IntegerAttr(rq.getOutputZp()), b.getI32IntegerAttr(rq.getMin()),
         b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()),
@@ -236,13 +240,15 @@ public:
     Value wide = arith::ExtSIOp::create(b, loc, i32Type, v);
     return RequantizeOp::create(
         b, loc, i32Type, wide, i32(rq.getMultiplier()[0]),
-        i32(rq.getShift()[0]), b.getI32IntegerAttr(rq.getInputZp()),
+        i32(rq.getShift()[0]), Value(), b.getI32IntegerAttr(rq.getInputZp()),
         b.getI32IntegerAttr(rq.getOutputZp()), b.getI32IntegerAttr(rq.getMin()),
         b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()),
         UnitAttr());
   }
 
-  /// Per-channel multiplier and shift tables for `channels` channels.
+  /// Per-channel multiplier and shift tables for `channels` channels; with
+  /// shifts of at least 32 also the rounding terms (roundTables), which
+  /// `requantize` then passes along.
   std::pair<Value, Value> requantTables(StringRef prefix, RequantAttr rq,
                                         int64_t channels) {
     SmallVector<int32_t> mult, shift;
@@ -251,9 +257,22 @@ public:
       mult.push_back(rq.getMultiplier()[i]);
       shift.push_back(rq.getShift()[i]);
     }
-    return {i32Table((prefix + "mult").str(), mult),
-            i32Table((prefix + "shift").str(), shift)};
+    Value multTable = i32Table((prefix + "mult").str(), mult);
+    bool wide = llvm::all_of(
+        shift, [](int32_t s) { return s >= kRequantMinWideShift; });
+    if (wide) {
+      SmallVector<int64_t> round;
+      for (int32_t s : shift)
+        round.push_back(requantRoundTerm(s, rq.getDoubleRound()));
+      roundTables[multTable] =
+          table((prefix + "round").str(), ArrayRef<int64_t>(round),
+                b.getI64Type());
+    }
+    return {multTable, i32Table((prefix + "shift").str(), shift)};
   }
+
+  /// The rounding-term table (wide shifts only) of each multiplier table.
+  DenseMap<Value, Value> roundTables;
 
   //===--------------------------------------------------------------------===//
   // Windowed skeleton: outputs in row-major order, frees at last use.

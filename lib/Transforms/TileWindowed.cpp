@@ -61,12 +61,17 @@ Value windowSum(Emitter &e, Value win, Value wt, int64_t kr, int64_t kc,
                          {cc, r, tt, k});
     Value xv = vector::LoadOp::create(e.b, e.loc, x8, win, ValueRange{xIdx});
     Value wv = vector::LoadOp::create(e.b, e.loc, x8, wt, ValueRange{wIdx});
-    auto wide = VectorType::get({n}, i32Type);
-    Value prod = arith::MulIOp::create(
-        e.b, e.loc, arith::ExtSIOp::create(e.b, e.loc, wide, xv),
-        arith::ExtSIOp::create(e.b, e.loc, wide, wv));
-    Value sum =
-        arith::AddIOp::create(e.b, e.loc, tLoop.getRegionIterArgs()[0], prod);
+    Value acc = tLoop.getRegionIterArgs()[0];
+    Value sum;
+    if (n == kDotLanes) {
+      sum = MacLanesOp::create(e.b, e.loc, acc.getType(), acc, xv, wv);
+    } else {
+      auto wide = VectorType::get({n}, i32Type);
+      Value prod = arith::MulIOp::create(
+          e.b, e.loc, arith::ExtSIOp::create(e.b, e.loc, wide, xv),
+          arith::ExtSIOp::create(e.b, e.loc, wide, wv));
+      sum = arith::AddIOp::create(e.b, e.loc, acc, prod);
+    }
     affine::AffineYieldOp::create(e.b, e.loc, sum);
   }
   affine::AffineYieldOp::create(e.b, e.loc, tLoop.getResult(0));

@@ -88,6 +88,55 @@ struct DotOpLowering : public ConvertOpToLLVMPattern<DotOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// mac_lanes
+//===----------------------------------------------------------------------===//
+
+/// acc[i] += x[i] * w[i]: SXTB16 splits each word into lanes (0, 2) and,
+/// rotated by 8, (1, 3) as 16-bit halves; SMLABB multiplies the bottom
+/// halves, SMLATT the top ones.
+struct MacLanesOpLowering : public ConvertOpToLLVMPattern<MacLanesOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(MacLanesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value eight = createI32(rewriter, loc, 8);
+    auto halves = [&](Value bytes) -> std::pair<Value, Value> {
+      Value word = LLVM::BitcastOp::create(rewriter, loc, i32, bytes);
+      Value rotated =
+          LLVM::FshrOp::create(rewriter, loc, i32, word, word, eight);
+      return {callI32Intrinsic(rewriter, loc, "llvm.arm.sxtb16", word),
+              callI32Intrinsic(rewriter, loc, "llvm.arm.sxtb16", rotated)};
+    };
+    auto [xEven, xOdd] = halves(adaptor.getX());
+    auto [wEven, wOdd] = halves(adaptor.getW());
+    Value acc = adaptor.getAcc();
+    // Lane i: its half of (even, odd) and the intrinsic for that half.
+    struct Lane {
+      int64_t index;
+      bool odd;
+      const char *intrinsic;
+    };
+    for (Lane lane : {Lane{0, false, "llvm.arm.smlabb"},
+                      Lane{1, true, "llvm.arm.smlabb"},
+                      Lane{2, false, "llvm.arm.smlatt"},
+                      Lane{3, true, "llvm.arm.smlatt"}}) {
+      Value pos = LLVM::ConstantOp::create(rewriter, loc, i32,
+                                           rewriter.getI32IntegerAttr(lane.index));
+      Value old = LLVM::ExtractElementOp::create(rewriter, loc, acc, pos);
+      Value sum = callI32Intrinsic(
+          rewriter, loc, lane.intrinsic,
+          {lane.odd ? xOdd : xEven, lane.odd ? wOdd : wEven, old});
+      acc = LLVM::InsertElementOp::create(rewriter, loc, acc, sum, pos);
+    }
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // requantize
 //===----------------------------------------------------------------------===//
 
@@ -126,6 +175,14 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
                               createI32(rewriter, loc, inputZp));
 
     Value shift = adaptor.getShift();
+    if (Value round = adaptor.getRound()) {
+      rewriter.replaceOp(op, clampAndTruncate(
+                                 rewriter, op,
+                                 tableRoundScale(rewriter, op, v,
+                                                 adaptor.getMultiplier(),
+                                                 shift, round)));
+      return success();
+    }
     if (op.getWideShift()) {
       rewriter.replaceOp(
           op, clampAndTruncate(rewriter, op,
@@ -194,6 +251,35 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
     return LLVM::AShrOp::create(rewriter, loc, hi, s);
   }
 
+  /// The wide-shift scale with the rounding term from a table: `round`
+  /// holds it for v >= 0; for v < 0 the double-round term flips sign,
+  /// which is `round - 2^31` = `round + (sign(v) : sign(v) << 31)` as a
+  /// 64-bit add. Then one SMLAL and `hi32 >> (shift - 32)`.
+  Value tableRoundScale(ConversionPatternRewriter &rewriter, RequantizeOp op,
+                        Value v, Value multiplier, Value shift,
+                        Value round) const {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    Value v64 = LLVM::SExtOp::create(rewriter, loc, i64, v);
+    if (op.getDoubleRound()) {
+      Value sign = LLVM::AShrOp::create(rewriter, loc, v64,
+                                        createI64(rewriter, loc, 63));
+      Value adjust = LLVM::ShlOp::create(rewriter, loc, sign,
+                                         createI64(rewriter, loc, 31));
+      round = LLVM::AddOp::create(rewriter, loc, round, adjust);
+    }
+    Value product = LLVM::MulOp::create(
+        rewriter, loc, v64,
+        LLVM::SExtOp::create(rewriter, loc, i64, multiplier));
+    Value sum = LLVM::AddOp::create(rewriter, loc, product, round);
+    Value word = createI64(rewriter, loc, kWordBits);
+    Value hi = LLVM::TruncOp::create(
+        rewriter, loc, i32, LLVM::LShrOp::create(rewriter, loc, sum, word));
+    Value s = LLVM::SubOp::create(rewriter, loc, shift,
+                                  createI32(rewriter, loc, kWordBits));
+    return LLVM::AShrOp::create(rewriter, loc, hi, s);
+  }
+
   /// `+ output_zp`, the clamp and the truncation to the result type.
   Value clampAndTruncate(ConversionPatternRewriter &rewriter, RequantizeOp op,
                          Value result) const {
@@ -228,5 +314,6 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
 
 void mlir::vmcu::detail::populateMicroKernelToLLVMPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<DotOpLowering, RequantizeOpLowering>(converter);
+  patterns.add<DotOpLowering, MacLanesOpLowering, RequantizeOpLowering>(
+      converter);
 }

@@ -608,3 +608,22 @@ func.func @f(%a: tensor<1x6x6x8xi8>, %w1: tensor<12x1x1x8xi8>, %b1: tensor<12xi3
   }
   return
 }
+
+// -----
+
+func.func @f(%v: i32, %m: i32, %s: i32, %r: i64) -> i8 {
+  // expected-error @+1 {{a round operand needs wide_shift}}
+  %q = vmcu.requantize %v, %m, %s round %r {output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, double_round = true} : i8
+  return %q : i8
+}
+
+// -----
+
+func.func @f(%v: i32, %m: i32) -> i8 {
+  %s = arith.constant 36 : i32
+  // 2^35 + 2^30 = 34359738368 + 1073741824.
+  %r = arith.constant 34359738368 : i64
+  // expected-error @+1 {{round 34359738368 is not the rounding term of shift 36}}
+  %q = vmcu.requantize %v, %m, %s round %r {output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, double_round = true, wide_shift} : i8
+  return %q : i8
+}

@@ -131,6 +131,16 @@ LogicalResult RequantizeOp::verify() {
       multiplier.isNegative())
     return emitOpError("multiplier must be non-negative, got ")
            << multiplier.getSExtValue();
+  if (getRound() && !getWideShift())
+    return emitOpError("a round operand needs wide_shift");
+  APInt round;
+  if (getRound() && matchPattern(getShift(), m_ConstantInt(&shift)) &&
+      matchPattern(getRound(), m_ConstantInt(&round)) &&
+      round.getSExtValue() != requantRoundTerm(shift.getSExtValue(),
+                                               getDoubleRound()))
+    return emitOpError("round ")
+           << round.getSExtValue() << " is not the rounding term of shift "
+           << shift.getSExtValue();
   return success();
 }
 

@@ -23,6 +23,14 @@ inline constexpr int kRequantMaxShift = 62;
 /// high word then holds every bit of the result.
 inline constexpr int kRequantMinWideShift = 32;
 
+/// The 64-bit rounding term of apply_scale_32 for a non-negative value:
+/// 2^(shift - 1), plus 2^30 with double rounding and shift > 31 (TOSA 1.0).
+inline int64_t requantRoundTerm(int64_t shift, bool doubleRound) {
+  constexpr int64_t kDoubleRoundTerm = int64_t(1) << 30;
+  bool adjust = doubleRound && shift > 31;
+  return (int64_t(1) << (shift - 1)) + (adjust ? kDoubleRoundTerm : 0);
+}
+
 /// Adds the vmcu dialect to `registry` (for compilers that embed vmcu).
 void registerVMCUDialect(DialectRegistry &registry);
 } // namespace vmcu

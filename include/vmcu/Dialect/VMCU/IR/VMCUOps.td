@@ -206,6 +206,27 @@ def VMCU_DotOp : VMCU_Op<"dot", [Pure, AllTypesMatch<["x", "w"]>]> {
   let hasVerifier = 1;
 }
 
+def VMCU_MacLanesOp : VMCU_Op<"mac_lanes", [Pure]> {
+  let summary = "Four int8 lanes multiplied and accumulated lane by lane";
+  let description = [{
+    `result[i] = acc[i] + x[i] * w[i]` for each of 4 lanes, in int32
+    (wrapping): the depthwise MAC, where every channel keeps its own sum.
+    On Armv7E-M: one `sxtb16` per operand half and four 16x16+32 MACs
+    (`smlabb` for lanes 0 and 1, `smlatt` for lanes 2 and 3), no byte loads.
+
+    Example:
+
+    ```mlir
+    %r = vmcu.mac_lanes %acc, %x, %w : vector<4xi8>
+    ```
+  }];
+  let arguments = (ins VectorOfLengthAndType<[4], [I32]>:$acc,
+                       VectorOfLengthAndType<[4], [I8]>:$x,
+                       VectorOfLengthAndType<[4], [I8]>:$w);
+  let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
+  let assemblyFormat = "$acc `,` $x `,` $w attr-dict `:` type($x)";
+}
+
 def VMCU_RequantizeOp : VMCU_Op<"requantize", [Pure]> {
   let summary = "TOSA apply_scale_32 of one int32 value, plus zero point and clamp";
   let description = [{
@@ -219,6 +240,13 @@ def VMCU_RequantizeOp : VMCU_Op<"requantize", [Pure]> {
     then shifts only the high word of the 64-bit product (one SMLAL and a
     32-bit shift), which is exact: `x >> s == (x >> 32) >> (s - 32)`.
 
+    `round`, with `wide_shift` only, is this channel's 64-bit rounding
+    term for a non-negative value: `2^(shift - 1)`, plus `2^30` with
+    `double_round` (a flash table `vmcu-tile` builds from the same
+    `#vmcu.requant`). For a negative value the double-round term is
+    `-2^30`, i.e. `round - 2^31`, so the lowering needs no per-element
+    rounding arithmetic: one 64-bit add of the sign and one SMLAL.
+
     Example:
 
     ```mlir
@@ -226,11 +254,15 @@ def VMCU_RequantizeOp : VMCU_Op<"requantize", [Pure]> {
     ```
   }];
   let arguments = (ins I32:$value, I32:$multiplier, I32:$shift,
+                       Optional<I64>:$round,
                        DefaultValuedAttr<I32Attr, "0">:$input_zp,
                        I32Attr:$output_zp, I32Attr:$min, I32Attr:$max,
                        BoolAttr:$double_round, UnitAttr:$wide_shift);
   let results = (outs AnyTypeOf<[I8, I32]>:$result);
-  let assemblyFormat = "$value `,` $multiplier `,` $shift attr-dict `:` type($result)";
+  let assemblyFormat = [{
+    $value `,` $multiplier `,` $shift (`round` $round^)? attr-dict `:`
+    type($result)
+  }];
   let hasVerifier = 1;
 }
 

@@ -122,6 +122,26 @@ func.func @dot_negative_and_zero_offset(%acc: i32, %x: vector<4xi8>, %w: vector<
 
 // -----
 
+// mac_lanes: each word split into lanes (0, 2) and, rotated by 8, (1, 3);
+// SMLABB accumulates lanes 0 and 1 (bottom halves), SMLATT lanes 2 and 3.
+// CHECK-LABEL: llvm.func @mac_lanes
+// CHECK-COUNT-4: llvm.call_intrinsic "llvm.arm.sxtb16"
+// CHECK:       %[[L0:.*]] = llvm.call_intrinsic "llvm.arm.smlabb"
+// CHECK:       llvm.insertelement %[[L0]]
+// CHECK:       %[[L1:.*]] = llvm.call_intrinsic "llvm.arm.smlabb"
+// CHECK:       llvm.insertelement %[[L1]]
+// CHECK:       %[[L2:.*]] = llvm.call_intrinsic "llvm.arm.smlatt"
+// CHECK:       llvm.insertelement %[[L2]]
+// CHECK:       %[[L3:.*]] = llvm.call_intrinsic "llvm.arm.smlatt"
+// CHECK:       %[[R:.*]] = llvm.insertelement %[[L3]]
+// CHECK:       llvm.return %[[R]] : vector<4xi32>
+func.func @mac_lanes(%acc: vector<4xi32>, %x: vector<4xi8>, %w: vector<4xi8>) -> vector<4xi32> {
+  %r = vmcu.mac_lanes %acc, %x, %w : vector<4xi32>, vector<4xi8>
+  return %r : vector<4xi32>
+}
+
+// -----
+
 // requantize: TOSA apply_scale_32 in i64, double rounding only for
 // shift > 31, then the output zero point and SSAT #8 for the int8 range.
 

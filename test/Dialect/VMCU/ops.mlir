@@ -138,3 +138,12 @@ func.func @micro(%acc: i32, %x: vector<4xi8>, %w: vector<4xi8>, %m: i32, %s: i32
   %r = vmcu.requantize %d, %m, %s {input_zp = 3 : i32, output_zp = 0 : i32, min = -2147483648 : i32, max = 2147483647 : i32, double_round = false} : i32
   return %q, %r : i8, i32
 }
+
+// CHECK-LABEL: func.func @micro_lanes_and_round
+// CHECK: vmcu.mac_lanes %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi32>, vector<4xi8>
+// CHECK: vmcu.requantize %{{.*}}, %{{.*}}, %{{.*}} round %{{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, output_zp = 0 : i32, wide_shift} : i8
+func.func @micro_lanes_and_round(%acc: vector<4xi32>, %x: vector<4xi8>, %w: vector<4xi8>, %v: i32, %m: i32, %s: i32, %r: i64) -> (vector<4xi32>, i8) {
+  %a = vmcu.mac_lanes %acc, %x, %w : vector<4xi32>, vector<4xi8>
+  %q = vmcu.requantize %v, %m, %s round %r {output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, double_round = true, wide_shift} : i8
+  return %a, %q : vector<4xi32>, i8
+}

@@ -206,7 +206,8 @@ def VMCU_DotOp : VMCU_Op<"dot", [Pure, AllTypesMatch<["x", "w"]>]> {
   let hasVerifier = 1;
 }
 
-def VMCU_MacLanesOp : VMCU_Op<"mac_lanes", [Pure]> {
+def VMCU_MacLanesOp : VMCU_Op<"mac_lanes", [Pure,
+    AllTypesMatch<["acc", "result"]>, AllTypesMatch<["x", "w"]>]> {
   let summary = "Four int8 lanes multiplied and accumulated lane by lane";
   let description = [{
     `result[i] = acc[i] + x[i] * w[i]` for each of 4 lanes, in int32
@@ -217,14 +218,15 @@ def VMCU_MacLanesOp : VMCU_Op<"mac_lanes", [Pure]> {
     Example:
 
     ```mlir
-    %r = vmcu.mac_lanes %acc, %x, %w : vector<4xi8>
+    %r = vmcu.mac_lanes %acc, %x, %w : vector<4xi32>, vector<4xi8>
     ```
   }];
   let arguments = (ins VectorOfLengthAndType<[4], [I32]>:$acc,
                        VectorOfLengthAndType<[4], [I8]>:$x,
                        VectorOfLengthAndType<[4], [I8]>:$w);
   let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
-  let assemblyFormat = "$acc `,` $x `,` $w attr-dict `:` type($x)";
+  let assemblyFormat =
+      "$acc `,` $x `,` $w attr-dict `:` type($acc) `,` type($x)";
 }
 
 def VMCU_RequantizeOp : VMCU_Op<"requantize", [Pure]> {

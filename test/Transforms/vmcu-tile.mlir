@@ -126,13 +126,13 @@ func.func @main(%x: tensor<1x8x8x8xi8>) -> tensor<1x3x3x8xi8> {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 3 iter_args(%[[TACC:.*]] = %[[RACC]]) -> (vector<4xi32>) {
 // CHECK-DAG: %[[X:.*]] = vector.load %[[WIN]][%{{.*}}] : memref<54xi8>, vector<4xi8>
 // CHECK-DAG: %[[WV:.*]] = vector.load %[[W]][%{{.*}}] : memref<54xi8>, vector<4xi8>
-// CHECK-DAG: %[[XW:.*]] = arith.extsi %[[X]] : vector<4xi8> to vector<4xi32>
-// CHECK-DAG: %[[WW:.*]] = arith.extsi %[[WV]] : vector<4xi8> to vector<4xi32>
-// CHECK: %[[PROD:.*]] = arith.muli %[[XW]], %[[WW]] : vector<4xi32>
-// CHECK: arith.addi %[[TACC]], %[[PROD]] : vector<4xi32>
+// CHECK: vmcu.mac_lanes %[[TACC]], %[[X]], %[[WV]] : vector<4xi32>, vector<4xi8>
 // CHECK: vector.store %[[SUM]], %[[ACC]][%{{.*}}] : memref<6xi32>, vector<4xi32>
 // CHECK: vector.load %[[B]][%{{.*}}] : memref<6xi32>, vector<2xi32>
-// CHECK: vector.load %[[WIN]][%{{.*}}] : memref<54xi8>, vector<2xi8>
+// The 2 leftover lanes: plain vector arithmetic.
+// CHECK: %[[X2:.*]] = vector.load %[[WIN]][%{{.*}}] : memref<54xi8>, vector<2xi8>
+// CHECK: arith.extsi %[[X2]] : vector<2xi8> to vector<2xi32>
+// CHECK: arith.muli
 // CHECK: vector.store %{{.*}}, %[[ACC]][%{{.*}}] : memref<6xi32>, vector<2xi32>
 // CHECK: affine.for %[[K:.*]] = 0 to 6 {
 // CHECK: %[[V:.*]] = memref.load %[[ACC]][%[[K]]] : memref<6xi32>

@@ -3,7 +3,7 @@
 // A linear cycle model per kernel family: cycles = MACs * perMac +
 // outputs * perOutput (requantisation, ring stores, loop overhead). The
 // constants are fitted to vmcu-prof's Cortex-M4 counts of the kernels of
-// the shared models (docs/cost-model.md has the fit and its error). The
+// the shared models (bench/cost-model.sh prints the fit and its error). The
 // schedule chooser ranks alternatives with it; the memory report prints it.
 //
 //===----------------------------------------------------------------------===//

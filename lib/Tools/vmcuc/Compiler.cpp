@@ -46,6 +46,16 @@ static LogicalResult fail(const CompileOptions &options,
   return failure();
 }
 
+void mlir::vmcu::applyDiagnosticDefaults(MLIRContext &context) {
+  // mlir-opt's default prints the whole failing op after an error: on a
+  // real layer a wall of per-channel multipliers and shifts. The op's
+  // name, location and message are enough unless the user asks for it.
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("mlir-print-op-on-diagnostic");
+  if (it == options.end() || it->second->getNumOccurrences() == 0)
+    context.printOpOnDiagnostic(false);
+}
+
 void mlir::vmcu::registerCompilerDialects(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
@@ -281,6 +291,7 @@ mlir::vmcu::compileModelFile(StringRef inputPath,
   DialectRegistry registry;
   registerCompilerDialects(registry);
   MLIRContext context(registry);
+  applyDiagnosticDefaults(context);
   FailureOr<ModelSource> source = parseModelFile(inputPath, context, options);
   if (failed(source))
     return failure();

@@ -66,12 +66,18 @@ translates the result to LLVM IR, optimises it at O2 and emits the object
 in-process. Errors are reported as `error:` with the source location and a
 non-zero exit code; on success one summary line is printed.
 
+Speed and SRAM: by default vmcuc picks, per inverted bottleneck, the fastest
+schedule (separate layers, a line buffer, or recomputation) that keeps the
+arena of the smallest plan; --ram-kb=N lets it spend up to N KiB for speed.
+--report lists each layer's schedule, MACs, estimated cycles and workspace.
+
 Examples:
   vmcuc model.mlir --cpu=cortex-m7 --ram-kb=256 -o model.o --header model.h
   vmcuc mcunet-5fps-vww.tflite --report report.json --memory-svg ring.svg
 
-MLIR debugging options (--mlir-print-ir-after-all, --mlir-timing, ...) are
-listed by --help-hidden.
+MLIR debugging options (--mlir-print-ir-after-all, --mlir-timing,
+--mlir-print-op-on-diagnostic to print the whole failing op after an error,
+...) are listed by --help-hidden.
 )";
 
 struct VMCUCOptions {
@@ -263,6 +269,7 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
   DialectRegistry registry;
   registerCompilerDialects(registry);
   MLIRContext context(registry);
+  applyDiagnosticDefaults(context);
 
   // The pipeline, from the stage the input is in.
   CompileOptions compileOptions;

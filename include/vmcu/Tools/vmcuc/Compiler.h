@@ -123,6 +123,10 @@ struct ModelSource {
   OwningOpRef<ModuleOp> module;
 };
 
+/// Errors print the op's name, location and message but not the whole op,
+/// unless --mlir-print-op-on-diagnostic was given on the command line.
+void applyDiagnosticDefaults(MLIRContext &context);
+
 /// Reads and parses `inputPath` into `context`. An unreadable file is a
 /// `<toolName>: error:`, a syntax error a located diagnostic.
 FailureOr<ModelSource> parseModelFile(StringRef inputPath, MLIRContext &context,

@@ -46,7 +46,7 @@ CycleCost mlir::vmcu::analysis::cycleCost(KernelKind kind) {
 
 int64_t mlir::vmcu::analysis::estimateCycles(const KernelWork &work) {
   CycleCost cost = cycleCost(work.kind);
-  return static_cast<int64_t>(std::llround(
-      cost.perMac * static_cast<double>(work.macs) +
-      cost.perOutput * static_cast<double>(work.outputs)));
+  return static_cast<int64_t>(
+      std::llround(cost.perMac * static_cast<double>(work.macs) +
+                   cost.perOutput * static_cast<double>(work.outputs)));
 }

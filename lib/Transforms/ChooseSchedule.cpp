@@ -10,9 +10,9 @@
 #include "vmcu/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
-#include <numeric>
 #include "vmcu/Transforms/LayerWork.h"
 #include "vmcu/Transforms/PlanTrial.h"
+#include <numeric>
 
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUCHOOSESCHEDULEPASS
@@ -162,8 +162,10 @@ struct VMCUChooseSchedulePass
     FailureOr<PlanTrial> fused = plan(Schedule());
     if (failed(fused))
       return; // vmcu-tile / vmcu-solve-offsets report why.
-    int64_t budget = ramKb > 0 ? ramKb * kBytesPerKiB : fused->arenaBytes;
-    if (fused->arenaBytes > budget)
+    // The budget is on SRAM: the arena plus the largest kernel's stack
+    // buffers (estimated, as kernelScratchBytes).
+    int64_t budget = ramKb > 0 ? ramKb * kBytesPerKiB : fused->sramBytes();
+    if (fused->sramBytes() > budget)
       return; // vmcu-select-segment-sizes shrinks segments or reports.
 
     // Each block starts at its fastest option that fits on its own;
@@ -174,13 +176,13 @@ struct VMCUChooseSchedulePass
     SmallVector<unsigned> pick(options.size(), 0);
     for (;;) {
       FailureOr<PlanTrial> trial = plan(scheduleOf(options, pick));
-      if (succeeded(trial) && trial->arenaBytes <= budget)
+      if (succeeded(trial) && trial->sramBytes() <= budget)
         break;
       std::optional<unsigned> least;
       for (auto [i, opts] : llvm::enumerate(options))
         if (pick[i] + 1 < opts.size() &&
-            (!least || saving(opts, pick[i]) <
-                           saving(options[*least], pick[*least])))
+            (!least ||
+             saving(opts, pick[i]) < saving(options[*least], pick[*least])))
           least = i;
       if (!least)
         break;
@@ -227,7 +229,8 @@ struct VMCUChooseSchedulePass
       if (op.supportsLineBuffer())
         lineBuffered.push_back(i);
     SmallVector<bool> unfusedFits = fitting(Schedule{all, {}}, budget);
-    SmallVector<bool> lineBufferFits = fitting(Schedule{{}, lineBuffered}, budget);
+    SmallVector<bool> lineBufferFits =
+        fitting(Schedule{{}, lineBuffered}, budget);
 
     SmallVector<SmallVector<BlockOption>> options;
     for (auto [i, op] : llvm::enumerate(ops)) {
@@ -250,8 +253,8 @@ struct VMCUChooseSchedulePass
     return options;
   }
 
-  /// Whether each bottleneck's kernels fit `budget` in the plan `trial`
-  /// (false for all if it cannot be planned).
+  /// Whether each bottleneck's kernels fit `budget` in the plan `trial`:
+  /// footprint plus stack buffers (false for all if it cannot be planned).
   SmallVector<bool> fitting(const Schedule &trialSchedule, int64_t budget) {
     auto func = getOperation().lookupSymbol<func::FuncOp>(entry);
     SmallVector<BottleneckOp> ops = bottlenecks(func);
@@ -274,11 +277,13 @@ struct VMCUChooseSchedulePass
     }
     SmallVector<bool> fits(ops.size(), false);
     FailureOr<PlanTrial> trial = plan(trialSchedule);
-    if (failed(trial) || trial->footprintBytes.size() != blockOf.size())
+    if (failed(trial) || trial->footprintBytes.size() != blockOf.size() ||
+        trial->kernelScratchBytes.size() != blockOf.size())
       return fits;
     fits.assign(ops.size(), true);
     for (auto [k, block] : llvm::enumerate(blockOf))
-      if (block >= 0 && trial->footprintBytes[k] > budget)
+      if (block >= 0 &&
+          trial->footprintBytes[k] + trial->kernelScratchBytes[k] > budget)
         fits[block] = false;
     return fits;
   }

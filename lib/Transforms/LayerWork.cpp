@@ -70,16 +70,17 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
         return w.getDimSize(0) * w.getDimSize(1) * s + s * (kAccBytes + 1);
       })
       .Case([&](BottleneckOp op) {
-        int64_t cout = op.getOutput().getType().getDimSize(3);
-        int64_t bytes = cout * kAccBytes + 2 * kAccBytes + 2 * s;
-        if (!op.getLineBuffer())
-          return bytes;
-        // Input pixel, expanded pixel, depthwise output pixel, window.
         auto dw = op.getDepthwise().getWeight().getType();
+        if (!op.getLineBuffer()) {
+          int64_t cout = op.getOutput().getType().getDimSize(3);
+          return cout * kAccBytes + 2 * kAccBytes + 2 * s;
+        }
+        // Input pixel, depthwise output pixel, window, and one segment of
+        // accumulators and bytes for each stage.
         int64_t cin = op.getInput().getType().getDimSize(3);
-        int64_t cmid = dw.getDimSize(2);
-        return bytes + cin + cmid * (kAccBytes + 2) +
-               dw.getDimSize(0) * dw.getDimSize(1) * s + s * kAccBytes;
+        return cin + dw.getDimSize(2) +
+               dw.getDimSize(0) * dw.getDimSize(1) * s +
+               3 * s * (kAccBytes + 1);
       })
       .Case([&](AddOp) { return 3 * s; })
       .Default([&](Operation *op) {

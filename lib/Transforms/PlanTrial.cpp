@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "vmcu/Transforms/LayerWork.h"
 #include "vmcu/Transforms/Passes.h"
 
 #include <numeric>
@@ -24,8 +25,7 @@ namespace {
 constexpr int64_t kSimdLanes = 4;
 } // namespace
 
-SmallVector<int64_t>
-mlir::vmcu::segmentSizeCandidates(LayerOpInterface layer) {
+SmallVector<int64_t> mlir::vmcu::segmentSizeCandidates(LayerOpInterface layer) {
   int64_t g = 0;
   for (int64_t extent : layer.getSegmentedExtents())
     g = std::gcd(g, extent);
@@ -50,6 +50,9 @@ mlir::vmcu::tryPlan(ModuleOp module, StringRef entry,
   if (!func || func.isExternal())
     return failure();
   prepare(func);
+  SmallVector<int64_t> scratch;
+  for (LayerOpInterface layer : chainLayers(func))
+    scratch.push_back(kernelScratchBytes(layer, segmentSizeOf(layer)));
 
   // The copy is not nested in a pass's operation, so it gets its own pass
   // manager rather than runPipeline.
@@ -64,6 +67,9 @@ mlir::vmcu::tryPlan(ModuleOp module, StringRef entry,
     return failure();
 
   PlanTrial trial;
+  trial.kernelScratchBytes = scratch;
+  if (!scratch.empty())
+    trial.scratchBytes = *llvm::max_element(scratch);
   copy->walk([&](SegmentPoolOp pool) {
     PoolType type = pool.getType();
     trial.arenaBytes = static_cast<int64_t>(type.getSegments()) *

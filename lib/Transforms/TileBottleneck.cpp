@@ -1,4 +1,5 @@
-//===- TileBottleneck.cpp - fused bottleneck kernels ------------------------===//
+//===- TileBottleneck.cpp - fused bottleneck kernels
+//------------------------===//
 
 #include "TileEmitter.h"
 
@@ -11,7 +12,7 @@ using namespace mlir::vmcu::tile;
 //===----------------------------------------------------------------------===//
 
 LogicalResult mlir::vmcu::tile::emitBottleneck(Emitter &e, BottleneckOp op,
-                             const KernelTensors &t) {
+                                               const KernelTensors &t) {
   Conv2DOp expand = op.getExpand(), project = op.getProject();
   DepthwiseConv2DOp dw = op.getDepthwise();
   AddOp residual = op.getResidual();
@@ -244,24 +245,40 @@ LineBufferGeometry lineBufferGeometry(BottleneckOp op) {
           pad[2]};
 }
 
+/// Most channels whose int32 accumulators a line-buffer kernel keeps on
+/// the stack at once: enough for the jammed dot rows to amortise their
+/// loop, few enough that the stack stays small.
+constexpr int64_t kMaxChannelChunk = 64;
+
+/// The largest multiple of `s` dividing `channels` that is at most
+/// kMaxChannelChunk (at least `s`).
+int64_t channelChunk(int64_t channels, int64_t s) {
+  int64_t best = s;
+  for (int64_t c = s; c <= std::min(channels, kMaxChannelChunk); c += s)
+    if (channels % c == 0)
+      best = c;
+  return best;
+}
+
 /// Emits the line-buffer kernel of `op`; see emitBottleneckLineBuffer.
 class LineBufferEmitter {
 public:
   LineBufferEmitter(Emitter &e, BottleneckOp op, const KernelTensors &t)
       : e(e), op(op), t(t), g(lineBufferGeometry(op)), s(e.seg),
-        cinS(g.cin / s), midS(g.cmid / s), coutS(g.cout / s) {}
+        cinS(g.cin / s), midS(g.cmid / s), coutS(g.cout / s),
+        midChunk(channelChunk(g.cmid, s)), outChunk(channelChunk(g.cout, s)) {}
 
   LogicalResult emit() {
     if (failed(buildTables()))
       return failure();
     Type i8 = e.b.getI8Type(), i32 = e.b.getI32Type();
     xrow = e.scratch(g.cin, i8);
-    bpix = e.scratch(g.cmid, i8);
-    accB = e.scratch(g.cmid, i32);
+    bpix = e.scratch(midChunk, i8);
+    accB = e.scratch(midChunk, i32);
     win = e.scratch(g.kr * g.kc * s, i8);
     accS = e.scratch(s, i32);
     cpix = e.scratch(g.cmid, i8);
-    accD = e.scratch(g.cout, i32);
+    accD = e.scratch(outChunk, i32);
     obuf = e.scratch(s, i8);
     if (op.getResidual())
       rbuf = e.scratch(s, i8);
@@ -272,10 +289,10 @@ public:
     e.loop(0, prologueEnd, [&](Value y) { expandRow(y); });
     e.loop(0, g.outH, [&](Value p) {
       // The rows output row p needs and row p - 1 did not.
-      e.loop({e.c(prologueEnd),
-              e.d(0) * g.strideR + (g.kr - g.padR - g.strideR)},
-             {e.c(g.h), e.d(0) * g.strideR + (g.kr - g.padR)}, p,
-             [&](Value y) { expandRow(y); });
+      e.loop(
+          {e.c(prologueEnd), e.d(0) * g.strideR + (g.kr - g.padR - g.strideR)},
+          {e.c(g.h), e.d(0) * g.strideR + (g.kr - g.padR)}, p,
+          [&](Value y) { expandRow(y); });
       e.loop(0, g.outW, [&](Value q) { outputPixel(p, q); });
     });
     // Rows no output needs: only freed.
@@ -294,6 +311,8 @@ private:
   const KernelTensors &t;
   LineBufferGeometry g;
   int64_t s, cinS, midS, coutS;
+  /// Mid and output channels whose accumulators are live at once.
+  int64_t midChunk, outChunk;
   // Flash tables.
   Value w1, b1, m1, sh1, w2, b2, m2, sh2, w3, b3, m3, sh3, addMult, addShift;
   // Stack buffers: one input pixel, one expanded pixel, the depthwise window
@@ -356,21 +375,31 @@ private:
       });
       if (!op.getResidual())
         freeInputPixel(y, x);
-      // Three loops, so the dot loop only wraps dot rows and
+      // One chunk of mid channels at a time (bounded accumulators), in
+      // three loops, so the dot loop only wraps dot rows and
       // vmcu-unroll-microkernels jams channels (one unpacked input word
       // feeds several of them).
-      e.loop(0, g.cmid, [&](Value m) { e.store(e.load(b1, m), accB, m); });
-      e.loop(0, g.cmid, [&](Value m) {
-        e.dotRow(accB, m, xrow, g.cin, zpA, w1, e.d(0) * g.cin, {m});
-      });
-      e.loop(0, g.cmid, [&](Value m) {
-        e.store(e.requantize(e.load(accB, m), expand.getRequant(), m1, sh1, m,
-                             i8),
-                bpix, m);
-      });
-      e.loop(0, midS, [&](Value mm) {
-        e.storeSegment(t.workspace, slotSegment(e.d(0), e.d(1), e.d(2)),
-                       {y, x, mm}, bpix, e.apply(e.d(0) * s, mm));
+      e.loop(0, g.cmid / midChunk, [&](Value mc) {
+        auto channel = [&](Value k) {
+          return e.apply(e.d(0) * midChunk + e.d(1), {mc, k});
+        };
+        e.loop(0, midChunk,
+               [&](Value k) { e.store(e.load(b1, channel(k)), accB, k); });
+        e.loop(0, midChunk, [&](Value k) {
+          e.dotRow(accB, k, xrow, g.cin, zpA, w1,
+                   (e.d(0) * midChunk + e.d(1)) * g.cin, {mc, k});
+        });
+        e.loop(0, midChunk, [&](Value k) {
+          e.store(e.requantize(e.load(accB, k), expand.getRequant(), m1, sh1,
+                               channel(k), i8),
+                  bpix, k);
+        });
+        e.loop(0, midChunk / s, [&](Value ms) {
+          e.storeSegment(
+              t.workspace,
+              slotSegment(e.d(0), e.d(1), e.d(2) * (midChunk / s) + e.d(3)),
+              {y, x, mc, ms}, bpix, e.apply(e.d(0) * s, ms));
+        });
       });
     });
   }
@@ -417,40 +446,54 @@ private:
   }
 
   void outputPixel(Value p, Value q) {
+    int32_t zpC = static_cast<int32_t>(op.getProject().getInputZp());
+    e.loop(0, midS, [&](Value mm) { depthwiseSegment(p, q, mm); });
+    e.loop(0, g.cout / outChunk, [&](Value oc) {
+      auto channel = [&](Value k) {
+        return e.apply(e.d(0) * outChunk + e.d(1), {oc, k});
+      };
+      e.loop(0, outChunk,
+             [&](Value k) { e.store(e.load(b3, channel(k)), accD, k); });
+      e.loop(0, outChunk, [&](Value k) {
+        e.dotRow(accD, k, cpix, g.cmid, zpC, w3,
+                 (e.d(0) * outChunk + e.d(1)) * g.cmid, {oc, k});
+      });
+      e.loop(0, outChunk / s,
+             [&](Value os) { storeOutputSegment(p, q, oc, os); });
+    });
+  }
+
+  /// Requantises (and adds the residual to) segment `os` of output chunk
+  /// `oc` of pixel (p, q) and stores it.
+  void storeOutputSegment(Value p, Value q, Value oc, Value os) {
     Conv2DOp project = op.getProject();
     AddOp residual = op.getResidual();
-    int32_t zpC = static_cast<int32_t>(project.getInputZp());
     Type i8 = e.b.getI8Type();
-    e.loop(0, midS, [&](Value mm) { depthwiseSegment(p, q, mm); });
-    e.loop(0, g.cout, [&](Value k) { e.store(e.load(b3, k), accD, k); });
-    e.loop(0, g.cout, [&](Value k) {
-      e.dotRow(accD, k, cpix, g.cmid, zpC, w3, e.d(0) * g.cmid, {k});
+    Value kk = e.apply(e.d(0) * (outChunk / s) + e.d(1), {oc, os});
+    AffineExpr pixelSeg = (e.d(0) * g.outW + e.d(1)) * coutS + e.d(2);
+    if (residual)
+      e.loadSegment(t.input, pixelSeg, {p, q, kk}, rbuf);
+    e.loop(0, s, [&](Value k) {
+      Value ch = e.apply(e.d(0) * s + e.d(1), {kk, k});
+      Value at = e.apply(e.d(0) * s + e.d(1), {os, k});
+      Value dq =
+          e.requantize(e.load(accD, at), project.getRequant(), m3, sh3, ch, i8);
+      if (residual) {
+        bool projIsLhs = residual.getLhs() == project.getOutput();
+        Value av = e.load(rbuf, k);
+        Value lhs = projIsLhs ? dq : av, rhs = projIsLhs ? av : dq;
+        Value sum = arith::AddIOp::create(
+            e.b, e.loc, e.rescaleToI32(lhs, residual.getLhsRescale()),
+            e.rescaleToI32(rhs, residual.getRhsRescale()));
+        dq =
+            e.requantize(sum, residual.getRequant(), addMult, addShift, ch, i8);
+      }
+      e.store(dq, obuf, k);
     });
-    e.loop(0, coutS, [&](Value kk) {
-      AffineExpr pixelSeg = (e.d(0) * g.outW + e.d(1)) * coutS + e.d(2);
-      if (residual)
-        e.loadSegment(t.input, pixelSeg, {p, q, kk}, rbuf);
-      e.loop(0, s, [&](Value k) {
-        Value ch = e.apply(e.d(0) * s + e.d(1), {kk, k});
-        Value dq = e.requantize(e.load(accD, ch), project.getRequant(), m3, sh3,
-                                ch, i8);
-        if (residual) {
-          bool projIsLhs = residual.getLhs() == project.getOutput();
-          Value av = e.load(rbuf, k);
-          Value lhs = projIsLhs ? dq : av, rhs = projIsLhs ? av : dq;
-          Value sum = arith::AddIOp::create(
-              e.b, e.loc, e.rescaleToI32(lhs, residual.getLhsRescale()),
-              e.rescaleToI32(rhs, residual.getRhsRescale()));
-          dq = e.requantize(sum, residual.getRequant(), addMult, addShift, ch,
-                            i8);
-        }
-        e.store(dq, obuf, k);
-      });
-      // The residual was the input segment's last reader.
-      if (residual)
-        e.freeSegment(t.input, pixelSeg, {p, q, kk});
-      e.storeSegment(t.output, pixelSeg, {p, q, kk}, obuf);
-    });
+    // The residual was the input segment's last reader.
+    if (residual)
+      e.freeSegment(t.input, pixelSeg, {p, q, kk});
+    e.storeSegment(t.output, pixelSeg, {p, q, kk}, obuf);
   }
 };
 

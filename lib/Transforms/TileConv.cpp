@@ -1,4 +1,5 @@
-//===- TileConv.cpp - conv2d and fully_connected kernels --------------------===//
+//===- TileConv.cpp - conv2d and fully_connected kernels
+//--------------------===//
 
 #include "TileEmitter.h"
 
@@ -43,7 +44,8 @@ LogicalResult emitNarrowConv(Emitter &e, Operation *op, const ConvGeometry &g,
   Value col = e.scratch(lanes, i8);
   Value acc = e.scratch(g.outC, e.b.getI32Type());
   Value obuf = e.scratch(g.outC, i8);
-  Value zp = arith::ConstantOp::create(e.b, e.loc, e.b.getI8IntegerAttr(inputZp));
+  Value zp =
+      arith::ConstantOp::create(e.b, e.loc, e.b.getI8IntegerAttr(inputZp));
 
   e.emitWindowed(
       g.rows, g.cols, t.input, cs,
@@ -150,7 +152,8 @@ LogicalResult emitConvLike(Emitter &e, Operation *op, const ConvGeometry &g,
 
 } // namespace
 
-LogicalResult mlir::vmcu::tile::emitConv(Emitter &e, Conv2DOp op, const KernelTensors &t) {
+LogicalResult mlir::vmcu::tile::emitConv(Emitter &e, Conv2DOp op,
+                                         const KernelTensors &t) {
   auto in = op.getInput().getType(), out = op.getOutput().getType();
   auto w = op.getWeight().getType();
   ArrayRef<int64_t> stride = op.getStride(), pad = op.getPad();
@@ -165,8 +168,9 @@ LogicalResult mlir::vmcu::tile::emitConv(Emitter &e, Conv2DOp op, const KernelTe
 }
 
 /// A fully connected layer is a 1x1 conv over an M x 1 image (Figure 4).
-LogicalResult mlir::vmcu::tile::emitFullyConnected(Emitter &e, FullyConnectedOp op,
-                                 const KernelTensors &t) {
+LogicalResult mlir::vmcu::tile::emitFullyConnected(Emitter &e,
+                                                   FullyConnectedOp op,
+                                                   const KernelTensors &t) {
   auto in = op.getInput().getType(), out = op.getOutput().getType();
   int64_t m = in.getDimSize(0);
   ConvGeometry g{makeAxis(m, m, 1, 0, 1), makeAxis(1, 1, 1, 0, 1),

@@ -148,8 +148,8 @@ public:
   }
 
   /// Ring-stores the segment at element `at` (default 0) of `buf`.
-  void storeSegment(Value base, AffineExpr segIndex, ValueRange dims,
-                    Value buf, Value at = Value()) {
+  void storeSegment(Value base, AffineExpr segIndex, ValueRange dims, Value buf,
+                    Value at = Value()) {
     Value v = vector::LoadOp::create(b, loc, segType(), buf,
                                      ValueRange{at ? at : index(0)});
     Value addr = ringAddress(base, segIndex, dims);
@@ -222,9 +222,8 @@ public:
     bool wide = llvm::all_of(
         rq.getShift(), [](int32_t s) { return s >= kRequantMinWideShift; });
     auto round = roundTables.find(mult);
-    Value roundTerm = wide && round != roundTables.end()
-                          ? load(round->second, ch)
-                          : Value();
+    Value roundTerm =
+        wide && round != roundTables.end() ? load(round->second, ch) : Value();
     return RequantizeOp::create(
         b, loc, resultType, v, load(mult, ch), load(shift, ch), roundTerm,
         b.getI32IntegerAttr(rq.getInputZp()),
@@ -264,9 +263,8 @@ public:
       SmallVector<int64_t> round;
       for (int32_t s : shift)
         round.push_back(requantRoundTerm(s, rq.getDoubleRound()));
-      roundTables[multTable] =
-          table((prefix + "round").str(), ArrayRef<int64_t>(round),
-                b.getI64Type());
+      roundTables[multTable] = table((prefix + "round").str(),
+                                     ArrayRef<int64_t>(round), b.getI64Type());
     }
     return {multTable, i32Table((prefix + "shift").str(), shift)};
   }
@@ -382,7 +380,7 @@ FailureOr<SmallVector<T>> constantValues(Operation *user, Value v,
 }
 
 inline Axis makeAxis(int64_t in, int64_t out, int64_t stride, int64_t pad,
-              int64_t kernel) {
+                     int64_t kernel) {
   return Axis{in, out, 1, stride, pad, kernel, in};
 }
 

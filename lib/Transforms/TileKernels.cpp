@@ -92,9 +92,8 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
           })
           .Case([&](AvgPool2DOp op) { return emitAvgPool(e, op, tensors); })
           .Case([&](BottleneckOp op) {
-            return op.getLineBuffer()
-                       ? emitBottleneckLineBuffer(e, op, tensors)
-                       : emitBottleneck(e, op, tensors);
+            return op.getLineBuffer() ? emitBottleneckLineBuffer(e, op, tensors)
+                                      : emitBottleneck(e, op, tensors);
           })
           .Case([&](AddOp op) { return emitAdd(e, op, tensors); })
           .Default([&](Operation *op) {

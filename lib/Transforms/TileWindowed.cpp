@@ -1,4 +1,5 @@
-//===- TileWindowed.cpp - depthwise and avg_pool2d kernels ------------------===//
+//===- TileWindowed.cpp - depthwise and avg_pool2d kernels
+//------------------===//
 
 #include "TileEmitter.h"
 
@@ -10,9 +11,10 @@ using namespace mlir::vmcu::tile;
 // depthwise_conv2d and avg_pool2d: per-channel windows.
 //===----------------------------------------------------------------------===//
 
-FailureOr<DepthwiseTables>
-mlir::vmcu::tile::packDepthwise(Emitter &e, StringRef prefix,
-                                DepthwiseConv2DOp op, int64_t s) {
+FailureOr<DepthwiseTables> mlir::vmcu::tile::packDepthwise(Emitter &e,
+                                                           StringRef prefix,
+                                                           DepthwiseConv2DOp op,
+                                                           int64_t s) {
   auto wType = op.getWeight().getType();
   int64_t kr = wType.getDimSize(0), kc = wType.getDimSize(1);
   int64_t ch = wType.getDimSize(2);
@@ -80,9 +82,9 @@ Value windowSum(Emitter &e, Value win, Value wt, int64_t kr, int64_t kc,
 
 } // namespace
 
-void mlir::vmcu::tile::emitWindowSums(Emitter &e, Value win, Value wt,
-                                      Value bt, int64_t kr, int64_t kc,
-                                      Value cc, Value acc) {
+void mlir::vmcu::tile::emitWindowSums(Emitter &e, Value win, Value wt, Value bt,
+                                      int64_t kr, int64_t kc, Value cc,
+                                      Value acc) {
   int64_t s = e.seg, blocks = s / kDotLanes;
   Type i32Type = e.b.getI32Type();
   auto sumLanes = [&](Value k, int64_t n) {
@@ -114,7 +116,7 @@ void mlir::vmcu::tile::emitWindowSums(Emitter &e, Value win, Value wt,
 /// bias: `bias - zp * sum_taps w` (exact modulo 2^32, like the int32
 /// accumulator), so a MAC is one multiply-accumulate.
 LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
-                            const KernelTensors &t) {
+                                              const KernelTensors &t) {
   auto in = op.getInput().getType(), out = op.getOutput().getType();
   auto wType = op.getWeight().getType();
   int64_t kr = wType.getDimSize(0), kc = wType.getDimSize(1);
@@ -124,8 +126,7 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
       makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0], pad[0], kr);
   Axis cols =
       makeAxis(in.getDimSize(2), out.getDimSize(2), stride[1], pad[2], kc);
-  FailureOr<DepthwiseTables> tables =
-      packDepthwise(e, "", op, e.seg);
+  FailureOr<DepthwiseTables> tables = packDepthwise(e, "", op, e.seg);
   if (failed(tables))
     return failure();
   Value wt = tables->weights, bt = tables->bias;
@@ -216,7 +217,8 @@ std::pair<int32_t, int32_t> reciprocalScale(int64_t count) {
 
 } // namespace
 
-LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op, const KernelTensors &t) {
+LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
+                                            const KernelTensors &t) {
   auto in = op.getInput().getType(), out = op.getOutput().getType();
   int64_t kr = op.getKernel()[0], kc = op.getKernel()[1];
   int64_t ch = in.getDimSize(3), s = e.seg, cs = ch / s;

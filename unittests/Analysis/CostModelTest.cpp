@@ -10,10 +10,12 @@ using namespace mlir::vmcu::analysis;
 
 namespace {
 
-constexpr KernelKind kAllKinds[] = {
-    KernelKind::Dot,       KernelKind::NarrowDot,
-    KernelKind::Depthwise, KernelKind::Elementwise,
-    KernelKind::FusedRecompute, KernelKind::FusedLineBuffer};
+constexpr KernelKind kAllKinds[] = {KernelKind::Dot,
+                                    KernelKind::NarrowDot,
+                                    KernelKind::Depthwise,
+                                    KernelKind::Elementwise,
+                                    KernelKind::FusedRecompute,
+                                    KernelKind::FusedLineBuffer};
 
 TEST(CostModel, EveryKindHasANameAndNonNegativeCosts) {
   for (KernelKind kind : kAllKinds) {

@@ -31,12 +31,20 @@ int64_t segmentSizeOf(LayerOpInterface layer);
 /// What tiling and placing a copy of the model gives.
 struct PlanTrial {
   int64_t arenaBytes = 0;
+  /// The largest kernel stack buffers (kernelScratchBytes); kernels are
+  /// separate functions, so only one kernel's buffers are live at a time.
+  int64_t scratchBytes = 0;
   /// Footprint in bytes of each kernel, in chain order (kernel i is
   /// chainLayers()[i] of the copy).
   SmallVector<int64_t> footprintBytes;
+  /// Stack buffers of each kernel (kernelScratchBytes), in the same order.
+  SmallVector<int64_t> kernelScratchBytes;
   /// The kernel with the largest footprint: its index and name.
   unsigned worstIndex = 0;
   std::string worstLayer;
+
+  /// SRAM the plan needs: the arena plus the largest kernel's buffers.
+  int64_t sramBytes() const { return arenaBytes + scratchBytes; }
 
   int64_t worstBytes() const {
     return footprintBytes.empty() ? 0 : footprintBytes[worstIndex];

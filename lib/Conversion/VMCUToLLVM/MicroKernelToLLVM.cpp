@@ -119,12 +119,12 @@ struct MacLanesOpLowering : public ConvertOpToLLVMPattern<MacLanesOp> {
       bool odd;
       const char *intrinsic;
     };
-    for (Lane lane : {Lane{0, false, "llvm.arm.smlabb"},
-                      Lane{1, true, "llvm.arm.smlabb"},
-                      Lane{2, false, "llvm.arm.smlatt"},
-                      Lane{3, true, "llvm.arm.smlatt"}}) {
-      Value pos = LLVM::ConstantOp::create(rewriter, loc, i32,
-                                           rewriter.getI32IntegerAttr(lane.index));
+    for (Lane lane :
+         {Lane{0, false, "llvm.arm.smlabb"}, Lane{1, true, "llvm.arm.smlabb"},
+          Lane{2, false, "llvm.arm.smlatt"},
+          Lane{3, true, "llvm.arm.smlatt"}}) {
+      Value pos = LLVM::ConstantOp::create(
+          rewriter, loc, i32, rewriter.getI32IntegerAttr(lane.index));
       Value old = LLVM::ExtractElementOp::create(rewriter, loc, acc, pos);
       Value sum = callI32Intrinsic(
           rewriter, loc, lane.intrinsic,
@@ -176,11 +176,11 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
 
     Value shift = adaptor.getShift();
     if (Value round = adaptor.getRound()) {
-      rewriter.replaceOp(op, clampAndTruncate(
-                                 rewriter, op,
-                                 tableRoundScale(rewriter, op, v,
-                                                 adaptor.getMultiplier(),
-                                                 shift, round)));
+      rewriter.replaceOp(
+          op, clampAndTruncate(rewriter, op,
+                               tableRoundScale(rewriter, op, v,
+                                               adaptor.getMultiplier(), shift,
+                                               round)));
       return success();
     }
     if (op.getWideShift()) {

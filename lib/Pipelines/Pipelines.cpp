@@ -81,6 +81,8 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm,
     solve.memoryReport = options.memoryReport;
     solve.memorySvg = options.memorySvg;
     pm.addPass(createVMCUSolveOffsetsPass(solve));
+    if (options.verifyRing)
+      pm.addPass(createVMCUVerifyRingPass());
   }
 
   pm.addPass(createCanonicalizerPass());

@@ -26,6 +26,10 @@ namespace {
 
 constexpr int64_t kBytesPerKiB = 1024;
 
+/// The values of the `schedule` option.
+constexpr StringLiteral kScheduleNames[] = {"auto", "fused", "line-buffer",
+                                            "unfused"};
+
 /// What unfused layers must keep: the all-fused plan's pool alignment (the
 /// lcm of its segment sizes) and its largest kernel stack buffers.
 struct FusedPlanLimits {
@@ -156,6 +160,11 @@ struct VMCUChooseSchedulePass
       limits.alignment = std::lcm(limits.alignment, size);
       limits.scratchBytes =
           std::max(limits.scratchBytes, kernelScratchBytes(layer, size));
+    }
+    if (!llvm::is_contained(kScheduleNames, schedule.getValue())) {
+      module.emitError("vmcu-choose-schedule: unknown schedule '")
+          << schedule << "'; expected auto, fused, line-buffer or unfused";
+      return signalPassFailure();
     }
     if (schedule != "auto")
       return applyFixedSchedule(func);

@@ -68,6 +68,12 @@ struct VMCUPipelineOptions : public PassPipelineOptions<VMCUPipelineOptions> {
       llvm::cl::desc("How fused bottlenecks run (vmcu-choose-schedule): "
                      "auto, fused, line-buffer or unfused"),
       llvm::cl::init("auto")};
+  PassOptions::Option<bool> verifyRing{
+      *this, "verify-ring",
+      llvm::cl::desc("After placing the tensors, replay every ring access at "
+                     "compile time and fail on a store over live data "
+                     "(vmcu-verify-ring; needs the solver stage)"),
+      llvm::cl::init(true)};
   PassOptions::Option<unsigned> windowCache{
       *this, "window-cache",
       llvm::cl::desc("Stack bytes a fused bottleneck may spend caching its "

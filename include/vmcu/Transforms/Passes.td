@@ -200,6 +200,31 @@ def VMCUSolveOffsetsPass : Pass<"vmcu-solve-offsets", "ModuleOp"> {
   ];
 }
 
+def VMCUVerifyRingPass : Pass<"vmcu-verify-ring", "ModuleOp"> {
+  let summary = "Prove at compile time that no ring store lands on live data";
+  let description = [{
+    A second check of the placement that does not trust the offset
+    solver: it replays every `vmcu.ring_load`, `ring_store` and `free` of
+    the placed model in program order (interpreting the `affine.for` and
+    `affine.if` nests, with the `base` of each `vmcu.tensor_base`) and
+    tracks an owner per pool unit. A store must land on a dead unit or one
+    of its own tensor; a load or a free only on a unit its tensor owns; the
+    model input owns its units at the start; a kernel's workspace (a
+    line buffer) dies at the kernel's end. The first violation is an
+    `error:` naming the kernel, the tensor, what the unit holds and the loop
+    iteration. Unlike the solver it also sees the workspace accesses, whose
+    slots (`y mod R`) are not affine-linear.
+
+    It enumerates every access, so it takes time linear in the model's
+    ring traffic. The pipeline runs it right after `vmcu-solve-offsets`
+    (`verify-ring=false` skips it).
+  }];
+  let dependentDialects = ["::mlir::vmcu::VMCUDialect"];
+  let statistics = [
+    Statistic<"numKernels", "num-kernels", "Number of kernels verified">,
+  ];
+}
+
 def VMCUUnrollMicroKernelsPass
     : Pass<"vmcu-unroll-microkernels", "func::FuncOp"> {
   let summary = "Fully unroll the small innermost loops of tiled kernels";

@@ -143,6 +143,7 @@ mlir::vmcu::lowerToLLVMDialect(ModuleOp module, const CompileOptions &options) {
   pipelineOptions.ringCheck = options.ringCheck;
   pipelineOptions.windowCache = options.windowCache;
   pipelineOptions.schedule = options.schedule;
+  pipelineOptions.verifyRing = options.verifyRing;
   if (failed(pipelineOptions.verify(
           [&](const Twine &message) { (void)fail(options, message); })))
     return failure();
@@ -367,6 +368,15 @@ SharedCompileFlags::SharedCompileFlags(llvm::cl::OptionCategory &category)
               "strides allow) or unfused (separate layers)"),
           llvm::cl::value_desc("auto|fused|line-buffer|unfused"),
           llvm::cl::init("auto"), llvm::cl::cat(category)),
+      verifyRing(
+          "verify-ring",
+          llvm::cl::desc(
+              "Prove the placement at compile time: replay every ring access "
+              "with the placed bases and fail with an error naming the "
+              "kernel, tensor and loop iteration if a store could land on "
+              "live data or a load or free on a dead segment (default on; "
+              "--verify-ring=false skips it)"),
+          llvm::cl::init(true), llvm::cl::cat(category)),
       tfliteOutput(
           "tflite-output",
           llvm::cl::desc(
@@ -389,6 +399,7 @@ SharedCompileFlags::SharedCompileFlags(llvm::cl::OptionCategory &category)
 void SharedCompileFlags::apply(CompileOptions &options) const {
   options.ramKb = ramKb;
   options.schedule = schedule;
+  options.verifyRing = verifyRing;
   options.tfliteOutput = tfliteOutput;
   options.windowCache = windowCache;
 }

@@ -43,6 +43,8 @@ struct CompileOptions {
   /// How fused bottlenecks run (the pipeline's `schedule`): auto, fused,
   /// line-buffer or unfused.
   std::string schedule = "auto";
+  /// Replay the placed ring accesses at compile time (vmcu-verify-ring).
+  bool verifyRing = true;
   /// Stage of the input; std::nullopt detects it (detectPipelineInput).
   std::optional<PipelineInput> from;
   /// Where vmcu-solve-offsets writes its JSON memory report (empty: none).
@@ -143,6 +145,7 @@ struct SharedCompileFlags {
 
   llvm::cl::opt<unsigned> ramKb;
   llvm::cl::opt<std::string> schedule;
+  llvm::cl::opt<bool> verifyRing;
   llvm::cl::opt<std::string> tfliteOutput;
   llvm::cl::opt<unsigned> windowCache;
 };

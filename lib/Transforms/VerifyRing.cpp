@@ -1,0 +1,345 @@
+//===- VerifyRing.cpp - prove the placed ring accesses safe ---------------===//
+//
+// Replays every ring access of the placed model at compile time, with the
+// bases vmcu-solve-offsets wrote and nothing else from the solver: each
+// pool unit has an owner (a tensor or dead); a store may only land on a
+// dead unit or one of its own tensor, a load or free only on a unit its
+// tensor owns. A kernel's workspace dies at its end.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vmcu/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IntegerSet.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::vmcu {
+#define GEN_PASS_DEF_VMCUVERIFYRINGPASS
+#include "vmcu/Transforms/Passes.h.inc"
+} // namespace mlir::vmcu
+
+using namespace mlir;
+using namespace mlir::vmcu;
+
+namespace {
+
+/// No tensor owns the unit.
+constexpr int kDead = -1;
+
+/// The pool's owners, one per unit, and the tensors by index.
+struct RingState {
+  int64_t units = 0;
+  int64_t unitBytes = 0;
+  std::vector<int> owner;
+  SmallVector<TensorBaseOp> tensors;
+
+  std::string ownerName(int id) {
+    return id == kDead ? std::string("no tensor (dead)")
+                       : "tensor '" + tensors[id].getName().str() + "'";
+  }
+};
+
+/// Interprets the affine loop nest of one kernel and replays its ring
+/// accesses on the state.
+class KernelReplay {
+public:
+  KernelReplay(KernelOp kernel, RingState &state,
+               const DenseMap<Operation *, int> &tensorIds)
+      : kernel(kernel), state(state), tensorIds(tensorIds) {
+    kernel.getBody().walk([&](Operation *op) {
+      if (!isa<RingLoadOp, RingStoreOp, FreeOp>(op))
+        return;
+      for (Operation *p = op->getParentOp(); p != kernel; p = p->getParentOp())
+        touchesRing.insert(p);
+    });
+  }
+
+  LogicalResult run() { return runBlock(kernel.getBody().front()); }
+
+private:
+  KernelOp kernel;
+  RingState &state;
+  const DenseMap<Operation *, int> &tensorIds;
+  /// Ops whose regions hold ring accesses: others are skipped.
+  DenseSet<Operation *> touchesRing;
+  DenseMap<Value, int64_t> ivs;
+  /// Enclosing loops, outermost first, for the error message.
+  SmallVector<affine::AffineForOp> loops;
+
+  FailureOr<int64_t> eval(Value v) {
+    if (auto it = ivs.find(v); it != ivs.end())
+      return it->second;
+    APInt cst;
+    if (matchPattern(v, m_ConstantInt(&cst)))
+      return cst.getSExtValue();
+    Operation *def = v.getDefiningOp();
+    if (auto base = dyn_cast_or_null<TensorBaseOp>(def)) {
+      if (!base.getBase())
+        return base.emitOpError("has no base; run vmcu-solve-offsets first");
+      return static_cast<int64_t>(*base.getBase());
+    }
+    if (auto apply = dyn_cast_or_null<affine::AffineApplyOp>(def)) {
+      auto values = evalAll(apply.getMapOperands());
+      if (failed(values))
+        return failure();
+      return evalExpr(apply.getAffineMap().getResult(0), *values,
+                      apply.getAffineMap().getNumDims());
+    }
+    if (auto add = dyn_cast_or_null<arith::AddIOp>(def)) {
+      auto lhs = eval(add.getLhs()), rhs = eval(add.getRhs());
+      if (failed(lhs) || failed(rhs))
+        return failure();
+      return *lhs + *rhs;
+    }
+    return kernel.emitOpError(
+        "has a ring address vmcu-verify-ring cannot evaluate (only affine "
+        "maps and additions of loop indices, constants and tensor bases)");
+  }
+
+  FailureOr<SmallVector<int64_t>> evalAll(ValueRange values) {
+    SmallVector<int64_t> out;
+    for (Value v : values) {
+      auto x = eval(v);
+      if (failed(x))
+        return failure();
+      out.push_back(*x);
+    }
+    return out;
+  }
+
+  static int64_t evalExpr(AffineExpr e, ArrayRef<int64_t> operands,
+                          unsigned numDims) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e))
+      return operands[dim.getPosition()];
+    if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+      return operands[numDims + sym.getPosition()];
+    if (auto cst = dyn_cast<AffineConstantExpr>(e))
+      return cst.getValue();
+    auto bin = cast<AffineBinaryOpExpr>(e);
+    int64_t l = evalExpr(bin.getLHS(), operands, numDims);
+    int64_t r = evalExpr(bin.getRHS(), operands, numDims);
+    switch (bin.getKind()) {
+    case AffineExprKind::Add:
+      return l + r;
+    case AffineExprKind::Mul:
+      return l * r;
+    case AffineExprKind::Mod:
+      return ((l % r) + r) % r;
+    case AffineExprKind::FloorDiv:
+      return l / r - ((l % r != 0) && ((l < 0) != (r < 0)));
+    case AffineExprKind::CeilDiv:
+      return l / r + ((l % r != 0) && ((l < 0) == (r < 0)));
+    default:
+      return 0;
+    }
+  }
+
+  /// max (lower) or min (upper) of the map's results.
+  FailureOr<int64_t> bound(AffineMap map, ValueRange operands, bool lower) {
+    auto values = evalAll(operands);
+    if (failed(values))
+      return failure();
+    std::optional<int64_t> best;
+    for (AffineExpr e : map.getResults()) {
+      int64_t v = evalExpr(e, *values, map.getNumDims());
+      if (!best || (lower ? v > *best : v < *best))
+        best = v;
+    }
+    return *best;
+  }
+
+  LogicalResult runBlock(Block &block) {
+    for (Operation &op : block) {
+      if (auto loop = dyn_cast<affine::AffineForOp>(op)) {
+        if (touchesRing.contains(loop) && failed(runLoop(loop)))
+          return failure();
+        continue;
+      }
+      if (auto ifOp = dyn_cast<affine::AffineIfOp>(op)) {
+        if (touchesRing.contains(ifOp) && failed(runIf(ifOp)))
+          return failure();
+        continue;
+      }
+      if (touchesRing.contains(&op))
+        return op.emitOpError("holds ring accesses vmcu-verify-ring cannot "
+                              "replay (only affine.for and affine.if)");
+      if (failed(replay(&op)))
+        return failure();
+    }
+    return success();
+  }
+
+  LogicalResult runLoop(affine::AffineForOp loop) {
+    auto lb = bound(loop.getLowerBoundMap(), loop.getLowerBoundOperands(),
+                    /*lower=*/true);
+    auto ub = bound(loop.getUpperBoundMap(), loop.getUpperBoundOperands(),
+                    /*lower=*/false);
+    if (failed(lb) || failed(ub))
+      return failure();
+    loops.push_back(loop);
+    for (int64_t i = *lb; i < *ub; i += loop.getStepAsInt()) {
+      ivs[loop.getInductionVar()] = i;
+      if (failed(runBlock(*loop.getBody())))
+        return failure();
+    }
+    loops.pop_back();
+    ivs.erase(loop.getInductionVar());
+    return success();
+  }
+
+  LogicalResult runIf(affine::AffineIfOp ifOp) {
+    IntegerSet set = ifOp.getIntegerSet();
+    auto values = evalAll(ifOp.getOperands());
+    if (failed(values))
+      return failure();
+    bool holds = true;
+    for (auto [e, isEq] :
+         llvm::zip_equal(set.getConstraints(), set.getEqFlags())) {
+      int64_t v = evalExpr(e, *values, set.getNumDims());
+      holds &= isEq ? v == 0 : v >= 0;
+    }
+    if (holds)
+      return runBlock(*ifOp.getThenBlock());
+    if (ifOp.hasElse())
+      return runBlock(*ifOp.getElseBlock());
+    return success();
+  }
+
+  /// The tensor whose base the address adds (the only tensor_base leaf).
+  std::optional<int> tensorOf(Value address) {
+    Operation *def = address.getDefiningOp();
+    if (!def)
+      return std::nullopt;
+    if (auto it = tensorIds.find(def); it != tensorIds.end())
+      return it->second;
+    if (!isa<affine::AffineApplyOp, arith::AddIOp>(def))
+      return std::nullopt;
+    for (Value operand : def->getOperands())
+      if (auto id = tensorOf(operand))
+        return id;
+    return std::nullopt;
+  }
+
+  std::string iteration() {
+    std::string text;
+    for (auto [i, loop] : llvm::enumerate(loops))
+      text += (i ? ", " : "") + std::to_string(ivs[loop.getInductionVar()]);
+    return "(" + text + ")";
+  }
+
+  LogicalResult replay(Operation *op) {
+    enum class Kind { Load, Store, Free } kind;
+    Value address;
+    int64_t bytes = 0;
+    Value offset;
+    if (auto load = dyn_cast<RingLoadOp>(op)) {
+      kind = Kind::Load;
+      address = load.getSegment();
+      offset = load.getOffset();
+      bytes = cast<VectorType>(load.getType()).getNumElements();
+    } else if (auto store = dyn_cast<RingStoreOp>(op)) {
+      kind = Kind::Store;
+      address = store.getSegment();
+      offset = store.getOffset();
+      bytes = cast<VectorType>(store.getValue().getType()).getNumElements();
+    } else if (auto free = dyn_cast<FreeOp>(op)) {
+      kind = Kind::Free;
+      address = free.getSegment();
+      bytes = static_cast<int64_t>(free.getCount()) * state.unitBytes;
+    } else {
+      return success();
+    }
+    std::optional<int> tensor = tensorOf(address);
+    if (!tensor)
+      return op->emitOpError("address does not add a tensor base");
+    auto unit = eval(address);
+    int64_t byteOffset = 0;
+    if (offset) {
+      auto o = eval(offset);
+      if (failed(o))
+        return failure();
+      byteOffset = *o;
+    }
+    if (failed(unit))
+      return failure();
+    int64_t first = *unit + byteOffset / state.unitBytes;
+    int64_t last = *unit + (byteOffset + bytes - 1) / state.unitBytes;
+    for (int64_t u = first; u <= last; ++u) {
+      int64_t slot = ((u % state.units) + state.units) % state.units;
+      int &owner = state.owner[slot];
+      bool ok = kind == Kind::Store ? owner == kDead || owner == *tensor
+                                    : owner == *tensor;
+      if (!ok) {
+        const char *what = kind == Kind::Load    ? "loads"
+                           : kind == Kind::Store ? "stores over"
+                                                 : "frees";
+        return kernel
+                   .emitError(llvm::formatv(
+                       "vmcu-verify-ring: kernel '{0}' {1} pool unit {2} for "
+                       "tensor '{3}', but it holds {4}; first at loop "
+                       "iteration "
+                       "{5}",
+                       kernel.getSymName(), what, slot,
+                       state.tensors[*tensor].getName(), state.ownerName(owner),
+                       iteration()))
+                   .attachNote(op->getLoc())
+               << "the access";
+      }
+      owner = kind == Kind::Free ? kDead : *tensor;
+    }
+    return success();
+  }
+};
+
+struct VMCUVerifyRingPass
+    : vmcu::impl::VMCUVerifyRingPassBase<VMCUVerifyRingPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    getOperation().walk([&](SegmentPoolOp pool) {
+      if (failed(verifyPool(pool)))
+        signalPassFailure();
+    });
+  }
+
+  LogicalResult verifyPool(SegmentPoolOp pool) {
+    RingState state;
+    state.units = static_cast<int64_t>(pool.getType().getSegments());
+    state.unitBytes = static_cast<int64_t>(pool.getType().getSegmentBytes());
+    state.owner.assign(state.units, kDead);
+    DenseMap<Operation *, int> tensorIds;
+    for (Operation *user : pool->getUsers())
+      if (auto base = dyn_cast<TensorBaseOp>(user)) {
+        tensorIds[base] = state.tensors.size();
+        state.tensors.push_back(base);
+        auto io = base->getAttrOfType<StringAttr>("vmcu.io");
+        if (!io || io.getValue() != "input")
+          continue;
+        if (!base.getBase())
+          return base.emitOpError("has no base; run vmcu-solve-offsets first");
+        for (uint64_t i = 0; i < base.getSegments(); ++i)
+          state.owner[(*base.getBase() + i) % state.units] = tensorIds[base];
+      }
+    for (Operation &op : *pool->getBlock()) {
+      auto kernel = dyn_cast<KernelOp>(op);
+      if (!kernel)
+        continue;
+      if (failed(KernelReplay(kernel, state, tensorIds).run()))
+        return failure();
+      ++numKernels;
+      // The workspace lives for its kernel only.
+      if (Value workspace = kernel.getWorkspace()) {
+        int id = tensorIds.lookup(workspace.getDefiningOp());
+        for (int &owner : state.owner)
+          if (owner == id)
+            owner = kDead;
+      }
+    }
+    return success();
+  }
+};
+
+} // namespace

@@ -42,6 +42,7 @@ vmcu_build() {
     -DCMAKE_BUILD_TYPE=Release \
     -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
     -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
-    -DCMAKE_INSTALL_PREFIX="$BUILD_DIR/install" >/dev/null
+    -DCMAKE_INSTALL_PREFIX="$BUILD_DIR/install" \
+    ${VMCU_CMAKE_ARGS[@]+"${VMCU_CMAKE_ARGS[@]}"} >/dev/null
   ninja -C "$BUILD_DIR" "$@"
 }

@@ -1,8 +1,21 @@
 #!/usr/bin/env bash
 # test.sh - the README's test command: install deps, build, run the unit
 # tests and the lit suite; exits non-zero on any failure.
+# usage: scripts/test.sh [--sanitize]
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+# --sanitize: the same suite on a build of the compiler, tools and unit
+# tests with ASan and UBSan (clang-22, in build-sanitize/). Any report
+# fails the test that triggered it.
+if [ "${1:-}" = "--sanitize" ]; then
+  VMCU_PACKAGES+=(clang-22 libclang-rt-22-dev)
+  BUILD_DIR="${VMCU_BUILD_DIR:-$VMCU_ROOT/build-sanitize}"
+  VMCU_CMAKE_ARGS=(-DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22
+                   -DVMCU_SANITIZE=ON)
+  export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+fi
 
 vmcu_install_deps
 vmcu_build

@@ -13,7 +13,10 @@ if [ "${1:-}" = "--sanitize" ]; then
   BUILD_DIR="${VMCU_BUILD_DIR:-$VMCU_ROOT/build-sanitize}"
   VMCU_CMAKE_ARGS=(-DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22
                    -DVMCU_SANITIZE=ON)
-  export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
+  # allow_user_poisoning=0: LLVM's BumpPtrAllocator poisons memory from
+  # vmcu's instrumented code that Debian's uninstrumented MLIR libraries
+  # then use legitimately (a false use-after-poison at every start).
+  export ASAN_OPTIONS="detect_leaks=1:allow_user_poisoning=0"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 fi
 

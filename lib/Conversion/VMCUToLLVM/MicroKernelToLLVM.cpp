@@ -40,6 +40,23 @@ static Value createI64(OpBuilder &builder, Location loc, int64_t value) {
 // dot
 //===----------------------------------------------------------------------===//
 
+/// The even bytes (lanes 0, 2) of a 4-byte vector and its odd bytes (lanes
+/// 1, 3), each sign-extended to 16-bit halves (SXTB16 of the word and of
+/// the word rotated right by 8, which the ARM backend folds into SXTB16's
+/// ROR #8) and added to `addend` if given (SXTAB16).
+static std::pair<Value, Value> splitBytes(OpBuilder &b, Location loc,
+                                          Value bytes, Value addend) {
+  Type i32 = b.getI32Type();
+  Value word = LLVM::BitcastOp::create(b, loc, i32, bytes);
+  Value eight = createI32(b, loc, 8);
+  Value rotated = LLVM::FshrOp::create(b, loc, i32, word, word, eight);
+  if (!addend)
+    return {callI32Intrinsic(b, loc, "llvm.arm.sxtb16", word),
+            callI32Intrinsic(b, loc, "llvm.arm.sxtb16", rotated)};
+  return {callI32Intrinsic(b, loc, "llvm.arm.sxtab16", {addend, word}),
+          callI32Intrinsic(b, loc, "llvm.arm.sxtab16", {addend, rotated})};
+}
+
 /// acc + sum_i (x[i] + x_offset) * w[i]: each operand is split into its
 /// even bytes (SXTB16) and odd bytes (SXTB16 of the operand rotated right
 /// by 8, which the ARM backend folds into SXTB16's ROR #8), both sign
@@ -55,21 +72,8 @@ struct DotOpLowering : public ConvertOpToLLVMPattern<DotOp> {
   matchAndRewrite(DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type();
-    Value eight = createI32(rewriter, loc, 8);
-    // Even bytes (lanes 0, 2) of `bytes` and its odd bytes (lanes 1, 3),
-    // each sign-extended to 16-bit lanes and added to `addend` if given.
-    auto split = [&](Value bytes, Value addend) -> std::pair<Value, Value> {
-      Value word = LLVM::BitcastOp::create(rewriter, loc, i32, bytes);
-      Value rotated =
-          LLVM::FshrOp::create(rewriter, loc, i32, word, word, eight);
-      if (!addend)
-        return {callI32Intrinsic(rewriter, loc, "llvm.arm.sxtb16", word),
-                callI32Intrinsic(rewriter, loc, "llvm.arm.sxtb16", rotated)};
-      return {
-          callI32Intrinsic(rewriter, loc, "llvm.arm.sxtab16", {addend, word}),
-          callI32Intrinsic(rewriter, loc, "llvm.arm.sxtab16",
-                           {addend, rotated})};
+    auto split = [&](Value bytes, Value addend) {
+      return splitBytes(rewriter, loc, bytes, addend);
     };
     auto [wEven, wOdd] = split(adaptor.getW(), Value());
     Value packed;
@@ -102,16 +106,8 @@ struct MacLanesOpLowering : public ConvertOpToLLVMPattern<MacLanesOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type i32 = rewriter.getI32Type();
-    Value eight = createI32(rewriter, loc, 8);
-    auto halves = [&](Value bytes) -> std::pair<Value, Value> {
-      Value word = LLVM::BitcastOp::create(rewriter, loc, i32, bytes);
-      Value rotated =
-          LLVM::FshrOp::create(rewriter, loc, i32, word, word, eight);
-      return {callI32Intrinsic(rewriter, loc, "llvm.arm.sxtb16", word),
-              callI32Intrinsic(rewriter, loc, "llvm.arm.sxtb16", rotated)};
-    };
-    auto [xEven, xOdd] = halves(adaptor.getX());
-    auto [wEven, wOdd] = halves(adaptor.getW());
+    auto [xEven, xOdd] = splitBytes(rewriter, loc, adaptor.getX(), Value());
+    auto [wEven, wOdd] = splitBytes(rewriter, loc, adaptor.getW(), Value());
     Value acc = adaptor.getAcc();
     // Lane i: its half of (even, odd) and the intrinsic for that half.
     struct Lane {

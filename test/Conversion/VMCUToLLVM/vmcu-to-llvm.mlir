@@ -86,14 +86,15 @@ func.func @ring_wrap_select(%seg: index) {
 
 // CHECK-LABEL: llvm.func @dot_offset
 // CHECK-SAME: (%[[ACC:.*]]: i32, %[[X:.*]]: vector<4xi8>, %[[W:.*]]: vector<4xi8>)
-// CHECK:       %[[C8:.*]] = llvm.mlir.constant(8 : i32) : i32
 // CHECK:       %[[WI:.*]] = llvm.bitcast %[[W]] : vector<4xi8> to i32
+// CHECK:       %[[C8:.*]] = llvm.mlir.constant(8 : i32) : i32
 // CHECK:       %[[WR:.*]] = llvm.intr.fshr(%[[WI]], %[[WI]], %[[C8]]) : (i32, i32, i32) -> i32
 // CHECK:       %[[WE:.*]] = llvm.call_intrinsic "llvm.arm.sxtb16"(%[[WI]]) : (i32) -> i32
 // CHECK:       %[[WO:.*]] = llvm.call_intrinsic "llvm.arm.sxtb16"(%[[WR]]) : (i32) -> i32
 // CHECK:       %[[OFF:.*]] = llvm.mlir.constant(8388736 : i32) : i32
 // CHECK:       %[[XI:.*]] = llvm.bitcast %[[X]] : vector<4xi8> to i32
-// CHECK:       %[[XR:.*]] = llvm.intr.fshr(%[[XI]], %[[XI]], %[[C8]]) : (i32, i32, i32) -> i32
+// CHECK:       %[[C8X:.*]] = llvm.mlir.constant(8 : i32) : i32
+// CHECK:       %[[XR:.*]] = llvm.intr.fshr(%[[XI]], %[[XI]], %[[C8X]]) : (i32, i32, i32) -> i32
 // CHECK:       %[[XE:.*]] = llvm.call_intrinsic "llvm.arm.sxtab16"(%[[OFF]], %[[XI]]) : (i32, i32) -> i32
 // CHECK:       %[[XO:.*]] = llvm.call_intrinsic "llvm.arm.sxtab16"(%[[OFF]], %[[XR]]) : (i32, i32) -> i32
 // CHECK:       %[[A1:.*]] = llvm.call_intrinsic "llvm.arm.smlad"(%[[XE]], %[[WE]], %[[ACC]]) : (i32, i32, i32) -> i32

@@ -36,6 +36,11 @@ if config.vmcu_prof_enabled.upper() in ("ON", "TRUE", "1"):
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Optional features for heavy or environment-dependent tests.
+# `sanitize`: the tools are built with ASan and UBSan (scripts/test.sh
+# --sanitize); their static libraries cannot be linked into uninstrumented
+# programs such as the embedding example.
+if config.vmcu_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("sanitize")
 arm_cc = shutil.which("arm-none-eabi-gcc")
 qemu = shutil.which("qemu-system-arm")
 if arm_cc and qemu:

@@ -144,9 +144,9 @@ static Value doubleRoundAdjust(OpBuilder &b, Location loc, Value v) {
   constexpr int64_t kDoubleRoundTerm = int64_t{1} << 30;
   Value nonNegative = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::sge, v,
                                            createI32(b, loc, 0));
-  return LLVM::SelectOp::create(b, loc, nonNegative,
-                                createI64(b, loc, kDoubleRoundTerm),
-                                createI64(b, loc, -kDoubleRoundTerm));
+  Value up = createI64(b, loc, kDoubleRoundTerm);
+  Value down = createI64(b, loc, -kDoubleRoundTerm);
+  return LLVM::SelectOp::create(b, loc, nonNegative, up, down);
 }
 
 /// TOSA 1.0 apply_scale_32 of `value - input_zp`, then `+ output_zp` and
@@ -197,9 +197,12 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
       Value adjusted = LLVM::AddOp::create(rewriter, loc, round, adjust);
       round = LLVM::SelectOp::create(rewriter, loc, wide, adjusted, round);
     }
-    Value product = LLVM::MulOp::create(
-        rewriter, loc, LLVM::SExtOp::create(rewriter, loc, i64, v),
-        LLVM::SExtOp::create(rewriter, loc, i64, adaptor.getMultiplier()));
+    // One op per statement: C++ leaves the order of argument evaluation
+    // open, and the IR (and tests) must not depend on the host compiler.
+    Value v64 = LLVM::SExtOp::create(rewriter, loc, i64, v);
+    Value m64 =
+        LLVM::SExtOp::create(rewriter, loc, i64, adaptor.getMultiplier());
+    Value product = LLVM::MulOp::create(rewriter, loc, v64, m64);
     Value scaled = LLVM::AShrOp::create(
         rewriter, loc, LLVM::AddOp::create(rewriter, loc, product, round),
         shift64);
@@ -228,19 +231,17 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
         createI32(rewriter, loc, std::numeric_limits<int32_t>::min()),
         createI32(rewriter, loc, 0));
     Value word = createI64(rewriter, loc, kWordBits);
-    Value round = LLVM::OrOp::create(
-        rewriter, loc,
-        LLVM::ShlOp::create(rewriter, loc,
-                            LLVM::ZExtOp::create(rewriter, loc, i64, roundHi),
-                            word),
-        LLVM::ZExtOp::create(rewriter, loc, i64, roundLo));
+    Value hi64 = LLVM::ZExtOp::create(rewriter, loc, i64, roundHi);
+    Value hiWord = LLVM::ShlOp::create(rewriter, loc, hi64, word);
+    Value lo64 = LLVM::ZExtOp::create(rewriter, loc, i64, roundLo);
+    Value round = LLVM::OrOp::create(rewriter, loc, hiWord, lo64);
     if (op.getDoubleRound()) {
       Value adjust = doubleRoundAdjust(rewriter, loc, v);
       round = LLVM::AddOp::create(rewriter, loc, round, adjust);
     }
-    Value product = LLVM::MulOp::create(
-        rewriter, loc, LLVM::SExtOp::create(rewriter, loc, i64, v),
-        LLVM::SExtOp::create(rewriter, loc, i64, multiplier));
+    Value v64 = LLVM::SExtOp::create(rewriter, loc, i64, v);
+    Value m64 = LLVM::SExtOp::create(rewriter, loc, i64, multiplier);
+    Value product = LLVM::MulOp::create(rewriter, loc, v64, m64);
     Value sum = LLVM::AddOp::create(rewriter, loc, product, round);
     Value hi = LLVM::TruncOp::create(
         rewriter, loc, i32, LLVM::LShrOp::create(rewriter, loc, sum, word));
@@ -264,9 +265,8 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
                                          createI64(rewriter, loc, 31));
       round = LLVM::AddOp::create(rewriter, loc, round, adjust);
     }
-    Value product = LLVM::MulOp::create(
-        rewriter, loc, v64,
-        LLVM::SExtOp::create(rewriter, loc, i64, multiplier));
+    Value m64 = LLVM::SExtOp::create(rewriter, loc, i64, multiplier);
+    Value product = LLVM::MulOp::create(rewriter, loc, v64, m64);
     Value sum = LLVM::AddOp::create(rewriter, loc, product, round);
     Value word = createI64(rewriter, loc, kWordBits);
     Value hi = LLVM::TruncOp::create(

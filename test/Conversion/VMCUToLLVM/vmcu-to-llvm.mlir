@@ -161,8 +161,8 @@ func.func @mac_lanes(%acc: vector<4xi32>, %x: vector<4xi8>, %w: vector<4xi8>) ->
 // CHECK:       %[[ADJ:.*]] = llvm.select %[[NONNEG]], %[[POS]], %[[NEG]] : i1, i64
 // CHECK:       %[[ROUND2:.*]] = llvm.add %[[ROUND]], %[[ADJ]] : i64
 // CHECK:       %[[R:.*]] = llvm.select %[[WIDE]], %[[ROUND2]], %[[ROUND]] : i1, i64
-// CHECK:       %[[M64:.*]] = llvm.sext %[[M]] : i32 to i64
 // CHECK:       %[[V64:.*]] = llvm.sext %[[V]] : i32 to i64
+// CHECK:       %[[M64:.*]] = llvm.sext %[[M]] : i32 to i64
 // CHECK:       %[[PROD:.*]] = llvm.mul %[[V64]], %[[M64]] : i64
 // CHECK:       %[[SUM:.*]] = llvm.add %[[PROD]], %[[R]] : i64
 // CHECK:       %[[SHR:.*]] = llvm.ashr %[[SUM]], %[[SH64]] : i64

@@ -1,9 +1,9 @@
 //===- ChooseSchedule.cpp - fused or unfused, per block, under a budget ---===//
 //
 // vmcu-fuse-bottleneck fuses every inverted bottleneck: the minimum-RAM
-// plan. This pass unfuses the blocks where the separate ring layers fit the
-// RAM budget, fastest saving first, since a fused block re-expands every
-// input pixel once per depthwise tap.
+// plan, whose kernel re-expands every input pixel once per depthwise tap.
+// This pass gives each block the fastest of recomputing, a line buffer or
+// separate ring layers (by the cost model) whose SRAM fits the budget.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,6 +75,15 @@ struct Schedule {
   SmallVector<unsigned> unfused;
   SmallVector<unsigned> lineBuffer;
 };
+
+/// Whether `op` may take a line buffer: unit strides, and a segment size
+/// (if one is set) that also divides the expanded channels.
+bool canLineBuffer(BottleneckOp op) {
+  int64_t cmid = op.getExpand().getOutput().getType().getDimSize(3);
+  std::optional<uint64_t> seg = op.getSegmentBytes();
+  return op.supportsLineBuffer() &&
+         (!seg || cmid % static_cast<int64_t>(*seg) == 0);
+}
 
 /// The top-level bottlenecks of `func`, in order.
 SmallVector<BottleneckOp> bottlenecks(func::FuncOp func) {
@@ -211,7 +220,7 @@ struct VMCUChooseSchedulePass
     for (auto [i, op] : llvm::enumerate(bottlenecks(func))) {
       if (schedule == "unfused")
         fixed.unfused.push_back(i);
-      if (schedule == "line-buffer" && op.supportsLineBuffer())
+      if (schedule == "line-buffer" && canLineBuffer(op))
         fixed.lineBuffer.push_back(i);
     }
     applySchedule(func, fixed, limits);
@@ -235,7 +244,7 @@ struct VMCUChooseSchedulePass
     auto all = llvm::to_vector(llvm::seq<unsigned>(0, ops.size()));
     SmallVector<unsigned> lineBuffered;
     for (auto [i, op] : llvm::enumerate(ops))
-      if (op.supportsLineBuffer())
+      if (canLineBuffer(op))
         lineBuffered.push_back(i);
     SmallVector<bool> unfusedFits = fitting(Schedule{all, {}}, budget);
     SmallVector<bool> lineBufferFits =
@@ -247,7 +256,7 @@ struct VMCUChooseSchedulePass
           {BlockPlan::Recompute, recomputeCycles(op)}};
       if (unfusedFits[i])
         opts.push_back({BlockPlan::Unfused, separateCycles(op)});
-      if (lineBufferFits[i] && op.supportsLineBuffer())
+      if (lineBufferFits[i] && canLineBuffer(op))
         opts.push_back({BlockPlan::LineBuffer, lineBufferCycles(op)});
       llvm::stable_sort(opts, [](const BlockOption &a, const BlockOption &b) {
         return a.cycles < b.cycles;

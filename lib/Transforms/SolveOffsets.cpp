@@ -342,8 +342,14 @@ struct VMCUSolveOffsetsPass
         return failure();
       }
       base[k + 1] = base[k] - kernel.distance * r;
+      if (kernel.op.getWorkspace()) {
+        // On a whole segment of the kernel, so none straddles the wrap; the
+        // padding counts in the footprint.
+        int64_t end = liveEnd(k, kernel, held[k], base, units);
+        workspaceBase[k] = end + floorMod(-end, r);
+        kernel.footprintUnits += workspaceBase[k] - end;
+      }
       capacity = std::max(capacity, kernel.footprintUnits);
-      workspaceBase[k] = liveEnd(k, kernel, held[k], base, units);
     }
 
     // Round up; then rotate the whole placement (and grow the pool if
@@ -388,8 +394,8 @@ struct VMCUSolveOffsetsPass
       tensor.setBaseAttr(b.getI64IntegerAttr(floorMod(base[t], capacity)));
     for (auto [k, kernel] : llvm::enumerate(kernels))
       if (Value workspace = kernel.op.getWorkspace())
-        workspace.getDefiningOp<TensorBaseOp>().setBaseAttr(b.getI64IntegerAttr(
-            floorMod(workspaceBase[k] + shift, capacity)));
+        workspace.getDefiningOp<TensorBaseOp>().setBaseAttr(
+            b.getI64IntegerAttr(floorMod(workspaceBase[k] + shift, capacity)));
     for (PlacedKernel &k : kernels) {
       k.op->setAttr("vmcu.distance", b.getI64IntegerAttr(k.distance));
       k.op->setAttr("vmcu.footprint",

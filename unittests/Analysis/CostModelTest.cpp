@@ -48,9 +48,11 @@ TEST(CostModel, MoreWorkNeverCostsLess) {
 // Per MAC the 4-lane dot is the cheapest kernel that has MACs (pooling
 // and add have none: their cost is per output).
 TEST(CostModel, DotIsTheCheapestPerMac) {
-  for (KernelKind kind : kAllKinds)
-    if (kind != KernelKind::Elementwise)
+  for (KernelKind kind : kAllKinds) {
+    if (kind != KernelKind::Elementwise) {
       EXPECT_LE(cycleCost(KernelKind::Dot).perMac, cycleCost(kind).perMac);
+    }
+  }
   EXPECT_EQ(cycleCost(KernelKind::Elementwise).perMac, 0.0);
 }
 

@@ -60,6 +60,15 @@ int64_t mlir::vmcu::layerMacs(LayerOpInterface layer) {
       .Default([](Operation *) { return int64_t(0); });
 }
 
+int64_t mlir::vmcu::lineBufferChunk(int64_t channels, int64_t s) {
+  constexpr int64_t kMaxChannelChunk = 64;
+  int64_t best = s;
+  for (int64_t c = s; c <= std::min(channels, kMaxChannelChunk); c += s)
+    if (channels % c == 0)
+      best = c;
+  return best;
+}
+
 int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
                                        int64_t segmentBytes) {
   constexpr int64_t kAccBytes = 4;
@@ -75,12 +84,17 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
           int64_t cout = op.getOutput().getType().getDimSize(3);
           return cout * kAccBytes + 2 * kAccBytes + 2 * s;
         }
-        // Input pixel, depthwise output pixel, window, and one segment of
-        // accumulators and bytes for each stage.
+        // As LineBufferEmitter allocates them: input pixel, depthwise
+        // output pixel, window and its sums, a chunk of expanded channels
+        // (bytes and accumulators), a chunk of output accumulators, the
+        // output and residual segments.
         int64_t cin = op.getInput().getType().getDimSize(3);
-        return cin + dw.getDimSize(2) +
-               dw.getDimSize(0) * dw.getDimSize(1) * s +
-               3 * s * (kAccBytes + 1);
+        int64_t cmid = dw.getDimSize(2);
+        int64_t cout = op.getOutput().getType().getDimSize(3);
+        int64_t midChunk = lineBufferChunk(cmid, s);
+        return cin + cmid + dw.getDimSize(0) * dw.getDimSize(1) * s +
+               s * kAccBytes + midChunk * (kAccBytes + 1) +
+               lineBufferChunk(cout, s) * kAccBytes + 2 * s;
       })
       .Case([&](AddOp) { return 3 * s; })
       .Default([&](Operation *op) {

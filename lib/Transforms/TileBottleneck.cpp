@@ -2,6 +2,7 @@
 //------------------------===//
 
 #include "TileEmitter.h"
+#include "vmcu/Transforms/LayerWork.h"
 
 using namespace mlir;
 using namespace mlir::vmcu;
@@ -245,28 +246,14 @@ LineBufferGeometry lineBufferGeometry(BottleneckOp op) {
           pad[2]};
 }
 
-/// Most channels whose int32 accumulators a line-buffer kernel keeps on
-/// the stack at once: enough for the jammed dot rows to amortise their
-/// loop, few enough that the stack stays small.
-constexpr int64_t kMaxChannelChunk = 64;
-
-/// The largest multiple of `s` dividing `channels` that is at most
-/// kMaxChannelChunk (at least `s`).
-int64_t channelChunk(int64_t channels, int64_t s) {
-  int64_t best = s;
-  for (int64_t c = s; c <= std::min(channels, kMaxChannelChunk); c += s)
-    if (channels % c == 0)
-      best = c;
-  return best;
-}
-
 /// Emits the line-buffer kernel of `op`; see emitBottleneckLineBuffer.
 class LineBufferEmitter {
 public:
   LineBufferEmitter(Emitter &e, BottleneckOp op, const KernelTensors &t)
       : e(e), op(op), t(t), g(lineBufferGeometry(op)), s(e.seg),
         cinS(g.cin / s), midS(g.cmid / s), coutS(g.cout / s),
-        midChunk(channelChunk(g.cmid, s)), outChunk(channelChunk(g.cout, s)) {}
+        midChunk(lineBufferChunk(g.cmid, s)),
+        outChunk(lineBufferChunk(g.cout, s)) {}
 
   LogicalResult emit() {
     if (failed(buildTables()))

@@ -90,12 +90,14 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLowerAffinePass());
-  // No convert-scf-to-cf here: cf cannot live in a vmcu.kernel body (a
-  // single block), so convert-vmcu-to-llvm outlines the kernels and then
-  // runs the convert-scf-to-cf patterns itself.
+  // No convert-scf-to-cf before the kernels are outlined: cf cannot live
+  // in a vmcu.kernel body (a single block); convert-vmcu-to-llvm runs the
+  // scf-to-cf patterns itself.
+  if (options.ringCheck)
+    pm.addPass(createVMCUInsertRingChecksPass());
+  pm.addPass(createVMCUOutlineKernelsPass());
   ConvertVMCUToLLVMPassOptions toLLVM;
   toLLVM.cpu = options.cpu;
-  toLLVM.ringCheck = options.ringCheck;
   pm.addPass(createConvertVMCUToLLVMPass(toLLVM));
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

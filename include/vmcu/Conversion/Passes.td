@@ -111,7 +111,7 @@ def ConvertVMCUToLLVMPass : Pass<"convert-vmcu-to-llvm", "ModuleOp"> {
       emits `int8_t *vmcu_input(void)` (`vmcu_output`) returning
       `&arena[base * segment_bytes]` and the `i32` constant
       `@vmcu_input_bytes` (`@vmcu_output_bytes`).
-    - `vmcu.kernel` is inlined; `vmcu.free` is erased.
+    - `vmcu.free` is erased.
     - `vmcu.ring_load`/`vmcu.ring_store` become an `llvm.load`/`llvm.store`
       at `arena + (segment mod N) * S + offset`; the wrap is an `and` for a
       power-of-two `N`, else one compare and select (segments lie in
@@ -126,17 +126,10 @@ def ConvertVMCUToLLVMPass : Pass<"convert-vmcu-to-llvm", "ModuleOp"> {
     and the ARM data layout, and every `llvm.func` gets `target_cpu` and
     `target_features`.
 
-    With `ring-check`, the accesses are instrumented before lowering with
-    calls into `runtime/vmcu_ring_check.c`, which tracks which kernel owns
-    each pool segment and stops the program on the first access that
-    breaks the ring discipline: `vmcu_ring_check_init` right after the
-    pool (the model input is live), `vmcu_ring_check_load` before every
-    `ring_load` (the segment must be live), `vmcu_ring_check_store` before
-    every `ring_store` (dead, or already the kernel's own),
-    `vmcu_ring_check_free` at every `free` (the segment must be live) and
-    `vmcu_ring_check_release` at the end of a kernel with a workspace.
-    Kernels are named through the private constant
-    `@vmcu_ring_check_kernel_names`. Without the option nothing changes.
+    The ring-safety instrumentation (`vmcu-insert-ring-checks`) and the
+    outlining of kernels into functions (`vmcu-outline-kernels`) are passes
+    of their own that run before this one; a `vmcu.kernel` left in the
+    module is an error naming `vmcu-outline-kernels`.
 
     Before:
 
@@ -173,10 +166,6 @@ def ConvertVMCUToLLVMPass : Pass<"convert-vmcu-to-llvm", "ModuleOp"> {
     Option<"cpu", "cpu", "std::string", /*default=*/"\"cortex-m4\"",
            "Target core: cortex-m4 or cortex-m7 (sets target_cpu and "
            "target_features on every function)">,
-    Option<"ringCheck", "ring-check", "bool", /*default=*/"false",
-           "Instrument every ring access with a call into the runtime's "
-           "ring-safety checker (runtime/vmcu_ring_check.c), which stops on "
-           "a store to a live segment, a load or free of a dead one">,
   ];
 }
 

@@ -60,7 +60,7 @@ struct VMCUPipelineOptions : public PassPipelineOptions<VMCUPipelineOptions> {
   PassOptions::Option<bool> ringCheck{
       *this, "ring-check",
       llvm::cl::desc("Instrument ring accesses for the runtime's ring-safety "
-                     "checker (convert-vmcu-to-llvm{ring-check}); link "
+                     "checker (vmcu-insert-ring-checks); link "
                      "runtime/vmcu_ring_check.c"),
       llvm::cl::init(false)};
   PassOptions::Option<std::string> schedule{
@@ -90,7 +90,8 @@ struct VMCUPipelineOptions : public PassPipelineOptions<VMCUPipelineOptions> {
 /// Adds the vmcu pipeline, from `options.from` to pure LLVM dialect:
 ///   [convert-tosa-to-vmcu] -> [vmcu-fuse-bottleneck -> vmcu-tile ->
 ///   vmcu-solve-offsets] -> canonicalize, cse -> lower-affine ->
-///   convert-vmcu-to-llvm{cpu ring-check} (inlines kernels, then
+///   [vmcu-insert-ring-checks] -> vmcu-outline-kernels ->
+///   convert-vmcu-to-llvm{cpu} (then
 ///   scf -> cf) -> reconcile-unrealized-casts.
 /// `options` must have passed verify().
 void buildVMCUPipeline(OpPassManager &pm, const VMCUPipelineOptions &options);

@@ -225,6 +225,51 @@ def VMCUVerifyRingPass : Pass<"vmcu-verify-ring", "ModuleOp"> {
   ];
 }
 
+def VMCUInsertRingChecksPass : Pass<"vmcu-insert-ring-checks", "ModuleOp"> {
+  let summary = "Instrument every ring access for the runtime's ring-safety "
+                "checker";
+  let description = [{
+    Adds calls into `runtime/vmcu_ring_check.c`, which tracks which kernel
+    owns each pool segment and stops the program on the first access that
+    breaks the ring discipline: `vmcu_ring_check_init` right after the pool
+    (the model input is live), `vmcu_ring_check_load` before every
+    `ring_load` (the segment must be live), `vmcu_ring_check_store` before
+    every `ring_store` (dead, or already the kernel's own),
+    `vmcu_ring_check_free` at every `free` (the segment must be live) and
+    `vmcu_ring_check_release` at the end of a kernel with a workspace.
+    Kernels are named through the private constant
+    `@vmcu_ring_check_kernel_names`; a kernel's id is its position in the
+    module, so the pass runs before `vmcu-outline-kernels`. The pipeline
+    adds it with `ring-check` (`--ring-check` in vmcuc and vmcu-run); the
+    program must then be linked with `runtime/vmcu_ring_check.c`.
+
+    Before: `%v = vmcu.ring_load %pool[%a] : ... -> vector<16xi8>`.
+    After: `llvm.call @vmcu_ring_check_load(%a32, %c16, %kernel)` and the
+    load.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def VMCUOutlineKernelsPass : Pass<"vmcu-outline-kernels", "ModuleOp"> {
+  let summary = "Move each vmcu.kernel into its own private, noinline "
+                "function";
+  let description = [{
+    Replaces every `vmcu.kernel` by a call to a private function
+    `vmcu_kernel_<i>_<name>` (the name reduced to `[A-Za-z0-9_]`, so
+    profilers and disassembly show which layer a cycle belongs to) that
+    holds its body. Constants, the pool and tensor bases are cloned into
+    the function; other captured values become arguments. The function is
+    `noinline`: each kernel keeps its own frame, so the stack is the
+    largest kernel's scratch buffers rather than their sum, and its own
+    register allocation; one call per layer is all it costs. The model I/O
+    markers stay on the original tensor bases. `convert-vmcu-to-llvm`
+    requires it to have run.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def VMCUUnrollMicroKernelsPass
     : Pass<"vmcu-unroll-microkernels", "func::FuncOp"> {
   let summary = "Fully unroll the small innermost loops of tiled kernels";

@@ -63,13 +63,18 @@ static LogicalResult verifyPlacedModule(ModuleOp module) {
       return op->emitOpError(
           "must be tiled before lowering to LLVM; run --vmcu-tile first");
     if (auto poolOp = dyn_cast<SegmentPoolOp>(op)) {
-      if (pool) {
+      // vmcu-outline-kernels clones the pool into each kernel function:
+      // clones live in other functions and have the same type.
+      auto owner = poolOp->getParentOfType<FunctionOpInterface>();
+      if (pool && (pool->getParentOfType<FunctionOpInterface>() == owner ||
+                   pool.getType() != poolOp.getType())) {
         InFlightDiagnostic diag = poolOp.emitOpError(
             "is a second segment pool; a model has exactly one arena");
         diag.attachNote(pool.getLoc()) << "first pool here";
         return diag;
       }
-      pool = poolOp;
+      if (!pool)
+        pool = poolOp;
       return WalkResult::advance();
     }
     auto base = dyn_cast<TensorBaseOp>(op);
@@ -110,90 +115,19 @@ static LogicalResult verifyPlacedModule(ModuleOp module) {
   return success();
 }
 
-/// Whether `op` is cheaper to clone into an outlined kernel than to pass:
-/// constants, the pool and tensor bases (which lower to constants).
-static bool isRematerializable(Operation *op) {
-  return op && op->getNumOperands() <= 1 &&
-         (op->hasTrait<OpTrait::ConstantLike>() ||
-          isa<SegmentPoolOp, TensorBaseOp>(op));
-}
-
-/// `vmcu_kernel_<i>_<name>`, the kernel's name reduced to [A-Za-z0-9_]:
-/// profilers and disassembly then show which layer a cycle belongs to.
-static std::string kernelFunctionName(KernelOp kernel, unsigned index) {
-  std::string name = ("vmcu_kernel_" + Twine(index) + "_").str();
-  for (char ch : kernel.getSymName())
-    name.push_back(llvm::isAlnum(ch) ? ch : '_');
-  return name;
-}
-
-/// Moves the body of `kernel` into a private function (kernelFunctionName) and
-/// calls it. Each kernel's scratch buffers (memref.alloca) then sit in the
-/// entry block of their own function: LLVM's inliner brings them back into
-/// vmcu_invoke as static allocas with lifetime markers, so SROA can promote
-/// them and stack coloring overlaps the kernels' buffers (left inline, every
-/// kernel but the first allocated its buffers mid-function, and the stack
-/// grew with their sum).
-static void outlineKernel(KernelOp kernel, unsigned index, OpBuilder &b) {
-  llvm::SetVector<Value> captured;
-  getUsedValuesDefinedAbove(kernel.getBody(), captured);
-  IRMapping mapping;
-  SmallVector<Value> operands;
-  SmallVector<Operation *> clones;
-  for (Value value : captured) {
-    Operation *def = value.getDefiningOp();
-    if (isRematerializable(def) &&
-        (def->getNumOperands() == 0 ||
-         isRematerializable(def->getOperand(0).getDefiningOp())))
-      clones.push_back(def);
-    else
-      operands.push_back(value);
-  }
-  auto module = kernel->getParentOfType<ModuleOp>();
-  b.setInsertionPointToEnd(module.getBody());
-  auto func = func::FuncOp::create(
-      b, kernel.getLoc(), kernelFunctionName(kernel, index),
-      b.getFunctionType(ValueRange(operands).getTypes(), {}));
-  // Internal and never inlined: each kernel keeps its own frame (so the
-  // stack is the largest kernel's, not the sum) and its own register
-  // allocation; one call per layer is all it costs.
-  func->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
-                                    b.getContext(), LLVM::Linkage::Internal));
-  func->setAttr("passthrough", b.getStrArrayAttr({"noinline"}));
-  Block *entry = func.addEntryBlock();
-  for (auto [value, arg] : llvm::zip(operands, entry->getArguments()))
-    mapping.map(value, arg);
-  b.setInsertionPointToStart(entry);
-  // A tensor base's operand is the pool: clone the pool first.
-  llvm::stable_sort(clones, [](Operation *x, Operation *y) {
-    return x->getNumOperands() < y->getNumOperands();
-  });
-  for (Operation *def : clones) {
-    Operation *clone = b.clone(*def, mapping);
-    // Model I/O accessors are created once, from the original base.
-    clone->removeAttr(model_abi::kIOAttrName);
-  }
-  for (Operation &op : kernel.getBody().front())
-    b.clone(op, mapping);
-  func::ReturnOp::create(b, kernel.getLoc());
-  b.setInsertionPoint(kernel);
-  func::CallOp::create(b, kernel.getLoc(), func, operands);
-  kernel.erase();
-}
-
 /// Lowers what the LLVM patterns below cannot take: the tiler's affine
-/// loops and index maps, scf, and strided vector slices of segments.
-/// Kernels are outlined first: their body is a single block, so scf inside
-/// one cannot become cf (which is also why the pipeline has no separate
-/// convert-scf-to-cf before this pass).
+/// loops and index maps, scf, and strided vector slices of segments. The
+/// kernels must be outlined already (vmcu-outline-kernels): a kernel body is
+/// a single block, so scf inside one cannot become cf.
 static LogicalResult prepareForLLVM(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
-
-  OpBuilder builder(ctx);
-  SmallVector<KernelOp> kernels;
-  module.walk([&](KernelOp kernel) { kernels.push_back(kernel); });
-  for (auto [index, kernel] : llvm::enumerate(kernels))
-    outlineKernel(kernel, index, builder);
+  WalkResult kernel = module.walk([](KernelOp op) {
+    op.emitOpError("must be outlined before lowering; run "
+                   "vmcu-outline-kernels");
+    return WalkResult::interrupt();
+  });
+  if (kernel.wasInterrupted())
+    return failure();
 
   RewritePatternSet vectorPatterns(ctx);
   vector::populateVectorInsertExtractStridedSliceTransforms(vectorPatterns);
@@ -245,9 +179,7 @@ struct ConvertVMCUToLLVMPass
              "cortex-m7";
       return signalPassFailure();
     }
-    if (failed(verifyPlacedModule(module)) ||
-        (ringCheck && failed(insertRingChecks(module))) ||
-        failed(prepareForLLVM(module)))
+    if (failed(verifyPlacedModule(module)) || failed(prepareForLLVM(module)))
       return signalPassFailure();
 
     LowerToLLVMOptions options(ctx);

@@ -1,4 +1,4 @@
-// RUN: vmcu-opt %s -verify-diagnostics --convert-vmcu-to-llvm=cpu=cortex-m0
+// RUN: vmcu-opt %s -verify-diagnostics --vmcu-outline-kernels --convert-vmcu-to-llvm=cpu=cortex-m0
 
 // The cpu option accepts only the cores vmcu targets.
 

@@ -1,4 +1,4 @@
-// RUN: vmcu-opt %s -split-input-file -verify-diagnostics --convert-vmcu-to-llvm
+// RUN: vmcu-opt %s -split-input-file -verify-diagnostics --vmcu-outline-kernels --convert-vmcu-to-llvm
 
 !pool = !vmcu.pool<segments = 8, segment_bytes = 16>
 

@@ -1,4 +1,4 @@
-// RUN: vmcu-opt %s -split-input-file --convert-vmcu-to-llvm=ring-check -verify-diagnostics
+// RUN: vmcu-opt %s -split-input-file --vmcu-insert-ring-checks --vmcu-outline-kernels --convert-vmcu-to-llvm -verify-diagnostics
 
 // The checker's entry points are reserved: a declaration of another type is
 // an error.

@@ -1,6 +1,6 @@
-// RUN: vmcu-opt %s -split-input-file --convert-vmcu-to-llvm=ring-check | FileCheck %s
+// RUN: vmcu-opt %s -split-input-file --vmcu-insert-ring-checks --vmcu-outline-kernels --convert-vmcu-to-llvm | FileCheck %s
 // RUN: vmcu-opt %s -split-input-file --pass-pipeline='builtin.module(vmcu-tosa-to-llvm{from=vmcu-tiled ring-check})' | FileCheck %s
-// RUN: vmcu-opt %s -split-input-file --convert-vmcu-to-llvm | FileCheck %s --check-prefix=OFF
+// RUN: vmcu-opt %s -split-input-file --vmcu-outline-kernels --convert-vmcu-to-llvm | FileCheck %s --check-prefix=OFF
 // RUN: vmcu-opt %s -split-input-file --pass-pipeline='builtin.module(vmcu-tosa-to-llvm{from=vmcu-tiled})' | FileCheck %s --check-prefix=OFF
 
 // ring-check: init right after the pool (6 segments of 16 bytes, input at

@@ -1,5 +1,5 @@
-// RUN: vmcu-opt %s --convert-vmcu-to-llvm | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
-// RUN: vmcu-opt %s --convert-vmcu-to-llvm | mlir-translate --mlir-to-llvmir \
+// RUN: vmcu-opt %s --vmcu-outline-kernels --convert-vmcu-to-llvm | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
+// RUN: vmcu-opt %s --vmcu-outline-kernels --convert-vmcu-to-llvm | mlir-translate --mlir-to-llvmir \
 // RUN:   | llc -mtriple=thumbv7em-none-eabi -mcpu=cortex-m4 -filetype=asm \
 // RUN:   | FileCheck %s --check-prefix=ASM
 

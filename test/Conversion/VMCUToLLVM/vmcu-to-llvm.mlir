@@ -1,5 +1,5 @@
-// RUN: vmcu-opt %s -split-input-file --convert-vmcu-to-llvm | FileCheck %s
-// RUN: vmcu-opt %s -split-input-file --convert-vmcu-to-llvm=cpu=cortex-m7 | FileCheck %s --check-prefix=M7
+// RUN: vmcu-opt %s -split-input-file --vmcu-outline-kernels --convert-vmcu-to-llvm | FileCheck %s
+// RUN: vmcu-opt %s -split-input-file --vmcu-outline-kernels --convert-vmcu-to-llvm=cpu=cortex-m7 | FileCheck %s --check-prefix=M7
 
 // A power-of-two pool: the wrap is one `and`; the arena is one zeroed,
 // aligned byte array in .vmcu_arena; frees vanish.

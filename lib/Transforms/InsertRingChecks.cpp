@@ -1,21 +1,27 @@
-//===- RingCheck.cpp - instrument ring accesses for the safety checker ----===//
+//===- InsertRingChecks.cpp - instrument ring accesses for the checker ----===//
 //
-// The `ring-check` mode of convert-vmcu-to-llvm: calls into the runtime's
-// checker (runtime/vmcu_ring_check.c) next to the pool and every ring
-// access, so a run stops at the first store over a live segment of another
-// kernel, load of a dead segment or free of a dead one. It runs on vmcu
-// ops before the kernels are inlined (that is where kernel ids are known)
-// and adds only LLVM calls, LLVM constants and index casts.
+// Calls into the runtime's ring-safety checker (runtime/vmcu_ring_check.c)
+// next to the pool and every ring access, so a run stops at the first store
+// over a live segment of another kernel, load of a dead segment or free of
+// a dead one. It runs on vmcu ops before the kernels are outlined (that is
+// where kernel ids are known) and adds only LLVM calls, LLVM constants and
+// index casts.
 //
 //===----------------------------------------------------------------------===//
 
-#include "vmcu/Conversion/VMCUToLLVM/VMCUToLLVM.h"
+#include "vmcu/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "vmcu/Dialect/VMCU/IR/ModelABI.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+
+namespace mlir::vmcu {
+#define GEN_PASS_DEF_VMCUINSERTRINGCHECKSPASS
+#include "vmcu/Transforms/Passes.h.inc"
+} // namespace mlir::vmcu
 
 using namespace mlir;
 using namespace mlir::vmcu;
@@ -214,6 +220,16 @@ LogicalResult RingCheckBuilder::run() {
   return success();
 }
 
-LogicalResult mlir::vmcu::insertRingChecks(ModuleOp module) {
-  return RingCheckBuilder(module).run();
-}
+namespace {
+
+struct VMCUInsertRingChecksPass
+    : vmcu::impl::VMCUInsertRingChecksPassBase<VMCUInsertRingChecksPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (failed(RingCheckBuilder(getOperation()).run()))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -76,9 +76,9 @@ mlir::vmcu::tryPlan(ModuleOp module, StringRef entry,
                        static_cast<int64_t>(type.getSegmentBytes());
   });
   copy->walk([&](KernelOp kernel) {
-    auto footprint = kernel->getAttrOfType<IntegerAttr>("vmcu.footprint");
-    auto seg = kernel->getAttrOfType<IntegerAttr>("vmcu.segment_bytes");
-    int64_t bytes = footprint && seg ? footprint.getInt() * seg.getInt() : 0;
+    std::optional<int64_t> footprint = kernel.getFootprint();
+    std::optional<int64_t> seg = kernel.getSegmentBytes();
+    int64_t bytes = footprint && seg ? *footprint * *seg : 0;
     if (bytes > trial.worstBytes()) {
       trial.worstIndex = trial.footprintBytes.size();
       trial.worstLayer = kernel.getSymName().str();

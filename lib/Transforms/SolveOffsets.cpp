@@ -79,25 +79,21 @@ MemoryReport buildReport(SegmentPoolOp pool, ArrayRef<PlacedKernel> kernels,
     ReportLayer layer;
     layer.name = op.getSymName().str();
     layer.op = "unknown";
-    if (auto attr = op->getAttrOfType<StringAttr>("vmcu.layer"))
-      layer.op = attr.getValue().str();
+    if (std::optional<StringRef> name = op.getLayer())
+      layer.op = name->str();
     layer.segmentBytes = kernel.segmentBytes;
     layer.workspaceBytes =
         kernel.pattern.workspaceSegments * kernel.segmentBytes;
     layer.distanceSegments = kernel.distance;
     layer.footprintBytes = kernel.footprintUnits * unit;
     layer.tensorLevelBytes = in + out;
-    if (auto attr = op->getAttrOfType<IntegerAttr>("vmcu.tensor_level_bytes"))
-      layer.tensorLevelBytes = attr.getInt();
-    if (auto attr = op->getAttrOfType<StringAttr>("vmcu.schedule"))
-      layer.schedule = attr.getValue().str();
-    auto intAttr = [&](StringRef name) {
-      auto attr = op->getAttrOfType<IntegerAttr>(name);
-      return attr ? attr.getInt() : int64_t(0);
-    };
-    layer.macs = intAttr("vmcu.macs");
-    layer.executedMacs = intAttr("vmcu.executed_macs");
-    layer.estimatedCycles = intAttr("vmcu.estimated_cycles");
+    if (std::optional<int64_t> bytes = op.getTensorLevelBytes())
+      layer.tensorLevelBytes = *bytes;
+    if (std::optional<StringRef> schedule = op.getSchedule())
+      layer.schedule = schedule->str();
+    layer.macs = op.getMacs().value_or(0);
+    layer.executedMacs = op.getExecutedMacs().value_or(0);
+    layer.estimatedCycles = op.getEstimatedCycles().value_or(0);
     layer.input = k;
     layer.output = k + 1;
     layer.alsoLive.append(kernel.skips.begin(), kernel.skips.end());
@@ -230,13 +226,13 @@ struct VMCUSolveOffsetsPass
       auto kernel = dyn_cast<KernelOp>(op);
       if (!kernel)
         continue;
-      auto segAttr = kernel->getAttrOfType<IntegerAttr>("vmcu.segment_bytes");
+      std::optional<int64_t> segAttr = kernel.getSegmentBytes();
       if (!segAttr)
-        return kernel.emitOpError("has no vmcu.segment_bytes; run vmcu-tile");
+        return kernel.emitOpError("has no segment_bytes; run vmcu-tile");
       if (kernel.getInputs().front() != tensors.back().getResult())
         return kernel.emitOpError("must read the previous kernel's output "
                                   "(vmcu-solve-offsets places chains)");
-      int64_t seg = segAttr.getInt();
+      int64_t seg = *segAttr;
       auto pattern = buildKernelPattern(kernel, seg);
       if (failed(pattern))
         return failure();
@@ -397,9 +393,8 @@ struct VMCUSolveOffsetsPass
         workspace.getDefiningOp<TensorBaseOp>().setBaseAttr(
             b.getI64IntegerAttr(floorMod(workspaceBase[k] + shift, capacity)));
     for (PlacedKernel &k : kernels) {
-      k.op->setAttr("vmcu.distance", b.getI64IntegerAttr(k.distance));
-      k.op->setAttr("vmcu.footprint",
-                    b.getI64IntegerAttr(k.footprintUnits / k.unitsPerSegment));
+      k.op.setDistance(k.distance);
+      k.op.setFootprint(k.footprintUnits / k.unitsPerSegment);
     }
     if (memoryReport.empty() && memorySvg.empty())
       return success();

@@ -256,20 +256,14 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       for (unsigned t = 0; t < layer.inputTensor; ++t)
         if (lastReader[t] >= k)
           liveSkipBytes += tensorBytes[t];
-      kernel->setAttr("vmcu.segment_bytes",
-                      b.getI64IntegerAttr(layer.segmentBytes));
-      kernel->setAttr(
-          "vmcu.tensor_level_bytes",
-          b.getI64IntegerAttr(tensorLevelBytes(layer.op) + liveSkipBytes));
-      kernel->setAttr("vmcu.layer",
-                      b.getStringAttr(layer.op->getName().stripDialect()));
+      kernel.setSegmentBytes(layer.segmentBytes);
+      kernel.setTensorLevelBytes(tensorLevelBytes(layer.op) + liveSkipBytes);
+      kernel.setLayer(layer.op->getName().stripDialect());
       analysis::KernelWork work = layerWork(layer.op, layer.segmentBytes);
-      kernel->setAttr("vmcu.schedule",
-                      b.getStringAttr(analysis::kindName(work.kind)));
-      kernel->setAttr("vmcu.macs", b.getI64IntegerAttr(layerMacs(layer.op)));
-      kernel->setAttr("vmcu.executed_macs", b.getI64IntegerAttr(work.macs));
-      kernel->setAttr("vmcu.estimated_cycles",
-                      b.getI64IntegerAttr(analysis::estimateCycles(work)));
+      kernel.setSchedule(analysis::kindName(work.kind));
+      kernel.setMacs(layerMacs(layer.op));
+      kernel.setExecutedMacs(work.macs);
+      kernel.setEstimatedCycles(analysis::estimateCycles(work));
       Block &body = kernel.getBody().emplaceBlock();
       OpBuilder kb = OpBuilder::atBlockBegin(&body);
       tile::KernelEnv env{module, pool, unit, layer.name, windowCache};

@@ -9,13 +9,13 @@
 // RUN: vmcu-opt %t.layers.mlir --vmcu-tile --vmcu-solve-offsets | FileCheck %s --check-prefix=DEFAULT
 // RUN: vmcu-opt %t.layers.mlir --vmcu-select-segment-sizes=ram-kb=8 --vmcu-tile --vmcu-solve-offsets | FileCheck %s --check-prefix=DEFAULT
 // DEFAULT: vmcu.segment_pool : !vmcu.pool<segments = 900, segment_bytes = 8>
-// DEFAULT-COUNT-2: vmcu.segment_bytes = 96 : i64
+// DEFAULT-COUNT-2: segment_bytes = 96 : i64
 
 // RUN: vmcu-opt %t.layers.mlir --vmcu-select-segment-sizes=ram-kb=7 --vmcu-tile --vmcu-solve-offsets | FileCheck %s --check-prefix=FIT
 // FIT: vmcu.segment_pool : !vmcu.pool<segments = 870, segment_bytes = 8>
-// FIT-NOT: vmcu.segment_bytes = 96
-// FIT-COUNT-5: vmcu.segment_bytes = 48 : i64
-// FIT-NOT: vmcu.segment_bytes = 96
+// FIT-NOT: segment_bytes = 96
+// FIT-COUNT-5: segment_bytes = 48 : i64
+// FIT-NOT: segment_bytes = 96
 
 // RUN: not vmcu-opt %t.layers.mlir --vmcu-select-segment-sizes=ram-kb=6 -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFIT
 // NOFIT: error: model needs 6736 bytes of arena at best, more than ram-kb=6 (6144 bytes); layer 'bottleneck_0' alone needs 6736 bytes

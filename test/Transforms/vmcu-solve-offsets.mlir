@@ -13,8 +13,8 @@
 // CHECK: vmcu.tensor_base {{.*}} {base = 10 : i64, name = "input", segments = 8 : i64
 // CHECK: vmcu.tensor_base {{.*}} {base = 9 : i64, name = "fully_connected_0", segments = 4 : i64
 // CHECK: vmcu.tensor_base {{.*}} {base = 0 : i64, name = "fully_connected_1", segments = 12 : i64
-// CHECK: vmcu.kernel "fully_connected_0" {{.*}}vmcu.distance = 1 : i64, {{.*}}vmcu.footprint = 9 : i64
-// CHECK: vmcu.kernel "fully_connected_1" {{.*}}vmcu.distance = 9 : i64, {{.*}}vmcu.footprint = 13 : i64
+// CHECK: vmcu.kernel "fully_connected_0" {{.*}}distance = 1 : i64, {{.*}}footprint = 9 : i64
+// CHECK: vmcu.kernel "fully_connected_1" {{.*}}distance = 9 : i64, {{.*}}footprint = 13 : i64
 func.func @main(%x: tensor<2x32xi8>) -> tensor<2x48xi8> {
   %w = arith.constant dense<1> : tensor<16x32xi8>
   %b = arith.constant dense<2> : tensor<16xi32>
@@ -34,7 +34,7 @@ func.func @main(%x: tensor<2x32xi8>) -> tensor<2x48xi8> {
 // tensor-level planner.
 // CHECK-LABEL: func.func @vmcu_invoke
 // CHECK: vmcu.segment_pool {{.*}}: !vmcu.pool<segments = 128, segment_bytes = 16>
-// CHECK: vmcu.kernel "conv2d_0" {{.*}}vmcu.distance = 64 : i64, {{.*}}vmcu.footprint = 128 : i64
+// CHECK: vmcu.kernel "conv2d_0" {{.*}}distance = 64 : i64, {{.*}}footprint = 128 : i64
 func.func @main(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> {
   %w = arith.constant dense<1> : tensor<32x1x1x16xi8>
   %b = arith.constant dense<2> : tensor<32xi32>
@@ -49,7 +49,7 @@ func.func @main(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> {
 // A 3x3 depthwise with padding 1 on 6x6x16 (one segment per pixel): the
 // output trails the input by the halo, pad * (W + 1) = 7 segments.
 // CHECK-LABEL: func.func @vmcu_invoke
-// CHECK: vmcu.kernel "depthwise_conv2d_0" {{.*}}vmcu.distance = 7 : i64, {{.*}}vmcu.footprint = 43 : i64
+// CHECK: vmcu.kernel "depthwise_conv2d_0" {{.*}}distance = 7 : i64, {{.*}}footprint = 43 : i64
 func.func @main(%x: tensor<1x6x6x16xi8>) -> tensor<1x6x6x16xi8> {
   %w = arith.constant dense<1> : tensor<3x3x16x1xi8>
   %b = arith.constant dense<2> : tensor<16xi32>

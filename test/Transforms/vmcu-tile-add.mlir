@@ -11,9 +11,9 @@
 // CHECK: %[[X:.*]] = vmcu.tensor_base %[[POOL]] {name = "input"
 // CHECK: %[[Y:.*]] = vmcu.tensor_base %[[POOL]] {name = "conv2d_0"
 // CHECK: %[[Z:.*]] = vmcu.tensor_base %[[POOL]] {name = "add_1"
-// CHECK: vmcu.kernel "conv2d_0" ins(%[[X]]) outs(%[[Y]]) attributes {{{.*}}vmcu.tensor_level_bytes = 128 : i64
+// CHECK: vmcu.kernel "conv2d_0" ins(%[[X]]) outs(%[[Y]]) attributes {{{.*}}tensor_level_bytes = 128 : i64
 // CHECK-NOT: vmcu.free
-// CHECK: vmcu.kernel "add_1" ins(%[[Y]], %[[X]]) outs(%[[Z]]) attributes {{{.*}}vmcu.tensor_level_bytes = 192 : i64
+// CHECK: vmcu.kernel "add_1" ins(%[[Y]], %[[X]]) outs(%[[Z]]) attributes {{{.*}}tensor_level_bytes = 192 : i64
 // CHECK: affine.for %[[P:.*]] = 0 to 4 {
 // CHECK-NEXT: affine.for %[[C:.*]] = 0 to 1 {
 // CHECK:   %[[A0:.*]] = affine.apply #{{.*}}(%[[P]], %[[C]], %[[Y]])
@@ -34,8 +34,8 @@
 // PLACE: vmcu.tensor_base {{.*}} {base = 0 : i64, name = "input", segments = 4 : i64
 // PLACE: vmcu.tensor_base {{.*}} {base = 4 : i64, name = "conv2d_0", segments = 4 : i64
 // PLACE: vmcu.tensor_base {{.*}} {base = 4 : i64, name = "add_1", segments = 4 : i64
-// PLACE: vmcu.kernel "conv2d_0" {{.*}}vmcu.distance = -4 : i64, {{.*}}vmcu.footprint = 8 : i64
-// PLACE: vmcu.kernel "add_1" {{.*}}vmcu.distance = 0 : i64, {{.*}}vmcu.footprint = 8 : i64
+// PLACE: vmcu.kernel "conv2d_0" {{.*}}distance = -4 : i64, {{.*}}footprint = 8 : i64
+// PLACE: vmcu.kernel "add_1" {{.*}}distance = 0 : i64, {{.*}}footprint = 8 : i64
 func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
   %w = arith.constant dense<1> : tensor<16x1x1x16xi8>
   %b = arith.constant dense<2> : tensor<16xi32>
@@ -61,7 +61,7 @@ func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
 // CHECK:   %[[A1:.*]] = affine.apply #{{.*}}(%{{.*}}, %{{.*}}, %[[Y]])
 // CHECK:   vmcu.ring_load %[[POOL]][%[[A1]]]
 // PLACE-LABEL: func.func @vmcu_invoke
-// PLACE: vmcu.kernel "add_1" {{.*}}vmcu.distance = 0 : i64
+// PLACE: vmcu.kernel "add_1" {{.*}}distance = 0 : i64
 func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
   %w = arith.constant dense<1> : tensor<16x1x1x16xi8>
   %b = arith.constant dense<2> : tensor<16xi32>
@@ -78,14 +78,14 @@ func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
 // Two convs between x and the add: the second conv frees its own input but
 // its output must not overlap x, which stays live for the add.
 // CHECK-LABEL: func.func @vmcu_invoke
-// CHECK: vmcu.kernel "conv2d_1" {{.*}}vmcu.tensor_level_bytes = 192 : i64
+// CHECK: vmcu.kernel "conv2d_1" {{.*}}tensor_level_bytes = 192 : i64
 // PLACE-LABEL: func.func @vmcu_invoke
 // PLACE: vmcu.segment_pool {{.*}}: !vmcu.pool<segments = 8, segment_bytes = 16>
 // PLACE: vmcu.tensor_base {{.*}} {base = 0 : i64, name = "input", segments = 4 : i64
 // PLACE: vmcu.tensor_base {{.*}} {base = 4 : i64, name = "conv2d_0", segments = 4 : i64
 // PLACE: vmcu.tensor_base {{.*}} {base = 4 : i64, name = "conv2d_1", segments = 4 : i64
 // PLACE: vmcu.tensor_base {{.*}} {base = 4 : i64, name = "add_2", segments = 4 : i64
-// PLACE: vmcu.kernel "conv2d_1" {{.*}}vmcu.distance = 0 : i64, {{.*}}vmcu.footprint = 8 : i64
+// PLACE: vmcu.kernel "conv2d_1" {{.*}}distance = 0 : i64, {{.*}}footprint = 8 : i64
 func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
   %w = arith.constant dense<1> : tensor<16x1x1x16xi8>
   %b = arith.constant dense<2> : tensor<16xi32>

@@ -164,8 +164,8 @@ def VMCUSolveOffsetsPass : Pass<"vmcu-solve-offsets", "ModuleOp"> {
     left it: no copies between layers. The pool capacity becomes the largest
     kernel footprint, rounded so that no segment straddles the wrap and the
     model's input and output are contiguous; every `vmcu.tensor_base` gets
-    its `base`, and each kernel records `vmcu.distance` and
-    `vmcu.footprint` (in its own segments).
+    its `base`, and each kernel records `distance` and
+    `footprint` (in its own segments).
 
     Before:
 

@@ -627,3 +627,43 @@ func.func @f(%v: i32, %m: i32) -> i8 {
   %q = vmcu.requantize %v, %m, %s round %r {output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, double_round = true, wide_shift} : i8
   return %q : i8
 }
+
+// -----
+
+// The facts passes hand on through a kernel are declared attributes.
+!pool = !vmcu.pool<segments = 8, segment_bytes = 8>
+func.func @f() {
+  %pool = vmcu.segment_pool : !pool
+  %x = vmcu.tensor_base %pool {name = "x", segments = 4} : !pool
+  %y = vmcu.tensor_base %pool {name = "y", segments = 4} : !pool
+  // expected-error @+1 {{attribute 'segment_bytes' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  vmcu.kernel "k" ins(%x) outs(%y) attributes {segment_bytes = 0 : i64} {
+  }
+  return
+}
+
+// -----
+
+!pool = !vmcu.pool<segments = 8, segment_bytes = 8>
+func.func @f() {
+  %pool = vmcu.segment_pool : !pool
+  %x = vmcu.tensor_base %pool {name = "x", segments = 4} : !pool
+  %y = vmcu.tensor_base %pool {name = "y", segments = 4} : !pool
+  // expected-error @+1 {{attribute 'footprint' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+  vmcu.kernel "k" ins(%x) outs(%y) attributes {footprint = -1 : i64} {
+  }
+  return
+}
+
+// -----
+
+!pool = !vmcu.pool<segments = 8, segment_bytes = 8>
+func.func @f() {
+  %pool = vmcu.segment_pool : !pool
+  %x = vmcu.tensor_base %pool {name = "x", segments = 4} : !pool
+  %y = vmcu.tensor_base %pool {name = "y", segments = 4} : !pool
+  // expected-error @+1 {{attribute 'layer' failed to satisfy constraint: string attribute}}
+  vmcu.kernel "k" ins(%x) outs(%y) attributes {layer = 3 : i64} {
+  }
+  return
+}

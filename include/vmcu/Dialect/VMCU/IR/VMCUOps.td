@@ -22,6 +22,7 @@ class VMCU_Op<string mnemonic, list<Trait> traits = []>
 def VMCU_I8Tensor4D : TensorRankOf<[I8], [4]>;
 def VMCU_I8Segment : VectorOfRankAndType<[1], [I8]>;
 def VMCU_SegmentBytesAttr : ConfinedAttr<I64Attr, [IntPositive]>;
+def VMCU_NonNegativeI64Attr : ConfinedAttr<I64Attr, [IntNonNegative]>;
 
 //===----------------------------------------------------------------------===//
 // Ring ops
@@ -162,6 +163,11 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
     the enclosing `scf.for` induction variables, which is what the offset
     solver reads back. Lowering inlines the body.
 
+    The facts the passes hand on are declared attributes: `segment_bytes`,
+    `layer`, `tensor_level_bytes`, `schedule`, `macs`, `executed_macs` and
+    `estimated_cycles` (set by `vmcu-tile`), `distance` and `footprint`
+    (set by `vmcu-solve-offsets`, in the kernel's segments).
+
     Example:
 
     ```mlir
@@ -171,8 +177,34 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
     ```
   }];
   let arguments = (ins StrAttr:$sym_name, Variadic<Index>:$inputs,
-                       Index:$output, Optional<Index>:$workspace);
+                       Index:$output, Optional<Index>:$workspace,
+                       // Set by vmcu-tile: the kernel's segment size, the
+                       // layer op it came from, its tensor-level bytes
+                       // (for the memory report) and its cost model facts.
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes,
+                       OptionalAttr<StrAttr>:$layer,
+                       OptionalAttr<VMCU_NonNegativeI64Attr>:$tensor_level_bytes,
+                       OptionalAttr<StrAttr>:$schedule,
+                       OptionalAttr<VMCU_NonNegativeI64Attr>:$macs,
+                       OptionalAttr<VMCU_NonNegativeI64Attr>:$executed_macs,
+                       OptionalAttr<VMCU_NonNegativeI64Attr>:$estimated_cycles,
+                       // Set by vmcu-solve-offsets: b_In - b_Out and the
+                       // footprint, both in the kernel's segments.
+                       OptionalAttr<I64Attr>:$distance,
+                       OptionalAttr<VMCU_NonNegativeI64Attr>:$footprint);
   let regions = (region SizedRegion<1>:$body);
+  let builders = [
+    // A kernel without the pass-set facts (they are set later).
+    OpBuilder<(ins "StringAttr":$sym_name, "ValueRange":$inputs,
+                   "Value":$output, "Value":$workspace), [{
+      build($_builder, $_state, sym_name, inputs, output, workspace,
+            /*segment_bytes=*/nullptr, /*layer=*/nullptr,
+            /*tensor_level_bytes=*/nullptr, /*schedule=*/nullptr,
+            /*macs=*/nullptr, /*executed_macs=*/nullptr,
+            /*estimated_cycles=*/nullptr, /*distance=*/nullptr,
+            /*footprint=*/nullptr);
+    }]>,
+  ];
   let assemblyFormat = [{
     $sym_name `ins` `(` $inputs `)` `outs` `(` $output `)`
     (`workspace` `(` $workspace^ `)`)? attr-dict-with-keyword $body

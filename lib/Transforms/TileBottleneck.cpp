@@ -342,6 +342,22 @@ private:
     return (y % g.kr * g.w + x) * midS + mm;
   }
 
+  /// acc[k] = bias[c * chunk + k] + dot(x, weights row c * chunk + k) for
+  /// the `chunk` channels of chunk `c`: the bias and the dot rows in
+  /// separate loops, so the dot loop only wraps dot rows and
+  /// vmcu-unroll-microkernels jams channels (one unpacked input word feeds
+  /// several of them).
+  void chunkDotRows(Value acc, Value bias, Value weights, Value x,
+                    int64_t lanes, int32_t zp, int64_t chunk, Value c) {
+    e.loop(0, chunk, [&](Value k) {
+      e.store(e.load(bias, e.apply(e.d(0) * chunk + e.d(1), {c, k})), acc, k);
+    });
+    e.loop(0, chunk, [&](Value k) {
+      e.dotRow(acc, k, x, lanes, zp, weights, (e.d(0) * chunk + e.d(1)) * lanes,
+               {c, k});
+    });
+  }
+
   void freeInputPixel(Value y, Value x) {
     e.loop(0, cinS, [&](Value cc) {
       e.freeSegment(t.input, (e.d(0) * g.w + e.d(1)) * cinS + e.d(2),
@@ -362,20 +378,12 @@ private:
       });
       if (!op.getResidual())
         freeInputPixel(y, x);
-      // One chunk of mid channels at a time (bounded accumulators), in
-      // three loops, so the dot loop only wraps dot rows and
-      // vmcu-unroll-microkernels jams channels (one unpacked input word
-      // feeds several of them).
+      // One chunk of mid channels at a time (bounded accumulators).
       e.loop(0, g.cmid / midChunk, [&](Value mc) {
         auto channel = [&](Value k) {
           return e.apply(e.d(0) * midChunk + e.d(1), {mc, k});
         };
-        e.loop(0, midChunk,
-               [&](Value k) { e.store(e.load(b1, channel(k)), accB, k); });
-        e.loop(0, midChunk, [&](Value k) {
-          e.dotRow(accB, k, xrow, g.cin, zpA, w1,
-                   (e.d(0) * midChunk + e.d(1)) * g.cin, {mc, k});
-        });
+        chunkDotRows(accB, b1, w1, xrow, g.cin, zpA, midChunk, mc);
         e.loop(0, midChunk, [&](Value k) {
           e.store(e.requantize(e.load(accB, k), expand.getRequant(), m1, sh1,
                                channel(k), i8),
@@ -436,15 +444,7 @@ private:
     int32_t zpC = static_cast<int32_t>(op.getProject().getInputZp());
     e.loop(0, midS, [&](Value mm) { depthwiseSegment(p, q, mm); });
     e.loop(0, g.cout / outChunk, [&](Value oc) {
-      auto channel = [&](Value k) {
-        return e.apply(e.d(0) * outChunk + e.d(1), {oc, k});
-      };
-      e.loop(0, outChunk,
-             [&](Value k) { e.store(e.load(b3, channel(k)), accD, k); });
-      e.loop(0, outChunk, [&](Value k) {
-        e.dotRow(accD, k, cpix, g.cmid, zpC, w3,
-                 (e.d(0) * outChunk + e.d(1)) * g.cmid, {oc, k});
-      });
+      chunkDotRows(accD, b3, w3, cpix, g.cmid, zpC, outChunk, oc);
       e.loop(0, outChunk / s,
              [&](Value os) { storeOutputSegment(p, q, oc, os); });
     });

@@ -134,7 +134,9 @@ serves for vmcu-run, so the output bytes are the board's. It prints:
 
 --whole-program counts from reset to exit instead. --per-function adds the
 cycles of each ELF function symbol (self time, not including callees) and a
-breakdown by instruction class.
+breakdown by instruction class. --hot=N lists the N instructions that took
+the most cycles, with their address, disassembly and function: the inner
+loops to read when a kernel is slow.
 
 The timing model (docs/tools/vmcu-prof.md has the table and its sources):
   - every instruction costs its TRM Table 3-1 cycles assuming zero wait
@@ -183,6 +185,11 @@ struct ProfOptions {
       cl::desc("Also print cycles per ELF function symbol and per "
                "instruction class"),
       cl::init(false), cl::cat(category)};
+  cl::opt<unsigned> hot{
+      "hot",
+      cl::desc("Also print the N instructions that took the most cycles, "
+               "with their disassembly (0: none)"),
+      cl::value_desc("N"), cl::init(0), cl::cat(category)};
   cl::opt<bool> wholeProgram{
       "whole-program",
       cl::desc("Count from reset to exit, not only vmcu_invoke()"),
@@ -365,6 +372,9 @@ public:
   std::vector<Counts> functionCounts;
   /// Per instruction class, inside the region.
   Counts classCounts[kNumInsnClasses];
+  /// Per instruction address, inside the region (only with --hot).
+  std::unordered_map<uint32_t, Counts> pcCounts;
+  bool countPcs = false;
   uint64_t undecoded = 0;
   CycleModel model;
 
@@ -382,6 +392,14 @@ private:
 
   void step(uint32_t pc);
   const DecodedInsn &decode(uint32_t pc);
+
+public:
+  /// The instruction at pc as text ("mnemonic operands").
+  std::string disassemble(uint32_t pc);
+  /// The function symbol index of an executed instruction.
+  int32_t decodedFunction(uint32_t pc) { return decode(pc).function; }
+
+private:
   void retire(uint32_t pc, const DecodedInsn &insn, bool passed);
   void stop(std::string message);
   void account(int32_t function, InsnClass cls, bool inside, uint64_t cycles,
@@ -407,6 +425,7 @@ private:
   bool havePrevious = false;
   uint32_t expectedNext = 0;
   int32_t prevFunction = -1;
+  uint8_t prevSize = 0;
   InsnClass prevClass = InsnClass::Alu;
   bool prevInRegion = false;
 
@@ -541,6 +560,21 @@ std::optional<std::string> Profiler::run() {
   return std::nullopt;
 }
 
+std::string Profiler::disassemble(uint32_t pc) {
+  uint8_t bytes[4] = {};
+  size_t length = 4;
+  if (uc_mem_read(uc, pc, bytes, 4) != UC_ERR_OK) {
+    length = 2;
+    uc_mem_read(uc, pc, bytes, 2);
+  }
+  cs_insn *insn = nullptr;
+  if (cs_disasm(disassembler, bytes, length, pc, 1, &insn) != 1)
+    return "<undecoded>";
+  std::string text = std::string(insn->mnemonic) + " " + insn->op_str;
+  cs_free(insn, 1);
+  return text;
+}
+
 void Profiler::stop(std::string message) {
   if (!failure)
     failure = std::move(message);
@@ -617,8 +651,14 @@ void Profiler::retire(uint32_t pc, const DecodedInsn &insn, bool passed) {
     addressStalls += model.lastStalled;
   }
   account(insn.function, insn.cls, inRegion, cycles, 1);
+  if (countPcs && inRegion) {
+    Counts &c = pcCounts[pc];
+    c.cycles += cycles;
+    ++c.instructions;
+  }
   havePrevious = true;
   expectedNext = pc + insn.size;
+  prevSize = insn.size;
   prevFunction = insn.function;
   prevClass = insn.cls;
   prevInRegion = inRegion;
@@ -642,6 +682,8 @@ void Profiler::step(uint32_t pc) {
     account(prevFunction, prevClass, prevInRegion, refill, 0);
     if (prevInRegion)
       branchPenaltyCycles += refill;
+    if (countPcs && prevInRegion)
+      pcCounts[expectedNext - prevSize].cycles += refill;
   }
   if (maxInstructions && program.instructions >= maxInstructions) {
     stop("the program did not finish within --max-instructions=" +
@@ -850,6 +892,30 @@ void printPerFunction(const Image &image, const Profiler &profiler,
        << " instructions=" << profiler.program.instructions << "\n";
 }
 
+/// The `count` instructions that took the most cycles in the region, with
+/// their function and disassembly.
+void printHot(const Image &image, Profiler &profiler, unsigned count) {
+  std::vector<std::pair<uint32_t, Counts>> hot(profiler.pcCounts.begin(),
+                                                profiler.pcCounts.end());
+  std::sort(hot.begin(), hot.end(), [](const auto &a, const auto &b) {
+    return a.second.cycles > b.second.cycles ||
+           (a.second.cycles == b.second.cycles && a.first < b.first);
+  });
+  hot.resize(std::min<size_t>(hot.size(), count));
+  llvm::raw_ostream &os = llvm::outs();
+  os << "\nhottest instructions (cycles include taken-branch refills)\n";
+  os << llvm::format("%12s %12s %10s  %-36s %s\n", "cycles", "executed",
+                     "address", "instruction", "function");
+  for (auto &[pc, c] : hot) {
+    int32_t function = profiler.decodedFunction(pc);
+    std::string name = function >= 0 ? image.functions[function].name : "?";
+    os << llvm::format("%12llu %12llu %10s  %-36s %s\n",
+                       (unsigned long long)c.cycles,
+                       (unsigned long long)c.instructions, hex(pc).c_str(),
+                       profiler.disassemble(pc).c_str(), name.c_str());
+  }
+}
+
 int runMain(int argc, char **argv) {
   ProfOptions opts;
   cl::HideUnrelatedOptions(opts.category);
@@ -892,6 +958,7 @@ int runMain(int argc, char **argv) {
                    kGuestOutputName.str());
 
   Profiler profiler(image, host, opts.maxInstructions, opts.wholeProgram);
+  profiler.countPcs = opts.hot > 0;
   if (auto error = profiler.setUp(*board))
     return fail(*error);
 
@@ -929,6 +996,8 @@ int runMain(int argc, char **argv) {
                << " status=" << status << "\n";
   if (opts.perFunction)
     printPerFunction(image, profiler, opts.wholeProgram);
+  if (opts.hot)
+    printHot(image, profiler, opts.hot);
   llvm::outs().flush(); // before any error on stderr
   if (profiler.undecoded)
     llvm::WithColor::warning(llvm::errs(), kToolName)

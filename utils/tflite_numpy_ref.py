@@ -7,7 +7,8 @@ Reads a one-subgraph int8 .tflite (schema ids in tflite_schema.py), runs it on
 IN.bin (raw int8, NHWC) and writes the raw int8 output, like
 /work/shared/tools/tflite_ref.py does with Arm NN. Supported ops: ADD,
 AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, PAD, RESHAPE,
-with fused NONE / RELU6.
+with fused NONE / RELU6, and SOFTMAX (int8 in and out, gemmlowp's
+fixed-point exp and reciprocal, as reference_ops::Softmax).
 
 The arithmetic is integer-only and follows tensorflow/lite/kernels/internal
 (reference_integer_ops and common.h): QuantizeMultiplier turns each double
@@ -335,6 +336,129 @@ def pad(op, t, v):
                   constant_values=int(t[op.outputs[0]].zero_point[0]))
 
 
+# --- SOFTMAX: gemmlowp fixed point (tensorflow/lite/kernels/internal) -------
+# reference_ops::Softmax for int8 in and out, with the parameters TFLM's
+# SoftmaxPrepare computes (PreprocessSoftmaxScaling, CalculateInputRadius).
+SOFTMAX_SCALED_DIFF_INTEGER_BITS = 5
+SOFTMAX_ACCUMULATION_INTEGER_BITS = 12
+
+
+def _srdhm(a, b):
+    return int(saturating_rounding_doubling_high_mul(a, b))
+
+
+def _rdbp(x, exponent):
+    return int(rounding_divide_by_pot(x, exponent))
+
+
+def _wrap32(x):
+    """The int32 a raw fixed-point add gives (it never overflows here)."""
+    assert INT32_MIN <= x <= INT32_MAX, x
+    return x
+
+
+def _saturating_shift_left(x, exponent):
+    """gemmlowp SaturatingRoundingMultiplyByPOT with a positive exponent."""
+    threshold = (1 << (31 - exponent)) - 1
+    if x > threshold:
+        return INT32_MAX
+    if x < -threshold:
+        return INT32_MIN
+    return x << exponent
+
+
+def _exp_on_interval_between_negative_one_quarter_and_0_excl(a):
+    """a is Q0.31 in [-1/4, 0); returns exp(a) in Q0.31."""
+    constant_term = 1895147668
+    constant_1_over_3 = 715827883
+    x = _wrap32(a + (1 << 28))  # a + 1/8
+    x2 = _srdhm(x, x)
+    x3 = _srdhm(x2, x)
+    x4 = _srdhm(x2, x2)
+    x4_over_4 = _rdbp(x4, 2)
+    poly = _rdbp(_wrap32(_srdhm(_wrap32(x4_over_4 + x3), constant_1_over_3) + x2), 1)
+    return _wrap32(constant_term + _srdhm(constant_term, _wrap32(x + poly)))
+
+
+def exp_on_negative_values(a, integer_bits=SOFTMAX_SCALED_DIFF_INTEGER_BITS):
+    """gemmlowp exp_on_negative_values: a is Q(integer_bits).(31 - integer_bits),
+    a <= 0; returns exp(a) in Q0.31."""
+    fractional_bits = 31 - integer_bits
+    one_quarter = 1 << (fractional_bits - 2)
+    mask = one_quarter - 1
+    a_mod_quarter_minus_one_quarter = (a & mask) - one_quarter
+    result = _exp_on_interval_between_negative_one_quarter_and_0_excl(
+        _saturating_shift_left(a_mod_quarter_minus_one_quarter, integer_bits))
+    remainder = a_mod_quarter_minus_one_quarter - a
+    for exponent, multiplier in ((-2, 1672461947), (-1, 1302514674), (0, 790015084),
+                                 (1, 290630308), (2, 39332535), (3, 720401), (4, 242)):
+        if integer_bits > exponent and remainder & (1 << (fractional_bits + exponent)):
+            result = _srdhm(result, multiplier)
+    return INT32_MAX if a == 0 else result
+
+
+def one_over_one_plus_x_for_x_in_0_1(a):
+    """gemmlowp: 1 / (1 + a) for Q0.31 a in [0, 1), as Q0.31."""
+    s = a + INT32_MAX + (1 if a + INT32_MAX >= 0 else -1)
+    half_denominator = s // 2 if s >= 0 else -(-s // 2)  # RoundingHalfSum(a, One)
+    constant_48_over_17 = 1515870810
+    constant_neg_32_over_17 = -1010580540
+    x = _wrap32(constant_48_over_17 + _srdhm(half_denominator, constant_neg_32_over_17))
+    for _ in range(3):
+        half_denominator_times_x = _srdhm(half_denominator, x)
+        one_minus = _wrap32((1 << 29) - half_denominator_times_x)
+        x = _wrap32(x + _saturating_shift_left(_srdhm(x, one_minus), 2))
+    return _saturating_shift_left(x, 1)
+
+
+def softmax_params(beta, input_scale):
+    """TFLM SoftmaxPrepare for int8: (input_multiplier, input_left_shift, diff_min)."""
+    bits = SOFTMAX_SCALED_DIFF_INTEGER_BITS
+    real = min(beta * input_scale * (1 << (31 - bits)), (1 << 31) - 1.0)
+    multiplier, left_shift = quantize_multiplier(real)
+    if real <= 1.0 or left_shift < 0:
+        raise ValueError(f"SOFTMAX: beta * input scale {beta * input_scale} is too small")
+    radius = math.floor(((1 << bits) - 1) * (1 << (31 - bits)) / (1 << left_shift))
+    return multiplier, left_shift, -radius
+
+
+def softmax_row(row, multiplier, left_shift, diff_min):
+    """reference_ops::Softmax on one row of int8 values, int8 out."""
+    max_in_row = max(row)
+    exps = []
+    for value in row:
+        diff = value - max_in_row
+        if diff >= diff_min:
+            rescaled = _srdhm(diff * (1 << left_shift), multiplier)
+            exps.append(exp_on_negative_values(rescaled))
+        else:
+            exps.append(None)
+    sum_of_exps = sum(_rdbp(e, SOFTMAX_ACCUMULATION_INTEGER_BITS) for e in exps if e is not None)
+    headroom_plus_one = 32 - sum_of_exps.bit_length()  # CountLeadingZeros
+    num_bits_over_unit = SOFTMAX_ACCUMULATION_INTEGER_BITS - headroom_plus_one
+    shifted_sum_minus_one = ((sum_of_exps << headroom_plus_one) & 0xFFFFFFFF) - (1 << 31)
+    shifted_scale = one_over_one_plus_x_for_x_in_0_1(shifted_sum_minus_one)
+    out = []
+    for e in exps:
+        if e is None:
+            out.append(INT8_MIN)
+            continue
+        unsat = _rdbp(_srdhm(shifted_scale, e), num_bits_over_unit + 31 - 8)
+        out.append(max(min(unsat + INT8_MIN, INT8_MAX), INT8_MIN))
+    return out
+
+
+def softmax(op, t, v):
+    x, y = t[op.inputs[0]], t[op.outputs[0]]
+    if int(y.zero_point[0]) != INT8_MIN or np.float32(y.scale[0]) != np.float32(1.0 / 256):
+        raise ValueError("SOFTMAX: int8 output must have scale 1/256 and zero point -128")
+    beta = float(np.float32(_scalar(op.options, S.SOFTMAX_BETA, N.Float32Flags, 0.0)))
+    params = softmax_params(beta, float(np.float32(x.scale[0])))
+    rows = v[op.inputs[0]].reshape(-1, x.shape[-1]).astype(np.int64)
+    out = [softmax_row([int(a) for a in row], *params) for row in rows]
+    return np.array(out, np.int8).reshape(y.shape)
+
+
 def reshape(op, t, v):
     return v[op.inputs[0]].reshape(t[op.outputs[0]].shape)
 
@@ -347,6 +471,7 @@ KERNELS = {
     S.OP_FULLY_CONNECTED: fully_connected,
     S.OP_PAD: pad,
     S.OP_RESHAPE: reshape,
+    S.OP_SOFTMAX: softmax,
 }
 
 

@@ -1,0 +1,65 @@
+//===- FixedPoint.h - gemmlowp fixed-point math of TFLite's softmax -*- C++ -*-===//
+//
+// The int32 fixed-point arithmetic TFLite's integer kernels take from
+// gemmlowp (fixedpoint.h) and tensorflow/lite/kernels/internal/common.h, as
+// plain host functions. The compiler tabulates exp with them at compile time
+// and the unit tests use them as the reference of the emitted reciprocal.
+// Raw values are int32; a Qm.n value has m integer bits.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VMCU_UTILS_FIXEDPOINT_H
+#define VMCU_UTILS_FIXEDPOINT_H
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace mlir::vmcu::fixedpoint {
+
+/// Integer bits of the rescaled input difference (TFLite's
+/// kScaledDiffIntegerBits) and of the sum of exponentials
+/// (kAccumulationIntegerBits), reference_ops::Softmax.
+constexpr int kScaledDiffIntegerBits = 5;
+constexpr int kAccumulationIntegerBits = 12;
+/// Differences of two int8 values: 0, -1, ..., -255.
+constexpr int kInt8Differences = 256;
+
+/// gemmlowp SaturatingRoundingDoublingHighMul: round(a * b / 2^31).
+int32_t saturatingRoundingDoublingHighMul(int32_t a, int32_t b);
+/// gemmlowp RoundingDivideByPOT: x / 2^exponent, rounding half away from 0.
+int32_t roundingDivideByPOT(int32_t x, int exponent);
+/// gemmlowp SaturatingRoundingMultiplyByPOT for exponent > 0.
+int32_t saturatingShiftLeft(int32_t x, int exponent);
+/// gemmlowp exp_on_negative_values for a Q5.26 value a <= 0, as Q0.31.
+int32_t expOnNegativeValues(int32_t a);
+/// gemmlowp one_over_one_plus_x_for_x_in_0_1 for Q0.31 a in [0, 1).
+int32_t oneOverOnePlusX(int32_t a);
+
+/// What TFLM's SoftmaxPrepare derives for int8 input: the Q5.26 rescale of
+/// an input difference (multiplier, left shift) and the smallest difference
+/// that contributes (PreprocessSoftmaxScaling, CalculateInputRadius).
+struct SoftmaxParams {
+  int32_t multiplier = 0;
+  int32_t leftShift = 0;
+  int32_t diffMin = 0;
+};
+/// Fails when beta * input scale is too small for a left shift (TFLite
+/// checks the same with QuantizeMultiplierGreaterThanOne).
+std::optional<SoftmaxParams> softmaxParams(double beta, double inputScale);
+
+/// exp of the input difference -d (d in [0, 255]) as Q0.31, or 0 below
+/// diffMin (such an element adds nothing and outputs -128).
+int32_t softmaxExp(int32_t d, const SoftmaxParams &params);
+/// The table of softmaxExp over every int8 difference.
+std::array<int32_t, kInt8Differences> softmaxExpTable(const SoftmaxParams &p);
+
+/// reference_ops::Softmax on one row of int8 values, int8 out (output scale
+/// 1/256, zero point -128).
+std::vector<int8_t> softmaxRow(const std::vector<int8_t> &row,
+                               const SoftmaxParams &params);
+
+} // namespace mlir::vmcu::fixedpoint
+
+#endif // VMCU_UTILS_FIXEDPOINT_H

@@ -10,8 +10,8 @@
 # it, the stack high-water mark measured on the board, total SRAM (arena +
 # stack), what a TinyEngine-style tensor-level planner needs for the same
 # graph, flash, and the schedules chosen (fused bottlenecks recomputing,
-# with a line buffer, or separate layers). The MLPerf Tiny models end in
-# SOFTMAX, which vmcu does not compile: they run up to their logits.
+# with a line buffer, or separate layers). Every model runs whole (the
+# MLPerf Tiny models' SOFTMAX included).
 #
 # The RAM-latency curve (total SRAM against cycles, one line per model) is
 # drawn into $VMCU_CURVE_SVG (default BUILD_DIR/ram-latency.svg).

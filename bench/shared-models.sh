@@ -5,8 +5,8 @@
 # file | output tensor (empty: the model's output)
 SHARED_MODEL_CASES="
 mcunet-5fps-vww.tflite|
-mlperf-tiny-vww-96-int8.tflite|model/dense/MatMul;model/dense/BiasAdd
-mlperf-tiny-kws-dscnn-int8.tflite|functional_1/dense/BiasAdd
+mlperf-tiny-vww-96-int8.tflite|
+mlperf-tiny-kws-dscnn-int8.tflite|
 "
 
 # random_input HEADER FILE: VMCU_INPUT_BYTES pseudo-random bytes (seed 1).

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -36,7 +37,7 @@ void mlir::vmcu::registerAllDialects(DialectRegistry &registry) {
   registerVMCUDialect(registry);
   registry.insert<affine::AffineDialect, cf::ControlFlowDialect>();
   registry.insert<arith::ArithDialect, func::FuncDialect, LLVM::LLVMDialect,
-                  memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect,
+                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect,
                   tosa::TosaDialect, vector::VectorDialect>();
 }
 

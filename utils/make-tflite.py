@@ -43,6 +43,9 @@ INT8_MIN, INT8_MAX = -128, 127
 WEIGHT_MAX = 127          # symmetric weights use [-127, 127]
 INPUT_SCALE_RANGE = (0.004, 0.04)
 INPUT_ZERO_POINT_MAX = 16
+SOFTMAX_OUTPUT_SCALE = np.float32(1.0 / 256)  # what TFLite requires of an int8 SOFTMAX
+SOFTMAX_OUTPUT_ZERO_POINT = -128
+SOFTMAX_BETA_RANGE = (0.25, 16.0)  # log-uniform; large betas push rows below diff_min
 CHANNEL_GAIN_RANGE = (0.5, 2.0)  # spread of the per-output-channel weight magnitudes
 BIAS_SIGMA = 0.5          # bias std relative to the accumulator's std
 NORMAL_GRID = np.linspace(-6.0, 6.0, 481)  # quadrature points for clamped normals
@@ -191,7 +194,7 @@ def _operator(b, op):
         if kind == INT32_VECTOR:
             b.PrependUOffsetTRelativeSlot(fid, vectors[fid], 0)
         else:
-            b.PrependSlot(kind, fid, int(value), 0)
+            b.PrependSlot(kind, fid, value if kind == N.Float32Flags else int(value), 0)
     options = b.EndObject()
     b.StartObject(S.OPERATOR_NUM_FIELDS)
     b.PrependUint32Slot(S.OPERATOR_OPCODE_INDEX, op.opcode_index, 0)
@@ -414,6 +417,19 @@ class ModelBuilder:
             (S.POOL_FUSED_ACTIVATION, N.Int8Flags, S.ACT_NONE)])
         return y
 
+    def softmax(self, x, beta):
+        """SOFTMAX over the last dimension; int8 out with TFLite's fixed
+        quantization (scale 1/256, zero point -128)."""
+        name = self._name("softmax")
+        index = self.graph.add_tensor(name, x.shape, S.TENSOR_INT8,
+                                      scale=[SOFTMAX_OUTPUT_SCALE],
+                                      zero_point=[SOFTMAX_OUTPUT_ZERO_POINT])
+        self.graph.add_operator(S.OP_SOFTMAX, [x.index], [index], S.OPTIONS_SOFTMAX,
+                                [(S.SOFTMAX_BETA, N.Float32Flags, float(np.float32(beta)))])
+        c = x.shape[-1]
+        return Act(index, tuple(x.shape), SOFTMAX_OUTPUT_SCALE, SOFTMAX_OUTPUT_ZERO_POINT,
+                   np.full(c, 1.0 / c), np.full(c, 0.5))
+
     def reshape(self, x, shape):
         """RESHAPE with the new shape both as a constant second input (what
         the TFLite converter writes) and in ReshapeOptions.new_shape."""
@@ -474,6 +490,18 @@ def kind_mini_mcunet(m):
     return m.reshape(logits, (1, 2))
 
 
+def kind_softmax(m):
+    x = m.input((1, 3, 37))
+    beta = np.exp(m.rng.uniform(*np.log(SOFTMAX_BETA_RANGE)))
+    return m.softmax(x, beta)
+
+
+def kind_classifier(m):
+    x = m.input((1, 4, 4, 16))
+    logits = m.fully_connected(m.reshape(m.global_avg_pool(x), (1, 16)), 10)
+    return m.softmax(logits, 1.0)
+
+
 KINDS = {
     "conv": (kind_conv,
              "CONV_2D 3x3 stride 2 SAME + RELU6, 10x9x3 -> 5x5x8. SAME pads H by "
@@ -495,6 +523,12 @@ KINDS = {
                     "(CONV_2D 1x1 -> 24 RELU6, PAD 1 + DEPTHWISE_CONV_2D 3x3 VALID RELU6, "
                     "CONV_2D 1x1 -> 8, ADD); AVERAGE_POOL_2D 8x8 -> 1x1x8; CONV_2D 1x1 -> 2; "
                     "RESHAPE to [1,2]"),
+    "softmax": (kind_softmax,
+                "SOFTMAX over 3 rows of 37 (input [1,3,37]), beta log-uniform in "
+                "[0.25, 16]: large betas leave elements below diff_min"),
+    "classifier": (kind_classifier,
+                   "4x4x16: AVERAGE_POOL_2D 4x4, RESHAPE to [1,16], FULLY_CONNECTED "
+                   "16 -> 10, SOFTMAX (beta 1): an MLPerf Tiny head"),
 }
 
 

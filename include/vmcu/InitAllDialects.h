@@ -11,7 +11,7 @@ namespace mlir {
 class DialectRegistry;
 namespace vmcu {
 /// Registers vmcu plus the upstream dialects vmcu-opt parses: tosa, func,
-/// arith, affine, scf, cf, memref, tensor, vector and llvm.
+/// arith, affine, scf, cf, math, memref, tensor, vector and llvm.
 void registerAllDialects(DialectRegistry &registry);
 } // namespace vmcu
 } // namespace mlir

@@ -134,8 +134,7 @@ void RingCheckBuilder::instrumentPool(SegmentPoolOp pool, Value names,
                                       int64_t kernelCount) {
   int64_t inputBase = 0, inputSegments = 0;
   module.walk([&](TensorBaseOp base) {
-    auto io = base->getAttrOfType<StringAttr>(model_abi::kIOAttrName);
-    if (base.getPool() == pool.getPool() && io && io.getValue() == "input" &&
+    if (base.getPool() == pool.getPool() && base.isModelInput() &&
         base.getBase()) {
       inputBase = static_cast<int64_t>(*base.getBase());
       inputSegments = static_cast<int64_t>(base.getSegments());

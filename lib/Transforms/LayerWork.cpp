@@ -97,6 +97,11 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
                lineBufferChunk(cout, s) * kAccBytes + 2 * s;
       })
       .Case([&](AddOp) { return 3 * s; })
+      .Case([&](SoftmaxOp op) {
+        // The row being normalised.
+        auto type = op.getInput().getType();
+        return type.getDimSize(type.getRank() - 1);
+      })
       .Default([&](Operation *op) {
         // A narrow conv gathers its whole window and keeps every channel.
         if (!isa<Conv2DOp, FullyConnectedOp>(op) || s >= kDotLanes)

@@ -216,8 +216,7 @@ struct VMCUSolveOffsetsPass
     SmallVector<TensorBaseOp> tensors;
     for (Operation *user : pool->getUsers())
       if (auto base = dyn_cast<TensorBaseOp>(user))
-        if (base->getAttrOfType<StringAttr>("vmcu.io") &&
-            base->getAttrOfType<StringAttr>("vmcu.io").getValue() == "input")
+        if (base.isModelInput())
           tensors.push_back(base);
     if (tensors.size() != 1)
       return pool.emitOpError("needs exactly one tensor_base marked "

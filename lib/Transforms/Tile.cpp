@@ -8,6 +8,7 @@
 #include "vmcu/Transforms/Passes.h"
 
 #include "TileKernels.h"
+#include "vmcu/Dialect/VMCU/IR/ModelABI.h"
 #include "vmcu/Transforms/LayerWork.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -223,9 +224,9 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
           b, loc, b.getIndexType(), pool, b.getStringAttr(name),
           b.getI64IntegerAttr(bytes / unit), IntegerAttr());
       if (i == 0)
-        base->setAttr("vmcu.io", b.getStringAttr("input"));
+        base.setModelIO(model_abi::kIOInput);
       if (i + 1 == tensorBytes.size())
-        base->setAttr("vmcu.io", b.getStringAttr("output"));
+        base.setModelIO(model_abi::kIOOutput);
       bases.push_back(base);
     }
 

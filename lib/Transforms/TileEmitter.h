@@ -3,8 +3,8 @@
 // The loop, table and ring-access builder every vmcu-tile kernel emitter
 // uses (paper Figures 4-6), and the emitters of each kernel family:
 // TileConv.cpp (conv2d, fully_connected), TileWindowed.cpp (depthwise,
-// avg_pool2d), TileBottleneck.cpp (fused bottlenecks), TileKernels.cpp
-// (add and the dispatch).
+// avg_pool2d), TileBottleneck.cpp (fused bottlenecks), TileSoftmax.cpp
+// (softmax), TileKernels.cpp (add and the dispatch).
 //
 //===----------------------------------------------------------------------===//
 
@@ -409,6 +409,7 @@ LogicalResult emitFullyConnected(Emitter &e, FullyConnectedOp op,
 LogicalResult emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
                             const KernelTensors &t);
 LogicalResult emitAvgPool(Emitter &e, AvgPool2DOp op, const KernelTensors &t);
+LogicalResult emitSoftmax(Emitter &e, SoftmaxOp op, const KernelTensors &t);
 LogicalResult emitBottleneck(Emitter &e, BottleneckOp op,
                              const KernelTensors &t);
 LogicalResult emitBottleneckLineBuffer(Emitter &e, BottleneckOp op,

@@ -96,11 +96,12 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
                                       : emitBottleneck(e, op, tensors);
           })
           .Case([&](AddOp op) { return emitAdd(e, op, tensors); })
+          .Case([&](SoftmaxOp op) { return emitSoftmax(e, op, tensors); })
           .Default([&](Operation *op) {
             return op->emitOpError(
                 "is not supported by vmcu-tile yet (only conv2d, "
-                "depthwise_conv2d, fully_connected, avg_pool2d, add and "
-                "bottleneck)");
+                "depthwise_conv2d, fully_connected, avg_pool2d, add, "
+                "softmax and bottleneck)");
           });
   if (succeeded(result) && !e.keepAlive.empty())
     eraseEmptyLoops(*body);

@@ -215,6 +215,24 @@ std::pair<int32_t, int32_t> reciprocalScale(int64_t count) {
           static_cast<int32_t>(30 + k)};
 }
 
+/// TFLite's int8 average of a raw sum over `count` elements: rounded half
+/// away from zero with C's truncating division, then clamped.
+Value roundHalfAwayAverage(Emitter &e, Value sum, Value count, int32_t min,
+                           int32_t max) {
+  OpBuilder &b = e.b;
+  Value n = arith::IndexCastOp::create(b, e.loc, b.getI32Type(), count);
+  Value half = arith::DivSIOp::create(b, e.loc, n, e.i32(2));
+  Value positive = arith::CmpIOp::create(b, e.loc, arith::CmpIPredicate::sgt,
+                                         sum, e.i32(0));
+  Value biased = arith::SelectOp::create(
+      b, e.loc, positive, arith::AddIOp::create(b, e.loc, sum, half),
+      arith::SubIOp::create(b, e.loc, sum, half));
+  Value average = arith::DivSIOp::create(b, e.loc, biased, n);
+  average = arith::MaxSIOp::create(b, e.loc, average, e.i32(min));
+  average = arith::MinSIOp::create(b, e.loc, average, e.i32(max));
+  return arith::TruncIOp::create(b, e.loc, b.getI8Type(), average);
+}
+
 } // namespace
 
 LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
@@ -233,7 +251,9 @@ LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
     std::tie(mults[n], shifts[n]) = reciprocalScale(n);
   Value mt = e.i32Table("recip_mult", mults);
   Value st = e.i32Table("recip_shift", shifts);
-  int32_t zp = static_cast<int32_t>(op.getInputZp());
+  bool tflite = op.getRoundHalfAway();
+  // TFLite averages the raw values; TOSA subtracts the zero point first.
+  int32_t zp = tflite ? 0 : static_cast<int32_t>(op.getInputZp());
   auto rq = RequantAttr::get(e.ctx, 0, static_cast<int32_t>(op.getOutputZp()),
                              {1}, {1}, /*double_round=*/false,
                              static_cast<int32_t>(op.getMin()),
@@ -264,9 +284,12 @@ LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
           });
           Value n = e.load(count, e.index(0));
           e.loop(0, s, [&](Value k) {
-            e.store(
-                e.requantize(e.load(acc, k), rq, mt, st, n, e.b.getI8Type()),
-                obuf, k);
+            Value average =
+                tflite ? roundHalfAwayAverage(e, e.load(acc, k), n,
+                                              rq.getMin(), rq.getMax())
+                       : e.requantize(e.load(acc, k), rq, mt, st, n,
+                                      e.b.getI8Type());
+            e.store(average, obuf, k);
           });
           frees(cc, Value(), 0);
           e.storeSegment(t.output,

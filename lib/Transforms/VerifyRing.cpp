@@ -315,8 +315,7 @@ struct VMCUVerifyRingPass
       if (auto base = dyn_cast<TensorBaseOp>(user)) {
         tensorIds[base] = state.tensors.size();
         state.tensors.push_back(base);
-        auto io = base->getAttrOfType<StringAttr>("vmcu.io");
-        if (!io || io.getValue() != "input")
+        if (!base.isModelInput())
           continue;
         if (!base.getBase())
           return base.emitOpError("has no base; run vmcu-solve-offsets first");

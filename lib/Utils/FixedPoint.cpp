@@ -23,10 +23,6 @@ constexpr int32_t kOneThird = 715827883;
 constexpr int32_t kExpBarrel[] = {1672461947, 1302514674, 790015084, 290630308,
                                   39332535,   720401,     242};
 constexpr int kExpBarrelFirstExponent = -2;
-/// Newton-Raphson start of 1/(1+x): 48/17 - 32/17 * d (Q2.29).
-constexpr int32_t k48Over17 = 1515870810;
-constexpr int32_t kMinus32Over17 = -1010580540;
-constexpr int kNewtonRaphsonSteps = 3;
 } // namespace
 
 int32_t fixedpoint::saturatingRoundingDoublingHighMul(int32_t a, int32_t b) {
@@ -86,15 +82,13 @@ int32_t fixedpoint::expOnNegativeValues(int32_t a) {
 int32_t fixedpoint::oneOverOnePlusX(int32_t a) {
   // RoundingHalfSum(a, One): (a + One + sign) / 2, truncating.
   int64_t sum = static_cast<int64_t>(a) + kInt32Max;
-  int32_t halfDenominator =
-      static_cast<int32_t>((sum + (sum >= 0 ? 1 : -1)) / 2);
+  auto halfDenominator = static_cast<int32_t>((sum + (sum >= 0 ? 1 : -1)) / 2);
   int32_t x = k48Over17 +
               saturatingRoundingDoublingHighMul(halfDenominator, kMinus32Over17);
-  constexpr int32_t oneQ2 = 1 << 29;
   for (int i = 0; i < kNewtonRaphsonSteps; ++i) {
     int32_t halfDenominatorTimesX =
         saturatingRoundingDoublingHighMul(halfDenominator, x);
-    int32_t oneMinus = oneQ2 - halfDenominatorTimesX;
+    int32_t oneMinus = kOneQ2 - halfDenominatorTimesX;
     x += saturatingShiftLeft(saturatingRoundingDoublingHighMul(x, oneMinus), 2);
   }
   return saturatingShiftLeft(x, 1);

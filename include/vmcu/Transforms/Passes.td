@@ -139,7 +139,8 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
   let dependentDialects = [
     "::mlir::vmcu::VMCUDialect", "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::vector::VectorDialect", "::mlir::func::FuncDialect"
+    "::mlir::vector::VectorDialect", "::mlir::func::FuncDialect",
+    "::mlir::math::MathDialect"
   ];
   let options = [
     Option<"entry", "entry", "std::string", "\"main\"",

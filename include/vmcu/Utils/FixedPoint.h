@@ -26,6 +26,13 @@ constexpr int kAccumulationIntegerBits = 12;
 /// Differences of two int8 values: 0, -1, ..., -255.
 constexpr int kInt8Differences = 256;
 
+/// gemmlowp's one_over_one_plus_x_for_x_in_0_1: Newton-Raphson on the half
+/// denominator d, from 48/17 - 32/17 * d, in Q2.29 (whose 1 is kOneQ2).
+constexpr int32_t k48Over17 = 1515870810;
+constexpr int32_t kMinus32Over17 = -1010580540;
+constexpr int kNewtonRaphsonSteps = 3;
+constexpr int32_t kOneQ2 = 1 << 29;
+
 /// gemmlowp SaturatingRoundingDoublingHighMul: round(a * b / 2^31).
 int32_t saturatingRoundingDoublingHighMul(int32_t a, int32_t b);
 /// gemmlowp RoundingDivideByPOT: x / 2^exponent, rounding half away from 0.

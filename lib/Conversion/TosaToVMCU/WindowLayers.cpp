@@ -254,6 +254,14 @@ static FailureOr<PoolPlan> matchAvgPool(tosa::AvgPool2dOp op,
   return plan;
 }
 
+/// The `vmcu.round_half_away` marker of a pool imported from TFLite.
+static UnitAttr roundsHalfAway(tosa::AvgPool2dOp op) {
+  auto *dialect = op->getContext()->getLoadedDialect<VMCUDialect>();
+  return dialect && dialect->getRoundHalfAwayAttrHelper().isAttrPresent(op)
+             ? UnitAttr::get(op->getContext())
+             : UnitAttr();
+}
+
 namespace {
 
 struct AvgPool2DLowering : OpConversionPattern<tosa::AvgPool2dOp> {
@@ -276,7 +284,7 @@ struct AvgPool2DLowering : OpConversionPattern<tosa::AvgPool2dOp> {
         rewriter.getDenseI64ArrayAttr(op.getStride()),
         rewriter.getDenseI64ArrayAttr(plan->window.pad), i32(plan->inputZp),
         i32(plan->outputZp), i32(plan->clamps.min), i32(plan->clamps.max),
-        IntegerAttr());
+        roundsHalfAway(op), IntegerAttr());
     SmallVector<Operation *> chain = {op};
     llvm::append_range(chain, plan->clamps.ops);
     replaceChain(rewriter, chain, result);

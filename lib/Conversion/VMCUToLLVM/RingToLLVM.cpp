@@ -123,10 +123,10 @@ private:
   LogicalResult createIOAccessor(TensorBaseOp op, StringRef io, uint64_t base,
                                  ConversionPatternRewriter &rewriter) const {
     StringRef fnName, bytesName;
-    if (io == "input") {
+    if (io == model_abi::kIOInput) {
       fnName = model_abi::kInputFn;
       bytesName = model_abi::kInputBytes;
-    } else if (io == "output") {
+    } else if (io == model_abi::kIOOutput) {
       fnName = model_abi::kOutputFn;
       bytesName = model_abi::kOutputBytes;
     } else {

@@ -14,6 +14,7 @@
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/LLVMCommon/LoweringOptions.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
@@ -84,19 +85,16 @@ static LogicalResult verifyPlacedModule(ModuleOp module) {
       return base.emitOpError("tensor '")
              << base.getName()
              << "' has no base segment; run --vmcu-solve-offsets first";
-    Attribute attr = base->getAttr(model_abi::kIOAttrName);
-    if (!attr)
+    // The dialect verifier has checked the marker's value.
+    if (!base.isModelInput() && !base.isModelOutput())
       return WalkResult::advance();
-    auto kind = dyn_cast<StringAttr>(attr);
-    if (!kind || (kind.getValue() != "input" && kind.getValue() != "output"))
-      return base.emitOpError("'")
-             << model_abi::kIOAttrName
-             << "' must be \"input\" or \"output\", got " << attr;
-    TensorBaseOp &slot = io[kind.getValue() == "output"];
+    StringRef kind =
+        base.isModelOutput() ? model_abi::kIOOutput : model_abi::kIOInput;
+    TensorBaseOp &slot = io[base.isModelOutput()];
     if (slot) {
       InFlightDiagnostic diag = base.emitOpError("is a second model ")
-                                << kind.getValue() << " tensor";
-      diag.attachNote(slot.getLoc()) << "first " << kind.getValue() << " here";
+                                << kind << " tensor";
+      diag.attachNote(slot.getLoc()) << "first " << kind << " here";
       return diag;
     }
     slot = base;
@@ -191,6 +189,7 @@ struct ConvertVMCUToLLVMPass
     RewritePatternSet patterns(ctx);
     populateVMCUToLLVMConversionPatterns(converter, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    populateMathToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
     populateFuncToLLVMConversionPatterns(converter, patterns);
     vector::populateVectorTransferLoweringPatterns(patterns);

@@ -59,6 +59,9 @@ constexpr unsigned kActivation = 0, kWeightsFormat = 1;
 namespace add_options {
 constexpr unsigned kActivation = 0;
 } // namespace add_options
+namespace softmax_options {
+constexpr unsigned kBeta = 0;
+} // namespace softmax_options
 
 enum class TensorType : int8_t { Float32 = 0, Int32 = 2, UInt8 = 3, Int8 = 9 };
 enum class PaddingKind : int8_t { Same = 0, Valid = 1 };
@@ -76,6 +79,7 @@ enum class Builtin : int32_t {
   DepthwiseConv2D = 4,
   FullyConnected = 9,
   Reshape = 22,
+  Softmax = 25,
   Pad = 34,
 };
 

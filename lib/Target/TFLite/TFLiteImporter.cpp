@@ -21,6 +21,9 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "vmcu/Dialect/VMCU/IR/VMCUDialect.h"
+#include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+#include "vmcu/Utils/FixedPoint.h"
 #include "vmcu/Utils/TosaBuilder.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -45,6 +48,9 @@ constexpr int64_t kInt8Min = -128;
 constexpr int64_t kInt8Max = 127;
 /// Upper bound of RELU6 and the bounds of RELU_N1_TO_1, in real units.
 constexpr double kRelu6Max = 6.0;
+/// The int8 output quantisation TFLite Micro's SOFTMAX requires.
+constexpr int32_t kSoftmaxOutputZeroPoint = -128;
+constexpr float kSoftmaxOutputScale = 1.0f / 256;
 constexpr double kReluN1To1Bound = 1.0;
 /// The largest weight tensor accepted (bytes): far above any MCU's flash.
 constexpr uint64_t kMaxConstantBytes = uint64_t(1) << 28;
@@ -154,6 +160,7 @@ private:
   LogicalResult importAvgPool(Table op, ArrayRef<int32_t> in, int32_t out);
   LogicalResult importReshape(ArrayRef<int32_t> in, int32_t out);
   LogicalResult importPad(ArrayRef<int32_t> in, int32_t out);
+  LogicalResult importSoftmax(Table op, ArrayRef<int32_t> in, int32_t out);
 
   /// Requantisation multipliers for the accumulator scales `inScale *
   /// weightScale[c] / outScale`.
@@ -782,6 +789,9 @@ LogicalResult Importer::importAvgPool(Table op, ArrayRef<int32_t> in,
     return failure();
   Value input = tosa.sliceTail(x->value, h->trim, w->trim);
   Value y = tosa.avgPool2d(input, x->zp, outZp, *fh, *fw, *sh, *sw, *h, *w);
+  // TFLite rounds a tie away from zero, TOSA up: record whose it is.
+  context->getLoadedDialect<VMCUDialect>()->getRoundHalfAwayAttrHelper().setAttr(
+      y.getDefiningOp(), UnitAttr::get(context));
   return defineActivated(out, y, *act, outScale, outZp);
 }
 
@@ -855,6 +865,48 @@ LogicalResult Importer::importPad(ArrayRef<int32_t> in, int32_t out) {
   return success();
 }
 
+LogicalResult Importer::importSoftmax(Table op, ArrayRef<int32_t> in,
+                                      int32_t out) {
+  if (in.size() != 1)
+    return opError() << "expects one operand";
+  FailureOr<QuantValue> x = activation(in[0]);
+  if (failed(x))
+    return failure();
+  std::optional<Table> options = op.table(op::kBuiltinOptions);
+  std::optional<float> beta =
+      options ? options->scalar<float>(softmax_options::kBeta, 0.0f)
+              : std::optional<float>(0.0f);
+  if (!beta)
+    return opError() << "has malformed options";
+  double outScale;
+  int32_t outZp;
+  if (failed(activationQuant(out, outScale, outZp)) ||
+      failed(checkShape(out, x->getType().getShape())))
+    return failure();
+  // TFLite Micro's SoftmaxPrepare: int8 output in [0, 1) steps of 1/256.
+  if (outZp != kSoftmaxOutputZeroPoint ||
+      static_cast<float>(outScale) != kSoftmaxOutputScale)
+    return opError() << "int8 output must have scale 1/256 and zero point "
+                     << kSoftmaxOutputZeroPoint << " (TFLite's), got scale "
+                     << outScale << " and zero point " << outZp;
+  int64_t depth = x->getType().getShape().back();
+  if (depth > SoftmaxOp::kMaxDepth)
+    return opError() << "rows of " << depth << " elements; vmcu supports up to "
+                     << SoftmaxOp::kMaxDepth;
+  std::optional<fixedpoint::SoftmaxParams> params =
+      fixedpoint::softmaxParams(static_cast<double>(*beta), x->scale);
+  if (!params)
+    return opError() << "beta * input scale (" << *beta << " * " << x->scale
+                     << ") is too small for TFLite's fixed-point softmax";
+  Value y = SoftmaxOp::create(
+      builder, tosa.getLoc(), x->getType(), x->value,
+      builder.getI32IntegerAttr(params->multiplier),
+      builder.getI32IntegerAttr(params->leftShift),
+      builder.getI32IntegerAttr(params->diffMin), IntegerAttr());
+  define(out, QuantValue{y, outScale, outZp});
+  return success();
+}
+
 LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
   opCode = refs.code;
   const SmallVector<int32_t> *in = &refs.inputs;
@@ -881,10 +933,13 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
     return importReshape(*in, result);
   case Builtin::Pad:
     return importPad(*in, result);
+  case Builtin::Softmax:
+    return importSoftmax(op, *in, result);
   }
   return opError() << "is not supported (builtin code " << opCode
                    << "); vmcu imports CONV_2D, DEPTHWISE_CONV_2D, "
-                      "FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, RESHAPE and PAD";
+                      "FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, RESHAPE, PAD "
+                      "and SOFTMAX";
 }
 
 LogicalResult Importer::readOperators() {
@@ -1033,7 +1088,7 @@ OwningOpRef<ModuleOp>
 mlir::vmcu::importTFLite(llvm::ArrayRef<uint8_t> bytes,
                          llvm::StringRef fileName, MLIRContext *context,
                          const TFLiteImportOptions &options) {
-  context->loadDialect<func::FuncDialect, tosa::TosaDialect>();
+  context->loadDialect<func::FuncDialect, tosa::TosaDialect, VMCUDialect>();
   return Importer(bytes, fileName, context, options).run();
 }
 

@@ -382,8 +382,7 @@ SharedCompileFlags::SharedCompileFlags(llvm::cl::OptionCategory &category)
           llvm::cl::desc(
               "For a .tflite model: compile up to the tensor of this name "
               "instead of the model's output, e.g. the logits before a "
-              "final SOFTMAX (vmcu has no softmax; it does not change the "
-              "argmax)"),
+              "final SOFTMAX"),
           llvm::cl::value_desc("tensor"), llvm::cl::cat(category)),
       windowCache(
           "window-cache",

@@ -26,17 +26,6 @@ func.func @two_pools() {
 
 !pool = !vmcu.pool<segments = 8, segment_bytes = 16>
 
-func.func @bad_io_kind() {
-  %pool = vmcu.segment_pool : !pool
-  // expected-error @below {{'vmcu.tensor_base' op 'vmcu.io' must be "input" or "output", got "weights"}}
-  %x = vmcu.tensor_base %pool {name = "x", segments = 4, base = 0, vmcu.io = "weights"} : !pool
-  return
-}
-
-// -----
-
-!pool = !vmcu.pool<segments = 8, segment_bytes = 16>
-
 func.func @two_inputs() {
   %pool = vmcu.segment_pool : !pool
   // expected-note @below {{first input here}}

@@ -667,3 +667,86 @@ func.func @f() {
   }
   return
 }
+
+// -----
+
+// The dialect's discardable attributes are checked wherever they appear.
+!pool = !vmcu.pool<segments = 8, segment_bytes = 16>
+func.func @bad_io_kind() {
+  %pool = vmcu.segment_pool : !pool
+  // expected-error @below {{'vmcu.tensor_base' op 'vmcu.io' must be "input" or "output", got "weights"}}
+  %x = vmcu.tensor_base %pool {name = "x", segments = 4, base = 0, vmcu.io = "weights"} : !pool
+  return
+}
+
+// -----
+
+func.func @io_on_a_layer(%x: tensor<1x4xi8>) -> tensor<1x4xi8> {
+  // expected-error @below {{'vmcu.softmax' op 'vmcu.io' only marks a vmcu.tensor_base}}
+  %y = vmcu.softmax %x {input_multiplier = 1717986944 : i32, input_left_shift = 23 : i32, diff_min = -248 : i32, vmcu.io = "input"} : tensor<1x4xi8>
+  return %y : tensor<1x4xi8>
+}
+
+// -----
+
+func.func @round_half_away_elsewhere(%x: tensor<1x4xi8>) -> tensor<1x4xi8> {
+  // expected-error @below {{'vmcu.round_half_away' only applies to tosa.avg_pool2d}}
+  %y = vmcu.softmax %x {input_multiplier = 1717986944 : i32, input_left_shift = 23 : i32, diff_min = -248 : i32, vmcu.round_half_away} : tensor<1x4xi8>
+  return %y : tensor<1x4xi8>
+}
+
+// -----
+
+func.func @unknown_attribute(%x: tensor<1x4xi8>) -> tensor<1x4xi8> {
+  // expected-error @below {{has an unknown vmcu attribute 'vmcu.colour'}}
+  %y = vmcu.softmax %x {input_multiplier = 1717986944 : i32, input_left_shift = 23 : i32, diff_min = -248 : i32, vmcu.colour = 3} : tensor<1x4xi8>
+  return %y : tensor<1x4xi8>
+}
+
+// -----
+
+func.func @softmax_depth(%x: tensor<1x512xi8>) -> tensor<1x512xi8> {
+  // expected-error @below {{innermost dimension must hold 1 to 511 elements, got 512}}
+  %y = vmcu.softmax %x {input_multiplier = 1717986944 : i32, input_left_shift = 23 : i32, diff_min = -248 : i32} : tensor<1x512xi8>
+  return %y : tensor<1x512xi8>
+}
+
+// -----
+
+func.func @softmax_multiplier(%x: tensor<1x4xi8>) -> tensor<1x4xi8> {
+  // expected-error @below {{input_multiplier must be in [2^30, 2^31), got -5}}
+  %y = vmcu.softmax %x {input_multiplier = -5 : i32, input_left_shift = 23 : i32, diff_min = -248 : i32} : tensor<1x4xi8>
+  return %y : tensor<1x4xi8>
+}
+
+// -----
+
+func.func @softmax_shift(%x: tensor<1x4xi8>) -> tensor<1x4xi8> {
+  // expected-error @below {{input_left_shift must be in [0, 31], got 40}}
+  %y = vmcu.softmax %x {input_multiplier = 1717986944 : i32, input_left_shift = 40 : i32, diff_min = -248 : i32} : tensor<1x4xi8>
+  return %y : tensor<1x4xi8>
+}
+
+// -----
+
+func.func @softmax_diff_min(%x: tensor<1x4xi8>) -> tensor<1x4xi8> {
+  // expected-error @below {{diff_min must not be positive, got 3}}
+  %y = vmcu.softmax %x {input_multiplier = 1717986944 : i32, input_left_shift = 23 : i32, diff_min = 3 : i32} : tensor<1x4xi8>
+  return %y : tensor<1x4xi8>
+}
+
+// -----
+
+func.func @softmax_types(%x: tensor<1x4xi8>) -> tensor<1x5xi8> {
+  // expected-error @below {{all of {input, output} have same type}}
+  %y = "vmcu.softmax"(%x) {input_multiplier = 1717986944 : i32, input_left_shift = 23 : i32, diff_min = -248 : i32} : (tensor<1x4xi8>) -> tensor<1x5xi8>
+  return %y : tensor<1x5xi8>
+}
+
+// -----
+
+func.func @tflite_average_zero_points(%x: tensor<1x4x4x8xi8>) -> tensor<1x1x1x8xi8> {
+  // expected-error @below {{round_half_away (TFLite's average) needs equal input and output zero points, got 3 and 4}}
+  %y = vmcu.avg_pool2d %x {kernel = array<i64: 4, 4>, stride = array<i64: 4, 4>, pad = array<i64: 0, 0, 0, 0>, input_zp = 3 : i32, output_zp = 4 : i32, min = -128 : i32, max = 127 : i32, round_half_away} : (tensor<1x4x4x8xi8>) -> tensor<1x1x1x8xi8>
+  return %y : tensor<1x1x1x8xi8>
+}

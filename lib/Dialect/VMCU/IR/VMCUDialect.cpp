@@ -9,6 +9,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "vmcu/Dialect/VMCU/IR/ModelABI.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -36,6 +37,37 @@ void VMCUDialect::initialize() {
 #define GET_ATTRDEF_LIST
 #include "vmcu/Dialect/VMCU/IR/VMCUAttributes.cpp.inc"
       >();
+}
+
+/// The op vmcu.round_half_away marks (by name: the dialect does not depend
+/// on TOSA).
+static constexpr llvm::StringLiteral kTosaAvgPoolName = "tosa.avg_pool2d";
+
+LogicalResult VMCUDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() == getIoAttrHelper().getName()) {
+    auto io = dyn_cast<StringAttr>(attr.getValue());
+    if (!io || (io.getValue() != model_abi::kIOInput && io.getValue() != model_abi::kIOOutput))
+      return op->emitOpError()
+             << "'" << attr.getName().getValue() << "' must be \""
+             << model_abi::kIOInput << "\" or \"" << model_abi::kIOOutput
+             << "\", got " << attr.getValue();
+    if (!isa<TensorBaseOp>(op))
+      return op->emitOpError() << "'" << attr.getName().getValue()
+                               << "' only marks a vmcu.tensor_base";
+    return success();
+  }
+  if (attr.getName() == getRoundHalfAwayAttrHelper().getName()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << attr.getName().getValue()
+                               << "' must be a unit attribute";
+    if (op->getName().getStringRef() != kTosaAvgPoolName)
+      return op->emitOpError() << "'" << attr.getName().getValue()
+                               << "' only applies to " << kTosaAvgPoolName;
+    return success();
+  }
+  return op->emitOpError() << "has an unknown vmcu attribute '"
+                           << attr.getName().getValue() << "'";
 }
 
 void mlir::vmcu::registerVMCUDialect(DialectRegistry &registry) {

@@ -6,6 +6,8 @@
 
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
 
+#include "vmcu/Dialect/VMCU/IR/ModelABI.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
@@ -384,12 +386,77 @@ LogicalResult AvgPool2DOp::verify() {
   auto lo = static_cast<int32_t>(getMin()), hi = static_cast<int32_t>(getMax());
   if (lo > hi)
     return emitOpError("min (") << lo << ") is greater than max (" << hi << ")";
+  if (getRoundHalfAway() && getInputZp() != getOutputZp())
+    return emitOpError("round_half_away (TFLite's average) needs equal input "
+                       "and output zero points, got ")
+           << static_cast<int32_t>(getInputZp()) << " and "
+           << static_cast<int32_t>(getOutputZp());
   return success();
 }
 
 Value AvgPool2DOp::getActivationInput() { return getInput(); }
 SmallVector<int64_t> AvgPool2DOp::getSegmentedExtents() {
   return {getInput().getType().getDimSize(3)};
+}
+
+//===----------------------------------------------------------------------===//
+// TensorBaseOp: the model I/O marker
+//===----------------------------------------------------------------------===//
+
+static StringAttr getModelIO(TensorBaseOp op) {
+  auto *dialect = cast<VMCUDialect>(op->getDialect());
+  return dialect->getIoAttrHelper().getAttr(op);
+}
+
+bool TensorBaseOp::isModelInput() {
+  StringAttr io = getModelIO(*this);
+  return io && io.getValue() == model_abi::kIOInput;
+}
+
+bool TensorBaseOp::isModelOutput() {
+  StringAttr io = getModelIO(*this);
+  return io && io.getValue() == model_abi::kIOOutput;
+}
+
+void TensorBaseOp::setModelIO(StringRef kind) {
+  auto *dialect = cast<VMCUDialect>((*this)->getDialect());
+  dialect->getIoAttrHelper().setAttr(*this,
+                                     StringAttr::get(getContext(), kind));
+}
+
+//===----------------------------------------------------------------------===//
+// SoftmaxOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SoftmaxOp::verify() {
+  if (failed(verifyStaticShapes(*this)))
+    return failure();
+  auto type = getInput().getType();
+  if (type.getRank() < 1)
+    return emitOpError("needs a ranked input of rank at least 1");
+  int64_t depth = type.getDimSize(type.getRank() - 1);
+  if (depth < 1 || depth > kMaxDepth)
+    return emitOpError("innermost dimension must hold 1 to ")
+           << kMaxDepth << " elements, got " << depth;
+  // I32 attributes: read them as the int32 they hold.
+  auto multiplier = static_cast<int32_t>(getInputMultiplier());
+  auto leftShift = static_cast<int32_t>(getInputLeftShift());
+  auto diffMin = static_cast<int32_t>(getDiffMin());
+  if (multiplier < (int32_t(1) << 30))
+    return emitOpError("input_multiplier must be in [2^30, 2^31), got ")
+           << multiplier;
+  if (leftShift < 0 || leftShift > 31)
+    return emitOpError("input_left_shift must be in [0, 31], got ")
+           << leftShift;
+  if (diffMin > 0)
+    return emitOpError("diff_min must not be positive, got ") << diffMin;
+  return success();
+}
+
+Value SoftmaxOp::getActivationInput() { return getInput(); }
+SmallVector<int64_t> SoftmaxOp::getSegmentedExtents() {
+  auto type = getInput().getType();
+  return {type.getDimSize(type.getRank() - 1), kMaxSegmentBytes};
 }
 
 //===----------------------------------------------------------------------===//

@@ -35,6 +35,8 @@ inline constexpr llvm::StringLiteral kOutputBytes = "vmcu_output_bytes";
 /// Discardable attribute on `vmcu.tensor_base` marking the model's input
 /// or output tensor; its value is "input" or "output".
 inline constexpr llvm::StringLiteral kIOAttrName = "vmcu.io";
+inline constexpr llvm::StringLiteral kIOInput = "input";
+inline constexpr llvm::StringLiteral kIOOutput = "output";
 } // namespace model_abi
 
 /// The runtime's ring-safety checker (runtime/vmcu_ring_check.h mirrors

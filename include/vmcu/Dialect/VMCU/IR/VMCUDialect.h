@@ -8,6 +8,7 @@
 #define VMCU_DIALECT_VMCU_IR_VMCUDIALECT_H
 
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/Operation.h"
 
 #include "vmcu/Dialect/VMCU/IR/VMCUOpsDialect.h.inc"
 

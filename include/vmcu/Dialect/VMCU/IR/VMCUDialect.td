@@ -29,6 +29,17 @@ def VMCU_Dialect : Dialect {
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
+  // Facts vmcu records on ops it does not own, checked by
+  // verifyOperationAttribute:
+  // - `vmcu.io` ("input" or "output") on the `vmcu.tensor_base` of the
+  //   model's input and output tensors;
+  // - `vmcu.round_half_away` on a `tosa.avg_pool2d` imported from TFLite,
+  //   whose int8 average rounds ties away from zero (TOSA's rounds them up).
+  let discardableAttrs = (ins
+    "::mlir::StringAttr":$io,
+    "::mlir::UnitAttr":$round_half_away
+  );
+  let hasOperationAttrVerify = 1;
 }
 
 #endif // VMCU_DIALECT_VMCU_IR_VMCUDIALECT_TD

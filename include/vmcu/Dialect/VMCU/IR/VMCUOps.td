@@ -147,6 +147,14 @@ def VMCU_TensorBaseOp : VMCU_Op<"tensor_base", [Pure]> {
   let results = (outs Index:$result);
   let assemblyFormat = "$pool attr-dict `:` qualified(type($pool))";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// True when the discardable `vmcu.io` marks this as the model's input
+    /// (or output) tensor.
+    bool isModelInput();
+    bool isModelOutput();
+    /// Sets `vmcu.io` to model_abi::kIOInput or kIOOutput.
+    void setModelIO(::llvm::StringRef kind);
+  }];
 }
 
 def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
@@ -456,6 +464,11 @@ def VMCU_AvgPool2DOp : VMCU_LayerOp<"avg_pool2d", [Pure]> {
     `output_zp` and clamps to `[min, max]`. Shapes follow `vmcu.conv2d`
     with K = C.
 
+    With `round_half_away` it computes TFLite's int8 average instead
+    (reference_integer_ops::AveragePool): the sum of the raw int8 values
+    divided by the count, ties rounded away from zero (TOSA rounds them
+    up), then clamped; input and output zero points must then be equal.
+
     Example:
 
     ```mlir
@@ -469,12 +482,56 @@ def VMCU_AvgPool2DOp : VMCU_LayerOp<"avg_pool2d", [Pure]> {
                        DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$stride,
                        DenseI64ArrayAttr:$pad, I32Attr:$input_zp,
                        I32Attr:$output_zp, I32Attr:$min, I32Attr:$max,
+                       UnitAttr:$round_half_away,
                        OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
   let results = (outs VMCU_I8Tensor4D:$output);
   let assemblyFormat = [{
     $input attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+}
+
+def VMCU_SoftmaxOp : VMCU_LayerOp<"softmax", [Pure,
+    AllTypesMatch<["input", "output"]>]> {
+  let summary = "int8 softmax over the innermost dimension (TFLite's kernel)";
+  let description = [{
+    TFLite's int8 `SOFTMAX` (reference_ops::Softmax, which CMSIS-NN and
+    TFLite Micro match bit for bit), row by row over the innermost
+    dimension: with `m` the row's maximum, each element's difference
+    `x - m` (if at least `diff_min`) is rescaled to Q5.26 by
+    `input_multiplier` and `input_left_shift`, exponentiated with gemmlowp's
+    fixed-point `exp_on_negative_values`, summed in Q12.19 and divided by
+    that sum through gemmlowp's fixed-point reciprocal. The output has scale
+    1/256 and zero point -128; an element below `diff_min` outputs -128.
+    The three parameters are TFLite Micro's `SoftmaxPrepare` for the input
+    scale and `beta` (`vmcu::fixedpoint::softmaxParams`). The row is at most
+    511 elements, so the sum keeps the 4 bits of headroom the final
+    rounding shift needs. `segment_bytes` must divide the row and 4.
+
+    Example:
+
+    ```mlir
+    %y = vmcu.softmax %x {input_multiplier = 1717986944 : i32,
+           input_left_shift = 23 : i32, diff_min = -248 : i32}
+         : tensor<1x12xi8>
+    ```
+  }];
+  let arguments = (ins TensorOf<[I8]>:$input, I32Attr:$input_multiplier,
+                       I32Attr:$input_left_shift, I32Attr:$diff_min,
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
+  let results = (outs TensorOf<[I8]>:$output);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The longest row the kernel's fixed-point sum supports.
+    static constexpr int64_t kMaxDepth = 511;
+    /// The kernel loads a whole row before it computes, so segments need
+    /// not be wide: at most a word, which keeps the pool capacity (a
+    /// multiple of every segment size) from growing for the softmax.
+    static constexpr int64_t kMaxSegmentBytes = 4;
+  }];
 }
 
 def VMCU_BottleneckOp : VMCU_LayerOp<"bottleneck", [

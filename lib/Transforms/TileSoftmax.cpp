@@ -1,0 +1,198 @@
+//===- TileSoftmax.cpp - the int8 softmax kernel --------------------------===//
+//
+// TFLite's int8 softmax row by row: the row is loaded from the ring into a
+// stack buffer and freed, so the output may overwrite it in place. exp of
+// each of the 256 possible differences from the row maximum is a flash table
+// computed at compile time (vmcu::fixedpoint); the reciprocal of the row's
+// sum is gemmlowp's fixed-point Newton-Raphson, emitted as arith ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileEmitter.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "vmcu/Utils/FixedPoint.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::vmcu;
+using namespace mlir::vmcu::tile;
+namespace fp = mlir::vmcu::fixedpoint;
+
+namespace {
+
+constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
+constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+constexpr int64_t kInt8Min = std::numeric_limits<int8_t>::min();
+constexpr int64_t kInt8Max = std::numeric_limits<int8_t>::max();
+/// Value bits of an int32 and width of the int8 output (the final shift of
+/// reference_ops::Softmax is num_bits_over_unit + 31 - 8).
+constexpr int64_t kInt32ValueBits = 31;
+constexpr int64_t kOutputBits = 8;
+
+/// gemmlowp's int32 fixed-point primitives as arith ops on i32 values.
+class FixedPointBuilder {
+public:
+  FixedPointBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  Value c32(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  }
+  Value c64(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+
+  /// SaturatingRoundingDoublingHighMul(x, y).
+  Value doublingHighMul(Value x, Value y) {
+    Type i64 = b.getI64Type();
+    Value x64 = arith::ExtSIOp::create(b, loc, i64, x);
+    Value y64 = arith::ExtSIOp::create(b, loc, i64, y);
+    Value product = arith::MulIOp::create(b, loc, x64, y64);
+    Value nudge = select(cmp(arith::CmpIPredicate::sge, product, c64(0)),
+                         c64(int64_t(1) << 30), c64(1 - (int64_t(1) << 30)));
+    Value high = arith::DivSIOp::create(b, loc, add(product, nudge),
+                                        c64(int64_t(1) << kInt32ValueBits));
+    Value result = arith::TruncIOp::create(b, loc, b.getI32Type(), high);
+    Value bothMin =
+        arith::AndIOp::create(b, loc, cmp(arith::CmpIPredicate::eq, x, c32(kInt32Min)),
+                              cmp(arith::CmpIPredicate::eq, y, c32(kInt32Min)));
+    return select(bothMin, c32(kInt32Max), result);
+  }
+
+  /// RoundingDivideByPOT(x, exponent), exponent an i32 in [0, 31].
+  Value divideByPOT(Value x, Value exponent) {
+    Value mask = sub(arith::ShLIOp::create(b, loc, c32(1), exponent), c32(1));
+    Value remainder = arith::AndIOp::create(b, loc, x, mask);
+    Value negative = arith::ExtUIOp::create(
+        b, loc, b.getI32Type(), cmp(arith::CmpIPredicate::slt, x, c32(0)));
+    Value threshold =
+        add(arith::ShRSIOp::create(b, loc, mask, c32(1)), negative);
+    Value roundUp = arith::ExtUIOp::create(
+        b, loc, b.getI32Type(),
+        cmp(arith::CmpIPredicate::sgt, remainder, threshold));
+    return add(arith::ShRSIOp::create(b, loc, x, exponent), roundUp);
+  }
+
+  /// SaturatingRoundingMultiplyByPOT<exponent> for exponent > 0.
+  Value saturatingShiftLeft(Value x, int64_t exponent) {
+    int64_t threshold = (int64_t(1) << (kInt32ValueBits - exponent)) - 1;
+    Value shifted = arith::ShLIOp::create(b, loc, x, c32(exponent));
+    Value low = select(cmp(arith::CmpIPredicate::slt, x, c32(-threshold)),
+                       c32(kInt32Min), shifted);
+    return select(cmp(arith::CmpIPredicate::sgt, x, c32(threshold)),
+                  c32(kInt32Max), low);
+  }
+
+  /// one_over_one_plus_x_for_x_in_0_1(a), as vmcu::fixedpoint computes it.
+  Value oneOverOnePlusX(Value a) {
+    Value sum = add(arith::ExtSIOp::create(b, loc, b.getI64Type(), a),
+                    c64(kInt32Max));
+    Value sign = select(cmp(arith::CmpIPredicate::sge, sum, c64(0)), c64(1),
+                        c64(-1));
+    Value halfDenominator = arith::TruncIOp::create(
+        b, loc, b.getI32Type(),
+        arith::DivSIOp::create(b, loc, add(sum, sign), c64(2)));
+    Value x = add(c32(fp::k48Over17),
+                  doublingHighMul(halfDenominator, c32(fp::kMinus32Over17)));
+    for (int i = 0; i < fp::kNewtonRaphsonSteps; ++i) {
+      Value oneMinus =
+          sub(c32(fp::kOneQ2), doublingHighMul(halfDenominator, x));
+      x = add(x, saturatingShiftLeft(doublingHighMul(x, oneMinus), 2));
+    }
+    return saturatingShiftLeft(x, 1);
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+};
+
+/// `for c in [0, n)` carrying one i32 from `init` through `step(acc, c)`.
+Value reduce(Emitter &e, int64_t n, Value init,
+             function_ref<Value(Value, Value)> step) {
+  auto forOp = affine::AffineForOp::create(
+      e.b, e.loc, 0, n, 1, ValueRange{init},
+      [&](OpBuilder &nested, Location, Value c, ValueRange args) {
+        OpBuilder::InsertionGuard guard(e.b);
+        e.b.setInsertionPoint(nested.getInsertionBlock(),
+                              nested.getInsertionPoint());
+        affine::AffineYieldOp::create(e.b, e.loc, step(args[0], c));
+      });
+  return forOp.getResult(0);
+}
+
+} // namespace
+
+LogicalResult mlir::vmcu::tile::emitSoftmax(Emitter &e, SoftmaxOp op,
+                                            const KernelTensors &t) {
+  auto type = op.getInput().getType();
+  int64_t depth = type.getDimSize(type.getRank() - 1);
+  int64_t rows = type.getNumElements() / depth;
+  int64_t s = e.seg, segsPerRow = depth / s;
+  fp::SoftmaxParams params{static_cast<int32_t>(op.getInputMultiplier()),
+                           static_cast<int32_t>(op.getInputLeftShift()),
+                           static_cast<int32_t>(op.getDiffMin())};
+  std::array<int32_t, fp::kInt8Differences> exps = fp::softmaxExpTable(params);
+  SmallVector<int32_t> expTable(exps.begin(), exps.end()), sumTable;
+  for (int32_t v : exps)
+    sumTable.push_back(
+        fp::roundingDivideByPOT(v, fp::kAccumulationIntegerBits));
+  Value expT = e.i32Table("softmax_exp", expTable);
+  Value sumT = e.i32Table("softmax_exp_sum", sumTable);
+  Value row = e.scratch(depth, e.b.getI8Type());
+  FixedPointBuilder f(e.b, e.loc);
+  Type i32Type = e.b.getI32Type();
+
+  e.loop(0, rows, [&](Value i) {
+    AffineExpr segIndex = e.d(0) * segsPerRow + e.d(1);
+    e.loop(0, segsPerRow, [&](Value j) {
+      e.loadSegment(t.input, segIndex, {i, j}, row, e.apply(e.d(0) * s, j));
+    });
+    e.loop(0, segsPerRow,
+           [&](Value j) { e.freeSegment(t.input, segIndex, {i, j}); });
+
+    auto element = [&](Value c) {
+      return arith::ExtSIOp::create(e.b, e.loc, i32Type, e.load(row, c));
+    };
+    // The table index of element c: its distance below the maximum.
+    auto difference = [&](Value max, Value c) -> Value {
+      return arith::IndexCastOp::create(e.b, e.loc, e.b.getIndexType(),
+                                        f.sub(max, element(c)));
+    };
+    Value max = reduce(e, depth, f.c32(kInt8Min), [&](Value acc, Value c) {
+      return arith::MaxSIOp::create(e.b, e.loc, acc, element(c));
+    });
+    Value sum = reduce(e, depth, f.c32(0), [&](Value acc, Value c) {
+      return f.add(acc, e.load(sumT, difference(max, c)));
+    });
+    // GetReciprocal: normalise the sum to [1, 2) and invert it.
+    Value headroom = math::CountLeadingZerosOp::create(e.b, e.loc, sum);
+    Value shiftedSumMinusOne = f.sub(
+        arith::ShLIOp::create(e.b, e.loc, sum, headroom), f.c32(kInt32Min));
+    Value scale = f.oneOverOnePlusX(shiftedSumMinusOne);
+    Value outShift = f.sub(
+        f.c32(fp::kAccumulationIntegerBits + kInt32ValueBits - kOutputBits),
+        headroom);
+    e.loop(0, depth, [&](Value c) {
+      Value p = f.doublingHighMul(scale, e.load(expT, difference(max, c)));
+      Value out = f.add(f.divideByPOT(p, outShift), f.c32(kInt8Min));
+      out = arith::MinSIOp::create(e.b, e.loc, out, f.c32(kInt8Max));
+      out = arith::MaxSIOp::create(e.b, e.loc, out, f.c32(kInt8Min));
+      e.store(arith::TruncIOp::create(e.b, e.loc, e.b.getI8Type(), out), row,
+              c);
+    });
+    e.loop(0, segsPerRow, [&](Value j) {
+      e.storeSegment(t.output, segIndex, {i, j}, row, e.apply(e.d(0) * s, j));
+    });
+  });
+  return success();
+}

@@ -12,7 +12,6 @@
 #include "vmcu/Transforms/LayerWork.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringExtras.h"
 #include <numeric>
@@ -52,9 +51,11 @@ std::string layerName(Operation *op, unsigned index) {
   return base;
 }
 
+/// A reshape of a model tensor (convert-tosa-to-vmcu turns tosa.reshape into
+/// these): it aliases its operand's tensor.
 bool isReshape(Operation *op) {
-  return isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::ReshapeOp,
-             tosa::ReshapeOp>(op);
+  return isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::ReshapeOp>(
+      op);
 }
 
 /// What a tensor-level planner (TinyEngine-style: whole tensors, in-place
@@ -128,7 +129,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     SmallVector<ChainLayer> chain;
     Value result;
     for (Operation &op : func.getBody().front()) {
-      if (isa<arith::ConstantOp, tosa::ConstOp>(op))
+      if (isa<arith::ConstantOp>(op))
         continue;
       if (auto ret = dyn_cast<func::ReturnOp>(op)) {
         result = ret.getOperand(0);

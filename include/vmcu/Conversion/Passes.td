@@ -117,8 +117,10 @@ def ConvertVMCUToLLVMPass : Pass<"convert-vmcu-to-llvm", "ModuleOp"> {
       power-of-two `N`, else one compare and select (segments lie in
       `[0, 2N)`).
     - `vmcu.dot` becomes `llvm.arm.sxtb16` (x2 per operand, the second on
-      the operand rotated by 8), `llvm.arm.sadd16` for a non-zero
-      `x_offset` and two `llvm.arm.smlad`.
+      the operand rotated by 8; `llvm.arm.sxtab16` for `x` with a non-zero
+      `x_offset`, which adds it in the same instruction) and two
+      `llvm.arm.smlad`; `vmcu.mac_lanes` the same splits and
+      `llvm.arm.smlabb`/`smlatt` per lane.
     - `vmcu.requantize` becomes TOSA `apply_scale_32` in `i64`, the output
       zero point and a clamp (`llvm.arm.ssat` for the int8 range).
 

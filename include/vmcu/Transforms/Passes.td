@@ -309,12 +309,14 @@ def VMCUSelectSegmentSizesPass
     tile: min(C, K) when one divides the other), which is also the fastest
     choice: larger segments mean longer SIMD rows and fewer ring accesses.
     If the model's arena (`vmcu-tile` + `vmcu-solve-offsets` on a copy)
-    exceeds `ram-kb`, it greedily moves one layer at a time to its next
-    smaller candidate (divisors of that gcd that are multiples of the 4 SIMD
-    lanes), always the move that shrinks the arena most, preferring the
-    layer with the smallest output on ties (least latency lost), until the
-    arena fits. Smaller segments help because the pool capacity is a
-    multiple of every segment size and bases are aligned to them.
+    exceeds `ram-kb`, it searches alignments: the pool capacity is a
+    multiple of every segment size and bases are aligned to them, so the
+    lcm of the sizes is what smaller segments buy. For each alignment `A`
+    dividing the default sizes' lcm, from the largest down, every layer
+    takes its largest candidate size dividing `A` (candidates: the gcd,
+    then its divisors that are multiples of the 4 SIMD lanes); each
+    assignment is tiled and placed on a copy, and the first that fits wins,
+    so segments stay as large (fast) as the budget allows.
 
     If no choice fits, it fails with an `error:` naming the largest layer
     and the bytes it needs. With `ram-kb=0` it does nothing. Layers whose

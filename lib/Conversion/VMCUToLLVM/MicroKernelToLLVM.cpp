@@ -1,7 +1,7 @@
 //===- MicroKernelToLLVM.cpp - lower dot and requantize -------------------===//
 //
-// Lowers the micro-kernel ops to Armv7E-M DSP intrinsics (SXTB16, SADD16,
-// SMLAD, SSAT) and the exact TOSA apply_scale_32 arithmetic.
+// Lowers the micro-kernel ops to Armv7E-M DSP intrinsics (SXTB16, SXTAB16,
+// SMLAD, SMLABB/SMLATT, SSAT) and the exact TOSA apply_scale_32 arithmetic.
 //
 //===----------------------------------------------------------------------===//
 

@@ -102,7 +102,7 @@ LogicalResult KernelOp::verify() {
 }
 
 // -zp for an int8 zero point lies in [-127, 128]; this keeps x + x_offset
-// within int16 for every int8 x, as SADD16 needs.
+// within int16 for every int8 x, as SXTAB16's 16-bit lanes need.
 static constexpr int64_t kMaxDotOffset = 128;
 
 LogicalResult DotOp::verify() {

@@ -230,7 +230,8 @@ def VMCU_DotOp : VMCU_Op<"dot", [Pure, AllTypesMatch<["x", "w"]>]> {
     `result = acc + sum_{i<4} (x[i] + x_offset) * w[i]`, exact in int32
     (wrapping like `tosa.conv2d`'s accumulator). `x_offset` is the negated
     input zero point, so `x[i] + x_offset` fits int16. On Armv7E-M this is
-    two `sxtb16` per operand, one `sadd16` for the offset and two `smlad`.
+    two `sxtb16` for `w`, two `sxtab16` for `x` (which add the offset in
+    the same instruction; `sxtb16` when the offset is 0) and two `smlad`.
 
     Example:
 

@@ -49,7 +49,7 @@ B15 11 48 288 96 3 1,2,1
 B16 6 96 480 96 7 1,1,1
 "
 
-# any_order_lb mirrors anyOrderLowerBound (vmcu/Analysis/ScheduleBound.h,
+# any_order_lb mirrors anyOrderLowerBound (test/lib/TestAnalysis/ScheduleBound.h,
 # checked on these shapes by ScheduleBoundTest.Table2Modules). The fused
 # module with strides 1,1,1 is one RxR window, pad p = R/2, from A to E.
 # When R is odd and Cin == Cout == C on the H x H grid the bound is

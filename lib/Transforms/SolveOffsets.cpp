@@ -9,8 +9,8 @@
 #include "vmcu/Transforms/Passes.h"
 
 #include "vmcu/Analysis/OffsetSolver.h"
-#include "vmcu/Transforms/KernelPatternFromIR.h"
-#include "vmcu/Transforms/MemoryReport.h"
+#include "vmcu/Analysis/KernelPatternFromIR.h"
+#include "vmcu/Support/MemoryReport.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"

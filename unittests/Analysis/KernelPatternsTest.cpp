@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vmcu/Analysis/KernelPatterns.h"
-#include "vmcu/Analysis/RingSimulator.h"
+#include "TestAnalysis/KernelPatterns.h"
+#include "TestAnalysis/RingSimulator.h"
 
 #include "gtest/gtest.h"
 

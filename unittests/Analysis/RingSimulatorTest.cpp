@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vmcu/Analysis/RingSimulator.h"
-#include "vmcu/Analysis/KernelPatterns.h"
+#include "TestAnalysis/RingSimulator.h"
+#include "TestAnalysis/KernelPatterns.h"
 #include "vmcu/Analysis/OffsetSolver.h"
 
 #include "gtest/gtest.h"

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vmcu/Analysis/ScheduleBound.h"
+#include "TestAnalysis/ScheduleBound.h"
 
 #include "gtest/gtest.h"
 

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef VMCU_ANALYSIS_KERNELPATTERNS_H
-#define VMCU_ANALYSIS_KERNELPATTERNS_H
+#ifndef VMCU_TESTANALYSIS_KERNELPATTERNS_H
+#define VMCU_TESTANALYSIS_KERNELPATTERNS_H
 
 #include "vmcu/Analysis/AccessPattern.h"
 
@@ -61,4 +61,4 @@ PatternResult bottleneck(int64_t h, int64_t w, int64_t cinSeg, int64_t coutSeg,
 
 } // namespace mlir::vmcu::analysis
 
-#endif // VMCU_ANALYSIS_KERNELPATTERNS_H
+#endif // VMCU_TESTANALYSIS_KERNELPATTERNS_H

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef VMCU_TRANSFORMS_KERNELPATTERNFROMIR_H
-#define VMCU_TRANSFORMS_KERNELPATTERNFROMIR_H
+#ifndef VMCU_ANALYSIS_KERNELPATTERNFROMIR_H
+#define VMCU_ANALYSIS_KERNELPATTERNFROMIR_H
 
 #include "mlir/Support/LLVM.h"
 #include "vmcu/Analysis/AccessPattern.h"
@@ -26,4 +26,4 @@ FailureOr<analysis::KernelPattern> buildKernelPattern(KernelOp kernel,
 
 } // namespace mlir::vmcu
 
-#endif // VMCU_TRANSFORMS_KERNELPATTERNFROMIR_H
+#endif // VMCU_ANALYSIS_KERNELPATTERNFROMIR_H

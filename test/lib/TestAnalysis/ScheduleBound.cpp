@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vmcu/Analysis/ScheduleBound.h"
+#include "TestAnalysis/ScheduleBound.h"
 
 #include <algorithm>
 #include <cassert>

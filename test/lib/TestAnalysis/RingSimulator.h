@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef VMCU_ANALYSIS_RINGSIMULATOR_H
-#define VMCU_ANALYSIS_RINGSIMULATOR_H
+#ifndef VMCU_TESTANALYSIS_RINGSIMULATOR_H
+#define VMCU_TESTANALYSIS_RINGSIMULATOR_H
 
 #include "vmcu/Analysis/AccessPattern.h"
 
@@ -53,4 +53,4 @@ simulateRing(const KernelPattern &pattern, int64_t distance,
 
 } // namespace mlir::vmcu::analysis
 
-#endif // VMCU_ANALYSIS_RINGSIMULATOR_H
+#endif // VMCU_TESTANALYSIS_RINGSIMULATOR_H

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vmcu/Transforms/MemoryReport.h"
+#include "vmcu/Support/MemoryReport.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"

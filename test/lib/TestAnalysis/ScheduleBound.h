@@ -27,8 +27,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef VMCU_ANALYSIS_SCHEDULEBOUND_H
-#define VMCU_ANALYSIS_SCHEDULEBOUND_H
+#ifndef VMCU_TESTANALYSIS_SCHEDULEBOUND_H
+#define VMCU_TESTANALYSIS_SCHEDULEBOUND_H
 
 #include <cstdint>
 #include <optional>
@@ -103,4 +103,4 @@ int64_t anyOrderLowerBound(const WindowLayer &layer,
 
 } // namespace mlir::vmcu::analysis
 
-#endif // VMCU_ANALYSIS_SCHEDULEBOUND_H
+#endif // VMCU_TESTANALYSIS_SCHEDULEBOUND_H

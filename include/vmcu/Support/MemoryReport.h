@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef VMCU_TRANSFORMS_MEMORYREPORT_H
-#define VMCU_TRANSFORMS_MEMORYREPORT_H
+#ifndef VMCU_SUPPORT_MEMORYREPORT_H
+#define VMCU_SUPPORT_MEMORYREPORT_H
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
@@ -85,4 +85,4 @@ void printMemorySVG(llvm::raw_ostream &os, const MemoryReport &report);
 
 } // namespace mlir::vmcu
 
-#endif // VMCU_TRANSFORMS_MEMORYREPORT_H
+#endif // VMCU_SUPPORT_MEMORYREPORT_H

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vmcu/Analysis/RingSimulator.h"
+#include "TestAnalysis/RingSimulator.h"
 
 #include <algorithm>
 #include <sstream>

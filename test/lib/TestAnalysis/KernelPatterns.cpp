@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vmcu/Analysis/KernelPatterns.h"
+#include "TestAnalysis/KernelPatterns.h"
 
 #include <algorithm>
 #include <functional>

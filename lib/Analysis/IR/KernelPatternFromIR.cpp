@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vmcu/Transforms/KernelPatternFromIR.h"
+#include "vmcu/Analysis/KernelPatternFromIR.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

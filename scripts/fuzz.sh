@@ -48,7 +48,7 @@ run_fuzzer() {
 if [ "$TARGET" != compile ]; then
   work="$FUZZ_BUILD/fuzz-tflite"
   rm -rf "$work" && mkdir -p "$work/corpus"
-  for kind in conv conv1x1 depthwise depthwise-s2 add head mini-mcunet softmax classifier; do
+  for kind in conv conv1x1 depthwise depthwise-s2 add head mini-mcunet maxpool softmax classifier; do
     /usr/bin/python3 "$VMCU_ROOT/utils/make-tflite.py" --kind "$kind" --seed 1 \
       -o "$work/corpus/$kind.tflite"
   done

@@ -430,6 +430,21 @@ class ModelBuilder:
         return Act(index, tuple(x.shape), SOFTMAX_OUTPUT_SCALE, SOFTMAX_OUTPUT_ZERO_POINT,
                    np.full(c, 1.0 / c), np.full(c, 0.5))
 
+    def max_pool(self, x, k, stride, padding, act):
+        """MAX_POOL_2D k x k; keeps the input's quantization."""
+        name = self._name("maxpool")
+        _, h, w, c = x.shape
+        shape = (1, _out_size(h, k, stride, padding), _out_size(w, k, stride, padding), c)
+        y = self._same_quant(name, shape, x, x.mean, x.std)
+        self.graph.add_operator(S.OP_MAX_POOL_2D, [x.index], [y.index], S.OPTIONS_POOL_2D, [
+            (S.POOL_PADDING, N.Int8Flags, padding),
+            (S.POOL_STRIDE_W, N.Int32Flags, stride),
+            (S.POOL_STRIDE_H, N.Int32Flags, stride),
+            (S.POOL_FILTER_W, N.Int32Flags, k),
+            (S.POOL_FILTER_H, N.Int32Flags, k),
+            (S.POOL_FUSED_ACTIVATION, N.Int8Flags, act)])
+        return y
+
     def reshape(self, x, shape):
         """RESHAPE with the new shape both as a constant second input (what
         the TFLite converter writes) and in ReshapeOptions.new_shape."""
@@ -490,6 +505,13 @@ def kind_mini_mcunet(m):
     return m.reshape(logits, (1, 2))
 
 
+def kind_maxpool(m):
+    x = m.input((1, 9, 9, 8))
+    y = m.max_pool(x, 3, 2, SAME, RELU6)
+    y = m.conv2d(y, 16, 1, 1, VALID, NONE)
+    return m.max_pool(y, 2, 2, VALID, NONE)
+
+
 def kind_softmax(m):
     x = m.input((1, 3, 37))
     beta = np.exp(m.rng.uniform(*np.log(SOFTMAX_BETA_RANGE)))
@@ -523,6 +545,9 @@ KINDS = {
                     "(CONV_2D 1x1 -> 24 RELU6, PAD 1 + DEPTHWISE_CONV_2D 3x3 VALID RELU6, "
                     "CONV_2D 1x1 -> 8, ADD); AVERAGE_POOL_2D 8x8 -> 1x1x8; CONV_2D 1x1 -> 2; "
                     "RESHAPE to [1,2]"),
+    "maxpool": (kind_maxpool,
+                "MAX_POOL_2D 3x3 stride 2 SAME + RELU6 (9x9x8 -> 5x5x8: padded taps "
+                "never win), CONV_2D 1x1 -> 16, MAX_POOL_2D 2x2 stride 2 VALID -> 2x2x16"),
     "softmax": (kind_softmax,
                 "SOFTMAX over 3 rows of 37 (input [1,3,37]), beta log-uniform in "
                 "[0.25, 16]: large betas leave elements below diff_min"),

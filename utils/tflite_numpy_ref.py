@@ -6,8 +6,8 @@
 Reads a one-subgraph int8 .tflite (schema ids in tflite_schema.py), runs it on
 IN.bin (raw int8, NHWC) and writes the raw int8 output, like
 /work/shared/tools/tflite_ref.py does with Arm NN. Supported ops: ADD,
-AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, PAD, RESHAPE,
-with fused NONE / RELU6, and SOFTMAX (int8 in and out, gemmlowp's
+AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, MAX_POOL_2D, PAD,
+RESHAPE, with fused NONE / RELU6, and SOFTMAX (int8 in and out, gemmlowp's
 fixed-point exp and reciprocal, as reference_ops::Softmax).
 
 The arithmetic is integer-only and follows tensorflow/lite/kernels/internal
@@ -311,6 +311,32 @@ def average_pool_2d(op, t, v):
     return np.clip(out, lo, hi).astype(np.int8)[None]
 
 
+def max_pool_2d(op, t, v):
+    """reference_integer_ops::MaxPool: the maximum over the window's in-bounds
+    elements, clamped to the fused activation's range."""
+    x, y = t[op.inputs[0]], t[op.outputs[0]]
+    if x.scale[0] != y.scale[0] or x.zero_point[0] != y.zero_point[0]:
+        raise ValueError("MAX_POOL_2D needs the same input and output quantization")
+    opt = op.options
+    fw = _scalar(opt, S.POOL_FILTER_W, N.Int32Flags)
+    fh = _scalar(opt, S.POOL_FILTER_H, N.Int32Flags)
+    sw = _scalar(opt, S.POOL_STRIDE_W, N.Int32Flags)
+    sh = _scalar(opt, S.POOL_STRIDE_H, N.Int32Flags)
+    padding = _scalar(opt, S.POOL_PADDING, N.Int8Flags)
+    _, h, w, c = x.shape
+    _, oh, ow, _ = y.shape
+    pt, pl = _padding(h, fh, sh, 1, padding, oh), _padding(w, fw, sw, 1, padding, ow)
+    xv = v[op.inputs[0]][0].astype(np.int64)
+    out = np.empty((oh, ow, c), np.int64)
+    for oy in range(oh):
+        y0, y1 = max(oy * sh - pt, 0), min(oy * sh - pt + fh, h)
+        for ox in range(ow):
+            x0, x1 = max(ox * sw - pl, 0), min(ox * sw - pl + fw, w)
+            out[oy, ox] = xv[y0:y1, x0:x1].max(axis=(0, 1))
+    lo, hi = activation_range(_scalar(opt, S.POOL_FUSED_ACTIVATION, N.Int8Flags), y)
+    return np.clip(out, lo, hi).astype(np.int8)[None]
+
+
 def add(op, t, v):
     a, b, y = t[op.inputs[0]], t[op.inputs[1]], t[op.outputs[0]]
     if a.shape != b.shape:
@@ -469,6 +495,7 @@ KERNELS = {
     S.OP_CONV_2D: conv_2d,
     S.OP_DEPTHWISE_CONV_2D: depthwise_conv_2d,
     S.OP_FULLY_CONNECTED: fully_connected,
+    S.OP_MAX_POOL_2D: max_pool_2d,
     S.OP_PAD: pad,
     S.OP_RESHAPE: reshape,
     S.OP_SOFTMAX: softmax,

@@ -409,6 +409,7 @@ LogicalResult emitFullyConnected(Emitter &e, FullyConnectedOp op,
 LogicalResult emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
                             const KernelTensors &t);
 LogicalResult emitAvgPool(Emitter &e, AvgPool2DOp op, const KernelTensors &t);
+LogicalResult emitMaxPool(Emitter &e, MaxPool2DOp op, const KernelTensors &t);
 LogicalResult emitSoftmax(Emitter &e, SoftmaxOp op, const KernelTensors &t);
 LogicalResult emitBottleneck(Emitter &e, BottleneckOp op,
                              const KernelTensors &t);

@@ -91,6 +91,7 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
             return emitDepthwise(e, op, tensors);
           })
           .Case([&](AvgPool2DOp op) { return emitAvgPool(e, op, tensors); })
+          .Case([&](MaxPool2DOp op) { return emitMaxPool(e, op, tensors); })
           .Case([&](BottleneckOp op) {
             return op.getLineBuffer() ? emitBottleneckLineBuffer(e, op, tensors)
                                       : emitBottleneck(e, op, tensors);
@@ -100,8 +101,8 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
           .Default([&](Operation *op) {
             return op->emitOpError(
                 "is not supported by vmcu-tile yet (only conv2d, "
-                "depthwise_conv2d, fully_connected, avg_pool2d, add, "
-                "softmax and bottleneck)");
+                "depthwise_conv2d, fully_connected, avg_pool2d, "
+                "max_pool2d, add, softmax and bottleneck)");
           });
   if (succeeded(result) && !e.keepAlive.empty())
     eraseEmptyLoops(*body);

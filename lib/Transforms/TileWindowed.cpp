@@ -1,5 +1,4 @@
-//===- TileWindowed.cpp - depthwise and avg_pool2d kernels
-//------------------===//
+//===- TileWindowed.cpp - depthwise and pooling kernels -------------------===//
 
 #include "TileEmitter.h"
 
@@ -295,6 +294,56 @@ LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
           e.storeSegment(t.output,
                          (e.d(0) * cols.outExtent + e.d(1)) * cs + e.d(2),
                          {p, q, cc}, obuf);
+        });
+      });
+  return success();
+}
+
+/// Max pooling: per channel segment of output (p, q), the running maximum
+/// over the in-bounds taps (padding never wins), then the clamp.
+LogicalResult mlir::vmcu::tile::emitMaxPool(Emitter &e, MaxPool2DOp op,
+                                            const KernelTensors &t) {
+  auto in = op.getInput().getType(), out = op.getOutput().getType();
+  int64_t kr = op.getKernel()[0], kc = op.getKernel()[1];
+  int64_t ch = in.getDimSize(3), s = e.seg, cs = ch / s;
+  ArrayRef<int64_t> stride = op.getStride(), pad = op.getPad();
+  Axis rows =
+      makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0], pad[0], kr);
+  Axis cols =
+      makeAxis(in.getDimSize(2), out.getDimSize(2), stride[1], pad[2], kc);
+  Type i8 = e.b.getI8Type();
+  Value best = e.scratch(s, i8);
+  Value xbuf = e.scratch(s, i8);
+  Value lowest = arith::ConstantOp::create(
+      e.b, e.loc, e.b.getI8IntegerAttr(std::numeric_limits<int8_t>::min()));
+  auto clampTo = [&](int64_t v) {
+    return arith::ConstantOp::create(e.b, e.loc, e.b.getI8IntegerAttr(v));
+  };
+  Value lo = clampTo(static_cast<int32_t>(op.getMin()));
+  Value hi = clampTo(static_cast<int32_t>(op.getMax()));
+
+  e.emitWindowed(
+      rows, cols, t.input, cs, [&](Value p, Value q, Emitter::FreeHook frees) {
+        e.loop(0, cs, [&](Value cc) {
+          e.loop(0, s, [&](Value k) { e.store(lowest, best, k); });
+          e.forEachTap(rows, cols, p, q, [&](Value, Value, Value y, Value x) {
+            e.loadSegment(t.input,
+                          (e.d(0) * cols.inExtent + e.d(1)) * cs + e.d(2),
+                          {y, x, cc}, xbuf);
+            e.loop(0, s, [&](Value k) {
+              e.store(arith::MaxSIOp::create(e.b, e.loc, e.load(best, k),
+                                             e.load(xbuf, k)),
+                      best, k);
+            });
+          });
+          e.loop(0, s, [&](Value k) {
+            Value v = arith::MaxSIOp::create(e.b, e.loc, e.load(best, k), lo);
+            e.store(arith::MinSIOp::create(e.b, e.loc, v, hi), best, k);
+          });
+          frees(cc, Value(), 0);
+          e.storeSegment(t.output,
+                         (e.d(0) * cols.outExtent + e.d(1)) * cs + e.d(2),
+                         {p, q, cc}, best);
         });
       });
   return success();

@@ -226,6 +226,17 @@ Value TosaBuilder::add(Value lhs, int32_t lhsZp, Multiplier lhsScale, Value rhs,
   return rescale(sum, type, {outScale}, 0, outZp, /*perChannel=*/false);
 }
 
+Value TosaBuilder::maxPool2d(Value x, int64_t kernelH, int64_t kernelW,
+                             int64_t strideH, int64_t strideW,
+                             const DimPads &h, const DimPads &w) {
+  int64_t c = cast<RankedTensorType>(x.getType()).getShape()[3];
+  auto outType = RankedTensorType::get({1, h.out, w.out, c}, b.getI8Type());
+  return tosa::MaxPool2dOp::create(
+      b, loc, outType, x, b.getDenseI64ArrayAttr({kernelH, kernelW}),
+      b.getDenseI64ArrayAttr({strideH, strideW}),
+      b.getDenseI64ArrayAttr({h.before, h.after, w.before, w.after}));
+}
+
 Value TosaBuilder::avgPool2d(Value x, int32_t inputZp, int32_t outputZp,
                              int64_t kernelH, int64_t kernelW, int64_t strideH,
                              int64_t strideW, const DimPads &h,

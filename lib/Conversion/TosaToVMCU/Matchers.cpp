@@ -309,7 +309,8 @@ bool tosa_to_vmcu::isFoldedWindowProducer(Operation *op) {
     Operation *user = use.getOwner();
     if (use.getOperandNumber() != 0)
       return false;
-    if (isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::AvgPool2dOp>(user))
+    if (isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::AvgPool2dOp,
+            tosa::MaxPool2dOp>(user))
       continue;
     if (!isFoldedWindowProducer(user))
       return false;

@@ -35,7 +35,8 @@ static void coverFailedLayer(Operation *root,
         worklist.push_back(user);
     }
   }
-  if (isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::AvgPool2dOp>(root)) {
+  if (isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::AvgPool2dOp,
+          tosa::MaxPool2dOp>(root)) {
     Operation *def = root->getOperand(0).getDefiningOp();
     while (isa_and_nonnull<tosa::PadOp, tosa::SliceOp>(def)) {
       covered.insert(def);
@@ -82,15 +83,15 @@ static std::string explainUnfolded(Operation *op, bool covered) {
         if (covered)
           return std::string();
         return "cannot be folded: a clamp must directly follow the rescale "
-               "of a layer (or an avg_pool2d, or another folded clamp) and "
-               "be its only user";
+               "of a layer (or a pool, or another folded clamp) and be its "
+               "only user";
       })
       .Case<tosa::PadOp, tosa::SliceOp>([&](Operation *op) -> std::string {
         if (isFoldedWindowProducer(op))
           return std::string();
         return "is only supported when folded into the padding of the input "
-               "of tosa.conv2d, tosa.depthwise_conv2d or tosa.avg_pool2d, and "
-               "must feed nothing else";
+               "of tosa.conv2d, tosa.depthwise_conv2d, tosa.avg_pool2d or "
+               "tosa.max_pool2d, and must feed nothing else";
       })
       .Default([&](Operation *) -> std::string {
         if (covered)
@@ -114,7 +115,8 @@ LogicalResult vmcu::checkTosaToVMCUConvertible(Operation *root) {
     SmallVector<Operation *> absorbed;
     std::optional<LogicalResult> result =
         TypeSwitch<Operation *, std::optional<LogicalResult>>(op)
-            .Case<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::AvgPool2dOp>(
+            .Case<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::AvgPool2dOp,
+                  tosa::MaxPool2dOp>(
                 [&](Operation *layer) {
                   return checkWindowLayer(layer, absorbed, diag);
                 })
@@ -143,7 +145,8 @@ LogicalResult vmcu::checkTosaToVMCUConvertible(Operation *root) {
   root->walk([&](Operation *op) {
     if (!isTosa(op) ||
         isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::AvgPool2dOp,
-            tosa::MatMulOp, tosa::AddOp, tosa::ReshapeOp>(op))
+            tosa::MaxPool2dOp, tosa::MatMulOp, tosa::AddOp, tosa::ReshapeOp>(
+            op))
       return;
     std::string reason = explainUnfolded(op, covered.contains(op));
     if (reason.empty())
@@ -158,7 +161,7 @@ void vmcu::configureTosaToVMCUConversionTarget(ConversionTarget &target) {
   target.addLegalDialect<VMCUDialect, arith::ArithDialect,
                          tensor::TensorDialect, func::FuncDialect>();
   target.addIllegalOp<tosa::ConstOp, tosa::Conv2DOp, tosa::DepthwiseConv2DOp,
-                      tosa::AvgPool2dOp, tosa::MatMulOp, tosa::AddOp,
+                      tosa::AvgPool2dOp, tosa::MaxPool2dOp, tosa::MatMulOp, tosa::AddOp,
                       tosa::ReshapeOp, tosa::ClampOp>();
   // Folded into a later layer, which leaves them dead.
   target.addDynamicallyLegalOp<tosa::RescaleOp>(

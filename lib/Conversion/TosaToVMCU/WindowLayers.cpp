@@ -254,6 +254,37 @@ static FailureOr<PoolPlan> matchAvgPool(tosa::AvgPool2dOp op,
   return plan;
 }
 
+/// A max pool's own padding is the int8 minimum, which never wins the max:
+/// only a tosa.pad of that value folds into it.
+static constexpr int64_t kMaxPoolPadValue = -128;
+
+static FailureOr<PoolPlan> matchMaxPool(tosa::MaxPool2dOp op,
+                                        Absorbed &absorbed, MatchDiag &diag) {
+  Type inputType = op.getInput().getType();
+  Type outputType = op.getOutput().getType();
+  if (!hasIntElements(inputType, 8) || !hasIntElements(outputType, 8))
+    return diag.fail(op, "expected int8 input and output, got " +
+                             typeToString(inputType) + " -> " +
+                             typeToString(outputType));
+  if (!hasStaticShape(inputType) || !hasStaticShape(outputType))
+    return diag.fail(op, "requires static shapes");
+  int64_t batch = cast<RankedTensorType>(inputType).getDimSize(0);
+  if (batch != 1)
+    return diag.fail(op, "batch must be 1, got " + Twine(batch));
+  PoolPlan plan;
+  FailureOr<FoldedClamps> clamps = foldClamps(op.getOutput(), absorbed, diag);
+  if (failed(clamps))
+    return failure();
+  plan.clamps = std::move(*clamps);
+  FailureOr<InputWindow> window = foldInputWindow(
+      op, op.getInput(), op.getKernel(), op.getStride(), op.getPad(),
+      kMaxPoolPadValue, /*isAvgPool=*/false, absorbed, diag);
+  if (failed(window))
+    return failure();
+  plan.window = std::move(*window);
+  return plan;
+}
+
 /// The `vmcu.round_half_away` marker of a pool imported from TFLite.
 static UnitAttr roundsHalfAway(tosa::AvgPool2dOp op) {
   auto *dialect = op->getContext()->getLoadedDialect<VMCUDialect>();
@@ -292,6 +323,32 @@ struct AvgPool2DLowering : OpConversionPattern<tosa::AvgPool2dOp> {
   }
 };
 
+struct MaxPool2DLowering : OpConversionPattern<tosa::MaxPool2dOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tosa::MaxPool2dOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MatchDiag diag;
+    SmallVector<Operation *> absorbed;
+    FailureOr<PoolPlan> plan = matchMaxPool(op, absorbed, diag);
+    if (failed(plan))
+      return rewriter.notifyMatchFailure(op, diag.getReason());
+    auto i32 = [&](int64_t v) { return rewriter.getI32IntegerAttr(v); };
+    Value result = MaxPool2DOp::create(
+        rewriter, op.getLoc(), op.getOutput().getType(),
+        rewriter.getRemappedValue(plan->window.input),
+        rewriter.getDenseI64ArrayAttr(op.getKernel()),
+        rewriter.getDenseI64ArrayAttr(op.getStride()),
+        rewriter.getDenseI64ArrayAttr(plan->window.pad),
+        i32(plan->clamps.min), i32(plan->clamps.max), IntegerAttr());
+    SmallVector<Operation *> chain = {op};
+    llvm::append_range(chain, plan->clamps.ops);
+    replaceChain(rewriter, chain, result);
+    return success();
+  }
+};
+
 } // namespace
 
 LogicalResult tosa_to_vmcu::checkWindowLayer(Operation *op, Absorbed &absorbed,
@@ -306,12 +363,16 @@ LogicalResult tosa_to_vmcu::checkWindowLayer(Operation *op, Absorbed &absorbed,
       .Case([&](tosa::AvgPool2dOp pool) {
         return LogicalResult(matchAvgPool(pool, absorbed, diag));
       })
+      .Case([&](tosa::MaxPool2dOp pool) {
+        return LogicalResult(matchMaxPool(pool, absorbed, diag));
+      })
       .Default([](Operation *) { return failure(); });
 }
 
 void tosa_to_vmcu::populateWindowPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns) {
   patterns.add<ConvLowering<tosa::Conv2DOp>,
-               ConvLowering<tosa::DepthwiseConv2DOp>, AvgPool2DLowering>(
+               ConvLowering<tosa::DepthwiseConv2DOp>, AvgPool2DLowering,
+               MaxPool2DLowering>(
       converter, patterns.getContext());
 }

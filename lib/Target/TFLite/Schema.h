@@ -78,6 +78,7 @@ enum class Builtin : int32_t {
   Conv2D = 3,
   DepthwiseConv2D = 4,
   FullyConnected = 9,
+  MaxPool2D = 17,
   Reshape = 22,
   Softmax = 25,
   Pad = 34,

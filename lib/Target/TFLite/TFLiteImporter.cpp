@@ -157,7 +157,9 @@ private:
   LogicalResult importFullyConnected(Table op, ArrayRef<int32_t> in,
                                      int32_t out);
   LogicalResult importAdd(Table op, ArrayRef<int32_t> in, int32_t out);
-  LogicalResult importAvgPool(Table op, ArrayRef<int32_t> in, int32_t out);
+  /// AVERAGE_POOL_2D, or MAX_POOL_2D with `max`.
+  LogicalResult importPool(Table op, ArrayRef<int32_t> in, int32_t out,
+                           bool max);
   LogicalResult importReshape(ArrayRef<int32_t> in, int32_t out);
   LogicalResult importPad(ArrayRef<int32_t> in, int32_t out);
   LogicalResult importSoftmax(Table op, ArrayRef<int32_t> in, int32_t out);
@@ -743,8 +745,8 @@ LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in, int32_t out) {
   return defineActivated(out, y, *act, outScale, outZp);
 }
 
-LogicalResult Importer::importAvgPool(Table op, ArrayRef<int32_t> in,
-                                      int32_t out) {
+LogicalResult Importer::importPool(Table op, ArrayRef<int32_t> in,
+                                   int32_t out, bool max) {
   if (in.size() != 1)
     return opError() << "expects one operand";
   FailureOr<QuantValue> x = activation(in[0]);
@@ -778,7 +780,7 @@ LogicalResult Importer::importAvgPool(Table op, ArrayRef<int32_t> in,
     return failure();
   if (outScale != x->scale || outZp != x->zp)
     return opError() << "input and output quantisation differ; TFLite's int8 "
-                        "average pool keeps it";
+                        "pooling keeps it";
   FailureOr<DimPads> h = window("height", xShape[1], *fh, *sh,
                                 static_cast<PaddingKind>(*padding), 0, 0);
   if (failed(h))
@@ -788,6 +790,10 @@ LogicalResult Importer::importAvgPool(Table op, ArrayRef<int32_t> in,
   if (failed(w) || failed(checkShape(out, {1, h->out, w->out, xShape[3]})))
     return failure();
   Value input = tosa.sliceTail(x->value, h->trim, w->trim);
+  if (max) {
+    Value y = tosa.maxPool2d(input, *fh, *fw, *sh, *sw, *h, *w);
+    return defineActivated(out, y, *act, outScale, outZp);
+  }
   Value y = tosa.avgPool2d(input, x->zp, outZp, *fh, *fw, *sh, *sw, *h, *w);
   // TFLite rounds a tie away from zero, TOSA up: record whose it is.
   context->getLoadedDialect<VMCUDialect>()->getRoundHalfAwayAttrHelper().setAttr(
@@ -928,7 +934,9 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
   case Builtin::Add:
     return importAdd(op, *in, result);
   case Builtin::AveragePool2D:
-    return importAvgPool(op, *in, result);
+    return importPool(op, *in, result, /*max=*/false);
+  case Builtin::MaxPool2D:
+    return importPool(op, *in, result, /*max=*/true);
   case Builtin::Reshape:
     return importReshape(*in, result);
   case Builtin::Pad:
@@ -938,8 +946,8 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
   }
   return opError() << "is not supported (builtin code " << opCode
                    << "); vmcu imports CONV_2D, DEPTHWISE_CONV_2D, "
-                      "FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, RESHAPE, PAD "
-                      "and SOFTMAX";
+                      "FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, MAX_POOL_2D, "
+                      "RESHAPE, PAD and SOFTMAX";
 }
 
 LogicalResult Importer::readOperators() {

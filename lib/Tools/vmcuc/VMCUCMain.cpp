@@ -58,8 +58,9 @@ runtime/vmcu_model_api.h:
 
 The input is int8 TOSA 1.0 MLIR (or a later vmcu stage, see --from) or an
 int8 .tflite model, recognised by its TFL3 identifier and imported first
-(CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, RESHAPE,
-PAD, SOFTMAX; --tflite-output stops at an earlier tensor).
+(CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, AVERAGE_POOL_2D,
+MAX_POOL_2D, RESHAPE, PAD, SOFTMAX; --tflite-output stops at an earlier
+tensor).
 
 It runs the vmcu-tosa-to-llvm pipeline (the same one vmcu-opt registers),
 translates the result to LLVM IR, optimises it at O2 and emits the object

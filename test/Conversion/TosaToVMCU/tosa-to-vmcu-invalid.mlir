@@ -300,7 +300,7 @@ func.func @pad_changes_avg_pool_divisor(%x: tensor<1x4x4x4xi8>) -> tensor<1x3x3x
 func.func @pad_standalone(%x: tensor<1x4x4x4xi8>) -> tensor<1x6x6x4xi8> {
   %padding = tosa.const_shape {values = dense<[0, 0, 1, 1, 1, 1, 0, 0]> : tensor<8xindex>} : () -> !tosa.shape<8>
   %zp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.pad' op is only supported when folded into the padding of the input of tosa.conv2d, tosa.depthwise_conv2d or tosa.avg_pool2d, and must feed nothing else}}
+  // expected-error @+1 {{'tosa.pad' op is only supported when folded into the padding of the input of tosa.conv2d, tosa.depthwise_conv2d, tosa.avg_pool2d or tosa.max_pool2d, and must feed nothing else}}
   %xp = tosa.pad %x, %padding, %zp : (tensor<1x4x4x4xi8>, !tosa.shape<8>, tensor<1xi8>) -> tensor<1x6x6x4xi8>
   return %xp : tensor<1x6x6x4xi8>
 }
@@ -432,4 +432,17 @@ func.func @several_errors(%x: tensor<1x4x4x4xi8>, %f: tensor<1x4xf32>) -> (tenso
   // expected-error @+1 {{'tosa.add' op floating-point add is not supported}}
   %g = tosa.add %f, %f : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
   return %y, %g : tensor<1x4x4x4xi8>, tensor<1x4xf32>
+}
+
+// -----
+
+// A pad with the zero point would win the max where the data is lower: it
+// cannot become max_pool2d padding.
+func.func @pad_value_changes_max(%x: tensor<1x4x4x4xi8>) -> tensor<1x3x3x4xi8> {
+  %padding = tosa.const_shape {values = dense<[0, 0, 1, 1, 1, 1, 0, 0]> : tensor<8xindex>} : () -> !tosa.shape<8>
+  %zp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.pad' op pads with 0 but the consumer's input zero point is -128; only zero-point padding folds exactly}}
+  %xp = tosa.pad %x, %padding, %zp : (tensor<1x4x4x4xi8>, !tosa.shape<8>, tensor<1xi8>) -> tensor<1x6x6x4xi8>
+  %y = tosa.max_pool2d %xp {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>} : (tensor<1x6x6x4xi8>) -> tensor<1x3x3x4xi8>
+  return %y : tensor<1x3x3x4xi8>
 }

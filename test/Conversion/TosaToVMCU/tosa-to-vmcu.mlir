@@ -595,3 +595,19 @@ func.func @chain(%x: tensor<1x4x4x4xi8>) -> tensor<1x2x2x4xi8> {
   %p = tosa.avg_pool2d %y, %zp8, %zp8 {acc_type = i32, kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>} : (tensor<1x4x4x4xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x2x2x4xi8>
   return %p : tensor<1x2x2x4xi8>
 }
+
+// -----
+
+// A max pool with its RELU6-style clamp folded, and a tosa.pad of -128 (the
+// lowest int8, which never wins the max) folded into its padding.
+// CHECK-LABEL: func.func @max_pool2d_clamp_and_pad(
+// CHECK-NOT: tosa.
+// CHECK: vmcu.max_pool2d %{{.*}} {kernel = array<i64: 3, 3>, max = 100 : i32, min = -20 : i32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>} : (tensor<1x5x5x8xi8>) -> tensor<1x3x3x8xi8>
+func.func @max_pool2d_clamp_and_pad(%x: tensor<1x5x5x8xi8>) -> tensor<1x3x3x8xi8> {
+  %padding = tosa.const_shape {values = dense<[0, 0, 1, 1, 1, 1, 0, 0]> : tensor<8xindex>} : () -> !tosa.shape<8>
+  %low = "tosa.const"() {values = dense<-128> : tensor<1xi8>} : () -> tensor<1xi8>
+  %xp = tosa.pad %x, %padding, %low : (tensor<1x5x5x8xi8>, !tosa.shape<8>, tensor<1xi8>) -> tensor<1x7x7x8xi8>
+  %p = tosa.max_pool2d %xp {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>} : (tensor<1x7x7x8xi8>) -> tensor<1x3x3x8xi8>
+  %y = tosa.clamp %p {min_val = -20 : i8, max_val = 100 : i8} : (tensor<1x3x3x8xi8>) -> tensor<1x3x3x8xi8>
+  return %y : tensor<1x3x3x8xi8>
+}

@@ -750,3 +750,19 @@ func.func @tflite_average_zero_points(%x: tensor<1x4x4x8xi8>) -> tensor<1x1x1x8x
   %y = vmcu.avg_pool2d %x {kernel = array<i64: 4, 4>, stride = array<i64: 4, 4>, pad = array<i64: 0, 0, 0, 0>, input_zp = 3 : i32, output_zp = 4 : i32, min = -128 : i32, max = 127 : i32, round_half_away} : (tensor<1x4x4x8xi8>) -> tensor<1x1x1x8xi8>
   return %y : tensor<1x1x1x8xi8>
 }
+
+// -----
+
+func.func @max_pool_clamp(%x: tensor<1x4x4x8xi8>) -> tensor<1x2x2x8xi8> {
+  // expected-error @below {{min (10) is greater than max (5)}}
+  %y = vmcu.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, min = 10 : i32, max = 5 : i32} : (tensor<1x4x4x8xi8>) -> tensor<1x2x2x8xi8>
+  return %y : tensor<1x2x2x8xi8>
+}
+
+// -----
+
+func.func @max_pool_shape(%x: tensor<1x4x4x8xi8>) -> tensor<1x3x3x8xi8> {
+  // expected-error @below {{'vmcu.max_pool2d' op output shape must be [1, 2, 2, 8], got 'tensor<1x3x3x8xi8>'}}
+  %y = vmcu.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, min = -128 : i32, max = 127 : i32} : (tensor<1x4x4x8xi8>) -> tensor<1x3x3x8xi8>
+  return %y : tensor<1x3x3x8xi8>
+}

@@ -400,6 +400,34 @@ SmallVector<int64_t> AvgPool2DOp::getSegmentedExtents() {
 }
 
 //===----------------------------------------------------------------------===//
+// MaxPool2DOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MaxPool2DOp::verify() {
+  if (failed(verifyStaticShapes(*this)))
+    return failure();
+  if (getKernel().size() != 2)
+    return emitOpError("kernel must have 2 entries, got ")
+           << getKernel().size();
+  auto in = getInput().getType();
+  if (failed(verifyWindow(*this, in, getKernel()[0], getKernel()[1],
+                          getStride(), getPad(), getOutput().getType(),
+                          in.getDimSize(3))) ||
+      failed(verifyZeroPoint(*this, "min", getMin())) ||
+      failed(verifyZeroPoint(*this, "max", getMax())))
+    return failure();
+  auto lo = static_cast<int32_t>(getMin()), hi = static_cast<int32_t>(getMax());
+  if (lo > hi)
+    return emitOpError("min (") << lo << ") is greater than max (" << hi << ")";
+  return success();
+}
+
+Value MaxPool2DOp::getActivationInput() { return getInput(); }
+SmallVector<int64_t> MaxPool2DOp::getSegmentedExtents() {
+  return {getInput().getType().getDimSize(3)};
+}
+
+//===----------------------------------------------------------------------===//
 // TensorBaseOp: the model I/O marker
 //===----------------------------------------------------------------------===//
 

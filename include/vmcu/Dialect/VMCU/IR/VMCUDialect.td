@@ -21,8 +21,9 @@ def VMCU_Dialect : Dialect {
     It has two levels:
     - layer ops (`vmcu.conv2d`, `vmcu.depthwise_conv2d`,
       `vmcu.fully_connected`, `vmcu.add`, `vmcu.avg_pool2d`,
-      `vmcu.bottleneck`) on int8 tensors, carrying their quantisation in a
-      `#vmcu.requant` attribute;
+      `vmcu.max_pool2d`, `vmcu.softmax`, `vmcu.bottleneck`) on int8
+      tensors, carrying their quantisation in a `#vmcu.requant` attribute
+      (or their own parameters);
     - ring ops (`vmcu.segment_pool`, `vmcu.ring_load`, `vmcu.ring_store`,
       `vmcu.free`) that tiled kernels use to touch the pool one segment at
       a time, with the modulo addressing as part of their semantics.

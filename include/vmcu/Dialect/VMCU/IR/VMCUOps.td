@@ -492,6 +492,35 @@ def VMCU_AvgPool2DOp : VMCU_LayerOp<"avg_pool2d", [Pure]> {
   let hasVerifier = 1;
 }
 
+def VMCU_MaxPool2DOp : VMCU_LayerOp<"max_pool2d", [Pure]> {
+  let summary = "int8 NHWC max pooling (TOSA max_pool2d, TFLite MAX_POOL_2D)";
+  let description = [{
+    The maximum of the in-bounds part of each `kernel` window, per channel,
+    clamped to `[min, max]` (a fused activation). Padding never wins: TOSA
+    pads with the type's lowest value, TFLite skips padded taps; both give
+    the in-bounds maximum. Quantisation is unchanged. Shapes follow
+    `vmcu.conv2d` with K = C.
+
+    Example:
+
+    ```mlir
+    %y = vmcu.max_pool2d %x {kernel = array<i64: 2, 2>,
+           stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>,
+           min = -128 : i32, max = 127 : i32}
+         : (tensor<1x8x8x16xi8>) -> tensor<1x4x4x16xi8>
+    ```
+  }];
+  let arguments = (ins VMCU_I8Tensor4D:$input,
+                       DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$stride,
+                       DenseI64ArrayAttr:$pad, I32Attr:$min, I32Attr:$max,
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
+  let results = (outs VMCU_I8Tensor4D:$output);
+  let assemblyFormat = [{
+    $input attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def VMCU_SoftmaxOp : VMCU_LayerOp<"softmax", [Pure,
     AllTypesMatch<["input", "output"]>]> {
   let summary = "int8 softmax over the innermost dimension (TFLite's kernel)";

@@ -160,6 +160,7 @@ void tosa_to_vmcu::replaceChain(ConversionPatternRewriter &rewriter,
 
 // TOSA limits shifts to [2, 62]; the 32-bit form of a 16-bit multiplier
 // adds 16 to the shift.
+static constexpr int64_t kMinShift = 2;
 static constexpr int64_t kMaxShift = 62;
 static constexpr int64_t kScale16Shift = 16;
 
@@ -208,6 +209,13 @@ FailureOr<RescaleParams> tosa_to_vmcu::readRescale(tosa::RescaleOp op,
 
   for (auto [m, s] : llvm::zip_equal(*multipliers, *shifts)) {
     int64_t multiplier = m.getSExtValue(), shift = s.getSExtValue();
+    if (shift < kMinShift || shift > kMaxShift)
+      return diag.fail(op, "shift " + Twine(shift) + " is outside TOSA's [" +
+                               Twine(kMinShift) + ", " + Twine(kMaxShift) +
+                               "]");
+    if (multiplier < 0)
+      return diag.fail(op, "multiplier " + Twine(multiplier) +
+                               " is negative");
     if (!op.getScale32()) {
       // apply_scale_16(v, m, s) == apply_scale_32(v, m << 16, s + 16) with
       // single rounding: the extra factor 2^16 cancels exactly.

@@ -170,6 +170,10 @@ def check_kind(kind, seeds, tflite_ref, work):
     return worst_op <= TOLERANCE
 
 
+# Kinds Arm NN 20.08 cannot run: its TfLiteParser crashes on them.
+NOT_IN_ARMNN = {"leaky-relu": "Arm NN 20.08's TfLiteParser has no LEAKY_RELU"}
+
+
 def main():
     parser = argparse.ArgumentParser(
         description="Check every make-tflite.py kind against Arm NN and tflite_numpy_ref.py.")
@@ -186,7 +190,9 @@ def main():
         print(f"{'kind':13} {'ops':>3} {'per-op':>6} {'differing':>12} {'output':>6}"
               f" {'as written':>10} {'at -128':>8} {'at 127':>7}")
         ok = all([check_kind(kind, range(args.seeds), args.tflite_ref, work)
-                  for kind in MK.KINDS])
+                  for kind in MK.KINDS if kind not in NOT_IN_ARMNN])
+        for kind, why in NOT_IN_ARMNN.items():
+            print(f"{kind:13} not checked: {why}")
     print("OK" if ok else "FAILED")
     return 0 if ok else 1
 

@@ -189,19 +189,22 @@ def _operator(b, op):
     outputs = _numbers(b, op.outputs, "<i4")
     vectors = {fid: _numbers(b, value, "<i4") for fid, kind, value in op.options
                if kind == INT32_VECTOR}
-    b.StartObject(1 + max((fid for fid, _, _ in op.options), default=-1))
-    for fid, kind, value in op.options:
-        if kind == INT32_VECTOR:
-            b.PrependUOffsetTRelativeSlot(fid, vectors[fid], 0)
-        else:
-            b.PrependSlot(kind, fid, value if kind == N.Float32Flags else int(value), 0)
-    options = b.EndObject()
+    options = None
+    if op.options_type:  # BuiltinOptions NONE: no options table
+        b.StartObject(1 + max((fid for fid, _, _ in op.options), default=-1))
+        for fid, kind, value in op.options:
+            if kind == INT32_VECTOR:
+                b.PrependUOffsetTRelativeSlot(fid, vectors[fid], 0)
+            else:
+                b.PrependSlot(kind, fid, value if kind == N.Float32Flags else int(value), 0)
+        options = b.EndObject()
     b.StartObject(S.OPERATOR_NUM_FIELDS)
     b.PrependUint32Slot(S.OPERATOR_OPCODE_INDEX, op.opcode_index, 0)
     b.PrependUOffsetTRelativeSlot(S.OPERATOR_INPUTS, inputs, 0)
     b.PrependUOffsetTRelativeSlot(S.OPERATOR_OUTPUTS, outputs, 0)
     b.PrependUint8Slot(S.OPERATOR_BUILTIN_OPTIONS_TYPE, op.options_type, 0)
-    b.PrependUOffsetTRelativeSlot(S.OPERATOR_BUILTIN_OPTIONS, options, 0)
+    if options is not None:
+        b.PrependUOffsetTRelativeSlot(S.OPERATOR_BUILTIN_OPTIONS, options, 0)
     return b.EndObject()
 
 
@@ -445,6 +448,36 @@ class ModelBuilder:
             (S.POOL_FUSED_ACTIVATION, N.Int8Flags, act)])
         return y
 
+    def _elementwise(self, code, base, x, quant, options_type, options=()):
+        """A unary int8 operator; `quant` is the output's (scale, zero point),
+        None to keep the input's."""
+        name = self._name(base)
+        scale, zp = quant if quant else (x.scale, x.zero_point)
+        index = self.graph.add_tensor(name, x.shape, S.TENSOR_INT8, scale=[np.float32(scale)],
+                                      zero_point=[int(zp)])
+        self.graph.add_operator(code, [x.index], [index], options_type, options)
+        return Act(index, tuple(x.shape), np.float32(scale), int(zp), x.mean, x.std)
+
+    def _requant_target(self, x, factor):
+        """An output quantization `factor` times coarser than x's, zero point
+        moved by a random amount: the op must requantize."""
+        zp = int(np.clip(x.zero_point + self.rng.integers(-20, 21), INT8_MIN, INT8_MAX))
+        return np.float32(x.scale * factor), zp
+
+    def relu(self, x):
+        return self._elementwise(S.OP_RELU, "relu", x, self._requant_target(x, 0.75), 0)
+
+    def relu6(self, x):
+        return self._elementwise(S.OP_RELU6, "relu6", x, None, 0)
+
+    def leaky_relu(self, x, alpha):
+        return self._elementwise(S.OP_LEAKY_RELU, "leaky_relu", x,
+                                 self._requant_target(x, 1.3), S.OPTIONS_LEAKY_RELU,
+                                 [(S.LEAKY_RELU_ALPHA, N.Float32Flags, float(np.float32(alpha)))])
+
+    def quantize(self, x):
+        return self._elementwise(S.OP_QUANTIZE, "quantize", x, self._requant_target(x, 1.7), 0)
+
     def reshape(self, x, shape):
         """RESHAPE with the new shape both as a constant second input (what
         the TFLite converter writes) and in ReshapeOptions.new_shape."""
@@ -512,6 +545,20 @@ def kind_maxpool(m):
     return m.max_pool(y, 2, 2, VALID, NONE)
 
 
+def kind_activations(m):
+    x = m.input((1, 5, 5, 8))
+    y = m.relu(x)
+    y = m.conv2d(y, 12, 1, 1, VALID, NONE)
+    y = m.quantize(y)
+    return m.relu6(y)
+
+
+def kind_leaky_relu(m):
+    x = m.input((1, 5, 5, 8))
+    y = m.leaky_relu(x, 0.1)
+    return m.leaky_relu(m.conv2d(y, 12, 1, 1, VALID, NONE), 0.3)
+
+
 def kind_softmax(m):
     x = m.input((1, 3, 37))
     beta = np.exp(m.rng.uniform(*np.log(SOFTMAX_BETA_RANGE)))
@@ -548,6 +595,12 @@ KINDS = {
     "maxpool": (kind_maxpool,
                 "MAX_POOL_2D 3x3 stride 2 SAME + RELU6 (9x9x8 -> 5x5x8: padded taps "
                 "never win), CONV_2D 1x1 -> 16, MAX_POOL_2D 2x2 stride 2 VALID -> 2x2x16"),
+    "activations": (kind_activations,
+                    "standalone RELU (requantizing), CONV_2D 1x1 -> 12, QUANTIZE int8 -> "
+                    "int8, RELU6, on 5x5x8"),
+    "leaky-relu": (kind_leaky_relu,
+                   "LEAKY_RELU (alpha 0.1, requantizing), CONV_2D 1x1 -> 12, LEAKY_RELU "
+                   "(alpha 0.3) on 5x5x8"),
     "softmax": (kind_softmax,
                 "SOFTMAX over 3 rows of 37 (input [1,3,37]), beta log-uniform in "
                 "[0.25, 16]: large betas leave elements below diff_min"),

@@ -7,7 +7,8 @@ Reads a one-subgraph int8 .tflite (schema ids in tflite_schema.py), runs it on
 IN.bin (raw int8, NHWC) and writes the raw int8 output, like
 /work/shared/tools/tflite_ref.py does with Arm NN. Supported ops: ADD,
 AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, MAX_POOL_2D, PAD,
-RESHAPE, with fused NONE / RELU6, and SOFTMAX (int8 in and out, gemmlowp's
+RESHAPE, with fused NONE / RELU6, SOFTMAX, and RELU, RELU6, LEAKY_RELU and
+int8 QUANTIZE (int8 in and out, gemmlowp's
 fixed-point exp and reciprocal, as reference_ops::Softmax).
 
 The arithmetic is integer-only and follows tensorflow/lite/kernels/internal
@@ -355,6 +356,60 @@ def add(op, t, v):
     return np.clip(out, lo, hi).astype(np.int8)
 
 
+# --- elementwise int8 activations (tensorflow/lite/micro/kernels) -----------
+
+def _f32(x):
+    return np.float32(x)
+
+
+def relu(op, t, v):
+    """CalculateReluOpData + ReluQuantized: requantize, then clamp at the
+    quantized 0.0."""
+    x, y = t[op.inputs[0]], t[op.outputs[0]]
+    in_zp, out_zp = int(x.zero_point[0]), int(y.zero_point[0])
+    m, shift = quantize_multiplier(float(_f32(x.scale[0])) / float(_f32(y.scale[0])))
+    lo = max(INT8_MIN, out_zp)
+    out = out_zp + multiply_by_quantized_multiplier(v[op.inputs[0]].astype(np.int64) - in_zp,
+                                                    m, shift)
+    return np.clip(out, lo, INT8_MAX).astype(np.int8)
+
+
+def relu6(op, t, v):
+    """Relu6Quantized: clamp to [zero point, quantized 6.0] in the input's
+    quantization (which the output keeps)."""
+    x, y = t[op.inputs[0]], t[op.outputs[0]]
+    if x.scale[0] != y.scale[0] or x.zero_point[0] != y.zero_point[0]:
+        raise ValueError("RELU6 needs the same input and output quantization")
+    zp = int(x.zero_point[0])
+    six = round_half_away(float(_f32(6.0) / _f32(x.scale[0]))) + zp
+    six = min(max(six, INT8_MIN), INT8_MAX)
+    zero = min(max(zp, INT8_MIN), INT8_MAX)
+    return np.minimum(np.maximum(v[op.inputs[0]], zero), six).astype(np.int8)
+
+
+def leaky_relu(op, t, v):
+    """CalculateOpDataLeakyRelu (scales formed in float) + QuantizeLeakyRelu."""
+    x, y = t[op.inputs[0]], t[op.outputs[0]]
+    alpha = _f32(_scalar(op.options, S.LEAKY_RELU_ALPHA, N.Float32Flags, 0.0))
+    in_s, out_s = _f32(x.scale[0]), _f32(y.scale[0])
+    m_alpha, s_alpha = quantize_multiplier(float(_f32(in_s * alpha) / out_s))
+    m_id, s_id = quantize_multiplier(float(in_s / out_s))
+    d = v[op.inputs[0]].astype(np.int64) - int(x.zero_point[0])
+    out = int(y.zero_point[0]) + np.where(
+        d >= 0, multiply_by_quantized_multiplier(d, m_id, s_id),
+        multiply_by_quantized_multiplier(d, m_alpha, s_alpha))
+    return np.clip(out, INT8_MIN, INT8_MAX).astype(np.int8)
+
+
+def quantize(op, t, v):
+    """QUANTIZE int8 -> int8: reference_ops::Requantize."""
+    x, y = t[op.inputs[0]], t[op.outputs[0]]
+    m, shift = quantize_multiplier(float(_f32(x.scale[0])) / float(_f32(y.scale[0])))
+    out = multiply_by_quantized_multiplier(
+        v[op.inputs[0]].astype(np.int64) - int(x.zero_point[0]), m, shift) + int(y.zero_point[0])
+    return np.clip(out, INT8_MIN, INT8_MAX).astype(np.int8)
+
+
 def pad(op, t, v):
     """Fills with the output zero point (the quantized 0.0), as TFLite does."""
     paddings = t[op.inputs[1]].data.astype(np.int64)
@@ -499,6 +554,10 @@ KERNELS = {
     S.OP_PAD: pad,
     S.OP_RESHAPE: reshape,
     S.OP_SOFTMAX: softmax,
+    S.OP_RELU: relu,
+    S.OP_RELU6: relu6,
+    S.OP_LEAKY_RELU: leaky_relu,
+    S.OP_QUANTIZE: quantize,
 }
 
 

@@ -1,4 +1,4 @@
-//===- TileKernels.cpp - segment-tiled kernel emitters --------------------===//
+//===- TileKernels.cpp - add and table kernels, and the dispatch ----------===//
 //
 // The loops vmcu-tile emits for each layer (paper Figures 4-6): an outer
 // level over output pixels and segments with ring loads, stores and frees at
@@ -60,6 +60,41 @@ LogicalResult emitAdd(Emitter &e, AddOp op, const KernelTensors &t) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// table: element-wise lookup, segment by segment, in place.
+//===----------------------------------------------------------------------===//
+
+/// Loads segment i, frees it and stores the looked-up segment i, so the
+/// output may overwrite the input in place.
+LogicalResult emitTable(Emitter &e, TableOp op, const KernelTensors &t) {
+  auto type = op.getOutput().getType();
+  int64_t channels = type.getDimSize(type.getRank() - 1);
+  int64_t s = e.seg, cs = channels / s;
+  int64_t pixels = type.getNumElements() / channels;
+  auto entries = constantValues<int8_t>(op, op.getTable(), "table");
+  if (failed(entries))
+    return failure();
+  Value table = e.i8Table("table", *entries);
+  Value buf = e.scratch(s, e.b.getI8Type());
+  e.loop(0, pixels, [&](Value p) {
+    e.loop(0, cs, [&](Value cc) {
+      AffineExpr segIndex = e.d(0) * cs + e.d(1);
+      e.loadSegment(t.input, segIndex, {p, cc}, buf);
+      e.loop(0, s, [&](Value k) {
+        Value x = arith::ExtSIOp::create(e.b, e.loc, e.b.getI32Type(),
+                                         e.load(buf, k));
+        Value index = arith::IndexCastOp::create(
+            e.b, e.loc, e.b.getIndexType(),
+            arith::AddIOp::create(e.b, e.loc, x, e.i32(TableOp::kOffset)));
+        e.store(e.load(table, index), buf, k);
+      });
+      e.freeSegment(t.input, segIndex, {p, cc});
+      e.storeSegment(t.output, segIndex, {p, cc}, buf);
+    });
+  });
+  return success();
+}
+
 /// Erases the loops left empty when frees of a kept-alive tensor were not
 /// emitted (innermost first).
 void eraseEmptyLoops(Block &body) {
@@ -98,11 +133,12 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
           })
           .Case([&](AddOp op) { return emitAdd(e, op, tensors); })
           .Case([&](SoftmaxOp op) { return emitSoftmax(e, op, tensors); })
+          .Case([&](TableOp op) { return emitTable(e, op, tensors); })
           .Default([&](Operation *op) {
             return op->emitOpError(
                 "is not supported by vmcu-tile yet (only conv2d, "
                 "depthwise_conv2d, fully_connected, avg_pool2d, "
-                "max_pool2d, add, softmax and bottleneck)");
+                "max_pool2d, add, table, softmax and bottleneck)");
           });
   if (succeeded(result) && !e.keepAlive.empty())
     eraseEmptyLoops(*body);

@@ -94,6 +94,35 @@ int32_t fixedpoint::oneOverOnePlusX(int32_t a) {
   return saturatingShiftLeft(x, 1);
 }
 
+fixedpoint::QuantizedMultiplier fixedpoint::quantizeMultiplier(double real) {
+  QuantizedMultiplier q;
+  if (real == 0.0)
+    return q;
+  int exponent = 0;
+  double fraction = std::frexp(real, &exponent);
+  int64_t fixed =
+      std::llround(fraction * static_cast<double>(int64_t(1) << kInt32Bits));
+  if (fixed == (int64_t(1) << kInt32Bits)) {
+    fixed /= 2;
+    ++exponent;
+  }
+  // TFLite flushes what a shift below -31 would shift out entirely.
+  constexpr int kMinShift = -31;
+  if (exponent < kMinShift)
+    return q;
+  q.multiplier = static_cast<int32_t>(fixed);
+  q.shift = exponent;
+  return q;
+}
+
+int32_t fixedpoint::multiplyByQuantizedMultiplier(int32_t x,
+                                                  QuantizedMultiplier m) {
+  int left = m.shift > 0 ? m.shift : 0, right = m.shift > 0 ? 0 : -m.shift;
+  int32_t scaled = static_cast<int32_t>(static_cast<uint32_t>(x) << left);
+  return roundingDivideByPOT(
+      saturatingRoundingDoublingHighMul(scaled, m.multiplier), right);
+}
+
 std::optional<fixedpoint::SoftmaxParams>
 fixedpoint::softmaxParams(double beta, double inputScale) {
   constexpr double maxRealMultiplier = (int64_t(1) << kInt32Bits) - 1.0;

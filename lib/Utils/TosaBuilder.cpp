@@ -226,6 +226,11 @@ Value TosaBuilder::add(Value lhs, int32_t lhsZp, Multiplier lhsScale, Value rhs,
   return rescale(sum, type, {outScale}, 0, outZp, /*perChannel=*/false);
 }
 
+Value TosaBuilder::table(Value x, llvm::ArrayRef<int8_t> entries) {
+  Value t = constI8({static_cast<int64_t>(entries.size())}, entries);
+  return tosa::TableOp::create(b, loc, x.getType(), x, t);
+}
+
 Value TosaBuilder::maxPool2d(Value x, int64_t kernelH, int64_t kernelW,
                              int64_t strideH, int64_t strideW,
                              const DimPads &h, const DimPads &w) {

@@ -44,6 +44,18 @@ int32_t expOnNegativeValues(int32_t a);
 /// gemmlowp one_over_one_plus_x_for_x_in_0_1 for Q0.31 a in [0, 1).
 int32_t oneOverOnePlusX(int32_t a);
 
+/// TFLite's QuantizeMultiplier: real ~ multiplier * 2^(shift - 31), with
+/// multiplier in [2^30, 2^31) (0 for a real of 0 or below 2^-31).
+struct QuantizedMultiplier {
+  int32_t multiplier = 0;
+  int shift = 0;
+};
+QuantizedMultiplier quantizeMultiplier(double real);
+/// TFLite's MultiplyByQuantizedMultiplier: x * 2^max(shift, 0), then
+/// SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT by
+/// max(-shift, 0).
+int32_t multiplyByQuantizedMultiplier(int32_t x, QuantizedMultiplier m);
+
 /// What TFLM's SoftmaxPrepare derives for int8 input: the Q5.26 rescale of
 /// an input difference (multiplier, left shift) and the smallest difference
 /// that contributes (PreprocessSoftmaxScaling, CalculateInputRadius).

@@ -120,6 +120,8 @@ public:
   Value avgPool2d(Value x, int32_t inputZp, int32_t outputZp, int64_t kernelH,
                   int64_t kernelW, int64_t strideH, int64_t strideW,
                   const DimPads &h, const DimPads &w);
+  /// tosa.table of int8 `x` with the 256 entries for inputs -128..127.
+  Value table(Value x, llvm::ArrayRef<int8_t> entries);
   /// tosa.max_pool2d (its padding never wins the max).
   Value maxPool2d(Value x, int64_t kernelH, int64_t kernelW, int64_t strideH,
                   int64_t strideW, const DimPads &h, const DimPads &w);

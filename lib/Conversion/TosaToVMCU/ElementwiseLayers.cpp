@@ -125,7 +125,37 @@ LogicalResult tosa_to_vmcu::checkReshape(tosa::ReshapeOp op, MatchDiag &diag) {
   return success();
 }
 
+LogicalResult tosa_to_vmcu::checkTable(tosa::TableOp op, MatchDiag &diag) {
+  Type input = op.getInput1().getType(), output = op.getOutput().getType();
+  if (!hasIntElements(input, 8) || !hasIntElements(output, 8))
+    return diag.fail(op, "only the int8 table is supported, got " +
+                             typeToString(input) + " -> " +
+                             typeToString(output));
+  if (!hasStaticShape(input))
+    return diag.fail(op, "requires a static shape, got " + typeToString(input));
+  if (!getConstantElements(op.getTable()))
+    return diag.fail(op, "the table must be a constant");
+  return success();
+}
+
 namespace {
+
+/// tosa.table (int8) is vmcu.table.
+struct TableLowering : OpConversionPattern<tosa::TableOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tosa::TableOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MatchDiag diag;
+    if (failed(checkTable(op, diag)))
+      return rewriter.notifyMatchFailure(op, diag.getReason());
+    rewriter.replaceOpWithNewOp<TableOp>(op, op.getOutput().getType(),
+                                         adaptor.getInput1(),
+                                         adaptor.getTable(), IntegerAttr());
+    return success();
+  }
+};
 
 struct Int8AddLowering : OpConversionPattern<tosa::AddOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -187,6 +217,6 @@ struct ConstLowering : OpConversionPattern<tosa::ConstOp> {
 
 void tosa_to_vmcu::populateElementwisePatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns) {
-  patterns.add<Int8AddLowering, ReshapeLowering, ConstLowering>(
+  patterns.add<Int8AddLowering, ReshapeLowering, ConstLowering, TableLowering>(
       converter, patterns.getContext());
 }

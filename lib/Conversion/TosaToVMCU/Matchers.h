@@ -168,6 +168,8 @@ LogicalResult checkWindowLayer(Operation *op, Absorbed &absorbed,
 LogicalResult checkMatMul(tosa::MatMulOp op, Absorbed &absorbed,
                           MatchDiag &diag);
 LogicalResult checkInt8Add(tosa::AddOp op, Absorbed &absorbed, MatchDiag &diag);
+/// A tosa.table vmcu converts: int8, static shape, constant table.
+LogicalResult checkTable(tosa::TableOp op, MatchDiag &diag);
 LogicalResult checkReshape(tosa::ReshapeOp op, MatchDiag &diag);
 
 /// True for the `tosa.add` of the int8 add form: both operands are

@@ -129,6 +129,7 @@ LogicalResult vmcu::checkTosaToVMCUConvertible(Operation *root) {
             .Case([&](tosa::ReshapeOp reshape) {
               return checkReshape(reshape, diag);
             })
+            .Case([&](tosa::TableOp table) { return checkTable(table, diag); })
             .Default([](Operation *) { return std::nullopt; });
     if (!result)
       return;
@@ -145,8 +146,8 @@ LogicalResult vmcu::checkTosaToVMCUConvertible(Operation *root) {
   root->walk([&](Operation *op) {
     if (!isTosa(op) ||
         isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::AvgPool2dOp,
-            tosa::MaxPool2dOp, tosa::MatMulOp, tosa::AddOp, tosa::ReshapeOp>(
-            op))
+            tosa::MaxPool2dOp, tosa::MatMulOp, tosa::AddOp, tosa::ReshapeOp,
+            tosa::TableOp>(op))
       return;
     std::string reason = explainUnfolded(op, covered.contains(op));
     if (reason.empty())
@@ -161,7 +162,7 @@ void vmcu::configureTosaToVMCUConversionTarget(ConversionTarget &target) {
   target.addLegalDialect<VMCUDialect, arith::ArithDialect,
                          tensor::TensorDialect, func::FuncDialect>();
   target.addIllegalOp<tosa::ConstOp, tosa::Conv2DOp, tosa::DepthwiseConv2DOp,
-                      tosa::AvgPool2dOp, tosa::MaxPool2dOp, tosa::MatMulOp, tosa::AddOp,
+                      tosa::AvgPool2dOp, tosa::MaxPool2dOp, tosa::TableOp, tosa::MatMulOp, tosa::AddOp,
                       tosa::ReshapeOp, tosa::ClampOp>();
   // Folded into a later layer, which leaves them dead.
   target.addDynamicallyLegalOp<tosa::RescaleOp>(

@@ -59,6 +59,9 @@ constexpr unsigned kActivation = 0, kWeightsFormat = 1;
 namespace add_options {
 constexpr unsigned kActivation = 0;
 } // namespace add_options
+namespace leaky_relu_options {
+constexpr unsigned kAlpha = 0;
+} // namespace leaky_relu_options
 namespace softmax_options {
 constexpr unsigned kBeta = 0;
 } // namespace softmax_options
@@ -79,9 +82,13 @@ enum class Builtin : int32_t {
   DepthwiseConv2D = 4,
   FullyConnected = 9,
   MaxPool2D = 17,
+  Relu = 19,
+  Relu6 = 21,
   Reshape = 22,
   Softmax = 25,
   Pad = 34,
+  LeakyRelu = 98,
+  Quantize = 114,
 };
 
 /// The name of a builtin operator code, for diagnostics.

@@ -163,6 +163,10 @@ private:
   LogicalResult importReshape(ArrayRef<int32_t> in, int32_t out);
   LogicalResult importPad(ArrayRef<int32_t> in, int32_t out);
   LogicalResult importSoftmax(Table op, ArrayRef<int32_t> in, int32_t out);
+  /// RELU, RELU6, LEAKY_RELU and int8 QUANTIZE: a tosa.table whose 256
+  /// entries are TFLite Micro's integer arithmetic on each int8 input.
+  LogicalResult importElementwise(Table op, ArrayRef<int32_t> in, int32_t out,
+                                  Builtin kind);
 
   /// Requantisation multipliers for the accumulator scales `inScale *
   /// weightScale[c] / outScale`.
@@ -246,6 +250,8 @@ const char *mlir::vmcu::tflite::builtinName(int32_t code) {
     return "PAD";
   case 40:
     return "MEAN";
+  case 98:
+    return "LEAKY_RELU";
   case 114:
     return "QUANTIZE";
   default:
@@ -913,6 +919,87 @@ LogicalResult Importer::importSoftmax(Table op, ArrayRef<int32_t> in,
   return success();
 }
 
+LogicalResult Importer::importElementwise(Table op, ArrayRef<int32_t> in,
+                                          int32_t out, Builtin kind) {
+  if (in.size() != 1)
+    return opError() << "expects one operand";
+  FailureOr<QuantValue> x = activation(in[0]);
+  if (failed(x))
+    return failure();
+  if (x->isPadded())
+    return opError() << "reads a padded tensor";
+  double outScale;
+  int32_t outZp;
+  if (failed(activationQuant(out, outScale, outZp)) ||
+      failed(checkShape(out, x->getType().getShape())))
+    return failure();
+  namespace fp = fixedpoint;
+  int32_t inZp = x->zp;
+  auto clampInt8 = [](int64_t v) {
+    return static_cast<int8_t>(std::clamp<int64_t>(v, kInt8Min, kInt8Max));
+  };
+  std::function<int8_t(int32_t)> fn;
+  switch (kind) {
+  case Builtin::Relu: {
+    // CalculateReluOpData + ReluQuantized.
+    fp::QuantizedMultiplier m = fp::quantizeMultiplier(x->scale / outScale);
+    int64_t lo = std::max<int64_t>(kInt8Min, outZp);
+    fn = [=](int32_t v) {
+      int64_t y = outZp + fp::multiplyByQuantizedMultiplier(v - inZp, m);
+      return static_cast<int8_t>(std::clamp<int64_t>(y, lo, kInt8Max));
+    };
+    break;
+  }
+  case Builtin::Relu6: {
+    // Relu6Quantized clamps in the input's quantisation.
+    if (outScale != x->scale || outZp != inZp)
+      return opError() << "input and output quantisation differ; TFLite's "
+                          "int8 RELU6 keeps it";
+    float six = std::round(static_cast<float>(kRelu6Max) /
+                           static_cast<float>(x->scale));
+    int8_t top = clampInt8(static_cast<int64_t>(six) + inZp);
+    int8_t zero = clampInt8(inZp);
+    fn = [=](int32_t v) {
+      return std::min<int8_t>(std::max<int8_t>(static_cast<int8_t>(v), zero),
+                              top);
+    };
+    break;
+  }
+  case Builtin::LeakyRelu: {
+    std::optional<Table> options = op.table(op::kBuiltinOptions);
+    std::optional<float> alpha =
+        options ? options->scalar<float>(leaky_relu_options::kAlpha, 0.0f)
+                : std::optional<float>(0.0f);
+    if (!alpha)
+      return opError() << "has malformed options";
+    // CalculateOpDataLeakyRelu forms both scales in float.
+    auto inF = static_cast<float>(x->scale), outF = static_cast<float>(outScale);
+    fp::QuantizedMultiplier mAlpha =
+        fp::quantizeMultiplier(static_cast<double>(inF * *alpha / outF));
+    fp::QuantizedMultiplier mIdentity =
+        fp::quantizeMultiplier(static_cast<double>(inF / outF));
+    fn = [=](int32_t v) {
+      int32_t d = v - inZp;
+      return clampInt8(outZp + fp::multiplyByQuantizedMultiplier(
+                                   d, d >= 0 ? mIdentity : mAlpha));
+    };
+    break;
+  }
+  default: { // QUANTIZE int8 -> int8: reference_ops::Requantize.
+    fp::QuantizedMultiplier m = fp::quantizeMultiplier(x->scale / outScale);
+    fn = [=](int32_t v) {
+      return clampInt8(fp::multiplyByQuantizedMultiplier(v - inZp, m) + outZp);
+    };
+    break;
+  }
+  }
+  SmallVector<int8_t> entries;
+  for (int32_t v = kInt8Min; v <= kInt8Max; ++v)
+    entries.push_back(fn(v));
+  define(out, QuantValue{tosa.table(x->value, entries), outScale, outZp});
+  return success();
+}
+
 LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
   opCode = refs.code;
   const SmallVector<int32_t> *in = &refs.inputs;
@@ -943,11 +1030,18 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
     return importPad(*in, result);
   case Builtin::Softmax:
     return importSoftmax(op, *in, result);
+  case Builtin::Relu:
+  case Builtin::Relu6:
+  case Builtin::LeakyRelu:
+  case Builtin::Quantize:
+    return importElementwise(op, *in, result,
+                             static_cast<Builtin>(opCode));
   }
   return opError() << "is not supported (builtin code " << opCode
                    << "); vmcu imports CONV_2D, DEPTHWISE_CONV_2D, "
                       "FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, MAX_POOL_2D, "
-                      "RESHAPE, PAD and SOFTMAX";
+                      "RESHAPE, PAD, SOFTMAX, RELU, RELU6, LEAKY_RELU and "
+                      "int8 QUANTIZE";
 }
 
 LogicalResult Importer::readOperators() {

@@ -463,3 +463,12 @@ func.func @rescale_shift_out_of_range(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4x
   %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
   return %y : tensor<1x4x4x4xi8>
 }
+
+// -----
+
+// Only the int8 table (the int16 one interpolates) converts.
+func.func @table_int16(%x: tensor<1x4xi16>, %t: tensor<513xi16>) -> tensor<1x4xi32> {
+  // expected-error @+1 {{'tosa.table' op only the int8 table is supported, got tensor<1x4xi16> -> tensor<1x4xi32>}}
+  %y = tosa.table %x, %t : (tensor<1x4xi16>, tensor<513xi16>) -> tensor<1x4xi32>
+  return %y : tensor<1x4xi32>
+}

@@ -766,3 +766,11 @@ func.func @max_pool_shape(%x: tensor<1x4x4x8xi8>) -> tensor<1x3x3x8xi8> {
   %y = vmcu.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, min = -128 : i32, max = 127 : i32} : (tensor<1x4x4x8xi8>) -> tensor<1x3x3x8xi8>
   return %y : tensor<1x3x3x8xi8>
 }
+
+// -----
+
+func.func @table_entries(%x: tensor<1x4xi8>, %t: tensor<128xi8>) -> tensor<1x4xi8> {
+  // expected-error @below {{table must have 256 entries (one per int8 value), got 128}}
+  %y = vmcu.table %x, %t : (tensor<1x4xi8>, tensor<128xi8>) -> tensor<1x4xi8>
+  return %y : tensor<1x4xi8>
+}

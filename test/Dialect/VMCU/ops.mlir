@@ -153,11 +153,13 @@ func.func @micro_lanes_and_round(%acc: vector<4xi32>, %x: vector<4xi8>, %w: vect
 // CHECK: vmcu.avg_pool2d %{{.*}} {{{.*}}round_half_away{{.*}}} : (tensor<1x4x4x8xi8>) -> tensor<1x1x1x8xi8>
 // CHECK: vmcu.softmax %{{.*}} {diff_min = -248 : i32, input_left_shift = 23 : i32, input_multiplier = 1717986944 : i32} : tensor<1x8xi8>
 // CHECK: tosa.avg_pool2d {{.*}}vmcu.round_half_away
-func.func @softmax_and_tflite_average(%x: tensor<1x4x4x8xi8>, %zp: tensor<1xi8>) -> tensor<1x8xi8> {
+// CHECK: vmcu.table %{{.*}}, %{{.*}} : (tensor<1x8xi8>, tensor<256xi8>) -> tensor<1x8xi8>
+func.func @softmax_and_tflite_average(%x: tensor<1x4x4x8xi8>, %zp: tensor<1xi8>, %lut: tensor<256xi8>) -> tensor<1x8xi8> {
   %m = vmcu.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, min = 0 : i32, max = 127 : i32} : (tensor<1x4x4x8xi8>) -> tensor<1x2x2x8xi8>
   %p = vmcu.avg_pool2d %x {kernel = array<i64: 4, 4>, stride = array<i64: 4, 4>, pad = array<i64: 0, 0, 0, 0>, input_zp = 3 : i32, output_zp = 3 : i32, min = -128 : i32, max = 127 : i32, round_half_away} : (tensor<1x4x4x8xi8>) -> tensor<1x1x1x8xi8>
   %r = tensor.collapse_shape %p [[0, 1, 2], [3]] : tensor<1x1x1x8xi8> into tensor<1x8xi8>
   %y = vmcu.softmax %r {input_multiplier = 1717986944 : i32, input_left_shift = 23 : i32, diff_min = -248 : i32} : tensor<1x8xi8>
   %t = tosa.avg_pool2d %x, %zp, %zp {acc_type = i32, kernel = array<i64: 4, 4>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 4, 4>, vmcu.round_half_away} : (tensor<1x4x4x8xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x1x1x8xi8>
-  return %y : tensor<1x8xi8>
+  %l = vmcu.table %y, %lut : (tensor<1x8xi8>, tensor<256xi8>) -> tensor<1x8xi8>
+  return %l : tensor<1x8xi8>
 }

@@ -428,6 +428,28 @@ SmallVector<int64_t> MaxPool2DOp::getSegmentedExtents() {
 }
 
 //===----------------------------------------------------------------------===//
+// TableOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TableOp::verify() {
+  if (failed(verifyStaticShapes(*this)))
+    return failure();
+  if (getInput().getType().getRank() < 1)
+    return emitOpError("needs an input of rank at least 1");
+  int64_t entries = getTable().getType().getDimSize(0);
+  if (entries != kEntries)
+    return emitOpError("table must have ")
+           << kEntries << " entries (one per int8 value), got " << entries;
+  return success();
+}
+
+Value TableOp::getActivationInput() { return getInput(); }
+SmallVector<int64_t> TableOp::getSegmentedExtents() {
+  auto type = getInput().getType();
+  return {type.getDimSize(type.getRank() - 1)};
+}
+
+//===----------------------------------------------------------------------===//
 // TensorBaseOp: the model I/O marker
 //===----------------------------------------------------------------------===//
 

@@ -21,7 +21,7 @@ def VMCU_Dialect : Dialect {
     It has two levels:
     - layer ops (`vmcu.conv2d`, `vmcu.depthwise_conv2d`,
       `vmcu.fully_connected`, `vmcu.add`, `vmcu.avg_pool2d`,
-      `vmcu.max_pool2d`, `vmcu.softmax`, `vmcu.bottleneck`) on int8
+      `vmcu.max_pool2d`, `vmcu.table`, `vmcu.softmax`, `vmcu.bottleneck`) on int8
       tensors, carrying their quantisation in a `#vmcu.requant` attribute
       (or their own parameters);
     - ring ops (`vmcu.segment_pool`, `vmcu.ring_load`, `vmcu.ring_store`,

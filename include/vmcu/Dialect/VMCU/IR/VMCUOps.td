@@ -521,6 +521,38 @@ def VMCU_MaxPool2DOp : VMCU_LayerOp<"max_pool2d", [Pure]> {
   let hasVerifier = 1;
 }
 
+def VMCU_TableOp : VMCU_LayerOp<"table", [Pure,
+    AllTypesMatch<["input", "output"]>]> {
+  let summary = "int8 elementwise lookup (TOSA table)";
+  let description = [{
+    `output[i] = table[input[i] + 128]`: TOSA's int8 `table`. Any int8 to
+    int8 elementwise function is one (TFLite's RELU, RELU6, LEAKY_RELU and
+    int8 QUANTIZE import as tables computed with TFLite Micro's integer
+    arithmetic). The innermost dimension is the one segments tile; the
+    kernel runs in place.
+
+    Example:
+
+    ```mlir
+    %y = vmcu.table %x, %t : (tensor<1x8x8x16xi8>, tensor<256xi8>)
+         -> tensor<1x8x8x16xi8>
+    ```
+  }];
+  let arguments = (ins TensorOf<[I8]>:$input,
+                       TensorRankOf<[I8], [1]>:$table,
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
+  let results = (outs TensorOf<[I8]>:$output);
+  let assemblyFormat = [{
+    $input `,` $table attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Entries of an int8 table, and the offset of input value 0.
+    static constexpr int64_t kEntries = 256;
+    static constexpr int64_t kOffset = 128;
+  }];
+}
+
 def VMCU_SoftmaxOp : VMCU_LayerOp<"softmax", [Pure,
     AllTypesMatch<["input", "output"]>]> {
   let summary = "int8 softmax over the innermost dimension (TFLite's kernel)";

@@ -285,10 +285,13 @@ def fully_connected(op, t, v):
     return _requantize(acc, x, w, y, act).reshape(y.shape)
 
 
-def average_pool_2d(op, t, v):
+def _pool(op, t, v, name, reduce):
+    """A TFLite int8 pool: `reduce(window)` over each window's in-bounds
+    elements (an [h, w, c] slice), clamped to the fused activation's range.
+    Input and output share their quantization."""
     x, y = t[op.inputs[0]], t[op.outputs[0]]
     if x.scale[0] != y.scale[0] or x.zero_point[0] != y.zero_point[0]:
-        raise ValueError("AVERAGE_POOL_2D needs the same input and output quantization")
+        raise ValueError(f"{name} needs the same input and output quantization")
     opt = op.options
     fw = _scalar(opt, S.POOL_FILTER_W, N.Int32Flags)
     fh = _scalar(opt, S.POOL_FILTER_H, N.Int32Flags)
@@ -304,38 +307,26 @@ def average_pool_2d(op, t, v):
         y0, y1 = max(oy * sh - pt, 0), min(oy * sh - pt + fh, h)
         for ox in range(ow):
             x0, x1 = max(ox * sw - pl, 0), min(ox * sw - pl + fw, w)
-            acc = xv[y0:y1, x0:x1].sum(axis=(0, 1))
-            n = (y1 - y0) * (x1 - x0)
-            # (acc +- n/2) / n with C's truncating division
-            out[oy, ox] = np.where(acc > 0, (acc + n // 2) // n, -((n // 2 - acc) // n))
+            out[oy, ox] = reduce(xv[y0:y1, x0:x1])
     lo, hi = activation_range(_scalar(opt, S.POOL_FUSED_ACTIVATION, N.Int8Flags), y)
     return np.clip(out, lo, hi).astype(np.int8)[None]
+
+
+def _average(window):
+    """reference_integer_ops::AveragePool: (acc +- n/2) / n with C's
+    truncating division over the in-bounds count n."""
+    acc = window.sum(axis=(0, 1))
+    n = window.shape[0] * window.shape[1]
+    return np.where(acc > 0, (acc + n // 2) // n, -((n // 2 - acc) // n))
+
+
+def average_pool_2d(op, t, v):
+    return _pool(op, t, v, "AVERAGE_POOL_2D", _average)
 
 
 def max_pool_2d(op, t, v):
-    """reference_integer_ops::MaxPool: the maximum over the window's in-bounds
-    elements, clamped to the fused activation's range."""
-    x, y = t[op.inputs[0]], t[op.outputs[0]]
-    if x.scale[0] != y.scale[0] or x.zero_point[0] != y.zero_point[0]:
-        raise ValueError("MAX_POOL_2D needs the same input and output quantization")
-    opt = op.options
-    fw = _scalar(opt, S.POOL_FILTER_W, N.Int32Flags)
-    fh = _scalar(opt, S.POOL_FILTER_H, N.Int32Flags)
-    sw = _scalar(opt, S.POOL_STRIDE_W, N.Int32Flags)
-    sh = _scalar(opt, S.POOL_STRIDE_H, N.Int32Flags)
-    padding = _scalar(opt, S.POOL_PADDING, N.Int8Flags)
-    _, h, w, c = x.shape
-    _, oh, ow, _ = y.shape
-    pt, pl = _padding(h, fh, sh, 1, padding, oh), _padding(w, fw, sw, 1, padding, ow)
-    xv = v[op.inputs[0]][0].astype(np.int64)
-    out = np.empty((oh, ow, c), np.int64)
-    for oy in range(oh):
-        y0, y1 = max(oy * sh - pt, 0), min(oy * sh - pt + fh, h)
-        for ox in range(ow):
-            x0, x1 = max(ox * sw - pl, 0), min(ox * sw - pl + fw, w)
-            out[oy, ox] = xv[y0:y1, x0:x1].max(axis=(0, 1))
-    lo, hi = activation_range(_scalar(opt, S.POOL_FUSED_ACTIVATION, N.Int8Flags), y)
-    return np.clip(out, lo, hi).astype(np.int8)[None]
+    """reference_integer_ops::MaxPool: the in-bounds maximum."""
+    return _pool(op, t, v, "MAX_POOL_2D", lambda window: window.max(axis=(0, 1)))
 
 
 def add(op, t, v):

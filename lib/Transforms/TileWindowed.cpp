@@ -214,6 +214,17 @@ std::pair<int32_t, int32_t> reciprocalScale(int64_t count) {
           static_cast<int32_t>(30 + k)};
 }
 
+/// The row and column axes of a pool's windows.
+template <typename PoolOp>
+std::pair<Axis, Axis> poolAxes(PoolOp op) {
+  auto in = op.getInput().getType(), out = op.getOutput().getType();
+  ArrayRef<int64_t> stride = op.getStride(), pad = op.getPad();
+  return {makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0], pad[0],
+                   op.getKernel()[0]),
+          makeAxis(in.getDimSize(2), out.getDimSize(2), stride[1], pad[2],
+                   op.getKernel()[1])};
+}
+
 /// TFLite's int8 average of a raw sum over `count` elements: rounded half
 /// away from zero with C's truncating division, then clamped.
 Value roundHalfAwayAverage(Emitter &e, Value sum, Value count, int32_t min,
@@ -236,14 +247,9 @@ Value roundHalfAwayAverage(Emitter &e, Value sum, Value count, int32_t min,
 
 LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
                                             const KernelTensors &t) {
-  auto in = op.getInput().getType(), out = op.getOutput().getType();
-  int64_t kr = op.getKernel()[0], kc = op.getKernel()[1];
-  int64_t ch = in.getDimSize(3), s = e.seg, cs = ch / s;
-  ArrayRef<int64_t> stride = op.getStride(), pad = op.getPad();
-  Axis rows =
-      makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0], pad[0], kr);
-  Axis cols =
-      makeAxis(in.getDimSize(2), out.getDimSize(2), stride[1], pad[2], kc);
+  auto [rows, cols] = poolAxes(op);
+  int64_t kr = rows.kernel, kc = cols.kernel;
+  int64_t s = e.seg, cs = op.getInput().getType().getDimSize(3) / s;
   // 1 / count for every possible number of in-bounds taps.
   SmallVector<int32_t> mults(kr * kc + 1, 0), shifts(kr * kc + 1, 1);
   for (int64_t n = 1; n <= kr * kc; ++n)
@@ -303,14 +309,8 @@ LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
 /// over the in-bounds taps (padding never wins), then the clamp.
 LogicalResult mlir::vmcu::tile::emitMaxPool(Emitter &e, MaxPool2DOp op,
                                             const KernelTensors &t) {
-  auto in = op.getInput().getType(), out = op.getOutput().getType();
-  int64_t kr = op.getKernel()[0], kc = op.getKernel()[1];
-  int64_t ch = in.getDimSize(3), s = e.seg, cs = ch / s;
-  ArrayRef<int64_t> stride = op.getStride(), pad = op.getPad();
-  Axis rows =
-      makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0], pad[0], kr);
-  Axis cols =
-      makeAxis(in.getDimSize(2), out.getDimSize(2), stride[1], pad[2], kc);
+  auto [rows, cols] = poolAxes(op);
+  int64_t s = e.seg, cs = op.getInput().getType().getDimSize(3) / s;
   Type i8 = e.b.getI8Type();
   Value best = e.scratch(s, i8);
   Value xbuf = e.scratch(s, i8);

@@ -216,21 +216,32 @@ struct PoolPlan {
 
 } // namespace
 
-static FailureOr<PoolPlan> matchAvgPool(tosa::AvgPool2dOp op,
-                                        Absorbed &absorbed, MatchDiag &diag) {
-  Type inputType = op.getInput().getType();
-  Type outputType = op.getOutput().getType();
+/// What both pools need of their types: int8 in and out (with an int32
+/// accumulator, `accumulates`), static shapes, batch 1.
+static LogicalResult checkPoolTypes(Operation *op, Value input, Value output,
+                                    bool accumulates, bool int32Acc,
+                                    MatchDiag &diag) {
+  Type inputType = input.getType(), outputType = output.getType();
   if (!hasIntElements(inputType, 8) || !hasIntElements(outputType, 8) ||
-      !op.getAccType().isInteger(32))
-    return diag.fail(op, "expected int8 input and output with an int32 "
-                         "accumulator, got " +
-                             typeToString(inputType) + " -> " +
+      (accumulates && !int32Acc))
+    return diag.fail(op, Twine("expected int8 input and output") +
+                             (accumulates ? " with an int32 accumulator" : "") +
+                             ", got " + typeToString(inputType) + " -> " +
                              typeToString(outputType));
   if (!hasStaticShape(inputType) || !hasStaticShape(outputType))
     return diag.fail(op, "requires static shapes");
   int64_t batch = cast<RankedTensorType>(inputType).getDimSize(0);
   if (batch != 1)
     return diag.fail(op, "batch must be 1, got " + Twine(batch));
+  return success();
+}
+
+static FailureOr<PoolPlan> matchAvgPool(tosa::AvgPool2dOp op,
+                                        Absorbed &absorbed, MatchDiag &diag) {
+  if (failed(checkPoolTypes(op, op.getInput(), op.getOutput(),
+                            /*accumulates=*/true,
+                            op.getAccType().isInteger(32), diag)))
+    return failure();
 
   PoolPlan plan;
   FailureOr<int64_t> inputZp = op.getInputZeroPoint();
@@ -260,17 +271,9 @@ static constexpr int64_t kMaxPoolPadValue = -128;
 
 static FailureOr<PoolPlan> matchMaxPool(tosa::MaxPool2dOp op,
                                         Absorbed &absorbed, MatchDiag &diag) {
-  Type inputType = op.getInput().getType();
-  Type outputType = op.getOutput().getType();
-  if (!hasIntElements(inputType, 8) || !hasIntElements(outputType, 8))
-    return diag.fail(op, "expected int8 input and output, got " +
-                             typeToString(inputType) + " -> " +
-                             typeToString(outputType));
-  if (!hasStaticShape(inputType) || !hasStaticShape(outputType))
-    return diag.fail(op, "requires static shapes");
-  int64_t batch = cast<RankedTensorType>(inputType).getDimSize(0);
-  if (batch != 1)
-    return diag.fail(op, "batch must be 1, got " + Twine(batch));
+  if (failed(checkPoolTypes(op, op.getInput(), op.getOutput(),
+                            /*accumulates=*/false, /*int32Acc=*/false, diag)))
+    return failure();
   PoolPlan plan;
   FailureOr<FoldedClamps> clamps = foldClamps(op.getOutput(), absorbed, diag);
   if (failed(clamps))

@@ -368,24 +368,35 @@ SmallVector<int64_t> AddOp::getSegmentedExtents() {
 // AvgPool2DOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult AvgPool2DOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
+/// What every pool checks: static shapes, a 2-entry kernel, the window
+/// geometry and an int8 clamp [min, max].
+template <typename PoolOp>
+static LogicalResult verifyPool(PoolOp op) {
+  if (failed(verifyStaticShapes(op)))
     return failure();
-  if (getKernel().size() != 2)
-    return emitOpError("kernel must have 2 entries, got ")
-           << getKernel().size();
-  auto in = getInput().getType();
-  if (failed(verifyWindow(*this, in, getKernel()[0], getKernel()[1],
-                          getStride(), getPad(), getOutput().getType(),
+  if (op.getKernel().size() != 2)
+    return op.emitOpError("kernel must have 2 entries, got ")
+           << op.getKernel().size();
+  auto in = op.getInput().getType();
+  if (failed(verifyWindow(op, in, op.getKernel()[0], op.getKernel()[1],
+                          op.getStride(), op.getPad(), op.getOutput().getType(),
                           in.getDimSize(3))) ||
-      failed(verifyZeroPoint(*this, "input_zp", getInputZp())) ||
-      failed(verifyZeroPoint(*this, "output_zp", getOutputZp())) ||
-      failed(verifyZeroPoint(*this, "min", getMin())) ||
-      failed(verifyZeroPoint(*this, "max", getMax())))
+      failed(verifyZeroPoint(op, "min", op.getMin())) ||
+      failed(verifyZeroPoint(op, "max", op.getMax())))
     return failure();
-  auto lo = static_cast<int32_t>(getMin()), hi = static_cast<int32_t>(getMax());
+  auto lo = static_cast<int32_t>(op.getMin());
+  auto hi = static_cast<int32_t>(op.getMax());
   if (lo > hi)
-    return emitOpError("min (") << lo << ") is greater than max (" << hi << ")";
+    return op.emitOpError("min (")
+           << lo << ") is greater than max (" << hi << ")";
+  return success();
+}
+
+LogicalResult AvgPool2DOp::verify() {
+  if (failed(verifyPool(*this)) ||
+      failed(verifyZeroPoint(*this, "input_zp", getInputZp())) ||
+      failed(verifyZeroPoint(*this, "output_zp", getOutputZp())))
+    return failure();
   if (getRoundHalfAway() && getInputZp() != getOutputZp())
     return emitOpError("round_half_away (TFLite's average) needs equal input "
                        "and output zero points, got ")
@@ -403,24 +414,7 @@ SmallVector<int64_t> AvgPool2DOp::getSegmentedExtents() {
 // MaxPool2DOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult MaxPool2DOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
-    return failure();
-  if (getKernel().size() != 2)
-    return emitOpError("kernel must have 2 entries, got ")
-           << getKernel().size();
-  auto in = getInput().getType();
-  if (failed(verifyWindow(*this, in, getKernel()[0], getKernel()[1],
-                          getStride(), getPad(), getOutput().getType(),
-                          in.getDimSize(3))) ||
-      failed(verifyZeroPoint(*this, "min", getMin())) ||
-      failed(verifyZeroPoint(*this, "max", getMax())))
-    return failure();
-  auto lo = static_cast<int32_t>(getMin()), hi = static_cast<int32_t>(getMax());
-  if (lo > hi)
-    return emitOpError("min (") << lo << ") is greater than max (" << hi << ")";
-  return success();
-}
+LogicalResult MaxPool2DOp::verify() { return verifyPool(*this); }
 
 Value MaxPool2DOp::getActivationInput() { return getInput(); }
 SmallVector<int64_t> MaxPool2DOp::getSegmentedExtents() {

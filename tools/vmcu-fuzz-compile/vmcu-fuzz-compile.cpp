@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   // lowerToLLVMDialect applies the pass manager's command-line options.
@@ -36,7 +37,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                             mlir::MLIRContext::Threading::DISABLED);
   mlir::ScopedDiagnosticHandler quiet(
       &context, [](mlir::Diagnostic &) { return mlir::success(); });
-  llvm::StringRef source(reinterpret_cast<const char *>(data), size);
+  // MLIR's lexer reads the terminator past the end of its buffer: parse a
+  // null-terminated copy (libFuzzer's bytes are not).
+  std::string source(reinterpret_cast<const char *>(data), size);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(source, &context);
   if (!module || mlir::failed(mlir::verify(*module)))

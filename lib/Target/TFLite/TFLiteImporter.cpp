@@ -32,7 +32,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <string>
 

@@ -937,6 +937,17 @@ LogicalResult Importer::importElementwise(Table op, ArrayRef<int32_t> in,
     return failure();
   namespace fp = fixedpoint;
   int32_t inZp = x->zp;
+  // TFLite multiplies an int8 difference (|d| <= 255) by 2^shift in int32
+  // before rescaling: beyond this left shift that overflows.
+  constexpr int kMaxLeftShift = 23;
+  auto multiplierFor = [&](double real) -> FailureOr<fp::QuantizedMultiplier> {
+    fp::QuantizedMultiplier m = fp::quantizeMultiplier(real);
+    if (m.shift > kMaxLeftShift)
+      return opError() << "rescales by " << real
+                       << ", whose left shift (" << m.shift
+                       << ") overflows TFLite's int32 arithmetic";
+    return m;
+  };
   auto clampInt8 = [](int64_t v) {
     return static_cast<int8_t>(std::clamp<int64_t>(v, kInt8Min, kInt8Max));
   };
@@ -944,9 +955,11 @@ LogicalResult Importer::importElementwise(Table op, ArrayRef<int32_t> in,
   switch (kind) {
   case Builtin::Relu: {
     // CalculateReluOpData + ReluQuantized.
-    fp::QuantizedMultiplier m = fp::quantizeMultiplier(x->scale / outScale);
+    FailureOr<fp::QuantizedMultiplier> m = multiplierFor(x->scale / outScale);
+    if (failed(m))
+      return failure();
     int64_t lo = std::max<int64_t>(kInt8Min, outZp);
-    fn = [=](int32_t v) {
+    fn = [=, m = *m](int32_t v) {
       int64_t y = outZp + fp::multiplyByQuantizedMultiplier(v - inZp, m);
       return static_cast<int8_t>(std::clamp<int64_t>(y, lo, kInt8Max));
     };
@@ -976,11 +989,15 @@ LogicalResult Importer::importElementwise(Table op, ArrayRef<int32_t> in,
       return opError() << "has malformed options";
     // CalculateOpDataLeakyRelu forms both scales in float.
     auto inF = static_cast<float>(x->scale), outF = static_cast<float>(outScale);
-    fp::QuantizedMultiplier mAlpha =
-        fp::quantizeMultiplier(static_cast<double>(inF * *alpha / outF));
-    fp::QuantizedMultiplier mIdentity =
-        fp::quantizeMultiplier(static_cast<double>(inF / outF));
-    fn = [=](int32_t v) {
+    FailureOr<fp::QuantizedMultiplier> mIdentity =
+        multiplierFor(static_cast<double>(inF / outF));
+    if (failed(mIdentity))
+      return failure();
+    FailureOr<fp::QuantizedMultiplier> mAlpha =
+        multiplierFor(static_cast<double>(inF * *alpha / outF));
+    if (failed(mAlpha))
+      return failure();
+    fn = [=, mAlpha = *mAlpha, mIdentity = *mIdentity](int32_t v) {
       int32_t d = v - inZp;
       return clampInt8(outZp + fp::multiplyByQuantizedMultiplier(
                                    d, d >= 0 ? mIdentity : mAlpha));
@@ -988,8 +1005,10 @@ LogicalResult Importer::importElementwise(Table op, ArrayRef<int32_t> in,
     break;
   }
   default: { // QUANTIZE int8 -> int8: reference_ops::Requantize.
-    fp::QuantizedMultiplier m = fp::quantizeMultiplier(x->scale / outScale);
-    fn = [=](int32_t v) {
+    FailureOr<fp::QuantizedMultiplier> m = multiplierFor(x->scale / outScale);
+    if (failed(m))
+      return failure();
+    fn = [=, m = *m](int32_t v) {
       return clampInt8(fp::multiplyByQuantizedMultiplier(v - inZp, m) + outZp);
     };
     break;

@@ -1,0 +1,42 @@
+"""Writes small .tflite models the importer must reject, for its error
+tests.
+
+usage: bad_models.py MAKE_TFLITE_PY KIND OUT.tflite
+  softmax-zp   a SOFTMAX whose int8 output is not TFLite's (zero point 0
+               instead of -128)
+  relu-scale   a RELU whose output scale is 2^40 times finer than its
+               input's (TFLite's int32 rescale would overflow)
+"""
+import importlib.util
+import os
+import sys
+
+import numpy as np
+
+
+def main():
+    make_tflite, kind, out = sys.argv[1:4]
+    sys.path.insert(0, os.path.dirname(make_tflite))  # its tflite_schema
+    spec = importlib.util.spec_from_file_location("make_tflite", make_tflite)
+    mt = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mt)
+    m = mt.ModelBuilder(np.random.default_rng(0), f"bad model: {kind}")
+    x = m.input((1, 10))
+    if kind == "softmax-zp":
+        y = m.graph.add_tensor("probs", (1, 10), mt.S.TENSOR_INT8,
+                               scale=[np.float32(1 / 256)], zero_point=[0])
+        m.graph.add_operator(mt.S.OP_SOFTMAX, [x.index], [y], mt.S.OPTIONS_SOFTMAX,
+                             [(mt.S.SOFTMAX_BETA, mt.N.Float32Flags, 1.0)])
+    elif kind == "relu-scale":
+        y = m.graph.add_tensor("relu", (1, 10), mt.S.TENSOR_INT8,
+                               scale=[np.float32(x.scale / 2.0 ** 40)], zero_point=[0])
+        m.graph.add_operator(mt.S.OP_RELU, [x.index], [y], 0)
+    else:
+        sys.exit(f"unknown kind {kind}")
+    m.graph.outputs = [y]
+    with open(out, "wb") as f:
+        f.write(m.graph.serialize())
+
+
+if __name__ == "__main__":
+    main()

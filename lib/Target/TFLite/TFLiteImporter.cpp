@@ -987,6 +987,8 @@ LogicalResult Importer::importElementwise(Table op, ArrayRef<int32_t> in,
                 : std::optional<float>(0.0f);
     if (!alpha)
       return opError() << "has malformed options";
+    if (!std::isfinite(*alpha))
+      return opError() << "alpha " << *alpha << " is not finite";
     // CalculateOpDataLeakyRelu forms both scales in float.
     auto inF = static_cast<float>(x->scale), outF = static_cast<float>(outScale);
     FailureOr<fp::QuantizedMultiplier> mIdentity =

@@ -903,6 +903,8 @@ LogicalResult Importer::importSoftmax(Table op, ArrayRef<int32_t> in,
     return opError() << "int8 output must have scale 1/256 and zero point "
                      << kSoftmaxOutputZeroPoint << " (TFLite's), got scale "
                      << outScale << " and zero point " << outZp;
+  if (x->getType().getRank() == 0)
+    return opError() << "needs an input of rank at least 1";
   int64_t depth = x->getType().getShape().back();
   if (depth > SoftmaxOp::kMaxDepth)
     return opError() << "rows of " << depth << " elements; vmcu supports up to "

@@ -298,53 +298,57 @@ static UnitAttr roundsHalfAway(tosa::AvgPool2dOp op) {
 
 namespace {
 
-struct AvgPool2DLowering : OpConversionPattern<tosa::AvgPool2dOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// The vmcu pool for a matched TOSA pool.
+Value buildPool(ConversionPatternRewriter &rewriter, tosa::AvgPool2dOp op,
+                const PoolPlan &plan) {
+  auto i32 = [&](int64_t v) { return rewriter.getI32IntegerAttr(v); };
+  return AvgPool2DOp::create(
+      rewriter, op.getLoc(), op.getOutput().getType(),
+      rewriter.getRemappedValue(plan.window.input),
+      rewriter.getDenseI64ArrayAttr(op.getKernel()),
+      rewriter.getDenseI64ArrayAttr(op.getStride()),
+      rewriter.getDenseI64ArrayAttr(plan.window.pad), i32(plan.inputZp),
+      i32(plan.outputZp), i32(plan.clamps.min), i32(plan.clamps.max),
+      roundsHalfAway(op), IntegerAttr());
+}
+
+Value buildPool(ConversionPatternRewriter &rewriter, tosa::MaxPool2dOp op,
+                const PoolPlan &plan) {
+  auto i32 = [&](int64_t v) { return rewriter.getI32IntegerAttr(v); };
+  return MaxPool2DOp::create(
+      rewriter, op.getLoc(), op.getOutput().getType(),
+      rewriter.getRemappedValue(plan.window.input),
+      rewriter.getDenseI64ArrayAttr(op.getKernel()),
+      rewriter.getDenseI64ArrayAttr(op.getStride()),
+      rewriter.getDenseI64ArrayAttr(plan.window.pad), i32(plan.clamps.min),
+      i32(plan.clamps.max), IntegerAttr());
+}
+
+FailureOr<PoolPlan> matchPool(tosa::AvgPool2dOp op, Absorbed &absorbed,
+                              MatchDiag &diag) {
+  return matchAvgPool(op, absorbed, diag);
+}
+FailureOr<PoolPlan> matchPool(tosa::MaxPool2dOp op, Absorbed &absorbed,
+                              MatchDiag &diag) {
+  return matchMaxPool(op, absorbed, diag);
+}
+
+/// tosa.avg_pool2d / tosa.max_pool2d with their folded pads, slices and
+/// clamps become one vmcu pool.
+template <typename TosaPool>
+struct PoolLowering : OpConversionPattern<TosaPool> {
+  using OpConversionPattern<TosaPool>::OpConversionPattern;
+  using OpAdaptor = typename OpConversionPattern<TosaPool>::OpAdaptor;
 
   LogicalResult
-  matchAndRewrite(tosa::AvgPool2dOp op, OpAdaptor adaptor,
+  matchAndRewrite(TosaPool op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     MatchDiag diag;
     SmallVector<Operation *> absorbed;
-    FailureOr<PoolPlan> plan = matchAvgPool(op, absorbed, diag);
+    FailureOr<PoolPlan> plan = matchPool(op, absorbed, diag);
     if (failed(plan))
       return rewriter.notifyMatchFailure(op, diag.getReason());
-
-    auto i32 = [&](int64_t v) { return rewriter.getI32IntegerAttr(v); };
-    Value result = AvgPool2DOp::create(
-        rewriter, op.getLoc(), op.getOutput().getType(),
-        rewriter.getRemappedValue(plan->window.input),
-        rewriter.getDenseI64ArrayAttr(op.getKernel()),
-        rewriter.getDenseI64ArrayAttr(op.getStride()),
-        rewriter.getDenseI64ArrayAttr(plan->window.pad), i32(plan->inputZp),
-        i32(plan->outputZp), i32(plan->clamps.min), i32(plan->clamps.max),
-        roundsHalfAway(op), IntegerAttr());
-    SmallVector<Operation *> chain = {op};
-    llvm::append_range(chain, plan->clamps.ops);
-    replaceChain(rewriter, chain, result);
-    return success();
-  }
-};
-
-struct MaxPool2DLowering : OpConversionPattern<tosa::MaxPool2dOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(tosa::MaxPool2dOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    MatchDiag diag;
-    SmallVector<Operation *> absorbed;
-    FailureOr<PoolPlan> plan = matchMaxPool(op, absorbed, diag);
-    if (failed(plan))
-      return rewriter.notifyMatchFailure(op, diag.getReason());
-    auto i32 = [&](int64_t v) { return rewriter.getI32IntegerAttr(v); };
-    Value result = MaxPool2DOp::create(
-        rewriter, op.getLoc(), op.getOutput().getType(),
-        rewriter.getRemappedValue(plan->window.input),
-        rewriter.getDenseI64ArrayAttr(op.getKernel()),
-        rewriter.getDenseI64ArrayAttr(op.getStride()),
-        rewriter.getDenseI64ArrayAttr(plan->window.pad),
-        i32(plan->clamps.min), i32(plan->clamps.max), IntegerAttr());
+    Value result = buildPool(rewriter, op, *plan);
     SmallVector<Operation *> chain = {op};
     llvm::append_range(chain, plan->clamps.ops);
     replaceChain(rewriter, chain, result);
@@ -375,7 +379,7 @@ LogicalResult tosa_to_vmcu::checkWindowLayer(Operation *op, Absorbed &absorbed,
 void tosa_to_vmcu::populateWindowPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns) {
   patterns.add<ConvLowering<tosa::Conv2DOp>,
-               ConvLowering<tosa::DepthwiseConv2DOp>, AvgPool2DLowering,
-               MaxPool2DLowering>(
+               ConvLowering<tosa::DepthwiseConv2DOp>,
+               PoolLowering<tosa::AvgPool2dOp>, PoolLowering<tosa::MaxPool2dOp>>(
       converter, patterns.getContext());
 }

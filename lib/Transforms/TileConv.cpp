@@ -86,6 +86,11 @@ LogicalResult emitConvLike(Emitter &e, Operation *op, const ConvGeometry &g,
   auto bv = constantValues<int32_t>(op, bias, "bias");
   if (failed(w) || failed(bv))
     return failure();
+  if (isGemm(g.rows, g.cols, g.inC))
+    return emitGemm(e,
+                    GemmShape{g.rows.outExtent * g.cols.outExtent, g.inC,
+                              g.outC},
+                    *w, *bv, inputZp, rq, t);
   if (s < kDotLanes)
     return emitNarrowConv(e, op, g, *w, *bv, inputZp, rq, t);
   // Packed [kk][r][t][cc][k][c] so each (k, c-block) is contiguous.

@@ -2,7 +2,8 @@
 //
 // The loop, table and ring-access builder every vmcu-tile kernel emitter
 // uses (paper Figures 4-6), and the emitters of each kernel family:
-// TileConv.cpp (conv2d, fully_connected), TileWindowed.cpp (depthwise,
+// TileConv.cpp (conv2d, fully_connected), TileGemm.cpp (their pointwise
+// GEMM form), TileWindowed.cpp (depthwise,
 // avg_pool2d), TileBottleneck.cpp (fused bottlenecks), TileSoftmax.cpp
 // (softmax), TileKernels.cpp (add and the dispatch).
 //
@@ -216,14 +217,15 @@ public:
     store(sum, acc, accIdx);
   }
 
-  /// vmcu.requantize of `v` with channel `ch`'s entry of the tables.
+  /// vmcu.requantize of `v` with channel `ch`'s entry of the tables (from
+  /// requantTables, or others without a rounding table).
   Value requantize(Value v, RequantAttr rq, Value mult, Value shift, Value ch,
                    Type resultType) {
-    bool wide = llvm::all_of(
-        rq.getShift(), [](int32_t s) { return s >= kRequantMinWideShift; });
+    // requantTables gave `mult` a rounding table iff every shift it wrote is
+    // wide.
     auto round = roundTables.find(mult);
-    Value roundTerm =
-        wide && round != roundTables.end() ? load(round->second, ch) : Value();
+    bool wide = round != roundTables.end();
+    Value roundTerm = wide ? load(round->second, ch) : Value();
     return RequantizeOp::create(
         b, loc, resultType, v, load(mult, ch), load(shift, ch), roundTerm,
         b.getI32IntegerAttr(rq.getInputZp()),
@@ -254,7 +256,13 @@ public:
     for (int64_t k = 0; k < channels; ++k) {
       size_t i = rq.isPerChannel() ? k : 0;
       mult.push_back(rq.getMultiplier()[i]);
-      shift.push_back(rq.getShift()[i]);
+      // A zero multiplier (a channel of zero weights) scales everything to
+      // 0 at any shift: give it a wide one, so it keeps its layer on the
+      // cheap wide-shift path.
+      shift.push_back(mult.back() == 0
+                          ? std::max<int32_t>(rq.getShift()[i],
+                                              kRequantMinWideShift)
+                          : rq.getShift()[i]);
     }
     Value multTable = i32Table((prefix + "mult").str(), mult);
     bool wide = llvm::all_of(
@@ -402,6 +410,24 @@ FailureOr<DepthwiseTables> packDepthwise(Emitter &e, StringRef prefix,
 /// vmcu-unroll-microkernels unrolls.
 void emitWindowSums(Emitter &e, Value win, Value wt, Value bt, int64_t kr,
                     int64_t kc, Value cc, Value acc);
+
+/// A pointwise (1x1, stride 1, unpadded) conv or a fully connected layer:
+/// an M x Cout x Cin GEMM over `pixels` = M pixels.
+struct GemmShape {
+  int64_t pixels;
+  int64_t inC;
+  int64_t outC;
+};
+
+/// True if a conv with these axes over `inC` input channels is a GEMM that
+/// emitGemm takes (Cin a multiple of the 4 SIMD lanes).
+bool isGemm(const Axis &rows, const Axis &cols, int64_t inC);
+
+/// The GEMM kernel (TileGemm.cpp): vmcu.dot_block register tiles over
+/// blocks of two pixels; `w` is [Cout][Cin].
+LogicalResult emitGemm(Emitter &e, const GemmShape &g, ArrayRef<int8_t> w,
+                       ArrayRef<int32_t> bias, int32_t inputZp,
+                       RequantAttr rq, const KernelTensors &t);
 
 LogicalResult emitConv(Emitter &e, Conv2DOp op, const KernelTensors &t);
 LogicalResult emitFullyConnected(Emitter &e, FullyConnectedOp op,

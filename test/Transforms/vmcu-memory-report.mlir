@@ -9,7 +9,7 @@
 // max(HWC, HWK) + min(C, K) - seg = 2048 bytes, below the 3072 bytes a
 // tensor-level planner needs.
 // CHECK: "layers": [
-// CHECK:     "distance_segments": 64,
+// CHECK:     "distance_segments": 62,
 // CHECK:     "footprint_bytes": 2048,
 // CHECK:     "in_bytes": 1024,
 // CHECK:     "name": "conv2d_0",

@@ -5,11 +5,11 @@
 
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 
-// Two 1x1 convs, 8x8x16 -> 8x8x48 -> 8x8x32. The SVG is drawn from the
-// placement in the JSON report (read first, same run): conv2d_0's 3072-byte
-// output starts past the middle of the arena and wraps, so it is two
-// rectangles in both columns (written, then read); the second layer has the
-// larger footprint and is the peak. Each tensor keeps its legend colour.
+// A 1x1 conv and a 3x3 conv, 8x8x16 -> 8x8x48 -> 8x8x32. The SVG is drawn
+// from the placement in the JSON report (read first, same run): conv2d_0's
+// 3072-byte output starts past the middle of the arena and wraps, so it is
+// two rectangles in both columns (written, then read); the second layer has
+// the larger footprint and is the peak. Each tensor keeps its legend colour.
 // CHECK: "layers": [
 // CHECK:     "footprint_bytes": [[#FP0:]],
 // CHECK:     "name": "conv2d_0",
@@ -56,8 +56,8 @@ func.func @main(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> {
   %w0 = arith.constant dense<1> : tensor<48x1x1x16xi8>
   %b0 = arith.constant dense<2> : tensor<48xi32>
   %y = vmcu.conv2d %x, %w0, %b0 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x8x8x16xi8>, tensor<48x1x1x16xi8>, tensor<48xi32>) -> tensor<1x8x8x48xi8>
-  %w1 = arith.constant dense<1> : tensor<32x1x1x48xi8>
+  %w1 = arith.constant dense<1> : tensor<32x3x3x48xi8>
   %b1 = arith.constant dense<2> : tensor<32xi32>
-  %z = vmcu.conv2d %y, %w1, %b1 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x8x8x48xi8>, tensor<32x1x1x48xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+  %z = vmcu.conv2d %y, %w1, %b1 {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #rq} : (tensor<1x8x8x48xi8>, tensor<32x3x3x48xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
   return %z : tensor<1x8x8x32xi8>
 }

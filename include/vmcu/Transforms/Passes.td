@@ -140,7 +140,8 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
     "::mlir::vmcu::VMCUDialect", "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
     "::mlir::vector::VectorDialect", "::mlir::func::FuncDialect",
-    "::mlir::math::MathDialect"
+    "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::LLVM::LLVMDialect"
   ];
   let options = [
     Option<"entry", "entry", "std::string", "\"main\"",

@@ -57,6 +57,14 @@ static std::pair<Value, Value> splitBytes(OpBuilder &b, Location loc,
           callI32Intrinsic(b, loc, "llvm.arm.sxtab16", {addend, rotated})};
 }
 
+/// The packed int16 pair (offset, offset), or null for offset 0.
+static Value packedOffset(OpBuilder &b, Location loc, int32_t offset) {
+  if (offset == 0)
+    return Value();
+  uint32_t lane = static_cast<uint16_t>(static_cast<int16_t>(offset));
+  return createI32(b, loc, static_cast<int32_t>(lane << 16 | lane));
+}
+
 /// acc + sum_i (x[i] + x_offset) * w[i]: each operand is split into its
 /// even bytes (SXTB16) and odd bytes (SXTB16 of the operand rotated right
 /// by 8, which the ARM backend folds into SXTB16's ROR #8), both sign
@@ -76,17 +84,117 @@ struct DotOpLowering : public ConvertOpToLLVMPattern<DotOp> {
       return splitBytes(rewriter, loc, bytes, addend);
     };
     auto [wEven, wOdd] = split(adaptor.getW(), Value());
-    Value packed;
-    if (auto offset = static_cast<int32_t>(op.getXOffset())) {
-      uint32_t lane = static_cast<uint16_t>(static_cast<int16_t>(offset));
-      packed =
-          createI32(rewriter, loc, static_cast<int32_t>(lane << 16 | lane));
-    }
-    auto [xEven, xOdd] = split(adaptor.getX(), packed);
+    auto [xEven, xOdd] = split(
+        adaptor.getX(),
+        packedOffset(rewriter, loc, static_cast<int32_t>(op.getXOffset())));
     Value acc = callI32Intrinsic(rewriter, loc, "llvm.arm.smlad",
                                  {xEven, wEven, adaptor.getAcc()});
     acc = callI32Intrinsic(rewriter, loc, "llvm.arm.smlad", {xOdd, wOdd, acc});
     rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// dot_block
+//===----------------------------------------------------------------------===//
+
+/// The inline-assembly text and constraints of one vmcu.dot_block. Operands
+/// are numbered as LLVM numbers them: the outputs (accumulators, then the
+/// scratch registers: two input halves per pixel, one weight word per
+/// channel and one unpacked weight half), then the inputs (the x and w
+/// pointers, then the accumulators, tied to their outputs).
+struct DotBlockAsm {
+  std::string text;
+  std::string constraints;
+  unsigned outputs;
+};
+
+static DotBlockAsm buildDotBlockAsm(int64_t pixels, int64_t channels,
+                                    int64_t words, int64_t xStride) {
+  constexpr int64_t kWordBytes = 4;
+  int64_t accs = pixels * channels;
+  auto acc = [&](int64_t i, int64_t j) { return i * channels + j; };
+  // Pixel i's input word is loaded into xOdd(i), then split into its even
+  // lanes (xEven) and, in place, its odd lanes.
+  auto xEven = [&](int64_t i) { return accs + 2 * i; };
+  auto xOdd = [&](int64_t i) { return accs + 2 * i + 1; };
+  auto wWord = [&](int64_t j) { return accs + 2 * pixels + j; };
+  int64_t half = accs + 2 * pixels + channels;
+  int64_t outputs = half + 1;
+  int64_t px = outputs, pw = outputs + 1;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto reg = [](int64_t operand) { return "$" + std::to_string(operand); };
+  auto load = [&](int64_t dst, int64_t base, int64_t offset) {
+    os << "ldr " << reg(dst) << ", [" << reg(base) << ", #" << offset
+       << "]\n\t";
+  };
+  // SXTB16 of a word: lanes (0, 2) as int16 halves; with ROR #8, (1, 3).
+  auto split = [&](int64_t even, int64_t word) {
+    os << "sxtb16 " << reg(even) << ", " << reg(word) << "\n\t";
+    os << "sxtb16 " << reg(word) << ", " << reg(word) << ", ror #8\n\t";
+  };
+  for (int64_t k = 0; k < words; ++k) {
+    // All loads first: back-to-back LDRs pipeline (one cycle each after
+    // the first).
+    for (int64_t i = 0; i < pixels; ++i)
+      load(xOdd(i), px, i * xStride + k * kWordBytes);
+    for (int64_t j = 0; j < channels; ++j)
+      load(wWord(j), pw, (k * channels + j) * kWordBytes);
+    for (int64_t i = 0; i < pixels; ++i)
+      split(xEven(i), xOdd(i));
+    for (int64_t j = 0; j < channels; ++j) {
+      split(half, wWord(j));
+      for (int64_t i = 0; i < pixels; ++i) {
+        std::string a = reg(acc(i, j));
+        os << "smlad " << a << ", " << reg(xEven(i)) << ", " << reg(half)
+           << ", " << a << "\n\t";
+        os << "smlad " << a << ", " << reg(xOdd(i)) << ", " << reg(wWord(j))
+           << ", " << a << "\n\t";
+      }
+    }
+  }
+  std::string constraints;
+  for (int64_t o = 0; o < outputs; ++o)
+    constraints += "=&r,";
+  constraints += "r,r";
+  for (int64_t a = 0; a < accs; ++a)
+    constraints += "," + std::to_string(a);
+  constraints += ",~{memory}";
+  return {text, constraints, static_cast<unsigned>(outputs)};
+}
+
+/// One inline-assembly block: the sequence buildDotBlockAsm writes, with
+/// the accumulators tied in and out and early-clobber scratch registers.
+struct DotBlockOpLowering : public ConvertOpToLLVMPattern<DotBlockOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(DotBlockOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value px = getStridedElementPtr(rewriter, loc, op.getX().getType(),
+                                    adaptor.getX(), {adaptor.getXIndex()});
+    Value pw = getStridedElementPtr(rewriter, loc, op.getW().getType(),
+                                    adaptor.getW(), {adaptor.getWIndex()});
+    DotBlockAsm block = buildDotBlockAsm(op.getPixels(), op.getChannels(),
+                                         op.getWords(), op.getXStride());
+    SmallVector<Value> operands{px, pw};
+    llvm::append_range(operands, adaptor.getAcc());
+    auto resultType = LLVM::LLVMStructType::getLiteral(
+        rewriter.getContext(), SmallVector<Type>(block.outputs, i32));
+    auto asmOp = LLVM::InlineAsmOp::create(
+        rewriter, loc, resultType, operands, block.text, block.constraints,
+        /*has_side_effects=*/false, /*is_align_stack=*/false,
+        LLVM::TailCallKind::None, /*asm_dialect=*/LLVM::AsmDialectAttr(),
+        /*operand_attrs=*/ArrayAttr());
+    SmallVector<Value> sums;
+    for (int64_t a = 0, e = op.getAcc().size(); a < e; ++a)
+      sums.push_back(LLVM::ExtractValueOp::create(rewriter, loc,
+                                                  asmOp.getResult(0), a));
+    rewriter.replaceOp(op, sums);
     return success();
   }
 };
@@ -310,6 +418,7 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
 
 void mlir::vmcu::detail::populateMicroKernelToLLVMPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<DotOpLowering, MacLanesOpLowering, RequantizeOpLowering>(
+  patterns.add<DotOpLowering, DotBlockOpLowering, MacLanesOpLowering,
+               RequantizeOpLowering>(
       converter);
 }

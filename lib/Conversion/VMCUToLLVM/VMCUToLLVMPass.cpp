@@ -160,6 +160,25 @@ static LogicalResult prepareForLLVM(ModuleOp module) {
   return applyPartialConversion(module, scfTarget, std::move(scfPatterns));
 }
 
+/// scf-to-cf copies an scf.for's `llvm.loop_annotation` (vmcu-tile puts
+/// one on loops LLVM must not unroll) onto the loop's back edge as a
+/// discardable attribute, which the translation to LLVM IR ignores: make
+/// it the branch's own loop annotation, which becomes `!llvm.loop`.
+static void moveLoopAnnotations(ModuleOp module) {
+  constexpr StringLiteral kLoopAnnotation = "llvm.loop_annotation";
+  module.walk([&](Operation *op) {
+    auto annotation =
+        op->getAttrOfType<LLVM::LoopAnnotationAttr>(kLoopAnnotation);
+    if (!annotation)
+      return;
+    op->removeAttr(kLoopAnnotation);
+    if (auto br = dyn_cast<LLVM::BrOp>(op))
+      br.setLoopAnnotationAttr(annotation);
+    else if (auto condBr = dyn_cast<LLVM::CondBrOp>(op))
+      condBr.setLoopAnnotationAttr(annotation);
+  });
+}
+
 struct ConvertVMCUToLLVMPass
     : public vmcu::impl::ConvertVMCUToLLVMPassBase<ConvertVMCUToLLVMPass> {
   using Base::Base;
@@ -216,6 +235,7 @@ struct ConvertVMCUToLLVMPass
       return signalPassFailure();
     }
 
+    moveLoopAnnotations(module);
     module->setAttr(LLVM::LLVMDialect::getTargetTripleAttrName(),
                     StringAttr::get(ctx, kTargetTriple));
     module->setAttr(LLVM::LLVMDialect::getDataLayoutAttrName(),

@@ -182,6 +182,9 @@ mlir::vmcu::createCortexMTargetMachine(const CompileOptions &options) {
   LLVMInitializeARMTarget();
   LLVMInitializeARMTargetMC();
   LLVMInitializeARMAsmPrinter();
+  // vmcu.dot_block lowers to inline assembly, which the object streamer
+  // assembles.
+  LLVMInitializeARMAsmParser();
   llvm::Triple triple(kTargetTriple);
   std::string error;
   const llvm::Target *llvmTarget =

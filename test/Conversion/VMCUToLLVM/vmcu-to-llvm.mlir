@@ -123,6 +123,56 @@ func.func @dot_negative_and_zero_offset(%acc: i32, %x: vector<4xi8>, %w: vector<
 
 // -----
 
+// dot_block 2 pixels x 2 channels over 2 steps: one inline-assembly block.
+// Operands $0-$3 are the accumulators (tied to inputs 13-16), $4-$7 the
+// pixels' input halves, $8-$9 the weight words, $10 the scratch half, $11
+// and $12 the x and w pointers (base + index). Per step: the loads (pixel 1
+// at x_stride = 16 bytes, the channels' weight words side by side), the
+// splits, and each weight half times each pixel.
+// CHECK-LABEL: llvm.func @dot_block
+// CHECK:       %[[XP:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+// CHECK:       %[[WP:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+// CHECK:       %[[ASM:.*]] = llvm.inline_asm "ldr $5, [$11, #0]\0A\09ldr $7, [$11, #16]\0A\09ldr $8, [$12, #0]\0A\09ldr $9, [$12, #4]\0A\09sxtb16 $4, $5\0A\09sxtb16 $5, $5, ror #8\0A\09sxtb16 $6, $7\0A\09sxtb16 $7, $7, ror #8\0A\09sxtb16 $10, $8\0A\09sxtb16 $8, $8, ror #8\0A\09smlad $0, $4, $10, $0\0A\09smlad $0, $5, $8, $0\0A\09smlad $2, $6, $10, $2\0A\09smlad $2, $7, $8, $2\0A\09sxtb16 $10, $9\0A\09sxtb16 $9, $9, ror #8\0A\09smlad $1, $4, $10, $1\0A\09smlad $1, $5, $9, $1\0A\09smlad $3, $6, $10, $3\0A\09smlad $3, $7, $9, $3\0A\09ldr $5, [$11, #4]\0A\09ldr $7, [$11, #20]\0A\09ldr $8, [$12, #8]\0A\09ldr $9, [$12, #12]
+// CHECK-SAME:  "=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,r,r,0,1,2,3,~{memory}" %[[XP]], %[[WP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (!llvm.ptr, !llvm.ptr, i32, i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)>
+// CHECK:       llvm.extractvalue %[[ASM]][0]
+// CHECK:       llvm.extractvalue %[[ASM]][3]
+func.func @dot_block(%x: memref<32xi8>, %w: memref<64xi8>, %i: index,
+                     %a: i32, %b: i32) -> (i32, i32, i32, i32) {
+  %r:4 = vmcu.dot_block %x[%i], %w[%i], %a, %b, %a, %b {pixels = 2 : i64, words = 2 : i64, x_stride = 16 : i64} : memref<32xi8>, memref<64xi8>
+  return %r#0, %r#1, %r#2, %r#3 : i32, i32, i32, i32
+}
+
+// A single pixel of two channels: 7 outputs, pointers $7 and $8.
+// CHECK-LABEL: llvm.func @dot_block_one_pixel
+// CHECK:       llvm.inline_asm "ldr $3, [$7, #0]\0A\09ldr $4, [$8, #0]\0A\09ldr $5, [$8, #4]\0A\09sxtb16 $2, $3\0A\09
+// CHECK-SAME:  "=&r,=&r,=&r,=&r,=&r,=&r,=&r,r,r,0,1,~{memory}"
+func.func @dot_block_one_pixel(%x: memref<32xi8>, %w: memref<64xi8>, %i: index,
+                               %a: i32, %b: i32) -> (i32, i32) {
+  %r:2 = vmcu.dot_block %x[%i], %w[%i], %a, %b {pixels = 1 : i64, words = 1 : i64, x_stride = 4 : i64} : memref<32xi8>, memref<64xi8>
+  return %r#0, %r#1 : i32, i32
+}
+
+// -----
+
+// An scf.for annotated for LLVM (vmcu-tile rolls its GEMM loops) keeps the
+// annotation as the back edge's own loop_annotation, which the translation
+// to LLVM IR writes as !llvm.loop.
+// CHECK-LABEL: llvm.func @rolled_loop
+// CHECK:       llvm.br ^{{.*}} {loop_annotation = #{{.*}}}
+// CHECK-NOT:   llvm.loop_annotation =
+#noUnroll = #llvm.loop_annotation<unroll = <disable = true>>
+func.func @rolled_loop(%n: index, %a: i32) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a) -> i32 {
+    %y = arith.addi %x, %x : i32
+    scf.yield %y : i32
+  } {llvm.loop_annotation = #noUnroll}
+  return %r : i32
+}
+
+// -----
+
 // mac_lanes: each word split into lanes (0, 2) and, rotated by 8, (1, 3);
 // SMLABB accumulates lanes 0 and 1 (bottom halves), SMLATT lanes 2 and 3.
 // CHECK-LABEL: llvm.func @mac_lanes

@@ -774,3 +774,27 @@ func.func @table_entries(%x: tensor<1x4xi8>, %t: tensor<128xi8>) -> tensor<1x4xi
   %y = vmcu.table %x, %t : (tensor<1x4xi8>, tensor<128xi8>) -> tensor<1x4xi8>
   return %y : tensor<1x4xi8>
 }
+
+// -----
+
+func.func @dot_block_shape(%x: memref<32xi8>, %w: memref<64xi8>, %i: index, %a: i32) -> i32 {
+  // expected-error @below {{expects 1 or 2 pixels of 1 or 2 channels each, got 3 accumulators for 2 pixels}}
+  %r:3 = vmcu.dot_block %x[%i], %w[%i], %a, %a, %a {pixels = 2 : i64, words = 1 : i64, x_stride = 16 : i64} : memref<32xi8>, memref<64xi8>
+  return %r#0 : i32
+}
+
+// -----
+
+func.func @dot_block_overlap(%x: memref<32xi8>, %w: memref<64xi8>, %i: index, %a: i32) -> i32 {
+  // expected-error @below {{x_stride (4) overlaps the pixels' 8 bytes}}
+  %r:4 = vmcu.dot_block %x[%i], %w[%i], %a, %a, %a, %a {pixels = 2 : i64, words = 2 : i64, x_stride = 4 : i64} : memref<32xi8>, memref<64xi8>
+  return %r#0 : i32
+}
+
+// -----
+
+func.func @dot_block_reach(%x: memref<8192xi8>, %w: memref<64xi8>, %i: index, %a: i32) -> i32 {
+  // expected-error @below {{addresses bytes beyond offset 4095 of its operands (4096 of x, 0 of w); split it into shorter blocks}}
+  %r:2 = vmcu.dot_block %x[%i], %w[%i], %a, %a {pixels = 2 : i64, words = 1 : i64, x_stride = 4096 : i64} : memref<8192xi8>, memref<64xi8>
+  return %r#0 : i32
+}

@@ -139,6 +139,13 @@ func.func @micro(%acc: i32, %x: vector<4xi8>, %w: vector<4xi8>, %m: i32, %s: i32
   return %q, %r : i8, i32
 }
 
+// CHECK-LABEL: func.func @dot_block
+// CHECK: %{{.*}}:4 = vmcu.dot_block %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 2 : i64, words = 8 : i64, x_stride = 48 : i64} : memref<96xi8>, memref<384xi8>
+func.func @dot_block(%x: memref<96xi8>, %w: memref<384xi8>, %i: index, %a: i32) -> i32 {
+  %r:4 = vmcu.dot_block %x[%i], %w[%i], %a, %a, %a, %a {pixels = 2 : i64, words = 8 : i64, x_stride = 48 : i64} : memref<96xi8>, memref<384xi8>
+  return %r#3 : i32
+}
+
 // CHECK-LABEL: func.func @micro_lanes_and_round
 // CHECK: vmcu.mac_lanes %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi32>, vector<4xi8>
 // CHECK: vmcu.requantize %{{.*}}, %{{.*}}, %{{.*}} round %{{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, output_zp = 0 : i32, wide_shift} : i8

@@ -113,6 +113,50 @@ LogicalResult DotOp::verify() {
   return success();
 }
 
+/// Largest register block vmcu.dot_block lowers: its accumulators, two
+/// input words per pixel, one weight word per channel, a scratch half and
+/// the two pointers must fit the 14 registers Thumb-2 code can allocate
+/// (r0-r12 and lr); 2 x 2 takes 13.
+static constexpr int64_t kMaxDotBlockPixels = 2;
+static constexpr int64_t kMaxDotBlockChannels = 2;
+/// Thumb-2 LDR (immediate, T3) reaches offsets up to 4095 bytes: every
+/// load of the fully unrolled block addresses its operand from one base.
+static constexpr int64_t kMaxLoadOffset = 4095;
+
+LogicalResult DotBlockOp::verify() {
+  int64_t pixels = getPixels(), accs = getAcc().size();
+  if (pixels > kMaxDotBlockPixels || accs % pixels != 0 ||
+      accs / pixels < 1 || accs / pixels > kMaxDotBlockChannels)
+    return emitOpError("expects 1 or 2 pixels of 1 or 2 channels each, got ")
+           << accs << " accumulators for " << pixels << " pixels";
+  int64_t words = getWords(), stride = getXStride();
+  constexpr int64_t kBytesPerWord = 4;
+  if (pixels > 1 && stride < kBytesPerWord * words)
+    return emitOpError("x_stride (")
+           << stride << ") overlaps the pixels' " << kBytesPerWord * words
+           << " bytes";
+  int64_t lastX = (pixels - 1) * stride + (words - 1) * kBytesPerWord;
+  int64_t lastW = (words * getChannels() - 1) * kBytesPerWord;
+  if (std::max(lastX, lastW) > kMaxLoadOffset)
+    return emitOpError("addresses bytes beyond offset ")
+           << kMaxLoadOffset << " of its operands (" << lastX
+           << " of x, " << lastW << " of w); split it into shorter blocks";
+  return success();
+}
+
+LogicalResult DotBlockOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  // x, x_index, w, w_index, then the accumulators.
+  constexpr size_t kLeadingOperands = 4;
+  if (operands.size() < kLeadingOperands)
+    return failure();
+  inferred.assign(operands.size() - kLeadingOperands,
+                  IntegerType::get(context, 32));
+  return success();
+}
+
 LogicalResult RequantizeOp::verify() {
   auto lo = static_cast<int32_t>(getMin()), hi = static_cast<int32_t>(getMax());
   if (lo > hi)

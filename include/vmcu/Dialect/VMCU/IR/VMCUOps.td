@@ -10,6 +10,7 @@
 include "mlir/IR/OpBase.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "vmcu/Dialect/VMCU/IR/VMCUDialect.td"
 include "vmcu/Dialect/VMCU/IR/VMCUAttributes.td"
@@ -244,6 +245,63 @@ def VMCU_DotOp : VMCU_Op<"dot", [Pure, AllTypesMatch<["x", "w"]>]> {
                        DefaultValuedAttr<I32Attr, "0">:$x_offset);
   let results = (outs I32:$result);
   let assemblyFormat = "$acc `,` $x `,` $w attr-dict `:` type($x)";
+  let hasVerifier = 1;
+}
+
+def VMCU_DotBlockOp : VMCU_Op<"dot_block",
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "A register block of int8 dot products: pixels x channels (SMLAD)";
+  let description = [{
+    The GEMM micro-kernel of pointwise convolutions and fully connected
+    layers: `pixels` rows of int8 inputs times `channels` rows of int8
+    weights over `words` steps of 4 lanes, added to the accumulators
+    (`acc` and the results in pixel-major order, `pixels * channels` of
+    them):
+
+    ```
+    result[i * channels + j] = acc[i * channels + j] +
+      sum_{k < 4 * words} x[x_index + i * x_stride + k] *
+                          w[w_index + (k / 4 * channels + j) * 4 + k % 4]
+    ```
+
+    The weights are packed offline in the order the block reads them: for
+    each step, each channel's 4 bytes. The inputs are raw: a zero-point
+    offset belongs in the accumulators' initial values (the bias), where
+    it costs nothing per MAC.
+
+    The block is a register tile as MEMA derives them (docs/kernels.md):
+    `pixels * channels` accumulators, two unpacked input words per pixel and
+    one weight word per channel stay in registers, so each weight word is
+    unpacked once (two `sxtb16`) for every pixel and each input word once
+    for every channel. It lowers to a fixed instruction sequence (LLVM
+    inline assembly, fully unrolled over `words`) that no register
+    allocator can spill: per step, `pixels + channels` loads,
+    `2 * (pixels + channels)` unpacks and `2 * pixels * channels` SMLADs.
+
+    Example:
+
+    ```mlir
+    %r:4 = vmcu.dot_block %x[%xi], %w[%wi], %a0, %a1, %a2, %a3 {pixels = 2 : i64, words = 8 : i64, x_stride = 48 : i64} : memref<96xi8>, memref<384xi8>
+    ```
+  }];
+  let arguments = (ins Arg<MemRefRankOf<[I8], [1]>, "input rows",
+                           [MemRead]>:$x,
+                       Index:$x_index,
+                       Arg<MemRefRankOf<[I8], [1]>, "packed weights",
+                           [MemRead]>:$w,
+                       Index:$w_index, Variadic<I32>:$acc,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$pixels,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$words,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$x_stride);
+  let results = (outs Variadic<I32>:$result);
+  let assemblyFormat = [{
+    $x `[` $x_index `]` `,` $w `[` $w_index `]` `,` $acc attr-dict `:`
+    type($x) `,` type($w)
+  }];
+  let extraClassDeclaration = [{
+    /// Output channels of the block: accumulators per pixel.
+    int64_t getChannels() { return getAcc().size() / getPixels(); }
+  }];
   let hasVerifier = 1;
 }
 

@@ -190,7 +190,8 @@ struct VMCUChooseSchedulePass
     // footprints are local to a block but the pool's alignment is not, so
     // while the whole plan is over budget the block whose option saves
     // least falls back to its next one.
-    SmallVector<SmallVector<BlockOption>> options = blockOptions(budget);
+    SmallVector<SmallVector<BlockOption>> options =
+        blockOptions(budget, fused->arenaBytes);
     SmallVector<unsigned> pick(options.size(), 0);
     for (;;) {
       FailureOr<PlanTrial> trial = plan(scheduleOf(options, pick));
@@ -238,7 +239,11 @@ struct VMCUChooseSchedulePass
   /// For each bottleneck, the plans whose kernels fit `budget` (in a plan
   /// where every bottleneck takes that kind), fastest first, down to
   /// recomputing, which always fits.
-  SmallVector<SmallVector<BlockOption>> blockOptions(int64_t budget) {
+  /// Each block's options that fit `budget` on their own, fastest first,
+  /// none slower than recomputing. `minArena` is the all-fused plan's
+  /// arena, the least any plan needs.
+  SmallVector<SmallVector<BlockOption>> blockOptions(int64_t budget,
+                                                     int64_t minArena) {
     auto func = getOperation().lookupSymbol<func::FuncOp>(entry);
     SmallVector<BottleneckOp> ops = bottlenecks(func);
     auto all = llvm::to_vector(llvm::seq<unsigned>(0, ops.size()));
@@ -246,9 +251,10 @@ struct VMCUChooseSchedulePass
     for (auto [i, op] : llvm::enumerate(ops))
       if (canLineBuffer(op))
         lineBuffered.push_back(i);
-    SmallVector<bool> unfusedFits = fitting(Schedule{all, {}}, budget);
+    SmallVector<bool> unfusedFits =
+        fitting(Schedule{all, {}}, budget, minArena);
     SmallVector<bool> lineBufferFits =
-        fitting(Schedule{{}, lineBuffered}, budget);
+        fitting(Schedule{{}, lineBuffered}, budget, minArena);
 
     SmallVector<SmallVector<BlockOption>> options;
     for (auto [i, op] : llvm::enumerate(ops)) {
@@ -272,8 +278,12 @@ struct VMCUChooseSchedulePass
   }
 
   /// Whether each bottleneck's kernels fit `budget` in the plan `trial`:
-  /// footprint plus stack buffers (false for all if it cannot be planned).
-  SmallVector<bool> fitting(const Schedule &trialSchedule, int64_t budget) {
+  /// footprint plus stack buffers, and the stack buffers beside the least
+  /// arena any plan has, `minArena` (the stack is not in the arena, so a
+  /// plan's SRAM is at least that much). False for all if the trial cannot
+  /// be planned.
+  SmallVector<bool> fitting(const Schedule &trialSchedule, int64_t budget,
+                            int64_t minArena) {
     auto func = getOperation().lookupSymbol<func::FuncOp>(entry);
     SmallVector<BottleneckOp> ops = bottlenecks(func);
     // The block (or -1) of each kernel of the trial plan.
@@ -301,7 +311,8 @@ struct VMCUChooseSchedulePass
     fits.assign(ops.size(), true);
     for (auto [k, block] : llvm::enumerate(blockOf))
       if (block >= 0 &&
-          trial->footprintBytes[k] + trial->kernelScratchBytes[k] > budget)
+          (trial->footprintBytes[k] + trial->kernelScratchBytes[k] > budget ||
+           minArena + trial->kernelScratchBytes[k] > budget))
         fits[block] = false;
     return fits;
   }

@@ -3,6 +3,7 @@
 #include "vmcu/Transforms/LayerWork.h"
 
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::vmcu;
@@ -60,13 +61,39 @@ int64_t mlir::vmcu::layerMacs(LayerOpInterface layer) {
       .Default([](Operation *) { return int64_t(0); });
 }
 
-int64_t mlir::vmcu::lineBufferChunk(int64_t channels, int64_t s) {
-  constexpr int64_t kMaxChannelChunk = 64;
-  int64_t best = s;
-  for (int64_t c = s; c <= std::min(channels, kMaxChannelChunk); c += s)
-    if (channels % c == 0)
-      best = c;
-  return best;
+GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC,
+                                        int64_t segmentBytes) {
+  // Two rows of a block are staged on the stack: at most this many bytes
+  // each, so a block's buffers stay below a 7x7 depthwise window of
+  // 16-byte segments (the largest stack buffer of the fused plans).
+  constexpr int64_t kMaxPairRowBytes = 256;
+  int64_t rowStride = llvm::alignTo(inC, kDotLanes);
+  int64_t pixels = rows > 1 && rowStride <= kMaxPairRowBytes ? 2 : 1;
+  // The widest tile of this many rows whose channels divide the segment
+  // and whose registers (as the vmcu.dot_block verifier counts them: the
+  // accumulators, 2 halves per row, a word per channel, a scratch half and
+  // 2 pointers) fit the 13 it allows.
+  constexpr int64_t kDotBlockRegisters = 13;
+  int64_t channels = 1;
+  for (int64_t n : {4, 2})
+    if (segmentBytes % n == 0 &&
+        pixels * n + 2 * pixels + n + 3 <= kDotBlockRegisters) {
+      channels = n;
+      break;
+    }
+  return {pixels, channels, rowStride};
+}
+
+bool mlir::vmcu::isGemmLayer(LayerOpInterface layer) {
+  if (isa<FullyConnectedOp>(layer))
+    return true;
+  auto conv = dyn_cast<Conv2DOp>(layer.getOperation());
+  if (!conv)
+    return false;
+  auto w = conv.getWeight().getType();
+  return w.getDimSize(1) == 1 && w.getDimSize(2) == 1 &&
+         llvm::all_of(conv.getStride(), [](int64_t v) { return v == 1; }) &&
+         llvm::all_of(conv.getPad(), [](int64_t v) { return v == 0; });
 }
 
 int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
@@ -84,17 +111,16 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
           int64_t cout = op.getOutput().getType().getDimSize(3);
           return cout * kAccBytes + 2 * kAccBytes + 2 * s;
         }
-        // As LineBufferEmitter allocates them: input pixel, depthwise
-        // output pixel, window and its sums, a chunk of expanded channels
-        // (bytes and accumulators), a chunk of output accumulators, the
-        // output and residual segments.
+        // As LineBufferEmitter allocates them: the expansion's input rows
+        // and outputs, the window and its sums, the depthwise output pixel,
+        // the projection's outputs, the output and residual segments.
         int64_t cin = op.getInput().getType().getDimSize(3);
         int64_t cmid = dw.getDimSize(2);
-        int64_t cout = op.getOutput().getType().getDimSize(3);
-        int64_t midChunk = lineBufferChunk(cmid, s);
-        return cin + cmid + dw.getDimSize(0) * dw.getDimSize(1) * s +
-               s * kAccBytes + midChunk * (kAccBytes + 1) +
-               lineBufferChunk(cout, s) * kAccBytes + 2 * s;
+        int64_t w = op.getInput().getType().getDimSize(2);
+        GemmTileShape expand = gemmTileShape(w, cin, s);
+        GemmTileShape project = gemmTileShape(1, cmid, s);
+        return expand.scratchBytes(s) + dw.getDimSize(0) * dw.getDimSize(1) * s +
+               s * kAccBytes + project.scratchBytes(s) + 2 * s;
       })
       .Case([&](AddOp) { return 3 * s; })
       .Case([&](SoftmaxOp op) {
@@ -103,6 +129,15 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
         return type.getDimSize(type.getRank() - 1);
       })
       .Default([&](Operation *op) {
+        if (isGemmLayer(layer)) {
+          // The block's input rows and outputs.
+          auto out = cast<ShapedType>(op->getResult(0).getType());
+          int64_t outC = out.getDimSize(out.getRank() - 1);
+          int64_t inC = cast<ShapedType>(op->getOperand(0).getType())
+                            .getDimSize(out.getRank() - 1);
+          return gemmTileShape(out.getNumElements() / outC, inC, s)
+              .scratchBytes(s);
+        }
         // A narrow conv gathers its whole window and keeps every channel.
         if (!isa<Conv2DOp, FullyConnectedOp>(op) || s >= kDotLanes)
           return s * (kAccBytes + 2);

@@ -251,21 +251,16 @@ class LineBufferEmitter {
 public:
   LineBufferEmitter(Emitter &e, BottleneckOp op, const KernelTensors &t)
       : e(e), op(op), t(t), g(lineBufferGeometry(op)), s(e.seg),
-        cinS(g.cin / s), midS(g.cmid / s), coutS(g.cout / s),
-        midChunk(lineBufferChunk(g.cmid, s)),
-        outChunk(lineBufferChunk(g.cout, s)) {}
+        cinS(g.cin / s), midS(g.cmid / s), coutS(g.cout / s) {}
 
   LogicalResult emit() {
     if (failed(buildTables()))
       return failure();
     Type i8 = e.b.getI8Type(), i32 = e.b.getI32Type();
-    xrow = e.scratch(g.cin, i8);
-    bpix = e.scratch(midChunk, i8);
-    accB = e.scratch(midChunk, i32);
+    xrows = e.scratch(expand->shape.pixels * expand->shape.rowStride, i8);
     win = e.scratch(g.kr * g.kc * s, i8);
     accS = e.scratch(s, i32);
-    cpix = e.scratch(g.cmid, i8);
-    accD = e.scratch(outChunk, i32);
+    cpix = e.scratch(project->shape.rowStride, i8);
     obuf = e.scratch(s, i8);
     if (op.getResidual())
       rbuf = e.scratch(s, i8);
@@ -298,38 +293,35 @@ private:
   const KernelTensors &t;
   LineBufferGeometry g;
   int64_t s, cinS, midS, coutS;
-  /// Mid and output channels whose accumulators are live at once.
-  int64_t midChunk, outChunk;
-  // Flash tables.
-  Value w1, b1, m1, sh1, w2, b2, m2, sh2, w3, b3, m3, sh3, addMult, addShift;
-  // Stack buffers: one input pixel, one expanded pixel, the depthwise window
-  // of one channel segment and its sums, one depthwise output pixel, the
-  // projection's accumulators and one output (and residual) segment.
-  Value xrow, bpix, accB, win, accS, cpix, accD, obuf, rbuf;
+  // The two pointwise convs as GEMM tiles (their flash tables inside).
+  std::optional<GemmTiles> expand, project;
+  // Flash tables of the depthwise conv and the residual add.
+  Value w2, b2, m2, sh2, addMult, addShift;
+  // Stack buffers (besides the GEMM tiles' segments): a block of input
+  // pixels, the depthwise window of one channel segment and its sums, one
+  // depthwise output pixel, one output (and residual) segment.
+  Value xrows, win, accS, cpix, obuf, rbuf;
 
   LogicalResult buildTables() {
-    Conv2DOp expand = op.getExpand(), project = op.getProject();
-    auto w1v = constantValues<int8_t>(op, expand.getWeight(), "expand weight");
-    auto b1v = constantValues<int32_t>(op, expand.getBias(), "expand bias");
-    auto w3v =
-        constantValues<int8_t>(op, project.getWeight(), "project weight");
-    auto b3v = constantValues<int32_t>(op, project.getBias(), "project bias");
+    Conv2DOp ex = op.getExpand(), pr = op.getProject();
+    auto w1 = constantValues<int8_t>(op, ex.getWeight(), "expand weight");
+    auto b1 = constantValues<int32_t>(op, ex.getBias(), "expand bias");
+    auto w3 = constantValues<int8_t>(op, pr.getWeight(), "project weight");
+    auto b3 = constantValues<int32_t>(op, pr.getBias(), "project bias");
     FailureOr<DepthwiseTables> dw =
         packDepthwise(e, "dw_", op.getDepthwise(), s);
-    if (failed(w1v) || failed(b1v) || failed(w3v) || failed(b3v) || failed(dw))
+    if (failed(w1) || failed(b1) || failed(w3) || failed(b3) || failed(dw))
       return failure();
-    // Both pointwise weights stay [out][in]: one output's row is contiguous.
-    w1 = e.i8Table("expand_weights", *w1v);
-    b1 = e.i32Table("expand_bias", *b1v);
-    w3 = e.i8Table("project_weights", *w3v);
-    b3 = e.i32Table("project_bias", *b3v);
+    // The expansion takes a row's pixels in pairs, the projection one
+    // output pixel at a time.
+    expand.emplace(e, "expand_", g.cin, g.cmid, g.w, *w1, *b1,
+                   static_cast<int32_t>(ex.getInputZp()), ex.getRequant());
+    project.emplace(e, "project_", g.cmid, g.cout, 1, *w3, *b3,
+                    static_cast<int32_t>(pr.getInputZp()), pr.getRequant());
     w2 = dw->weights;
     b2 = dw->bias;
-    std::tie(m1, sh1) = e.requantTables("expand_", expand.getRequant(), g.cmid);
     std::tie(m2, sh2) =
         e.requantTables("dw_", op.getDepthwise().getRequant(), g.cmid);
-    std::tie(m3, sh3) =
-        e.requantTables("project_", project.getRequant(), g.cout);
     if (AddOp residual = op.getResidual())
       std::tie(addMult, addShift) =
           e.requantTables("add_", residual.getRequant(), g.cout);
@@ -342,22 +334,6 @@ private:
     return (y % g.kr * g.w + x) * midS + mm;
   }
 
-  /// acc[k] = bias[c * chunk + k] + dot(x, weights row c * chunk + k) for
-  /// the `chunk` channels of chunk `c`: the bias and the dot rows in
-  /// separate loops, so the dot loop only wraps dot rows and
-  /// vmcu-unroll-microkernels jams channels (one unpacked input word feeds
-  /// several of them).
-  void chunkDotRows(Value acc, Value bias, Value weights, Value x,
-                    int64_t lanes, int32_t zp, int64_t chunk, Value c) {
-    e.loop(0, chunk, [&](Value k) {
-      e.store(e.load(bias, e.apply(e.d(0) * chunk + e.d(1), {c, k})), acc, k);
-    });
-    e.loop(0, chunk, [&](Value k) {
-      e.dotRow(acc, k, x, lanes, zp, weights, (e.d(0) * chunk + e.d(1)) * lanes,
-               {c, k});
-    });
-  }
-
   void freeInputPixel(Value y, Value x) {
     e.loop(0, cinS, [&](Value cc) {
       e.freeSegment(t.input, (e.d(0) * g.w + e.d(1)) * cinS + e.d(2),
@@ -365,37 +341,54 @@ private:
     });
   }
 
-  /// Expands input row `y` into its line-buffer slot; without a residual
-  /// the row is then dead.
+  /// Expands input row `y` into its line-buffer slot, a block of pixels at
+  /// a time; without a residual the row is then dead.
   void expandRow(Value y) {
-    Conv2DOp expand = op.getExpand();
-    int32_t zpA = static_cast<int32_t>(expand.getInputZp());
-    Type i8 = e.b.getI8Type();
-    e.loop(0, g.w, [&](Value x) {
-      e.loop(0, cinS, [&](Value cc) {
-        e.loadSegment(t.input, (e.d(0) * g.w + e.d(1)) * cinS + e.d(2),
-                      {y, x, cc}, xrow, e.apply(e.d(0) * s, cc));
+    int64_t pixels = expand->shape.pixels;
+    e.loop(0, g.w / pixels, [&](Value xb) {
+      expandPixels(
+          y, xb, [&](int64_t i) { return e.d(1) * pixels + i; }, pixels);
+    });
+    for (int64_t x = g.w - g.w % pixels; x < g.w; ++x)
+      expandPixels(y, Value(), [&](int64_t) { return e.c(x); }, 1);
+  }
+
+  /// Expands `count` pixels of row y: pixel i at column `column(i)`, an
+  /// expression over d0 = y and d1 = xb (when given).
+  void expandPixels(Value y, Value xb, function_ref<AffineExpr(int64_t)> column,
+                    int64_t count) {
+    const GemmTileShape &shape = expand->shape;
+    SmallVector<Value, 3> dims{y};
+    if (xb)
+      dims.push_back(xb);
+    // Calls body(dims + [c], d(c)) over c < n.
+    auto each = [&](int64_t n, function_ref<void(ArrayRef<Value>, AffineExpr)>
+                                   body) {
+      e.loop(0, n, [&](Value c) {
+        SmallVector<Value, 3> all(dims);
+        all.push_back(c);
+        body(all, e.d(dims.size()));
       });
-      if (!op.getResidual())
-        freeInputPixel(y, x);
-      // One chunk of mid channels at a time (bounded accumulators).
-      e.loop(0, g.cmid / midChunk, [&](Value mc) {
-        auto channel = [&](Value k) {
-          return e.apply(e.d(0) * midChunk + e.d(1), {mc, k});
-        };
-        chunkDotRows(accB, b1, w1, xrow, g.cin, zpA, midChunk, mc);
-        e.loop(0, midChunk, [&](Value k) {
-          e.store(e.requantize(e.load(accB, k), expand.getRequant(), m1, sh1,
-                               channel(k), i8),
-                  bpix, k);
-        });
-        e.loop(0, midChunk / s, [&](Value ms) {
-          e.storeSegment(
-              t.workspace,
-              slotSegment(e.d(0), e.d(1), e.d(2) * (midChunk / s) + e.d(3)),
-              {y, x, mc, ms}, bpix, e.apply(e.d(0) * s, ms));
-        });
+    };
+    for (int64_t i = 0; i < count; ++i)
+      each(cinS, [&](ArrayRef<Value> all, AffineExpr cc) {
+        Value at = e.apply(e.c(i * shape.rowStride) + e.d(0) * s, {all.back()});
+        e.loadSegment(t.input, (e.d(0) * g.w + column(i)) * cinS + cc, all,
+                      xrows, at);
       });
+    if (!op.getResidual())
+      for (int64_t i = 0; i < count; ++i)
+        each(cinS, [&](ArrayRef<Value> all, AffineExpr cc) {
+          e.freeSegment(t.input, (e.d(0) * g.w + column(i)) * cinS + cc,
+                        all);
+        });
+    expand->emit(xrows, count, [&](Value ms, Value out) {
+      SmallVector<Value, 3> all(dims);
+      all.push_back(ms);
+      for (int64_t i = 0; i < count; ++i)
+        e.storeSegment(t.workspace,
+                       slotSegment(e.d(0), column(i), e.d(dims.size())), all,
+                       out, e.index(i * s));
     });
   }
 
@@ -441,45 +434,38 @@ private:
   }
 
   void outputPixel(Value p, Value q) {
-    int32_t zpC = static_cast<int32_t>(op.getProject().getInputZp());
     e.loop(0, midS, [&](Value mm) { depthwiseSegment(p, q, mm); });
-    e.loop(0, g.cout / outChunk, [&](Value oc) {
-      chunkDotRows(accD, b3, w3, cpix, g.cmid, zpC, outChunk, oc);
-      e.loop(0, outChunk / s,
-             [&](Value os) { storeOutputSegment(p, q, oc, os); });
+    project->emit(cpix, 1, [&](Value kk, Value out) {
+      storeOutputSegment(p, q, kk, out);
     });
   }
 
-  /// Requantises (and adds the residual to) segment `os` of output chunk
-  /// `oc` of pixel (p, q) and stores it.
-  void storeOutputSegment(Value p, Value q, Value oc, Value os) {
+  /// Adds the residual to segment `kk` of the projected pixel (p, q) in
+  /// `dseg`, if the block has one, and stores it.
+  void storeOutputSegment(Value p, Value q, Value kk, Value dseg) {
     Conv2DOp project = op.getProject();
     AddOp residual = op.getResidual();
     Type i8 = e.b.getI8Type();
-    Value kk = e.apply(e.d(0) * (outChunk / s) + e.d(1), {oc, os});
     AffineExpr pixelSeg = (e.d(0) * g.outW + e.d(1)) * coutS + e.d(2);
-    if (residual)
-      e.loadSegment(t.input, pixelSeg, {p, q, kk}, rbuf);
+    if (!residual) {
+      e.storeSegment(t.output, pixelSeg, {p, q, kk}, dseg);
+      return;
+    }
+    e.loadSegment(t.input, pixelSeg, {p, q, kk}, rbuf);
+    bool projIsLhs = residual.getLhs() == project.getOutput();
     e.loop(0, s, [&](Value k) {
       Value ch = e.apply(e.d(0) * s + e.d(1), {kk, k});
-      Value at = e.apply(e.d(0) * s + e.d(1), {os, k});
-      Value dq =
-          e.requantize(e.load(accD, at), project.getRequant(), m3, sh3, ch, i8);
-      if (residual) {
-        bool projIsLhs = residual.getLhs() == project.getOutput();
-        Value av = e.load(rbuf, k);
-        Value lhs = projIsLhs ? dq : av, rhs = projIsLhs ? av : dq;
-        Value sum = arith::AddIOp::create(
-            e.b, e.loc, e.rescaleToI32(lhs, residual.getLhsRescale()),
-            e.rescaleToI32(rhs, residual.getRhsRescale()));
-        dq =
-            e.requantize(sum, residual.getRequant(), addMult, addShift, ch, i8);
-      }
-      e.store(dq, obuf, k);
+      Value dq = e.load(dseg, k), av = e.load(rbuf, k);
+      Value lhs = projIsLhs ? dq : av, rhs = projIsLhs ? av : dq;
+      Value sum = arith::AddIOp::create(
+          e.b, e.loc, e.rescaleToI32(lhs, residual.getLhsRescale()),
+          e.rescaleToI32(rhs, residual.getRhsRescale()));
+      e.store(
+          e.requantize(sum, residual.getRequant(), addMult, addShift, ch, i8),
+          obuf, k);
     });
     // The residual was the input segment's last reader.
-    if (residual)
-      e.freeSegment(t.input, pixelSeg, {p, q, kk});
+    e.freeSegment(t.input, pixelSeg, {p, q, kk});
     e.storeSegment(t.output, pixelSeg, {p, q, kk}, obuf);
   }
 };

@@ -86,7 +86,7 @@ LogicalResult emitConvLike(Emitter &e, Operation *op, const ConvGeometry &g,
   auto bv = constantValues<int32_t>(op, bias, "bias");
   if (failed(w) || failed(bv))
     return failure();
-  if (isGemm(g.rows, g.cols, g.inC))
+  if (isGemmLayer(cast<LayerOpInterface>(op)))
     return emitGemm(e,
                     GemmShape{g.rows.outExtent * g.cols.outExtent, g.inC,
                               g.outC},

@@ -13,6 +13,7 @@
 #define VMCU_LIB_TRANSFORMS_TILEEMITTER_H
 
 #include "TileKernels.h"
+#include "vmcu/Transforms/LayerWork.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -419,12 +420,48 @@ struct GemmShape {
   int64_t outC;
 };
 
-/// True if a conv with these axes over `inC` input channels is a GEMM that
-/// emitGemm takes (Cin a multiple of the 4 SIMD lanes).
-bool isGemm(const Axis &rows, const Axis &cols, int64_t inC);
+/// The register tiles of one GEMM (TileGemm.cpp): rows of int8 inputs times
+/// a [Cout][Cin] weight matrix, as vmcu.dot_block tiles of shape.pixels
+/// rows x shape.channels output channels, requantized to int8 one output
+/// segment at a time. The constructor builds the flash tables under
+/// `prefix` (weights packed per tile and step, biases with the input zero
+/// point folded in, requant tables) and the segment buffer.
+class GemmTiles {
+public:
+  /// `maxPixels`: rows the caller can hand over at once (1 or more).
+  GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
+            int64_t maxPixels, ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
+            int32_t inputZp, RequantAttr rq);
 
-/// The GEMM kernel (TileGemm.cpp): vmcu.dot_block register tiles over
-/// blocks of two pixels; `w` is [Cout][Cin].
+  /// For each output segment kk (an affine.for): the requantized dots of
+  /// rows i < `rows` (at most shape.pixels) of x, row i at element
+  /// i * shape.rowStride (the lanes past Cin may hold anything: their
+  /// weights are 0), into `out` (row i's segment at i * segment bytes);
+  /// then `segmentDone(kk, out)`, which stores it.
+  void emit(Value x, int64_t rows,
+            function_ref<void(Value kk, Value out)> segmentDone);
+
+  /// Rows and channels per tile and the bytes between rows of x.
+  const GemmTileShape shape;
+
+private:
+  SmallVector<int8_t> packWeights(ArrayRef<int8_t> w) const;
+  SmallVector<int32_t> foldZeroPoint(ArrayRef<int8_t> w,
+                                     ArrayRef<int32_t> bias,
+                                     int32_t inputZp) const;
+  void emitTile(Value x, int64_t rows, Value tile, Value at);
+  Value mul(Value a, int64_t b);
+  Value add(Value a, Value b);
+
+  Emitter &e;
+  int64_t inC, outC;
+  RequantAttr rq;
+  int64_t steps;
+  Value weights, biases, mult, shift, obuf;
+};
+
+/// The GEMM kernel (TileGemm.cpp): GemmTiles over blocks of up to two
+/// pixels; `w` is [Cout][Cin].
 LogicalResult emitGemm(Emitter &e, const GemmShape &g, ArrayRef<int8_t> w,
                        ArrayRef<int32_t> bias, int32_t inputZp,
                        RequantAttr rq, const KernelTensors &t);

@@ -33,10 +33,13 @@ bool isInnermost(affine::AffineForOp loop) {
 }
 
 /// Operations `loop` grows to when fully unrolled, or nullopt if its trip
-/// count is not a constant.
+/// count is not a constant or it holds a vmcu.dot_block: a block is a long
+/// fixed instruction sequence already, and copies of it only grow flash.
 std::optional<uint64_t> unrolledOps(affine::AffineForOp loop) {
   std::optional<uint64_t> trip = affine::getConstantTripCount(loop);
-  if (!trip)
+  if (!trip || loop.getBody()
+                   ->walk([](DotBlockOp) { return WalkResult::interrupt(); })
+                   .wasInterrupted())
     return std::nullopt;
   uint64_t bodyOps = 0;
   loop.getBody()->walk([&](Operation *) { ++bodyOps; });

@@ -3,19 +3,20 @@
 #rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 
 // A fully connected layer is a GEMM (TileGemm.cpp): per block of 2 rows,
-// both rows' segments are ring-loaded into a buffer and freed; then each
-// pair of output channels is one vmcu.dot_block 2 x 2 register tile
-// (biases with the input zero point folded in) and 4 requantizations, in
-// an scf.for LLVM must not unroll; last, both rows' outputs are stored.
+// both rows' segments are ring-loaded into a buffer and freed; then per
+// output segment, each pair of its channels is one vmcu.dot_block 2 x 2
+// register tile (biases with the input zero point folded in) and 4
+// requantizations, in an scf.for LLVM must not unroll, and both rows'
+// segments are stored.
 // CHECK-LABEL: func.func @vmcu_invoke() -> i32
 // CHECK: %[[POOL:.*]] = vmcu.segment_pool : !vmcu.pool<segments = 6, segment_bytes = 8>
 // CHECK: %[[IN:.*]] = vmcu.tensor_base %[[POOL]] {name = "input", segments = 4 : i64, vmcu.io = "input"}
 // CHECK: %[[OUT:.*]] = vmcu.tensor_base %[[POOL]] {name = "fully_connected_0", segments = 2 : i64, vmcu.io = "output"}
 // CHECK: vmcu.kernel "fully_connected_0" ins(%[[IN]]) outs(%[[OUT]]) attributes {estimated_cycles = {{[0-9]+}} : i64, executed_macs = 256 : i64, layer = "fully_connected", macs = 256 : i64, schedule = "dot", segment_bytes = 8 : i64
+// CHECK: %[[O:.*]] = memref.alloca() : memref<16xi8>
 // CHECK-DAG: %[[W:.*]] = memref.get_global @fully_connected_0_weights : memref<128xi8>
 // CHECK-DAG: memref.get_global @fully_connected_0_bias : memref<8xi32>
 // CHECK: %[[X:.*]] = memref.alloca() : memref<32xi8>
-// CHECK: %[[O:.*]] = memref.alloca() : memref<16xi8>
 // CHECK: affine.for %{{.*}} = 0 to 1 {
 // CHECK:   affine.for %{{.*}} = 0 to 2 {
 // CHECK:     vmcu.ring_load %[[POOL]]
@@ -25,12 +26,15 @@
 // CHECK:     vector.store %{{.*}}, %[[X]]
 // CHECK:   vmcu.free %[[POOL]]
 // CHECK:   vmcu.free %[[POOL]]
-// CHECK:   scf.for
-// CHECK:     vmcu.dot_block %[[X]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 2 : i64, words = 4 : i64, x_stride = 16 : i64}
+// CHECK:   affine.for %{{.*}} = 0 to 1 {
+// CHECK:     scf.for
+// CHECK:       vmcu.dot_block %[[X]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 2 : i64, words = 4 : i64, x_stride = 16 : i64}
 // CHECK-COUNT-4: vmcu.requantize
-// CHECK:   } {llvm.loop_annotation = #{{.*}}}
-// CHECK:   vmcu.ring_store %{{.*}}, %[[POOL]]
-// CHECK:   vmcu.ring_store %{{.*}}, %[[POOL]]
+// CHECK:     } {llvm.loop_annotation = #{{.*}}}
+// CHECK:     vector.load %[[O]]
+// CHECK:     vmcu.ring_store %{{.*}}, %[[POOL]]
+// CHECK:     vector.load %[[O]]
+// CHECK:     vmcu.ring_store %{{.*}}, %[[POOL]]
 // CHECK: return
 // CHECK-NOT: func.func @main
 func.func @main(%x: tensor<2x16xi8>) -> tensor<2x8xi8> {
@@ -45,22 +49,21 @@ func.func @main(%x: tensor<2x16xi8>) -> tensor<2x8xi8> {
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 
 // The GEMM's ragged edges: 3 rows are one 2-row block and a 1-row tail;
-// 5 output channels are 3 pairs (the last padded, its channel index
-// clamped to 4 for the requant tables); 40 input channels are 10 steps of
-// 4, one 8-step chunk in a rolled loop and a 2-step rest.
+// 5-byte output segments take one channel per tile; 40 input channels are
+// 10 steps of 4, an 8-step block and a 2-step rest.
 // CHECK-LABEL: func.func @vmcu_invoke
-// CHECK: memref.get_global @fully_connected_0_weights : memref<240xi8>
+// CHECK: memref.get_global @fully_connected_0_weights : memref<200xi8>
 // CHECK: affine.for %{{.*}} = 0 to 1 {
-// CHECK:   scf.for %{{.*}} = %{{.*}} to %[[PAIRS:.*]] step
-// CHECK:     scf.for {{.*}} iter_args
+// CHECK:   affine.for %{{.*}} = 0 to 1 {
+// CHECK:     scf.for
 // CHECK:       vmcu.dot_block {{.*}} {pixels = 2 : i64, words = 8 : i64, x_stride = 40 : i64}
+// CHECK:       vmcu.dot_block {{.*}} {pixels = 2 : i64, words = 2 : i64, x_stride = 40 : i64}
+// CHECK-COUNT-2: vmcu.requantize
 // CHECK:     } {llvm.loop_annotation
-// CHECK:     vmcu.dot_block {{.*}} {pixels = 2 : i64, words = 2 : i64, x_stride = 40 : i64}
-// CHECK:     arith.minsi %{{.*}}, %[[LAST:.*]] : index
-// CHECK: scf.for
-// CHECK:   scf.for {{.*}} iter_args
+// CHECK: affine.for %{{.*}} = 0 to 1 {
+// CHECK:   scf.for
 // CHECK:     vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 40 : i64}
-// CHECK:   vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 2 : i64, x_stride = 40 : i64}
+// CHECK:     vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 2 : i64, x_stride = 40 : i64}
 func.func @main(%x: tensor<3x40xi8>) -> tensor<3x5xi8> {
   %w = arith.constant dense<1> : tensor<5x40xi8>
   %b = arith.constant dense<2> : tensor<5xi32>

@@ -20,11 +20,28 @@ analysis::KernelWork layerWork(LayerOpInterface layer, int64_t segmentBytes);
 /// The MACs of `layer` computed once each (no recomputation).
 int64_t layerMacs(LayerOpInterface layer);
 
-/// Channels whose int32 accumulators a line-buffer kernel keeps on the
-/// stack at once: the largest multiple of `s` dividing `channels` that is
-/// at most 64 (enough for jammed dot rows to amortise their loop, few
-/// enough to keep the stack small), at least `s`.
-int64_t lineBufferChunk(int64_t channels, int64_t s);
+/// The register tiles of a GEMM over `rows` rows of `inC` int8 inputs with
+/// output segments of `segmentBytes` (TileGemm.cpp). `pixels` rows (2 if
+/// the caller has 2 and two rows fit kMaxPairRowBytes, else 1) x
+/// `channels` output channels (the most of 2 beside 2 rows, or 4 beside
+/// one, that divides the segment, within the 13 registers of a
+/// vmcu.dot_block); rows are `rowStride` bytes apart (Cin rounded up to
+/// the 4 SIMD lanes). Its stack buffers are `pixels` rows and `pixels`
+/// output segments.
+struct GemmTileShape {
+  int64_t pixels;
+  int64_t channels;
+  int64_t rowStride;
+
+  int64_t scratchBytes(int64_t segmentBytes) const {
+    return pixels * (rowStride + segmentBytes);
+  }
+};
+GemmTileShape gemmTileShape(int64_t rows, int64_t inC, int64_t segmentBytes);
+
+/// True if `layer` is a conv2d or fully_connected that vmcu-tile emits as
+/// a GEMM: a fully connected layer, or a 1x1 stride-1 unpadded conv.
+bool isGemmLayer(LayerOpInterface layer);
 
 /// The stack bytes of the buffers `layer`'s kernel allocates with
 /// segments of `segmentBytes` (accumulators, staging segments, the

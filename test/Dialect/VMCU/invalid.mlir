@@ -778,7 +778,7 @@ func.func @table_entries(%x: tensor<1x4xi8>, %t: tensor<128xi8>) -> tensor<1x4xi
 // -----
 
 func.func @dot_block_shape(%x: memref<32xi8>, %w: memref<64xi8>, %i: index, %a: i32) -> i32 {
-  // expected-error @below {{expects 1 or 2 pixels of 1 or 2 channels each, got 3 accumulators for 2 pixels}}
+  // expected-error @below {{expects 1 or 2 pixels with a whole number of channels each, got 3 accumulators for 2 pixels}}
   %r:3 = vmcu.dot_block %x[%i], %w[%i], %a, %a, %a {pixels = 2 : i64, words = 1 : i64, x_stride = 16 : i64} : memref<32xi8>, memref<64xi8>
   return %r#0 : i32
 }

@@ -113,22 +113,29 @@ LogicalResult DotOp::verify() {
   return success();
 }
 
-/// Largest register block vmcu.dot_block lowers: its accumulators, two
-/// input words per pixel, one weight word per channel, a scratch half and
-/// the two pointers must fit the 14 registers Thumb-2 code can allocate
-/// (r0-r12 and lr); 2 x 2 takes 13.
+/// Registers a vmcu.dot_block may take: Thumb-2 code can allocate 14 (r0-r12
+/// and lr); one stays free for the register allocator around the block.
+/// A block of P pixels x N channels needs P * N accumulators, 2 halves per
+/// pixel, a word per channel, a scratch half and the two pointers: 2 x 2
+/// and 1 x 4 take 13.
+static constexpr int64_t kMaxDotBlockRegisters = 13;
 static constexpr int64_t kMaxDotBlockPixels = 2;
-static constexpr int64_t kMaxDotBlockChannels = 2;
 /// Thumb-2 LDR (immediate, T3) reaches offsets up to 4095 bytes: every
 /// load of the fully unrolled block addresses its operand from one base.
 static constexpr int64_t kMaxLoadOffset = 4095;
 
 LogicalResult DotBlockOp::verify() {
   int64_t pixels = getPixels(), accs = getAcc().size();
-  if (pixels > kMaxDotBlockPixels || accs % pixels != 0 ||
-      accs / pixels < 1 || accs / pixels > kMaxDotBlockChannels)
-    return emitOpError("expects 1 or 2 pixels of 1 or 2 channels each, got ")
+  if (pixels > kMaxDotBlockPixels || accs == 0 || accs % pixels != 0)
+    return emitOpError("expects 1 or 2 pixels with a whole number of "
+                       "channels each, got ")
            << accs << " accumulators for " << pixels << " pixels";
+  int64_t channels = accs / pixels;
+  int64_t registers = accs + 2 * pixels + channels + 3;
+  if (registers > kMaxDotBlockRegisters)
+    return emitOpError("needs ")
+           << registers << " registers for " << pixels << " x " << channels
+           << ", more than the " << kMaxDotBlockRegisters << " available";
   int64_t words = getWords(), stride = getXStride();
   constexpr int64_t kBytesPerWord = 4;
   if (pixels > 1 && stride < kBytesPerWord * words)

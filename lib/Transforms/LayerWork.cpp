@@ -5,6 +5,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::vmcu;
 namespace an = mlir::vmcu::analysis;
@@ -62,26 +64,24 @@ int64_t mlir::vmcu::layerMacs(LayerOpInterface layer) {
 }
 
 GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC,
-                                        int64_t segmentBytes) {
+                                        int64_t outC, int64_t segmentBytes) {
   // Two rows of a block are staged on the stack: at most this many bytes
   // each, so a block's buffers stay below a 7x7 depthwise window of
   // 16-byte segments (the largest stack buffer of the fused plans).
   constexpr int64_t kMaxPairRowBytes = 256;
+  // Registers of a vmcu.dot_block as its verifier counts them: the
+  // accumulators, 2 halves per row, a word per channel, a scratch half and
+  // 2 pointers, at most 13.
+  constexpr int64_t kDotBlockRegisters = 13;
   int64_t rowStride = llvm::alignTo(inC, kDotLanes);
   int64_t pixels = rows > 1 && rowStride <= kMaxPairRowBytes ? 2 : 1;
-  // The widest tile of this many rows whose channels divide the segment
-  // and whose registers (as the vmcu.dot_block verifier counts them: the
-  // accumulators, 2 halves per row, a word per channel, a scratch half and
-  // 2 pointers) fit the 13 it allows.
-  constexpr int64_t kDotBlockRegisters = 13;
-  int64_t channels = 1;
-  for (int64_t n : {4, 2})
-    if (segmentBytes % n == 0 &&
-        pixels * n + 2 * pixels + n + 3 <= kDotBlockRegisters) {
-      channels = n;
-      break;
-    }
-  return {pixels, channels, rowStride};
+  for (int64_t n : {4, 2}) {
+    int64_t group = std::lcm(segmentBytes, n);
+    if (outC % group == 0 &&
+        pixels * n + 2 * pixels + n + 3 <= kDotBlockRegisters)
+      return {pixels, n, rowStride, group};
+  }
+  return {pixels, 1, rowStride, segmentBytes};
 }
 
 bool mlir::vmcu::isGemmLayer(LayerOpInterface layer) {
@@ -117,10 +117,11 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
         int64_t cin = op.getInput().getType().getDimSize(3);
         int64_t cmid = dw.getDimSize(2);
         int64_t w = op.getInput().getType().getDimSize(2);
-        GemmTileShape expand = gemmTileShape(w, cin, s);
-        GemmTileShape project = gemmTileShape(1, cmid, s);
-        return expand.scratchBytes(s) + dw.getDimSize(0) * dw.getDimSize(1) * s +
-               s * kAccBytes + project.scratchBytes(s) + 2 * s;
+        int64_t cout = op.getOutput().getType().getDimSize(3);
+        GemmTileShape expand = gemmTileShape(w, cin, cmid, s);
+        GemmTileShape project = gemmTileShape(1, cmid, cout, s);
+        return expand.scratchBytes() + dw.getDimSize(0) * dw.getDimSize(1) * s +
+               s * kAccBytes + project.scratchBytes() + 2 * s;
       })
       .Case([&](AddOp) { return 3 * s; })
       .Case([&](SoftmaxOp op) {
@@ -135,8 +136,8 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
           int64_t outC = out.getDimSize(out.getRank() - 1);
           int64_t inC = cast<ShapedType>(op->getOperand(0).getType())
                             .getDimSize(out.getRank() - 1);
-          return gemmTileShape(out.getNumElements() / outC, inC, s)
-              .scratchBytes(s);
+          return gemmTileShape(out.getNumElements() / outC, inC, outC, s)
+              .scratchBytes();
         }
         // A narrow conv gathers its whole window and keeps every channel.
         if (!isa<Conv2DOp, FullyConnectedOp>(op) || s >= kDotLanes)
@@ -152,7 +153,9 @@ an::KernelWork mlir::vmcu::layerWork(LayerOpInterface layer,
                                      int64_t segmentBytes) {
   int64_t outputs = elements(layer->getResult(0));
   an::KernelWork work{an::KernelKind::Elementwise, layerMacs(layer), outputs};
-  if (isa<Conv2DOp, FullyConnectedOp>(layer))
+  if (isGemmLayer(layer))
+    work.kind = an::KernelKind::Gemm;
+  else if (isa<Conv2DOp, FullyConnectedOp>(layer))
     work.kind = segmentBytes < kDotLanes ? an::KernelKind::NarrowDot
                                          : an::KernelKind::Dot;
   else if (isa<DepthwiseConv2DOp>(layer))

@@ -382,13 +382,14 @@ private:
           e.freeSegment(t.input, (e.d(0) * g.w + column(i)) * cinS + cc,
                         all);
         });
-    expand->emit(xrows, count, [&](Value ms, Value out) {
+    int64_t groupSegs = shape.groupBytes / s;
+    expand->emit(xrows, count, [&](Value group, int64_t j, Value out) {
       SmallVector<Value, 3> all(dims);
-      all.push_back(ms);
+      all.push_back(group);
+      AffineExpr ms = e.d(dims.size()) * groupSegs + j;
       for (int64_t i = 0; i < count; ++i)
-        e.storeSegment(t.workspace,
-                       slotSegment(e.d(0), column(i), e.d(dims.size())), all,
-                       out, e.index(i * s));
+        e.storeSegment(t.workspace, slotSegment(e.d(0), column(i), ms), all,
+                       out, e.index(i * shape.groupBytes + j * s));
     });
   }
 
@@ -435,27 +436,34 @@ private:
 
   void outputPixel(Value p, Value q) {
     e.loop(0, midS, [&](Value mm) { depthwiseSegment(p, q, mm); });
-    project->emit(cpix, 1, [&](Value kk, Value out) {
-      storeOutputSegment(p, q, kk, out);
+    int64_t groupSegs = project->shape.groupBytes / s;
+    project->emit(cpix, 1, [&](Value group, int64_t j, Value out) {
+      storeOutputSegment(p, q, group, groupSegs, j, out);
     });
   }
 
-  /// Adds the residual to segment `kk` of the projected pixel (p, q) in
-  /// `dseg`, if the block has one, and stores it.
-  void storeOutputSegment(Value p, Value q, Value kk, Value dseg) {
+  /// Adds the residual to segment j of output group `group` (of
+  /// `groupSegs` segments) of the projected pixel (p, q), held in
+  /// `projected`, if the block has one, and stores it.
+  void storeOutputSegment(Value p, Value q, Value group, int64_t groupSegs,
+                          int64_t j, Value projected) {
     Conv2DOp project = op.getProject();
     AddOp residual = op.getResidual();
     Type i8 = e.b.getI8Type();
-    AffineExpr pixelSeg = (e.d(0) * g.outW + e.d(1)) * coutS + e.d(2);
+    Value at = e.index(j * s);
+    AffineExpr pixelSeg =
+        (e.d(0) * g.outW + e.d(1)) * coutS + e.d(2) * groupSegs + j;
+    SmallVector<Value, 3> dims{p, q, group};
     if (!residual) {
-      e.storeSegment(t.output, pixelSeg, {p, q, kk}, dseg);
+      e.storeSegment(t.output, pixelSeg, dims, projected, at);
       return;
     }
-    e.loadSegment(t.input, pixelSeg, {p, q, kk}, rbuf);
+    e.loadSegment(t.input, pixelSeg, dims, rbuf);
     bool projIsLhs = residual.getLhs() == project.getOutput();
     e.loop(0, s, [&](Value k) {
-      Value ch = e.apply(e.d(0) * s + e.d(1), {kk, k});
-      Value dq = e.load(dseg, k), av = e.load(rbuf, k);
+      Value ch = e.apply((e.d(0) * groupSegs + j) * s + e.d(1), {group, k});
+      Value dq = e.load(projected, e.apply(e.d(0) + j * s, {k}));
+      Value av = e.load(rbuf, k);
       Value lhs = projIsLhs ? dq : av, rhs = projIsLhs ? av : dq;
       Value sum = arith::AddIOp::create(
           e.b, e.loc, e.rescaleToI32(lhs, residual.getLhsRescale()),
@@ -465,8 +473,8 @@ private:
           obuf, k);
     });
     // The residual was the input segment's last reader.
-    e.freeSegment(t.input, pixelSeg, {p, q, kk});
-    e.storeSegment(t.output, pixelSeg, {p, q, kk}, obuf);
+    e.freeSegment(t.input, pixelSeg, dims);
+    e.storeSegment(t.output, pixelSeg, dims, obuf);
   }
 };
 

@@ -21,36 +21,28 @@ struct ConvGeometry {
 /// A conv whose segments are narrower than the 4 lanes of a vmcu.dot (a
 /// stem conv over 1 or 3 input channels): per output pixel, the whole
 /// kr x kc x Cin window is gathered once into a column buffer (im2col,
-/// padding taps and the tail up to a multiple of 4 lanes read the zero
-/// point, whose weights are 0), its input pixels are freed, and every
-/// output channel is one 4-lane dot row over it.
+/// padding taps read the zero point; the lanes past the window, up to a
+/// multiple of 4, have zero weights), its input pixels are freed, and the
+/// output channels are GEMM tiles (GemmTiles, one row) over it.
 LogicalResult emitNarrowConv(Emitter &e, Operation *op, const ConvGeometry &g,
                              ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
                              int32_t inputZp, RequantAttr rq,
                              const KernelTensors &t) {
   int64_t s = e.seg, cs = g.inC / s, ks = g.outC / s;
-  int64_t kr = g.rows.kernel, kc = g.cols.kernel;
-  int64_t window = kr * kc * g.inC;
-  int64_t lanes = llvm::alignTo(window, kDotLanes);
-  // Weights [k][lanes]: (r, t, c) order, zero past the window.
-  SmallVector<int8_t> packed(g.outC * lanes, 0);
-  for (int64_t k = 0; k < g.outC; ++k)
-    for (int64_t i = 0; i < window; ++i)
-      packed[k * lanes + i] = w[k * window + i];
-  Value wt = e.i8Table("weights", packed);
-  Value bt = e.i32Table("bias", bias);
-  auto [mult, shift] = e.requantTables("", rq, g.outC);
-  Type i8 = e.b.getI8Type();
-  Value col = e.scratch(lanes, i8);
-  Value acc = e.scratch(g.outC, e.b.getI32Type());
-  Value obuf = e.scratch(g.outC, i8);
+  int64_t kc = g.cols.kernel;
+  int64_t window = g.rows.kernel * kc * g.inC;
+  // Weights stay [k][window]: the im2col order (r, t, c).
+  GemmTiles tiles(e, "", window, g.outC, 1, w, bias, inputZp, rq);
+  int64_t lanes = tiles.shape.rowStride;
+  int64_t groupSegs = tiles.shape.groupBytes / s;
+  Value col = e.scratch(lanes, e.b.getI8Type());
   Value zp =
       arith::ConstantOp::create(e.b, e.loc, e.b.getI8IntegerAttr(inputZp));
 
   e.emitWindowed(
       g.rows, g.cols, t.input, cs,
       [&](Value p, Value q, Emitter::FreeHook frees) {
-        e.loop(0, lanes, [&](Value i) { e.store(zp, col, i); });
+        e.loop(0, window, [&](Value i) { e.store(zp, col, i); });
         e.forEachTap(
             g.rows, g.cols, p, q, [&](Value r, Value tt, Value y, Value x) {
               e.loop(0, cs, [&](Value cc) {
@@ -62,16 +54,11 @@ LogicalResult emitNarrowConv(Emitter &e, Operation *op, const ConvGeometry &g,
               });
             });
         frees(Value(), Value(), 0);
-        e.loop(0, g.outC, [&](Value k) {
-          e.store(e.load(bt, k), acc, k);
-          e.dotRow(acc, k, col, lanes, inputZp, wt, e.d(0) * lanes, {k});
-          e.store(e.requantize(e.load(acc, k), rq, mult, shift, k, i8), obuf,
-                  k);
-        });
-        e.loop(0, ks, [&](Value kk) {
+        tiles.emit(col, 1, [&](Value group, int64_t j, Value out) {
           e.storeSegment(t.output,
-                         (e.d(0) * g.cols.outExtent + e.d(1)) * ks + e.d(2),
-                         {p, q, kk}, obuf, e.apply(e.d(0) * s, kk));
+                         (e.d(0) * g.cols.outExtent + e.d(1)) * ks +
+                             e.d(2) * groupSegs + j,
+                         {p, q, group}, out, e.index(j * s));
         });
       });
   return success();

@@ -47,9 +47,9 @@ scf::ForOp rolledLoop(Emitter &e, int64_t trips, ValueRange inits = {}) {
 GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
                      int64_t maxPixels, ArrayRef<int8_t> w,
                      ArrayRef<int32_t> bias, int32_t inputZp, RequantAttr rq)
-    : shape(gemmTileShape(maxPixels, inC, e.seg)), e(e), inC(inC),
+    : shape(gemmTileShape(maxPixels, inC, outC, e.seg)), e(e), inC(inC),
       outC(outC), rq(rq), steps(shape.rowStride / kDotLanes) {
-  obuf = e.scratch(shape.pixels * e.seg, e.b.getI8Type());
+  obuf = e.scratch(shape.pixels * shape.groupBytes, e.b.getI8Type());
   weights = e.i8Table((prefix + "weights").str(), packWeights(w));
   biases = e.i32Table((prefix + "bias").str(), foldZeroPoint(w, bias, inputZp));
   std::tie(mult, shift) = e.requantTables(prefix, rq, outC);
@@ -95,23 +95,24 @@ Value GemmTiles::add(Value a, Value b) {
   return arith::AddIOp::create(e.b, e.loc, a, b);
 }
 
-void GemmTiles::emit(Value x, int64_t rows,
-                     function_ref<void(Value kk, Value out)> segmentDone) {
-  // Output segment kk: its tiles, then the caller's store.
-  e.loop(0, outC / e.seg, [&](Value kk) {
-    scf::ForOp loop = rolledLoop(e, e.seg / shape.channels);
+void GemmTiles::emit(Value x, int64_t rows, SegmentDone segmentDone) {
+  int64_t group = shape.groupBytes, n = shape.channels;
+  // Output group g: its tiles, then the caller's stores of its segments.
+  e.loop(0, outC / group, [&](Value g) {
+    scf::ForOp loop = rolledLoop(e, group / n);
     {
       OpBuilder::InsertionGuard guard(e.b);
       e.b.setInsertionPointToStart(loop.getBody());
-      Value tile = add(mul(kk, e.seg / shape.channels), loop.getInductionVar());
-      emitTile(x, rows, tile, mul(loop.getInductionVar(), shape.channels));
+      Value tile = add(mul(g, group / n), loop.getInductionVar());
+      emitTile(x, rows, tile, mul(loop.getInductionVar(), n));
     }
-    segmentDone(kk, obuf);
+    for (int64_t j = 0; j < group / e.seg; ++j)
+      segmentDone(g, j, obuf);
   });
 }
 
 /// Tile `tile` (output channels tile * N ...) over all input chunks, its
-/// sums requantized into obuf[i * segment + at + j].
+/// sums requantized into obuf[i * group + at + j].
 void GemmTiles::emitTile(Value x, int64_t rows, Value tile, Value at) {
   int64_t n = shape.channels;
   Value first = mul(tile, n);
@@ -154,7 +155,7 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value tile, Value at) {
     for (int64_t i = 0; i < rows; ++i) {
       Value q = e.requantize(accs[i * n + j], rq, mult, shift, c,
                              e.b.getI8Type());
-      e.store(q, obuf, add(at, e.index(i * e.seg + j)));
+      e.store(q, obuf, add(at, e.index(i * shape.groupBytes + j)));
     }
   }
 }
@@ -196,14 +197,16 @@ private:
         e.freeSegment(t.input, seg, dims);
       });
     int64_t outSegs = g.outC / e.seg;
-    tiles.emit(xbuf, pixels, [&](Value kk, Value out) {
+    int64_t groupSegs = tiles.shape.groupBytes / e.seg;
+    tiles.emit(xbuf, pixels, [&](Value group, int64_t j, Value out) {
       SmallVector<Value, 2> dims;
       if (mb)
         dims.push_back(mb);
-      dims.push_back(kk);
+      dims.push_back(group);
+      AffineExpr kk = e.d(dims.size() - 1) * groupSegs + j;
       for (int64_t i = 0; i < pixels; ++i)
-        e.storeSegment(t.output, pixel(i) * outSegs + e.d(dims.size() - 1),
-                       dims, out, e.index(i * e.seg));
+        e.storeSegment(t.output, pixel(i) * outSegs + kk, dims, out,
+                       e.index(i * tiles.shape.groupBytes + j * e.seg));
     });
   }
 

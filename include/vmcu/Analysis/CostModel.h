@@ -17,10 +17,14 @@
 namespace mlir::vmcu::analysis {
 
 enum class KernelKind {
-  /// conv2d / fully_connected: 4-lane SMLAD dots over input segments.
+  /// A pointwise conv2d or a fully_connected layer: a GEMM of
+  /// vmcu.dot_block register tiles.
+  Gemm,
+  /// conv2d with a window: 4-lane SMLAD dots over input segments.
   Dot,
   /// A conv whose segments are narrower than the 4 SIMD lanes (stem convs
-  /// over 1 or 3 input channels): scalar MACs.
+  /// over 1 or 3 input channels): an im2col column per output pixel, then
+  /// GEMM tiles over it.
   NarrowDot,
   /// depthwise_conv2d: per-channel windows.
   Depthwise,

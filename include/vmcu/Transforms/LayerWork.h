@@ -20,24 +20,24 @@ analysis::KernelWork layerWork(LayerOpInterface layer, int64_t segmentBytes);
 /// The MACs of `layer` computed once each (no recomputation).
 int64_t layerMacs(LayerOpInterface layer);
 
-/// The register tiles of a GEMM over `rows` rows of `inC` int8 inputs with
-/// output segments of `segmentBytes` (TileGemm.cpp). `pixels` rows (2 if
-/// the caller has 2 and two rows fit kMaxPairRowBytes, else 1) x
-/// `channels` output channels (the most of 2 beside 2 rows, or 4 beside
-/// one, that divides the segment, within the 13 registers of a
-/// vmcu.dot_block); rows are `rowStride` bytes apart (Cin rounded up to
-/// the 4 SIMD lanes). Its stack buffers are `pixels` rows and `pixels`
-/// output segments.
+/// The register tiles of a GEMM over `rows` rows of `inC` int8 inputs and
+/// `outC` outputs in segments of `segmentBytes` (TileGemm.cpp): `pixels`
+/// rows (2 if the caller has 2 and a row fits kMaxPairRowBytes, else 1) x
+/// `channels` output channels (4 beside one row, 2 beside two, when whole
+/// groups of them and of segments tile Cout; else 1); rows are `rowStride`
+/// bytes apart (Cin rounded up to the 4 SIMD lanes). Outputs are computed
+/// and stored `groupBytes` at a time (a multiple of both the segment and
+/// the tile). Its stack buffers are `pixels` rows and `pixels` groups.
 struct GemmTileShape {
   int64_t pixels;
   int64_t channels;
   int64_t rowStride;
+  int64_t groupBytes;
 
-  int64_t scratchBytes(int64_t segmentBytes) const {
-    return pixels * (rowStride + segmentBytes);
-  }
+  int64_t scratchBytes() const { return pixels * (rowStride + groupBytes); }
 };
-GemmTileShape gemmTileShape(int64_t rows, int64_t inC, int64_t segmentBytes);
+GemmTileShape gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
+                            int64_t segmentBytes);
 
 /// True if `layer` is a conv2d or fully_connected that vmcu-tile emits as
 /// a GEMM: a fully connected layer, or a 1x1 stride-1 unpadded conv.

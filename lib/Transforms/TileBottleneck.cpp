@@ -320,8 +320,8 @@ private:
                     static_cast<int32_t>(pr.getInputZp()), pr.getRequant());
     w2 = dw->weights;
     b2 = dw->bias;
-    std::tie(m2, sh2) =
-        e.requantTables("dw_", op.getDepthwise().getRequant(), g.cmid);
+    std::tie(m2, sh2) = e.requantTables(
+        "dw_", op.getDepthwise().getRequant(), g.cmid, dw->valueBound);
     if (AddOp residual = op.getResidual())
       std::tie(addMult, addShift) =
           e.requantTables("add_", residual.getRequant(), g.cout);

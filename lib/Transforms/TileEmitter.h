@@ -223,16 +223,19 @@ public:
   Value requantize(Value v, RequantAttr rq, Value mult, Value shift, Value ch,
                    Type resultType) {
     // requantTables gave `mult` a rounding table iff every shift it wrote is
-    // wide.
+    // wide, or marked it bounded (wide, and values below 2^30).
     auto round = roundTables.find(mult);
-    bool wide = round != roundTables.end();
-    Value roundTerm = wide ? load(round->second, ch) : Value();
+    bool bounded = boundedTables.contains(mult);
+    bool wide = bounded || round != roundTables.end();
+    Value roundTerm =
+        round != roundTables.end() ? load(round->second, ch) : Value();
     return RequantizeOp::create(
         b, loc, resultType, v, load(mult, ch), load(shift, ch), roundTerm,
         b.getI32IntegerAttr(rq.getInputZp()),
         b.getI32IntegerAttr(rq.getOutputZp()), b.getI32IntegerAttr(rq.getMin()),
         b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()),
-        wide ? b.getUnitAttr() : UnitAttr());
+        wide ? b.getUnitAttr() : UnitAttr(),
+        bounded ? b.getUnitAttr() : UnitAttr());
   }
 
   /// A per-tensor input rescale of int8 `v` to int32 (channel 0 of
@@ -248,11 +251,15 @@ public:
         UnitAttr());
   }
 
-  /// Per-channel multiplier and shift tables for `channels` channels; with
-  /// shifts of at least 32 also the rounding terms (roundTables), which
-  /// `requantize` then passes along.
+  /// Per-channel multiplier and shift tables for `channels` channels. With
+  /// shifts of at least 32 and `valueBound` (the largest |value| the
+  /// kernel can requantize, if known) below 2^30 the tables are bounded
+  /// (boundedTables); with such shifts otherwise, the rounding terms are a
+  /// table too (roundTables). `requantize` follows either.
   std::pair<Value, Value> requantTables(StringRef prefix, RequantAttr rq,
-                                        int64_t channels) {
+                                        int64_t channels,
+                                        std::optional<int64_t> valueBound =
+                                            std::nullopt) {
     SmallVector<int32_t> mult, shift;
     for (int64_t k = 0; k < channels; ++k) {
       size_t i = rq.isPerChannel() ? k : 0;
@@ -268,7 +275,10 @@ public:
     Value multTable = i32Table((prefix + "mult").str(), mult);
     bool wide = llvm::all_of(
         shift, [](int32_t s) { return s >= kRequantMinWideShift; });
-    if (wide) {
+    if (wide && valueBound && *valueBound < kRequantBoundedValue &&
+        rq.getInputZp() == 0) {
+      boundedTables.insert(multTable);
+    } else if (wide) {
       SmallVector<int64_t> round;
       for (int32_t s : shift)
         round.push_back(requantRoundTerm(s, rq.getDoubleRound()));
@@ -280,6 +290,8 @@ public:
 
   /// The rounding-term table (wide shifts only) of each multiplier table.
   DenseMap<Value, Value> roundTables;
+  /// Multiplier tables whose requantizations are bounded_value.
+  DenseSet<Value> boundedTables;
 
   //===--------------------------------------------------------------------===//
   // Windowed skeleton: outputs in row-major order, frees at last use.
@@ -375,6 +387,16 @@ public:
   }
 };
 
+/// The largest |accumulator| of an int8 kernel whose outputs start from
+/// `bias` and add `macs` products (x - zp) * w, each at most 255 * 128.
+inline int64_t accumulatorBound(ArrayRef<int32_t> bias, int64_t macs) {
+  constexpr int64_t kMaxProduct = 255 * 128;
+  int64_t largest = 0;
+  for (int32_t v : bias)
+    largest = std::max<int64_t>(largest, std::abs(static_cast<int64_t>(v)));
+  return largest + macs * kMaxProduct;
+}
+
 /// Reads a constant operand's values, or fails with a located error.
 template <typename T>
 FailureOr<SmallVector<T>> constantValues(Operation *user, Value v,
@@ -401,6 +423,8 @@ inline Axis makeAxis(int64_t in, int64_t out, int64_t stride, int64_t pad,
 struct DepthwiseTables {
   Value weights;
   Value bias;
+  /// The largest |accumulator| (accumulatorBound).
+  int64_t valueBound;
 };
 FailureOr<DepthwiseTables> packDepthwise(Emitter &e, StringRef prefix,
                                          DepthwiseConv2DOp op, int64_t s);

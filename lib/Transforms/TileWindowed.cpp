@@ -34,7 +34,8 @@ FailureOr<DepthwiseTables> mlir::vmcu::tile::packDepthwise(Emitter &e,
                                        zp * static_cast<uint32_t>(wv));
       }
   return DepthwiseTables{e.i8Table((prefix + "weights").str(), packed),
-                         e.i32Table((prefix + "bias").str(), bias)};
+                         e.i32Table((prefix + "bias").str(), bias),
+                         accumulatorBound(*bv, kr * kc)};
 }
 
 namespace {
@@ -131,7 +132,7 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
   Value wt = tables->weights, bt = tables->bias;
   int32_t zp = static_cast<int32_t>(op.getInputZp());
   RequantAttr rq = op.getRequant();
-  auto [mult, shift] = e.requantTables("", rq, ch);
+  auto [mult, shift] = e.requantTables("", rq, ch, tables->valueBound);
   int64_t taps = kr * kc;
   Type i32Type = e.b.getI32Type();
   Value win = e.scratch(taps * s, e.b.getI8Type());

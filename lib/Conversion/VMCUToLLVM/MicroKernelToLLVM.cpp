@@ -279,6 +279,13 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
                               createI32(rewriter, loc, inputZp));
 
     Value shift = adaptor.getShift();
+    if (op.getBoundedValue()) {
+      rewriter.replaceOp(
+          op, clampAndTruncate(rewriter, op,
+                               boundedScale(rewriter, op, v,
+                                            adaptor.getMultiplier(), shift)));
+      return success();
+    }
     if (Value round = adaptor.getRound()) {
       rewriter.replaceOp(
           op, clampAndTruncate(rewriter, op,
@@ -354,6 +361,41 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
     Value hi = LLVM::TruncOp::create(
         rewriter, loc, i32, LLVM::LShrOp::create(rewriter, loc, sum, word));
     return LLVM::AShrOp::create(rewriter, loc, hi, s);
+  }
+
+  /// apply_scale_32 of |v| < 2^30, shift in [32, 62]: with e = shift - 31,
+  /// `(hi32(2v * m + 2^(e-1) * 2^32 + 2^31) + (v < 0 ? -1 : 0)) >> e` with
+  /// double rounding, `hi32(2v * m + 2^(e-1) * 2^32) >> e` without. The
+  /// 64-bit form is what the ARM backend selects SMMLAR / SMMLA for.
+  Value boundedScale(ConversionPatternRewriter &rewriter, RequantizeOp op,
+                     Value v, Value multiplier, Value shift) const {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    Value one = createI32(rewriter, loc, 1);
+    Value twice = LLVM::ShlOp::create(rewriter, loc, v, one);
+    Value e = LLVM::SubOp::create(rewriter, loc, shift,
+                                  createI32(rewriter, loc, kWordBits - 1));
+    Value half = LLVM::ShlOp::create(
+        rewriter, loc, one, LLVM::SubOp::create(rewriter, loc, e, one));
+    Value word = createI64(rewriter, loc, kWordBits);
+    Value product = LLVM::MulOp::create(
+        rewriter, loc, LLVM::SExtOp::create(rewriter, loc, i64, twice),
+        LLVM::SExtOp::create(rewriter, loc, i64, multiplier));
+    Value high = LLVM::ShlOp::create(
+        rewriter, loc, LLVM::SExtOp::create(rewriter, loc, i64, half), word);
+    Value sum = LLVM::AddOp::create(rewriter, loc, product, high);
+    if (op.getDoubleRound())
+      sum = LLVM::AddOp::create(
+          rewriter, loc, sum,
+          createI64(rewriter, loc, int64_t{1} << (kWordBits - 1)));
+    Value q = LLVM::TruncOp::create(
+        rewriter, loc, i32, LLVM::LShrOp::create(rewriter, loc, sum, word));
+    if (op.getDoubleRound())
+      q = LLVM::AddOp::create(
+          rewriter, loc, q,
+          LLVM::AShrOp::create(rewriter, loc, v,
+                               createI32(rewriter, loc, kWordBits - 1)));
+    return LLVM::AShrOp::create(rewriter, loc, q, e);
   }
 
   /// The wide-shift scale with the rounding term from a table: `round`

@@ -118,12 +118,17 @@ static const int32_t kValues[] = {INT32_MIN, INT32_MIN + 1, -(1 << 30), -3,
 
 static uint8_t *records;
 static long num_records, capacity;
-/* Smallest shift generated: 1, or 32 for `gen-wide` (vmcu.requantize's
- * wide_shift promises shift >= 32). */
+/* Smallest shift generated: 1, or 32 for `gen-wide` and `gen-bounded`
+ * (vmcu.requantize's wide_shift promises shift >= 32). */
 static int32_t min_shift = 1;
+/* Values generated are below this in magnitude: `gen-bounded` keeps
+ * |value - input_zp| < 2^30 for every variant's input zero point (at most
+ * 128), as vmcu.requantize's bounded_value promises. */
+static int64_t max_abs_value = (int64_t)1 << 32;
 
 static void add(int64_t value, int32_t multiplier, int32_t shift) {
-  if (value != wrap32(value) || shift < min_shift)
+  if (value != wrap32(value) || shift < min_shift ||
+      llabs(value) >= max_abs_value)
     return;
   if (num_records == capacity) {
     fprintf(stderr, "requant-tosa-ref: more than %ld edge cases\n", capacity);
@@ -269,9 +274,13 @@ static int ref(const char *in_path, const char *out_path) {
 }
 
 int main(int argc, char **argv) {
-  if (argc == 4 && !strcmp(argv[1], "gen-wide"))
+  if (argc == 4 && (!strcmp(argv[1], "gen-wide") ||
+                    !strcmp(argv[1], "gen-bounded")))
     min_shift = 32;
-  if (argc == 4 && (!strcmp(argv[1], "gen") || !strcmp(argv[1], "gen-wide"))) {
+  if (argc == 4 && !strcmp(argv[1], "gen-bounded"))
+    max_abs_value = ((int64_t)1 << 30) - 128;
+  if (argc == 4 && (!strcmp(argv[1], "gen") || !strcmp(argv[1], "gen-wide") ||
+                    !strcmp(argv[1], "gen-bounded"))) {
     gen(strtol(argv[2], NULL, 10));
     FILE *f = fopen(argv[3], "wb");
     if (!f || fwrite(records, RECORD_BYTES, (size_t)num_records, f) !=
@@ -286,8 +295,8 @@ int main(int argc, char **argv) {
     return ref(argv[2], argv[3]);
   if (argc == 4 && !strcmp(argv[1], "check"))
     return check(argv[2], argv[3]);
-  fprintf(stderr, "usage: %s gen N cases.bin | ref cases.bin out.bin | "
-                  "check cases.bin out.bin\n",
+  fprintf(stderr, "usage: %s gen|gen-wide|gen-bounded N cases.bin | "
+                  "ref cases.bin out.bin | check cases.bin out.bin\n",
           argv[0]);
   return 2;
 }

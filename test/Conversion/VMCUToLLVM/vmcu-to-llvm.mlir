@@ -367,6 +367,28 @@ func.func @requantize_wide(%v: i32, %m: i32, %s: i32) -> i8 {
 
 // -----
 
+// bounded_value: e = shift - 31; hi32(2v * m + 2^(e-1) * 2^32 + 2^31) (the
+// form the ARM backend selects SMMLAR for), minus 1 for a negative value,
+// then >> e. No 64-bit shift by a variable amount.
+// CHECK-LABEL: llvm.func @requantize_bounded
+// CHECK-SAME: (%[[V:.*]]: i32, %[[M:.*]]: i32, %[[S:.*]]: i32)
+// CHECK:       %[[TWICE:.*]] = llvm.shl %[[V]], %{{.*}} : i32
+// CHECK:       %[[E:.*]] = llvm.sub %[[S]], %{{.*}} : i32
+// CHECK:       llvm.mul %{{.*}}, %{{.*}} : i64
+// CHECK:       %[[HI:.*]] = llvm.lshr %{{.*}}, %{{.*}} : i64
+// CHECK:       %[[Q:.*]] = llvm.trunc %[[HI]] : i64 to i32
+// CHECK:       %[[SIGN:.*]] = llvm.ashr %[[V]], %{{.*}} : i32
+// CHECK:       %[[QS:.*]] = llvm.add %[[Q]], %[[SIGN]] : i32
+// CHECK:       llvm.ashr %[[QS]], %[[E]] : i32
+// CHECK-NOT:   llvm.ashr {{.*}} : i64
+// CHECK:       llvm.return
+func.func @requantize_bounded(%v: i32, %m: i32, %s: i32) -> i8 {
+  %q = vmcu.requantize %v, %m, %s {output_zp = 3 : i32, min = -128 : i32, max = 127 : i32, double_round = true, wide_shift, bounded_value} : i8
+  return %q : i8
+}
+
+// -----
+
 // Each kernel becomes an internal function vmcu_kernel_<i>_<name>, called in
 // order: its scratch buffers are allocas in that function's entry block
 // (LLVM inlines it back with lifetime markers, so kernels share stack).

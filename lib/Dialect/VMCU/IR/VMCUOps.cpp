@@ -186,6 +186,8 @@ LogicalResult RequantizeOp::verify() {
            << multiplier.getSExtValue();
   if (getRound() && !getWideShift())
     return emitOpError("a round operand needs wide_shift");
+  if (getBoundedValue() && (!getWideShift() || getRound()))
+    return emitOpError("bounded_value needs wide_shift and no round operand");
   APInt round;
   if (getRound() && matchPattern(getShift(), m_ConstantInt(&shift)) &&
       matchPattern(getRound(), m_ConstantInt(&round)) &&

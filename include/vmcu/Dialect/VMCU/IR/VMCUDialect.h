@@ -23,6 +23,9 @@ inline constexpr int kRequantMaxShift = 62;
 /// Smallest shift `vmcu.requantize {wide_shift}` allows: the product's
 /// high word then holds every bit of the result.
 inline constexpr int kRequantMinWideShift = 32;
+/// `vmcu.requantize`'s `bounded_value` promises |value| below this: twice
+/// the value then fits an int32 operand of SMMLAR.
+inline constexpr int64_t kRequantBoundedValue = int64_t{1} << 30;
 
 /// The 64-bit rounding term of apply_scale_32 for a non-negative value:
 /// 2^(shift - 1), plus 2^30 with double rounding and shift > 31 (TOSA 1.0).

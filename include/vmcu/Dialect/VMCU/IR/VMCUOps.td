@@ -348,6 +348,13 @@ def VMCU_RequantizeOp : VMCU_Op<"requantize", [Pure]> {
     `-2^30`, i.e. `round - 2^31`, so the lowering needs no per-element
     rounding arithmetic: one 64-bit add of the sign and one SMLAL.
 
+    `bounded_value`, with `wide_shift` only and no `round`, promises
+    `|value - input_zp| < 2^30` (the tiler proves it from the bias and the
+    MACs per output). Then, with `e = shift - 31` and `c = 2^(e - 1)`,
+    the result is `(hi32(2v * m + c * 2^32 [+ 2^31]) [- 1 if v < 0]) >> e`
+    (the bracketed terms with `double_round`): one SMMLAR (SMMLA without
+    double rounding) on 32-bit operands, exact for such `v`.
+
     Example:
 
     ```mlir
@@ -358,7 +365,8 @@ def VMCU_RequantizeOp : VMCU_Op<"requantize", [Pure]> {
                        Optional<I64>:$round,
                        DefaultValuedAttr<I32Attr, "0">:$input_zp,
                        I32Attr:$output_zp, I32Attr:$min, I32Attr:$max,
-                       BoolAttr:$double_round, UnitAttr:$wide_shift);
+                       BoolAttr:$double_round, UnitAttr:$wide_shift,
+                       UnitAttr:$bounded_value);
   let results = (outs AnyTypeOf<[I8, I32]>:$result);
   let assemblyFormat = [{
     $value `,` $multiplier `,` $shift (`round` $round^)? attr-dict `:`

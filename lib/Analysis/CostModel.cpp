@@ -32,15 +32,15 @@ CycleCost mlir::vmcu::analysis::cycleCost(KernelKind kind) {
   switch (kind) {
   case KernelKind::Gemm:
     return {1.41, 24.2};
+  // No windowed conv with wide segments in the shared models: fitted
+  // before GEMM layers got their own kind (bench/cycles.sh's 3x3 conv runs
+  // at 0.46 MAC/cycle).
   case KernelKind::Dot:
-    // No windowed conv with wide segments in the shared models: fitted
-    // before GEMM layers got their own kind (bench/cycles.sh's 3x3 conv
-    // runs at 0.46 MAC/cycle).
     return {2.05, 34.8};
+  // The same GEMM tiles per MAC; per output, the im2col gather of the
+  // shared models' stems (a free fit of their 6 kernels, whose MACs per
+  // output barely differ, gives a meaningless negative per-MAC cost).
   case KernelKind::NarrowDot:
-    // The same GEMM tiles per MAC; per output, the im2col gather of the
-    // shared models' stems (a free fit of their 6 kernels, whose MACs per
-    // output barely differ, gives a meaningless negative per-MAC cost).
     return {1.41, 62.5};
   case KernelKind::Depthwise:
     return {4.20, 27.7};

@@ -225,12 +225,15 @@ public:
     // requantTables gave `mult` a rounding table iff every shift it wrote is
     // wide, or marked it bounded (wide, and values below 2^30).
     auto round = roundTables.find(mult);
-    bool bounded = boundedTables.contains(mult);
+    auto half = halfTables.find(mult);
+    bool bounded = half != halfTables.end();
     bool wide = bounded || round != roundTables.end();
     Value roundTerm =
         round != roundTables.end() ? load(round->second, ch) : Value();
+    Value halfTerm = bounded ? load(half->second, ch) : Value();
     return RequantizeOp::create(
         b, loc, resultType, v, load(mult, ch), load(shift, ch), roundTerm,
+        halfTerm,
         b.getI32IntegerAttr(rq.getInputZp()),
         b.getI32IntegerAttr(rq.getOutputZp()), b.getI32IntegerAttr(rq.getMin()),
         b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()),
@@ -245,7 +248,8 @@ public:
     Value wide = arith::ExtSIOp::create(b, loc, i32Type, v);
     return RequantizeOp::create(
         b, loc, i32Type, wide, i32(rq.getMultiplier()[0]),
-        i32(rq.getShift()[0]), Value(), b.getI32IntegerAttr(rq.getInputZp()),
+        i32(rq.getShift()[0]), Value(), Value(),
+        b.getI32IntegerAttr(rq.getInputZp()),
         b.getI32IntegerAttr(rq.getOutputZp()), b.getI32IntegerAttr(rq.getMin()),
         b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()),
         UnitAttr());
@@ -254,8 +258,9 @@ public:
   /// Per-channel multiplier and shift tables for `channels` channels. With
   /// shifts of at least 32 and `valueBound` (the largest |value| the
   /// kernel can requantize, if known) below 2^30 the tables are bounded
-  /// (boundedTables); with such shifts otherwise, the rounding terms are a
-  /// table too (roundTables). `requantize` follows either.
+  /// (halfTables holds their 2^(shift - 32)); with such shifts otherwise,
+  /// the rounding terms are a table too (roundTables). `requantize`
+  /// follows either.
   std::pair<Value, Value> requantTables(StringRef prefix, RequantAttr rq,
                                         int64_t channels,
                                         std::optional<int64_t> valueBound =
@@ -277,7 +282,10 @@ public:
         shift, [](int32_t s) { return s >= kRequantMinWideShift; });
     if (wide && valueBound && *valueBound < kRequantBoundedValue &&
         rq.getInputZp() == 0) {
-      boundedTables.insert(multTable);
+      SmallVector<int32_t> half;
+      for (int32_t s : shift)
+        half.push_back(int32_t{1} << (s - kRequantMinWideShift));
+      halfTables[multTable] = i32Table((prefix + "half").str(), half);
     } else if (wide) {
       SmallVector<int64_t> round;
       for (int32_t s : shift)
@@ -290,8 +298,9 @@ public:
 
   /// The rounding-term table (wide shifts only) of each multiplier table.
   DenseMap<Value, Value> roundTables;
-  /// Multiplier tables whose requantizations are bounded_value.
-  DenseSet<Value> boundedTables;
+  /// The 2^(shift - 32) table of each multiplier table whose
+  /// requantizations are bounded_value.
+  DenseMap<Value, Value> halfTables;
 
   //===--------------------------------------------------------------------===//
   // Windowed skeleton: outputs in row-major order, frees at last use.

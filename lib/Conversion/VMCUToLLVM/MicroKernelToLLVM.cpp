@@ -283,7 +283,8 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
       rewriter.replaceOp(
           op, clampAndTruncate(rewriter, op,
                                boundedScale(rewriter, op, v,
-                                            adaptor.getMultiplier(), shift)));
+                                            adaptor.getMultiplier(), shift,
+                                            adaptor.getHalf())));
       return success();
     }
     if (Value round = adaptor.getRound()) {
@@ -367,16 +368,19 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
   /// `(hi32(2v * m + 2^(e-1) * 2^32 + 2^31) + (v < 0 ? -1 : 0)) >> e` with
   /// double rounding, `hi32(2v * m + 2^(e-1) * 2^32) >> e` without. The
   /// 64-bit form is what the ARM backend selects SMMLAR / SMMLA for.
+  /// `half` is 2^(e-1) when the op carries it.
   Value boundedScale(ConversionPatternRewriter &rewriter, RequantizeOp op,
-                     Value v, Value multiplier, Value shift) const {
+                     Value v, Value multiplier, Value shift,
+                     Value half) const {
     Location loc = op.getLoc();
     Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
     Value one = createI32(rewriter, loc, 1);
     Value twice = LLVM::ShlOp::create(rewriter, loc, v, one);
     Value e = LLVM::SubOp::create(rewriter, loc, shift,
                                   createI32(rewriter, loc, kWordBits - 1));
-    Value half = LLVM::ShlOp::create(
-        rewriter, loc, one, LLVM::SubOp::create(rewriter, loc, e, one));
+    if (!half)
+      half = LLVM::ShlOp::create(rewriter, loc, one,
+                                 LLVM::SubOp::create(rewriter, loc, e, one));
     Value word = createI64(rewriter, loc, kWordBits);
     Value product = LLVM::MulOp::create(
         rewriter, loc, LLVM::SExtOp::create(rewriter, loc, i64, twice),

@@ -389,6 +389,23 @@ func.func @requantize_bounded(%v: i32, %m: i32, %s: i32) -> i8 {
 
 // -----
 
+// bounded_value with a half operand: 2^(e-1) comes from it, the only
+// 32-bit shifts left are 2v and the final >> e.
+// CHECK-LABEL: llvm.func @requantize_bounded_half
+// CHECK-SAME: (%[[V:.*]]: i32, %[[M:.*]]: i32, %[[S:.*]]: i32, %[[H:.*]]: i32)
+// CHECK:       llvm.shl %[[V]], %{{.*}} : i32
+// CHECK-NOT:   llvm.shl %{{.*}} : i32
+// CHECK:       %[[HW:.*]] = llvm.sext %[[H]] : i32 to i64
+// CHECK:       llvm.shl %[[HW]], %{{.*}} : i64
+// CHECK-NOT:   llvm.shl %{{.*}} : i32
+// CHECK:       llvm.return
+func.func @requantize_bounded_half(%v: i32, %m: i32, %s: i32, %h: i32) -> i8 {
+  %q = vmcu.requantize %v, %m, %s half %h {output_zp = 3 : i32, min = -128 : i32, max = 127 : i32, double_round = false, wide_shift, bounded_value} : i8
+  return %q : i8
+}
+
+// -----
+
 // Each kernel becomes an internal function vmcu_kernel_<i>_<name>, called in
 // order: its scratch buffers are allocas in that function's entry block
 // (LLVM inlines it back with lifetime markers, so kernels share stack).

@@ -611,6 +611,14 @@ func.func @f(%a: tensor<1x6x6x8xi8>, %w1: tensor<12x1x1x8xi8>, %b1: tensor<12xi3
 
 // -----
 
+func.func @f(%v: i32, %m: i32, %s: i32, %h: i32) -> i8 {
+  // expected-error @+1 {{a half operand needs bounded_value}}
+  %q = vmcu.requantize %v, %m, %s half %h {output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, double_round = true, wide_shift} : i8
+  return %q : i8
+}
+
+// -----
+
 func.func @f(%v: i32, %m: i32, %s: i32) -> i8 {
   // expected-error @+1 {{bounded_value needs wide_shift and no round operand}}
   %q = vmcu.requantize %v, %m, %s {output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, double_round = true, bounded_value} : i8

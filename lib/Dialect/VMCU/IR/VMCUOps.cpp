@@ -188,6 +188,8 @@ LogicalResult RequantizeOp::verify() {
     return emitOpError("a round operand needs wide_shift");
   if (getBoundedValue() && (!getWideShift() || getRound()))
     return emitOpError("bounded_value needs wide_shift and no round operand");
+  if (getHalf() && !getBoundedValue())
+    return emitOpError("a half operand needs bounded_value");
   APInt round;
   if (getRound() && matchPattern(getShift(), m_ConstantInt(&shift)) &&
       matchPattern(getRound(), m_ConstantInt(&round)) &&

@@ -328,7 +328,8 @@ def VMCU_MacLanesOp : VMCU_Op<"mac_lanes", [Pure,
       "$acc `,` $x `,` $w attr-dict `:` type($acc) `,` type($x)";
 }
 
-def VMCU_RequantizeOp : VMCU_Op<"requantize", [Pure]> {
+def VMCU_RequantizeOp : VMCU_Op<"requantize",
+    [Pure, AttrSizedOperandSegments]> {
   let summary = "TOSA apply_scale_32 of one int32 value, plus zero point and clamp";
   let description = [{
     `r = clamp(apply_scale_32(value - input_zp, multiplier, shift,
@@ -353,7 +354,9 @@ def VMCU_RequantizeOp : VMCU_Op<"requantize", [Pure]> {
     MACs per output). Then, with `e = shift - 31` and `c = 2^(e - 1)`,
     the result is `(hi32(2v * m + c * 2^32 [+ 2^31]) [- 1 if v < 0]) >> e`
     (the bracketed terms with `double_round`): one SMMLAR (SMMLA without
-    double rounding) on 32-bit operands, exact for such `v`.
+    double rounding) on 32-bit operands, exact for such `v`. `half`, with
+    `bounded_value` only, is `c` read from a per-channel table, so no
+    element computes it.
 
     Example:
 
@@ -362,14 +365,15 @@ def VMCU_RequantizeOp : VMCU_Op<"requantize", [Pure]> {
     ```
   }];
   let arguments = (ins I32:$value, I32:$multiplier, I32:$shift,
-                       Optional<I64>:$round,
+                       Optional<I64>:$round, Optional<I32>:$half,
                        DefaultValuedAttr<I32Attr, "0">:$input_zp,
                        I32Attr:$output_zp, I32Attr:$min, I32Attr:$max,
                        BoolAttr:$double_round, UnitAttr:$wide_shift,
                        UnitAttr:$bounded_value);
   let results = (outs AnyTypeOf<[I8, I32]>:$result);
   let assemblyFormat = [{
-    $value `,` $multiplier `,` $shift (`round` $round^)? attr-dict `:`
+    $value `,` $multiplier `,` $shift (`round` $round^)? (`half` $half^)?
+    attr-dict `:`
     type($result)
   }];
   let hasVerifier = 1;

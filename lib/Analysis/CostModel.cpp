@@ -31,7 +31,7 @@ CycleCost mlir::vmcu::analysis::cycleCost(KernelKind kind) {
   // and KWS (bench/cost-model.sh prints the fit and each kernel's error).
   switch (kind) {
   case KernelKind::Gemm:
-    return {1.41, 24.2};
+    return {1.44, 20.5};
   // No windowed conv with wide segments in the shared models: fitted
   // before GEMM layers got their own kind (bench/cycles.sh's 3x3 conv runs
   // at 0.46 MAC/cycle).
@@ -41,15 +41,15 @@ CycleCost mlir::vmcu::analysis::cycleCost(KernelKind kind) {
   // shared models' stems (a free fit of their 6 kernels, whose MACs per
   // output barely differ, gives a meaningless negative per-MAC cost).
   case KernelKind::NarrowDot:
-    return {1.41, 62.5};
+    return {1.44, 61.6};
   case KernelKind::Depthwise:
-    return {4.20, 27.7};
+    return {4.15, 27.0};
   case KernelKind::Elementwise:
     return {0.0, 42.2};
   case KernelKind::FusedRecompute:
     return {3.94, 305.0};
   case KernelKind::FusedLineBuffer:
-    return {4.04, 39.8};
+    return {3.78, 27.1};
   }
   return {0, 0};
 }

@@ -2,12 +2,14 @@
 //
 // A 1x1 stride-1 conv or a fully connected layer over M pixels is an
 // M x Cout x Cin GEMM. Pixels go in blocks of two: their input segments are
-// ring-loaded into a stack buffer (2 x Cin bytes) and freed. Every pair of
-// output channels is then one vmcu.dot_block register tile (2 pixels x 2
-// channels; 1 x 4 for single rows) per chunk of input channels, starting
+// ring-loaded into a stack buffer (2 x Cin bytes) and freed. Then, one
+// output group (a multiple of the segment and of the tile) at a time, each
+// tile of output channels is one vmcu.dot_block register tile (2 pixels x
+// 2 channels; 1 x 4 for single rows) per chunk of input channels, starting
 // from biases with the input zero point folded in; the sums are
-// requantized into the block's output buffer, which is ring-stored last.
-// GemmTiles is also the expansion and projection of fused bottlenecks.
+// requantized into a group buffer, whose segments are ring-stored.
+// GemmTiles is also the expansion and projection of the line-buffer
+// bottleneck and the tiles of the narrow (stem) convs.
 //
 //===----------------------------------------------------------------------===//
 

@@ -73,15 +73,19 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC,
   // accumulators, 2 halves per row, a word per channel, a scratch half and
   // 2 pointers, at most 13.
   constexpr int64_t kDotBlockRegisters = 13;
+  // Rows widened to int16 pairs take twice their bytes more stack: only
+  // short rows, so two widened rows stay within two kMaxPairRowBytes rows.
+  constexpr int64_t kMaxWidenedRowBytes = kMaxPairRowBytes / 2;
   int64_t rowStride = llvm::alignTo(inC, kDotLanes);
   int64_t pixels = rows > 1 && rowStride <= kMaxPairRowBytes ? 2 : 1;
+  bool widened = pixels == 2 && rowStride <= kMaxWidenedRowBytes;
   for (int64_t n : {4, 2}) {
     int64_t group = std::lcm(segmentBytes, n);
     if (outC % group == 0 &&
         pixels * n + 2 * pixels + n + 3 <= kDotBlockRegisters)
-      return {pixels, n, rowStride, group};
+      return {pixels, n, rowStride, group, widened};
   }
-  return {pixels, 1, rowStride, segmentBytes};
+  return {pixels, 1, rowStride, segmentBytes, widened};
 }
 
 bool mlir::vmcu::isGemmLayer(LayerOpInterface layer) {

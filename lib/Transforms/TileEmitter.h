@@ -486,6 +486,7 @@ private:
                                      ArrayRef<int32_t> bias,
                                      int32_t inputZp) const;
   void emitTile(Value x, int64_t rows, Value tile, Value at);
+  void widenRows(Value x, int64_t rows);
   Value mul(Value a, int64_t b);
   Value add(Value a, Value b);
 
@@ -494,6 +495,8 @@ private:
   RequantAttr rq;
   int64_t steps;
   Value weights, biases, mult, shift, obuf;
+  /// The rows widened to int16 pairs (shape.widened only).
+  Value xw;
 };
 
 /// The GEMM kernel (TileGemm.cpp): GemmTiles over blocks of up to two

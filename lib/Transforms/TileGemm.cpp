@@ -28,6 +28,9 @@ namespace {
 /// unrolled instructions, small in flash, while the chunk loop costs under
 /// 3% of the block's cycles.
 constexpr int64_t kChunkSteps = 8;
+/// Widened words per step of 4 inputs (even and odd int16 pairs).
+constexpr int64_t kWordsPerStep = 2;
+constexpr int64_t kWordBytes = 4;
 
 /// An scf.for LLVM must not unroll: its body is a long fixed sequence
 /// already, and unrolled copies only grow flash and the stack frame.
@@ -52,6 +55,8 @@ GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
     : shape(gemmTileShape(maxPixels, inC, outC, e.seg)), e(e), inC(inC),
       outC(outC), rq(rq), steps(shape.rowStride / kDotLanes) {
   obuf = e.scratch(shape.pixels * shape.groupBytes, e.b.getI8Type());
+  if (shape.widened)
+    xw = e.scratch(shape.pixels * steps * kWordsPerStep, e.b.getI32Type());
   weights = e.i8Table((prefix + "weights").str(), packWeights(w));
   biases = e.i32Table((prefix + "bias").str(), foldZeroPoint(w, bias, inputZp));
   std::tie(mult, shift) =
@@ -98,8 +103,29 @@ Value GemmTiles::add(Value a, Value b) {
   return arith::AddIOp::create(e.b, e.loc, a, b);
 }
 
+/// Rows i < `rows` of x as int16 pairs into xw: step k of row i at words
+/// (i * steps + k) * 2 and + 1.
+void GemmTiles::widenRows(Value x, int64_t rows) {
+  auto lanes = VectorType::get({kDotLanes}, e.b.getI8Type());
+  auto pairs = VectorType::get({kWordsPerStep}, e.b.getI32Type());
+  for (int64_t i = 0; i < rows; ++i)
+    e.loop(0, steps, [&](Value k) {
+      Value from =
+          e.apply(e.c(i * shape.rowStride) + e.d(0) * kDotLanes, {k});
+      Value raw = vector::LoadOp::create(e.b, e.loc, lanes, x, from);
+      Value wide = WidenPairsOp::create(e.b, e.loc, pairs, raw);
+      Value to =
+          e.apply((e.c(i * steps) + e.d(0)) * kWordsPerStep, {k});
+      vector::StoreOp::create(e.b, e.loc, wide, xw, to);
+    });
+}
+
 void GemmTiles::emit(Value x, int64_t rows, SegmentDone segmentDone) {
   int64_t group = shape.groupBytes, n = shape.channels;
+  if (shape.widened) {
+    widenRows(x, rows);
+    x = xw;
+  }
   // Output group g: its tiles, then the caller's stores of its segments.
   e.loop(0, outC / group, [&](Value g) {
     scf::ForOp loop = rolledLoop(e, group / n);
@@ -126,12 +152,18 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value tile, Value at) {
   // This tile's packed weights start at tile * steps * N * 4 bytes.
   Value tileBase = mul(tile, steps * n * kDotLanes);
   int64_t full = steps / kChunkSteps, rest = steps % kChunkSteps;
+  // x elements per step and bytes between rows: raw bytes, or the widened
+  // rows' two words.
+  int64_t stepElements = shape.widened ? kWordsPerStep : kDotLanes;
+  int64_t xStride =
+      shape.widened ? steps * kWordsPerStep * kWordBytes : shape.rowStride;
   auto block = [&](Value xIndex, Value wIndex, ValueRange sums,
                    int64_t words) {
     auto op = DotBlockOp::create(
         e.b, e.loc, x, xIndex, weights, wIndex, sums,
         e.b.getI64IntegerAttr(rows), e.b.getI64IntegerAttr(words),
-        e.b.getI64IntegerAttr(shape.rowStride));
+        e.b.getI64IntegerAttr(xStride),
+        shape.widened ? e.b.getUnitAttr() : UnitAttr());
     return SmallVector<Value>(op.getResults());
   };
   if (full == 1)
@@ -142,7 +174,7 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value tile, Value at) {
     e.b.setInsertionPointToStart(chunks.getBody());
     Value ch = chunks.getInductionVar();
     SmallVector<Value> sums =
-        block(mul(ch, kChunkSteps * kDotLanes),
+        block(mul(ch, kChunkSteps * stepElements),
               add(tileBase, mul(ch, kChunkSteps * n * kDotLanes)),
               chunks.getRegionIterArgs(), kChunkSteps);
     scf::YieldOp::create(e.b, e.loc, sums);
@@ -150,7 +182,7 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value tile, Value at) {
     accs.assign(chunks.getResults().begin(), chunks.getResults().end());
   }
   if (rest > 0)
-    accs = block(e.index(full * kChunkSteps * kDotLanes),
+    accs = block(e.index(full * kChunkSteps * stepElements),
                  add(tileBase, e.index(full * kChunkSteps * n * kDotLanes)),
                  accs, rest);
   for (int64_t j = 0; j < n; ++j) {

@@ -27,14 +27,21 @@ int64_t layerMacs(LayerOpInterface layer);
 /// groups of them and of segments tile Cout; else 1); rows are `rowStride`
 /// bytes apart (Cin rounded up to the 4 SIMD lanes). Outputs are computed
 /// and stored `groupBytes` at a time (a multiple of both the segment and
-/// the tile). Its stack buffers are `pixels` rows and `pixels` groups.
+/// the tile). Two-row tiles over rows of at most kMaxWidenedRowBytes also
+/// keep the rows `widened` to int16 pairs (vmcu.widen_pairs): the tile
+/// then unpacks only weights. Its stack buffers are `pixels` rows (twice
+/// over when widened) and `pixels` groups.
 struct GemmTileShape {
   int64_t pixels;
   int64_t channels;
   int64_t rowStride;
   int64_t groupBytes;
+  bool widened;
 
-  int64_t scratchBytes() const { return pixels * (rowStride + groupBytes); }
+  int64_t scratchBytes() const {
+    int64_t rows = widened ? 3 * rowStride : rowStride;
+    return pixels * (rows + groupBytes);
+  }
 };
 GemmTileShape gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
                             int64_t segmentBytes);

@@ -111,7 +111,8 @@ struct DotBlockAsm {
 };
 
 static DotBlockAsm buildDotBlockAsm(int64_t pixels, int64_t channels,
-                                    int64_t words, int64_t xStride) {
+                                    int64_t words, int64_t xStride,
+                                    bool widened) {
   constexpr int64_t kWordBytes = 4;
   int64_t accs = pixels * channels;
   auto acc = [&](int64_t i, int64_t j) { return i * channels + j; };
@@ -138,12 +139,19 @@ static DotBlockAsm buildDotBlockAsm(int64_t pixels, int64_t channels,
   for (int64_t k = 0; k < words; ++k) {
     // All loads first: back-to-back LDRs pipeline (one cycle each after
     // the first).
-    for (int64_t i = 0; i < pixels; ++i)
-      load(xOdd(i), px, i * xStride + k * kWordBytes);
+    for (int64_t i = 0; i < pixels; ++i) {
+      if (widened) {
+        load(xEven(i), px, i * xStride + 2 * k * kWordBytes);
+        load(xOdd(i), px, i * xStride + (2 * k + 1) * kWordBytes);
+      } else {
+        load(xOdd(i), px, i * xStride + k * kWordBytes);
+      }
+    }
     for (int64_t j = 0; j < channels; ++j)
       load(wWord(j), pw, (k * channels + j) * kWordBytes);
-    for (int64_t i = 0; i < pixels; ++i)
-      split(xEven(i), xOdd(i));
+    if (!widened)
+      for (int64_t i = 0; i < pixels; ++i)
+        split(xEven(i), xOdd(i));
     for (int64_t j = 0; j < channels; ++j) {
       split(half, wWord(j));
       for (int64_t i = 0; i < pixels; ++i) {
@@ -165,6 +173,28 @@ static DotBlockAsm buildDotBlockAsm(int64_t pixels, int64_t channels,
   return {text, constraints, static_cast<unsigned>(outputs)};
 }
 
+/// [even pair, odd pair] of 4 int8 lanes: two SXTB16 into a vector<2xi32>.
+struct WidenPairsOpLowering : public ConvertOpToLLVMPattern<WidenPairsOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(WidenPairsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto [even, odd] = splitBytes(rewriter, loc, adaptor.getX(), Value());
+    Type vecType = getTypeConverter()->convertType(op.getType());
+    Value result = LLVM::PoisonOp::create(rewriter, loc, vecType);
+    Value halves[] = {even, odd};
+    for (auto [index, half] : llvm::enumerate(halves)) {
+      Value pos = createI32(rewriter, loc, static_cast<int32_t>(index));
+      result =
+          LLVM::InsertElementOp::create(rewriter, loc, result, half, pos);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// One inline-assembly block: the sequence buildDotBlockAsm writes, with
 /// the accumulators tied in and out and early-clobber scratch registers.
 struct DotBlockOpLowering : public ConvertOpToLLVMPattern<DotBlockOp> {
@@ -179,8 +209,9 @@ struct DotBlockOpLowering : public ConvertOpToLLVMPattern<DotBlockOp> {
                                     adaptor.getX(), {adaptor.getXIndex()});
     Value pw = getStridedElementPtr(rewriter, loc, op.getW().getType(),
                                     adaptor.getW(), {adaptor.getWIndex()});
-    DotBlockAsm block = buildDotBlockAsm(op.getPixels(), op.getChannels(),
-                                         op.getWords(), op.getXStride());
+    DotBlockAsm block =
+        buildDotBlockAsm(op.getPixels(), op.getChannels(), op.getWords(),
+                         op.getXStride(), op.getWidened());
     SmallVector<Value> operands{px, pw};
     llvm::append_range(operands, adaptor.getAcc());
     auto resultType = LLVM::LLVMStructType::getLiteral(
@@ -465,6 +496,6 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
 void mlir::vmcu::detail::populateMicroKernelToLLVMPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<DotOpLowering, DotBlockOpLowering, MacLanesOpLowering,
-               RequantizeOpLowering>(
+               RequantizeOpLowering, WidenPairsOpLowering>(
       converter);
 }

@@ -152,6 +152,26 @@ func.func @dot_block_one_pixel(%x: memref<32xi8>, %w: memref<64xi8>, %i: index,
   return %r#0, %r#1 : i32, i32
 }
 
+// A widened block (x already split into int16 pairs, i32 words): two loads
+// per pixel and step, no SXTB16 of x, only of the weights.
+// CHECK-LABEL: llvm.func @dot_block_widened
+// CHECK:       llvm.inline_asm "ldr $4, [$11, #0]\0A\09ldr $5, [$11, #4]\0A\09ldr $6, [$11, #32]\0A\09ldr $7, [$11, #36]\0A\09ldr $8, [$12, #0]\0A\09ldr $9, [$12, #4]\0A\09sxtb16 $10, $8\0A\09
+func.func @dot_block_widened(%x: memref<16xi32>, %w: memref<64xi8>, %i: index,
+                             %a: i32, %b: i32) -> (i32, i32, i32, i32) {
+  %r:4 = vmcu.dot_block %x[%i], %w[%i], %a, %b, %a, %b {pixels = 2 : i64, words = 2 : i64, x_stride = 32 : i64, widened} : memref<16xi32>, memref<64xi8>
+  return %r#0, %r#1, %r#2, %r#3 : i32, i32, i32, i32
+}
+
+// widen_pairs: two SXTB16 (the second of the word rotated by 8) into a
+// vector<2xi32>.
+// CHECK-LABEL: llvm.func @widen_pairs
+// CHECK-COUNT-2: llvm.call_intrinsic "llvm.arm.sxtb16"
+// CHECK-COUNT-2: llvm.insertelement
+func.func @widen_pairs(%x: vector<4xi8>) -> vector<2xi32> {
+  %p = vmcu.widen_pairs %x : vector<4xi8> -> vector<2xi32>
+  return %p : vector<2xi32>
+}
+
 // -----
 
 // An scf.for annotated for LLVM (vmcu-tile rolls its GEMM loops) keeps the

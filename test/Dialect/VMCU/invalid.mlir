@@ -814,3 +814,11 @@ func.func @dot_block_reach(%x: memref<8192xi8>, %w: memref<64xi8>, %i: index, %a
   %r:2 = vmcu.dot_block %x[%i], %w[%i], %a, %a {pixels = 2 : i64, words = 1 : i64, x_stride = 4096 : i64} : memref<8192xi8>, memref<64xi8>
   return %r#0 : i32
 }
+
+// -----
+
+func.func @dot_block_widened_type(%x: memref<32xi8>, %w: memref<64xi8>, %i: index, %a: i32) -> i32 {
+  // expected-error @below {{x must be i32 exactly when widened}}
+  %r:2 = vmcu.dot_block %x[%i], %w[%i], %a, %a {pixels = 1 : i64, words = 1 : i64, x_stride = 8 : i64, widened} : memref<32xi8>, memref<64xi8>
+  return %r#0 : i32
+}

@@ -146,6 +146,15 @@ func.func @dot_block(%x: memref<96xi8>, %w: memref<384xi8>, %i: index, %a: i32) 
   return %r#3 : i32
 }
 
+// CHECK-LABEL: func.func @widened_dot_block
+// CHECK: vmcu.widen_pairs %{{.*}} : vector<4xi8> -> vector<2xi32>
+// CHECK: vmcu.dot_block %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 2 : i64, widened, words = 8 : i64, x_stride = 64 : i64} : memref<32xi32>, memref<384xi8>
+func.func @widened_dot_block(%v: vector<4xi8>, %x: memref<32xi32>, %w: memref<384xi8>, %i: index, %a: i32) -> (vector<2xi32>, i32) {
+  %p = vmcu.widen_pairs %v : vector<4xi8> -> vector<2xi32>
+  %r:4 = vmcu.dot_block %x[%i], %w[%i], %a, %a, %a, %a {pixels = 2 : i64, words = 8 : i64, x_stride = 64 : i64, widened} : memref<32xi32>, memref<384xi8>
+  return %p, %r#3 : vector<2xi32>, i32
+}
+
 // CHECK-LABEL: func.func @micro_lanes_and_round
 // CHECK: vmcu.mac_lanes %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi32>, vector<4xi8>
 // CHECK: vmcu.requantize %{{.*}}, %{{.*}}, %{{.*}} round %{{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, output_zp = 0 : i32, wide_shift} : i8

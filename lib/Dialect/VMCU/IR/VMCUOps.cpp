@@ -138,11 +138,16 @@ LogicalResult DotBlockOp::verify() {
            << ", more than the " << kMaxDotBlockRegisters << " available";
   int64_t words = getWords(), stride = getXStride();
   constexpr int64_t kBytesPerWord = 4;
-  if (pixels > 1 && stride < kBytesPerWord * words)
+  bool wideX = getX().getType().getElementType().isInteger(32);
+  if (wideX != getWidened())
+    return emitOpError("x must be i32 exactly when widened");
+  // A step reads one word of each raw row, two of each widened row.
+  int64_t stepBytes = (wideX ? 2 : 1) * kBytesPerWord;
+  if (pixels > 1 && stride < stepBytes * words)
     return emitOpError("x_stride (")
-           << stride << ") overlaps the pixels' " << kBytesPerWord * words
+           << stride << ") overlaps the pixels' " << stepBytes * words
            << " bytes";
-  int64_t lastX = (pixels - 1) * stride + (words - 1) * kBytesPerWord;
+  int64_t lastX = (pixels - 1) * stride + words * stepBytes - kBytesPerWord;
   int64_t lastW = (words * getChannels() - 1) * kBytesPerWord;
   if (std::max(lastX, lastW) > kMaxLoadOffset)
     return emitOpError("addresses bytes beyond offset ")

@@ -248,6 +248,25 @@ def VMCU_DotOp : VMCU_Op<"dot", [Pure, AllTypesMatch<["x", "w"]>]> {
   let hasVerifier = 1;
 }
 
+def VMCU_WidenPairsOp : VMCU_Op<"widen_pairs", [Pure]> {
+  let summary = "Four int8 lanes widened into two int16-pair words";
+  let description = [{
+    `result[0] = x[0] | x[2] << 16` and `result[1] = x[1] | x[3] << 16`,
+    each half sign-extended to int16: the input layout of a `widened`
+    `vmcu.dot_block`, whose weight words split into the same even and odd
+    lanes. On Armv7E-M: two `sxtb16`.
+
+    Example:
+
+    ```mlir
+    %p = vmcu.widen_pairs %x : vector<4xi8> -> vector<2xi32>
+    ```
+  }];
+  let arguments = (ins VectorOfLengthAndType<[4], [I8]>:$x);
+  let results = (outs VectorOfLengthAndType<[2], [I32]>:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+}
+
 def VMCU_DotBlockOp : VMCU_Op<"dot_block",
     [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "A register block of int8 dot products: pixels x channels (SMLAD)";
@@ -269,6 +288,11 @@ def VMCU_DotBlockOp : VMCU_Op<"dot_block",
     offset belongs in the accumulators' initial values (the bias), where
     it costs nothing per MAC.
 
+    With `widened`, `x` is i32 and holds each step's 4 inputs already split
+    into int16 pairs, as `vmcu.widen_pairs` writes them (lanes 0, 2 then
+    1, 3): the block loads two words per pixel and step and unpacks only
+    the weights. `x_stride` is in bytes either way, `x_index` in elements.
+
     The block is a register tile as MEMA derives them (docs/kernels.md):
     `pixels * channels` accumulators, two unpacked input words per pixel and
     one weight word per channel stay in registers, so each weight word is
@@ -284,7 +308,7 @@ def VMCU_DotBlockOp : VMCU_Op<"dot_block",
     %r:4 = vmcu.dot_block %x[%xi], %w[%wi], %a0, %a1, %a2, %a3 {pixels = 2 : i64, words = 8 : i64, x_stride = 48 : i64} : memref<96xi8>, memref<384xi8>
     ```
   }];
-  let arguments = (ins Arg<MemRefRankOf<[I8], [1]>, "input rows",
+  let arguments = (ins Arg<MemRefRankOf<[I8, I32], [1]>, "input rows",
                            [MemRead]>:$x,
                        Index:$x_index,
                        Arg<MemRefRankOf<[I8], [1]>, "packed weights",
@@ -292,7 +316,8 @@ def VMCU_DotBlockOp : VMCU_Op<"dot_block",
                        Index:$w_index, Variadic<I32>:$acc,
                        ConfinedAttr<I64Attr, [IntPositive]>:$pixels,
                        ConfinedAttr<I64Attr, [IntPositive]>:$words,
-                       ConfinedAttr<I64Attr, [IntPositive]>:$x_stride);
+                       ConfinedAttr<I64Attr, [IntPositive]>:$x_stride,
+                       UnitAttr:$widened);
   let results = (outs Variadic<I32>:$result);
   let assemblyFormat = [{
     $x `[` $x_index `]` `,` $w `[` $w_index `]` `,` $acc attr-dict `:`

@@ -69,10 +69,6 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC,
   // each, so a block's buffers stay below a 7x7 depthwise window of
   // 16-byte segments (the largest stack buffer of the fused plans).
   constexpr int64_t kMaxPairRowBytes = 256;
-  // Registers of a vmcu.dot_block as its verifier counts them: the
-  // accumulators, 2 halves per row, a word per channel, a scratch half and
-  // 2 pointers, at most 13.
-  constexpr int64_t kDotBlockRegisters = 13;
   // Rows widened to int16 pairs take twice their bytes more stack: only
   // short rows, so two widened rows stay within two kMaxPairRowBytes rows.
   constexpr int64_t kMaxWidenedRowBytes = kMaxPairRowBytes / 2;
@@ -82,7 +78,7 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC,
   for (int64_t n : {4, 2}) {
     int64_t group = std::lcm(segmentBytes, n);
     if (outC % group == 0 &&
-        pixels * n + 2 * pixels + n + 3 <= kDotBlockRegisters)
+        dotBlockRegisters(pixels, n) <= kMaxDotBlockRegisters)
       return {pixels, n, rowStride, group, widened};
   }
   return {pixels, 1, rowStride, segmentBytes, widened};

@@ -145,10 +145,13 @@ void GemmTiles::emit(Value x, int64_t rows, SegmentDone segmentDone) {
 void GemmTiles::emitTile(Value x, int64_t rows, Value tile, Value at) {
   int64_t n = shape.channels;
   Value first = mul(tile, n);
+  // Every row starts from the same biases, loaded once.
+  SmallVector<Value> biasOf;
+  for (int64_t j = 0; j < n; ++j)
+    biasOf.push_back(e.load(biases, add(first, e.index(j))));
   SmallVector<Value> accs;
   for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < n; ++j)
-      accs.push_back(e.load(biases, add(first, e.index(j))));
+    llvm::append_range(accs, biasOf);
   // This tile's packed weights start at tile * steps * N * 4 bytes.
   Value tileBase = mul(tile, steps * n * kDotLanes);
   int64_t full = steps / kChunkSteps, rest = steps % kChunkSteps;

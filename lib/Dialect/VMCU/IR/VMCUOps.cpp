@@ -113,12 +113,6 @@ LogicalResult DotOp::verify() {
   return success();
 }
 
-/// Registers a vmcu.dot_block may take: Thumb-2 code can allocate 14 (r0-r12
-/// and lr); one stays free for the register allocator around the block.
-/// A block of P pixels x N channels needs P * N accumulators, 2 halves per
-/// pixel, a word per channel, a scratch half and the two pointers: 2 x 2
-/// and 1 x 4 take 13.
-static constexpr int64_t kMaxDotBlockRegisters = 13;
 static constexpr int64_t kMaxDotBlockPixels = 2;
 /// Thumb-2 LDR (immediate, T3) reaches offsets up to 4095 bytes: every
 /// load of the fully unrolled block addresses its operand from one base.
@@ -131,7 +125,7 @@ LogicalResult DotBlockOp::verify() {
                        "channels each, got ")
            << accs << " accumulators for " << pixels << " pixels";
   int64_t channels = accs / pixels;
-  int64_t registers = accs + 2 * pixels + channels + 3;
+  int64_t registers = dotBlockRegisters(pixels, channels);
   if (registers > kMaxDotBlockRegisters)
     return emitOpError("needs ")
            << registers << " registers for " << pixels << " x " << channels

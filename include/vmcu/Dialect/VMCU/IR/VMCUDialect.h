@@ -23,6 +23,18 @@ inline constexpr int kRequantMaxShift = 62;
 /// Smallest shift `vmcu.requantize {wide_shift}` allows: the product's
 /// high word then holds every bit of the result.
 inline constexpr int kRequantMinWideShift = 32;
+/// Registers a vmcu.dot_block may take: Thumb-2 code can allocate 14 (r0-r12
+/// and lr); one stays free for the register allocator around the block.
+inline constexpr int64_t kMaxDotBlockRegisters = 13;
+
+/// Registers a vmcu.dot_block of `pixels` x `channels` takes: the
+/// accumulators, 2 input halves per pixel, a weight word per channel, a
+/// scratch half and the two pointers (2 x 2 and 1 x 4 take 13).
+inline constexpr int64_t dotBlockRegisters(int64_t pixels, int64_t channels) {
+  constexpr int64_t kScratchAndPointers = 3;
+  return pixels * channels + 2 * pixels + channels + kScratchAndPointers;
+}
+
 /// `vmcu.requantize`'s `bounded_value` promises |value| below this: twice
 /// the value then fits an int32 operand of SMMLAR.
 inline constexpr int64_t kRequantBoundedValue = int64_t{1} << 30;

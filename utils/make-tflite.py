@@ -19,7 +19,9 @@ TFLite converter quantizes a trained network:
     the statistics of its input (uniform int8 for the model input, clamped
     normal after each layer); a RELU6 output is [0, min(6, that)] with zero
     point -128. PAD, RESHAPE and AVERAGE_POOL_2D keep their input's
-    quantization, as TFLite requires.
+    quantization, as TFLite requires; SOFTMAX and LOGISTIC write 1/256 with
+    zero point -128, TANH 1/128 with zero point 0, the only int8 outputs
+    TFLite's kernels compute.
 
 --input-bin writes a uniform [-128, 127] int8 input of the model's input
 shape (raw bytes, NHWC) drawn from the same seed. The kinds are listed by
@@ -46,6 +48,18 @@ INPUT_ZERO_POINT_MAX = 16
 SOFTMAX_OUTPUT_SCALE = np.float32(1.0 / 256)  # what TFLite requires of an int8 SOFTMAX
 SOFTMAX_OUTPUT_ZERO_POINT = -128
 SOFTMAX_BETA_RANGE = (0.25, 16.0)  # log-uniform; large betas push rows below diff_min
+# The fixed int8 output quantizations TFLite's LOGISTIC and TANH kernels assume
+# (and the converter writes): (scale, zero point).
+LOGISTIC_OUTPUT = (np.float32(1.0 / 256), -128)
+TANH_OUTPUT = (np.float32(1.0 / 128), 0)
+# Input scales whose int8 range covers the curved part of the functions:
+# about [-8, 8] real for LOGISTIC / TANH (from +-5.8 to +-10), about [-6, 6]
+# for HARD_SWISH (from +-4.5 to +-7.7), before the random zero point.
+SIGMOID_INPUT_SCALE_RANGE = (0.045, 0.08)
+HARD_SWISH_INPUT_SCALE_RANGE = (0.035, 0.06)
+HARD_SWISH_MIN = -0.375   # x * relu6(x + 3) / 6 at x = -1.5
+HARD_SWISH_SLACK = ((1.0, 1.5), (1.0, 1.15))  # random widening of its output's low / high end
+TANH_CONV_GAIN = 3.0      # weights of the CONV_2D before TANH: its output holds about +-8
 CHANNEL_GAIN_RANGE = (0.5, 2.0)  # spread of the per-output-channel weight magnitudes
 BIAS_SIGMA = 0.5          # bias std relative to the accumulator's std
 NORMAL_GRID = np.linspace(-6.0, 6.0, 481)  # quadrature points for clamped normals
@@ -230,11 +244,14 @@ class Act:
     std: np.ndarray
 
 
-def _clamped_normal(mean, std, lo, hi):
-    """Per-channel mean and std of clip(N(mean, std^2), lo, hi)."""
+def _clamped_normal(mean, std, lo, hi, f=None):
+    """Per-channel mean and std of clip(N(mean, std^2), lo, hi), mapped
+    through the elementwise function f if given."""
     weights = np.exp(-0.5 * NORMAL_GRID ** 2)
     weights /= weights.sum()
     v = np.clip(mean[:, None] + std[:, None] * NORMAL_GRID, lo, hi)
+    if f is not None:
+        v = f(v)
     m = v @ weights
     return m, np.sqrt(np.maximum((v ** 2) @ weights - m ** 2, 0.0))
 
@@ -250,6 +267,15 @@ def _quantize_weights(w, axis):
     s = scale.astype(np.float64).reshape(bshape)
     q = np.clip(np.round(w / s), -WEIGHT_MAX, WEIGHT_MAX).astype(np.int8)
     return q, scale, q * s
+
+
+def _hard_swish(x):
+    return x * np.clip(x + 3.0, 0.0, 6.0) / 6.0
+
+
+def _held_range(x):
+    """The real range an int8 Act can hold."""
+    return float(x.scale) * (INT8_MIN - x.zero_point), float(x.scale) * (INT8_MAX - x.zero_point)
 
 
 def _out_size(size, k, stride, padding):
@@ -271,8 +297,8 @@ class ModelBuilder:
         self.names[base] = n + 1
         return f"{base}{n}"
 
-    def input(self, shape):
-        scale = np.float32(self.rng.uniform(*INPUT_SCALE_RANGE))
+    def input(self, shape, scale_range=INPUT_SCALE_RANGE):
+        scale = np.float32(self.rng.uniform(*scale_range))
         zp = int(self.rng.integers(-INPUT_ZERO_POINT_MAX, INPUT_ZERO_POINT_MAX + 1))
         index = self.graph.add_tensor("input", shape, S.TENSOR_INT8, scale=[scale],
                                       zero_point=[zp])
@@ -331,10 +357,11 @@ class ModelBuilder:
             scale=list(bias_scale.astype(np.float32)), zero_point=[0] * len(bias_scale))
         return w_index, b_index, mean + bias * bias_scale, std
 
-    def conv2d(self, x, cout, k, stride, padding, act):
+    def conv2d(self, x, cout, k, stride, padding, act, gain=1.0):
+        """CONV_2D; `gain` scales the drawn weights (and so the output range)."""
         name = self._name("conv")
         _, h, w, cin = x.shape
-        filt = self._filter((cout, k, k, cin), k * k * cin, axis=0)
+        filt = self._filter((cout, k, k, cin), k * k * cin, axis=0) * gain
         w_index, b_index, mean, std = self._weights_and_bias(
             name, x, filt, 0,
             lambda wd: np.einsum("oijc,c->o", wd, x.mean),
@@ -448,15 +475,20 @@ class ModelBuilder:
             (S.POOL_FUSED_ACTIVATION, N.Int8Flags, act)])
         return y
 
-    def _elementwise(self, code, base, x, quant, options_type, options=()):
+    def _elementwise(self, code, base, x, quant, options_type, options=(), f=None):
         """A unary int8 operator; `quant` is the output's (scale, zero point),
-        None to keep the input's."""
+        None to keep the input's. f, if given, is the real function the
+        operator computes, to carry x's statistics through (else they are
+        kept)."""
         name = self._name(base)
         scale, zp = quant if quant else (x.scale, x.zero_point)
         index = self.graph.add_tensor(name, x.shape, S.TENSOR_INT8, scale=[np.float32(scale)],
                                       zero_point=[int(zp)])
         self.graph.add_operator(code, [x.index], [index], options_type, options)
-        return Act(index, tuple(x.shape), np.float32(scale), int(zp), x.mean, x.std)
+        mean, std = x.mean, x.std
+        if f is not None:
+            mean, std = _clamped_normal(x.mean, x.std, *_held_range(x), f)
+        return Act(index, tuple(x.shape), np.float32(scale), int(zp), mean, std)
 
     def _requant_target(self, x, factor):
         """An output quantization `factor` times coarser than x's, zero point
@@ -477,6 +509,31 @@ class ModelBuilder:
 
     def quantize(self, x):
         return self._elementwise(S.OP_QUANTIZE, "quantize", x, self._requant_target(x, 1.7), 0)
+
+    def logistic(self, x):
+        """LOGISTIC; int8 out with TFLite's fixed quantization (1/256, -128)."""
+        return self._elementwise(S.OP_LOGISTIC, "logistic", x, LOGISTIC_OUTPUT, 0,
+                                 f=lambda v: 1.0 / (1.0 + np.exp(-v)))
+
+    def tanh(self, x):
+        """TANH; int8 out with TFLite's fixed quantization (1/128, 0)."""
+        return self._elementwise(S.OP_TANH, "tanh", x, TANH_OUTPUT, 0, f=np.tanh)
+
+    def hard_swish(self, x):
+        """HARD_SWISH; the output covers x * relu6(x + 3) / 6 over the real
+        range x can hold (down to -0.375 at x = -1.5), each end widened by a
+        random factor. Its scale is far above input scale / 128, which
+        TFLite's int8 kernel needs (output multiplier exponent <= 0)."""
+        lo_in, hi_in = _held_range(x)
+        ends = _hard_swish(np.array([lo_in, hi_in]))
+        lo = min(0.0, float(ends.min()), HARD_SWISH_MIN if lo_in <= -1.5 <= hi_in else 0.0)
+        hi = max(0.0, float(ends.max()))
+        lo *= self.rng.uniform(*HARD_SWISH_SLACK[0])
+        hi *= self.rng.uniform(*HARD_SWISH_SLACK[1])
+        scale = np.float32((hi - lo) / (INT8_MAX - INT8_MIN))
+        zp = int(np.clip(round(INT8_MIN - lo / scale), INT8_MIN, INT8_MAX))
+        return self._elementwise(S.OP_HARD_SWISH, "hard_swish", x, (scale, zp), 0,
+                                 f=_hard_swish)
 
     def reshape(self, x, shape):
         """RESHAPE with the new shape both as a constant second input (what
@@ -571,6 +628,18 @@ def kind_classifier(m):
     return m.softmax(logits, 1.0)
 
 
+def kind_logistic_tanh(m):
+    x = m.input((1, 5, 5, 8), SIGMOID_INPUT_SCALE_RANGE)
+    y = m.conv2d(m.logistic(x), 12, 1, 1, VALID, NONE, gain=TANH_CONV_GAIN)
+    return m.tanh(y)
+
+
+def kind_hard_swish(m):
+    x = m.input((1, 5, 5, 8), HARD_SWISH_INPUT_SCALE_RANGE)
+    y = m.conv2d(m.hard_swish(x), 12, 1, 1, VALID, NONE)
+    return m.hard_swish(y)
+
+
 KINDS = {
     "conv": (kind_conv,
              "CONV_2D 3x3 stride 2 SAME + RELU6, 10x9x3 -> 5x5x8. SAME pads H by "
@@ -607,6 +676,12 @@ KINDS = {
     "classifier": (kind_classifier,
                    "4x4x16: AVERAGE_POOL_2D 4x4, RESHAPE to [1,16], FULLY_CONNECTED "
                    "16 -> 10, SOFTMAX (beta 1): an MLPerf Tiny head"),
+    "logistic-tanh": (kind_logistic_tanh,
+                      "5x5x8 input over about [-8, 8]: LOGISTIC (out 1/256, -128), CONV_2D "
+                      "1x1 -> 12 (weights x3: output about [-8, 8]), TANH (out 1/128, 0)"),
+    "hard-swish": (kind_hard_swish,
+                   "5x5x8 input over about [-6, 6]: HARD_SWISH, CONV_2D 1x1 -> 12, "
+                   "HARD_SWISH (requantizing, zero point near the low end)"),
 }
 
 

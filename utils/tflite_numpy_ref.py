@@ -9,7 +9,10 @@ IN.bin (raw int8, NHWC) and writes the raw int8 output, like
 AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, MAX_POOL_2D, PAD,
 RESHAPE, with fused NONE / RELU6, SOFTMAX, and RELU, RELU6, LEAKY_RELU and
 int8 QUANTIZE (int8 in and out, gemmlowp's
-fixed-point exp and reciprocal, as reference_ops::Softmax).
+fixed-point exp and reciprocal, as reference_ops::Softmax), LOGISTIC and TANH
+(gemmlowp's fixed-point logistic / tanh on Q4.27, as TFLM's
+reference_integer_ops) and HARD_SWISH (reference_ops::HardSwish's int16 fixed
+point); these three are per-value, so each op builds a 256-entry table.
 
 The arithmetic is integer-only and follows tensorflow/lite/kernels/internal
 (reference_integer_ops and common.h): QuantizeMultiplier turns each double
@@ -469,8 +472,11 @@ def exp_on_negative_values(a, integer_bits=SOFTMAX_SCALED_DIFF_INTEGER_BITS):
     return INT32_MAX if a == 0 else result
 
 
-def one_over_one_plus_x_for_x_in_0_1(a):
-    """gemmlowp: 1 / (1 + a) for Q0.31 a in [0, 1), as Q0.31."""
+def _half_denominator_reciprocal(a):
+    """The Newton-Raphson division gemmlowp's one_over_one_plus_x_for_x_in_0_1
+    and one_minus_x_over_one_plus_x_for_x_in_0_1 share: for Q0.31 a in [0, 1),
+    half_denominator = RoundingHalfSum(a, F0::One()) (One is INT32_MAX with no
+    integer bits), then 1 / half_denominator = 2 / (1 + a) as F2 (Q2.29)."""
     s = a + INT32_MAX + (1 if a + INT32_MAX >= 0 else -1)
     half_denominator = s // 2 if s >= 0 else -(-s // 2)  # RoundingHalfSum(a, One)
     constant_48_over_17 = 1515870810
@@ -478,9 +484,22 @@ def one_over_one_plus_x_for_x_in_0_1(a):
     x = _wrap32(constant_48_over_17 + _srdhm(half_denominator, constant_neg_32_over_17))
     for _ in range(3):
         half_denominator_times_x = _srdhm(half_denominator, x)
-        one_minus = _wrap32((1 << 29) - half_denominator_times_x)
-        x = _wrap32(x + _saturating_shift_left(_srdhm(x, one_minus), 2))
-    return _saturating_shift_left(x, 1)
+        one_minus = _wrap32((1 << 29) - half_denominator_times_x)  # F2::One() - ...
+        x = _wrap32(x + _saturating_shift_left(_srdhm(x, one_minus), 2))  # Rescale<2>
+    return x
+
+
+def one_over_one_plus_x_for_x_in_0_1(a):
+    """gemmlowp: 1 / (1 + a) for Q0.31 a in [0, 1), as Q0.31:
+    Rescale<0>(ExactMulByPot<-1>(x)), a saturating left shift by 1."""
+    return _saturating_shift_left(_half_denominator_reciprocal(a), 1)
+
+
+def one_minus_x_over_one_plus_x_for_x_in_0_1(a):
+    """gemmlowp: (1 - a) / (1 + a) for Q0.31 a in [0, 1), as Q0.31:
+    Rescale<0>(x - F2::One()), a saturating left shift by 2."""
+    x = _half_denominator_reciprocal(a)
+    return _saturating_shift_left(_wrap32(x - (1 << 29)), 2)
 
 
 def softmax_params(beta, input_scale):
@@ -531,6 +550,247 @@ def softmax(op, t, v):
     return np.array(out, np.int8).reshape(y.shape)
 
 
+# --- LOGISTIC and TANH: gemmlowp fixed point (int8 in and out) --------------
+# TFLM's prepare (micro/kernels/logistic_common.cc
+# CalculateArithmeticOpDataLogistic, micro/kernels/tanh.cc
+# CalculateArithmeticOpData) and reference_integer_ops::Logistic / Tanh
+# (kernels/internal/reference/integer_ops/logistic.h, tanh.h). The input is
+# rescaled to Q4.27 and fed to gemmlowp's logistic / tanh (fixedpoint.h),
+# whose Q0.31 result is rounded to the fixed output quantization the kernels
+# assume: LOGISTIC 1/256 with zero point -128, TANH 1/128 with zero point 0.
+SIGMOID_TANH_INPUT_INTEGER_BITS = 4
+LOGISTIC_OUTPUT_SCALE, LOGISTIC_OUTPUT_ZERO_POINT = 1.0 / 256, INT8_MIN
+TANH_OUTPUT_SCALE, TANH_OUTPUT_ZERO_POINT = 1.0 / 128, 0
+
+
+def logistic_fixed(a, integer_bits=SIGMOID_TANH_INPUT_INTEGER_BITS):
+    """gemmlowp logistic: a is Q(integer_bits).(31 - integer_bits); returns
+    1 / (1 + exp(-a)) in Q0.31. logistic_on_positive_values(|a|) =
+    one_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(-|a|)); a
+    negative a takes One - that (One = INT32_MAX), a zero a exactly 1/2."""
+    if a == 0:
+        return 1 << 30
+    abs_input = a if a > 0 else _wrap32(-a)
+    result_if_positive = one_over_one_plus_x_for_x_in_0_1(
+        exp_on_negative_values(-abs_input, integer_bits))
+    return result_if_positive if a > 0 else _wrap32(INT32_MAX - result_if_positive)
+
+
+def tanh_fixed(a, integer_bits=SIGMOID_TANH_INPUT_INTEGER_BITS):
+    """gemmlowp tanh: a is Q(integer_bits).(31 - integer_bits); returns
+    tanh(a) in Q0.31. neg_tanh_on_negative_values(-|a|) =
+    one_minus_x_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(
+    ExactMulByPot<1>(-|a|))): the same raw value read with one more integer
+    bit is 2 * (-|a|), so (1 - e^-2|a|) / (1 + e^-2|a|) = tanh(|a|); the sign
+    is put back by a plain negation, and tanh(0) is 0."""
+    if a == 0:
+        return 0
+    n = a if a < 0 else _wrap32(-a)
+    t = one_minus_x_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(n, integer_bits + 1))
+    return _wrap32(-t) if a < 0 else t
+
+
+def sigmoid_tanh_params(input_scale):
+    """TFLM's int8 prepare of LOGISTIC and TANH (the same code in both):
+    (input_multiplier, input_left_shift, input_range_radius).
+
+    input_real_multiplier = double(float input scale) * 2^(31 - 4);
+    q, input_left_shift = frexp(that); input_multiplier = TfLiteRound(q * 2^31)
+    (no QuantizeMultiplier: a float scale has 24 significant bits, so q * 2^31
+    is an integer below 2^31); input_range_radius = CalculateInputRadius(4,
+    input_left_shift, 31) = floor((2^4 - 1) * 2^27 / 2^input_left_shift)."""
+    bits = SIGMOID_TANH_INPUT_INTEGER_BITS
+    real = float(_f32(input_scale)) * (1 << (31 - bits))
+    q, left_shift = math.frexp(real)
+    if left_shift < 0:  # CalculateInputRadius would shift by a negative amount
+        raise ValueError(f"input scale {input_scale} is below 2^-28")
+    multiplier = round_half_away(q * (1 << 31))
+    radius = math.floor(((1 << bits) - 1) * (1 << (31 - bits)) / (1 << left_shift))
+    return multiplier, left_shift, radius
+
+
+def _sigmoid_tanh_table(input_scale, input_zero_point, fixed, output_shift, output_zero_point):
+    """reference_integer_ops::Logistic / Tanh for int8 on every int8 input:
+    the 256 outputs, indexed by input + 128. Inputs at or beyond the radius
+    saturate to -128 / 127 (`input <= -radius` is tested first: with radius
+    0, from input scales of 16 up, the zero point itself gives -128); the others are
+    rescaled by MultiplyByQuantizedMultiplier to Q4.27 (the radius keeps
+    input * 2^left_shift inside int32), go through `fixed`, and the Q0.31
+    result is RoundingDivideByPOT'd by `output_shift`, offset and clamped."""
+    multiplier, left_shift, radius = sigmoid_tanh_params(input_scale)
+    table = []
+    for value in range(INT8_MIN, INT8_MAX + 1):
+        x = value - input_zero_point
+        if x <= -radius:
+            table.append(INT8_MIN)
+        elif x >= radius:
+            table.append(INT8_MAX)
+        else:
+            a = int(multiply_by_quantized_multiplier(x, multiplier, left_shift))
+            out = _rdbp(fixed(a), output_shift) + output_zero_point
+            table.append(min(max(out, INT8_MIN), INT8_MAX))
+    return np.array(table, np.int64)
+
+
+def logistic_table(input_scale, input_zero_point):
+    """LOGISTIC int8: RoundingDivideByPOT(logistic Q0.31, 31 - 8) - 128."""
+    return _sigmoid_tanh_table(input_scale, input_zero_point, logistic_fixed,
+                               31 - 8, LOGISTIC_OUTPUT_ZERO_POINT)
+
+
+def tanh_table(input_scale, input_zero_point):
+    """TANH int8: RoundingDivideByPOT(tanh Q0.31, 31 - 7), no offset."""
+    return _sigmoid_tanh_table(input_scale, input_zero_point, tanh_fixed,
+                               31 - 7, TANH_OUTPUT_ZERO_POINT)
+
+
+def _check_fixed_output(name, y, scale, zero_point):
+    """The output quantization the kernel hard-codes. TFLM enforces only
+    LOGISTIC's zero point -128 (TANH: nothing) and would silently compute
+    with these constants otherwise; TFLite's LOGISTIC prepare also requires
+    scale == 1/256 and the converter writes exactly these (operator_property.cc
+    restricted_value_int8), so anything else is rejected here."""
+    if int(y.zero_point[0]) != zero_point or _f32(y.scale[0]) != _f32(scale):
+        raise ValueError(f"{name}: int8 output must have scale 1/{round(1 / scale)} and "
+                         f"zero point {zero_point}, not {float(y.scale[0])} and "
+                         f"{int(y.zero_point[0])}")
+
+
+def _lookup(table, values):
+    return table[values.astype(np.int64) - INT8_MIN].astype(np.int8)
+
+
+def logistic(op, t, v):
+    x, y = t[op.inputs[0]], t[op.outputs[0]]
+    _check_fixed_output("LOGISTIC", y, LOGISTIC_OUTPUT_SCALE, LOGISTIC_OUTPUT_ZERO_POINT)
+    return _lookup(logistic_table(x.scale[0], int(x.zero_point[0])), v[op.inputs[0]])
+
+
+def tanh(op, t, v):
+    x, y = t[op.inputs[0]], t[op.outputs[0]]
+    _check_fixed_output("TANH", y, TANH_OUTPUT_SCALE, TANH_OUTPUT_ZERO_POINT)
+    return _lookup(tanh_table(x.scale[0], int(x.zero_point[0])), v[op.inputs[0]])
+
+
+# --- HARD_SWISH: int16 fixed point (int8 in and out) -------------------------
+# TFLM's HardSwishPrepare (micro/kernels/hard_swish_common.cc) and
+# reference_ops::HardSwish<int8_t> (kernels/internal/reference/hard_swish.h):
+# x * relu6(x + 3) / 6 as the input on a pre-shift output scale times a
+# "relu-ish" factor in [0, 1] that maps [-3, 3] to [0, 1], all in int16.
+INT16_MIN, INT16_MAX = -(1 << 15), (1 << 15) - 1
+HARD_SWISH_HIRES_SHIFT = 7       # input_value * 2^7, still inside int16
+HARD_SWISH_RELUISH_SCALE = 3.0 / 32768.0  # 3.0 is int16 32768
+
+
+def _int16(x):
+    """static_cast<int16_t>: keep the low 16 bits, signed."""
+    return ((x + (1 << 15)) & 0xFFFF) - (1 << 15)
+
+
+def _trunc_div(a, b):
+    """C++ integer division (rounds toward zero), b > 0."""
+    return a // b if a >= 0 else -(-a // b)
+
+
+def _srdhm16(a, b):
+    """gemmlowp SaturatingRoundingDoublingHighMul<int16_t> (VQRDMULH)."""
+    if a == b == INT16_MIN:
+        return INT16_MAX
+    ab = a * b
+    return _trunc_div(ab + ((1 << 14) if ab >= 0 else 1 - (1 << 14)), 1 << 15)
+
+
+def _sdhm16(a, b):
+    """reference_ops::SaturatingDoublingHighMul (hard_swish.h): the product
+    doubled, high half, truncated toward zero (SQDMULH)."""
+    if a == b == INT16_MIN:
+        return INT16_MAX
+    return _trunc_div(a * b, 1 << 15)
+
+
+def _rdbp16(x, exponent):
+    """gemmlowp RoundingDivideByPOT<int16_t>, 0 <= exponent <= 31. The mask
+    (1 << exponent) - 1 is cast to int16, so from exponent 16 on it is all
+    ones and the result is 1 for x >= 0 and -1 for x < 0, as in C++."""
+    mask = _int16((1 << exponent) - 1)
+    threshold = _int16((mask >> 1) + (1 if x < 0 else 0))
+    return _int16((x >> exponent) + (1 if (x & mask) > threshold else 0))
+
+
+def _saturating_left_shift16(value, amount):
+    """reference_ops::SaturatingLeftShift (gemmlowp's saturating ShiftLeft in
+    older TFLite): value * 2^amount clamped to int16."""
+    return min(max(value * (1 << amount), INT16_MIN), INT16_MAX)
+
+
+def downscale_int32_to_int16_multiplier(m):
+    """DownScaleInt32ToInt16Multiplier: round a Q0.31 multiplier to Q0.15."""
+    if m >= INT32_MAX - (1 << 15):
+        return INT16_MAX
+    return (m + (1 << 15)) >> 16
+
+
+@dataclass
+class HardSwishParams:
+    input_zero_point: int
+    output_zero_point: int
+    reluish_multiplier: int      # reluish_multiplier_fixedpoint_int16
+    reluish_exponent: int
+    output_multiplier: int       # output_multiplier_fixedpoint_int16
+    output_exponent: int
+
+
+def hard_swish_params(input_scale, input_zero_point, output_scale, output_zero_point):
+    """TFLM HardSwishPrepare for int8, in float where it is:
+    hires_input_scale = (1.0f / 128.0f) * input_scale; reluish_scale =
+    3.0f / 32768.0f; output_multiplier = double(hires_input_scale /
+    output_scale) and reluish_multiplier = double(hires_input_scale /
+    reluish_scale), each through QuantizeMultiplier then
+    DownScaleInt32ToInt16Multiplier. TFLM requires output exponent <= 0."""
+    hires_input_scale = _f32(1.0 / 128.0) * _f32(input_scale)
+    reluish_scale = _f32(3.0) / _f32(32768.0)
+    out_m, out_exp = quantize_multiplier(float(hires_input_scale / _f32(output_scale)))
+    if out_exp > 0:
+        raise ValueError(f"HARD_SWISH: output_multiplier_exponent {out_exp} > 0 (input scale "
+                         f"{float(input_scale)} / 128 is not below output scale "
+                         f"{float(output_scale)})")
+    rel_m, rel_exp = quantize_multiplier(float(hires_input_scale / reluish_scale))
+    return HardSwishParams(int(input_zero_point), int(output_zero_point),
+                           downscale_int32_to_int16_multiplier(rel_m), rel_exp,
+                           downscale_int32_to_int16_multiplier(out_m), out_exp)
+
+
+def hard_swish_value(value, p):
+    """reference_ops::HardSwish<int8_t> on one int8 value."""
+    input_value = _int16(value - p.input_zero_point)
+    hires = _int16(input_value * (1 << HARD_SWISH_HIRES_SHIFT))
+    preshift_output = _srdhm16(hires, p.output_multiplier)
+    reluish = hires
+    if p.reluish_exponent > 0:  # all but the last bit of the left shift
+        reluish = _saturating_left_shift16(reluish, p.reluish_exponent - 1)
+    reluish = _srdhm16(reluish, p.reluish_multiplier)
+    if p.reluish_exponent > 0:  # the last bit: here saturation counts
+        reluish = _saturating_left_shift16(reluish, 1)
+    if p.reluish_exponent < 0:
+        reluish = _rdbp16(reluish, -p.reluish_exponent)
+    reluish = (reluish + (1 << 15)) >> 1  # [-1, 1] -> [0, 1]
+    out = _rdbp16(_sdhm16(reluish, preshift_output), -p.output_exponent)
+    out = _int16(out + p.output_zero_point)  # int16_t output_value += zero point
+    return min(max(out, INT8_MIN), INT8_MAX)
+
+
+def hard_swish_table(input_scale, input_zero_point, output_scale, output_zero_point):
+    """HARD_SWISH int8 on every int8 input, indexed by input + 128."""
+    p = hard_swish_params(input_scale, input_zero_point, output_scale, output_zero_point)
+    return np.array([hard_swish_value(q, p) for q in range(INT8_MIN, INT8_MAX + 1)], np.int64)
+
+
+def hard_swish(op, t, v):
+    x, y = t[op.inputs[0]], t[op.outputs[0]]
+    table = hard_swish_table(x.scale[0], int(x.zero_point[0]), y.scale[0], int(y.zero_point[0]))
+    return _lookup(table, v[op.inputs[0]])
+
+
 def reshape(op, t, v):
     return v[op.inputs[0]].reshape(t[op.outputs[0]].shape)
 
@@ -549,6 +809,9 @@ KERNELS = {
     S.OP_RELU6: relu6,
     S.OP_LEAKY_RELU: leaky_relu,
     S.OP_QUANTIZE: quantize,
+    S.OP_LOGISTIC: logistic,
+    S.OP_TANH: tanh,
+    S.OP_HARD_SWISH: hard_swish,
 }
 
 

@@ -72,14 +72,17 @@ OP_AVERAGE_POOL_2D = 1
 OP_CONV_2D = 3
 OP_DEPTHWISE_CONV_2D = 4
 OP_FULLY_CONNECTED = 9
+OP_LOGISTIC = 14
 OP_MAX_POOL_2D = 17
 OP_RELU = 19
 OP_RELU6 = 21
 OP_RESHAPE = 22
 OP_SOFTMAX = 25
+OP_TANH = 28
 OP_PAD = 34
 OP_LEAKY_RELU = 98
 OP_QUANTIZE = 114
+OP_HARD_SWISH = 117
 
 # union BuiltinOptions
 OPTIONS_CONV_2D = 1
@@ -143,7 +146,9 @@ LEAKY_RELU_ALPHA = 0
 RESHAPE_NEW_SHAPE = 0
 
 # Operator versions the TFLite converter writes for these int8 ops (also
-# what the models in /work/shared/models carry).
+# what the models in /work/shared/models carry). LOGISTIC and TANH are 2 for
+# int8 (3 is int16), HARD_SWISH has only version 1
+# (tensorflow/lite/tools/versioning/op_version.cc, runtime_version.cc).
 INT8_OP_VERSION = {
     OP_ADD: 2,
     OP_AVERAGE_POOL_2D: 2,
@@ -158,4 +163,7 @@ INT8_OP_VERSION = {
     OP_RELU6: 2,
     OP_LEAKY_RELU: 2,
     OP_QUANTIZE: 2,
+    OP_LOGISTIC: 2,
+    OP_TANH: 2,
+    OP_HARD_SWISH: 1,
 }

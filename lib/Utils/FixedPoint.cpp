@@ -63,26 +63,33 @@ static int32_t expOnQuarterInterval(int32_t a) {
          saturatingRoundingDoublingHighMul(kExpConstantTerm, x + poly);
 }
 
-int32_t fixedpoint::expOnNegativeValues(int32_t a) {
-  constexpr int fractionalBits = kInt32Bits - kScaledDiffIntegerBits;
-  constexpr int32_t oneQuarter = 1 << (fractionalBits - 2);
+int32_t fixedpoint::expOnNegativeValues(int32_t a, int integerBits) {
+  int fractionalBits = kInt32Bits - integerBits;
+  int32_t oneQuarter = int32_t(1) << (fractionalBits - 2);
   int32_t aModQuarterMinusQuarter = (a & (oneQuarter - 1)) - oneQuarter;
   int32_t result = expOnQuarterInterval(
-      saturatingShiftLeft(aModQuarterMinusQuarter, kScaledDiffIntegerBits));
+      saturatingShiftLeft(aModQuarterMinusQuarter, integerBits));
   int32_t remainder = aModQuarterMinusQuarter - a;
   for (int i = 0; i < static_cast<int>(std::size(kExpBarrel)); ++i) {
     int exponent = kExpBarrelFirstExponent + i;
-    if (kScaledDiffIntegerBits > exponent &&
+    if (integerBits > exponent &&
         (remainder & (int32_t(1) << (fractionalBits + exponent))))
       result = saturatingRoundingDoublingHighMul(result, kExpBarrel[i]);
   }
   return a == 0 ? kInt32Max : result;
 }
 
-int32_t fixedpoint::oneOverOnePlusX(int32_t a) {
-  // RoundingHalfSum(a, One): (a + One + sign) / 2, truncating.
+/// gemmlowp RoundingHalfSum(a, One) for Q0.31 a: (a + One + sign) / 2,
+/// truncating.
+static int32_t halfSumWithOne(int32_t a) {
   int64_t sum = static_cast<int64_t>(a) + kInt32Max;
-  auto halfDenominator = static_cast<int32_t>((sum + (sum >= 0 ? 1 : -1)) / 2);
+  return static_cast<int32_t>((sum + (sum >= 0 ? 1 : -1)) / 2);
+}
+
+/// Newton-Raphson for 1 / (2 * halfDenominator) in Q2.29, from 48/17 - 32/17
+/// * halfDenominator.
+static int32_t reciprocalOfDoubled(int32_t halfDenominator) {
+  using namespace fixedpoint;
   int32_t x = k48Over17 +
               saturatingRoundingDoublingHighMul(halfDenominator, kMinus32Over17);
   for (int i = 0; i < kNewtonRaphsonSteps; ++i) {
@@ -91,7 +98,37 @@ int32_t fixedpoint::oneOverOnePlusX(int32_t a) {
     int32_t oneMinus = kOneQ2 - halfDenominatorTimesX;
     x += saturatingShiftLeft(saturatingRoundingDoublingHighMul(x, oneMinus), 2);
   }
-  return saturatingShiftLeft(x, 1);
+  return x;
+}
+
+int32_t fixedpoint::oneOverOnePlusX(int32_t a) {
+  // Rescale<0>(ExactMulByPot<-1>(x)): Q2.29 halved, as Q0.31.
+  return saturatingShiftLeft(reciprocalOfDoubled(halfSumWithOne(a)), 1);
+}
+
+int32_t fixedpoint::oneMinusXOverOnePlusX(int32_t a) {
+  // Rescale<0>(x - 1): Q2.29 as Q0.31.
+  return saturatingShiftLeft(reciprocalOfDoubled(halfSumWithOne(a)) - kOneQ2,
+                             2);
+}
+
+int32_t fixedpoint::logistic(int32_t aQ4) {
+  if (aQ4 == 0)
+    return int32_t(1) << 30; // one half
+  int32_t absolute = aQ4 > 0 ? aQ4 : -aQ4;
+  int32_t ofPositive = oneOverOnePlusX(
+      expOnNegativeValues(-absolute, kSigmoidInputIntegerBits));
+  return aQ4 > 0 ? ofPositive : kInt32Max - ofPositive;
+}
+
+int32_t fixedpoint::tanh(int32_t aQ4) {
+  if (aQ4 == 0)
+    return 0;
+  int32_t negative = aQ4 < 0 ? aQ4 : -aQ4;
+  // ExactMulByPot<1>: the same raw value read with one more integer bit.
+  int32_t ofNegative = oneMinusXOverOnePlusX(
+      expOnNegativeValues(negative, kSigmoidInputIntegerBits + 1));
+  return aQ4 < 0 ? -ofNegative : ofNegative;
 }
 
 fixedpoint::QuantizedMultiplier fixedpoint::quantizeMultiplier(double real) {

@@ -39,10 +39,21 @@ int32_t saturatingRoundingDoublingHighMul(int32_t a, int32_t b);
 int32_t roundingDivideByPOT(int32_t x, int exponent);
 /// gemmlowp SaturatingRoundingMultiplyByPOT for exponent > 0.
 int32_t saturatingShiftLeft(int32_t x, int exponent);
-/// gemmlowp exp_on_negative_values for a Q5.26 value a <= 0, as Q0.31.
-int32_t expOnNegativeValues(int32_t a);
+/// gemmlowp exp_on_negative_values for a value a <= 0 with `integerBits`
+/// integer bits (at most kScaledDiffIntegerBits, so no clamp at -32), as
+/// Q0.31.
+int32_t expOnNegativeValues(int32_t a,
+                            int integerBits = kScaledDiffIntegerBits);
 /// gemmlowp one_over_one_plus_x_for_x_in_0_1 for Q0.31 a in [0, 1).
 int32_t oneOverOnePlusX(int32_t a);
+/// gemmlowp one_minus_x_over_one_plus_x_for_x_in_0_1 for Q0.31 a in [0, 1).
+int32_t oneMinusXOverOnePlusX(int32_t a);
+/// Integer bits of the int8 LOGISTIC and TANH input (TFLM's
+/// kInputIntegerBits).
+constexpr int kSigmoidInputIntegerBits = 4;
+/// gemmlowp logistic and tanh of a Q4.27 value, as Q0.31.
+int32_t logistic(int32_t aQ4);
+int32_t tanh(int32_t aQ4);
 
 /// TFLite's QuantizeMultiplier: real ~ multiplier * 2^(shift - 31), with
 /// multiplier in [2^30, 2^31) (0 for a real of 0 or below 2^-31).

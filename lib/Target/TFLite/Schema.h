@@ -81,14 +81,17 @@ enum class Builtin : int32_t {
   Conv2D = 3,
   DepthwiseConv2D = 4,
   FullyConnected = 9,
+  Logistic = 14,
   MaxPool2D = 17,
   Relu = 19,
   Relu6 = 21,
   Reshape = 22,
   Softmax = 25,
+  Tanh = 28,
   Pad = 34,
   LeakyRelu = 98,
   Quantize = 114,
+  HardSwish = 117,
 };
 
 /// The name of a builtin operator code, for diagnostics.

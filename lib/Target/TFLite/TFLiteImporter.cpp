@@ -24,6 +24,7 @@
 #include "vmcu/Dialect/VMCU/IR/VMCUDialect.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
 #include "vmcu/Utils/FixedPoint.h"
+#include "vmcu/Utils/Int8Activations.h"
 #include "vmcu/Utils/TosaBuilder.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -169,6 +170,13 @@ private:
   /// entries are TFLite Micro's integer arithmetic on each int8 input.
   LogicalResult importElementwise(Table op, ArrayRef<int32_t> in, int32_t out,
                                   Builtin kind);
+  /// The table of TFLM's int8 LOGISTIC, TANH or HARD_SWISH for these
+  /// quantisations.
+  FailureOr<fixedpoint::Int8Table> sigmoidOrHardSwish(Builtin kind,
+                                                      double inScale,
+                                                      int32_t inZp,
+                                                      double outScale,
+                                                      int32_t outZp);
 
   /// Requantisation multipliers for the accumulator scales `inScale *
   /// weightScale[c] / outScale`.
@@ -248,6 +256,8 @@ const char *mlir::vmcu::tflite::builtinName(int32_t code) {
     return "RESHAPE";
   case 25:
     return "SOFTMAX";
+  case 28:
+    return "TANH";
   case 34:
     return "PAD";
   case 40:
@@ -256,6 +266,8 @@ const char *mlir::vmcu::tflite::builtinName(int32_t code) {
     return "LEAKY_RELU";
   case 114:
     return "QUANTIZE";
+  case 117:
+    return "HARD_SWISH";
   default:
     return "builtin operator";
   }
@@ -923,6 +935,40 @@ LogicalResult Importer::importSoftmax(Table op, ArrayRef<int32_t> in,
   return success();
 }
 
+FailureOr<fixedpoint::Int8Table>
+Importer::sigmoidOrHardSwish(Builtin kind, double inScale, int32_t inZp,
+                             double outScale, int32_t outZp) {
+  namespace fp = fixedpoint;
+  if (kind == Builtin::HardSwish) {
+    std::optional<fp::Int8Table> table =
+        fp::hardSwishTable(static_cast<float>(inScale), inZp,
+                           static_cast<float>(outScale), outZp);
+    if (!table)
+      return opError() << "output scale " << outScale
+                       << " is finer than the input scale / 128 ("
+                       << inScale / 128
+                       << "); TFLite's int8 HARD_SWISH has no left shift for it";
+    return *table;
+  }
+  std::optional<fp::SigmoidInput> input = fp::sigmoidInput(inScale, inZp);
+  if (!input)
+    return opError() << "input scale " << inScale
+                     << " has no Q4.27 rescale in TFLite's int32 arithmetic";
+  // Both kernels compute in a fixed output quantisation, the one TFLite's
+  // converter writes; another would be misread downstream.
+  bool logistic = kind == Builtin::Logistic;
+  double fixedScale = logistic ? fp::kLogisticOutputScale : fp::kTanhOutputScale;
+  int32_t fixedZp = logistic ? fp::kLogisticOutputZeroPoint : fp::kTanhOutputZeroPoint;
+  if (outScale != fixedScale || outZp != fixedZp)
+    return opError() << "int8 output must have scale "
+                     << (logistic ? "1/256" : "1/128") << " and zero point "
+                     << fixedZp << " (TFLite's), got scale " << outScale
+                     << " and zero point " << outZp;
+  if (logistic)
+    return fp::logisticTable(*input);
+  return fp::tanhTable(*input);
+}
+
 LogicalResult Importer::importElementwise(Table op, ArrayRef<int32_t> in,
                                           int32_t out, Builtin kind) {
   if (in.size() != 1)
@@ -1008,6 +1054,16 @@ LogicalResult Importer::importElementwise(Table op, ArrayRef<int32_t> in,
     };
     break;
   }
+  case Builtin::Logistic:
+  case Builtin::Tanh:
+  case Builtin::HardSwish: {
+    FailureOr<fp::Int8Table> table =
+        sigmoidOrHardSwish(kind, x->scale, inZp, outScale, outZp);
+    if (failed(table))
+      return failure();
+    fn = [table = *table](int32_t v) { return table[v - kInt8Min]; };
+    break;
+  }
   default: { // QUANTIZE int8 -> int8: reference_ops::Requantize.
     FailureOr<fp::QuantizedMultiplier> m = multiplierFor(x->scale / outScale);
     if (failed(m))
@@ -1059,14 +1115,17 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
   case Builtin::Relu6:
   case Builtin::LeakyRelu:
   case Builtin::Quantize:
+  case Builtin::Logistic:
+  case Builtin::Tanh:
+  case Builtin::HardSwish:
     return importElementwise(op, *in, result,
                              static_cast<Builtin>(opCode));
   }
   return opError() << "is not supported (builtin code " << opCode
                    << "); vmcu imports CONV_2D, DEPTHWISE_CONV_2D, "
                       "FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, MAX_POOL_2D, "
-                      "RESHAPE, PAD, SOFTMAX, RELU, RELU6, LEAKY_RELU and "
-                      "int8 QUANTIZE";
+                      "RESHAPE, PAD, SOFTMAX, RELU, RELU6, LEAKY_RELU, "
+                      "LOGISTIC, TANH, HARD_SWISH and int8 QUANTIZE";
 }
 
 LogicalResult Importer::readOperators() {

@@ -6,6 +6,10 @@ usage: bad_models.py MAKE_TFLITE_PY KIND OUT.tflite
                instead of -128)
   relu-scale   a RELU whose output scale is 2^40 times finer than its
                input's (TFLite's int32 rescale would overflow)
+  tanh-zp      a TANH whose int8 output is not TFLite's (zero point 3
+               instead of 0)
+  hard-swish-scale  a HARD_SWISH whose output scale is finer than the
+               input's / 128 (TFLM's Prepare rejects it)
 """
 import importlib.util
 import os
@@ -31,6 +35,14 @@ def main():
         y = m.graph.add_tensor("relu", (1, 10), mt.S.TENSOR_INT8,
                                scale=[np.float32(x.scale / 2.0 ** 40)], zero_point=[0])
         m.graph.add_operator(mt.S.OP_RELU, [x.index], [y], 0)
+    elif kind == "tanh-zp":
+        y = m.graph.add_tensor("tanh", (1, 10), mt.S.TENSOR_INT8,
+                               scale=[np.float32(1 / 128)], zero_point=[3])
+        m.graph.add_operator(mt.S.OP_TANH, [x.index], [y], 0)
+    elif kind == "hard-swish-scale":
+        y = m.graph.add_tensor("hs", (1, 10), mt.S.TENSOR_INT8,
+                               scale=[np.float32(x.scale / 1000)], zero_point=[0])
+        m.graph.add_operator(mt.S.OP_HARD_SWISH, [x.index], [y], 0)
     else:
         sys.exit(f"unknown kind {kind}")
     m.graph.outputs = [y]

@@ -1,0 +1,173 @@
+//===- Int8Activations.cpp - TFLite Micro's int8 activations as tables ----===//
+
+#include "vmcu/Utils/Int8Activations.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace mlir::vmcu;
+using namespace mlir::vmcu::fixedpoint;
+
+namespace {
+constexpr int32_t kInt8Min = std::numeric_limits<int8_t>::min();
+constexpr int32_t kInt8Max = std::numeric_limits<int8_t>::max();
+constexpr int32_t kInt16Min = std::numeric_limits<int16_t>::min();
+constexpr int32_t kInt16Max = std::numeric_limits<int16_t>::max();
+constexpr int kInt32Bits = 31; // value bits of int32
+constexpr int kInt16Bits = 15; // value bits of int16
+/// Bits of the int8 outputs below the binary point: LOGISTIC's Q0.8 and
+/// TANH's Q0.7 (TFLM's kOutputIntegerBits = 8 and kOutputScale = 7).
+constexpr int kLogisticOutputShift = kInt32Bits - 8;
+constexpr int kTanhOutputShift = kInt32Bits - 7;
+/// HardSwishPrepare: the input on a 2^7 finer scale, and the scale on which
+/// the real 3.0 is 32768.
+constexpr float kHiresInputFactor = 1.0f / 128.0f;
+constexpr int kHiresInputShift = 7;
+constexpr float kReluishScale = 3.0f / 32768.0f;
+
+int8_t clampInt8(int32_t v) {
+  return static_cast<int8_t>(std::clamp(v, kInt8Min, kInt8Max));
+}
+
+// gemmlowp's and TFLite's int16 fixed-point helpers used by HardSwish.
+int16_t saturatingRoundingDoublingHighMul16(int16_t a, int16_t b) {
+  if (a == kInt16Min && b == kInt16Min)
+    return kInt16Max;
+  int32_t ab = static_cast<int32_t>(a) * b;
+  int32_t nudge = ab >= 0 ? (1 << 14) : 1 - (1 << 14);
+  return static_cast<int16_t>((ab + nudge) / (1 << kInt16Bits));
+}
+int16_t saturatingDoublingHighMul16(int16_t a, int16_t b) {
+  if (a == kInt16Min && b == kInt16Min)
+    return kInt16Max;
+  return static_cast<int16_t>(static_cast<int32_t>(a) * b / (1 << kInt16Bits));
+}
+int16_t saturatingShiftLeft16(int16_t a, int offset) {
+  int64_t shifted = static_cast<int64_t>(a) * (int64_t(1) << offset);
+  return static_cast<int16_t>(std::clamp<int64_t>(shifted, kInt16Min, kInt16Max));
+}
+/// gemmlowp RoundingDivideByPOT on int16 (its mask is an int16 too).
+int16_t roundingDivideByPOT16(int16_t x, int exponent) {
+  auto mask = static_cast<int16_t>((int64_t(1) << exponent) - 1);
+  int32_t remainder = x & mask;
+  int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return static_cast<int16_t>((x >> exponent) + (remainder > threshold ? 1 : 0));
+}
+/// TFLite's DownScaleInt32ToInt16Multiplier.
+int16_t downScaleToInt16(int32_t multiplier) {
+  constexpr int32_t kRoundingOffset = 1 << kInt16Bits;
+  if (multiplier >= std::numeric_limits<int32_t>::max() - kRoundingOffset)
+    return kInt16Max;
+  return static_cast<int16_t>((multiplier + kRoundingOffset) >> (kInt16Bits + 1));
+}
+
+/// The Q0.31 value `f` gives `v`, or +-1 beyond the radius (TFLM saturates
+/// there before rescaling).
+template <typename Fn>
+std::optional<int32_t> sigmoidQ0(const SigmoidInput &in, int32_t v, Fn f) {
+  int32_t d = v - in.zeroPoint;
+  if (d <= -in.radius || d >= in.radius)
+    return std::nullopt;
+  return f(multiplyByQuantizedMultiplier(d, {in.multiplier, in.leftShift}));
+}
+} // namespace
+
+std::optional<SigmoidInput> fixedpoint::sigmoidInput(double scale,
+                                                     int32_t zeroPoint) {
+  double real =
+      scale * static_cast<double>(int64_t(1) << (kInt32Bits - kSigmoidInputIntegerBits));
+  if (!(real > 0) || !std::isfinite(real))
+    return std::nullopt;
+  SigmoidInput in;
+  double fraction = std::frexp(real, &in.leftShift);
+  double fixed = std::round(fraction * static_cast<double>(int64_t(1) << kInt32Bits));
+  // TFLM casts the rounded fraction to int32 and shifts 1 left by the
+  // exponent: both must fit.
+  if (fixed >= static_cast<double>(int64_t(1) << kInt32Bits) ||
+      in.leftShift < 0 || in.leftShift > kInt32Bits)
+    return std::nullopt;
+  in.zeroPoint = zeroPoint;
+  in.multiplier = static_cast<int32_t>(fixed);
+  // CalculateInputRadius: the largest |d| whose rescale stays below 2^4.
+  double maxRescaled = ((1 << kSigmoidInputIntegerBits) - 1) *
+                       static_cast<double>(int64_t(1) << (kInt32Bits - kSigmoidInputIntegerBits)) /
+                       static_cast<double>(int64_t(1) << in.leftShift);
+  in.radius = static_cast<int32_t>(std::floor(maxRescaled));
+  return in;
+}
+
+Int8Table fixedpoint::logisticTable(const SigmoidInput &in) {
+  Int8Table table;
+  for (int32_t v = kInt8Min; v <= kInt8Max; ++v) {
+    std::optional<int32_t> q0 = sigmoidQ0(in, v, fixedpoint::logistic);
+    int32_t out = !q0 ? (v - in.zeroPoint < 0 ? kInt8Min : kInt8Max)
+                      : roundingDivideByPOT(*q0, kLogisticOutputShift) +
+                            kLogisticOutputZeroPoint;
+    table[v - kInt8Min] = clampInt8(out);
+  }
+  return table;
+}
+
+Int8Table fixedpoint::tanhTable(const SigmoidInput &in) {
+  Int8Table table;
+  for (int32_t v = kInt8Min; v <= kInt8Max; ++v) {
+    std::optional<int32_t> q0 = sigmoidQ0(in, v, fixedpoint::tanh);
+    int32_t out = !q0 ? (v - in.zeroPoint < 0 ? kInt8Min : kInt8Max)
+                      : roundingDivideByPOT(*q0, kTanhOutputShift) +
+                            kTanhOutputZeroPoint;
+    table[v - kInt8Min] = clampInt8(out);
+  }
+  return table;
+}
+
+namespace {
+/// HardSwishPrepare's parameters.
+struct HardSwishParams {
+  int16_t outputMultiplier;
+  int outputShift;
+  int16_t reluishMultiplier;
+  int reluishShift;
+};
+
+/// reference_ops::HardSwish on one int8 value.
+int8_t hardSwish(const HardSwishParams &p, int32_t inZp, int32_t outZp,
+                 int32_t v) {
+  auto hires = static_cast<int16_t>((v - inZp) * (1 << kHiresInputShift));
+  int16_t preshiftScaled =
+      saturatingRoundingDoublingHighMul16(hires, p.outputMultiplier);
+  // The input rescaled so that 3.0 is 2^15, saturating: in [-1, 1].
+  int16_t reluish = hires;
+  if (p.reluishShift > 0)
+    reluish = saturatingShiftLeft16(reluish, p.reluishShift - 1);
+  reluish = saturatingRoundingDoublingHighMul16(reluish, p.reluishMultiplier);
+  if (p.reluishShift > 0)
+    reluish = saturatingShiftLeft16(reluish, 1);
+  if (p.reluishShift < 0)
+    reluish = roundingDivideByPOT16(reluish, -p.reluishShift);
+  // ... and mapped to [0, 1].
+  reluish = static_cast<int16_t>((reluish + (1 << kInt16Bits)) >> 1);
+  int16_t preshiftOutput = saturatingDoublingHighMul16(reluish, preshiftScaled);
+  int16_t out = roundingDivideByPOT16(preshiftOutput, -p.outputShift);
+  return clampInt8(out + outZp);
+}
+} // namespace
+
+std::optional<Int8Table> fixedpoint::hardSwishTable(float inScale,
+                                                    int32_t inZeroPoint,
+                                                    float outScale,
+                                                    int32_t outZeroPoint) {
+  float hiresInputScale = kHiresInputFactor * inScale;
+  QuantizedMultiplier output =
+      quantizeMultiplier(static_cast<double>(hiresInputScale / outScale));
+  QuantizedMultiplier reluish =
+      quantizeMultiplier(static_cast<double>(hiresInputScale / kReluishScale));
+  if (output.shift > 0)
+    return std::nullopt;
+  HardSwishParams p{downScaleToInt16(output.multiplier), output.shift,
+                    downScaleToInt16(reluish.multiplier), reluish.shift};
+  Int8Table table;
+  for (int32_t v = kInt8Min; v <= kInt8Max; ++v)
+    table[v - kInt8Min] = hardSwish(p, inZeroPoint, outZeroPoint, v);
+  return table;
+}

@@ -62,15 +62,6 @@ int16_t downScaleToInt16(int32_t multiplier) {
   return static_cast<int16_t>((multiplier + kRoundingOffset) >> (kInt16Bits + 1));
 }
 
-/// The Q0.31 value `f` gives `v`, or +-1 beyond the radius (TFLM saturates
-/// there before rescaling).
-template <typename Fn>
-std::optional<int32_t> sigmoidQ0(const SigmoidInput &in, int32_t v, Fn f) {
-  int32_t d = v - in.zeroPoint;
-  if (d <= -in.radius || d >= in.radius)
-    return std::nullopt;
-  return f(multiplyByQuantizedMultiplier(d, {in.multiplier, in.leftShift}));
-}
 } // namespace
 
 std::optional<SigmoidInput> fixedpoint::sigmoidInput(double scale,
@@ -97,28 +88,36 @@ std::optional<SigmoidInput> fixedpoint::sigmoidInput(double scale,
   return in;
 }
 
-Int8Table fixedpoint::logisticTable(const SigmoidInput &in) {
+/// TFLM's Logistic / Tanh loop: -128 and 127 beyond the radius, else `f` of
+/// the Q4.27 input in Q0.31, rescaled by 2^-outputShift, plus `outputZp`.
+static Int8Table sigmoidTable(const SigmoidInput &in, int32_t (*f)(int32_t),
+                              int outputShift, int32_t outputZp) {
   Int8Table table;
   for (int32_t v = kInt8Min; v <= kInt8Max; ++v) {
-    std::optional<int32_t> q0 = sigmoidQ0(in, v, fixedpoint::logistic);
-    int32_t out = !q0 ? (v - in.zeroPoint < 0 ? kInt8Min : kInt8Max)
-                      : roundingDivideByPOT(*q0, kLogisticOutputShift) +
-                            kLogisticOutputZeroPoint;
+    int32_t d = v - in.zeroPoint;
+    int32_t out;
+    if (d <= -in.radius)
+      out = kInt8Min;
+    else if (d >= in.radius)
+      out = kInt8Max;
+    else
+      out = roundingDivideByPOT(
+                f(multiplyByQuantizedMultiplier(d, {in.multiplier, in.leftShift})),
+                outputShift) +
+            outputZp;
     table[v - kInt8Min] = clampInt8(out);
   }
   return table;
 }
 
+Int8Table fixedpoint::logisticTable(const SigmoidInput &in) {
+  return sigmoidTable(in, fixedpoint::logistic, kLogisticOutputShift,
+                      kLogisticOutputZeroPoint);
+}
+
 Int8Table fixedpoint::tanhTable(const SigmoidInput &in) {
-  Int8Table table;
-  for (int32_t v = kInt8Min; v <= kInt8Max; ++v) {
-    std::optional<int32_t> q0 = sigmoidQ0(in, v, fixedpoint::tanh);
-    int32_t out = !q0 ? (v - in.zeroPoint < 0 ? kInt8Min : kInt8Max)
-                      : roundingDivideByPOT(*q0, kTanhOutputShift) +
-                            kTanhOutputZeroPoint;
-    table[v - kInt8Min] = clampInt8(out);
-  }
-  return table;
+  return sigmoidTable(in, fixedpoint::tanh, kTanhOutputShift,
+                      kTanhOutputZeroPoint);
 }
 
 namespace {

@@ -52,7 +52,8 @@ run_fuzzer() {
 if [ "$TARGET" != compile ]; then
   work="$FUZZ_BUILD/fuzz-tflite"
   rm -rf "$work" && mkdir -p "$work/corpus"
-  for kind in conv conv1x1 depthwise depthwise-s2 add head mini-mcunet maxpool activations leaky-relu softmax classifier; do
+  for kind in conv conv1x1 depthwise depthwise-s2 add head mini-mcunet maxpool activations leaky-relu \
+      logistic-tanh hard-swish mean mean-requant mean-head softmax classifier; do
     /usr/bin/python3 "$VMCU_ROOT/utils/make-tflite.py" --kind "$kind" --seed 1 \
       -o "$work/corpus/$kind.tflite"
   done

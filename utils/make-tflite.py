@@ -21,7 +21,8 @@ TFLite converter quantizes a trained network:
     point -128. PAD, RESHAPE and AVERAGE_POOL_2D keep their input's
     quantization, as TFLite requires; SOFTMAX and LOGISTIC write 1/256 with
     zero point -128, TANH 1/128 with zero point 0, the only int8 outputs
-    TFLite's kernels compute.
+    TFLite's kernels compute. MEAN (free to requantize) either keeps its
+    input's quantization or takes the range of the means.
 
 --input-bin writes a uniform [-128, 127] int8 input of the model's input
 shape (raw bytes, NHWC) drawn from the same seed. The kinds are listed by
@@ -60,6 +61,7 @@ HARD_SWISH_INPUT_SCALE_RANGE = (0.035, 0.06)
 HARD_SWISH_MIN = -0.375   # x * relu6(x + 3) / 6 at x = -1.5
 HARD_SWISH_SLACK = ((1.0, 1.5), (1.0, 1.15))  # random widening of its output's low / high end
 TANH_CONV_GAIN = 3.0      # weights of the CONV_2D before TANH: its output holds about +-8
+MEAN_RANGE_WIDEN = (1.0, 1.5)  # random widening of a requantizing MEAN's calibrated range
 CHANNEL_GAIN_RANGE = (0.5, 2.0)  # spread of the per-output-channel weight magnitudes
 BIAS_SIGMA = 0.5          # bias std relative to the accumulator's std
 NORMAL_GRID = np.linspace(-6.0, 6.0, 481)  # quadrature points for clamped normals
@@ -447,6 +449,30 @@ class ModelBuilder:
             (S.POOL_FUSED_ACTIVATION, N.Int8Flags, S.ACT_NONE)])
         return y
 
+    def mean(self, x, keep_dims, requantize):
+        """MEAN over H and W with the axes as a constant int32 [1, 2] second
+        input: what the converter writes for Keras' GlobalAveragePooling2D
+        (keep_dims False, output [1, C]; True keeps [1, 1, 1, C]). The output
+        keeps x's quantization, or with `requantize` gets its own, calibrated
+        to the narrower range of the means (a finer scale and another zero
+        point), as the converter quantizes a global average; that range is
+        widened by a random factor, so the rescale differs between seeds."""
+        name = self._name("mean")
+        _, h, w, c = x.shape
+        axes = np.array([1, 2], dtype="<i4")
+        a_index = self.graph.add_tensor(f"{name}/axis", axes.shape, S.TENSOR_INT32, data=axes)
+        shape = (1, 1, 1, c) if keep_dims else (1, c)
+        std = x.std / np.sqrt(h * w)
+        if requantize:
+            widen = self.rng.uniform(*MEAN_RANGE_WIDEN)
+            y = self._activation(name, shape, x.mean, std * widen, S.ACT_NONE)
+            y.mean, y.std = _clamped_normal(x.mean, std, *_held_range(y))
+        else:
+            y = self._same_quant(name, shape, x, x.mean, std)
+        self.graph.add_operator(S.OP_MEAN, [x.index, a_index], [y.index], S.OPTIONS_REDUCER,
+                                [(S.REDUCER_KEEP_DIMS, N.BoolFlags, bool(keep_dims))])
+        return y
+
     def softmax(self, x, beta):
         """SOFTMAX over the last dimension; int8 out with TFLite's fixed
         quantization (scale 1/256, zero point -128)."""
@@ -640,6 +666,22 @@ def kind_hard_swish(m):
     return m.hard_swish(y)
 
 
+def kind_mean(m):
+    x = m.input((1, 5, 6, 16))
+    return m.conv2d(m.mean(x, keep_dims=True, requantize=False), 8, 1, 1, VALID, NONE)
+
+
+def kind_mean_requant(m):
+    x = m.input((1, 4, 5, 24))
+    return m.fully_connected(m.mean(x, keep_dims=False, requantize=True), 10)
+
+
+def kind_mean_head(m):
+    x = m.input((1, 6, 4, 8))
+    y = m.conv2d(x, 12, 1, 1, VALID, RELU6)
+    return m.fully_connected(m.mean(y, keep_dims=False, requantize=False), 4)
+
+
 KINDS = {
     "conv": (kind_conv,
              "CONV_2D 3x3 stride 2 SAME + RELU6, 10x9x3 -> 5x5x8. SAME pads H by "
@@ -682,6 +724,16 @@ KINDS = {
     "hard-swish": (kind_hard_swish,
                    "5x5x8 input over about [-6, 6]: HARD_SWISH, CONV_2D 1x1 -> 12, "
                    "HARD_SWISH (requantizing, zero point near the low end)"),
+    "mean": (kind_mean,
+             "MEAN over axes [1,2] keep_dims (5x6x16 -> 1x1x16, input quantization kept, "
+             "n = 30), CONV_2D 1x1 -> 8"),
+    "mean-requant": (kind_mean_requant,
+                     "MEAN over axes [1,2] without keep_dims (4x5x24 -> [1,24], n = 20) "
+                     "requantizing to a finer scale and another zero point, "
+                     "FULLY_CONNECTED 24 -> 10: a converted Keras GlobalAveragePooling2D"),
+    "mean-head": (kind_mean_head,
+                  "6x4x8: CONV_2D 1x1 -> 12 RELU6, MEAN over axes [1,2] without keep_dims "
+                  "(n = 24, RELU6 quantization kept: zero point -128), FULLY_CONNECTED 12 -> 4"),
 }
 
 

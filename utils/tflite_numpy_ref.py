@@ -12,7 +12,9 @@ int8 QUANTIZE (int8 in and out, gemmlowp's
 fixed-point exp and reciprocal, as reference_ops::Softmax), LOGISTIC and TANH
 (gemmlowp's fixed-point logistic / tanh on Q4.27, as TFLM's
 reference_integer_ops) and HARD_SWISH (reference_ops::HardSwish's int16 fixed
-point); these three are per-value, so each op builds a 256-entry table.
+point); these three are per-value, so each op builds a 256-entry table. MEAN
+(over at most two distinct axes, keep_dims or not) follows TFLM's integer
+QuantizedMeanOrSum, with 1/n folded into the rescale multiplier.
 
 The arithmetic is integer-only and follows tensorflow/lite/kernels/internal
 (reference_integer_ops and common.h): QuantizeMultiplier turns each double
@@ -795,6 +797,80 @@ def reshape(op, t, v):
     return v[op.inputs[0]].reshape(t[op.outputs[0]].shape)
 
 
+# --- MEAN: integer rescale with 1/n folded into the multiplier ----------------
+# TFLM's PrepareMeanOrSumHelper and EvalMeanHelper -> EvalIntegerMean
+# (micro/kernels/reduce_common.cc) and reference_ops::QuantizedMeanOrSum with
+# compute_sum = false (kernels/internal/reference/reduce.h, reached through
+# QuantizedMeanOrSumExtraArgs), as on current tflite-micro main. Every int8
+# MEAN takes this one path, whatever its axes, keep_dims or quantization.
+# Older TFLM had three int8 branches instead, with other roundings: keep_dims
+# over 4D axes {1, 2} -> reference_integer_ops::Mean (rescale the centred sum,
+# then divide by n rounding half away from zero), the same input and output
+# quantization -> reference_ops::Mean (raw sum / n, truncated toward 0), else
+# the float QuantizedMeanOrSum (TfLiteRound(float mean * scale + bias)).
+MEAN_MAX_RANK = 5          # kMaxNumberOfAxis: temp_index[5]
+MEAN_MAX_REDUCED_AXES = 2  # kMaxNumberOfReducedAxis: resolved_axis[2]
+
+
+def resolve_axis(axes, rank):
+    """reference_ops::ResolveAxis: a negative axis counts from the end
+    (axis + rank), an axis out of [0, rank) fails the op, and a repeated
+    axis is dropped (first occurrences, in order, are kept). A scalar
+    input (rank 0) resolves no axis, whatever the list."""
+    resolved = []
+    if rank == 0:
+        return resolved
+    for a in axes:
+        current = int(a) + rank if a < 0 else int(a)
+        if not 0 <= current < rank:
+            raise ValueError(f"MEAN: axis {int(a)} is out of range for rank {rank}")
+        if current not in resolved:
+            resolved.append(current)
+    return resolved
+
+
+def mean_params(input_scale, output_scale, num_elements):
+    """PrepareMeanOrSumHelper's QuantizeMultiplier(double(input scale) /
+    double(output scale)), then QuantizedMeanOrSum's 1/n folding:
+    shift = min(floor(log2 n), 32, 31 + exponent); multiplier =
+    int32((int64(multiplier) << shift) / n) (truncating, both positive);
+    exponent -= shift. Returns (multiplier, exponent)."""
+    m, exponent = quantize_multiplier(float(_f32(input_scale)) / float(_f32(output_scale)))
+    shift = min(num_elements.bit_length() - 1, 32, 31 + exponent)  # 63 - CountLeadingZeros
+    return (m << shift) // num_elements, exponent - shift
+
+
+def mean(op, t, v):
+    """MEAN int8 (keep_dims only shapes the output tensor; the kernel reads
+    its element count): sum the raw int8 values over the resolved axes in
+    int32, centre the sum as sum - input_zp * n, then
+    MultiplyByQuantizedMultiplier(centred, multiplier, exponent) from
+    mean_params, add the output zero point and clamp to int8."""
+    x, y = t[op.inputs[0]], t[op.outputs[0]]
+    axis = t[op.inputs[1]].data
+    if axis is None:  # computed, or an empty constant (read_model gives it no data)
+        empty = int(np.prod(t[op.inputs[1]].shape)) == 0
+        axis = np.zeros(0, np.int32) if empty else v[op.inputs[1]]
+    if len(x.shape) > MEAN_MAX_RANK:
+        raise NotImplementedError(f"MEAN: input rank {len(x.shape)} > {MEAN_MAX_RANK}")
+    axes = resolve_axis(np.asarray(axis).ravel(), len(x.shape))
+    if len(axes) > MEAN_MAX_REDUCED_AXES:
+        raise NotImplementedError(f"MEAN over {len(axes)} distinct axes: TFLM resolves them "
+                                  f"into an array of {MEAN_MAX_REDUCED_AXES}")
+    kept = [d for i, d in enumerate(x.shape) if i not in axes]
+    if int(np.prod(kept)) != int(np.prod(y.shape)):
+        raise ValueError(f"MEAN: output shape {y.shape} does not hold the {kept} means")
+    if 0 in x.shape:  # QuantizedMeanOrSum returns early with zeroed outputs
+        return np.zeros(y.shape, np.int8)
+    n = int(np.prod([x.shape[a] for a in axes]))
+    centred = (v[op.inputs[0]].astype(np.int64).sum(axis=tuple(axes))
+               - int(x.zero_point[0]) * n)
+    assert np.all((centred >= INT32_MIN) & (centred <= INT32_MAX))  # static_cast<int32_t>
+    multiplier, exponent = mean_params(x.scale[0], y.scale[0], n)
+    out = multiply_by_quantized_multiplier(centred, multiplier, exponent) + int(y.zero_point[0])
+    return np.clip(out, INT8_MIN, INT8_MAX).astype(np.int8).reshape(y.shape)
+
+
 KERNELS = {
     S.OP_ADD: add,
     S.OP_AVERAGE_POOL_2D: average_pool_2d,
@@ -803,6 +879,7 @@ KERNELS = {
     S.OP_FULLY_CONNECTED: fully_connected,
     S.OP_MAX_POOL_2D: max_pool_2d,
     S.OP_PAD: pad,
+    S.OP_MEAN: mean,
     S.OP_RESHAPE: reshape,
     S.OP_SOFTMAX: softmax,
     S.OP_RELU: relu,

@@ -80,6 +80,7 @@ OP_RESHAPE = 22
 OP_SOFTMAX = 25
 OP_TANH = 28
 OP_PAD = 34
+OP_MEAN = 40
 OP_LEAKY_RELU = 98
 OP_QUANTIZE = 114
 OP_HARD_SWISH = 117
@@ -93,6 +94,7 @@ OPTIONS_SOFTMAX = 9
 OPTIONS_ADD = 11
 OPTIONS_RESHAPE = 17
 OPTIONS_PAD = 22
+OPTIONS_REDUCER = 27
 OPTIONS_LEAKY_RELU = 66
 
 # enum Padding
@@ -145,9 +147,12 @@ LEAKY_RELU_ALPHA = 0
 # table ReshapeOptions
 RESHAPE_NEW_SHAPE = 0
 
+# table ReducerOptions (MEAN, SUM, REDUCE_MAX, ...): one bool
+REDUCER_KEEP_DIMS = 0
+
 # Operator versions the TFLite converter writes for these int8 ops (also
-# what the models in /work/shared/models carry). LOGISTIC and TANH are 2 for
-# int8 (3 is int16), HARD_SWISH has only version 1
+# what the models in /work/shared/models carry). LOGISTIC, TANH and MEAN are 2
+# for int8 (3 is int16), HARD_SWISH has only version 1
 # (tensorflow/lite/tools/versioning/op_version.cc, runtime_version.cc).
 INT8_OP_VERSION = {
     OP_ADD: 2,
@@ -159,6 +164,7 @@ INT8_OP_VERSION = {
     OP_RESHAPE: 1,
     OP_SOFTMAX: 2,
     OP_PAD: 2,
+    OP_MEAN: 2,
     OP_RELU: 2,
     OP_RELU6: 2,
     OP_LEAKY_RELU: 2,

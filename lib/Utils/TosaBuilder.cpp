@@ -43,6 +43,16 @@ llvm::Expected<Multiplier> mlir::vmcu::quantizeScale(double scale) {
   return Multiplier{static_cast<int32_t>(fixed), static_cast<int8_t>(shift)};
 }
 
+llvm::Expected<Multiplier> mlir::vmcu::tfliteMultiplier(int32_t multiplier,
+                                                         int shift) {
+  int64_t tosaShift = 31 - static_cast<int64_t>(shift);
+  if (tosaShift < kMinShift || tosaShift > kMaxShift)
+    return makeError(llvm::formatv(
+        "TFLite shift {0} is TOSA shift {1}, outside TOSA's [{2}, {3}]", shift,
+        tosaShift, kMinShift, kMaxShift));
+  return Multiplier{multiplier, static_cast<int8_t>(tosaShift)};
+}
+
 llvm::Expected<DimPads>
 mlir::vmcu::computeWindow(llvm::StringRef what, llvm::StringRef dim, int64_t in,
                           int64_t kernel, int64_t stride, int64_t before,

@@ -37,6 +37,9 @@ struct Multiplier {
 /// The TOSA multiplier/shift of a positive real `scale` (31-bit mantissa,
 /// as TFLite's QuantizeMultiplier). Fails outside TOSA's shift range.
 llvm::Expected<Multiplier> quantizeScale(double scale);
+/// TFLite's (multiplier, shift), real = multiplier * 2^(shift - 31), in
+/// TOSA form. Fails outside TOSA's shift range.
+llvm::Expected<Multiplier> tfliteMultiplier(int32_t multiplier, int shift);
 
 /// The window of one spatial dimension, made exact for TOSA 1.0: `trim`
 /// trailing input rows are sliced off and `after` is reduced so that

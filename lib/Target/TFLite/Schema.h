@@ -62,6 +62,10 @@ constexpr unsigned kActivation = 0;
 namespace leaky_relu_options {
 constexpr unsigned kAlpha = 0;
 } // namespace leaky_relu_options
+namespace reducer_options {
+constexpr unsigned kKeepDims = 0;
+} // namespace reducer_options
+
 namespace softmax_options {
 constexpr unsigned kBeta = 0;
 } // namespace softmax_options
@@ -89,6 +93,7 @@ enum class Builtin : int32_t {
   Softmax = 25,
   Tanh = 28,
   Pad = 34,
+  Mean = 40,
   LeakyRelu = 98,
   Quantize = 114,
   HardSwish = 117,

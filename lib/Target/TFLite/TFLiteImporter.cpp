@@ -166,6 +166,10 @@ private:
   LogicalResult importReshape(ArrayRef<int32_t> in, int32_t out);
   LogicalResult importPad(ArrayRef<int32_t> in, int32_t out);
   LogicalResult importSoftmax(Table op, ArrayRef<int32_t> in, int32_t out);
+  LogicalResult importMean(Table op, ArrayRef<int32_t> in, int32_t out);
+  /// MEAN's reduced axes: those of constant tensor `index`, resolved as
+  /// TFLM's ResolveAxis does (negative from the end, duplicates dropped).
+  FailureOr<SmallVector<int64_t>> meanAxes(int32_t index, int64_t rank);
   /// RELU, RELU6, LEAKY_RELU and int8 QUANTIZE: a tosa.table whose 256
   /// entries are TFLite Micro's integer arithmetic on each int8 input.
   LogicalResult importElementwise(Table op, ArrayRef<int32_t> in, int32_t out,
@@ -891,6 +895,96 @@ LogicalResult Importer::importPad(ArrayRef<int32_t> in, int32_t out) {
   return success();
 }
 
+FailureOr<SmallVector<int64_t>> Importer::meanAxes(int32_t index,
+                                                   int64_t rank) {
+  if (index < 0 || index >= static_cast<int32_t>(tensors.size()))
+    return opError() << "axes tensor " << index << " does not exist";
+  int64_t count = 1;
+  for (int64_t d : tensors[index].shape)
+    count *= d;
+  FailureOr<SmallVector<int32_t>> raw = constantI32(index, count);
+  if (failed(raw))
+    return failure();
+  SmallVector<int64_t> axes;
+  for (int32_t a : *raw) {
+    int64_t axis = a < 0 ? a + rank : a;
+    if (axis < 0 || axis >= rank)
+      return opError() << "axis " << a << " is out of range for rank " << rank;
+    if (!llvm::is_contained(axes, axis))
+      axes.push_back(axis);
+  }
+  llvm::sort(axes);
+  return axes;
+}
+
+/// TFLM's int8 MEAN (reference_ops::QuantizedMeanOrSum, integer): the
+/// input/output scale ratio as (m, s), 1/n folded into it as
+/// m' = (m << sh) / n, s' = s - sh with sh = min(floor(log2 n), 32, 31 + s),
+/// then out = MultiplyByQuantizedMultiplier(sum(x - zp), m', s') + out_zp.
+/// In TOSA that is a depthwise window of ones over H x W and a rescale.
+LogicalResult Importer::importMean(Table op, ArrayRef<int32_t> in,
+                                   int32_t out) {
+  if (in.size() != 2)
+    return opError() << "expects input and axes";
+  FailureOr<QuantValue> x = activation(in[0]);
+  if (failed(x))
+    return failure();
+  if (x->isPadded())
+    return opError() << "reads a padded tensor";
+  ArrayRef<int64_t> shape = x->getType().getShape();
+  if (shape.size() != 4 || shape[0] != 1)
+    return opError() << "input must be NHWC with batch 1";
+  FailureOr<SmallVector<int64_t>> axes = meanAxes(in[1], 4);
+  if (failed(axes))
+    return failure();
+  if (*axes != SmallVector<int64_t>{1, 2}) {
+    auto diag = opError() << "reduces axes [";
+    llvm::interleaveComma(*axes, diag);
+    return diag << "]; vmcu takes the MEAN over H and W (axes 1 and 2)";
+  }
+  std::optional<Table> options = op.table(op::kBuiltinOptions);
+  std::optional<uint8_t> keepDims =
+      options ? options->scalar<uint8_t>(reducer_options::kKeepDims, 0)
+              : std::optional<uint8_t>(0);
+  if (!keepDims)
+    return opError() << "has malformed options";
+  int64_t h = shape[1], w = shape[2], c = shape[3], n = h * w;
+  double outScale;
+  int32_t outZp;
+  SmallVector<int64_t> outShape =
+      *keepDims ? SmallVector<int64_t>{1, 1, 1, c} : SmallVector<int64_t>{1, c};
+  if (failed(activationQuant(out, outScale, outZp)) ||
+      failed(checkShape(out, outShape)))
+    return failure();
+  fixedpoint::QuantizedMultiplier ratio =
+      fixedpoint::quantizeMultiplier(x->scale / outScale);
+  int foldShift = std::min<int>({llvm::Log2_64(n), 32, 31 + ratio.shift});
+  auto folded = static_cast<int32_t>(
+      (static_cast<int64_t>(ratio.multiplier) << foldShift) / n);
+  int shift = ratio.shift - foldShift;
+  // TFLite shifts the sum left by `shift` in int32 first.
+  constexpr int64_t kMaxInt8Difference = 255;
+  if (shift > 0 && (kMaxInt8Difference * n) << shift > INT32_MAX)
+    return opError() << "rescales the sum of " << n << " values left by "
+                     << shift << " bits, which overflows TFLite's int32 "
+                     << "arithmetic";
+  llvm::Expected<Multiplier> m = tfliteMultiplier(folded, shift);
+  if (!m)
+    return opError() << llvm::toString(m.takeError());
+  DimPads whole{0, 0, 0, 1};
+  Value sum = tosa.depthwiseConv2d(x->value, x->zp, {h, w, c, 1},
+                                   SmallVector<int8_t>(n * c, 1),
+                                   SmallVector<int32_t>(c, 0), whole, whole,
+                                   /*strideH=*/1, /*strideW=*/1);
+  auto outType =
+      cast<RankedTensorType>(sum.getType()).clone(builder.getI8Type());
+  Value y = tosa.rescale(sum, outType, {*m}, 0, outZp, /*perChannel=*/false);
+  if (!*keepDims)
+    y = tosa.reshape(y, outShape);
+  define(out, QuantValue{y, outScale, outZp});
+  return success();
+}
+
 LogicalResult Importer::importSoftmax(Table op, ArrayRef<int32_t> in,
                                       int32_t out) {
   if (in.size() != 1)
@@ -1111,6 +1205,8 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
     return importPad(*in, result);
   case Builtin::Softmax:
     return importSoftmax(op, *in, result);
+  case Builtin::Mean:
+    return importMean(op, *in, result);
   case Builtin::Relu:
   case Builtin::Relu6:
   case Builtin::LeakyRelu:
@@ -1124,7 +1220,7 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
   return opError() << "is not supported (builtin code " << opCode
                    << "); vmcu imports CONV_2D, DEPTHWISE_CONV_2D, "
                       "FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, MAX_POOL_2D, "
-                      "RESHAPE, PAD, SOFTMAX, RELU, RELU6, LEAKY_RELU, "
+                      "MEAN, RESHAPE, PAD, SOFTMAX, RELU, RELU6, LEAKY_RELU, "
                       "LOGISTIC, TANH, HARD_SWISH and int8 QUANTIZE";
 }
 

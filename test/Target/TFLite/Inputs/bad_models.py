@@ -10,6 +10,9 @@ usage: bad_models.py MAKE_TFLITE_PY KIND OUT.tflite
                instead of 0)
   hard-swish-scale  a HARD_SWISH whose output scale is finer than the
                input's / 128 (TFLM's Prepare rejects it)
+  mean-axes    a MEAN over the channels (axis -1) of an NHWC tensor
+  mean-shift   a MEAN whose output scale is 2^24 times finer than its
+               input's: the folded rescale shifts the sum left by 23 bits
 """
 import importlib.util
 import os
@@ -43,6 +46,16 @@ def main():
         y = m.graph.add_tensor("hs", (1, 10), mt.S.TENSOR_INT8,
                                scale=[np.float32(x.scale / 1000)], zero_point=[0])
         m.graph.add_operator(mt.S.OP_HARD_SWISH, [x.index], [y], 0)
+    elif kind in ("mean-axes", "mean-shift"):
+        x = m.input((1, 2, 2, 4))
+        axes = [-1] if kind == "mean-axes" else [1, 2]
+        a = m.graph.add_tensor("axes", (len(axes),), mt.S.TENSOR_INT32,
+                               data=np.array(axes, dtype="<i4"))
+        shape = (1, 2, 2, 1) if kind == "mean-axes" else (1, 1, 1, 4)
+        y = m.graph.add_tensor("mean", shape, mt.S.TENSOR_INT8,
+                               scale=[np.float32(x.scale / 2.0 ** 24)], zero_point=[0])
+        m.graph.add_operator(mt.S.OP_MEAN, [x.index, a], [y], mt.S.OPTIONS_REDUCER,
+                             [(mt.S.REDUCER_KEEP_DIMS, mt.N.BoolFlags, True)])
     else:
         sys.exit(f"unknown kind {kind}")
     m.graph.outputs = [y]

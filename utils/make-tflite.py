@@ -313,6 +313,21 @@ class ModelBuilder:
     def output(self, x):
         self.graph.outputs = [x.index]
 
+    def float_input(self, shape):
+        """A float32 model input and the QUANTIZE to int8 that reads it
+        (what the TFLite converter writes without an int8 input type)."""
+        x = self.input(shape)
+        index = self.graph.add_tensor("input_float", shape, S.TENSOR_FLOAT32)
+        self.graph.inputs = [index]
+        self.graph.add_operator(S.OP_QUANTIZE, [index], [x.index], 0)
+        return x
+
+    def float_output(self, x):
+        """DEQUANTIZE of x to a float32 model output."""
+        index = self.graph.add_tensor("output_float", x.shape, S.TENSOR_FLOAT32)
+        self.graph.add_operator(S.OP_DEQUANTIZE, [x.index], [index], 0)
+        self.graph.outputs = [index]
+
     def _activation(self, name, shape, mean, std, act):
         """The output tensor of a layer whose accumulator has the given
         per-channel real mean and std."""
@@ -642,6 +657,13 @@ def kind_leaky_relu(m):
     return m.leaky_relu(m.conv2d(y, 12, 1, 1, VALID, NONE), 0.3)
 
 
+def kind_float_edges(m):
+    x = m.float_input((1, 5, 5, 8))
+    y = m.conv2d(x, 12, 1, 1, VALID, RELU6)
+    m.float_output(m.conv2d(y, 6, 1, 1, VALID, NONE))
+    return None
+
+
 def kind_softmax(m):
     x = m.input((1, 3, 37))
     beta = np.exp(m.rng.uniform(*np.log(SOFTMAX_BETA_RANGE)))
@@ -712,6 +734,10 @@ KINDS = {
     "leaky-relu": (kind_leaky_relu,
                    "LEAKY_RELU (alpha 0.1, requantizing), CONV_2D 1x1 -> 12, LEAKY_RELU "
                    "(alpha 0.3) on 5x5x8"),
+    "float-edges": (kind_float_edges,
+                    "float32 input -> QUANTIZE -> CONV_2D 1x1 -> 12 RELU6 -> CONV_2D 1x1 -> 6 "
+                    "-> DEQUANTIZE -> float32 output, on 5x5x8; --input-bin writes float32 "
+                    "(the int8 range, ties, and values beyond it)"),
     "softmax": (kind_softmax,
                 "SOFTMAX over 3 rows of 37 (input [1,3,37]), beta log-uniform in "
                 "[0.25, 16]: large betas leave elements below diff_min"),
@@ -742,11 +768,29 @@ def build_graph(kind, seed):
     model_seed, input_seed = np.random.SeedSequence(seed).spawn(2)
     m = ModelBuilder(np.random.default_rng(model_seed),
                      f"make-tflite.py --kind {kind} --seed {seed}")
-    m.output(KINDS[kind][0](m))
-    shape = m.graph.tensors[m.graph.inputs[0]].shape
-    x = np.random.default_rng(input_seed).integers(INT8_MIN, INT8_MAX + 1, size=shape,
-                                                   dtype=np.int8)
+    out = KINDS[kind][0](m)
+    if out is not None:
+        m.output(out)
+    first = m.graph.tensors[m.graph.inputs[0]]
+    rng = np.random.default_rng(input_seed)
+    x = rng.integers(INT8_MIN, INT8_MAX + 1, size=first.shape, dtype=np.int8)
+    if first.type == S.TENSOR_FLOAT32:
+        x = _float_input(m, x, rng)
     return m.graph, x
+
+
+def _float_input(m, q, rng):
+    """Float32 values for a float input: the real values of int8 codes q
+    (as its QUANTIZE's output quantization reads them), offset by exact
+    half steps (ties), random fractions, or pushed beyond the int8 range."""
+    quant = m.graph.tensors[m.graph.operators[0].outputs[0]]
+    scale, zp = np.float32(quant.scale[0]), int(quant.zero_point[0])
+    offset = rng.choice([0.5, -0.5, 0.0], size=q.shape) + rng.uniform(-0.4, 0.4, size=q.shape) \
+        * rng.integers(0, 2, size=q.shape)
+    beyond = rng.random(q.shape) < 0.05
+    real = (q.astype(np.float64) - zp + offset) * np.float64(scale)
+    real = np.where(beyond, real * 3.0, real)
+    return real.astype(np.float32)
 
 
 def main():

@@ -14,7 +14,9 @@ fixed-point exp and reciprocal, as reference_ops::Softmax), LOGISTIC and TANH
 reference_integer_ops) and HARD_SWISH (reference_ops::HardSwish's int16 fixed
 point); these three are per-value, so each op builds a 256-entry table. MEAN
 (over at most two distinct axes, keep_dims or not) follows TFLM's integer
-QuantizedMeanOrSum, with 1/n folded into the rescale multiplier.
+QuantizedMeanOrSum, with 1/n folded into the rescale multiplier. A float32
+input read by QUANTIZE (AffineQuantize) and a float32 output written by
+DEQUANTIZE are supported too: IN.bin and OUT.bin then hold float32.
 
 The arithmetic is integer-only and follows tensorflow/lite/kernels/internal
 (reference_integer_ops and common.h): QuantizeMultiplier turns each double
@@ -41,7 +43,7 @@ INT8_MIN, INT8_MAX = -128, 127
 INT32_MIN = -(1 << 31)
 INT32_MAX = (1 << 31) - 1
 ADD_LEFT_SHIFT = 20
-DTYPES = {S.TENSOR_INT8: np.int8, S.TENSOR_INT32: np.int32}
+DTYPES = {S.TENSOR_INT8: np.int8, S.TENSOR_INT32: np.int32, S.TENSOR_FLOAT32: np.float32}
 
 
 # --- reading the FlatBuffer ---------------------------------------------------
@@ -87,6 +89,7 @@ class Tensor:
     data: np.ndarray    # None for a non-constant tensor
     scale: np.ndarray   # float32, one per tensor or per channel
     zero_point: np.ndarray
+    dtype: type = np.int8  # of its values
 
 
 @dataclass
@@ -117,7 +120,8 @@ def read_model(buf):
         q = _subtable(t, S.TENSOR_QUANTIZATION)
         scale = _array(q, S.QUANT_SCALE, "<f4") if q else np.zeros(0, np.float32)
         zp = _array(q, S.QUANT_ZERO_POINT, "<i8") if q else np.zeros(0, np.int64)
-        tensors.append(Tensor(_string(t, S.TENSOR_NAME), shape, data, scale, zp))
+        dtype = DTYPES.get(_scalar(t, S.TENSOR_TYPE, N.Int8Flags), np.int8)
+        tensors.append(Tensor(_string(t, S.TENSOR_NAME), shape, data, scale, zp, dtype))
     ops = []
     for o in _subtables(graph, S.SUBGRAPH_OPERATORS):
         options = _subtable(o, S.OPERATOR_BUILTIN_OPTIONS)
@@ -398,12 +402,29 @@ def leaky_relu(op, t, v):
 
 
 def quantize(op, t, v):
-    """QUANTIZE int8 -> int8: reference_ops::Requantize."""
+    """QUANTIZE to int8: from int8, reference_ops::Requantize; from float32,
+    reference_ops::AffineQuantize (x / scale in float, rounded half away
+    from zero, plus the zero point, clamped)."""
     x, y = t[op.inputs[0]], t[op.outputs[0]]
+    if x.dtype == np.float32:
+        r = np.asarray(v[op.inputs[0]], np.float32) / _f32(y.scale[0])
+        r = r.astype(np.float64)  # exact: half-away rounding below is too
+        r = np.sign(r) * np.floor(np.abs(r) + 0.5)
+        r = np.clip(np.nan_to_num(r, nan=-255.0), -255.0, 255.0)
+        return np.clip(r.astype(np.int64) + int(y.zero_point[0]), INT8_MIN,
+                       INT8_MAX).astype(np.int8)
     m, shift = quantize_multiplier(float(_f32(x.scale[0])) / float(_f32(y.scale[0])))
     out = multiply_by_quantized_multiplier(
         v[op.inputs[0]].astype(np.int64) - int(x.zero_point[0]), m, shift) + int(y.zero_point[0])
     return np.clip(out, INT8_MIN, INT8_MAX).astype(np.int8)
+
+
+def dequantize(op, t, v):
+    """DEQUANTIZE int8 to float32: reference_ops::Dequantize,
+    float(double(scale) * (q - zero_point))."""
+    x = t[op.inputs[0]]
+    q = v[op.inputs[0]].astype(np.int64) - int(x.zero_point[0])
+    return (np.float64(_f32(x.scale[0])) * q.astype(np.float64)).astype(np.float32)
 
 
 def pad(op, t, v):
@@ -886,6 +907,7 @@ KERNELS = {
     S.OP_RELU6: relu6,
     S.OP_LEAKY_RELU: leaky_relu,
     S.OP_QUANTIZE: quantize,
+    S.OP_DEQUANTIZE: dequantize,
     S.OP_LOGISTIC: logistic,
     S.OP_TANH: tanh,
     S.OP_HARD_SWISH: hard_swish,
@@ -893,10 +915,11 @@ KERNELS = {
 
 
 def run(buf, x):
-    """Runs the model in `buf` on the int8 input x (any shape with the right
-    size); returns the int8 output."""
+    """Runs the model in `buf` on the input x (int8, or float32 for a float
+    input; any shape with the right size); returns the output."""
     tensors, ops, inputs, outputs = read_model(buf)
-    values = {inputs[0]: np.asarray(x, np.int8).reshape(tensors[inputs[0]].shape)}
+    first = tensors[inputs[0]]
+    values = {inputs[0]: np.asarray(x, first.dtype).reshape(first.shape)}
     # Only the operators the output depends on run (a patched output may
     # stop before an unsupported SOFTMAX).
     needed, live = {outputs[0]}, []
@@ -920,7 +943,9 @@ def main():
         sys.exit(f"usage: {sys.argv[0]} MODEL.tflite IN.bin OUT.bin")
     with open(sys.argv[1], "rb") as f:
         buf = bytearray(f.read())
-    run(buf, np.fromfile(sys.argv[2], dtype=np.int8)).tofile(sys.argv[3])
+    tensors, _, inputs, _ = read_model(buf)
+    x = np.fromfile(sys.argv[2], dtype=tensors[inputs[0]].dtype)
+    run(buf, x).tofile(sys.argv[3])
 
 
 if __name__ == "__main__":

@@ -84,6 +84,7 @@ enum class Builtin : int32_t {
   AveragePool2D = 1,
   Conv2D = 3,
   DepthwiseConv2D = 4,
+  Dequantize = 6,
   FullyConnected = 9,
   Logistic = 14,
   MaxPool2D = 17,

@@ -126,6 +126,16 @@ private:
            << outputName << "'): ";
   }
 
+  /// The int8 tensor the body starts from: `input` itself, or the output
+  /// of the one QUANTIZE that reads a float32 `input` (recorded in
+  /// `skipped`: the header quantizes instead).
+  FailureOr<int32_t> bodyInput(int32_t input);
+  /// The int8 tensor the body ends at: `output`, or the input of the
+  /// DEQUANTIZE that writes a float32 `output`.
+  FailureOr<int32_t> bodyOutput(int32_t output);
+  /// `vmcu.input_edge` / `vmcu.output_edge` of computed tensor `index`.
+  EdgeAttr edgeOf(int32_t index, bool isFloat);
+
   LogicalResult readTensors(Table subgraph);
   LogicalResult readOperatorCodes(Table model);
   /// The constant bytes of tensor `index`, empty when it has no data.
@@ -216,6 +226,8 @@ private:
 
   TFLiteImportOptions options;
   SmallVector<bool> live;
+  /// Operators at float edges that the body leaves to the caller.
+  SmallVector<uint32_t> skipped;
   SmallVector<OperatorRefs> opRefs;
   /// For each tensor, the (operator, operand) pairs that read it.
   SmallVector<SmallVector<std::pair<uint32_t, uint32_t>, 1>> readers;
@@ -1267,6 +1279,47 @@ LogicalResult Importer::readOperators() {
   return success();
 }
 
+static bool isFloat32(const TensorInfo &t) {
+  return t.type == static_cast<int8_t>(tflite::TensorType::Float32);
+}
+
+FailureOr<int32_t> Importer::bodyInput(int32_t input) {
+  if (!isFloat32(tensors[input]))
+    return input;
+  const auto &uses = readers[input];
+  if (uses.size() != 1 ||
+      opRefs[uses[0].first].code != static_cast<int32_t>(Builtin::Quantize))
+    return emitError(fileLoc)
+           << "the model input '" << tensors[input].name
+           << "' is float32 and not read by exactly one QUANTIZE; vmcu "
+              "compiles the int8 body after an input QUANTIZE";
+  skipped.push_back(uses[0].first);
+  return opRefs[uses[0].first].outputs[0];
+}
+
+FailureOr<int32_t> Importer::bodyOutput(int32_t output) {
+  if (!isFloat32(tensors[output]))
+    return output;
+  for (auto [i, refs] : llvm::enumerate(opRefs))
+    if (llvm::is_contained(refs.outputs, output) &&
+        refs.code == static_cast<int32_t>(Builtin::Dequantize) &&
+        refs.inputs.size() == 1 && refs.inputs[0] >= 0) {
+      skipped.push_back(i);
+      return refs.inputs[0];
+    }
+  return emitError(fileLoc)
+         << "the model output '" << tensors[output].name
+         << "' is float32 and not written by a DEQUANTIZE; vmcu compiles "
+            "the int8 body before an output DEQUANTIZE";
+}
+
+EdgeAttr Importer::edgeOf(int32_t index, bool isFloat) {
+  const QuantValue &v = *values[index];
+  return EdgeAttr::get(context,
+                       builder.getF32FloatAttr(static_cast<float>(v.scale)),
+                       v.zp, isFloat);
+}
+
 void Importer::markLiveOperators(int32_t output) {
   SmallVector<bool> needed(tensors.size(), false);
   needed[output] = true;
@@ -1328,7 +1381,16 @@ OwningOpRef<ModuleOp> Importer::run() {
              nullptr;
     output = static_cast<int32_t>(named - tensors.begin());
   }
+  FailureOr<int32_t> body = bodyInput(input);
+  FailureOr<int32_t> bodyEnd = bodyOutput(output);
+  if (failed(body) || failed(bodyEnd))
+    return nullptr;
+  bool floatInput = *body != input, floatOutput = *bodyEnd != output;
+  input = *body;
+  output = *bodyEnd;
   markLiveOperators(output);
+  for (uint32_t i : skipped)
+    live[i] = false;
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   builder.setInsertionPointToEnd(module->getBody());
@@ -1363,6 +1425,10 @@ OwningOpRef<ModuleOp> Importer::run() {
   if (values[output]->isPadded())
     return emitError(fileLoc) << "the model output is a PAD", nullptr;
   func::ReturnOp::create(builder, fileLoc, values[output]->value);
+  auto *dialect = context->getLoadedDialect<VMCUDialect>();
+  dialect->getInputEdgeAttrHelper().setAttr(*module, edgeOf(input, floatInput));
+  dialect->getOutputEdgeAttrHelper().setAttr(*module,
+                                             edgeOf(output, floatOutput));
   return module;
 }
 

@@ -822,3 +822,21 @@ func.func @dot_block_widened_type(%x: memref<32xi8>, %w: memref<64xi8>, %i: inde
   %r:2 = vmcu.dot_block %x[%i], %w[%i], %a, %a {pixels = 1 : i64, words = 1 : i64, x_stride = 8 : i64, widened} : memref<32xi8>, memref<64xi8>
   return %r#0 : i32
 }
+
+// -----
+
+// expected-error @below {{edge scale must be a positive, finite f32, got 0.000000e+00 : f32}}
+module attributes {vmcu.input_edge = #vmcu.edge<scale = 0.0 : f32, zero_point = 0, is_float = false>} {}
+
+// -----
+
+// expected-error @below {{edge zero point must be in the int8 range, got 200}}
+module attributes {vmcu.output_edge = #vmcu.edge<scale = 0.5 : f32, zero_point = 200, is_float = true>} {}
+
+// -----
+
+func.func @edge_elsewhere(%x: tensor<1x4xi8>) -> tensor<1x4xi8> {
+  // expected-error @below {{'vmcu.input_edge' only applies to a module}}
+  %y = vmcu.softmax %x {input_multiplier = 1717986944 : i32, input_left_shift = 23 : i32, diff_min = -248 : i32, vmcu.input_edge = #vmcu.edge<scale = 0.5 : f32, zero_point = 0, is_float = false>} : tensor<1x4xi8>
+  return %y : tensor<1x4xi8>
+}

@@ -179,3 +179,7 @@ func.func @softmax_and_tflite_average(%x: tensor<1x4x4x8xi8>, %zp: tensor<1xi8>,
   %l = vmcu.table %y, %lut : (tensor<1x8xi8>, tensor<256xi8>) -> tensor<1x8xi8>
   return %l : tensor<1x8xi8>
 }
+
+// The .tflite importer's edge facts round-trip (on a nested module here).
+// CHECK: module attributes {vmcu.input_edge = #vmcu.edge<scale = 3.906250e-03 : f32, zero_point = -128, is_float = true>, vmcu.output_edge = #vmcu.edge<scale = 5.000000e-01 : f32, zero_point = 3, is_float = false>}
+module attributes {vmcu.input_edge = #vmcu.edge<scale = 0.00390625 : f32, zero_point = -128, is_float = true>, vmcu.output_edge = #vmcu.edge<scale = 0.5 : f32, zero_point = 3, is_float = false>} {}

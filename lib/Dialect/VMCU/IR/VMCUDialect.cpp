@@ -7,11 +7,15 @@
 
 #include "vmcu/Dialect/VMCU/IR/VMCUDialect.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "vmcu/Dialect/VMCU/IR/ModelABI.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::vmcu;
@@ -66,6 +70,16 @@ LogicalResult VMCUDialect::verifyOperationAttribute(Operation *op,
                                << "' only applies to " << kTosaAvgPoolName;
     return success();
   }
+  if (attr.getName() == getInputEdgeAttrHelper().getName() ||
+      attr.getName() == getOutputEdgeAttrHelper().getName()) {
+    if (!isa<EdgeAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << attr.getName().getValue()
+                               << "' must be a #vmcu.edge";
+    if (!isa<ModuleOp>(op))
+      return op->emitOpError() << "'" << attr.getName().getValue()
+                               << "' only applies to a module";
+    return success();
+  }
   return op->emitOpError() << "has an unknown vmcu attribute '"
                            << attr.getName().getValue() << "'";
 }
@@ -95,6 +109,20 @@ LogicalResult PoolType::verify(function_ref<InFlightDiagnostic()> emitError,
 
 static constexpr int kMinShift = kRequantMinShift;
 static constexpr int kMaxShift = kRequantMaxShift;
+
+LogicalResult EdgeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               FloatAttr scale, int32_t zeroPoint,
+                               bool isFloat) {
+  double value = scale.getValueAsDouble();
+  if (!scale.getType().isF32() || !(value > 0.0) || !std::isfinite(value))
+    return emitError() << "edge scale must be a positive, finite f32, got "
+                       << scale;
+  if (zeroPoint < std::numeric_limits<int8_t>::min() ||
+      zeroPoint > std::numeric_limits<int8_t>::max())
+    return emitError() << "edge zero point must be in the int8 range, got "
+                       << zeroPoint;
+  return success();
+}
 
 LogicalResult RequantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   int32_t inputZp, int32_t outputZp,

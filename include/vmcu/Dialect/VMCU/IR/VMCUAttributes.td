@@ -1,6 +1,7 @@
 //===- VMCUAttributes.td - vmcu attributes -----------------*- tablegen -*-===//
 //
-// The requantisation attribute shared by every vmcu layer op.
+// The requantisation attribute shared by every vmcu layer op, and the
+// quantisation of the model's edges.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,6 +63,30 @@ def VMCU_RequantAttr : VMCU_Attr<"Requant", "requant"> {
     size_t getNumChannels() const { return getMultiplier().size(); }
     bool isPerChannel() const { return getNumChannels() > 1; }
   }];
+}
+
+def VMCU_EdgeAttr : VMCU_Attr<"Edge", "edge"> {
+  let summary = "Quantisation of the model's input or output";
+  let description = [{
+    The model's input or output edge as the source model declares it:
+    `real = scale * (q - zero_point)` for its int8 values. With `is_float`
+    the source model's edge is float32, converted by a QUANTIZE (input) or
+    DEQUANTIZE (output) that vmcu leaves to the caller: the compiled body
+    takes and gives int8, and the header `vmcuc --header` writes converts
+    as TFLite Micro's kernels do.
+
+    Example:
+
+    ```mlir
+    module attributes {vmcu.input_edge = #vmcu.edge<scale = 3.906250e-03 : f32,
+                                                   zero_point = -128,
+                                                   is_float = true>} {}
+    ```
+  }];
+  let parameters = (ins "::mlir::FloatAttr":$scale, "int32_t":$zero_point,
+                        "bool":$is_float);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 #endif // VMCU_DIALECT_VMCU_IR_VMCUATTRIBUTES_TD

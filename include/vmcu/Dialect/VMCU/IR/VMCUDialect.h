@@ -9,6 +9,7 @@
 
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/Operation.h"
+#include "vmcu/Dialect/VMCU/IR/VMCUAttributes.h"
 
 #include "vmcu/Dialect/VMCU/IR/VMCUOpsDialect.h.inc"
 

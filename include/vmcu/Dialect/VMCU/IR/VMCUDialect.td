@@ -36,9 +36,14 @@ def VMCU_Dialect : Dialect {
   //   model's input and output tensors;
   // - `vmcu.round_half_away` on a `tosa.avg_pool2d` imported from TFLite,
   //   whose int8 average rounds ties away from zero (TOSA's rounds them up).
+  // - `vmcu.input_edge` / `vmcu.output_edge` (`#vmcu.edge`) on the module:
+  //   the quantisation of the model's input and output, and whether the
+  //   source model's edge is float (set by the .tflite importer).
   let discardableAttrs = (ins
     "::mlir::StringAttr":$io,
-    "::mlir::UnitAttr":$round_half_away
+    "::mlir::UnitAttr":$round_half_away,
+    "::mlir::vmcu::EdgeAttr":$input_edge,
+    "::mlir::vmcu::EdgeAttr":$output_edge
   );
   let hasOperationAttrVerify = 1;
 }

@@ -395,22 +395,25 @@ class ModelBuilder:
                                     (S.CONV_DILATION_H, N.Int32Flags, 1)])
         return y
 
-    def depthwise(self, x, k, stride, padding, act):
+    def depthwise(self, x, k, stride, padding, act, mult=1):
+        """DEPTHWISE_CONV_2D with depth multiplier `mult`: output channel
+        c * mult + m reads input channel c."""
         name = self._name("depthwise")
         _, h, w, c = x.shape
-        filt = self._filter((1, k, k, c), k * k, axis=3)
+        filt = self._filter((1, k, k, c * mult), k * k, axis=3)
+        x_mean, x_std = np.repeat(x.mean, mult), np.repeat(x.std, mult)
         w_index, b_index, mean, std = self._weights_and_bias(
             name, x, filt, 3,
-            lambda wd: x.mean * wd.sum(axis=(0, 1, 2)),
-            lambda wd: x.std ** 2 * (wd ** 2).sum(axis=(0, 1, 2)))
-        shape = (1, _out_size(h, k, stride, padding), _out_size(w, k, stride, padding), c)
+            lambda wd: x_mean * wd.sum(axis=(0, 1, 2)),
+            lambda wd: x_std ** 2 * (wd ** 2).sum(axis=(0, 1, 2)))
+        shape = (1, _out_size(h, k, stride, padding), _out_size(w, k, stride, padding), c * mult)
         y = self._activation(name, shape, mean, std, act)
         self.graph.add_operator(S.OP_DEPTHWISE_CONV_2D, [x.index, w_index, b_index], [y.index],
                                 S.OPTIONS_DEPTHWISE_CONV_2D, [
                                     (S.DW_PADDING, N.Int8Flags, padding),
                                     (S.DW_STRIDE_W, N.Int32Flags, stride),
                                     (S.DW_STRIDE_H, N.Int32Flags, stride),
-                                    (S.DW_DEPTH_MULTIPLIER, N.Int32Flags, 1),
+                                    (S.DW_DEPTH_MULTIPLIER, N.Int32Flags, mult),
                                     (S.DW_FUSED_ACTIVATION, N.Int8Flags, act),
                                     (S.DW_DILATION_W, N.Int32Flags, 1),
                                     (S.DW_DILATION_H, N.Int32Flags, 1)])
@@ -615,6 +618,13 @@ def kind_depthwise_s2(m):
     return m.depthwise(m.pad(x, (2, 2, 2, 2)), 5, 2, VALID, RELU6)
 
 
+def kind_depthwise_mult(m):
+    x = m.input((1, 6, 6, 4))
+    y = m.depthwise(x, 3, 1, SAME, RELU6, mult=3)
+    y = m.conv2d(y, 8, 1, 1, VALID, NONE)
+    return m.depthwise(y, 3, 2, VALID, NONE, mult=2)
+
+
 def kind_add(m):
     x = m.input((1, 6, 6, 8))
     y = m.conv2d(m.conv2d(x, 16, 1, 1, VALID, RELU6), 8, 1, 1, VALID, NONE)
@@ -714,6 +724,10 @@ KINDS = {
     "depthwise-s2": (kind_depthwise_s2,
                      "PAD 2 on each side, then DEPTHWISE_CONV_2D 5x5 stride 2 VALID + RELU6, "
                      "9x9x8 -> 13x13x8 -> 5x5x8 (MCUNet's form of a strided depthwise)"),
+    "depthwise-mult": (kind_depthwise_mult,
+                       "DEPTHWISE_CONV_2D 3x3 SAME + RELU6 with depth_multiplier 3 (6x6x4 -> "
+                       "6x6x12), CONV_2D 1x1 -> 8, DEPTHWISE_CONV_2D 3x3 stride 2 VALID with "
+                       "depth_multiplier 2 (-> 2x2x16)"),
     "add": (kind_add,
             "residual block on 6x6x8: CONV_2D 1x1 -> 16 + RELU6, CONV_2D 1x1 -> 8, "
             "ADD with the block input (three different scales / zero points)"),

@@ -20,9 +20,12 @@ def ConvertTosaToVMCUPass : Pass<"convert-tosa-to-vmcu", "func::FuncOp"> {
     layer op with its quantisation folded in (batch 1, static shapes):
 
     - `tosa.conv2d` -> `tosa.rescale` [-> `tosa.clamp`] becomes
-      `vmcu.conv2d`; `tosa.depthwise_conv2d` (multiplier 1) likewise
-      becomes `vmcu.depthwise_conv2d`. The weight layouts already match; a
-      one-element bias is broadcast to every output channel. A batched,
+      `vmcu.conv2d`; `tosa.depthwise_conv2d` likewise becomes
+      `vmcu.depthwise_conv2d`. The weight layouts already match; a
+      one-element bias is broadcast to every output channel. A depth
+      multiplier M > 1 first repeats each input channel M times with a 1x1
+      `vmcu.conv2d` (weights 0/1, identity requantisation: exact), so the
+      depthwise sees multiplier 1 over C * M channels. A batched,
       unpadded 1x1 `tosa.conv2d` (TFLite FULLY_CONNECTED) becomes
       `vmcu.fully_connected` between row-major reshapes.
     - `tosa.matmul` with a constant B [-> `tosa.add` of a constant bias]

@@ -2,7 +2,9 @@
 //
 // tosa.conv2d, tosa.depthwise_conv2d and tosa.avg_pool2d, with their input
 // pads/slices, rescale and clamps, to one vmcu layer op each. A batched 1x1
-// tosa.conv2d (TFLite FULLY_CONNECTED) becomes vmcu.fully_connected.
+// tosa.conv2d (TFLite FULLY_CONNECTED) becomes vmcu.fully_connected; a
+// depthwise with depth multiplier M > 1 becomes a 1x1 vmcu.conv2d that
+// repeats each channel M times (exactly) and a multiplier-1 depthwise.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +32,9 @@ struct ConvPlan {
   OutputRequant requant;
   /// A batched 1x1 convolution, lowered to vmcu.fully_connected.
   bool asFullyConnected = false;
+  /// A depthwise's depth multiplier: output channel c * M + m reads input
+  /// channel c.
+  int64_t depthMultiplier = 1;
 };
 
 } // namespace
@@ -73,14 +78,18 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
   int64_t kh = isDepthwise ? weight.getDimSize(0) : weight.getDimSize(1);
   int64_t kw = isDepthwise ? weight.getDimSize(1) : weight.getDimSize(2);
   int64_t channels = output.getDimSize(3);
-  if (isDepthwise && weight.getDimSize(3) != 1)
-    return diag.fail(op, "depth multiplier must be 1, got " +
-                             Twine(weight.getDimSize(3)));
-
   ConvPlan plan;
   plan.weight = getConstantElements(op.getWeight());
   if (!plan.weight)
     return diag.fail(op, "weight must be a constant");
+  if (isDepthwise && weight.getDimSize(3) != 1) {
+    // [kh, kw, C, M] in row-major order is [kh, kw, C * M, 1]: channel
+    // c * M + m of the repeated input.
+    plan.depthMultiplier = weight.getDimSize(3);
+    plan.weight = reshapeElements(
+        plan.weight, RankedTensorType::get({kh, kw, channels, 1},
+                                           weight.getElementType()));
+  }
   FailureOr<int64_t> weightZp = op.getWeightZeroPoint();
   if (failed(weightZp))
     return diag.fail(op, "weight zero point must be a constant");
@@ -150,6 +159,39 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
   return plan;
 }
 
+/// A 1x1 vmcu.conv2d that repeats each channel of `input` `times` times:
+/// weight 1 from input channel c to output channels c * times + m, and an
+/// identity requantisation (multiplier 2^30, shift 30) back to the input's
+/// zero point, so every output is its input value exactly.
+static Value repeatChannels(OpBuilder &b, Location loc, Value input,
+                            int32_t zp, int64_t times) {
+  constexpr int32_t kIdentityShift = 30;
+  constexpr int32_t kIdentityMultiplier = int32_t(1) << kIdentityShift;
+  auto inType = cast<RankedTensorType>(input.getType());
+  int64_t c = inType.getDimSize(3), out = c * times;
+  SmallVector<int8_t> ones(out * c, 0);
+  for (int64_t o = 0; o < out; ++o)
+    ones[o * c + o / times] = 1;
+  Type i8 = b.getI8Type();
+  auto weightType = RankedTensorType::get({out, 1, 1, c}, i8);
+  auto biasType = RankedTensorType::get({out}, b.getI32Type());
+  Value weight = createConstant(
+      b, loc, DenseElementsAttr::get(weightType, ArrayRef<int8_t>(ones)));
+  Value bias = createConstant(
+      b, loc, DenseElementsAttr::get(biasType, b.getI32IntegerAttr(0)));
+  auto requant = RequantAttr::get(
+      b.getContext(), 0, zp, {kIdentityMultiplier}, {kIdentityShift},
+      /*double_round=*/false, std::numeric_limits<int8_t>::min(),
+      std::numeric_limits<int8_t>::max());
+  auto outType = RankedTensorType::get(
+      {inType.getDimSize(0), inType.getDimSize(1), inType.getDimSize(2), out},
+      i8);
+  return Conv2DOp::create(b, loc, outType, input, weight, bias,
+                          b.getDenseI64ArrayAttr({1, 1}),
+                          b.getDenseI64ArrayAttr({0, 0, 0, 0}),
+                          b.getI32IntegerAttr(zp), requant, IntegerAttr());
+}
+
 namespace {
 
 template <typename OpTy> struct ConvLowering : OpConversionPattern<OpTy> {
@@ -189,6 +231,9 @@ template <typename OpTy> struct ConvLowering : OpConversionPattern<OpTy> {
                                           IntegerAttr());
       result = createReshape(rewriter, loc, fc, resultType);
     } else if constexpr (std::is_same_v<OpTy, tosa::DepthwiseConv2DOp>) {
+      if (plan->depthMultiplier > 1)
+        input = repeatChannels(rewriter, loc, input, plan->inputZp,
+                               plan->depthMultiplier);
       result = DepthwiseConv2DOp::create(
           rewriter, loc, resultType, input, weight, bias,
           rewriter.getDenseI64ArrayAttr(plan->stride),

@@ -624,3 +624,27 @@ func.func @table(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8> {
   %y = tosa.table %x, %t : (tensor<1x4x4x8xi8>, tensor<256xi8>) -> tensor<1x4x4x8xi8>
   return %y : tensor<1x4x4x8xi8>
 }
+
+// -----
+
+// Depth multiplier 2: a 1x1 conv repeats each channel twice exactly (weight
+// 1 from channel o / 2, identity requant back to the zero point), then a
+// multiplier-1 depthwise over the 8 repeated channels.
+// CHECK-LABEL: func.func @depthwise_multiplier(
+// CHECK-SAME:      %[[X:.*]]: tensor<1x4x4x4xi8>
+// CHECK-DAG:     %[[ONES:.*]] = arith.constant dense<{{\[}}{{\[}}{{\[}}[1, 0, 0, 0]]], {{\[}}{{\[}}[1, 0, 0, 0]]], {{\[}}{{\[}}[0, 1, 0, 0]]]{{.*}}> : tensor<8x1x1x4xi8>
+// CHECK:         %[[REP:.*]] = vmcu.conv2d %[[X]], %[[ONES]], %{{.*}} {input_zp = -3 : i32, pad = array<i64: 0, 0, 0, 0>, requant = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [30], double_round = false, min = -128, max = 127>, stride = array<i64: 1, 1>} : (tensor<1x4x4x4xi8>, tensor<8x1x1x4xi8>, tensor<8xi32>) -> tensor<1x4x4x8xi8>
+// CHECK:         vmcu.depthwise_conv2d %[[REP]], %{{.*}}, %{{.*}} {input_zp = -3 : i32{{.*}}} : (tensor<1x4x4x8xi8>, tensor<1x1x8x1xi8>, tensor<8xi32>) -> tensor<1x4x4x8xi8>
+func.func @depthwise_multiplier(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x8xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<1x1x4x2xi8>} : () -> tensor<1x1x4x2xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<8xi32>} : () -> tensor<8xi32>
+  %zp8 = "tosa.const"() {values = dense<-3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.depthwise_conv2d %x, %w, %b, %zp8, %wzp {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xi8>, tensor<1x1x4x2xi8>, tensor<8xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x8xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x8xi8>
+  return %y : tensor<1x4x4x8xi8>
+}
+

@@ -374,8 +374,9 @@ class ModelBuilder:
             scale=list(bias_scale.astype(np.float32)), zero_point=[0] * len(bias_scale))
         return w_index, b_index, mean + bias * bias_scale, std
 
-    def conv2d(self, x, cout, k, stride, padding, act, gain=1.0):
-        """CONV_2D; `gain` scales the drawn weights (and so the output range)."""
+    def conv2d(self, x, cout, k, stride, padding, act, gain=1.0, dilation=1):
+        """CONV_2D; `gain` scales the drawn weights (and so the output range);
+        `dilation` spaces the taps (the window spans (k - 1) * dilation + 1)."""
         name = self._name("conv")
         _, h, w, cin = x.shape
         filt = self._filter((cout, k, k, cin), k * k * cin, axis=0) * gain
@@ -383,7 +384,9 @@ class ModelBuilder:
             name, x, filt, 0,
             lambda wd: np.einsum("oijc,c->o", wd, x.mean),
             lambda wd: np.einsum("oijc,c->o", wd ** 2, x.std ** 2))
-        shape = (1, _out_size(h, k, stride, padding), _out_size(w, k, stride, padding), cout)
+        span = (k - 1) * dilation + 1
+        shape = (1, _out_size(h, span, stride, padding), _out_size(w, span, stride, padding),
+                 cout)
         y = self._activation(name, shape, mean, std, act)
         self.graph.add_operator(S.OP_CONV_2D, [x.index, w_index, b_index], [y.index],
                                 S.OPTIONS_CONV_2D, [
@@ -391,13 +394,13 @@ class ModelBuilder:
                                     (S.CONV_STRIDE_W, N.Int32Flags, stride),
                                     (S.CONV_STRIDE_H, N.Int32Flags, stride),
                                     (S.CONV_FUSED_ACTIVATION, N.Int8Flags, act),
-                                    (S.CONV_DILATION_W, N.Int32Flags, 1),
-                                    (S.CONV_DILATION_H, N.Int32Flags, 1)])
+                                    (S.CONV_DILATION_W, N.Int32Flags, dilation),
+                                    (S.CONV_DILATION_H, N.Int32Flags, dilation)])
         return y
 
-    def depthwise(self, x, k, stride, padding, act, mult=1):
-        """DEPTHWISE_CONV_2D with depth multiplier `mult`: output channel
-        c * mult + m reads input channel c."""
+    def depthwise(self, x, k, stride, padding, act, mult=1, dilation=1):
+        """DEPTHWISE_CONV_2D with depth multiplier `mult` (output channel
+        c * mult + m reads input channel c) and `dilation`."""
         name = self._name("depthwise")
         _, h, w, c = x.shape
         filt = self._filter((1, k, k, c * mult), k * k, axis=3)
@@ -406,7 +409,9 @@ class ModelBuilder:
             name, x, filt, 3,
             lambda wd: x_mean * wd.sum(axis=(0, 1, 2)),
             lambda wd: x_std ** 2 * (wd ** 2).sum(axis=(0, 1, 2)))
-        shape = (1, _out_size(h, k, stride, padding), _out_size(w, k, stride, padding), c * mult)
+        span = (k - 1) * dilation + 1
+        shape = (1, _out_size(h, span, stride, padding), _out_size(w, span, stride, padding),
+                 c * mult)
         y = self._activation(name, shape, mean, std, act)
         self.graph.add_operator(S.OP_DEPTHWISE_CONV_2D, [x.index, w_index, b_index], [y.index],
                                 S.OPTIONS_DEPTHWISE_CONV_2D, [
@@ -415,8 +420,8 @@ class ModelBuilder:
                                     (S.DW_STRIDE_H, N.Int32Flags, stride),
                                     (S.DW_DEPTH_MULTIPLIER, N.Int32Flags, mult),
                                     (S.DW_FUSED_ACTIVATION, N.Int8Flags, act),
-                                    (S.DW_DILATION_W, N.Int32Flags, 1),
-                                    (S.DW_DILATION_H, N.Int32Flags, 1)])
+                                    (S.DW_DILATION_W, N.Int32Flags, dilation),
+                                    (S.DW_DILATION_H, N.Int32Flags, dilation)])
         return y
 
     def fully_connected(self, x, units):
@@ -625,6 +630,13 @@ def kind_depthwise_mult(m):
     return m.depthwise(y, 3, 2, VALID, NONE, mult=2)
 
 
+def kind_dilated(m):
+    x = m.input((1, 9, 8, 4))
+    y = m.conv2d(x, 8, 3, 1, SAME, RELU6, dilation=2)
+    y = m.depthwise(y, 3, 1, SAME, NONE, dilation=3)
+    return m.depthwise(y, 2, 1, VALID, RELU6, dilation=2)
+
+
 def kind_add(m):
     x = m.input((1, 6, 6, 8))
     y = m.conv2d(m.conv2d(x, 16, 1, 1, VALID, RELU6), 8, 1, 1, VALID, NONE)
@@ -728,6 +740,9 @@ KINDS = {
                        "DEPTHWISE_CONV_2D 3x3 SAME + RELU6 with depth_multiplier 3 (6x6x4 -> "
                        "6x6x12), CONV_2D 1x1 -> 8, DEPTHWISE_CONV_2D 3x3 stride 2 VALID with "
                        "depth_multiplier 2 (-> 2x2x16)"),
+    "dilated": (kind_dilated,
+                "CONV_2D 3x3 dilation 2 SAME + RELU6 (9x8x4 -> 9x8x8), DEPTHWISE_CONV_2D 3x3 "
+                "dilation 3 SAME, DEPTHWISE_CONV_2D 2x2 dilation 2 VALID + RELU6 (-> 7x6x8)"),
     "add": (kind_add,
             "residual block on 6x6x8: CONV_2D 1x1 -> 16 + RELU6, CONV_2D 1x1 -> 8, "
             "ADD with the block input (three different scales / zero points)"),

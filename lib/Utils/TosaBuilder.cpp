@@ -178,7 +178,8 @@ Value TosaBuilder::conv2d(Value x, int32_t inputZp,
                           llvm::ArrayRef<int64_t> weightShape,
                           llvm::ArrayRef<int8_t> weights,
                           llvm::ArrayRef<int32_t> bias, const DimPads &h,
-                          const DimPads &w, int64_t strideH, int64_t strideW) {
+                          const DimPads &w, int64_t strideH, int64_t strideW,
+                          int64_t dilationH, int64_t dilationW) {
   int64_t cout = weightShape[0];
   Value weight = constI8(weightShape, weights);
   Value biasValue = constI32({cout}, bias);
@@ -189,7 +190,8 @@ Value TosaBuilder::conv2d(Value x, int32_t inputZp,
   return tosa::Conv2DOp::create(b, loc, accType, x, weight, biasValue, inZp,
                                 weightZp,
                                 {h.before, h.after, w.before, w.after},
-                                {strideH, strideW}, {1, 1}, b.getI32Type());
+                                {strideH, strideW}, {dilationH, dilationW},
+                                b.getI32Type());
 }
 
 Value TosaBuilder::depthwiseConv2d(Value x, int32_t inputZp,
@@ -197,7 +199,8 @@ Value TosaBuilder::depthwiseConv2d(Value x, int32_t inputZp,
                                    llvm::ArrayRef<int8_t> weights,
                                    llvm::ArrayRef<int32_t> bias,
                                    const DimPads &h, const DimPads &w,
-                                   int64_t strideH, int64_t strideW) {
+                                   int64_t strideH, int64_t strideW,
+                                   int64_t dilationH, int64_t dilationW) {
   int64_t c = weightShape[2] * weightShape[3];
   Value weight = constI8(weightShape, weights);
   Value biasValue = constI32({c}, bias);
@@ -206,8 +209,8 @@ Value TosaBuilder::depthwiseConv2d(Value x, int32_t inputZp,
   Value weightZp = zeroPoint(b.getI8Type(), 0);
   return tosa::DepthwiseConv2DOp::create(
       b, loc, accType, x, weight, biasValue, inZp, weightZp,
-      {h.before, h.after, w.before, w.after}, {strideH, strideW}, {1, 1},
-      b.getI32Type());
+      {h.before, h.after, w.before, w.after}, {strideH, strideW},
+      {dilationH, dilationW}, b.getI32Type());
 }
 
 Value TosaBuilder::fullyConnected(Value x, int32_t inputZp, int64_t n,

@@ -25,7 +25,9 @@ def ConvertTosaToVMCUPass : Pass<"convert-tosa-to-vmcu", "func::FuncOp"> {
       one-element bias is broadcast to every output channel. A depth
       multiplier M > 1 first repeats each input channel M times with a 1x1
       `vmcu.conv2d` (weights 0/1, identity requantisation: exact), so the
-      depthwise sees multiplier 1 over C * M channels. A batched,
+      depthwise sees multiplier 1 over C * M channels. A dilation d > 1
+      becomes a dense kernel of (k - 1) * d + 1 taps per dimension, zero
+      between the dilated ones (exact; it costs their MACs). A batched,
       unpadded 1x1 `tosa.conv2d` (TFLite FULLY_CONNECTED) becomes
       `vmcu.fully_connected` between row-major reshapes.
     - `tosa.matmul` with a constant B [-> `tosa.add` of a constant bias]

@@ -98,17 +98,19 @@ public:
   Value sliceTail(Value in, int64_t trimH, int64_t trimW);
 
   /// tosa.conv2d of `x` (already trimmed) with OHWI `weights`
-  /// [cout, kh, kw, cin]; the int32 accumulator.
+  /// [cout, kh, kw, cin], dilated by `dilationH` x `dilationW`; the int32
+  /// accumulator.
   Value conv2d(Value x, int32_t inputZp, llvm::ArrayRef<int64_t> weightShape,
                llvm::ArrayRef<int8_t> weights, llvm::ArrayRef<int32_t> bias,
                const DimPads &h, const DimPads &w, int64_t strideH,
-               int64_t strideW);
+               int64_t strideW, int64_t dilationH = 1, int64_t dilationW = 1);
   /// tosa.depthwise_conv2d with weights [kh, kw, c, 1].
   Value depthwiseConv2d(Value x, int32_t inputZp,
                         llvm::ArrayRef<int64_t> weightShape,
                         llvm::ArrayRef<int8_t> weights,
                         llvm::ArrayRef<int32_t> bias, const DimPads &h,
-                        const DimPads &w, int64_t strideH, int64_t strideW);
+                        const DimPads &w, int64_t strideH, int64_t strideW,
+                        int64_t dilationH = 1, int64_t dilationW = 1);
   /// tosa.matmul of `x` [1, M, K] with constant [1, K, N] `weights` plus an
   /// int32 bias [1, 1, N]; the int32 accumulator.
   Value fullyConnected(Value x, int32_t inputZp, int64_t n,

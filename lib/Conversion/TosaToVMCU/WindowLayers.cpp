@@ -50,6 +50,38 @@ static FailureOr<ElementsAttr> expandBias(ElementsAttr bias, int64_t channels) {
   return cast<ElementsAttr>(DenseElementsAttr::get(type, (*values)[0]));
 }
 
+/// The dense kernel of a dilated one: (k - 1) * d + 1 taps per dimension,
+/// the original taps every d and zeros between, so a tap-by-tap sum over it
+/// is the dilated sum exactly. Weights are [O, kh, kw, I] (conv2d) or
+/// [kh, kw, C, M] (depthwise). Null if the constant cannot be read.
+static ElementsAttr dilateWeights(ElementsAttr weights, bool isDepthwise,
+                                  int64_t dh, int64_t dw) {
+  FailureOr<SmallVector<APInt>> values = getIntValues(weights);
+  if (failed(values))
+    return {};
+  auto type = cast<RankedTensorType>(weights.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  // Dimensions of the kernel rows and columns, and the extents around them.
+  unsigned rowDim = isDepthwise ? 0 : 1;
+  int64_t outer = isDepthwise ? 1 : shape[0];
+  int64_t kh = shape[rowDim], kw = shape[rowDim + 1];
+  int64_t inner = isDepthwise ? shape[2] * shape[3] : shape[3];
+  int64_t dkh = (kh - 1) * dh + 1, dkw = (kw - 1) * dw + 1;
+  SmallVector<int8_t> dense(outer * dkh * dkw * inner, 0);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t r = 0; r < kh; ++r)
+      for (int64_t t = 0; t < kw; ++t)
+        for (int64_t i = 0; i < inner; ++i)
+          dense[((o * dkh + r * dh) * dkw + t * dw) * inner + i] =
+              static_cast<int8_t>(
+                  (*values)[((o * kh + r) * kw + t) * inner + i].getSExtValue());
+  shape[rowDim] = dkh;
+  shape[rowDim + 1] = dkw;
+  return DenseElementsAttr::get(
+      RankedTensorType::get(shape, type.getElementType()),
+      ArrayRef<int8_t>(dense));
+}
+
 template <typename OpTy>
 static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
                                      MatchDiag &diag) {
@@ -67,21 +99,29 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
   if (!hasStaticShape(inputType) || !hasStaticShape(weightType) ||
       !hasStaticShape(op.getBias().getType()) || !hasStaticShape(outputType))
     return diag.fail(op, "requires static shapes");
-  if (llvm::any_of(op.getDilation(), [](int64_t d) { return d != 1; }))
-    return diag.fail(op, "dilation must be 1, got [" +
-                             Twine(op.getDilation()[0]) + ", " +
-                             Twine(op.getDilation()[1]) + "]");
+  ArrayRef<int64_t> dilation = op.getDilation();
+  if (llvm::any_of(dilation, [](int64_t d) { return d < 1; }))
+    return diag.fail(op, "dilation must be positive, got [" +
+                             Twine(dilation[0]) + ", " + Twine(dilation[1]) +
+                             "]");
 
   auto input = cast<RankedTensorType>(inputType);
   auto weight = cast<RankedTensorType>(weightType);
   auto output = cast<RankedTensorType>(outputType);
-  int64_t kh = isDepthwise ? weight.getDimSize(0) : weight.getDimSize(1);
-  int64_t kw = isDepthwise ? weight.getDimSize(1) : weight.getDimSize(2);
   int64_t channels = output.getDimSize(3);
   ConvPlan plan;
   plan.weight = getConstantElements(op.getWeight());
   if (!plan.weight)
     return diag.fail(op, "weight must be a constant");
+  if (llvm::any_of(dilation, [](int64_t d) { return d != 1; })) {
+    plan.weight = dilateWeights(plan.weight, isDepthwise, dilation[0],
+                                dilation[1]);
+    if (!plan.weight)
+      return diag.fail(op, "cannot read the weight constant to dilate it");
+    weight = cast<RankedTensorType>(plan.weight.getType());
+  }
+  int64_t kh = isDepthwise ? weight.getDimSize(0) : weight.getDimSize(1);
+  int64_t kw = isDepthwise ? weight.getDimSize(1) : weight.getDimSize(2);
   if (isDepthwise && weight.getDimSize(3) != 1) {
     // [kh, kw, C, M] in row-major order is [kh, kw, C * M, 1]: channel
     // c * M + m of the repeated input.

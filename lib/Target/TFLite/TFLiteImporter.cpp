@@ -613,17 +613,19 @@ LogicalResult Importer::importConv(Table op, ArrayRef<int32_t> in, int32_t out,
     return opError() << "has malformed options";
   if (*sw < 1 || *sh < 1)
     return opError() << "strides must be positive, got " << *sh << "x" << *sw;
-  if (*dw != 1 || *dh != 1)
-    return opError() << "dilation " << *dh << "x" << *dw << " is not supported";
+  if (*dw < 1 || *dh < 1)
+    return opError() << "dilation must be positive, got " << *dh << "x" << *dw;
 
-  FailureOr<DimPads> h =
-      window("height", xShape[1], kh, *sh, static_cast<PaddingKind>(*padding),
-             x->pad[0], x->pad[1]);
+  // A dilated window spans (k - 1) * d + 1 input rows / columns (TFLite's
+  // ComputePaddingHeightWidth).
+  FailureOr<DimPads> h = window("height", xShape[1], (kh - 1) * *dh + 1, *sh,
+                                static_cast<PaddingKind>(*padding), x->pad[0],
+                                x->pad[1]);
   if (failed(h))
     return failure();
-  FailureOr<DimPads> w =
-      window("width", xShape[2], kw, *sw, static_cast<PaddingKind>(*padding),
-             x->pad[2], x->pad[3]);
+  FailureOr<DimPads> w = window("width", xShape[2], (kw - 1) * *dw + 1, *sw,
+                                static_cast<PaddingKind>(*padding), x->pad[2],
+                                x->pad[3]);
   if (failed(w))
     return failure();
 
@@ -649,9 +651,10 @@ LogicalResult Importer::importConv(Table op, ArrayRef<int32_t> in, int32_t out,
   // memory order.
   Value acc =
       depthwise ? tosa.depthwiseConv2d(input, x->zp, {kh, kw, cin, cout / cin},
-                                       *weights, *bias, *h, *w, *sh, *sw)
+                                       *weights, *bias, *h, *w, *sh, *sw,
+                                       *dh, *dw)
                 : tosa.conv2d(input, x->zp, {cout, kh, kw, cin}, *weights,
-                              *bias, *h, *w, *sh, *sw);
+                              *bias, *h, *w, *sh, *sw, *dh, *dw);
   auto outType =
       cast<RankedTensorType>(acc.getType()).clone(builder.getI8Type());
   Value y = tosa.rescale(acc, outType, *multipliers, 0, outZp,

@@ -648,3 +648,23 @@ func.func @depthwise_multiplier(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x8xi8> {
   return %y : tensor<1x4x4x8xi8>
 }
 
+
+// -----
+
+// Dilation 2: the 3x3 kernel becomes a dense 5x5 one with zeros between the
+// dilated taps (row 1 of the dense kernel is all zeros).
+// CHECK-LABEL: func.func @conv2d_dilation(
+// CHECK:         %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<4x5x5x4xi8>
+// CHECK:         vmcu.conv2d %{{.*}}, %[[W]], %{{.*}}: (tensor<1x8x8x4xi8>, tensor<4x5x5x4xi8>, tensor<4xi32>) -> tensor<1x4x4x4xi8>
+func.func @conv2d_dilation(%x: tensor<1x8x8x4xi8>) -> tensor<1x4x4x4xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<4x3x3x4xi8>} : () -> tensor<4x3x3x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 2, 2>} : (tensor<1x8x8x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+

@@ -27,7 +27,9 @@ def ConvertTosaToVMCUPass : Pass<"convert-tosa-to-vmcu", "func::FuncOp"> {
       `vmcu.conv2d` (weights 0/1, identity requantisation: exact), so the
       depthwise sees multiplier 1 over C * M channels. A dilation d > 1
       becomes a dense kernel of (k - 1) * d + 1 taps per dimension, zero
-      between the dilated ones (exact; it costs their MACs). A batched,
+      between the dilated ones (exact; it costs their MACs). A weight zero
+      point (conv, depthwise, matmul) folds into the weights where every
+      `w - zp` stays int8, else it is an error. A batched,
       unpadded 1x1 `tosa.conv2d` (TFLite FULLY_CONNECTED) becomes
       `vmcu.fully_connected` between row-major reshapes.
     - `tosa.matmul` with a constant B [-> `tosa.add` of a constant bias]

@@ -96,8 +96,10 @@ static FailureOr<MatMulPlan> matchMatMul(tosa::MatMulOp op, Absorbed &absorbed,
   FailureOr<int64_t> aZp = op.getAZeroPoint(), bZp = op.getBZeroPoint();
   if (failed(aZp) || failed(bZp))
     return diag.fail(op, "zero points must be constants");
-  if (*bZp != 0)
-    return diag.fail(op, "B (weight) zero point must be 0, got " + Twine(*bZp));
+  FailureOr<ElementsAttr> folded = foldWeightZeroPoint(op, weight, *bZp, diag);
+  if (failed(folded))
+    return failure();
+  weight = *folded;
   plan.inputZp = *aZp;
   FailureOr<ElementsAttr> transposed = transposeWeight(weight, k, n);
   if (failed(transposed))

@@ -59,6 +59,30 @@ ElementsAttr tosa_to_vmcu::reshapeElements(ElementsAttr attr, ShapedType type) {
   return {};
 }
 
+FailureOr<ElementsAttr>
+tosa_to_vmcu::foldWeightZeroPoint(Operation *op, ElementsAttr weights,
+                                  int64_t zp, MatchDiag &diag) {
+  if (zp == 0)
+    return weights;
+  FailureOr<SmallVector<APInt>> values = getIntValues(weights);
+  if (failed(values))
+    return diag.fail(op, "cannot read the weight constant");
+  SmallVector<int8_t> folded;
+  for (const APInt &w : *values) {
+    int64_t v = w.getSExtValue() - zp;
+    if (v < std::numeric_limits<int8_t>::min() ||
+        v > std::numeric_limits<int8_t>::max())
+      return diag.fail(op, "weight zero point " + Twine(zp) +
+                               " does not fold: weight " +
+                               Twine(w.getSExtValue()) + " - " + Twine(zp) +
+                               " leaves int8");
+    folded.push_back(static_cast<int8_t>(v));
+  }
+  auto type = cast<ShapedType>(weights.getType());
+  return cast<ElementsAttr>(
+      DenseElementsAttr::get(type, ArrayRef<int8_t>(folded)));
+}
+
 ElementsAttr tosa_to_vmcu::getConstantElements(Value value) {
   ElementsAttr attr;
   if (matchPattern(value, m_Constant(&attr)))

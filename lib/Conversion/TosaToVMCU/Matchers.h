@@ -147,6 +147,13 @@ ElementsAttr reshapeElements(ElementsAttr attr, ShapedType type);
 /// The integer elements of `attr`, or failure if they cannot be read.
 FailureOr<SmallVector<APInt>> getIntValues(ElementsAttr attr);
 
+/// The int8 weights `weights - zp`, which multiply as `weights` with zero
+/// point `zp` do; fails (with the reason in `diag`) when a difference leaves
+/// int8 or the constant cannot be read.
+FailureOr<ElementsAttr> foldWeightZeroPoint(Operation *op,
+                                            ElementsAttr weights, int64_t zp,
+                                            MatchDiag &diag);
+
 /// True if `type` is a ranked tensor of static shape.
 bool hasStaticShape(Type type);
 

@@ -133,9 +133,11 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
   FailureOr<int64_t> weightZp = op.getWeightZeroPoint();
   if (failed(weightZp))
     return diag.fail(op, "weight zero point must be a constant");
-  if (*weightZp != 0)
-    return diag.fail(op,
-                     "weight zero point must be 0, got " + Twine(*weightZp));
+  FailureOr<ElementsAttr> folded =
+      foldWeightZeroPoint(op, plan.weight, *weightZp, diag);
+  if (failed(folded))
+    return failure();
+  plan.weight = *folded;
   FailureOr<int64_t> inputZp = op.getInputZeroPoint();
   if (failed(inputZp))
     return diag.fail(op, "input zero point must be a constant");

@@ -668,3 +668,25 @@ func.func @conv2d_dilation(%x: tensor<1x8x8x4xi8>) -> tensor<1x4x4x4xi8> {
   return %y : tensor<1x4x4x4xi8>
 }
 
+
+// -----
+
+// A weight zero point folds into the weights when every difference stays
+// int8: (x - xzp) * (w - wzp) with w - wzp = 1 - 3 = -2.
+// CHECK-LABEL: func.func @conv2d_weight_zero_point(
+// CHECK:         %[[W:.*]] = arith.constant dense<-2> : tensor<4x1x1x4xi8>
+// CHECK:         vmcu.conv2d %{{.*}}, %[[W]], %{{.*}}
+func.func @conv2d_weight_zero_point(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<4x1x1x4xi8>} : () -> tensor<4x1x1x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.conv2d' op weight zero point must be 0, got 3}}
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %wzp {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+

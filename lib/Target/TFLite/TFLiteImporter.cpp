@@ -973,7 +973,8 @@ LogicalResult Importer::importMean(Table op, ArrayRef<int32_t> in,
     return failure();
   fixedpoint::QuantizedMultiplier ratio =
       fixedpoint::quantizeMultiplier(x->scale / outScale);
-  int foldShift = std::min<int>({llvm::Log2_64(n), 32, 31 + ratio.shift});
+  int foldShift =
+      std::min<int>({static_cast<int>(llvm::Log2_64(n)), 32, 31 + ratio.shift});
   auto folded = static_cast<int32_t>(
       (static_cast<int64_t>(ratio.multiplier) << foldShift) / n);
   int shift = ratio.shift - foldShift;
@@ -1222,6 +1223,9 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
     return importSoftmax(op, *in, result);
   case Builtin::Mean:
     return importMean(op, *in, result);
+  case Builtin::Dequantize:
+    return opError() << "a DEQUANTIZE to float32 is supported only as the "
+                        "model's last operator (a float output edge)";
   case Builtin::Relu:
   case Builtin::Relu6:
   case Builtin::LeakyRelu:

@@ -374,16 +374,26 @@ class ModelBuilder:
             scale=list(bias_scale.astype(np.float32)), zero_point=[0] * len(bias_scale))
         return w_index, b_index, mean + bias * bias_scale, std
 
-    def conv2d(self, x, cout, k, stride, padding, act, gain=1.0, dilation=1):
+    def conv2d(self, x, cout, k, stride, padding, act, gain=1.0, dilation=1, groups=1):
         """CONV_2D; `gain` scales the drawn weights (and so the output range);
-        `dilation` spaces the taps (the window spans (k - 1) * dilation + 1)."""
+        `dilation` spaces the taps (the window spans (k - 1) * dilation + 1);
+        `groups` > 1 makes it grouped (filter depth cin / groups, output
+        channel o reading group o / (cout / groups))."""
         name = self._name("conv")
         _, h, w, cin = x.shape
-        filt = self._filter((cout, k, k, cin), k * k * cin, axis=0) * gain
+        depth = cin // groups
+        filt = self._filter((cout, k, k, depth), k * k * depth, axis=0) * gain
+
+        def dense(wd):  # the grouped filter as a dense [cout, k, k, cin] one
+            full = np.zeros((cout, k, k, cin))
+            for o in range(cout):
+                g = o // (cout // groups)
+                full[o, :, :, g * depth:(g + 1) * depth] = wd[o]
+            return full
         w_index, b_index, mean, std = self._weights_and_bias(
             name, x, filt, 0,
-            lambda wd: np.einsum("oijc,c->o", wd, x.mean),
-            lambda wd: np.einsum("oijc,c->o", wd ** 2, x.std ** 2))
+            lambda wd: np.einsum("oijc,c->o", dense(wd), x.mean),
+            lambda wd: np.einsum("oijc,c->o", dense(wd) ** 2, x.std ** 2))
         span = (k - 1) * dilation + 1
         shape = (1, _out_size(h, span, stride, padding), _out_size(w, span, stride, padding),
                  cout)
@@ -630,6 +640,12 @@ def kind_depthwise_mult(m):
     return m.depthwise(y, 3, 2, VALID, NONE, mult=2)
 
 
+def kind_grouped(m):
+    x = m.input((1, 6, 6, 8))
+    y = m.conv2d(x, 8, 3, 1, SAME, RELU6, groups=2)
+    return m.conv2d(y, 12, 1, 1, VALID, NONE, groups=4)
+
+
 def kind_dilated(m):
     x = m.input((1, 9, 8, 4))
     y = m.conv2d(x, 8, 3, 1, SAME, RELU6, dilation=2)
@@ -740,6 +756,9 @@ KINDS = {
                        "DEPTHWISE_CONV_2D 3x3 SAME + RELU6 with depth_multiplier 3 (6x6x4 -> "
                        "6x6x12), CONV_2D 1x1 -> 8, DEPTHWISE_CONV_2D 3x3 stride 2 VALID with "
                        "depth_multiplier 2 (-> 2x2x16)"),
+    "grouped": (kind_grouped,
+                "grouped CONV_2D: 3x3 SAME + RELU6 with 2 groups (6x6x8 -> 6x6x8, filter "
+                "depth 4), then 1x1 with 4 groups (-> 6x6x12, filter depth 2)"),
     "dilated": (kind_dilated,
                 "CONV_2D 3x3 dilation 2 SAME + RELU6 (9x8x4 -> 9x8x8), DEPTHWISE_CONV_2D 3x3 "
                 "dilation 3 SAME, DEPTHWISE_CONV_2D 2x2 dilation 2 VALID + RELU6 (-> 7x6x8)"),

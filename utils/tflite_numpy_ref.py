@@ -257,12 +257,24 @@ DW_FIELDS = dict(padding=S.DW_PADDING, stride_w=S.DW_STRIDE_W, stride_h=S.DW_STR
 
 
 def conv_2d(op, t, v):
+    """reference_integer_ops::ConvPerChannel, grouped when the filter has
+    fewer input channels than the input: groups = input depth / filter
+    depth, output channel o reads the input channels of group
+    o / (cout / groups)."""
     x, w, y = t[op.inputs[0]], t[op.inputs[1]], t[op.outputs[0]]
-    cout, kh, kw, _ = w.shape
+    cout, kh, kw, fin = w.shape
+    groups = x.shape[3] // fin
+    if x.shape[3] % fin or cout % groups:
+        raise ValueError(f"conv: {x.shape[3]} input channels, filter depth {fin}, "
+                         f"{cout} outputs do not form groups")
     stride, dilation, pads, out_hw = _conv_geometry(op.options, CONV_FIELDS, x, y, kh, kw)
     xs = v[op.inputs[0]][0].astype(np.int64) - int(x.zero_point[0])
     win = _windows(xs, kh, kw, stride, dilation, pads, out_hw)
-    acc = np.einsum("hwijc,oijc->hwo", win, w.data.astype(np.int64)) + _bias(op, t, cout)
+    per_group = cout // groups
+    acc = np.concatenate([
+        np.einsum("hwijc,oijc->hwo", win[..., g * fin:(g + 1) * fin],
+                  w.data[g * per_group:(g + 1) * per_group].astype(np.int64))
+        for g in range(groups)], axis=-1) + _bias(op, t, cout)
     act = _scalar(op.options, S.CONV_FUSED_ACTIVATION, N.Int8Flags)
     return _requantize(acc, x, w, y, act)[None]
 

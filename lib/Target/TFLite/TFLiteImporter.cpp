@@ -557,6 +557,24 @@ FailureOr<DimPads> Importer::window(llvm::StringRef dim, int64_t in,
   return *pads;
 }
 
+/// A grouped OHWI filter [cout, taps, depth] as a dense [cout, taps, cin]
+/// one, zero outside each output channel's group: the dense convolution is
+/// the grouped one exactly (it costs the zeros' MACs).
+static SmallVector<int8_t> ungroupWeights(ArrayRef<int8_t> grouped,
+                                          int64_t cout, int64_t taps,
+                                          int64_t depth, int64_t cin) {
+  int64_t perGroup = cout / (cin / depth);
+  SmallVector<int8_t> dense(cout * taps * cin, 0);
+  for (int64_t o = 0; o < cout; ++o) {
+    int64_t first = o / perGroup * depth;
+    for (int64_t t = 0; t < taps; ++t)
+      for (int64_t i = 0; i < depth; ++i)
+        dense[(o * taps + t) * cin + first + i] =
+            grouped[(o * taps + t) * depth + i];
+  }
+  return dense;
+}
+
 LogicalResult Importer::importConv(Table op, ArrayRef<int32_t> in, int32_t out,
                                    bool depthwise) {
   if (in.size() < 2)
@@ -577,7 +595,12 @@ LogicalResult Importer::importConv(Table op, ArrayRef<int32_t> in, int32_t out,
   int64_t kh = filter.shape[1], kw = filter.shape[2];
   int64_t cin = xShape[3];
   int64_t cout = depthwise ? filter.shape[3] : filter.shape[0];
-  if (depthwise ? filter.shape[0] != 1 : filter.shape[3] != cin)
+  // A CONV_2D filter of depth cin / g is a grouped convolution (TFLM's
+  // ConvPerChannel): output channel o reads group o / (cout / g).
+  int64_t filterDepth = depthwise ? cin : filter.shape[3];
+  bool grouped = !depthwise && filterDepth > 0 && filterDepth != cin &&
+                 cin % filterDepth == 0 && cout % (cin / filterDepth) == 0;
+  if (depthwise ? filter.shape[0] != 1 : filterDepth != cin && !grouped)
     return opError() << "filter '" << filter.name
                      << "' does not match the input's " << cin << " channels";
   if (depthwise && cout % cin != 0)
@@ -630,9 +653,11 @@ LogicalResult Importer::importConv(Table op, ArrayRef<int32_t> in, int32_t out,
     return failure();
 
   FailureOr<SmallVector<int8_t>> weights =
-      constantI8(in[1], kh * kw * cin * (depthwise ? cout / cin : cout));
+      constantI8(in[1], kh * kw * filterDepth * (depthwise ? cout / cin : cout));
   if (failed(weights))
     return failure();
+  if (grouped)
+    *weights = ungroupWeights(*weights, cout, kh * kw, filterDepth, cin);
   FailureOr<SmallVector<int32_t>> bias = optionalBias(in, cout);
   if (failed(bias))
     return failure();

@@ -22,7 +22,11 @@ TFLite converter quantizes a trained network:
     quantization, as TFLite requires; SOFTMAX and LOGISTIC write 1/256 with
     zero point -128, TANH 1/128 with zero point 0, the only int8 outputs
     TFLite's kernels compute. MEAN (free to requantize) either keeps its
-    input's quantization or takes the range of the means.
+    input's quantization or takes the range of the means. ADD, SUB and MUL
+    requantize to the range of their result;
+  * constant operands of ADD, SUB and MUL (a single element, rank 0 to 4,
+    or one value per channel): int8 with their own per-tensor scale and
+    zero point, over the range of their values and 0, randomly widened.
 
 --input-bin writes a uniform [-128, 127] int8 input of the model's input
 shape (raw bytes, NHWC) drawn from the same seed. The kinds are listed by
@@ -65,6 +69,7 @@ MEAN_RANGE_WIDEN = (1.0, 1.5)  # random widening of a requantizing MEAN's calibr
 CHANNEL_GAIN_RANGE = (0.5, 2.0)  # spread of the per-output-channel weight magnitudes
 BIAS_SIGMA = 0.5          # bias std relative to the accumulator's std
 NORMAL_GRID = np.linspace(-6.0, 6.0, 481)  # quadrature points for clamped normals
+CONST_RANGE_WIDEN = (0.0, 0.5)  # random widening of each end of a constant's range
 
 INT32_VECTOR = "int32 vector"  # option field kind besides N.Int8Flags / N.Int32Flags
 
@@ -98,7 +103,8 @@ class Graph:
         self.description = description
         self.buffers = [b""]  # buffer 0: the empty sentinel of non-constant tensors
         self.tensors = []
-        self.opcodes = []
+        self.opcodes = []          # builtin code of each OperatorCode
+        self.opcode_versions = []  # and its version
         self.operators = []
         self.inputs = []
         self.outputs = []
@@ -113,10 +119,16 @@ class Graph:
                                    scale, zero_point, quantized_dimension))
         return len(self.tensors) - 1
 
-    def add_operator(self, code, inputs, outputs, options_type, options=()):
-        if code not in self.opcodes:
+    def add_operator(self, code, inputs, outputs, options_type, options=(), version=None):
+        """`version` (default INT8_OP_VERSION[code]): an operator of another
+        version gets its own OperatorCode, as the converter writes them."""
+        version = S.INT8_OP_VERSION[code] if version is None else version
+        keys = list(zip(self.opcodes, self.opcode_versions))
+        if (code, version) not in keys:
             self.opcodes.append(code)
-        self.operators.append(Operator(self.opcodes.index(code), list(inputs), list(outputs),
+            self.opcode_versions.append(version)
+            keys.append((code, version))
+        self.operators.append(Operator(keys.index((code, version)), list(inputs), list(outputs),
                                        options_type, list(options)))
 
     def serialize(self):
@@ -125,7 +137,8 @@ class Graph:
         buffers = [_buffer(b, data) for data in self.buffers]
         tensors = [_tensor(b, t) for t in self.tensors]
         operators = [_operator(b, op) for op in self.operators]
-        opcodes = [_opcode(b, code) for code in self.opcodes]
+        opcodes = [_opcode(b, code, version)
+                   for code, version in zip(self.opcodes, self.opcode_versions)]
 
         tensor_vec = _offsets(b, tensors)
         inputs = _numbers(b, self.inputs, "<i4")
@@ -224,10 +237,10 @@ def _operator(b, op):
     return b.EndObject()
 
 
-def _opcode(b, code):
+def _opcode(b, code, version):
     b.StartObject(S.OPCODE_NUM_FIELDS)
     b.PrependInt8Slot(S.OPCODE_DEPRECATED_BUILTIN_CODE, code, 0)
-    b.PrependInt32Slot(S.OPCODE_VERSION, S.INT8_OP_VERSION[code], 1)
+    b.PrependInt32Slot(S.OPCODE_VERSION, version, 1)
     b.PrependInt32Slot(S.OPCODE_BUILTIN_CODE, code, 0)
     return b.EndObject()
 
@@ -461,12 +474,65 @@ class ModelBuilder:
         self.graph.add_operator(S.OP_PAD, [x.index, p_index], [y.index], S.OPTIONS_PAD)
         return y
 
-    def add(self, a, b):
-        name = self._name("add")
-        y = self._activation(name, a.shape, a.mean + b.mean, np.hypot(a.std, b.std), S.ACT_NONE)
-        self.graph.add_operator(S.OP_ADD, [a.index, b.index], [y.index], S.OPTIONS_ADD,
-                                [(S.ADD_FUSED_ACTIVATION, N.Int8Flags, S.ACT_NONE)])
+    def const(self, shape, q, scale, zero_point, name=None):
+        """An int8 constant tensor of `shape` holding the codes q, with its
+        own per-tensor scale and zero point (a constant operand of ADD, SUB
+        or MUL). Its statistics are those of its real values along the last
+        dimension (std 0 for one value per channel)."""
+        q = np.asarray(q, dtype=np.int8).reshape(shape)
+        scale, zero_point = np.float32(scale), int(zero_point)
+        index = self.graph.add_tensor(name or self._name("const"), shape, S.TENSOR_INT8,
+                                      data=q, scale=[scale], zero_point=[zero_point])
+        real = (q.astype(np.float64) - zero_point) * float(scale)
+        per_channel = real.reshape(-1, shape[-1] if len(shape) else 1)
+        return Act(index, tuple(shape), scale, zero_point, per_channel.mean(axis=0),
+                   per_channel.std(axis=0))
+
+    def random_const(self, shape, magnitude):
+        """A constant of real values magnitude * U(0.25, 1) with random
+        signs, quantized per tensor over [min(values, 0), max(values, 0)]
+        widened at each end by a random fraction of its span (so the zero
+        point falls anywhere, not only at -128 or 127)."""
+        values = magnitude * self.rng.uniform(0.25, 1.0, shape) \
+            * self.rng.choice([-1.0, 1.0], shape)
+        lo, hi = min(0.0, float(np.min(values))), max(0.0, float(np.max(values)))
+        span = hi - lo
+        lo -= span * self.rng.uniform(*CONST_RANGE_WIDEN)
+        hi += span * self.rng.uniform(*CONST_RANGE_WIDEN)
+        scale = np.float32((hi - lo) / (INT8_MAX - INT8_MIN))
+        zp = int(np.clip(round(INT8_MIN - lo / scale), INT8_MIN, INT8_MAX))
+        q = np.clip(np.round(values / float(scale)) + zp, INT8_MIN, INT8_MAX)
+        return self.const(shape, q, scale, zp)
+
+    def _binary(self, code, base, a, b, act, options_type, act_field, mean, std, version=None):
+        """ADD / SUB / MUL of two Acts (activations or constants), the
+        output of their broadcast shape calibrated to the given statistics."""
+        name = self._name(base)
+        shape = tuple(np.broadcast_shapes(a.shape, b.shape))
+        y = self._activation(name, shape, mean, std, act)
+        if callable(version):
+            version = version(y)
+        self.graph.add_operator(code, [a.index, b.index], [y.index], options_type,
+                                [(act_field, N.Int8Flags, act)], version)
         return y
+
+    def add(self, a, b, act=S.ACT_NONE):
+        return self._binary(S.OP_ADD, "add", a, b, act, S.OPTIONS_ADD, S.ADD_FUSED_ACTIVATION,
+                            a.mean + b.mean, np.hypot(a.std, b.std))
+
+    def sub(self, a, b, act=S.ACT_NONE):
+        """SUB a - b (version 3 when it broadcasts beyond 4 dimensions)."""
+        return self._binary(S.OP_SUB, "sub", a, b, act, S.OPTIONS_SUB, S.SUB_FUSED_ACTIVATION,
+                            a.mean - b.mean, np.hypot(a.std, b.std),
+                            S.sub_int8_version([a.shape, b.shape]))
+
+    def mul(self, a, b, act=S.ACT_NONE):
+        """MUL a * b; the output statistics treat a and b as independent
+        (version 3 when the rescale a.scale * b.scale / output scale >= 1)."""
+        var = (a.std ** 2 + a.mean ** 2) * (b.std ** 2 + b.mean ** 2) - (a.mean * b.mean) ** 2
+        return self._binary(S.OP_MUL, "mul", a, b, act, S.OPTIONS_MUL, S.MUL_FUSED_ACTIVATION,
+                            a.mean * b.mean, np.sqrt(np.maximum(var, 0.0)),
+                            lambda y: S.mul_int8_version(a.scale, b.scale, y.scale))
 
     def global_avg_pool(self, x):
         """AVERAGE_POOL_2D whose VALID window is the whole map."""
@@ -742,6 +808,26 @@ def kind_mean_head(m):
     return m.fully_connected(m.mean(y, keep_dims=False, requantize=False), 4)
 
 
+def _spread(x):
+    """The typical size of x's real values: its mean per-channel std."""
+    return float(np.mean(x.std))
+
+
+def kind_scalar_ops(m):
+    x = m.input((1, 5, 5, 8))
+    y = m.add(x, m.random_const((1,), _spread(x)), RELU6)
+    y = m.mul(y, m.random_const((1, 1, 1, 1), 2.0))
+    y = m.sub(y, m.random_const((1,), 2.0 * _spread(y)))
+    return m.sub(m.random_const((), 2.0 * _spread(y)), y)
+
+
+def kind_broadcast_ops(m):
+    x = m.input((1, 5, 5, 8))
+    y = m.mul(x, m.random_const((8,), 2.0))
+    y = m.add(y, m.random_const((1, 1, 1, 8), 2.0 * _spread(y)))
+    return m.sub(y, m.conv2d(x, 8, 1, 1, VALID, NONE))
+
+
 KINDS = {
     "conv": (kind_conv,
              "CONV_2D 3x3 stride 2 SAME + RELU6, 10x9x3 -> 5x5x8. SAME pads H by "
@@ -808,6 +894,14 @@ KINDS = {
     "mean-head": (kind_mean_head,
                   "6x4x8: CONV_2D 1x1 -> 12 RELU6, MEAN over axes [1,2] without keep_dims "
                   "(n = 24, RELU6 quantization kept: zero point -128), FULLY_CONNECTED 12 -> 4"),
+    "scalar-ops": (kind_scalar_ops,
+                   "5x5x8 with single-element int8 constants, each with its own scale and zero "
+                   "point, every output requantizing: ADD(x, c[1]) + RELU6, MUL(., c[1,1,1,1]), "
+                   "SUB(., c[1]), SUB(c[] (rank 0), .): the constant first"),
+    "broadcast-ops": (kind_broadcast_ops,
+                      "5x5x8: MUL by a per-channel constant [8], ADD of a per-channel constant "
+                      "[1,1,1,8], SUB of that and CONV_2D 1x1 -> 8 of the input (two "
+                      "same-shape activations; the input has two readers)"),
 }
 
 

@@ -5,9 +5,11 @@
 
 Reads a one-subgraph int8 .tflite (schema ids in tflite_schema.py), runs it on
 IN.bin (raw int8, NHWC) and writes the raw int8 output, like
-/work/shared/tools/tflite_ref.py does with Arm NN. Supported ops: ADD,
-AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, MAX_POOL_2D, PAD,
-RESHAPE, with fused NONE / RELU6, SOFTMAX, and RELU, RELU6, LEAKY_RELU and
+/work/shared/tools/tflite_ref.py does with Arm NN. Supported ops: ADD, SUB
+and MUL (numpy broadcasting, up to 6 dimensions, either operand may be a
+constant tensor), AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D,
+FULLY_CONNECTED, MAX_POOL_2D, PAD, RESHAPE, with fused NONE / RELU /
+RELU_N1_TO_1 / RELU6, SOFTMAX, and RELU, RELU6, LEAKY_RELU and
 int8 QUANTIZE (int8 in and out, gemmlowp's
 fixed-point exp and reciprocal, as reference_ops::Softmax), LOGISTIC and TANH
 (gemmlowp's fixed-point logistic / tanh on Q4.27, as TFLM's
@@ -22,8 +24,10 @@ The arithmetic is integer-only and follows tensorflow/lite/kernels/internal
 (reference_integer_ops and common.h): QuantizeMultiplier turns each double
 rescale factor into an int32 multiplier and a shift;
 MultiplyByQuantizedMultiplier is SaturatingRoundingDoublingHighMul followed
-by RoundingDivideByPOT; ADD shifts both offset inputs left by 20 bits before
-rescaling them; AVERAGE_POOL_2D divides with rounding half away from zero
+by RoundingDivideByPOT; ADD and SUB shift both offset inputs left by 20
+bits before rescaling them (SUB's prepare forms its rescale factors in float,
+ADD's in double), MUL rescales the int32 product of the offset inputs;
+AVERAGE_POOL_2D divides with rounding half away from zero
 over the window's in-bounds elements; fused activations clamp to the output's
 quantized range. Arm NN computes some int8 layers through float, so the two
 oracles may differ by 1 in a few elements.
@@ -350,22 +354,148 @@ def max_pool_2d(op, t, v):
     return _pool(op, t, v, "MAX_POOL_2D", lambda window: window.max(axis=(0, 1)))
 
 
-def add(op, t, v):
+# --- ADD, SUB, MUL: int8 binary ops with numpy broadcasting -----------------
+# TFLM's prepare (micro/kernels/add_common.cc CalculateOpDataAdd,
+# sub_common.cc CalculateOpDataSub, mul_common.cc CalculateOpDataMul) and
+# eval (add.cc EvalAddQuantized -> reference_integer_ops::Add /
+# BroadcastAdd4DSlow, sub.cc EvalSubQuantized -> reference_ops::Sub /
+# BroadcastQuantSubSlow, mul_common.cc EvalMulQuantizedReference ->
+# reference_integer_ops::Mul / BroadcastMul4DSlow), as on current
+# tflite-micro main. Each op computes one per-element function; the
+# broadcast variants only walk the output shape (BroadcastBinaryOpSimple,
+# numpy's broadcasting rules: dimensions aligned from the end, a dimension
+# of 1 repeats), and ProcessBroadcastShapes picks the flat elementwise loop
+# when the shapes, left-padded with 1s, are equal. Either operand may be a
+# constant tensor (read from its buffer, as PAD reads its paddings).
+BINARY_MAX_RANK = 6  # RuntimeShape::kMaxSmallSize in TFLM
+
+
+def quantize_multiplier_smaller_than_one_exp(real):
+    """QuantizeMultiplierSmallerThanOneExp: QuantizeMultiplier of a double
+    in (0, 1), whose shift must come out <= 0 (TFLITE_CHECKs: prepare fails
+    otherwise)."""
+    if not 0.0 < real < 1.0:
+        raise ValueError(f"rescale factor {real} is not in (0, 1)")
+    m, shift = quantize_multiplier(real)
+    assert shift <= 0
+    return m, shift
+
+
+def _fused_activation(op, fid):
+    """The options' fused activation; an operator written without options
+    gets NONE (the parser's zero-filled params)."""
+    return _scalar(op.options, fid, N.Int8Flags) if op.options is not None else S.ACT_NONE
+
+
+def _operand(op, t, v, k):
+    """Input k as int64: a constant tensor's data, else the computed value."""
+    i = op.inputs[k]
+    value = t[i].data if t[i].data is not None else v[i]
+    if t[i].dtype != np.int8:
+        raise NotImplementedError(f"operand {k} is not int8")
+    return np.asarray(value).astype(np.int64)
+
+
+def _binary(op, t, v, name, f):
+    """Applies the int64 per-element function f(a, b) to the two operands
+    broadcast against each other; returns the result in the output's shape."""
     a, b, y = t[op.inputs[0]], t[op.inputs[1]], t[op.outputs[0]]
-    if a.shape != b.shape:
-        raise NotImplementedError("ADD with broadcasting")
-    sa, sb, sy = (float(np.float32(q.scale[0])) for q in (a, b, y))
-    twice_max = 2.0 * max(sa, sb)
-    ma, shift_a = quantize_multiplier(sa / twice_max)
-    mb, shift_b = quantize_multiplier(sb / twice_max)
-    my, shift_y = quantize_multiplier(twice_max / ((1 << ADD_LEFT_SHIFT) * sy))
-    va = (v[op.inputs[0]].astype(np.int64) - int(a.zero_point[0])) << ADD_LEFT_SHIFT
-    vb = (v[op.inputs[1]].astype(np.int64) - int(b.zero_point[0])) << ADD_LEFT_SHIFT
-    raw = (multiply_by_quantized_multiplier(va, ma, shift_a)
-           + multiply_by_quantized_multiplier(vb, mb, shift_b))
-    out = multiply_by_quantized_multiplier(raw, my, shift_y) + int(y.zero_point[0])
-    lo, hi = activation_range(_scalar(op.options, S.ADD_FUSED_ACTIVATION, N.Int8Flags), y)
-    return np.clip(out, lo, hi).astype(np.int8)
+    if max(len(a.shape), len(b.shape), len(y.shape)) > BINARY_MAX_RANK:
+        raise NotImplementedError(f"{name}: more than {BINARY_MAX_RANK} dimensions")
+    try:
+        shape = np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise ValueError(f"{name}: shapes {a.shape} and {b.shape} do not broadcast") from None
+    if np.broadcast_shapes(shape, y.shape) != y.shape:
+        raise ValueError(f"{name}: output shape {y.shape} is not the broadcast {shape}")
+    out = f(_operand(op, t, v, 0), _operand(op, t, v, 1))
+    return np.broadcast_to(out, y.shape)
+
+
+def add_sub_params(scale1, scale2, output_scale, in_float):
+    """The three (multiplier, shift) pairs of the int8 ADD / SUB general
+    path (left_shift 20): input k rescaled by scale_k / twice_max_input_scale
+    (twice_max = 2 * max(scale1, scale2)), the sum by twice_max / (2^20 *
+    output_scale), each through QuantizeMultiplierSmallerThanOneExp.
+    CalculateOpDataAdd forms these in double; CalculateOpDataSub in float
+    (`const float twice_max_input_scale`, float quotients cast to double
+    afterwards), so in_float=True is SUB."""
+    if in_float:
+        f = np.float32
+        twice_max = f(2) * max(f(scale1), f(scale2))
+        reals = (f(scale1) / twice_max, f(scale2) / twice_max,
+                 twice_max / (f(1 << ADD_LEFT_SHIFT) * f(output_scale)))
+    else:
+        s1, s2, so = (float(np.float32(s)) for s in (scale1, scale2, output_scale))
+        twice_max = 2.0 * max(s1, s2)
+        reals = (s1 / twice_max, s2 / twice_max, twice_max / ((1 << ADD_LEFT_SHIFT) * so))
+    return [quantize_multiplier_smaller_than_one_exp(float(r)) for r in reals]
+
+
+def _add_sub(op, t, v, name, sign, fid):
+    """AddFunc (reference_integer_ops) / the BroadcastQuantSubSlow lambda
+    (reference_ops, the same as SubElementwise): per element
+      shifted_k = (q_k - zero_point_k) * 2^20                       (int32)
+      scaled_k  = MultiplyByQuantizedMultiplierSmallerThanOneExp(
+                      shifted_k, multiplier_k, shift_k)
+      raw       = scaled_1 + sign * scaled_2
+      out       = MultiplyByQuantizedMultiplierSmallerThanOneExp(
+                      raw, output_multiplier, output_shift) + output zero point
+    clamped to the fused activation's range. SmallerThanOneExp is
+    RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(x, m), -shift)."""
+    a, b, y = t[op.inputs[0]], t[op.inputs[1]], t[op.outputs[0]]
+    (m1, s1), (m2, s2), (mo, so) = add_sub_params(a.scale[0], b.scale[0], y.scale[0],
+                                                  in_float=sign < 0)
+    za, zb, zy = int(a.zero_point[0]), int(b.zero_point[0]), int(y.zero_point[0])
+    lo, hi = activation_range(_fused_activation(op, fid), y)
+
+    def f(qa, qb):
+        raw = (multiply_by_quantized_multiplier((qa - za) << ADD_LEFT_SHIFT, m1, s1)
+               + sign * multiply_by_quantized_multiplier((qb - zb) << ADD_LEFT_SHIFT, m2, s2))
+        return np.clip(multiply_by_quantized_multiplier(raw, mo, so) + zy, lo, hi)
+    return _binary(op, t, v, name, f).astype(np.int8)
+
+
+def add(op, t, v):
+    """ADD int8: CalculateOpDataAdd (double arithmetic) + AddFunc."""
+    return _add_sub(op, t, v, "ADD", 1, S.ADD_FUSED_ACTIVATION)
+
+
+def sub(op, t, v):
+    """SUB int8: CalculateOpDataSub (float arithmetic) + the same function
+    with the rescaled second input subtracted."""
+    return _add_sub(op, t, v, "SUB", -1, S.SUB_FUSED_ACTIVATION)
+
+
+def mul_params(scale1, scale2, output_scale):
+    """CalculateOpDataMul: QuantizeMultiplier(double(scale1) * double(scale2)
+    / double(output_scale)); the shift may be positive (a rescale >= 1)."""
+    s1, s2, so = (float(np.float32(s)) for s in (scale1, scale2, output_scale))
+    return quantize_multiplier(s1 * s2 / so)
+
+
+def mul(op, t, v):
+    """MUL int8: mul_params + MulElementwise / the BroadcastMul6DSlow
+    lambda: per element
+      product = (q_1 - zero_point_1) * (q_2 - zero_point_2)          (int32)
+      out     = MultiplyByQuantizedMultiplier(product, multiplier, shift)
+                + output zero point
+    clamped to the fused activation's range. MultiplyByQuantizedMultiplier
+    (int32 overload, double rounding) shifts left by max(shift, 0) first,
+    in plain int32 (it would overflow, undefined, only for rescales of about
+    2^15 and more: rejected here), then RoundingDivideByPOT(
+    SaturatingRoundingDoublingHighMul(x, m), max(-shift, 0))."""
+    a, b, y = t[op.inputs[0]], t[op.inputs[1]], t[op.outputs[0]]
+    m, shift = mul_params(a.scale[0], b.scale[0], y.scale[0])
+    za, zb, zy = int(a.zero_point[0]), int(b.zero_point[0]), int(y.zero_point[0])
+    lo, hi = activation_range(_fused_activation(op, S.MUL_FUSED_ACTIVATION), y)
+
+    def f(qa, qb):
+        product = (qa - za) * (qb - zb)
+        if shift > 0 and np.any(np.abs(product) << shift > INT32_MAX):
+            raise ValueError(f"MUL: product << {shift} overflows int32")
+        return np.clip(multiply_by_quantized_multiplier(product, m, shift) + zy, lo, hi)
+    return _binary(op, t, v, "MUL", f).astype(np.int8)
 
 
 # --- elementwise int8 activations (tensorflow/lite/micro/kernels) -----------
@@ -906,6 +1036,8 @@ def mean(op, t, v):
 
 KERNELS = {
     S.OP_ADD: add,
+    S.OP_SUB: sub,
+    S.OP_MUL: mul,
     S.OP_AVERAGE_POOL_2D: average_pool_2d,
     S.OP_CONV_2D: conv_2d,
     S.OP_DEPTHWISE_CONV_2D: depthwise_conv_2d,

@@ -9,6 +9,8 @@ options tables of the real models in /work/shared/models and by round trips
 through Arm NN's TfLiteParser (utils/check-make-tflite.py).
 """
 
+import numpy as np
+
 FILE_IDENTIFIER = b"TFL3"
 SCHEMA_VERSION = 3
 
@@ -75,6 +77,7 @@ OP_DEPTHWISE_CONV_2D = 4
 OP_FULLY_CONNECTED = 9
 OP_LOGISTIC = 14
 OP_MAX_POOL_2D = 17
+OP_MUL = 18
 OP_RELU = 19
 OP_RELU6 = 21
 OP_RESHAPE = 22
@@ -82,6 +85,7 @@ OP_SOFTMAX = 25
 OP_TANH = 28
 OP_PAD = 34
 OP_MEAN = 40
+OP_SUB = 41
 OP_LEAKY_RELU = 98
 OP_QUANTIZE = 114
 OP_DEQUANTIZE = 6
@@ -95,8 +99,10 @@ OPTIONS_FULLY_CONNECTED = 8
 OPTIONS_SOFTMAX = 9
 OPTIONS_ADD = 11
 OPTIONS_RESHAPE = 17
+OPTIONS_MUL = 21
 OPTIONS_PAD = 22
 OPTIONS_REDUCER = 27
+OPTIONS_SUB = 28
 OPTIONS_LEAKY_RELU = 66
 
 # enum Padding
@@ -137,8 +143,14 @@ POOL_FUSED_ACTIVATION = 5
 # table FullyConnectedOptions (weights_format 1 stays DEFAULT)
 FC_FUSED_ACTIVATION = 0
 
-# table AddOptions
+# table AddOptions (id 1, pot_scale_int16, matters for int16 only)
 ADD_FUSED_ACTIVATION = 0
+
+# table SubOptions (id 1, pot_scale_int16, matters for int16 only)
+SUB_FUSED_ACTIVATION = 0
+
+# table MulOptions
+MUL_FUSED_ACTIVATION = 0
 
 # table SoftmaxOptions
 SOFTMAX_BETA = 0
@@ -156,8 +168,15 @@ REDUCER_KEEP_DIMS = 0
 # what the models in /work/shared/models carry). LOGISTIC, TANH and MEAN are 2
 # for int8 (3 is int16), HARD_SWISH has only version 1
 # (tensorflow/lite/tools/versioning/op_version.cc, runtime_version.cc).
+# ADD is 2 for int8 with or without broadcasting. SUB and MUL are 2 for
+# int8 too, with two exceptions make-tflite.py writes through the functions
+# below: SUB is 3 when it broadcasts and an input has more than 4
+# dimensions, MUL is 3 when its rescale input1_scale * input2_scale /
+# output_scale (float arithmetic) is >= 1.
 INT8_OP_VERSION = {
     OP_ADD: 2,
+    OP_SUB: 2,
+    OP_MUL: 2,
     OP_AVERAGE_POOL_2D: 2,
     OP_CONV_2D: 3,
     OP_DEPTHWISE_CONV_2D: 3,
@@ -176,3 +195,23 @@ INT8_OP_VERSION = {
     OP_TANH: 2,
     OP_HARD_SWISH: 1,
 }
+
+
+def sub_int8_version(input_shapes):
+    """GetBuiltinOperatorVersion(SUB) for int8: 3 if the inputs' shapes
+    differ (NeedBroadcastForBinaryInputs) and one has more than 4
+    dimensions, else 2."""
+    shapes = [tuple(s) for s in input_shapes]
+    if len(set(shapes)) > 1 and max(len(s) for s in shapes) > 4:
+        return 3
+    return INT8_OP_VERSION[OP_SUB]
+
+
+def mul_int8_version(input1_scale, input2_scale, output_scale):
+    """GetBuiltinOperatorVersion(MUL) for int8: 3 if the float rescale
+    input1_scale * input2_scale / output_scale is >= 1 (ext_options.mul
+    holds the three float scales), else 2."""
+    f = np.float32
+    if f(input1_scale) * f(input2_scale) / f(output_scale) >= 1.0:
+        return 3
+    return INT8_OP_VERSION[OP_MUL]

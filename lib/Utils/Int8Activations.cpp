@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <climits>
 #include <limits>
 
 using namespace mlir::vmcu;
@@ -169,4 +170,91 @@ std::optional<Int8Table> fixedpoint::hardSwishTable(float inScale,
   for (int32_t v = kInt8Min; v <= kInt8Max; ++v)
     table[v - kInt8Min] = hardSwish(p, inZeroPoint, outZeroPoint, v);
   return table;
+}
+
+namespace {
+/// The int32 headroom TFLM's int8 ADD and SUB shift both operands left by
+/// (left_shift).
+constexpr int kAddSubLeftShift = 20;
+/// |(a - za) * (b - zb)| of two int8 values.
+constexpr int64_t kMaxInt8Product = 255 * 255;
+
+/// QuantizeMultiplierSmallerThanOneExp: fails unless 0 < real < 1.
+std::optional<QuantizedMultiplier> smallerThanOne(double real) {
+  if (!(real > 0.0) || !(real < 1.0))
+    return std::nullopt;
+  QuantizedMultiplier m = quantizeMultiplier(real);
+  if (m.shift > 0)
+    return std::nullopt;
+  return m;
+}
+
+/// ADD / SUB: both operands rescaled to twice the larger scale with 2^20 of
+/// headroom, summed (or subtracted), rescaled to the output. ADD forms the
+/// ratios in double, SUB in float (CalculateOpDataAdd / CalculateOpDataSub).
+std::optional<Int8Table> addSubTable(bool subtract, const BinaryOperands &ops,
+                                     int32_t lo, int32_t hi) {
+  double r1, r2, ro;
+  if (subtract) {
+    const float twiceMax = 2 * std::max(ops.lhs.scale, ops.rhs.scale);
+    r1 = static_cast<double>(ops.lhs.scale / twiceMax);
+    r2 = static_cast<double>(ops.rhs.scale / twiceMax);
+    ro = static_cast<double>(
+        twiceMax / static_cast<float>((1 << kAddSubLeftShift) * ops.out.scale));
+  } else {
+    double twiceMax =
+        2 * static_cast<double>(std::max(ops.lhs.scale, ops.rhs.scale));
+    r1 = static_cast<double>(ops.lhs.scale) / twiceMax;
+    r2 = static_cast<double>(ops.rhs.scale) / twiceMax;
+    ro = twiceMax / ((1 << kAddSubLeftShift) * static_cast<double>(ops.out.scale));
+  }
+  std::optional<QuantizedMultiplier> m1 = smallerThanOne(r1),
+                                     m2 = smallerThanOne(r2),
+                                     mo = smallerThanOne(ro);
+  if (!m1 || !m2 || !mo)
+    return std::nullopt;
+  Int8Table table;
+  for (int32_t v = kInt8Min; v <= kInt8Max; ++v) {
+    int32_t a = ops.constantIsLhs ? ops.constant : v;
+    int32_t b = ops.constantIsLhs ? v : ops.constant;
+    int32_t sa = multiplyByQuantizedMultiplier(
+        (a - ops.lhs.zeroPoint) * (1 << kAddSubLeftShift), *m1);
+    int32_t sb = multiplyByQuantizedMultiplier(
+        (b - ops.rhs.zeroPoint) * (1 << kAddSubLeftShift), *m2);
+    int32_t raw = multiplyByQuantizedMultiplier(subtract ? sa - sb : sa + sb,
+                                                *mo) +
+                  ops.out.zeroPoint;
+    table[v - kInt8Min] = static_cast<int8_t>(std::clamp(raw, lo, hi));
+  }
+  return table;
+}
+
+/// MUL: the product of the offset operands, rescaled by s1 * s2 / so in
+/// double (CalculateOpDataMul; the shift may be a left shift).
+std::optional<Int8Table> mulTable(const BinaryOperands &ops, int32_t lo,
+                                  int32_t hi) {
+  QuantizedMultiplier m = quantizeMultiplier(
+      static_cast<double>(ops.lhs.scale) * static_cast<double>(ops.rhs.scale) /
+      static_cast<double>(ops.out.scale));
+  // TFLM shifts the product left in int32 first.
+  if (m.shift > 0 && (kMaxInt8Product << m.shift) > INT32_MAX)
+    return std::nullopt;
+  Int8Table table;
+  for (int32_t v = kInt8Min; v <= kInt8Max; ++v) {
+    int32_t a = ops.constantIsLhs ? ops.constant : v;
+    int32_t b = ops.constantIsLhs ? v : ops.constant;
+    int32_t product = (a - ops.lhs.zeroPoint) * (b - ops.rhs.zeroPoint);
+    int32_t raw = ops.out.zeroPoint + multiplyByQuantizedMultiplier(product, m);
+    table[v - kInt8Min] = static_cast<int8_t>(std::clamp(raw, lo, hi));
+  }
+  return table;
+}
+} // namespace
+
+std::optional<Int8Table> fixedpoint::binaryTable(BinaryKind kind,
+                                                 const BinaryOperands &ops,
+                                                 int32_t lo, int32_t hi) {
+  if (kind == BinaryKind::Mul)
+    return mulTable(ops, lo, hi);
+  return addSubTable(kind == BinaryKind::Sub, ops, lo, hi);
 }

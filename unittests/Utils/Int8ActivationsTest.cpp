@@ -1,7 +1,8 @@
 //===- Int8ActivationsTest.cpp - TFLM's int8 activations against numpy ----===//
 //
-// Expected values are utils/tflite_numpy_ref.py's (logistic, tanh and
-// hard_swish), its independent transcription of TFLite Micro's kernels.
+// Expected values are utils/tflite_numpy_ref.py's (logistic, tanh,
+// hard_swish, add, sub and mul), its independent transcription of TFLite
+// Micro's kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,6 +63,36 @@ TEST(Int8Activations, HardSwish) {
 TEST(Int8Activations, HardSwishRejectsAFinerOutput) {
   // The output multiplier 0.05 / 128 / 1e-4 > 1 would need a left shift.
   EXPECT_FALSE(hardSwishTable(0.05f, 0, 1e-4f, 0));
+}
+
+TEST(Int8Activations, BinaryWithConstant) {
+  // x (scale 0.05, zp 10) with a one-element constant; numpy's tables.
+  BinaryOperands add{{0.05f, 10}, {0.02f, -3}, {0.07f, -20}, 37, false};
+  expectEntries(*binaryTable(BinaryKind::Add, add, -128, 127),
+                {{-128, -107}, {-60, -59}, {-1, -16}, {10, -9}, {127, 75}});
+  // RELU6 at output scale 0.03, zp -128 clamps to [-128, 72].
+  BinaryOperands relu6{{0.05f, 10}, {0.02f, -3}, {0.03f, -128}, 37, false};
+  expectEntries(*binaryTable(BinaryKind::Add, relu6, -128, 72),
+                {{-60, -128}, {-1, -120}, {50, -35}, {127, 72}});
+  // SUB forms its ratios in float; both operand orders.
+  BinaryOperands xMinusC{{0.05f, 10}, {0.04f, 5}, {0.06f, 7}, -50, false};
+  expectEntries(*binaryTable(BinaryKind::Sub, xMinusC, -128, 127),
+                {{-128, -71}, {-60, -15}, {0, 35}, {50, 77}, {127, 127}});
+  BinaryOperands cMinusX{{0.04f, 5}, {0.05f, 10}, {0.06f, 7}, -50, true};
+  expectEntries(*binaryTable(BinaryKind::Sub, cMinusX, -128, 127),
+                {{-128, 85}, {-60, 29}, {0, -21}, {50, -63}, {127, -127}});
+  BinaryOperands mul{{0.05f, 10}, {0.01f, -1}, {0.03f, 2}, 90, false};
+  expectEntries(*binaryTable(BinaryKind::Mul, mul, -128, 127),
+                {{-60, -104}, {-1, -15}, {0, -13}, {10, 2}, {50, 63}});
+}
+
+TEST(Int8Activations, BinaryRejectsWhatTFLiteRejects) {
+  // ADD's output rescale 2 * 0.05 / (2^20 * 1e-8) is not below 1.
+  BinaryOperands tinyOut{{0.05f, 0}, {0.05f, 0}, {1e-8f, 0}, 1, false};
+  EXPECT_FALSE(binaryTable(BinaryKind::Add, tinyOut, -128, 127));
+  // MUL's left shift of 17 overflows the int32 product.
+  BinaryOperands bigMul{{1.0f, 0}, {1.0f, 0}, {1e-5f, 0}, 1, false};
+  EXPECT_FALSE(binaryTable(BinaryKind::Mul, bigMul, -128, 127));
 }
 
 } // namespace

@@ -1,8 +1,9 @@
-//===- Int8Activations.h - TFLite Micro's int8 activations as tables -*- C++ -*-===//
+//===- Int8Activations.h - TFLite Micro's int8 elementwise ops as tables -*- C++ -*-===//
 //
 // LOGISTIC, TANH and HARD_SWISH as TFLite Micro computes them on int8
 // (reference_integer_ops::Logistic and Tanh, reference_ops::HardSwish, with
-// the parameters their Prepare functions derive). An int8 -> int8 function
+// the parameters their Prepare functions derive), and ADD, SUB and MUL with
+// a one-element constant operand. An int8 -> int8 function
 // has 256 values: the compiler tabulates them here, at compile time, and the
 // model runs the table.
 //
@@ -51,6 +52,26 @@ Int8Table tanhTable(const SigmoidInput &input);
 /// scale finer than the input's / 128 needs a left shift it does not take.
 std::optional<Int8Table> hardSwishTable(float inScale, int32_t inZeroPoint,
                                         float outScale, int32_t outZeroPoint);
+
+/// An int8 tensor's quantisation (as the .tflite stores it: a float scale).
+struct Int8Quant {
+  float scale = 0;
+  int32_t zeroPoint = 0;
+};
+
+/// TFLM's int8 ADD, SUB and MUL (CalculateOpDataAdd / Sub / Mul and their
+/// elementwise loops, clamped to [lo, hi], the fused activation's range)
+/// when one operand is the constant `c`: a function of the other operand.
+enum class BinaryKind { Add, Sub, Mul };
+struct BinaryOperands {
+  Int8Quant lhs, rhs, out;
+  int8_t constant = 0;
+  bool constantIsLhs = false;
+};
+/// Empty where TFLM's Prepare fails (a rescale of 1 or more where it needs
+/// less) or its int32 arithmetic would overflow.
+std::optional<Int8Table> binaryTable(BinaryKind kind, const BinaryOperands &ops,
+                                     int32_t lo, int32_t hi);
 
 } // namespace mlir::vmcu::fixedpoint
 

@@ -170,6 +170,10 @@ private:
   LogicalResult importFullyConnected(Table op, ArrayRef<int32_t> in,
                                      int32_t out);
   LogicalResult importAdd(Table op, ArrayRef<int32_t> in, int32_t out);
+  /// ADD, SUB or MUL with a one-element constant operand: a table of the
+  /// other operand. Failure without a diagnostic when no operand is one.
+  FailureOr<bool> importWithScalar(Table op, ArrayRef<int32_t> in, int32_t out,
+                                   Builtin kind);
   /// AVERAGE_POOL_2D, or MAX_POOL_2D with `max`.
   LogicalResult importPool(Table op, ArrayRef<int32_t> in, int32_t out,
                            bool max);
@@ -200,6 +204,9 @@ private:
   /// The fused activation as a clamp on int8 `y`.
   FailureOr<Value> applyActivation(Value y, int8_t activation, double scale,
                                    int32_t zp);
+  /// The int8 range [lo, hi] the fused activation clamps to.
+  FailureOr<std::pair<int64_t, int64_t>>
+  activationRange(int8_t activation, double scale, int32_t zp);
   /// The exact window of one dimension of `x` for `padding` plus the folded
   /// pads `before`/`after`.
   FailureOr<DimPads> window(llvm::StringRef dim, int64_t in, int64_t kernel,
@@ -278,6 +285,8 @@ const char *mlir::vmcu::tflite::builtinName(int32_t code) {
     return "PAD";
   case 40:
     return "MEAN";
+  case 41:
+    return "SUB";
   case 98:
     return "LEAKY_RELU";
   case 114:
@@ -503,6 +512,18 @@ Importer::channelMultipliers(double inScale, llvm::ArrayRef<float> weightScales,
 
 FailureOr<Value> Importer::applyActivation(Value y, int8_t act, double scale,
                                            int32_t zp) {
+  FailureOr<std::pair<int64_t, int64_t>> range =
+      activationRange(act, scale, zp);
+  if (failed(range))
+    return failure();
+  auto [lo, hi] = *range;
+  if (lo == kInt8Min && hi == kInt8Max)
+    return y;
+  return tosa.clamp(y, lo, hi);
+}
+
+FailureOr<std::pair<int64_t, int64_t>>
+Importer::activationRange(int8_t act, double scale, int32_t zp) {
   // TFLite's CalculateActivationRangeQuantized divides in float.
   auto quantize = [&](double real) {
     return zp + static_cast<int64_t>(std::round(static_cast<float>(real) /
@@ -513,7 +534,7 @@ FailureOr<Value> Importer::applyActivation(Value y, int8_t act, double scale,
   using tflite::Activation;
   switch (act) {
   case static_cast<int8_t>(Activation::None):
-    return y;
+    break;
   case static_cast<int8_t>(Activation::Relu):
     lo = std::max(lo, quantize(0.0));
     break;
@@ -532,9 +553,7 @@ FailureOr<Value> Importer::applyActivation(Value y, int8_t act, double scale,
   if (lo > hi)
     return opError() << "the fused activation's range is empty at scale "
                      << scale << ", zero point " << zp;
-  if (lo == kInt8Min && hi == kInt8Max)
-    return y;
-  return tosa.clamp(y, lo, hi);
+  return std::make_pair(lo, hi);
 }
 
 FailureOr<DimPads> Importer::window(llvm::StringRef dim, int64_t in,
@@ -764,6 +783,66 @@ LogicalResult Importer::importFullyConnected(Table op, ArrayRef<int32_t> in,
     value = tosa.reshape(value, outType->getShape());
   define(out, QuantValue{value, outScale, outZp});
   return success();
+}
+
+FailureOr<bool> Importer::importWithScalar(Table op, ArrayRef<int32_t> in,
+                                           int32_t out, Builtin kind) {
+  if (in.size() != 2)
+    return opError() << "expects two operands";
+  auto isScalarConstant = [&](int32_t t) {
+    return t >= 0 && t < static_cast<int32_t>(tensors.size()) && !values[t] &&
+           llvm::all_of(tensors[t].shape, [](int64_t d) { return d == 1; });
+  };
+  bool lhsConst = isScalarConstant(in[0]), rhsConst = isScalarConstant(in[1]);
+  if (!lhsConst && !rhsConst)
+    return false;
+  if (lhsConst && rhsConst)
+    return opError() << "has two constant operands";
+  int32_t constIndex = lhsConst ? in[0] : in[1];
+  FailureOr<QuantValue> x = activation(lhsConst ? in[1] : in[0]);
+  if (failed(x))
+    return failure();
+  if (x->isPadded())
+    return opError() << "reads a padded tensor";
+  const TensorInfo &c = tensors[constIndex];
+  FailureOr<SmallVector<int8_t>> value = constantI8(constIndex, 1);
+  double cScale, outScale;
+  int32_t cZp, outZp;
+  if (failed(value) || failed(activationQuant(constIndex, cScale, cZp)) ||
+      failed(activationQuant(out, outScale, outZp)) ||
+      failed(checkShape(out, x->getType().getShape())))
+    return failure();
+  std::optional<Table> options = op.table(op::kBuiltinOptions);
+  // ADD, SUB and MUL options all hold the fused activation in field 0.
+  std::optional<int8_t> act =
+      options ? options->scalar<int8_t>(add_options::kActivation, 0)
+              : std::optional<int8_t>(0);
+  if (!act)
+    return opError() << "has malformed options";
+  FailureOr<std::pair<int64_t, int64_t>> range =
+      activationRange(*act, outScale, outZp);
+  if (failed(range))
+    return failure();
+  namespace fp = fixedpoint;
+  fp::Int8Quant xq{static_cast<float>(x->scale), x->zp};
+  fp::Int8Quant cq{static_cast<float>(cScale), cZp};
+  fp::BinaryOperands ops{lhsConst ? cq : xq, lhsConst ? xq : cq,
+                         {static_cast<float>(outScale), outZp}, (*value)[0],
+                         lhsConst};
+  fp::BinaryKind binary = kind == Builtin::Add   ? fp::BinaryKind::Add
+                          : kind == Builtin::Sub ? fp::BinaryKind::Sub
+                                                 : fp::BinaryKind::Mul;
+  std::optional<fp::Int8Table> table = fp::binaryTable(
+      binary, ops, static_cast<int32_t>(range->first),
+      static_cast<int32_t>(range->second));
+  if (!table)
+    return opError() << "has a rescale TFLite's int8 arithmetic rejects or "
+                        "overflows (constant '"
+                     << c.name << "', output scale " << outScale << ")";
+  define(out, QuantValue{tosa.table(x->value, SmallVector<int8_t>(
+                                                  table->begin(), table->end())),
+                         outScale, outZp});
+  return true;
 }
 
 LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in, int32_t out) {
@@ -1235,7 +1314,25 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
   case Builtin::FullyConnected:
     return importFullyConnected(op, *in, result);
   case Builtin::Add:
-    return importAdd(op, *in, result);
+  case Builtin::Sub:
+  case Builtin::Mul: {
+    FailureOr<bool> scalar =
+        importWithScalar(op, *in, result, static_cast<Builtin>(opCode));
+    if (failed(scalar))
+      return failure();
+    if (*scalar)
+      return success();
+    if (static_cast<Builtin>(opCode) == Builtin::Add)
+      return importAdd(op, *in, result);
+    bool broadcast = llvm::any_of(*in, [&](int32_t t) {
+      return t >= 0 && t < static_cast<int32_t>(tensors.size()) && !values[t];
+    });
+    return opError() << (broadcast ? "broadcasts a constant of several "
+                                     "elements"
+                                   : "combines two activations")
+                     << "; vmcu compiles SUB and MUL with a one-element "
+                        "constant operand";
+  }
   case Builtin::AveragePool2D:
     return importPool(op, *in, result, /*max=*/false);
   case Builtin::MaxPool2D:
@@ -1263,7 +1360,7 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
   }
   return opError() << "is not supported (builtin code " << opCode
                    << "); vmcu imports CONV_2D, DEPTHWISE_CONV_2D, "
-                      "FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, MAX_POOL_2D, "
+                      "FULLY_CONNECTED, ADD, SUB, MUL, AVERAGE_POOL_2D, MAX_POOL_2D, "
                       "MEAN, RESHAPE, PAD, SOFTMAX, RELU, RELU6, LEAKY_RELU, "
                       "LOGISTIC, TANH, HARD_SWISH and int8 QUANTIZE";
 }

@@ -576,6 +576,15 @@ FailureOr<DimPads> Importer::window(llvm::StringRef dim, int64_t in,
   return *pads;
 }
 
+/// Field `field` of the operator's builtin options: `fallback` when it has
+/// no options table (TFLite's defaults), empty when the field is malformed.
+template <typename T>
+static std::optional<T> optionScalar(Table op, unsigned field, T fallback) {
+  std::optional<Table> options = op.table(op::kBuiltinOptions);
+  return options ? options->scalar<T>(field, fallback)
+                 : std::optional<T>(fallback);
+}
+
 /// A grouped OHWI filter [cout, taps, depth] as a dense [cout, taps, cin]
 /// one, zero outside each output channel's group: the dense convolution is
 /// the grouped one exactly (it costs the zeros' MACs).
@@ -729,14 +738,10 @@ LogicalResult Importer::importFullyConnected(Table op, ArrayRef<int32_t> in,
   if (llvm::any_of(weightsInfo.zeroPoints, [](int64_t z) { return z != 0; }))
     return opError() << "weights '" << weightsInfo.name
                      << "' have a non-zero zero point";
-  std::optional<Table> options = op.table(op::kBuiltinOptions);
   std::optional<int8_t> act =
-      options ? options->scalar<int8_t>(fully_connected_options::kActivation, 0)
-              : std::optional<int8_t>(0);
+      optionScalar<int8_t>(op, fully_connected_options::kActivation, 0);
   std::optional<int8_t> format =
-      options
-          ? options->scalar<int8_t>(fully_connected_options::kWeightsFormat, 0)
-          : std::optional<int8_t>(0);
+      optionScalar<int8_t>(op, fully_connected_options::kWeightsFormat, 0);
   if (!act || !format)
     return opError() << "has malformed options";
   if (*format != 0)
@@ -812,11 +817,9 @@ FailureOr<bool> Importer::importWithScalar(Table op, ArrayRef<int32_t> in,
       failed(activationQuant(out, outScale, outZp)) ||
       failed(checkShape(out, x->getType().getShape())))
     return failure();
-  std::optional<Table> options = op.table(op::kBuiltinOptions);
   // ADD, SUB and MUL options all hold the fused activation in field 0.
   std::optional<int8_t> act =
-      options ? options->scalar<int8_t>(add_options::kActivation, 0)
-              : std::optional<int8_t>(0);
+      optionScalar<int8_t>(op, add_options::kActivation, 0);
   if (!act)
     return opError() << "has malformed options";
   FailureOr<std::pair<int64_t, int64_t>> range =
@@ -858,10 +861,8 @@ LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in, int32_t out) {
     return opError() << "operands " << lhs->getType() << " and "
                      << rhs->getType() << " differ; broadcasting is not "
                      << "supported";
-  std::optional<Table> options = op.table(op::kBuiltinOptions);
   std::optional<int8_t> act =
-      options ? options->scalar<int8_t>(add_options::kActivation, 0)
-              : std::optional<int8_t>(0);
+      optionScalar<int8_t>(op, add_options::kActivation, 0);
   if (!act)
     return opError() << "has malformed options";
   double outScale;
@@ -1061,10 +1062,8 @@ LogicalResult Importer::importMean(Table op, ArrayRef<int32_t> in,
     llvm::interleaveComma(*axes, diag);
     return diag << "]; vmcu takes the MEAN over H and W (axes 1 and 2)";
   }
-  std::optional<Table> options = op.table(op::kBuiltinOptions);
   std::optional<uint8_t> keepDims =
-      options ? options->scalar<uint8_t>(reducer_options::kKeepDims, 0)
-              : std::optional<uint8_t>(0);
+      optionScalar<uint8_t>(op, reducer_options::kKeepDims, 0);
   if (!keepDims)
     return opError() << "has malformed options";
   int64_t h = shape[1], w = shape[2], c = shape[3], n = h * w;
@@ -1112,10 +1111,8 @@ LogicalResult Importer::importSoftmax(Table op, ArrayRef<int32_t> in,
   FailureOr<QuantValue> x = activation(in[0]);
   if (failed(x))
     return failure();
-  std::optional<Table> options = op.table(op::kBuiltinOptions);
   std::optional<float> beta =
-      options ? options->scalar<float>(softmax_options::kBeta, 0.0f)
-              : std::optional<float>(0.0f);
+      optionScalar<float>(op, softmax_options::kBeta, 0.0f);
   if (!beta)
     return opError() << "has malformed options";
   double outScale;
@@ -1243,10 +1240,8 @@ LogicalResult Importer::importElementwise(Table op, ArrayRef<int32_t> in,
     break;
   }
   case Builtin::LeakyRelu: {
-    std::optional<Table> options = op.table(op::kBuiltinOptions);
     std::optional<float> alpha =
-        options ? options->scalar<float>(leaky_relu_options::kAlpha, 0.0f)
-                : std::optional<float>(0.0f);
+        optionScalar<float>(op, leaky_relu_options::kAlpha, 0.0f);
     if (!alpha)
       return opError() << "has malformed options";
     if (!std::isfinite(*alpha))

@@ -113,6 +113,15 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
   plan.weight = getConstantElements(op.getWeight());
   if (!plan.weight)
     return diag.fail(op, "weight must be a constant");
+  // The zero point folds before dilation inserts its zero taps.
+  FailureOr<int64_t> weightZp = op.getWeightZeroPoint();
+  if (failed(weightZp))
+    return diag.fail(op, "weight zero point must be a constant");
+  FailureOr<ElementsAttr> folded =
+      foldWeightZeroPoint(op, plan.weight, *weightZp, diag);
+  if (failed(folded))
+    return failure();
+  plan.weight = *folded;
   if (llvm::any_of(dilation, [](int64_t d) { return d != 1; })) {
     plan.weight = dilateWeights(plan.weight, isDepthwise, dilation[0],
                                 dilation[1]);
@@ -130,14 +139,6 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
         plan.weight, RankedTensorType::get({kh, kw, channels, 1},
                                            weight.getElementType()));
   }
-  FailureOr<int64_t> weightZp = op.getWeightZeroPoint();
-  if (failed(weightZp))
-    return diag.fail(op, "weight zero point must be a constant");
-  FailureOr<ElementsAttr> folded =
-      foldWeightZeroPoint(op, plan.weight, *weightZp, diag);
-  if (failed(folded))
-    return failure();
-  plan.weight = *folded;
   FailureOr<int64_t> inputZp = op.getInputZeroPoint();
   if (failed(inputZp))
     return diag.fail(op, "input zero point must be a constant");

@@ -1083,7 +1083,9 @@ LogicalResult Importer::importMean(Table op, ArrayRef<int32_t> in,
   int shift = ratio.shift - foldShift;
   // TFLite shifts the sum left by `shift` in int32 first.
   constexpr int64_t kMaxInt8Difference = 255;
-  if (shift > 0 && (kMaxInt8Difference * n) << shift > INT32_MAX)
+  constexpr int kInt32ValueBits = 31;
+  if (shift >= kInt32ValueBits ||
+      (shift > 0 && (kMaxInt8Difference * n) << shift > INT32_MAX))
     return opError() << "rescales the sum of " << n << " values left by "
                      << shift << " bits, which overflows TFLite's int32 "
                      << "arithmetic";

@@ -122,8 +122,11 @@ struct VMCUCOptions {
       cl::cat(category)};
   cl::opt<std::string> header{
       "header",
-      cl::desc("Also write the model's C header: the API prototypes and "
-               "VMCU_ARENA_BYTES, VMCU_INPUT_BYTES, VMCU_OUTPUT_BYTES"),
+      cl::desc("Also write the model's C header: the API prototypes, "
+               "VMCU_ARENA_BYTES, VMCU_INPUT_BYTES, VMCU_OUTPUT_BYTES and, "
+               "for a .tflite, the input's and output's scale and zero "
+               "point with TFLite Micro's QUANTIZE/DEQUANTIZE as C "
+               "functions (for float model edges)"),
       cl::value_desc("file"), cl::cat(category)};
   SharedCompileFlags shared{category};
   cl::opt<bool> ringCheck{

@@ -821,6 +821,26 @@ def kind_scalar_ops(m):
     return m.sub(m.random_const((), 2.0 * _spread(y)), y)
 
 
+def _channel_scales(m, channels, zp_max):
+    """A per-channel int8 constant of real values in [0.25, 2] with random
+    signs and a zero point within +-zp_max (so every code minus the zero
+    point stays int8)."""
+    zp = int(m.rng.integers(-zp_max, zp_max + 1))
+    values = m.rng.uniform(0.25, 2.0, channels) * m.rng.choice([-1.0, 1.0], channels)
+    scale = np.float32(2.0 / (INT8_MAX - zp_max))
+    q = np.clip(np.round(values / float(scale)) + zp, INT8_MIN, INT8_MAX)
+    return q, scale, zp
+
+
+def kind_channel_mul(m):
+    x = m.input((1, 5, 5, 8))
+    q, scale, zp = _channel_scales(m, 8, 20)
+    y = m.mul(x, m.const((8,), q, scale, zp), RELU6)
+    y = m.conv2d(y, 12, 1, 1, VALID, NONE)
+    q, scale, zp = _channel_scales(m, 12, 5)
+    return m.mul(m.const((1, 1, 1, 12), q, scale, zp), y)
+
+
 def kind_broadcast_ops(m):
     x = m.input((1, 5, 5, 8))
     y = m.mul(x, m.random_const((8,), 2.0))
@@ -898,6 +918,9 @@ KINDS = {
                    "5x5x8 with single-element int8 constants, each with its own scale and zero "
                    "point, every output requantizing: ADD(x, c[1]) + RELU6, MUL(., c[1,1,1,1]), "
                    "SUB(., c[1]), SUB(c[] (rank 0), .): the constant first"),
+    "channel-mul": (kind_channel_mul,
+                    "MUL of 5x5x8 by a per-channel constant [8] (+ RELU6), CONV_2D 1x1 -> "
+                    "12, MUL of a constant [1,1,1,12] by it: per-channel scaling"),
     "broadcast-ops": (kind_broadcast_ops,
                       "5x5x8: MUL by a per-channel constant [8], ADD of a per-channel constant "
                       "[1,1,1,8], SUB of that and CONV_2D 1x1 -> 8 of the input (two "

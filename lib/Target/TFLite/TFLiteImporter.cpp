@@ -170,6 +170,13 @@ private:
   LogicalResult importFullyConnected(Table op, ArrayRef<int32_t> in,
                                      int32_t out);
   LogicalResult importAdd(Table op, ArrayRef<int32_t> in, int32_t out);
+  /// MUL of an NHWC activation by a per-channel constant ([C], [1, 1, 1, C],
+  /// ...) as a 1x1 depthwise with weights c - zero point. Failure without a
+  /// diagnostic when the operands are not of that form.
+  FailureOr<bool> importChannelMul(Table op, ArrayRef<int32_t> in,
+                                   int32_t out);
+  FailureOr<bool> importChannelMulOf(Table op, const QuantValue &x,
+                                     int32_t cIndex, int32_t out);
   /// ADD, SUB or MUL with a one-element constant operand: a table of the
   /// other operand. Failure without a diagnostic when no operand is one.
   FailureOr<bool> importWithScalar(Table op, ArrayRef<int32_t> in, int32_t out,
@@ -848,6 +855,85 @@ FailureOr<bool> Importer::importWithScalar(Table op, ArrayRef<int32_t> in,
   return true;
 }
 
+/// TFLM's int8 MUL is out = zo + MultiplyByQuantizedMultiplier((x - zx) *
+/// (c - zc), m, s) with (m, s) of s_x * s_c / s_out in double: with the
+/// constant per channel that is a 1x1 depthwise whose weights are c - zc
+/// (when they fit int8) and a per-tensor rescale by (m, s).
+FailureOr<bool> Importer::importChannelMul(Table op, ArrayRef<int32_t> in,
+                                           int32_t out) {
+  auto channelConstant = [&](int32_t t, int64_t channels) {
+    if (t < 0 || t >= static_cast<int32_t>(tensors.size()) || values[t])
+      return false;
+    ArrayRef<int64_t> shape = tensors[t].shape;
+    return !shape.empty() && shape.back() == channels &&
+           llvm::all_of(shape.drop_back(), [](int64_t d) { return d == 1; });
+  };
+  for (int side = 0; side < 2; ++side) {
+    int32_t xIndex = in[1 - side], cIndex = in[side];
+    if (xIndex < 0 || xIndex >= static_cast<int32_t>(tensors.size()) ||
+        !values[xIndex])
+      continue;
+    ArrayRef<int64_t> shape = values[xIndex]->getType().getShape();
+    if (shape.size() != 4 || shape[0] != 1 ||
+        !channelConstant(cIndex, shape[3]))
+      continue;
+    return importChannelMulOf(op, *values[xIndex], cIndex, out);
+  }
+  return false;
+}
+
+FailureOr<bool> Importer::importChannelMulOf(Table op, const QuantValue &x,
+                                             int32_t cIndex, int32_t out) {
+  if (x.isPadded())
+    return opError() << "reads a padded tensor";
+  ArrayRef<int64_t> shape = x.getType().getShape();
+  int64_t channels = shape[3];
+  FailureOr<SmallVector<int8_t>> c = constantI8(cIndex, channels);
+  double cScale, outScale;
+  int32_t cZp, outZp;
+  if (failed(c) || failed(activationQuant(cIndex, cScale, cZp)) ||
+      failed(activationQuant(out, outScale, outZp)) ||
+      failed(checkShape(out, shape)))
+    return failure();
+  SmallVector<int8_t> weights;
+  for (int8_t v : *c) {
+    int32_t w = v - cZp;
+    if (w < kInt8Min || w > kInt8Max)
+      return opError() << "per-channel constant '" << tensors[cIndex].name
+                       << "': value " << int(v) << " - zero point " << cZp
+                       << " leaves int8";
+    weights.push_back(static_cast<int8_t>(w));
+  }
+  fixedpoint::QuantizedMultiplier m =
+      fixedpoint::quantizeMultiplier(x.scale * cScale / outScale);
+  // TFLM shifts the product (at most 255 * 255) left in int32 first.
+  constexpr int64_t kMaxProduct = 255 * 255;
+  constexpr int kInt32ValueBits = 31;
+  if (m.shift >= kInt32ValueBits ||
+      (m.shift > 0 && (kMaxProduct << m.shift) > INT32_MAX))
+    return opError() << "rescales by " << x.scale * cScale / outScale
+                     << ", whose left shift overflows TFLite's int32 "
+                        "arithmetic";
+  llvm::Expected<Multiplier> tm = tfliteMultiplier(m.multiplier, m.shift);
+  if (!tm)
+    return opError() << llvm::toString(tm.takeError());
+  std::optional<int8_t> act =
+      optionScalar<int8_t>(op, add_options::kActivation, 0);
+  if (!act)
+    return opError() << "has malformed options";
+  DimPads rows{0, 0, 0, shape[1]}, cols{0, 0, 0, shape[2]};
+  Value product = tosa.depthwiseConv2d(
+      x.value, x.zp, {1, 1, channels, 1}, weights,
+      SmallVector<int32_t>(channels, 0), rows, cols, 1, 1);
+  auto outType =
+      cast<RankedTensorType>(product.getType()).clone(builder.getI8Type());
+  Value y = tosa.rescale(product, outType, {*tm}, 0, outZp,
+                         /*perChannel=*/false);
+  if (failed(defineActivated(out, y, *act, outScale, outZp)))
+    return failure();
+  return true;
+}
+
 LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in, int32_t out) {
   if (in.size() != 2)
     return opError() << "expects two operands";
@@ -1319,16 +1405,24 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
       return failure();
     if (*scalar)
       return success();
-    if (static_cast<Builtin>(opCode) == Builtin::Add)
-      return importAdd(op, *in, result);
     bool broadcast = llvm::any_of(*in, [&](int32_t t) {
       return t >= 0 && t < static_cast<int32_t>(tensors.size()) && !values[t];
     });
+    if (static_cast<Builtin>(opCode) == Builtin::Add && !broadcast)
+      return importAdd(op, *in, result);
+    if (static_cast<Builtin>(opCode) == Builtin::Mul) {
+      FailureOr<bool> channel = importChannelMul(op, *in, result);
+      if (failed(channel))
+        return failure();
+      if (*channel)
+        return success();
+    }
     return opError() << (broadcast ? "broadcasts a constant of several "
                                      "elements"
                                    : "combines two activations")
-                     << "; vmcu compiles SUB and MUL with a one-element "
-                        "constant operand";
+                     << "; vmcu compiles ADD of two same-shape activations, "
+                        "MUL by a per-channel constant, and ADD, SUB and MUL "
+                        "with a one-element constant";
   }
   case Builtin::AveragePool2D:
     return importPool(op, *in, result, /*max=*/false);

@@ -54,7 +54,7 @@ if [ "$TARGET" != compile ]; then
   rm -rf "$work" && mkdir -p "$work/corpus"
   for kind in conv conv1x1 depthwise depthwise-s2 add head mini-mcunet maxpool activations leaky-relu \
       logistic-tanh hard-swish mean mean-requant mean-head depthwise-mult dilated \
-      grouped scalar-ops channel-mul float-edges softmax classifier; do
+      grouped scalar-ops channel-mul squeeze float-edges softmax classifier; do
     /usr/bin/python3 "$VMCU_ROOT/utils/make-tflite.py" --kind "$kind" --seed 1 \
       -o "$work/corpus/$kind.tflite"
   done

@@ -660,6 +660,23 @@ class ModelBuilder:
         return self._elementwise(S.OP_HARD_SWISH, "hard_swish", x, (scale, zp), 0,
                                  f=_hard_swish)
 
+    def squeeze(self, x):
+        """SQUEEZE without options: every dimension of size 1 dropped."""
+        name = self._name("squeeze")
+        y = self._same_quant(name, tuple(d for d in x.shape if d != 1), x, x.mean, x.std)
+        self.graph.add_operator(S.OP_SQUEEZE, [x.index], [y.index], 0)
+        return y
+
+    def expand_dims(self, x, axis):
+        """EXPAND_DIMS with the axis as a constant int32 second input."""
+        name = self._name("expand_dims")
+        a = self.graph.add_tensor(f"{name}/axis", (1,), S.TENSOR_INT32,
+                                  data=np.array([axis], dtype="<i4"))
+        shape = x.shape[:axis] + (1,) + x.shape[axis:]
+        y = self._same_quant(name, shape, x, x.mean, x.std)
+        self.graph.add_operator(S.OP_EXPAND_DIMS, [x.index, a], [y.index], 0)
+        return y
+
     def reshape(self, x, shape):
         """RESHAPE with the new shape both as a constant second input (what
         the TFLite converter writes) and in ReshapeOptions.new_shape."""
@@ -841,6 +858,12 @@ def kind_channel_mul(m):
     return m.mul(m.const((1, 1, 1, 12), q, scale, zp), y)
 
 
+def kind_squeeze(m):
+    x = m.input((1, 4, 4, 8))
+    y = m.squeeze(m.mean(x, keep_dims=True, requantize=False))
+    return m.softmax(m.expand_dims(m.fully_connected(y, 6), 1), 1.0)
+
+
 def kind_broadcast_ops(m):
     x = m.input((1, 5, 5, 8))
     y = m.mul(x, m.random_const((8,), 2.0))
@@ -921,6 +944,9 @@ KINDS = {
     "channel-mul": (kind_channel_mul,
                     "MUL of 5x5x8 by a per-channel constant [8] (+ RELU6), CONV_2D 1x1 -> "
                     "12, MUL of a constant [1,1,1,12] by it: per-channel scaling"),
+    "squeeze": (kind_squeeze,
+                "MEAN keep_dims (4x4x8 -> 1x1x1x8), SQUEEZE (no options: -> [8]), "
+                "FULLY_CONNECTED 8 -> 6, EXPAND_DIMS axis 1 (-> [1,1,6]), SOFTMAX"),
     "broadcast-ops": (kind_broadcast_ops,
                       "5x5x8: MUL by a per-channel constant [8], ADD of a per-channel constant "
                       "[1,1,1,8], SUB of that and CONV_2D 1x1 -> 8 of the input (two "

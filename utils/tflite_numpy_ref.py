@@ -1046,6 +1046,8 @@ KERNELS = {
     S.OP_PAD: pad,
     S.OP_MEAN: mean,
     S.OP_RESHAPE: reshape,
+    S.OP_SQUEEZE: reshape,      # the output tensor declares the shape
+    S.OP_EXPAND_DIMS: reshape,
     S.OP_SOFTMAX: softmax,
     S.OP_RELU: relu,
     S.OP_RELU6: relu6,

@@ -97,6 +97,8 @@ enum class Builtin : int32_t {
   Pad = 34,
   Mean = 40,
   Sub = 41,
+  Squeeze = 43,
+  ExpandDims = 70,
   LeakyRelu = 98,
   Quantize = 114,
   HardSwish = 117,

@@ -294,6 +294,10 @@ const char *mlir::vmcu::tflite::builtinName(int32_t code) {
     return "MEAN";
   case 41:
     return "SUB";
+  case 43:
+    return "SQUEEZE";
+  case 70:
+    return "EXPAND_DIMS";
   case 98:
     return "LEAKY_RELU";
   case 114:
@@ -1429,6 +1433,9 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
   case Builtin::MaxPool2D:
     return importPool(op, *in, result, /*max=*/true);
   case Builtin::Reshape:
+  case Builtin::Squeeze:
+  case Builtin::ExpandDims:
+    // The output tensor declares the shape; the bytes do not move.
     return importReshape(*in, result);
   case Builtin::Pad:
     return importPad(*in, result);
@@ -1452,7 +1459,7 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
   return opError() << "is not supported (builtin code " << opCode
                    << "); vmcu imports CONV_2D, DEPTHWISE_CONV_2D, "
                       "FULLY_CONNECTED, ADD, SUB, MUL, AVERAGE_POOL_2D, MAX_POOL_2D, "
-                      "MEAN, RESHAPE, PAD, SOFTMAX, RELU, RELU6, LEAKY_RELU, "
+                      "MEAN, RESHAPE, SQUEEZE, EXPAND_DIMS, PAD, SOFTMAX, RELU, RELU6, LEAKY_RELU, "
                       "LOGISTIC, TANH, HARD_SWISH and int8 QUANTIZE";
 }
 

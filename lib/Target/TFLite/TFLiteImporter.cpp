@@ -1515,7 +1515,8 @@ FailureOr<int32_t> Importer::bodyInput(int32_t input) {
     return input;
   const auto &uses = readers[input];
   if (uses.size() != 1 ||
-      opRefs[uses[0].first].code != static_cast<int32_t>(Builtin::Quantize))
+      opRefs[uses[0].first].code != static_cast<int32_t>(Builtin::Quantize) ||
+      opRefs[uses[0].first].outputs.size() != 1)
     return emitError(fileLoc)
            << "the model input '" << tensors[input].name
            << "' is float32 and not read by exactly one QUANTIZE; vmcu "

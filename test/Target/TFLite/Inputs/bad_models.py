@@ -11,6 +11,7 @@ usage: bad_models.py MAKE_TFLITE_PY KIND OUT.tflite
   hard-swish-scale  a HARD_SWISH whose output scale is finer than the
                input's / 128 (TFLM's Prepare rejects it)
   float-relu   a float32 input read by a RELU instead of a QUANTIZE
+  float-no-output  a float32 input read by a QUANTIZE with no output tensor
   mean-axes    a MEAN over the channels (axis -1) of an NHWC tensor
   mean-shift   a MEAN whose output scale is 2^24 times finer than its
                input's: the folded rescale shifts the sum left by 23 bits
@@ -47,6 +48,11 @@ def main():
         y = m.graph.add_tensor("hs", (1, 10), mt.S.TENSOR_INT8,
                                scale=[np.float32(x.scale / 1000)], zero_point=[0])
         m.graph.add_operator(mt.S.OP_HARD_SWISH, [x.index], [y], 0)
+    elif kind == "float-no-output":
+        f = m.graph.add_tensor("input_float", (1, 10), mt.S.TENSOR_FLOAT32)
+        m.graph.inputs = [f]
+        m.graph.add_operator(mt.S.OP_QUANTIZE, [f], [], 0)
+        y = x.index
     elif kind == "float-relu":
         f = m.graph.add_tensor("input_float", (1, 10), mt.S.TENSOR_FLOAT32)
         m.graph.inputs = [f]

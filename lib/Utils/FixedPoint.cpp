@@ -152,6 +152,12 @@ fixedpoint::QuantizedMultiplier fixedpoint::quantizeMultiplier(double real) {
   return q;
 }
 
+bool fixedpoint::leftShiftFitsInt32(int64_t maxMagnitude, int shift) {
+  if (shift <= 0)
+    return true;
+  return shift < kInt32Bits && (maxMagnitude << shift) <= kInt32Max;
+}
+
 int32_t fixedpoint::multiplyByQuantizedMultiplier(int32_t x,
                                                   QuantizedMultiplier m) {
   int left = m.shift > 0 ? m.shift : 0, right = m.shift > 0 ? 0 : -m.shift;

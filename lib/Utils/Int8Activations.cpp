@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <climits>
 #include <limits>
 
 using namespace mlir::vmcu;
@@ -237,8 +236,7 @@ std::optional<Int8Table> mulTable(const BinaryOperands &ops, int32_t lo,
       static_cast<double>(ops.lhs.scale) * static_cast<double>(ops.rhs.scale) /
       static_cast<double>(ops.out.scale));
   // TFLM shifts the product left in int32 first.
-  if (m.shift >= kInt32Bits ||
-      (m.shift > 0 && (kMaxInt8Product << m.shift) > INT32_MAX))
+  if (!leftShiftFitsInt32(kMaxInt8Product, m.shift))
     return std::nullopt;
   Int8Table table;
   for (int32_t v = kInt8Min; v <= kInt8Max; ++v) {

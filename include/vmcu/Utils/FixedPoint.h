@@ -66,6 +66,10 @@ QuantizedMultiplier quantizeMultiplier(double real);
 /// SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT by
 /// max(-shift, 0).
 int32_t multiplyByQuantizedMultiplier(int32_t x, QuantizedMultiplier m);
+/// True when values of magnitude up to `maxMagnitude` survive the int32
+/// left shift by max(shift, 0) that MultiplyByQuantizedMultiplier starts
+/// with (TFLite wraps there).
+bool leftShiftFitsInt32(int64_t maxMagnitude, int shift);
 
 /// What TFLM's SoftmaxPrepare derives for int8 input: the Q5.26 rescale of
 /// an input difference (multiplier, left shift) and the smallest difference

@@ -175,6 +175,10 @@ private:
   /// diagnostic when the operands are not of that form.
   FailureOr<bool> importChannelMul(Table op, ArrayRef<int32_t> in,
                                    int32_t out);
+  /// True if operand `t` names a tensor no operator computes (a constant).
+  bool isConstantOperand(int32_t t) const {
+    return t >= 0 && t < static_cast<int32_t>(tensors.size()) && !values[t];
+  }
   FailureOr<bool> importChannelMulOf(Table op, const QuantValue &x,
                                      int32_t cIndex, int32_t out);
   /// ADD, SUB or MUL with a one-element constant operand: a table of the
@@ -806,7 +810,7 @@ FailureOr<bool> Importer::importWithScalar(Table op, ArrayRef<int32_t> in,
   if (in.size() != 2)
     return opError() << "expects two operands";
   auto isScalarConstant = [&](int32_t t) {
-    return t >= 0 && t < static_cast<int32_t>(tensors.size()) && !values[t] &&
+    return isConstantOperand(t) &&
            llvm::all_of(tensors[t].shape, [](int64_t d) { return d == 1; });
   };
   bool lhsConst = isScalarConstant(in[0]), rhsConst = isScalarConstant(in[1]);
@@ -866,7 +870,7 @@ FailureOr<bool> Importer::importWithScalar(Table op, ArrayRef<int32_t> in,
 FailureOr<bool> Importer::importChannelMul(Table op, ArrayRef<int32_t> in,
                                            int32_t out) {
   auto channelConstant = [&](int32_t t, int64_t channels) {
-    if (t < 0 || t >= static_cast<int32_t>(tensors.size()) || values[t])
+    if (!isConstantOperand(t))
       return false;
     ArrayRef<int64_t> shape = tensors[t].shape;
     return !shape.empty() && shape.back() == channels &&
@@ -912,9 +916,7 @@ FailureOr<bool> Importer::importChannelMulOf(Table op, const QuantValue &x,
       fixedpoint::quantizeMultiplier(x.scale * cScale / outScale);
   // TFLM shifts the product (at most 255 * 255) left in int32 first.
   constexpr int64_t kMaxProduct = 255 * 255;
-  constexpr int kInt32ValueBits = 31;
-  if (m.shift >= kInt32ValueBits ||
-      (m.shift > 0 && (kMaxProduct << m.shift) > INT32_MAX))
+  if (!fixedpoint::leftShiftFitsInt32(kMaxProduct, m.shift))
     return opError() << "rescales by " << x.scale * cScale / outScale
                      << ", whose left shift overflows TFLite's int32 "
                         "arithmetic";
@@ -1173,9 +1175,7 @@ LogicalResult Importer::importMean(Table op, ArrayRef<int32_t> in,
   int shift = ratio.shift - foldShift;
   // TFLite shifts the sum left by `shift` in int32 first.
   constexpr int64_t kMaxInt8Difference = 255;
-  constexpr int kInt32ValueBits = 31;
-  if (shift >= kInt32ValueBits ||
-      (shift > 0 && (kMaxInt8Difference * n) << shift > INT32_MAX))
+  if (!fixedpoint::leftShiftFitsInt32(kMaxInt8Difference * n, shift))
     return opError() << "rescales the sum of " << n << " values left by "
                      << shift << " bits, which overflows TFLite's int32 "
                      << "arithmetic";
@@ -1409,9 +1409,8 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
       return failure();
     if (*scalar)
       return success();
-    bool broadcast = llvm::any_of(*in, [&](int32_t t) {
-      return t >= 0 && t < static_cast<int32_t>(tensors.size()) && !values[t];
-    });
+    bool broadcast =
+        llvm::any_of(*in, [&](int32_t t) { return isConstantOperand(t); });
     if (static_cast<Builtin>(opCode) == Builtin::Add && !broadcast)
       return importAdd(op, *in, result);
     if (static_cast<Builtin>(opCode) == Builtin::Mul) {

@@ -103,7 +103,7 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
   return llvm::TypeSwitch<Operation *, int64_t>(layer)
       .Case([&](DepthwiseConv2DOp op) {
         auto w = op.getWeight().getType();
-        return w.getDimSize(0) * w.getDimSize(1) * s + s * (kAccBytes + 1);
+        return w.getDimSize(0) * w.getDimSize(1) * s + s;
       })
       .Case([&](BottleneckOp op) {
         auto dw = op.getDepthwise().getWeight().getType();
@@ -112,7 +112,7 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
           return cout * kAccBytes + 2 * kAccBytes + 2 * s;
         }
         // As LineBufferEmitter allocates them: the expansion's input rows
-        // and outputs, the window and its sums, the depthwise output pixel,
+        // and outputs, the window, the depthwise output pixel,
         // the projection's outputs, the output and residual segments.
         int64_t cin = op.getInput().getType().getDimSize(3);
         int64_t cmid = dw.getDimSize(2);
@@ -121,7 +121,7 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
         GemmTileShape expand = gemmTileShape(w, cin, cmid, s);
         GemmTileShape project = gemmTileShape(1, cmid, cout, s);
         return expand.scratchBytes() + dw.getDimSize(0) * dw.getDimSize(1) * s +
-               s * kAccBytes + project.scratchBytes() + 2 * s;
+               project.scratchBytes() + 2 * s;
       })
       .Case([&](AddOp) { return 3 * s; })
       .Case([&](SoftmaxOp op) {

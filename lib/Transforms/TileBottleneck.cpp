@@ -256,10 +256,9 @@ public:
   LogicalResult emit() {
     if (failed(buildTables()))
       return failure();
-    Type i8 = e.b.getI8Type(), i32 = e.b.getI32Type();
+    Type i8 = e.b.getI8Type();
     xrows = e.scratch(expand->shape.pixels * expand->shape.rowStride, i8);
     win = e.scratch(g.kr * g.kc * s, i8);
-    accS = e.scratch(s, i32);
     cpix = e.scratch(project->shape.rowStride, i8);
     obuf = e.scratch(s, i8);
     if (op.getResidual())
@@ -296,11 +295,12 @@ private:
   // The two pointwise convs as GEMM tiles (their flash tables inside).
   std::optional<GemmTiles> expand, project;
   // Flash tables of the depthwise conv and the residual add.
-  Value w2, b2, m2, sh2, addMult, addShift;
+  std::optional<DepthwiseTables> dwTables;
+  Value m2, sh2, addMult, addShift;
   // Stack buffers (besides the GEMM tiles' segments): a block of input
-  // pixels, the depthwise window of one channel segment and its sums, one
+  // pixels, the depthwise window of one channel segment, one
   // depthwise output pixel, one output (and residual) segment.
-  Value xrows, win, accS, cpix, obuf, rbuf;
+  Value xrows, win, cpix, obuf, rbuf;
 
   LogicalResult buildTables() {
     Conv2DOp ex = op.getExpand(), pr = op.getProject();
@@ -318,8 +318,7 @@ private:
                    static_cast<int32_t>(ex.getInputZp()), ex.getRequant());
     project.emplace(e, "project_", g.cmid, g.cout, 1, *w3, *b3,
                     static_cast<int32_t>(pr.getInputZp()), pr.getRequant());
-    w2 = dw->weights;
-    b2 = dw->bias;
+    dwTables = *dw;
     std::tie(m2, sh2) = e.requantTables(
         "dw_", op.getDepthwise().getRequant(), g.cmid, dw->valueBound);
     if (AddOp residual = op.getResidual())
@@ -425,13 +424,8 @@ private:
         vector::StoreOp::create(e.b, e.loc, zpSegment, win, ValueRange{at});
       });
     });
-    emitWindowSums(e, win, w2, b2, g.kr, g.kc, mm, accS);
-    e.loop(0, s, [&](Value k) {
-      Value m = e.apply(e.d(0) * s + e.d(1), {mm, k});
-      e.store(e.requantize(e.load(accS, k), dw.getRequant(), m2, sh2, m,
-                           e.b.getI8Type()),
-              cpix, m);
-    });
+    emitWindowRequant(e, win, *dwTables, g.kr, g.kc, mm,
+                      {dw.getRequant(), m2, sh2}, cpix, e.d(0) * s);
   }
 
   void outputPixel(Value p, Value q) {

@@ -438,12 +438,22 @@ struct DepthwiseTables {
 FailureOr<DepthwiseTables> packDepthwise(Emitter &e, StringRef prefix,
                                          DepthwiseConv2DOp op, int64_t s);
 
-/// Per-channel sums of channel segment `cc` over the kr x kc window buffer
-/// `win` ([tap][lane] int8), into `acc` (one int32 per lane): 4-lane vector
-/// sums carried through tap loops of constant bounds, which
-/// vmcu-unroll-microkernels unrolls.
-void emitWindowSums(Emitter &e, Value win, Value wt, Value bt, int64_t kr,
-                    int64_t kc, Value cc, Value acc);
+/// A layer's requantization and its per-channel tables (requantTables).
+struct LaneRequant {
+  RequantAttr attr;
+  Value mult;
+  Value shift;
+};
+
+/// The requantized per-channel sums of channel segment `cc` over the
+/// kr x kc window buffer `win` ([tap][lane] int8): lane k of the segment
+/// (channel cc * seg + k) goes to out[outAt + k], outAt an expression over
+/// d0 = cc. Each block of 4 lanes keeps its sums in registers through tap
+/// loops of constant bounds (vmcu-unroll-microkernels unrolls them) and
+/// through its requantization, and stores its 4 bytes at once.
+void emitWindowRequant(Emitter &e, Value win, const DepthwiseTables &dw,
+                       int64_t kr, int64_t kc, Value cc, const LaneRequant &rq,
+                       Value out, AffineExpr outAt);
 
 /// A pointwise (1x1, stride 1, unpadded) conv or a fully connected layer:
 /// an M x Cout x Cin GEMM over `pixels` = M pixels.

@@ -137,16 +137,18 @@ func.func @main(%x: tensor<1x8x8x8xi8>) -> tensor<1x3x3x8xi8> {
 // loops, as for convs) into a window buffer whose padding taps hold the
 // input zero point, so the zero point folds into the bias
 // (10 - 3 * 9 taps * 2 = -44). Each block of 4 channels carries its sums in
-// iter_args through constant-bound tap loops; the 2 leftover channels of
-// the 6-byte segment form a narrower block. The sums are requantized in a
-// separate loop over the segment (unrolled for small segments).
+// iter_args through constant-bound tap loops and requantizes them straight
+// from registers into one 4-byte store; the 2 leftover channels of the
+// 6-byte segment form a narrower block. With a single segment the 4-lane
+// block is straight-line too (no block loop), so its channels are constants.
 // CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_bias : memref<6xi32> = dense<-44>
 // CHECK-LABEL: func.func @vmcu_invoke
 // CHECK: vmcu.kernel "depthwise_conv2d_0"
 // CHECK-DAG: %[[W:.*]] = memref.get_global @depthwise_conv2d_0_weights : memref<54xi8>
 // CHECK-DAG: %[[B:.*]] = memref.get_global @depthwise_conv2d_0_bias : memref<6xi32>
 // CHECK-DAG: %[[WIN:.*]] = memref.alloca() : memref<54xi8>
-// CHECK-DAG: %[[ACC:.*]] = memref.alloca() : memref<6xi32>
+// CHECK-DAG: %[[OBUF:.*]] = memref.alloca() : memref<6xi8>
+// CHECK-NOT: memref.alloca() : memref<6xi32>
 // CHECK-DAG: %[[ZP:.*]] = arith.constant dense<3> : vector<6xi8>
 // CHECK: affine.for %[[P:.*]] = 0 to 4 {
 // CHECK-NEXT: affine.for %[[Q:.*]] = 0 to 4 {
@@ -160,23 +162,25 @@ func.func @main(%x: tensor<1x8x8x8xi8>) -> tensor<1x3x3x8xi8> {
 // CHECK-NEXT: affine.for %{{.*}} = max #[[TAPLO]](%[[Q]]) to min #[[TAPHI]](%[[Q]]) {
 // CHECK: %[[SEG:.*]] = vmcu.ring_load {{.*}} -> vector<6xi8>
 // CHECK: vector.store %[[SEG]], %[[WIN]]
-// CHECK: affine.for %{{.*}} = 0 to 1 {
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[INIT:.*]] = vector.load %[[B]][%{{.*}}] : memref<6xi32>, vector<4xi32>
 // CHECK-NEXT: %[[SUM:.*]] = affine.for %{{.*}} = 0 to 3 iter_args(%[[RACC:.*]] = %[[INIT]]) -> (vector<4xi32>) {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 3 iter_args(%[[TACC:.*]] = %[[RACC]]) -> (vector<4xi32>) {
 // CHECK-DAG: %[[X:.*]] = vector.load %[[WIN]][%{{.*}}] : memref<54xi8>, vector<4xi8>
 // CHECK-DAG: %[[WV:.*]] = vector.load %[[W]][%{{.*}}] : memref<54xi8>, vector<4xi8>
 // CHECK: vmcu.mac_lanes %[[TACC]], %[[X]], %[[WV]] : vector<4xi32>, vector<4xi8>
-// CHECK: vector.store %[[SUM]], %[[ACC]][%{{.*}}] : memref<6xi32>, vector<4xi32>
+// CHECK-COUNT-4: vmcu.requantize
+// CHECK: %[[BYTES:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi8>
+// CHECK: vector.store %[[BYTES]], %[[OBUF]][%{{.*}}] : memref<6xi8>, vector<4xi8>
+// CHECK: %[[C4:.*]] = arith.constant 4 : index
 // CHECK: vector.load %[[B]][%{{.*}}] : memref<6xi32>, vector<2xi32>
 // The 2 leftover lanes: plain vector arithmetic.
 // CHECK: %[[X2:.*]] = vector.load %[[WIN]][%{{.*}}] : memref<54xi8>, vector<2xi8>
 // CHECK: arith.extsi %[[X2]] : vector<2xi8> to vector<2xi32>
 // CHECK: arith.muli
-// CHECK: vector.store %{{.*}}, %[[ACC]][%{{.*}}] : memref<6xi32>, vector<2xi32>
-// CHECK: affine.for %[[K:.*]] = 0 to 6 {
-// CHECK: %[[V:.*]] = memref.load %[[ACC]][%[[K]]] : memref<6xi32>
-// CHECK: vmcu.requantize %[[V]]
+// CHECK-COUNT-2: vmcu.requantize
+// CHECK: vector.from_elements %{{.*}}, %{{.*}} : vector<2xi8>
+// CHECK: vector.store %{{.*}}, %[[OBUF]][%{{.*}}] : memref<6xi8>, vector<2xi8>
 // CHECK: vmcu.free
 // CHECK: vmcu.ring_store
 func.func @main(%x: tensor<1x4x4x6xi8>) -> tensor<1x4x4x6xi8> {

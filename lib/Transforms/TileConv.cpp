@@ -18,12 +18,17 @@ struct ConvGeometry {
   int64_t inC, outC;
 };
 
+/// Output pixels of a row that share a narrow conv's GEMM tiles: the
+/// tiles' register blocks reuse each weight word across them.
+constexpr int64_t kNarrowBlockPixels = 2;
+
 /// A conv whose segments are narrower than the 4 lanes of a vmcu.dot (a
-/// stem conv over 1 or 3 input channels): per output pixel, the whole
-/// kr x kc x Cin window is gathered once into a column buffer (im2col,
-/// padding taps read the zero point; the lanes past the window, up to a
-/// multiple of 4, have zero weights), its input pixels are freed, and the
-/// output channels are GEMM tiles (GemmTiles, one row) over it.
+/// stem conv over 1 or 3 input channels): per block of output pixels of a
+/// row, each pixel's whole kr x kc x Cin window is gathered once into its
+/// row of a column buffer (im2col; padding taps read the zero point, the
+/// lanes past the window, up to a multiple of 4, have zero weights) and
+/// the input pixels it reads last are freed; then the output channels are
+/// GEMM tiles (GemmTiles) over the block's rows.
 LogicalResult emitNarrowConv(Emitter &e, Operation *op, const ConvGeometry &g,
                              ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
                              int32_t inputZp, RequantAttr rq,
@@ -32,33 +37,45 @@ LogicalResult emitNarrowConv(Emitter &e, Operation *op, const ConvGeometry &g,
   int64_t kc = g.cols.kernel;
   int64_t window = g.rows.kernel * kc * g.inC;
   // Weights stay [k][window]: the im2col order (r, t, c).
-  GemmTiles tiles(e, "", window, g.outC, 1, w, bias, inputZp, rq);
+  GemmTiles tiles(e, "", window, g.outC,
+                  std::min(kNarrowBlockPixels, g.cols.outExtent), w, bias,
+                  inputZp, rq);
   int64_t lanes = tiles.shape.rowStride;
   int64_t groupSegs = tiles.shape.groupBytes / s;
-  Value col = e.scratch(lanes, e.b.getI8Type());
+  Value col = e.scratch(tiles.shape.pixels * lanes, e.b.getI8Type());
   Value zp =
       arith::ConstantOp::create(e.b, e.loc, e.b.getI8IntegerAttr(inputZp));
 
-  e.emitWindowed(
-      g.rows, g.cols, t.input, cs,
-      [&](Value p, Value q, Emitter::FreeHook frees) {
-        e.loop(0, window, [&](Value i) { e.store(zp, col, i); });
-        e.forEachTap(
-            g.rows, g.cols, p, q, [&](Value r, Value tt, Value y, Value x) {
-              e.loop(0, cs, [&](Value cc) {
-                e.loadSegment(
-                    t.input, (e.d(0) * g.cols.inExtent + e.d(1)) * cs + e.d(2),
-                    {y, x, cc}, col,
-                    e.apply((e.d(0) * kc + e.d(1)) * g.inC + e.d(2) * s,
-                            {r, tt, cc}));
-              });
-            });
-        frees(Value(), Value(), 0);
-        tiles.emit(col, 1, [&](Value group, int64_t j, Value out) {
-          e.storeSegment(t.output,
-                         (e.d(0) * g.cols.outExtent + e.d(1)) * ks +
-                             e.d(2) * groupSegs + j,
-                         {p, q, group}, out, e.index(j * s));
+  // Row i of the column buffer: output pixel (p, q)'s window.
+  auto gather = [&](Value p, Value q, int64_t i) {
+    e.loop(0, window, [&](Value k) {
+      e.store(zp, col, e.apply(e.d(0) + i * lanes, {k}));
+    });
+    e.forEachTap(
+        g.rows, g.cols, p, q, [&](Value r, Value tt, Value y, Value x) {
+          e.loop(0, cs, [&](Value cc) {
+            e.loadSegment(
+                t.input, (e.d(0) * g.cols.inExtent + e.d(1)) * cs + e.d(2),
+                {y, x, cc}, col,
+                e.apply((e.d(0) * kc + e.d(1)) * g.inC + e.d(2) * s +
+                            i * lanes,
+                        {r, tt, cc}));
+          });
+        });
+    e.freeLastUses(g.rows, g.cols, t.input, cs, p, q, Value());
+  };
+  e.emitWindowedBlocks(
+      g.rows, g.cols, t.input, cs, tiles.shape.pixels,
+      [&](Value p, ArrayRef<Value> qs) {
+        for (auto [i, q] : llvm::enumerate(qs))
+          gather(p, q, i);
+        tiles.emit(col, qs.size(), [&](Value group, int64_t j, Value out) {
+          for (auto [i, q] : llvm::enumerate(qs))
+            e.storeSegment(t.output,
+                           (e.d(0) * g.cols.outExtent + e.d(1)) * ks +
+                               e.d(2) * groupSegs + j,
+                           {p, q, group}, out,
+                           e.index(i * tiles.shape.groupBytes + j * s));
         });
       });
   return success();

@@ -222,23 +222,20 @@ public:
   /// requantTables, or others without a rounding table).
   Value requantize(Value v, RequantAttr rq, Value mult, Value shift, Value ch,
                    Type resultType) {
+    auto bounded = boundedTables.find(mult);
+    if (bounded != boundedTables.end())
+      return boundedRequantize(v, rq, mult, bounded->second, ch, resultType);
     // requantTables gave `mult` a rounding table iff every shift it wrote is
-    // wide, or marked it bounded (wide, and values below 2^30).
+    // wide.
     auto round = roundTables.find(mult);
-    auto half = halfTables.find(mult);
-    bool bounded = half != halfTables.end();
-    bool wide = bounded || round != roundTables.end();
-    Value roundTerm =
-        round != roundTables.end() ? load(round->second, ch) : Value();
-    Value halfTerm = bounded ? load(half->second, ch) : Value();
+    bool wide = round != roundTables.end();
+    Value roundTerm = wide ? load(round->second, ch) : Value();
     return RequantizeOp::create(
         b, loc, resultType, v, load(mult, ch), load(shift, ch), roundTerm,
-        halfTerm,
-        b.getI32IntegerAttr(rq.getInputZp()),
+        Value(), b.getI32IntegerAttr(rq.getInputZp()),
         b.getI32IntegerAttr(rq.getOutputZp()), b.getI32IntegerAttr(rq.getMin()),
         b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()),
-        wide ? b.getUnitAttr() : UnitAttr(),
-        bounded ? b.getUnitAttr() : UnitAttr());
+        wide ? b.getUnitAttr() : UnitAttr(), UnitAttr());
   }
 
   /// A per-tensor input rescale of int8 `v` to int32 (channel 0 of
@@ -257,10 +254,10 @@ public:
 
   /// Per-channel multiplier and shift tables for `channels` channels. With
   /// shifts of at least 32 and `valueBound` (the largest |value| the
-  /// kernel can requantize, if known) below 2^30 the tables are bounded
-  /// (halfTables holds their 2^(shift - 32)); with such shifts otherwise,
-  /// the rounding terms are a table too (roundTables). `requantize`
-  /// follows either.
+  /// kernel can requantize, if known) below 2^30, one interleaved bounded
+  /// table (boundedTables) is both; with such shifts otherwise, the
+  /// rounding terms are a table too (roundTables). `requantize` follows
+  /// either.
   std::pair<Value, Value> requantTables(StringRef prefix, RequantAttr rq,
                                         int64_t channels,
                                         std::optional<int64_t> valueBound =
@@ -277,16 +274,15 @@ public:
                                               kRequantMinWideShift)
                           : rq.getShift()[i]);
     }
-    Value multTable = i32Table((prefix + "mult").str(), mult);
     bool wide = llvm::all_of(
         shift, [](int32_t s) { return s >= kRequantMinWideShift; });
     if (wide && valueBound && *valueBound < kRequantBoundedValue &&
         rq.getInputZp() == 0) {
-      SmallVector<int32_t> half;
-      for (int32_t s : shift)
-        half.push_back(int32_t{1} << (s - kRequantMinWideShift));
-      halfTables[multTable] = i32Table((prefix + "half").str(), half);
-    } else if (wide) {
+      Value params = boundedTable(prefix, rq, mult, shift, *valueBound);
+      return {params, params};
+    }
+    Value multTable = i32Table((prefix + "mult").str(), mult);
+    if (wide) {
       SmallVector<int64_t> round;
       for (int32_t s : shift)
         round.push_back(requantRoundTerm(s, rq.getDoubleRound()));
@@ -298,10 +294,65 @@ public:
 
   /// The rounding-term table (wide shifts only) of each multiplier table.
   DenseMap<Value, Value> roundTables;
-  /// The 2^(shift - 32) table of each multiplier table whose
-  /// requantizations are bounded_value.
-  DenseMap<Value, Value> halfTables;
 
+  /// A bounded requantization's interleaved table: per channel
+  /// kBoundedWords words (multiplier, shift, half term), so one base
+  /// address serves all three loads. `zpFolded`: the half terms carry the
+  /// output zero point.
+  struct BoundedTable {
+    bool zpFolded;
+  };
+  static constexpr int64_t kBoundedWords = 3;
+  DenseMap<Value, BoundedTable> boundedTables;
+
+private:
+  /// The interleaved table of a bounded requantization. The half term is
+  /// c = 2^(e - 1), e = shift - 31, or c + z * 2^e to fold the output zero
+  /// point z: `(q + z * 2^e) >> e == (q >> e) + z` while q + z * 2^e fits
+  /// an int32, which holds when every channel's |q| <= |value| * 2|m| /
+  /// 2^32 + c + 2 (the product, half, rounding and sign terms) leaves room.
+  Value boundedTable(StringRef prefix, RequantAttr rq, ArrayRef<int32_t> mult,
+                     ArrayRef<int32_t> shift, int64_t valueBound) {
+    constexpr int64_t kWordBits = 32;
+    int64_t zp = rq.getOutputZp();
+    auto exponent = [&](size_t k) { return shift[k] - (kWordBits - 1); };
+    auto fits = [&](size_t k) {
+      int64_t e = exponent(k);
+      int64_t product =
+          (2 * valueBound * std::abs(int64_t{mult[k]})) >> kWordBits;
+      int64_t q = product + (int64_t{1} << (e - 1)) + 2;
+      return q + std::abs(zp) * (int64_t{1} << e) <=
+             std::numeric_limits<int32_t>::max();
+    };
+    bool fold = zp != 0 && llvm::all_of(llvm::seq<size_t>(0, mult.size()),
+                                        fits);
+    SmallVector<int32_t> words;
+    for (size_t k = 0; k < mult.size(); ++k) {
+      int64_t e = exponent(k);
+      int64_t half = (int64_t{1} << (e - 1)) + (fold ? zp * (int64_t{1} << e) : 0);
+      llvm::append_values(words, mult[k], shift[k],
+                          static_cast<int32_t>(half));
+    }
+    Value params = i32Table((prefix + "requant").str(), words);
+    boundedTables[params] = BoundedTable{fold};
+    return params;
+  }
+
+  /// `requantize` from a bounded table.
+  Value boundedRequantize(Value v, RequantAttr rq, Value params,
+                          BoundedTable table, Value ch, Type resultType) {
+    auto word = [&](int64_t k) {
+      return load(params, apply(d(0) * kBoundedWords + k, ch));
+    };
+    Value m = word(0), sh = word(1), half = word(2);
+    return RequantizeOp::create(
+        b, loc, resultType, v, m, sh, Value(), half, b.getI32IntegerAttr(0),
+        b.getI32IntegerAttr(table.zpFolded ? 0 : rq.getOutputZp()),
+        b.getI32IntegerAttr(rq.getMin()), b.getI32IntegerAttr(rq.getMax()),
+        b.getBoolAttr(rq.getDoubleRound()), b.getUnitAttr(), b.getUnitAttr());
+  }
+
+public:
   //===--------------------------------------------------------------------===//
   // Windowed skeleton: outputs in row-major order, frees at last use.
   //===--------------------------------------------------------------------===//
@@ -349,46 +400,95 @@ public:
     });
   }
 
-  /// Frees, for output pixel (p, q), the input pixels whose last reader it
-  /// is: every segment of them, or only segment `cc` when given. With
-  /// `guard`, the frees run only when guard == guardLast (a single-trip
-  /// affine.for), so they can sit before the pixel's last store.
+  /// freeLastUses for the output pixel a pixel body is called for.
   using FreeHook = function_ref<void(Value cc, Value guard, int64_t guardLast)>;
 
+  /// Calls `pixelBody(p, q, frees)` for the output pixels in row-major
+  /// order, then frees the inputs no output reads.
   void emitWindowed(const Axis &rows, const Axis &cols, Value inBase,
                     int64_t inSegsPerPixel,
                     function_ref<void(Value, Value, FreeHook)> pixelBody) {
-    auto [rowLo, rowHi] = lastUseRange(rows);
-    auto [colLo, colHi] = lastUseRange(cols);
     loop(0, rows.outExtent, [&](Value p) {
       loop(0, cols.outExtent, [&](Value q) {
         auto hook = [&](Value cc, Value guard, int64_t guardLast) {
-          auto frees = [&]() {
-            loop(rowLo, rowHi, p, [&](Value y) {
-              loop(colLo, colHi, q, [&](Value x) {
-                if (!cc)
-                  return freePixels(inBase, cols, inSegsPerPixel, y, x);
-                freeSegment(inBase,
-                            (d(0) * cols.inExtent + d(1)) * inSegsPerPixel +
-                                d(2),
-                            {y, x, cc});
-              });
-            });
-          };
-          if (!guard)
-            return frees();
-          loop({d(0), c(guardLast)}, {d(0) + 1, c(guardLast + 1)}, guard,
-               [&](Value) { frees(); });
+          freeLastUses(rows, cols, inBase, inSegsPerPixel, p, q, cc, guard,
+                       guardLast);
         };
         pixelBody(p, q, hook);
       });
-      if (tailStart(cols) < cols.inExtent)
-        loop(rowLo, rowHi, p, [&](Value y) {
-          loop(tailStart(cols), cols.inExtent, [&](Value x) {
-            freePixels(inBase, cols, inSegsPerPixel, y, x);
-          });
-        });
+      freeRowTail(rows, cols, inBase, inSegsPerPixel, p);
     });
+    freeTail(rows, cols, inBase, inSegsPerPixel);
+  }
+
+  /// emitWindowed over blocks of `block` consecutive output pixels of a
+  /// row (the last block of a row may be shorter): `blockBody(p, qs)` gets
+  /// the block's columns and frees the inputs whose last reader is (p, q)
+  /// with freeLastUses.
+  void emitWindowedBlocks(const Axis &rows, const Axis &cols, Value inBase,
+                          int64_t inSegsPerPixel, int64_t block,
+                          function_ref<void(Value, ArrayRef<Value>)> blockBody) {
+    int64_t full = cols.outExtent / block;
+    loop(0, rows.outExtent, [&](Value p) {
+      loop(0, full, [&](Value qb) {
+        SmallVector<Value, 2> qs;
+        for (int64_t i = 0; i < block; ++i)
+          qs.push_back(apply(d(0) * block + i, qb));
+        blockBody(p, qs);
+      });
+      SmallVector<Value, 2> rest;
+      for (int64_t q = full * block; q < cols.outExtent; ++q)
+        rest.push_back(index(q));
+      if (!rest.empty())
+        blockBody(p, rest);
+      freeRowTail(rows, cols, inBase, inSegsPerPixel, p);
+    });
+    freeTail(rows, cols, inBase, inSegsPerPixel);
+  }
+
+  /// Frees the input pixels whose last reader is output (p, q): every
+  /// segment of them, or only segment `cc` when given. With `guard`, the
+  /// frees run only when guard == guardLast (a single-trip affine.for), so
+  /// they can sit before the pixel's last store.
+  void freeLastUses(const Axis &rows, const Axis &cols, Value inBase,
+                    int64_t inSegsPerPixel, Value p, Value q, Value cc,
+                    Value guard = Value(), int64_t guardLast = 0) {
+    auto [rowLo, rowHi] = lastUseRange(rows);
+    auto [colLo, colHi] = lastUseRange(cols);
+    auto frees = [&]() {
+      loop(rowLo, rowHi, p, [&](Value y) {
+        loop(colLo, colHi, q, [&](Value x) {
+          if (!cc)
+            return freePixels(inBase, cols, inSegsPerPixel, y, x);
+          freeSegment(inBase,
+                      (d(0) * cols.inExtent + d(1)) * inSegsPerPixel + d(2),
+                      {y, x, cc});
+        });
+      });
+    };
+    if (!guard)
+      return frees();
+    loop({d(0), c(guardLast)}, {d(0) + 1, c(guardLast + 1)}, guard,
+         [&](Value) { frees(); });
+  }
+
+private:
+  /// The input columns of row p's last-use rows that no output reads.
+  void freeRowTail(const Axis &rows, const Axis &cols, Value inBase,
+                   int64_t inSegsPerPixel, Value p) {
+    if (tailStart(cols) >= cols.inExtent)
+      return;
+    auto [rowLo, rowHi] = lastUseRange(rows);
+    loop(rowLo, rowHi, p, [&](Value y) {
+      loop(tailStart(cols), cols.inExtent, [&](Value x) {
+        freePixels(inBase, cols, inSegsPerPixel, y, x);
+      });
+    });
+  }
+
+  /// The input rows no output reads.
+  void freeTail(const Axis &rows, const Axis &cols, Value inBase,
+                int64_t inSegsPerPixel) {
     loop(tailStart(rows), rows.inExtent, [&](Value y) {
       loop(0, cols.inExtent,
            [&](Value x) { freePixels(inBase, cols, inSegsPerPixel, y, x); });

@@ -141,6 +141,11 @@ func.func @main(%x: tensor<1x8x8x8xi8>) -> tensor<1x3x3x8xi8> {
 // from registers into one 4-byte store; the 2 leftover channels of the
 // 6-byte segment form a narrower block. With a single segment the 4-lane
 // block is straight-line too (no block loop), so its channels are constants.
+// The requantization is bounded (|sum| < 2^30): one table interleaves each
+// channel's multiplier, shift and half term 2^(e - 1) = 16 (e = 36 - 31),
+// with the output zero point folded in (16 - 3 * 2^5 = -80), so the ops
+// carry output_zp = 0.
+// CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_requant : memref<18xi32> = dense<[1073741824, 36, -80, 1073741824, 36, -80,
 // CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_bias : memref<6xi32> = dense<-44>
 // CHECK-LABEL: func.func @vmcu_invoke
 // CHECK: vmcu.kernel "depthwise_conv2d_0"
@@ -169,7 +174,7 @@ func.func @main(%x: tensor<1x8x8x8xi8>) -> tensor<1x3x3x8xi8> {
 // CHECK-DAG: %[[X:.*]] = vector.load %[[WIN]][%{{.*}}] : memref<54xi8>, vector<4xi8>
 // CHECK-DAG: %[[WV:.*]] = vector.load %[[W]][%{{.*}}] : memref<54xi8>, vector<4xi8>
 // CHECK: vmcu.mac_lanes %[[TACC]], %[[X]], %[[WV]] : vector<4xi32>, vector<4xi8>
-// CHECK-COUNT-4: vmcu.requantize
+// CHECK-COUNT-4: vmcu.requantize {{.*}} half {{.*}}output_zp = 0 : i32
 // CHECK: %[[BYTES:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi8>
 // CHECK: vector.store %[[BYTES]], %[[OBUF]][%{{.*}}] : memref<6xi8>, vector<4xi8>
 // CHECK: %[[C4:.*]] = arith.constant 4 : index
@@ -188,4 +193,18 @@ func.func @main(%x: tensor<1x4x4x6xi8>) -> tensor<1x4x4x6xi8> {
   %b = arith.constant dense<10> : tensor<6xi32>
   %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 3 : i32, requant = #rq} : (tensor<1x4x4x6xi8>, tensor<3x3x6x1xi8>, tensor<6xi32>) -> tensor<1x4x4x6xi8>
   return %y : tensor<1x4x4x6xi8>
+}
+
+// -----
+
+// A shift of 61 (e = 30): the zero point's 3 * 2^30 does not fit the int32
+// quotient, so the half term stays 2^29 and the ops keep output_zp.
+#rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [61], double_round = true, min = -128, max = 127>
+// CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_requant : memref<24xi32> = dense<[1073741824, 61, 536870912, 1073741824, 61, 536870912,
+// CHECK: vmcu.requantize {{.*}} half {{.*}}output_zp = -3 : i32
+func.func @main(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8> {
+  %w = arith.constant dense<2> : tensor<3x3x8x1xi8>
+  %b = arith.constant dense<10> : tensor<8xi32>
+  %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 3 : i32, requant = #rq} : (tensor<1x4x4x8xi8>, tensor<3x3x8x1xi8>, tensor<8xi32>) -> tensor<1x4x4x8xi8>
+  return %y : tensor<1x4x4x8xi8>
 }

@@ -381,7 +381,10 @@ def VMCU_RequantizeOp : VMCU_Op<"requantize",
     (the bracketed terms with `double_round`): one SMMLAR (SMMLA without
     double rounding) on 32-bit operands, exact for such `v`. `half`, with
     `bounded_value` only, is `c` read from a per-channel table, so no
-    element computes it.
+    element computes it; or `c + z * 2^e`, which adds `z` to the result
+    while the quotient plus `z * 2^e` fits an int32: the tiler folds an
+    output zero point `z` so (and sets `output_zp` to 0) where its bound on
+    `v` proves that.
 
     Example:
 

@@ -408,22 +408,34 @@ private:
         e.b, e.loc,
         cast<TypedAttr>(DenseElementsAttr::get(
             e.segType(), static_cast<int8_t>(dw.getInputZp()))));
-    e.loop(0, g.kr, [&](Value r) {
-      e.loop(0, g.kc, [&](Value tt) {
-        Value at = e.apply((e.d(0) * g.kc + e.d(1)) * s, {r, tt});
-        auto ifOp = affine::AffineIfOp::create(
-            e.b, e.loc, inside, ValueRange{p, q, r, tt}, /*withElse=*/true);
-        OpBuilder::InsertionGuard guard(e.b);
-        e.b.setInsertionPointToStart(ifOp.getThenBlock());
-        e.loadSegment(t.workspace,
-                      slotSegment(tap(e.d(0), g.strideR, g.padR, e.d(2)),
-                                  tap(e.d(1), g.strideC, g.padC, e.d(3)),
-                                  e.d(4)),
-                      {p, q, r, tt, mm}, win, at);
-        e.b.setInsertionPointToStart(ifOp.getElseBlock());
-        vector::StoreOp::create(e.b, e.loc, zpSegment, win, ValueRange{at});
+    // Padding taps first, then the in-bounds ones, in two tap loops: one
+    // if/else per tap would let LLVM merge both stores into one of a
+    // selected vector, which it splits into byte moves.
+    auto eachTap = [&](bool insideTaps) {
+      e.loop(0, g.kr, [&](Value r) {
+        e.loop(0, g.kc, [&](Value tt) {
+          Value at = e.apply((e.d(0) * g.kc + e.d(1)) * s, {r, tt});
+          auto ifOp = affine::AffineIfOp::create(e.b, e.loc, inside,
+                                                 ValueRange{p, q, r, tt},
+                                                 /*withElse=*/!insideTaps);
+          OpBuilder::InsertionGuard guard(e.b);
+          if (!insideTaps) {
+            e.b.setInsertionPointToStart(ifOp.getElseBlock());
+            vector::StoreOp::create(e.b, e.loc, zpSegment, win,
+                                    ValueRange{at});
+            return;
+          }
+          e.b.setInsertionPointToStart(ifOp.getThenBlock());
+          e.loadSegment(t.workspace,
+                        slotSegment(tap(e.d(0), g.strideR, g.padR, e.d(2)),
+                                    tap(e.d(1), g.strideC, g.padC, e.d(3)),
+                                    e.d(4)),
+                        {p, q, r, tt, mm}, win, at);
+        });
       });
-    });
+    };
+    eachTap(/*insideTaps=*/false);
+    eachTap(/*insideTaps=*/true);
     emitWindowRequant(e, win, *dwTables, g.kr, g.kc, mm,
                       {dw.getRequant(), m2, sh2}, cpix, e.d(0) * s);
   }

@@ -404,11 +404,15 @@ public:
   using FreeHook = function_ref<void(Value cc, Value guard, int64_t guardLast)>;
 
   /// Calls `pixelBody(p, q, frees)` for the output pixels in row-major
-  /// order, then frees the inputs no output reads.
+  /// order, then frees the inputs no output reads. `rowStart(p)`, if given,
+  /// runs before each output row's first pixel.
   void emitWindowed(const Axis &rows, const Axis &cols, Value inBase,
                     int64_t inSegsPerPixel,
-                    function_ref<void(Value, Value, FreeHook)> pixelBody) {
+                    function_ref<void(Value, Value, FreeHook)> pixelBody,
+                    function_ref<void(Value)> rowStart = {}) {
     loop(0, rows.outExtent, [&](Value p) {
+      if (rowStart)
+        rowStart(p);
       loop(0, cols.outExtent, [&](Value q) {
         auto hook = [&](Value cc, Value guard, int64_t guardLast) {
           freeLastUses(rows, cols, inBase, inSegsPerPixel, p, q, cc, guard,
@@ -550,10 +554,12 @@ struct LaneRequant {
 /// (channel cc * seg + k) goes to out[outAt + k], outAt an expression over
 /// d0 = cc. Each block of 4 lanes keeps its sums in registers through tap
 /// loops of constant bounds (vmcu-unroll-microkernels unrolls them) and
-/// through its requantization, and stores its 4 bytes at once.
+/// through its requantization, and stores its 4 bytes at once. With
+/// `slideQ` (a sliding window, see emitDepthwise), tap column t of output
+/// column q is window column (q + t) mod kc.
 void emitWindowRequant(Emitter &e, Value win, const DepthwiseTables &dw,
                        int64_t kr, int64_t kc, Value cc, const LaneRequant &rq,
-                       Value out, AffineExpr outAt);
+                       Value out, AffineExpr outAt, Value slideQ = Value());
 
 /// A pointwise (1x1, stride 1, unpadded) conv or a fully connected layer:
 /// an M x Cout x Cin GEMM over `pixels` = M pixels.

@@ -42,10 +42,18 @@ FailureOr<DepthwiseTables> mlir::vmcu::tile::packDepthwise(Emitter &e,
 
 namespace {
 
+/// The window buffer column of tap column d1 for output column d0 when the
+/// window slides along the row (emitDepthwise): a ring of kc columns.
+AffineExpr slideColumn(Emitter &e, int64_t kc) {
+  return (e.d(0) + e.d(1)) % kc;
+}
+
 /// Sum over the window of channel lanes [k, k + n) of segment `cc` as a
 /// vector<n x i32> carried through both tap loops; `init` holds the biases.
+/// With `slideQ`, tap column t is window column slideColumn(slideQ, t).
 Value windowSum(Emitter &e, Value win, const DepthwiseTables &dw, int64_t kr,
-                int64_t kc, Value cc, Value k, int64_t n, Value init) {
+                int64_t kc, Value cc, Value k, int64_t n, Value init,
+                Value slideQ) {
   int64_t s = e.seg;
   Type i32Type = e.b.getI32Type();
   auto x8 = VectorType::get({n}, e.b.getI8Type());
@@ -60,7 +68,8 @@ Value windowSum(Emitter &e, Value win, const DepthwiseTables &dw, int64_t kr,
     OpBuilder::InsertionGuard inner(e.b);
     e.b.setInsertionPointToStart(tLoop.getBody());
     Value tt = tLoop.getInductionVar();
-    Value xIdx = e.apply((e.d(0) * kc + e.d(1)) * s + e.d(2), {r, tt, k});
+    Value column = slideQ ? e.apply(slideColumn(e, kc), {slideQ, tt}) : tt;
+    Value xIdx = e.apply((e.d(0) * kc + e.d(1)) * s + e.d(2), {r, column, k});
     Value xv = vector::LoadOp::create(e.b, e.loc, x8, win, ValueRange{xIdx});
     Value acc = tLoop.getRegionIterArgs()[0];
     AffineExpr tap = (e.d(0) * kr + e.d(1)) * kc + e.d(2);
@@ -99,7 +108,7 @@ void mlir::vmcu::tile::emitWindowRequant(Emitter &e, Value win,
                                          const DepthwiseTables &dw, int64_t kr,
                                          int64_t kc, Value cc,
                                          const LaneRequant &rq, Value out,
-                                         AffineExpr outAt) {
+                                         AffineExpr outAt, Value slideQ) {
   int64_t s = e.seg, blocks = s / kDotLanes;
   Type i32Type = e.b.getI32Type(), i8Type = e.b.getI8Type();
   // Lanes [k, k + n): sums in registers, requantized lane by lane, one
@@ -108,7 +117,7 @@ void mlir::vmcu::tile::emitWindowRequant(Emitter &e, Value win,
     Value init = vector::LoadOp::create(
         e.b, e.loc, VectorType::get({n}, i32Type), dw.bias,
         ValueRange{e.apply(e.d(0) * s + e.d(1), {cc, k})});
-    Value sums = windowSum(e, win, dw, kr, kc, cc, k, n, init);
+    Value sums = windowSum(e, win, dw, kr, kc, cc, k, n, init, slideQ);
     SmallVector<Value, kDotLanes> bytes;
     for (int64_t j = 0; j < n; ++j) {
       Value lane = vector::ExtractOp::create(e.b, e.loc, sums, j);
@@ -137,17 +146,104 @@ void mlir::vmcu::tile::emitWindowRequant(Emitter &e, Value win,
     lanes(e.index(blocks * kDotLanes), rest);
 }
 
+namespace {
+
+/// The kr x kc window buffer of a depthwise kernel ([row][column][lane]
+/// int8) and how it is filled from the ring: in-bounds taps ring-loaded in
+/// clipped tap loops, padding taps set to the input zero point.
+struct DepthwiseWindow {
+  Emitter &e;
+  const KernelTensors &t;
+  Axis rows, cols;
+  int64_t cs;
+  int32_t zp;
+  Value win;
+
+  /// Fills tap columns [firstTap, kc) of output (p, qv) for channel segment
+  /// `cc`. With `slide`, tap column t goes to window column
+  /// slideColumn(qv, t), else to column t.
+  void fill(Value p, Value qv, Value cc, int64_t firstTap, bool slide) {
+    int64_t kr = rows.kernel, kc = cols.kernel;
+    auto columnOf = [&](Value tt) {
+      return slide ? e.apply(slideColumn(e, kc), {qv, tt}) : tt;
+    };
+    auto at = [&](Value r, Value tt) {
+      return e.apply((e.d(0) * kc + e.d(1)) * e.seg, {r, columnOf(tt)});
+    };
+    // Padding taps read as the zero point.
+    IntegerSet inside = insideSet();
+    Value zpSegment = arith::ConstantOp::create(
+        e.b, e.loc,
+        cast<TypedAttr>(
+            DenseElementsAttr::get(e.segType(), static_cast<int8_t>(zp))));
+    e.loop(0, kr, [&](Value r) {
+      e.loop(firstTap, kc, [&](Value tt) {
+        auto ifOp = affine::AffineIfOp::create(
+            e.b, e.loc, inside, ValueRange{p, qv, r, tt}, /*withElse=*/true);
+        OpBuilder::InsertionGuard guard(e.b);
+        e.b.setInsertionPointToStart(ifOp.getElseBlock());
+        vector::StoreOp::create(e.b, e.loc, zpSegment, win,
+                                ValueRange{at(r, tt)});
+      });
+    });
+    // The in-bounds taps, ring-loaded in the usual order.
+    e.loop({e.c(0), e.c(rows.pad) - e.d(0) * rows.stride},
+           {e.c(kr), e.c(rows.bExtent + rows.pad) - e.d(0) * rows.stride}, p,
+           [&](Value r) {
+             e.loop({e.c(firstTap), e.c(cols.pad) - e.d(0) * cols.stride},
+                    {e.c(kc),
+                     e.c(cols.bExtent + cols.pad) - e.d(0) * cols.stride},
+                    qv, [&](Value tt) {
+                      Value y = e.apply(e.d(0) * rows.stride - rows.pad + e.d(1),
+                                        {p, r});
+                      Value x = e.apply(e.d(0) * cols.stride - cols.pad + e.d(1),
+                                        {qv, tt});
+                      Value addr = e.ringAddress(
+                          t.input,
+                          (e.d(0) * cols.inExtent + e.d(1)) * cs + e.d(2),
+                          {y, x, cc});
+                      Value v = RingLoadOp::create(e.b, e.loc, e.segType(),
+                                                   e.env.pool, addr, Value());
+                      vector::StoreOp::create(e.b, e.loc, v, win,
+                                              ValueRange{at(r, tt)});
+                    });
+           });
+  }
+
+private:
+  /// Tap (r, t) of output (p, q) is in bounds: d0 = p, d1 = q, d2 = r,
+  /// d3 = t.
+  IntegerSet insideSet() {
+    auto bounds = [&](const Axis &a, AffineExpr o, AffineExpr k) {
+      AffineExpr i = o * a.stride - a.pad + k;
+      return std::array<AffineExpr, 2>{i, e.c(a.bExtent - 1) - i};
+    };
+    auto [r0, r1] = bounds(rows, e.d(0), e.d(2));
+    auto [c0, c1] = bounds(cols, e.d(1), e.d(3));
+    return IntegerSet::get(4, 0, {r0, r1, c0, c1},
+                           {false, false, false, false});
+  }
+};
+
+} // namespace
+
 /// Depthwise: every channel has its own accumulator, so the inner level runs
 /// over blocks of 4 channels with their 4 sums in registers (iter_args of
 /// the tap loops) instead of a memref round trip per MAC.
 ///
-/// The in-bounds window segments are ring-loaded in the same order as
-/// before (clipped tap loops) into a kr x kc window buffer; padding taps are
-/// filled with the input zero point, so the tap loops over the window have
-/// constant bounds (vmcu-unroll-microkernels unrolls them) and
+/// The window segments go into a kr x kc window buffer (DepthwiseWindow);
+/// padding taps hold the input zero point, so the tap loops over the
+/// window have constant bounds (vmcu-unroll-microkernels unrolls them) and
 /// `(x - zp) * w` of a padding tap is 0. The zero point is folded into the
 /// bias: `bias - zp * sum_taps w` (exact modulo 2^32, like the int32
 /// accumulator), so a MAC is one multiply-accumulate.
+///
+/// With one channel segment and column stride 1 the window slides along
+/// the row: its columns are a ring (slideColumn), a row starts with tap
+/// columns 1..kc-1 of a virtual output column -1 loaded, and each output
+/// loads only its last tap column, over the column the previous output
+/// read first. Every input pixel is ring-loaded once per window row
+/// instead of kc times.
 LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
                                               const KernelTensors &t) {
   auto in = op.getInput().getType(), out = op.getOutput().getType();
@@ -162,64 +258,33 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
   FailureOr<DepthwiseTables> tables = packDepthwise(e, "", op, e.seg);
   if (failed(tables))
     return failure();
-  int32_t zp = static_cast<int32_t>(op.getInputZp());
   RequantAttr rq = op.getRequant();
   auto [mult, shift] = e.requantTables("", rq, ch, tables->valueBound);
-  int64_t taps = kr * kc;
-  Value win = e.scratch(taps * s, e.b.getI8Type());
+  DepthwiseWindow window{e,  t,  rows,
+                         cols, cs, static_cast<int32_t>(op.getInputZp()),
+                         e.scratch(kr * kc * s, e.b.getI8Type())};
   Value obuf = e.scratch(s, e.b.getI8Type());
-  // Window tap (r, t) of output (p, q) is in bounds: d0 = p, d1 = q, d2 = r,
-  // d3 = t.
-  auto inBounds = [&](const Axis &a, AffineExpr o, AffineExpr k) {
-    AffineExpr i = o * a.stride - a.pad + k;
-    return std::array<AffineExpr, 2>{i, e.c(a.bExtent - 1) - i};
+  bool slide = cs == 1 && cols.stride == 1 && kc > 1;
+  auto rowStart = [&](Value p) {
+    window.fill(p, e.index(-1), e.index(0), /*firstTap=*/1, /*slide=*/true);
   };
-  auto [r0, r1] = inBounds(rows, e.d(0), e.d(2));
-  auto [c0, c1] = inBounds(cols, e.d(1), e.d(3));
-  IntegerSet inside =
-      IntegerSet::get(4, 0, {r0, r1, c0, c1}, {false, false, false, false});
-  Value zpSegment =
-      arith::ConstantOp::create(e.b, e.loc,
-                                cast<TypedAttr>(DenseElementsAttr::get(
-                                    e.segType(), static_cast<int8_t>(zp))));
 
   e.emitWindowed(
-      rows, cols, t.input, cs, [&](Value p, Value q, Emitter::FreeHook frees) {
+      rows, cols, t.input, cs,
+      [&](Value p, Value q, Emitter::FreeHook frees) {
         e.loop(0, cs, [&](Value cc) {
-          // Padding taps read as the zero point.
-          e.loop(0, kr, [&](Value r) {
-            e.loop(0, kc, [&](Value tt) {
-              auto ifOp = affine::AffineIfOp::create(e.b, e.loc, inside,
-                                                     ValueRange{p, q, r, tt},
-                                                     /*withElse=*/true);
-              OpBuilder::InsertionGuard guard(e.b);
-              e.b.setInsertionPointToStart(ifOp.getElseBlock());
-              vector::StoreOp::create(
-                  e.b, e.loc, zpSegment, win,
-                  ValueRange{e.apply((e.d(0) * kc + e.d(1)) * s, {r, tt})});
-            });
-          });
-          // The in-bounds taps, ring-loaded in the usual order.
-          e.forEachTap(
-              rows, cols, p, q, [&](Value r, Value tt, Value y, Value x) {
-                Value addr = e.ringAddress(
-                    t.input, (e.d(0) * cols.inExtent + e.d(1)) * cs + e.d(2),
-                    {y, x, cc});
-                Value v = RingLoadOp::create(e.b, e.loc, e.segType(),
-                                             e.env.pool, addr, Value());
-                vector::StoreOp::create(
-                    e.b, e.loc, v, win,
-                    ValueRange{e.apply((e.d(0) * kc + e.d(1)) * s, {r, tt})});
-              });
-          emitWindowRequant(e, win, *tables, kr, kc, cc, {rq, mult, shift},
-                            obuf, e.c(0));
+          window.fill(p, q, cc, slide ? kc - 1 : 0, slide);
+          emitWindowRequant(e, window.win, *tables, kr, kc, cc,
+                            {rq, mult, shift}, obuf, e.c(0),
+                            slide ? q : Value());
           // Channel segment cc of the window is dead once this segment is done.
           frees(cc, Value(), 0);
           e.storeSegment(t.output,
                          (e.d(0) * cols.outExtent + e.d(1)) * cs + e.d(2),
                          {p, q, cc}, obuf);
         });
-      });
+      },
+      slide ? function_ref<void(Value)>(rowStart) : function_ref<void(Value)>());
   return success();
 }
 

@@ -136,7 +136,11 @@ func.func @main(%x: tensor<1x8x8x8xi8>) -> tensor<1x3x3x8xi8> {
 // Depthwise: the in-bounds window segments are ring-loaded (clipped tap
 // loops, as for convs) into a window buffer whose padding taps hold the
 // input zero point, so the zero point folds into the bias
-// (10 - 3 * 9 taps * 2 = -44). Each block of 4 channels carries its sums in
+// (10 - 3 * 9 taps * 2 = -44). With one channel segment and column stride
+// 1 the window slides along the row: its 3 columns are a ring, a row starts
+// with tap columns 1 and 2 of a virtual output column -1, and each output
+// loads only its last tap column (t = 2), into window column (q + 2) mod 3.
+// Each block of 4 channels carries its sums in
 // iter_args through constant-bound tap loops and requantizes them straight
 // from registers into one 4-byte store; the 2 leftover channels of the
 // 6-byte segment form a narrower block. With a single segment the 4-lane
@@ -145,6 +149,7 @@ func.func @main(%x: tensor<1x8x8x8xi8>) -> tensor<1x3x3x8xi8> {
 // channel's multiplier, shift and half term 2^(e - 1) = 16 (e = 36 - 31),
 // with the output zero point folded in (16 - 3 * 2^5 = -80), so the ops
 // carry output_zp = 0.
+// CHECK: #[[SLIDE:map[0-9]*]] = affine_map<(d0, d1) -> ((d0 + d1) mod 3)>
 // CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_requant : memref<18xi32> = dense<[1073741824, 36, -80, 1073741824, 36, -80,
 // CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_bias : memref<6xi32> = dense<-44>
 // CHECK-LABEL: func.func @vmcu_invoke
@@ -154,23 +159,34 @@ func.func @main(%x: tensor<1x8x8x8xi8>) -> tensor<1x3x3x8xi8> {
 // CHECK-DAG: %[[WIN:.*]] = memref.alloca() : memref<54xi8>
 // CHECK-DAG: %[[OBUF:.*]] = memref.alloca() : memref<6xi8>
 // CHECK-NOT: memref.alloca() : memref<6xi32>
-// CHECK-DAG: %[[ZP:.*]] = arith.constant dense<3> : vector<6xi8>
 // CHECK: affine.for %[[P:.*]] = 0 to 4 {
-// CHECK-NEXT: affine.for %[[Q:.*]] = 0 to 4 {
-// CHECK-NEXT: affine.for %[[CC:.*]] = 0 to 1 {
-// CHECK-NEXT: affine.for %[[R:.*]] = 0 to 3 {
-// CHECK-NEXT: affine.for %[[T:.*]] = 0 to 3 {
-// CHECK-NEXT: affine.if #{{.*}}(%[[P]], %[[Q]], %[[R]], %[[T]]) {
+// CHECK-DAG: %[[M1:.*]] = arith.constant -1 : index
+// CHECK-DAG: %[[ZP:.*]] = arith.constant dense<3> : vector<6xi8>
+// CHECK: affine.for %[[R0:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.for %[[T0:.*]] = 1 to 3 {
+// CHECK-NEXT: affine.if #{{.*}}(%[[P]], %[[M1]], %[[R0]], %[[T0]]) {
 // CHECK-NEXT: } else {
 // CHECK: vector.store %[[ZP]], %[[WIN]]
 // CHECK: affine.for %{{.*}} = max #[[TAPLO:.*]](%[[P]]) to min #[[TAPHI:.*]](%[[P]]) {
-// CHECK-NEXT: affine.for %{{.*}} = max #[[TAPLO]](%[[Q]]) to min #[[TAPHI]](%[[Q]]) {
+// CHECK-NEXT: affine.for %{{.*}} = max #{{.*}}(%[[M1]]) to min #[[TAPHI]](%[[M1]]) {
+// CHECK: vmcu.ring_load {{.*}} -> vector<6xi8>
+// CHECK: affine.for %[[Q:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[CC:.*]] = 0 to 1 {
+// CHECK: affine.for %[[R:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.for %[[T:.*]] = 2 to 3 {
+// CHECK-NEXT: affine.if #{{.*}}(%[[P]], %[[Q]], %[[R]], %[[T]]) {
+// CHECK-NEXT: } else {
+// CHECK-NEXT: affine.apply #[[SLIDE]](%[[Q]], %[[T]])
+// CHECK: affine.for %{{.*}} = max #[[TAPLO]](%[[P]]) to min #[[TAPHI]](%[[P]]) {
+// CHECK-NEXT: affine.for %{{.*}} = max #{{.*}}(%[[Q]]) to min #[[TAPHI]](%[[Q]]) {
 // CHECK: %[[SEG:.*]] = vmcu.ring_load {{.*}} -> vector<6xi8>
+// CHECK-NEXT: affine.apply #[[SLIDE]](%[[Q]], %{{.*}})
 // CHECK: vector.store %[[SEG]], %[[WIN]]
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[INIT:.*]] = vector.load %[[B]][%{{.*}}] : memref<6xi32>, vector<4xi32>
 // CHECK-NEXT: %[[SUM:.*]] = affine.for %{{.*}} = 0 to 3 iter_args(%[[RACC:.*]] = %[[INIT]]) -> (vector<4xi32>) {
-// CHECK-NEXT: affine.for %{{.*}} = 0 to 3 iter_args(%[[TACC:.*]] = %[[RACC]]) -> (vector<4xi32>) {
+// CHECK-NEXT: affine.for %[[TT:.*]] = 0 to 3 iter_args(%[[TACC:.*]] = %[[RACC]]) -> (vector<4xi32>) {
+// CHECK-NEXT: affine.apply #[[SLIDE]](%[[Q]], %[[TT]])
 // CHECK-DAG: %[[X:.*]] = vector.load %[[WIN]][%{{.*}}] : memref<54xi8>, vector<4xi8>
 // CHECK-DAG: %[[WV:.*]] = vector.load %[[W]][%{{.*}}] : memref<54xi8>, vector<4xi8>
 // CHECK: vmcu.mac_lanes %[[TACC]], %[[X]], %[[WV]] : vector<4xi32>, vector<4xi8>

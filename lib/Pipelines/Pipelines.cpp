@@ -75,6 +75,7 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm,
     pm.addPass(createVMCUSelectSegmentSizesPass(select));
     VMCUTilePassOptions tile;
     tile.windowCache = options.windowCache;
+    tile.widenWeights = options.widenWeights;
     pm.addPass(createVMCUTilePass(tile));
     VMCUSolveOffsetsPassOptions solve;
     solve.ramKb = options.ramKb;

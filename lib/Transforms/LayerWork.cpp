@@ -64,7 +64,8 @@ int64_t mlir::vmcu::layerMacs(LayerOpInterface layer) {
 }
 
 GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC,
-                                        int64_t outC, int64_t segmentBytes) {
+                                        int64_t outC, int64_t segmentBytes,
+                                        bool widenWeights) {
   // Two rows of a block are staged on the stack: at most this many bytes
   // each, so a block's buffers stay below a 7x7 depthwise window of
   // 16-byte segments (the largest stack buffer of the fused plans).
@@ -75,6 +76,13 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC,
   int64_t rowStride = llvm::alignTo(inC, kDotLanes);
   int64_t pixels = rows > 1 && rowStride <= kMaxPairRowBytes ? 2 : 1;
   bool widened = pixels == 2 && rowStride <= kMaxWidenedRowBytes;
+  // Widened rows times widened weights: the widest tile the registers take.
+  constexpr int64_t kWideWeightChannels = 3;
+  static_assert(dotBlockRegisters(2, kWideWeightChannels, true) <=
+                kMaxDotBlockRegisters);
+  if (widenWeights && widened && outC % segmentBytes == 0)
+    return {pixels, kWideWeightChannels, rowStride, segmentBytes, widened,
+            /*widenedWeights=*/true};
   for (int64_t n : {4, 2}) {
     int64_t group = std::lcm(segmentBytes, n);
     if (outC % group == 0 &&

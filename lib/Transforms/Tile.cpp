@@ -268,7 +268,8 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       kernel.setEstimatedCycles(analysis::estimateCycles(work));
       Block &body = kernel.getBody().emplaceBlock();
       OpBuilder kb = OpBuilder::atBlockBegin(&body);
-      tile::KernelEnv env{module, pool, unit, layer.name, windowCache};
+      tile::KernelEnv env{module,     pool,       unit,
+                          layer.name, windowCache, widenWeights};
       tile::KernelTensors tensors{bases[layer.inputTensor],
                                   bases[layer.outputTensor]};
       tensors.workspace = workspace;

@@ -598,10 +598,11 @@ public:
 
 private:
   SmallVector<int8_t> packWeights(ArrayRef<int8_t> w) const;
+  SmallVector<int32_t> packWideWeights(ArrayRef<int8_t> w) const;
   SmallVector<int32_t> foldZeroPoint(ArrayRef<int8_t> w,
                                      ArrayRef<int32_t> bias,
                                      int32_t inputZp) const;
-  void emitTile(Value x, int64_t rows, Value tile, Value at);
+  void emitTile(Value x, int64_t rows, Value first, int64_t n, Value at);
   void widenRows(Value x, int64_t rows);
   Value mul(Value a, int64_t b);
   Value add(Value a, Value b);

@@ -52,12 +52,15 @@ scf::ForOp rolledLoop(Emitter &e, int64_t trips, ValueRange inits = {}) {
 GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
                      int64_t maxPixels, ArrayRef<int8_t> w,
                      ArrayRef<int32_t> bias, int32_t inputZp, RequantAttr rq)
-    : shape(gemmTileShape(maxPixels, inC, outC, e.seg)), e(e), inC(inC),
+    : shape(gemmTileShape(maxPixels, inC, outC, e.seg, e.env.widenWeights)),
+      e(e), inC(inC),
       outC(outC), rq(rq), steps(shape.rowStride / kDotLanes) {
   obuf = e.scratch(shape.pixels * shape.groupBytes, e.b.getI8Type());
   if (shape.widened)
     xw = e.scratch(shape.pixels * steps * kWordsPerStep, e.b.getI32Type());
-  weights = e.i8Table((prefix + "weights").str(), packWeights(w));
+  weights = shape.widenedWeights
+                ? e.i32Table((prefix + "weights").str(), packWideWeights(w))
+                : e.i8Table((prefix + "weights").str(), packWeights(w));
   biases = e.i32Table((prefix + "bias").str(), foldZeroPoint(w, bias, inputZp));
   std::tie(mult, shift) =
       e.requantTables(prefix, rq, outC, accumulatorBound(bias, inC));
@@ -76,6 +79,34 @@ SmallVector<int8_t> GemmTiles::packWeights(ArrayRef<int8_t> w) const {
           (step * channels + c % channels) * kDotLanes + k % kDotLanes;
       packed[at] = w[c * inC + k];
     }
+  return packed;
+}
+
+/// Widened weights (shape.widenedWeights): per tile (its first channel c0,
+/// groups of one segment split into tiles of N and the rest) and step,
+/// the even-lane pairs (lanes 0, 2) of each channel, then the odd ones
+/// (1, 3), as int16 pairs; tile c0 starts at word c0 * steps * 2.
+SmallVector<int32_t>
+GemmTiles::packWideWeights(ArrayRef<int8_t> w) const {
+  int64_t group = shape.groupBytes, n = shape.channels;
+  SmallVector<int32_t> packed(outC * steps * kWordsPerStep, 0);
+  // Weight (c, k) as an int16 lane; the lanes past Cin are zero.
+  auto lane16 = [&](int64_t c, int64_t k) -> uint32_t {
+    return k < inC ? static_cast<uint16_t>(int16_t{w[c * inC + k]}) : 0;
+  };
+  for (int64_t c = 0; c < outC; ++c) {
+    int64_t u = c % group;
+    int64_t c0 = c - u % n;
+    int64_t width = std::min(n, group - u / n * n);
+    for (int64_t k = 0; k < steps; ++k)
+      for (int64_t half = 0; half < kWordsPerStep; ++half) {
+        int64_t lane = k * kDotLanes + half;
+        uint32_t pair = lane16(c, lane) | lane16(c, lane + 2) << 16;
+        int64_t index = c0 * steps * kWordsPerStep +
+                        (k * kWordsPerStep + half) * width + (c - c0);
+        packed[index] = static_cast<int32_t>(pair);
+      }
+  }
   return packed;
 }
 
@@ -126,25 +157,30 @@ void GemmTiles::emit(Value x, int64_t rows, SegmentDone segmentDone) {
     widenRows(x, rows);
     x = xw;
   }
-  // Output group g: its tiles, then the caller's stores of its segments.
+  // Output group g: its tiles of n channels and one of the rest, then the
+  // caller's stores of its segments.
+  int64_t full = group / n, rest = group % n;
   e.loop(0, outC / group, [&](Value g) {
-    scf::ForOp loop = rolledLoop(e, group / n);
-    {
+    Value groupFirst = mul(g, group);
+    if (full > 0) {
+      scf::ForOp loop = rolledLoop(e, full);
       OpBuilder::InsertionGuard guard(e.b);
       e.b.setInsertionPointToStart(loop.getBody());
-      Value tile = add(mul(g, group / n), loop.getInductionVar());
-      emitTile(x, rows, tile, mul(loop.getInductionVar(), n));
+      Value at = mul(loop.getInductionVar(), n);
+      emitTile(x, rows, add(groupFirst, at), n, at);
     }
+    if (rest > 0)
+      emitTile(x, rows, add(groupFirst, e.index(full * n)), rest,
+               e.index(full * n));
     for (int64_t j = 0; j < group / e.seg; ++j)
       segmentDone(g, j, obuf);
   });
 }
 
-/// Tile `tile` (output channels tile * N ...) over all input chunks, its
-/// sums requantized into obuf[i * group + at + j].
-void GemmTiles::emitTile(Value x, int64_t rows, Value tile, Value at) {
-  int64_t n = shape.channels;
-  Value first = mul(tile, n);
+/// The tile of output channels [first, first + n) over all input chunks,
+/// its sums requantized into obuf[i * group + at + j].
+void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
+                         Value at) {
   // Every row starts from the same biases, loaded once.
   SmallVector<Value> biasOf;
   for (int64_t j = 0; j < n; ++j)
@@ -152,8 +188,10 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value tile, Value at) {
   SmallVector<Value> accs;
   for (int64_t i = 0; i < rows; ++i)
     llvm::append_range(accs, biasOf);
-  // This tile's packed weights start at tile * steps * N * 4 bytes.
-  Value tileBase = mul(tile, steps * n * kDotLanes);
+  // Weight elements per channel and step: 4 bytes, or 2 widened words. The
+  // tile's packed weights start at first * steps of them.
+  int64_t wStep = shape.widenedWeights ? kWordsPerStep : kDotLanes;
+  Value tileBase = mul(first, steps * wStep);
   int64_t full = steps / kChunkSteps, rest = steps % kChunkSteps;
   // x elements per step and bytes between rows: raw bytes, or the widened
   // rows' two words.
@@ -166,7 +204,8 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value tile, Value at) {
         e.b, e.loc, x, xIndex, weights, wIndex, sums,
         e.b.getI64IntegerAttr(rows), e.b.getI64IntegerAttr(words),
         e.b.getI64IntegerAttr(xStride),
-        shape.widened ? e.b.getUnitAttr() : UnitAttr());
+        shape.widened ? e.b.getUnitAttr() : UnitAttr(),
+        shape.widenedWeights ? e.b.getUnitAttr() : UnitAttr());
     return SmallVector<Value>(op.getResults());
   };
   if (full == 1)
@@ -178,7 +217,7 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value tile, Value at) {
     Value ch = chunks.getInductionVar();
     SmallVector<Value> sums =
         block(mul(ch, kChunkSteps * stepElements),
-              add(tileBase, mul(ch, kChunkSteps * n * kDotLanes)),
+              add(tileBase, mul(ch, kChunkSteps * n * wStep)),
               chunks.getRegionIterArgs(), kChunkSteps);
     scf::YieldOp::create(e.b, e.loc, sums);
     e.b.setInsertionPointAfter(chunks);
@@ -186,7 +225,7 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value tile, Value at) {
   }
   if (rest > 0)
     accs = block(e.index(full * kChunkSteps * stepElements),
-                 add(tileBase, e.index(full * kChunkSteps * n * kDotLanes)),
+                 add(tileBase, e.index(full * kChunkSteps * n * wStep)),
                  accs, rest);
   for (int64_t j = 0; j < n; ++j) {
     Value c = add(first, e.index(j));

@@ -22,6 +22,8 @@ struct KernelEnv {
   /// vmcu-tile's window-cache option: stack bytes a bottleneck may spend on
   /// its window of expanded pixels (0: none).
   uint64_t windowCacheBytes = 0;
+  /// vmcu-tile's widen-weights option (GemmTileShape::widenedWeights).
+  bool widenWeights = true;
 };
 
 /// The ring tensors one kernel reads and writes (tensor_base values).

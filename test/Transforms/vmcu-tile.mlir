@@ -4,10 +4,12 @@
 
 // A fully connected layer is a GEMM (TileGemm.cpp): per block of 2 rows,
 // both rows' segments are ring-loaded into a buffer and freed, and the
-// short rows widened to int16 pairs; then per output segment, each pair of
-// its channels is one vmcu.dot_block 2 x 2 register tile (biases with the
-// input zero point folded in) and 4 requantizations, in an scf.for LLVM
-// must not unroll, and both rows' segments are stored.
+// short rows widened to int16 pairs; then per output segment, each 3 of
+// its channels are one vmcu.dot_block 2 x 3 register tile over weights
+// stored as int16 pairs (widened_weights: 8 x 16 weights in 64 words;
+// biases with the input zero point folded in) and 6 requantizations, in an
+// scf.for LLVM must not unroll; the segment's 2 channels left over are a
+// 2 x 2 tile; both rows' segments are stored.
 // CHECK-LABEL: func.func @vmcu_invoke() -> i32
 // CHECK: %[[POOL:.*]] = vmcu.segment_pool : !vmcu.pool<segments = 6, segment_bytes = 8>
 // CHECK: %[[IN:.*]] = vmcu.tensor_base %[[POOL]] {name = "input", segments = 4 : i64, vmcu.io = "input"}
@@ -15,7 +17,7 @@
 // CHECK: vmcu.kernel "fully_connected_0" ins(%[[IN]]) outs(%[[OUT]]) attributes {estimated_cycles = {{[0-9]+}} : i64, executed_macs = 256 : i64, layer = "fully_connected", macs = 256 : i64, schedule = "gemm", segment_bytes = 8 : i64
 // CHECK: %[[O:.*]] = memref.alloca() : memref<16xi8>
 // CHECK: %[[XW:.*]] = memref.alloca() : memref<16xi32>
-// CHECK-DAG: %[[W:.*]] = memref.get_global @fully_connected_0_weights : memref<128xi8>
+// CHECK-DAG: %[[W:.*]] = memref.get_global @fully_connected_0_weights : memref<64xi32>
 // CHECK-DAG: memref.get_global @fully_connected_0_bias : memref<8xi32>
 // CHECK: %[[X:.*]] = memref.alloca() : memref<32xi8>
 // CHECK: affine.for %{{.*}} = 0 to 1 {
@@ -30,10 +32,12 @@
 // CHECK:   vmcu.widen_pairs
 // CHECK:   vector.store %{{.*}}, %[[XW]]
 // CHECK:   affine.for %{{.*}} = 0 to 1 {
-// CHECK:     scf.for
-// CHECK:       vmcu.dot_block %[[XW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 2 : i64, widened, words = 4 : i64, x_stride = 32 : i64}
-// CHECK-COUNT-4: vmcu.requantize
+// CHECK:     scf.for %{{.*}} = %{{.*}} to %[[TWO:.*]] step
+// CHECK:       vmcu.dot_block %[[XW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 2 : i64, widened, widened_weights, words = 4 : i64, x_stride = 32 : i64}
+// CHECK-COUNT-6: vmcu.requantize
 // CHECK:     } {llvm.loop_annotation = #{{.*}}}
+// CHECK:     vmcu.dot_block %[[XW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 2 : i64, widened, widened_weights, words = 4 : i64, x_stride = 32 : i64}
+// CHECK-COUNT-4: vmcu.requantize
 // CHECK:     vector.load %[[O]]
 // CHECK:     vmcu.ring_store %{{.*}}, %[[POOL]]
 // CHECK:     vector.load %[[O]]
@@ -52,21 +56,24 @@ func.func @main(%x: tensor<2x16xi8>) -> tensor<2x8xi8> {
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 
 // The GEMM's ragged edges: 3 rows are one 2-row block and a 1-row tail;
-// 5-byte output segments take one channel per tile; 40 input channels are
-// 10 steps of 4, an 8-step block and a 2-step rest.
+// 5-byte output segments are a 3-channel tile and a 2-channel rest; 40
+// input channels are 10 steps of 4, an 8-step block and a 2-step rest.
 // CHECK-LABEL: func.func @vmcu_invoke
-// CHECK: memref.get_global @fully_connected_0_weights : memref<200xi8>
+// CHECK: memref.get_global @fully_connected_0_weights : memref<100xi32>
 // CHECK: affine.for %{{.*}} = 0 to 1 {
 // CHECK:   affine.for %{{.*}} = 0 to 1 {
 // CHECK:     scf.for
-// CHECK:       vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, words = 8 : i64, x_stride = 80 : i64}
-// CHECK:       vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, words = 2 : i64, x_stride = 80 : i64}
-// CHECK-COUNT-2: vmcu.requantize
+// CHECK:       vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, widened_weights, words = 8 : i64, x_stride = 80 : i64}
+// CHECK:       vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, widened_weights, words = 2 : i64, x_stride = 80 : i64}
+// CHECK-COUNT-6: vmcu.requantize
 // CHECK:     } {llvm.loop_annotation
+// CHECK:     vmcu.dot_block %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 2 : i64, widened, widened_weights, words = 8 : i64, x_stride = 80 : i64}
+// CHECK:     vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, widened_weights, words = 2 : i64, x_stride = 80 : i64}
+// CHECK-COUNT-4: vmcu.requantize
 // CHECK: affine.for %{{.*}} = 0 to 1 {
 // CHECK:   scf.for
-// CHECK:     vmcu.dot_block {{.*}} {pixels = 1 : i64, widened, words = 8 : i64, x_stride = 80 : i64}
-// CHECK:     vmcu.dot_block {{.*}} {pixels = 1 : i64, widened, words = 2 : i64, x_stride = 80 : i64}
+// CHECK:     vmcu.dot_block {{.*}} {pixels = 1 : i64, widened, widened_weights, words = 8 : i64, x_stride = 80 : i64}
+// CHECK:     vmcu.dot_block {{.*}} {pixels = 1 : i64, widened, widened_weights, words = 2 : i64, x_stride = 80 : i64}
 func.func @main(%x: tensor<3x40xi8>) -> tensor<3x5xi8> {
   %w = arith.constant dense<1> : tensor<5x40xi8>
   %b = arith.constant dense<2> : tensor<5xi32>

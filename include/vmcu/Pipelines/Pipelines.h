@@ -80,6 +80,12 @@ struct VMCUPipelineOptions : public PassPipelineOptions<VMCUPipelineOptions> {
                      "R x R window of expanded pixels (vmcu-tile"
                      "{window-cache}); 0 (default): none"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> widenWeights{
+      *this, "widen-weights",
+      llvm::cl::desc("Keep GEMM tiles' weights as int16 pairs where their "
+                     "rows are widened (vmcu-tile{widen-weights}): faster, "
+                     "twice those weights' flash"),
+      llvm::cl::init(true)};
 
   /// Checks `cpu` and `from`; on failure calls `emitError` and fails.
   LogicalResult verify(function_ref<void(const Twine &)> emitError) const;

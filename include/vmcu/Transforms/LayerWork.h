@@ -29,14 +29,18 @@ int64_t layerMacs(LayerOpInterface layer);
 /// and stored `groupBytes` at a time (a multiple of both the segment and
 /// the tile). Two-row tiles over rows of at most kMaxWidenedRowBytes also
 /// keep the rows `widened` to int16 pairs (vmcu.widen_pairs): the tile
-/// then unpacks only weights. Its stack buffers are `pixels` rows (twice
-/// over when widened) and `pixels` groups.
+/// then unpacks only weights; such tiles also take `widenedWeights` (int16
+/// pairs packed offline, twice the flash) and unpack nothing: 2 x 3 tiles,
+/// whose groups are one segment, the last tile of a group taking the
+/// channels left over (groupBytes mod 3). Its stack buffers are `pixels`
+/// rows (twice over when widened) and `pixels` groups.
 struct GemmTileShape {
   int64_t pixels;
   int64_t channels;
   int64_t rowStride;
   int64_t groupBytes;
   bool widened;
+  bool widenedWeights = false;
 
   int64_t scratchBytes() const {
     int64_t rows = widened ? 3 * rowStride : rowStride;
@@ -44,7 +48,7 @@ struct GemmTileShape {
   }
 };
 GemmTileShape gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
-                            int64_t segmentBytes);
+                            int64_t segmentBytes, bool widenWeights = true);
 
 /// True if `layer` is a conv2d or fully_connected that vmcu-tile emits as
 /// a GEMM: a fully connected layer, or a 1x1 stride-1 unpadded conv.

@@ -152,6 +152,11 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
            "along the row so each input pixel is expanded once per output "
            "row instead of once per tap: faster, more stack, same arena. "
            "0 (default) keeps every bottleneck recomputing">,
+    Option<"widenWeights", "widen-weights", "bool", "true",
+           "Store the weights of GEMM tiles over widened rows (pointwise "
+           "convs and expansions with at most 128 input channels) as int16 "
+           "pairs, so the 2 x 3 register tiles unpack nothing: faster, "
+           "twice those weights' flash. false keeps int8 weights">,
   ];
 }
 

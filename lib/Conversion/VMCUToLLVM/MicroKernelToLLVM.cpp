@@ -110,6 +110,51 @@ struct DotBlockAsm {
   unsigned outputs;
 };
 
+/// Operands "=&r" x `outputs`, then the two pointers and the
+/// accumulators tied to the first outputs.
+static std::string dotBlockConstraints(int64_t outputs, int64_t accs) {
+  std::string constraints;
+  for (int64_t o = 0; o < outputs; ++o)
+    constraints += "=&r,";
+  constraints += "r,r";
+  for (int64_t a = 0; a < accs; ++a)
+    constraints += "," + std::to_string(a);
+  constraints += ",~{memory}";
+  return constraints;
+}
+
+/// The block over widened inputs and widened weights: per half step, one
+/// word of each pixel and of each channel, loaded back to back, then the
+/// SMLADs. Operands: accumulators, pixel words, channel words.
+static DotBlockAsm buildWidenedWeightsAsm(int64_t pixels, int64_t channels,
+                                          int64_t words, int64_t xStride) {
+  constexpr int64_t kWordBytes = 4, kHalves = 2;
+  int64_t accs = pixels * channels;
+  auto xWord = [&](int64_t i) { return accs + i; };
+  auto wWord = [&](int64_t j) { return accs + pixels + j; };
+  int64_t outputs = accs + pixels + channels;
+  int64_t px = outputs, pw = outputs + 1;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto reg = [](int64_t operand) { return "$" + std::to_string(operand); };
+  for (int64_t h = 0; h < kHalves * words; ++h) {
+    for (int64_t i = 0; i < pixels; ++i)
+      os << "ldr " << reg(xWord(i)) << ", [" << reg(px) << ", #"
+         << i * xStride + h * kWordBytes << "]\n\t";
+    for (int64_t j = 0; j < channels; ++j)
+      os << "ldr " << reg(wWord(j)) << ", [" << reg(pw) << ", #"
+         << (h * channels + j) * kWordBytes << "]\n\t";
+    for (int64_t j = 0; j < channels; ++j)
+      for (int64_t i = 0; i < pixels; ++i) {
+        std::string a = reg(i * channels + j);
+        os << "smlad " << a << ", " << reg(xWord(i)) << ", " << reg(wWord(j))
+           << ", " << a << "\n\t";
+      }
+  }
+  return {text, dotBlockConstraints(outputs, accs),
+          static_cast<unsigned>(outputs)};
+}
+
 static DotBlockAsm buildDotBlockAsm(int64_t pixels, int64_t channels,
                                     int64_t words, int64_t xStride,
                                     bool widened) {
@@ -163,14 +208,8 @@ static DotBlockAsm buildDotBlockAsm(int64_t pixels, int64_t channels,
       }
     }
   }
-  std::string constraints;
-  for (int64_t o = 0; o < outputs; ++o)
-    constraints += "=&r,";
-  constraints += "r,r";
-  for (int64_t a = 0; a < accs; ++a)
-    constraints += "," + std::to_string(a);
-  constraints += ",~{memory}";
-  return {text, constraints, static_cast<unsigned>(outputs)};
+  return {text, dotBlockConstraints(outputs, accs),
+          static_cast<unsigned>(outputs)};
 }
 
 /// [even pair, odd pair] of 4 int8 lanes: two SXTB16 into a vector<2xi32>.
@@ -210,8 +249,12 @@ struct DotBlockOpLowering : public ConvertOpToLLVMPattern<DotBlockOp> {
     Value pw = getStridedElementPtr(rewriter, loc, op.getW().getType(),
                                     adaptor.getW(), {adaptor.getWIndex()});
     DotBlockAsm block =
-        buildDotBlockAsm(op.getPixels(), op.getChannels(), op.getWords(),
-                         op.getXStride(), op.getWidened());
+        op.getWidenedWeights()
+            ? buildWidenedWeightsAsm(op.getPixels(), op.getChannels(),
+                                     op.getWords(), op.getXStride())
+            : buildDotBlockAsm(op.getPixels(), op.getChannels(),
+                               op.getWords(), op.getXStride(),
+                               op.getWidened());
     SmallVector<Value> operands{px, pw};
     llvm::append_range(operands, adaptor.getAcc());
     auto resultType = LLVM::LLVMStructType::getLiteral(

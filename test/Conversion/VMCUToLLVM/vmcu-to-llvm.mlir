@@ -162,6 +162,21 @@ func.func @dot_block_widened(%x: memref<16xi32>, %w: memref<64xi8>, %i: index,
   return %r#0, %r#1, %r#2, %r#3 : i32, i32, i32, i32
 }
 
+// Widened weights too (int16 pairs packed per step and half, channel by
+// channel): no SXTB16 at all. Per half step, the pixels' words ($6, $7;
+// pixel 1 at x_stride = 32 bytes), the 3 channels' words ($8-$10, side by
+// side) back to back, then the 6 SMLADs; $11 and $12 are the pointers.
+// CHECK-LABEL: llvm.func @dot_block_widened_weights
+// CHECK:       llvm.inline_asm "ldr $6, [$11, #0]\0A\09ldr $7, [$11, #32]\0A\09ldr $8, [$12, #0]\0A\09ldr $9, [$12, #4]\0A\09ldr $10, [$12, #8]\0A\09smlad $0, $6, $8, $0\0A\09smlad $3, $7, $8, $3\0A\09smlad $1, $6, $9, $1\0A\09smlad $4, $7, $9, $4\0A\09smlad $2, $6, $10, $2\0A\09smlad $5, $7, $10, $5\0A\09ldr $6, [$11, #4]\0A\09ldr $7, [$11, #36]\0A\09ldr $8, [$12, #12]
+// CHECK-NOT:   sxtb16
+// CHECK-SAME:  "=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,r,r,0,1,2,3,4,5,~{memory}"
+func.func @dot_block_widened_weights(%x: memref<16xi32>, %w: memref<64xi32>,
+                                     %i: index, %a: i32, %b: i32, %c: i32)
+    -> (i32, i32, i32) {
+  %r:6 = vmcu.dot_block %x[%i], %w[%i], %a, %b, %c, %a, %b, %c {pixels = 2 : i64, words = 2 : i64, x_stride = 32 : i64, widened, widened_weights} : memref<16xi32>, memref<64xi32>
+  return %r#0, %r#4, %r#5 : i32, i32, i32
+}
+
 // widen_pairs: two SXTB16 (the second of the word rotated by 8) into a
 // vector<2xi32>.
 // CHECK-LABEL: llvm.func @widen_pairs

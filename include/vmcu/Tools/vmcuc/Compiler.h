@@ -60,6 +60,9 @@ struct CompileOptions {
   /// Stack bytes a fused bottleneck may spend caching its window of
   /// expanded pixels (the pipeline's `window-cache`; 0: none).
   unsigned windowCache = 0;
+  /// Int16-pair weights for widened GEMM tiles (the pipeline's
+  /// `widen-weights`).
+  bool widenWeights = true;
   /// Prefix of errors that have no source location.
   std::string toolName = "vmcuc";
 };
@@ -148,6 +151,7 @@ struct SharedCompileFlags {
   llvm::cl::opt<bool> verifyRing;
   llvm::cl::opt<std::string> tfliteOutput;
   llvm::cl::opt<unsigned> windowCache;
+  llvm::cl::opt<bool> widenWeights;
 };
 
 } // namespace vmcu

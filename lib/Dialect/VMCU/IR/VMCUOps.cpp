@@ -125,7 +125,12 @@ LogicalResult DotBlockOp::verify() {
                        "channels each, got ")
            << accs << " accumulators for " << pixels << " pixels";
   int64_t channels = accs / pixels;
-  int64_t registers = dotBlockRegisters(pixels, channels);
+  bool wideW = getW().getType().getElementType().isInteger(32);
+  if (wideW != getWidenedWeights())
+    return emitOpError("w must be i32 exactly when widened_weights");
+  if (wideW && !getWidened())
+    return emitOpError("widened_weights needs widened inputs");
+  int64_t registers = dotBlockRegisters(pixels, channels, wideW);
   if (registers > kMaxDotBlockRegisters)
     return emitOpError("needs ")
            << registers << " registers for " << pixels << " x " << channels
@@ -142,7 +147,8 @@ LogicalResult DotBlockOp::verify() {
            << stride << ") overlaps the pixels' " << stepBytes * words
            << " bytes";
   int64_t lastX = (pixels - 1) * stride + words * stepBytes - kBytesPerWord;
-  int64_t lastW = (words * getChannels() - 1) * kBytesPerWord;
+  int64_t wordsPerStep = wideW ? 2 : 1;
+  int64_t lastW = (wordsPerStep * words * getChannels() - 1) * kBytesPerWord;
   if (std::max(lastX, lastW) > kMaxLoadOffset)
     return emitOpError("addresses bytes beyond offset ")
            << kMaxLoadOffset << " of its operands (" << lastX

@@ -30,10 +30,17 @@ inline constexpr int64_t kMaxDotBlockRegisters = 13;
 
 /// Registers a vmcu.dot_block of `pixels` x `channels` takes: the
 /// accumulators, 2 input halves per pixel, a weight word per channel, a
-/// scratch half and the two pointers (2 x 2 and 1 x 4 take 13).
-inline constexpr int64_t dotBlockRegisters(int64_t pixels, int64_t channels) {
-  constexpr int64_t kScratchAndPointers = 3;
-  return pixels * channels + 2 * pixels + channels + kScratchAndPointers;
+/// scratch half and the two pointers (2 x 2 and 1 x 4 take 13). With
+/// widened weights it works on one half of a step at a time: one input
+/// word per pixel, one weight word per channel and the pointers (2 x 3
+/// takes 13).
+inline constexpr int64_t dotBlockRegisters(int64_t pixels, int64_t channels,
+                                           bool widenedWeights = false) {
+  constexpr int64_t kPointers = 2;
+  if (widenedWeights)
+    return pixels * channels + pixels + channels + kPointers;
+  constexpr int64_t kScratchHalf = 1;
+  return pixels * channels + 2 * pixels + channels + kScratchHalf + kPointers;
 }
 
 /// `vmcu.requantize`'s `bounded_value` promises |value| below this: twice

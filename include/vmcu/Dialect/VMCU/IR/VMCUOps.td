@@ -293,6 +293,17 @@ def VMCU_DotBlockOp : VMCU_Op<"dot_block",
     1, 3): the block loads two words per pixel and step and unpacks only
     the weights. `x_stride` is in bytes either way, `x_index` in elements.
 
+    With `widened_weights` (and `widened`), `w` is i32 and holds the
+    weights as int16 pairs too, packed offline per step and half (lanes
+    0, 2, then 1, 3), each half's words channel by channel:
+
+    ```
+    w[w_index + (2 * step + half) * channels + j]
+    ```
+
+    Nothing is unpacked: per half step, `pixels + channels` loads and
+    `pixels * channels` SMLADs, at twice the weights' flash.
+
     The block is a register tile as MEMA derives them (docs/kernels.md):
     `pixels * channels` accumulators, two unpacked input words per pixel and
     one weight word per channel stay in registers, so each weight word is
@@ -311,13 +322,13 @@ def VMCU_DotBlockOp : VMCU_Op<"dot_block",
   let arguments = (ins Arg<MemRefRankOf<[I8, I32], [1]>, "input rows",
                            [MemRead]>:$x,
                        Index:$x_index,
-                       Arg<MemRefRankOf<[I8], [1]>, "packed weights",
+                       Arg<MemRefRankOf<[I8, I32], [1]>, "packed weights",
                            [MemRead]>:$w,
                        Index:$w_index, Variadic<I32>:$acc,
                        ConfinedAttr<I64Attr, [IntPositive]>:$pixels,
                        ConfinedAttr<I64Attr, [IntPositive]>:$words,
                        ConfinedAttr<I64Attr, [IntPositive]>:$x_stride,
-                       UnitAttr:$widened);
+                       UnitAttr:$widened, UnitAttr:$widened_weights);
   let results = (outs Variadic<I32>:$result);
   let assemblyFormat = [{
     $x `[` $x_index `]` `,` $w `[` $w_index `]` `,` $acc attr-dict `:`

@@ -14,13 +14,11 @@
 #include "mlir/Transforms/Passes.h"
 #include "vmcu/Conversion/Passes.h"
 #include "vmcu/Transforms/Passes.h"
+#include "vmcu/Transforms/ScheduleNames.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace mlir::vmcu;
-
-static constexpr StringLiteral kScheduleNames[] = {"auto", "fused",
-                                                   "line-buffer", "unfused"};
 
 std::optional<PipelineInput> mlir::vmcu::parsePipelineInput(StringRef name) {
   return llvm::StringSwitch<std::optional<PipelineInput>>(name)
@@ -36,9 +34,9 @@ VMCUPipelineOptions::verify(function_ref<void(const Twine &)> emitError) const {
     emitError("unknown cpu '" + cpu + "'; expected cortex-m4 or cortex-m7");
     return failure();
   }
-  if (!llvm::is_contained(kScheduleNames, schedule.getValue())) {
-    emitError("unknown schedule '" + schedule +
-              "'; expected auto, fused, line-buffer or unfused");
+  if (!isScheduleName(schedule)) {
+    emitError("unknown schedule '" + schedule + "'; expected " +
+              scheduleNameList());
     return failure();
   }
   if (!parsePipelineInput(from)) {

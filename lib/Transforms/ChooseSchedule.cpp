@@ -12,6 +12,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "vmcu/Transforms/LayerWork.h"
 #include "vmcu/Transforms/PlanTrial.h"
+#include "vmcu/Transforms/ScheduleNames.h"
 #include <numeric>
 
 namespace mlir::vmcu {
@@ -26,9 +27,14 @@ namespace {
 
 constexpr int64_t kBytesPerKiB = 1024;
 
-/// The values of the `schedule` option.
-constexpr StringLiteral kScheduleNames[] = {"auto", "fused", "line-buffer",
-                                            "unfused"};
+/// How much more a paired-projection kernel's stack frame exceeds its
+/// buffer estimate (kernelScratchBytes) than the plan's largest frame
+/// exceeds the largest estimate: the spills around its 2-row tiles.
+/// Measured on MCUNet-5fps-VWW: a paired kernel estimated at 792 bytes
+/// took a 1,380-byte frame, against the plan's largest estimate of 960
+/// and largest frame of 1,280 bytes (a 7x7 depthwise kernel).
+constexpr int64_t kPairedFrameMargin = 256;
+
 
 /// What unfused layers must keep: the all-fused plan's pool alignment (the
 /// lcm of its segment sizes) and its largest kernel stack buffers.
@@ -74,6 +80,8 @@ void unfuse(BottleneckOp op, const FusedPlanLimits &limits) {
 struct Schedule {
   SmallVector<unsigned> unfused;
   SmallVector<unsigned> lineBuffer;
+  /// Line-buffered blocks that project their output pixels in pairs.
+  SmallVector<unsigned> paired;
 };
 
 /// Whether `op` may take a line buffer: unit strides, and a segment size
@@ -150,6 +158,8 @@ void applySchedule(func::FuncOp func, const Schedule &schedule,
   SmallVector<BottleneckOp> ops = bottlenecks(func);
   for (unsigned i : schedule.lineBuffer)
     ops[i].setLineBuffer(true);
+  for (unsigned i : schedule.paired)
+    ops[i].setPairedProjection(true);
   for (unsigned i : schedule.unfused)
     unfuse(ops[i], limits);
 }
@@ -170,9 +180,9 @@ struct VMCUChooseSchedulePass
       limits.scratchBytes =
           std::max(limits.scratchBytes, kernelScratchBytes(layer, size));
     }
-    if (!llvm::is_contained(kScheduleNames, schedule.getValue())) {
+    if (!isScheduleName(schedule)) {
       module.emitError("vmcu-choose-schedule: unknown schedule '")
-          << schedule << "'; expected auto, fused, line-buffer or unfused";
+          << schedule << "'; expected " << scheduleNameList();
       return signalPassFailure();
     }
     if (schedule != "auto")
@@ -193,8 +203,9 @@ struct VMCUChooseSchedulePass
     SmallVector<SmallVector<BlockOption>> options =
         blockOptions(budget, fused->arenaBytes);
     SmallVector<unsigned> pick(options.size(), 0);
+    FailureOr<PlanTrial> trial = failure();
     for (;;) {
-      FailureOr<PlanTrial> trial = plan(scheduleOf(options, pick));
+      trial = plan(scheduleOf(options, pick));
       if (succeeded(trial) && trial->sramBytes() <= budget)
         break;
       std::optional<unsigned> least;
@@ -208,12 +219,44 @@ struct VMCUChooseSchedulePass
       ++pick[*least];
     }
     Schedule chosen = scheduleOf(options, pick);
+    if (succeeded(trial) && trial->sramBytes() <= budget)
+      chosen.paired = pairedProjections(func, chosen, *trial, budget);
     applySchedule(func, chosen, limits);
+    numPaired += chosen.paired.size();
     numUnfused += chosen.unfused.size();
     numLineBuffer += chosen.lineBuffer.size();
   }
 
   FusedPlanLimits limits;
+
+  /// The line-buffered blocks of `chosen` (planned as `trial`) that may
+  /// project in pairs: in order, each whose larger stack buffers keep the
+  /// plan's SRAM (arena plus the largest kernel's buffers) within
+  /// `budget`. Pairing changes no ring access, so the arena stays.
+  SmallVector<unsigned> pairedProjections(func::FuncOp func,
+                                          const Schedule &chosen,
+                                          const PlanTrial &trial,
+                                          int64_t budget) {
+    SmallVector<BottleneckOp> ops = bottlenecks(func);
+    int64_t scratch = trial.scratchBytes;
+    SmallVector<unsigned> paired;
+    for (unsigned i : chosen.lineBuffer) {
+      BottleneckOp op = ops[i];
+      // The attributes only for the estimate: applySchedule sets them.
+      op.setLineBuffer(true);
+      op.setPairedProjection(true);
+      auto layer = cast<LayerOpInterface>(op.getOperation());
+      int64_t bytes = kernelScratchBytes(layer, segmentSizeOf(layer));
+      op.setLineBuffer(false);
+      op.setPairedProjection(false);
+      if (trial.arenaBytes + std::max(scratch, bytes + kPairedFrameMargin) >
+          budget)
+        continue;
+      scratch = std::max(scratch, bytes);
+      paired.push_back(i);
+    }
+    return paired;
+  }
 
   /// Applies the `schedule` option's plan to every bottleneck.
   void applyFixedSchedule(func::FuncOp func) {
@@ -221,12 +264,17 @@ struct VMCUChooseSchedulePass
     for (auto [i, op] : llvm::enumerate(bottlenecks(func))) {
       if (schedule == "unfused")
         fixed.unfused.push_back(i);
-      if (schedule == "line-buffer" && canLineBuffer(op))
+      bool paired = schedule == "line-buffer-paired";
+      if ((schedule == "line-buffer" || paired) && canLineBuffer(op)) {
         fixed.lineBuffer.push_back(i);
+        if (paired)
+          fixed.paired.push_back(i);
+      }
     }
     applySchedule(func, fixed, limits);
     numUnfused += fixed.unfused.size();
     numLineBuffer += fixed.lineBuffer.size();
+    numPaired += fixed.paired.size();
   }
 
   /// Plans a copy of the model with `schedule`.

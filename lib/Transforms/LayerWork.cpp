@@ -120,14 +120,16 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
           return cout * kAccBytes + 2 * kAccBytes + 2 * s;
         }
         // As LineBufferEmitter allocates them: the expansion's input rows
-        // and outputs, the window, the depthwise output pixel,
+        // and outputs, the window, the depthwise output pixels of a
+        // projection block,
         // the projection's outputs, the output and residual segments.
         int64_t cin = op.getInput().getType().getDimSize(3);
         int64_t cmid = dw.getDimSize(2);
         int64_t w = op.getInput().getType().getDimSize(2);
         int64_t cout = op.getOutput().getType().getDimSize(3);
         GemmTileShape expand = gemmTileShape(w, cin, cmid, s);
-        GemmTileShape project = gemmTileShape(1, cmid, cout, s);
+        GemmTileShape project =
+            gemmTileShape(op.getProjectPixels(), cmid, cout, s);
         return expand.scratchBytes() + dw.getDimSize(0) * dw.getDimSize(1) * s +
                project.scratchBytes() + 2 * s;
       })

@@ -259,7 +259,7 @@ public:
     Type i8 = e.b.getI8Type();
     xrows = e.scratch(expand->shape.pixels * expand->shape.rowStride, i8);
     win = e.scratch(g.kr * g.kc * s, i8);
-    cpix = e.scratch(project->shape.rowStride, i8);
+    cpix = e.scratch(project->shape.pixels * project->shape.rowStride, i8);
     obuf = e.scratch(s, i8);
     if (op.getResidual())
       rbuf = e.scratch(s, i8);
@@ -274,7 +274,7 @@ public:
           {e.c(prologueEnd), e.d(0) * g.strideR + (g.kr - g.padR - g.strideR)},
           {e.c(g.h), e.d(0) * g.strideR + (g.kr - g.padR)}, p,
           [&](Value y) { expandRow(y); });
-      e.loop(0, g.outW, [&](Value q) { outputPixel(p, q); });
+      outputRow(p);
     });
     // Rows no output needs: only freed.
     int64_t lastNeeded = (g.outH - 1) * g.strideR - g.padR + g.kr;
@@ -299,7 +299,8 @@ private:
   Value m2, sh2, addMult, addShift;
   // Stack buffers (besides the GEMM tiles' segments): a block of input
   // pixels, the depthwise window of one channel segment, one
-  // depthwise output pixel, one output (and residual) segment.
+  // depthwise output pixels of one projection block, one output (and
+  // residual) segment.
   Value xrows, win, cpix, obuf, rbuf;
 
   LogicalResult buildTables() {
@@ -312,11 +313,12 @@ private:
         packDepthwise(e, "dw_", op.getDepthwise(), s);
     if (failed(w1) || failed(b1) || failed(w3) || failed(b3) || failed(dw))
       return failure();
-    // The expansion takes a row's pixels in pairs, the projection one
-    // output pixel at a time.
+    // The expansion takes a row's input pixels in pairs, the projection
+    // its output pixels.
     expand.emplace(e, "expand_", g.cin, g.cmid, g.w, *w1, *b1,
                    static_cast<int32_t>(ex.getInputZp()), ex.getRequant());
-    project.emplace(e, "project_", g.cmid, g.cout, 1, *w3, *b3,
+    project.emplace(e, "project_", g.cmid, g.cout, op.getProjectPixels(), *w3,
+                    *b3,
                     static_cast<int32_t>(pr.getInputZp()), pr.getRequant());
     dwTables = *dw;
     std::tie(m2, sh2) = e.requantTables(
@@ -392,8 +394,9 @@ private:
     });
   }
 
-  /// Depthwise output pixel (p, q) of channel segment `mm` into `cpix`.
-  void depthwiseSegment(Value p, Value q, Value mm) {
+  /// Depthwise output pixel (p, q) of channel segment `mm` into row `row`
+  /// of `cpix`.
+  void depthwiseSegment(Value p, Value q, Value mm, int64_t row) {
     DepthwiseConv2DOp dw = op.getDepthwise();
     auto tap = [&](AffineExpr o, int64_t stride, int64_t pad, AffineExpr k) {
       return o * stride - pad + k;
@@ -437,26 +440,53 @@ private:
     eachTap(/*insideTaps=*/false);
     eachTap(/*insideTaps=*/true);
     emitWindowRequant(e, win, *dwTables, g.kr, g.kc, mm,
-                      {dw.getRequant(), m2, sh2}, cpix, e.d(0) * s);
+                      {dw.getRequant(), m2, sh2}, cpix,
+                      e.d(0) * s + row * project->shape.rowStride);
   }
 
-  void outputPixel(Value p, Value q) {
-    e.loop(0, midS, [&](Value mm) { depthwiseSegment(p, q, mm); });
-    int64_t groupSegs = project->shape.groupBytes / s;
-    project->emit(cpix, 1, [&](Value group, int64_t j, Value out) {
-      storeOutputSegment(p, q, group, groupSegs, j, out);
+  /// Output row p in blocks of the projection's pixels (the last block of
+  /// the row may be shorter).
+  void outputRow(Value p) {
+    int64_t pixels = project->shape.pixels, full = g.outW / pixels;
+    e.loop(0, full, [&](Value qb) {
+      SmallVector<Value, 2> qs;
+      for (int64_t i = 0; i < pixels; ++i)
+        qs.push_back(e.apply(e.d(0) * pixels + i, {qb}));
+      outputPixels(p, qs);
+    });
+    SmallVector<Value, 2> rest;
+    for (int64_t q = full * pixels; q < g.outW; ++q)
+      rest.push_back(e.index(q));
+    if (!rest.empty())
+      outputPixels(p, rest);
+  }
+
+  /// Output pixels (p, qs[i]): their depthwise outputs into the rows of
+  /// `cpix`, projected together, stored pixel by pixel.
+  void outputPixels(Value p, ArrayRef<Value> qs) {
+    for (auto [row, q] : llvm::enumerate(qs))
+      e.loop(0, midS, [&](Value mm) {
+        depthwiseSegment(p, q, mm, static_cast<int64_t>(row));
+      });
+    const GemmTileShape &shape = project->shape;
+    int64_t groupSegs = shape.groupBytes / s;
+    project->emit(cpix, qs.size(), [&](Value group, int64_t j, Value out) {
+      for (auto [row, q] : llvm::enumerate(qs))
+        storeOutputSegment(
+            p, q, group, groupSegs, j, out,
+            static_cast<int64_t>(row) * shape.groupBytes + j * s);
     });
   }
 
   /// Adds the residual to segment j of output group `group` (of
   /// `groupSegs` segments) of the projected pixel (p, q), held in
-  /// `projected`, if the block has one, and stores it.
+  /// `projected` at byte `offset`, if the block has one, and stores it.
   void storeOutputSegment(Value p, Value q, Value group, int64_t groupSegs,
-                          int64_t j, Value projected) {
+                          int64_t j, Value projected, int64_t offset) {
     Conv2DOp project = op.getProject();
     AddOp residual = op.getResidual();
     Type i8 = e.b.getI8Type();
-    Value at = e.index(j * s);
+    Value at = e.index(offset);
     AffineExpr pixelSeg =
         (e.d(0) * g.outW + e.d(1)) * coutS + e.d(2) * groupSegs + j;
     SmallVector<Value, 3> dims{p, q, group};
@@ -468,7 +498,7 @@ private:
     bool projIsLhs = residual.getLhs() == project.getOutput();
     e.loop(0, s, [&](Value k) {
       Value ch = e.apply((e.d(0) * groupSegs + j) * s + e.d(1), {group, k});
-      Value dq = e.load(projected, e.apply(e.d(0) + j * s, {k}));
+      Value dq = e.load(projected, e.apply(e.d(0) + offset, {k}));
       Value av = e.load(rbuf, k);
       Value lhs = projIsLhs ? dq : av, rhs = projIsLhs ? av : dq;
       Value sum = arith::AddIOp::create(

@@ -66,7 +66,8 @@ struct VMCUPipelineOptions : public PassPipelineOptions<VMCUPipelineOptions> {
   PassOptions::Option<std::string> schedule{
       *this, "schedule",
       llvm::cl::desc("How fused bottlenecks run (vmcu-choose-schedule): "
-                     "auto, fused, line-buffer or unfused"),
+                     "auto, fused, line-buffer, line-buffer-paired or "
+                     "unfused"),
       llvm::cl::init("auto")};
   PassOptions::Option<bool> verifyRing{
       *this, "verify-ring",

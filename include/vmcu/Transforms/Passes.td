@@ -75,9 +75,13 @@ def VMCUChooseSchedulePass : Pass<"vmcu-choose-schedule", "ModuleOp"> {
     Then, largest estimated saving first, it gives each bottleneck still
     fused a line buffer (`line_buffer`: each input pixel expanded once into
     R rows kept in the pool) where the arena stays within the budget.
+    Last, in order, it lets each line-buffered block project its output
+    pixels in pairs (`paired_projection`: 2-row GEMM tiles) where the
+    larger stack buffers keep the plan's SRAM within the budget.
 
     `schedule` overrides the choice for every bottleneck (for tests and
-    measurements): `fused`, `line-buffer` or `unfused`.
+    measurements): `fused`, `line-buffer`, `line-buffer-paired` or
+    `unfused`.
 
     Before (ram-kb=0, a small block late in the network):
 
@@ -98,8 +102,9 @@ def VMCUChooseSchedulePass : Pass<"vmcu-choose-schedule", "ModuleOp"> {
     Option<"schedule", "schedule", "std::string", "\"auto\"",
            "auto: the fastest plan within the budget; fused: leave every "
            "bottleneck recomputing; line-buffer: a line buffer for every "
-           "bottleneck whose strides allow it; unfused: separate layers "
-           "for all (the last two ignore the budget)">,
+           "bottleneck whose strides allow it; line-buffer-paired: the same "
+           "with paired projections; unfused: separate layers for all (the "
+           "last three ignore the budget)">,
     Option<"entry", "entry", "std::string", "\"main\"",
            "The model function">,
   ];
@@ -108,6 +113,8 @@ def VMCUChooseSchedulePass : Pass<"vmcu-choose-schedule", "ModuleOp"> {
               "Number of bottlenecks run as separate layers">,
     Statistic<"numLineBuffer", "num-line-buffer",
               "Number of fused bottlenecks given a line buffer">,
+    Statistic<"numPaired", "num-paired-projection",
+              "Number of line-buffered bottlenecks projecting pixel pairs">,
   ];
 }
 

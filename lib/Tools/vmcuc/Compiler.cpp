@@ -369,8 +369,11 @@ SharedCompileFlags::SharedCompileFlags(llvm::cl::OptionCategory &category)
               "fastest plan within --ram-kb, by the cost model), fused "
               "(re-expand per tap: the least RAM), line-buffer (expand each "
               "pixel once into an R-row buffer in the pool, wherever the "
-              "strides allow) or unfused (separate layers)"),
-          llvm::cl::value_desc("auto|fused|line-buffer|unfused"),
+              "strides allow), line-buffer-paired (the same, projecting "
+              "output pixels in pairs: faster, more stack) or unfused "
+              "(separate layers)"),
+          llvm::cl::value_desc("auto|fused|line-buffer|line-buffer-paired|"
+                               "unfused"),
           llvm::cl::init("auto"), llvm::cl::cat(category)),
       verifyRing(
           "verify-ring",

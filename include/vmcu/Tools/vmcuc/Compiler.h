@@ -41,7 +41,7 @@ struct CompileOptions {
   /// Arena budget in KiB; 0 means unlimited.
   unsigned ramKb = 0;
   /// How fused bottlenecks run (the pipeline's `schedule`): auto, fused,
-  /// line-buffer or unfused.
+  /// line-buffer, line-buffer-paired or unfused (ScheduleNames.h).
   std::string schedule = "auto";
   /// Replay the placed ring accesses at compile time (vmcu-verify-ring).
   bool verifyRing = true;

@@ -630,6 +630,8 @@ LogicalResult BottleneckOp::verifyRegions() {
     return emitOpError("line_buffer needs unit-stride expand and project "
                        "convolutions and a depthwise stride no larger than "
                        "its kernel");
+  if (getPairedProjection() && !getLineBuffer())
+    return emitOpError("paired_projection needs line_buffer");
   return success();
 }
 

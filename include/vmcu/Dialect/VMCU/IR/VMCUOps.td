@@ -725,6 +725,11 @@ def VMCU_BottleneckOp : VMCU_LayerOp<"bottleneck", [
     re-expanding every pixel once per tap. `segment_bytes` must then also
     divide Cmid, and the expand and project convolutions have unit stride.
 
+    With `paired_projection` (line buffer only; set by
+    `vmcu-choose-schedule` where the larger stack buffers fit the budget),
+    the kernel computes the depthwise outputs of two output pixels and
+    projects them together, as 2-row GEMM tiles instead of 1-row ones.
+
     Example:
 
     ```mlir
@@ -740,7 +745,7 @@ def VMCU_BottleneckOp : VMCU_LayerOp<"bottleneck", [
   }];
   let arguments = (ins VMCU_I8Tensor4D:$input,
                        OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes,
-                       UnitAttr:$line_buffer);
+                       UnitAttr:$line_buffer, UnitAttr:$paired_projection);
   let results = (outs VMCU_I8Tensor4D:$output);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
@@ -758,6 +763,9 @@ def VMCU_BottleneckOp : VMCU_LayerOp<"bottleneck", [
     /// Whether the line-buffer schedule applies: unit-stride expand and
     /// project convolutions.
     bool supportsLineBuffer();
+    /// Output pixels the line-buffer kernel projects at once: 2 with
+    /// `paired_projection`, else 1.
+    int64_t getProjectPixels() { return getPairedProjection() ? 2 : 1; }
     /// Bytes of the line buffer: R rows of expanded pixels.
     int64_t getLineBufferBytes();
   }];

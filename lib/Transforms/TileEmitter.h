@@ -296,8 +296,9 @@ public:
   DenseMap<Value, Value> roundTables;
 
   /// A bounded requantization's interleaved table: per channel
-  /// kBoundedWords words (multiplier, shift, half term), so one base
-  /// address serves all three loads. `zpFolded`: the half terms carry the
+  /// kBoundedWords words (multiplier, exponent e = shift - 31, half term),
+  /// so one base address serves all three loads, and the shift by e needs
+  /// no subtraction at run time. `zpFolded`: the half terms carry the
   /// output zero point.
   struct BoundedTable {
     bool zpFolded;
@@ -330,7 +331,7 @@ private:
     for (size_t k = 0; k < mult.size(); ++k) {
       int64_t e = exponent(k);
       int64_t half = (int64_t{1} << (e - 1)) + (fold ? zp * (int64_t{1} << e) : 0);
-      llvm::append_values(words, mult[k], shift[k],
+      llvm::append_values(words, mult[k], static_cast<int32_t>(e),
                           static_cast<int32_t>(half));
     }
     Value params = i32Table((prefix + "requant").str(), words);
@@ -344,7 +345,11 @@ private:
     auto word = [&](int64_t k) {
       return load(params, apply(d(0) * kBoundedWords + k, ch));
     };
-    Value m = word(0), sh = word(1), half = word(2);
+    // The op takes the shift: e + 31, which its lowering's e = shift - 31
+    // folds away.
+    constexpr int64_t kProductShift = 31;
+    Value m = word(0), half = word(2);
+    Value sh = arith::AddIOp::create(b, loc, word(1), i32(kProductShift));
     return RequantizeOp::create(
         b, loc, resultType, v, m, sh, Value(), half, b.getI32IntegerAttr(0),
         b.getI32IntegerAttr(table.zpFolded ? 0 : rq.getOutputZp()),

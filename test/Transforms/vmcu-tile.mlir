@@ -153,11 +153,13 @@ func.func @main(%x: tensor<1x8x8x8xi8>) -> tensor<1x3x3x8xi8> {
 // 6-byte segment form a narrower block. With a single segment the 4-lane
 // block is straight-line too (no block loop), so its channels are constants.
 // The requantization is bounded (|sum| < 2^30): one table interleaves each
-// channel's multiplier, shift and half term 2^(e - 1) = 16 (e = 36 - 31),
-// with the output zero point folded in (16 - 3 * 2^5 = -80), so the ops
-// carry output_zp = 0.
+// channel's multiplier, exponent e = 36 - 31 = 5 (the shift less the
+// product's 31, added back as the op's shift operand, which the lowering's
+// e = shift - 31 folds away) and half term 2^(e - 1) = 16, with the output
+// zero point folded in (16 - 3 * 2^5 = -80), so the ops carry
+// output_zp = 0.
 // CHECK: #[[SLIDE:map[0-9]*]] = affine_map<(d0, d1) -> ((d0 + d1) mod 3)>
-// CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_requant : memref<18xi32> = dense<[1073741824, 36, -80, 1073741824, 36, -80,
+// CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_requant : memref<18xi32> = dense<[1073741824, 5, -80, 1073741824, 5, -80,
 // CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_bias : memref<6xi32> = dense<-44>
 // CHECK-LABEL: func.func @vmcu_invoke
 // CHECK: vmcu.kernel "depthwise_conv2d_0"
@@ -197,7 +199,11 @@ func.func @main(%x: tensor<1x8x8x8xi8>) -> tensor<1x3x3x8xi8> {
 // CHECK-DAG: %[[X:.*]] = vector.load %[[WIN]][%{{.*}}] : memref<54xi8>, vector<4xi8>
 // CHECK-DAG: %[[WV:.*]] = vector.load %[[W]][%{{.*}}] : memref<54xi8>, vector<4xi8>
 // CHECK: vmcu.mac_lanes %[[TACC]], %[[X]], %[[WV]] : vector<4xi32>, vector<4xi8>
-// CHECK-COUNT-4: vmcu.requantize {{.*}} half {{.*}}output_zp = 0 : i32
+// CHECK: %[[C31:.*]] = arith.constant 31 : i32
+// CHECK: %[[E:.*]] = memref.load %{{.*}} : memref<18xi32>
+// CHECK-NEXT: %[[SH:.*]] = arith.addi %[[E]], %[[C31]] : i32
+// CHECK-NEXT: vmcu.requantize %{{.*}}, %{{.*}}, %[[SH]] half
+// CHECK-COUNT-3: vmcu.requantize {{.*}} half {{.*}}output_zp = 0 : i32
 // CHECK: %[[BYTES:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi8>
 // CHECK: vector.store %[[BYTES]], %[[OBUF]][%{{.*}}] : memref<6xi8>, vector<4xi8>
 // CHECK: %[[C4:.*]] = arith.constant 4 : index
@@ -223,7 +229,7 @@ func.func @main(%x: tensor<1x4x4x6xi8>) -> tensor<1x4x4x6xi8> {
 // A shift of 61 (e = 30): the zero point's 3 * 2^30 does not fit the int32
 // quotient, so the half term stays 2^29 and the ops keep output_zp.
 #rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [61], double_round = true, min = -128, max = 127>
-// CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_requant : memref<24xi32> = dense<[1073741824, 61, 536870912, 1073741824, 61, 536870912,
+// CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_requant : memref<24xi32> = dense<[1073741824, 30, 536870912, 1073741824, 30, 536870912,
 // CHECK: vmcu.requantize {{.*}} half {{.*}}output_zp = -3 : i32
 func.func @main(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8> {
   %w = arith.constant dense<2> : tensor<3x3x8x1xi8>

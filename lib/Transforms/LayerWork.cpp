@@ -80,9 +80,16 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC,
   constexpr int64_t kWideWeightChannels = 3;
   static_assert(dotBlockRegisters(2, kWideWeightChannels, true) <=
                 kMaxDotBlockRegisters);
-  if (widenWeights && widened && outC % segmentBytes == 0)
-    return {pixels, kWideWeightChannels, rowStride, segmentBytes, widened,
+  // Groups of whole segments, at least one full tile where Cout allows.
+  if (widenWeights && widened && outC % segmentBytes == 0) {
+    int64_t group = segmentBytes;
+    while (group < kWideWeightChannels && group < outC)
+      group += segmentBytes;
+    while (outC % group != 0)
+      group += segmentBytes;
+    return {pixels, kWideWeightChannels, rowStride, group, widened,
             /*widenedWeights=*/true};
+  }
   for (int64_t n : {4, 2}) {
     int64_t group = std::lcm(segmentBytes, n);
     if (outC % group == 0 &&

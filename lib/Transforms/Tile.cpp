@@ -239,6 +239,12 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       if (layer.skipTensor)
         lastReader[*layer.skipTensor] = k;
     }
+    // The largest kernel's stack buffers: what any kernel may spend on the
+    // stack without raising the plan's SRAM (kernelScratchBytes).
+    int64_t maxScratch = 0;
+    for (const auto &layer : chain)
+      maxScratch = std::max(maxScratch,
+                            kernelScratchBytes(layer.op, layer.segmentBytes));
     for (auto [k, layer] : llvm::enumerate(chain)) {
       SmallVector<Value> inputs = {bases[layer.inputTensor]};
       if (layer.skipTensor)
@@ -270,6 +276,8 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       OpBuilder kb = OpBuilder::atBlockBegin(&body);
       tile::KernelEnv env{module,     pool,       unit,
                           layer.name, windowCache, widenWeights};
+      env.stackAllowanceBytes =
+          maxScratch - kernelScratchBytes(layer.op, layer.segmentBytes);
       tile::KernelTensors tensors{bases[layer.inputTensor],
                                   bases[layer.outputTensor]};
       tensors.workspace = workspace;

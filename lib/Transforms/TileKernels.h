@@ -24,6 +24,9 @@ struct KernelEnv {
   uint64_t windowCacheBytes = 0;
   /// vmcu-tile's widen-weights option (GemmTileShape::widenedWeights).
   bool widenWeights = true;
+  /// Stack bytes the kernel may spend beyond its buffers
+  /// (kernelScratchBytes) without exceeding the plan's largest kernel.
+  int64_t stackAllowanceBytes = 0;
 };
 
 /// The ring tensors one kernel reads and writes (tensor_base values).

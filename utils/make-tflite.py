@@ -742,6 +742,13 @@ def kind_add(m):
     return m.add(x, y)
 
 
+def kind_sub(m):
+    x = m.input((1, 6, 6, 8))
+    y = m.conv2d(x, 8, 1, 1, VALID, RELU6)
+    z = m.sub(x, y)
+    return m.sub(m.conv2d(z, 8, 1, 1, VALID, NONE), z, RELU6)
+
+
 def kind_head(m):
     x = m.input((1, 3, 3, 16))
     return m.fully_connected(m.reshape(m.global_avg_pool(x), (1, 16)), 4)
@@ -894,6 +901,10 @@ KINDS = {
     "add": (kind_add,
             "residual block on 6x6x8: CONV_2D 1x1 -> 16 + RELU6, CONV_2D 1x1 -> 8, "
             "ADD with the block input (three different scales / zero points)"),
+    "sub": (kind_sub,
+            "SUB of two same-shape activations on 6x6x8, both orders: the block "
+            "input minus CONV_2D 1x1 + RELU6 of it, then CONV_2D 1x1 of that minus "
+            "itself (+ RELU6)"),
     "head": (kind_head,
              "AVERAGE_POOL_2D 3x3 VALID (3x3x16 -> 1x1x16), RESHAPE to [1,16], "
              "FULLY_CONNECTED 16 -> 4 (per-tensor weight scale)"),

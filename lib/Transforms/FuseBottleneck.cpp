@@ -48,7 +48,7 @@ static std::optional<BottleneckChain> matchChain(Conv2DOp project,
     return chain;
   auto add = dyn_cast<AddOp>(*project->getUsers().begin());
   Value blockInput = expand.getInput();
-  if (add && add.getLhs() != add.getRhs() &&
+  if (add && !add.getSubtract() && add.getLhs() != add.getRhs() &&
       (add.getLhs() == blockInput || add.getRhs() == blockInput))
     chain.residual = add;
   return chain;

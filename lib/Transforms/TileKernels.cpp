@@ -17,7 +17,8 @@ using namespace mlir::vmcu::tile;
 namespace {
 
 //===----------------------------------------------------------------------===//
-// add: element-wise over two ring tensors, segment by segment.
+// add (and subtract): element-wise over two ring tensors, segment by
+// segment.
 //===----------------------------------------------------------------------===//
 
 /// Reads segment i of both operands, frees them (at their last use) and
@@ -45,9 +46,12 @@ LogicalResult emitAdd(Emitter &e, AddOp op, const KernelTensors &t) {
       Value rsrc = t.skip ? rbuf : lbuf;
       e.loop(0, s, [&](Value k) {
         Value ch = e.apply(e.d(0) * s + e.d(1), {cc, k});
-        Value sum = arith::AddIOp::create(
-            e.b, e.loc, e.rescaleToI32(e.load(lbuf, k), op.getLhsRescale()),
-            e.rescaleToI32(e.load(rsrc, k), op.getRhsRescale()));
+        Value lhs = e.rescaleToI32(e.load(lbuf, k), op.getLhsRescale());
+        Value rhs = e.rescaleToI32(e.load(rsrc, k), op.getRhsRescale());
+        Value sum =
+            op.getSubtract()
+                ? arith::SubIOp::create(e.b, e.loc, lhs, rhs).getResult()
+                : arith::AddIOp::create(e.b, e.loc, lhs, rhs).getResult();
         e.store(e.requantize(sum, op.getRequant(), mult, shift, ch, i8Type),
                 obuf, k);
       });

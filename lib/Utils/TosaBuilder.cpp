@@ -230,12 +230,13 @@ Value TosaBuilder::fullyConnected(Value x, int32_t inputZp, int64_t n,
 
 Value TosaBuilder::add(Value lhs, int32_t lhsZp, Multiplier lhsScale, Value rhs,
                        int32_t rhsZp, Multiplier rhsScale, Multiplier outScale,
-                       int32_t outZp) {
+                       int32_t outZp, bool subtract) {
   auto type = cast<RankedTensorType>(lhs.getType());
   auto wideType = type.clone(b.getI32Type());
   Value l = rescale(lhs, wideType, {lhsScale}, lhsZp, 0, /*perChannel=*/false);
   Value r = rescale(rhs, wideType, {rhsScale}, rhsZp, 0, /*perChannel=*/false);
-  Value sum = tosa::AddOp::create(b, loc, wideType, l, r);
+  Value sum = subtract ? tosa::SubOp::create(b, loc, wideType, l, r).getResult()
+                       : tosa::AddOp::create(b, loc, wideType, l, r).getResult();
   return rescale(sum, type, {outScale}, 0, outZp, /*perChannel=*/false);
 }
 

@@ -30,6 +30,27 @@ func.func @residual(%a: tensor<1x6x6x8xi8>, %w1: tensor<24x1x1x8xi8>, %b1: tenso
 // -----
 
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
+#in = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [30], double_round = true, min = -2147483648, max = 2147483647>
+
+// A subtract of the block input is no residual: the chain fuses without
+// it and the subtract stays a layer.
+// CHECK-LABEL: func.func @subtract_not_residual
+// CHECK: %[[E:.*]] = vmcu.bottleneck
+// CHECK-NOT: vmcu.add
+// CHECK: vmcu.yield
+// CHECK: vmcu.add %[[E]], %{{.*}} {{{.*}}subtract}
+// NORES-LABEL: func.func @subtract_not_residual
+func.func @subtract_not_residual(%a: tensor<1x6x6x8xi8>, %w1: tensor<24x1x1x8xi8>, %b1: tensor<24xi32>, %w2: tensor<3x3x24x1xi8>, %b2: tensor<24xi32>, %w3: tensor<8x1x1x24xi8>, %b3: tensor<8xi32>) -> tensor<1x6x6x8xi8> {
+  %b = vmcu.conv2d %a, %w1, %b1 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x6x6x8xi8>, tensor<24x1x1x8xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+  %c = vmcu.depthwise_conv2d %b, %w2, %b2 {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #rq} : (tensor<1x6x6x24xi8>, tensor<3x3x24x1xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+  %d = vmcu.conv2d %c, %w3, %b3 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x6x6x24xi8>, tensor<8x1x1x24xi8>, tensor<8xi32>) -> tensor<1x6x6x8xi8>
+  %e = vmcu.add %d, %a {lhs_rescale = #in, rhs_rescale = #in, requant = #rq, subtract} : (tensor<1x6x6x8xi8>, tensor<1x6x6x8xi8>) -> tensor<1x6x6x8xi8>
+  return %e : tensor<1x6x6x8xi8>
+}
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
 
 // A strided depthwise and no residual: the chain still fuses.
 // CHECK-LABEL: func.func @strided_no_residual

@@ -94,3 +94,26 @@ func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
   %z = vmcu.add %y2, %x {lhs_rescale = #in, rhs_rescale = #in, requant = #rq} : (tensor<1x2x2x16xi8>, tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8>
   return %z : tensor<1x2x2x16xi8>
 }
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+#l = #vmcu.requant<input_zp = 3, output_zp = 0, multiplier = [1073741824], shift = [30], double_round = true, min = -2147483648, max = 2147483647>
+#r = #vmcu.requant<input_zp = -5, output_zp = 0, multiplier = [1073741824], shift = [30], double_round = true, min = -2147483648, max = 2147483647>
+
+// With `subtract`, x - y: the skip x is the lhs (its rescale subtracts
+// zero point 3), the conv output y the rhs (zero point -5), and the
+// difference is lhs minus rhs.
+// CHECK-LABEL: func.func @vmcu_invoke
+// CHECK: vmcu.kernel "add_1"
+// CHECK: %[[L:.*]] = vmcu.requantize {{.*}} {double_round = true, input_zp = 3 : i32{{.*}}} : i32
+// CHECK: %[[R:.*]] = vmcu.requantize {{.*}} {double_round = true, input_zp = -5 : i32{{.*}}} : i32
+// CHECK: %[[D:.*]] = arith.subi %[[L]], %[[R]] : i32
+// CHECK: vmcu.requantize %[[D]]
+func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
+  %w = arith.constant dense<1> : tensor<16x1x1x16xi8>
+  %b = arith.constant dense<2> : tensor<16xi32>
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x2x2x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x2x2x16xi8>
+  %z = vmcu.add %x, %y {lhs_rescale = #l, rhs_rescale = #r, requant = #rq, subtract} : (tensor<1x2x2x16xi8>, tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8>
+  return %z : tensor<1x2x2x16xi8>
+}

@@ -117,10 +117,10 @@ public:
                        llvm::ArrayRef<int8_t> weights,
                        llvm::ArrayRef<int32_t> bias);
   /// The TFLite-to-TOSA quantised add: both operands rescaled to int32,
-  /// tosa.add, one rescale back to int8.
+  /// tosa.add (tosa.sub with `subtract`), one rescale back to int8.
   Value add(Value lhs, int32_t lhsZp, Multiplier lhsScale, Value rhs,
             int32_t rhsZp, Multiplier rhsScale, Multiplier outScale,
-            int32_t outZp);
+            int32_t outZp, bool subtract = false);
   /// tosa.avg_pool2d with an int32 accumulator.
   Value avgPool2d(Value x, int32_t inputZp, int32_t outputZp, int64_t kernelH,
                   int64_t kernelW, int64_t strideH, int64_t strideW,

@@ -22,18 +22,19 @@ static tosa::RescaleOp getInputRescale(Value value) {
   return rescale;
 }
 
-bool tosa_to_vmcu::isInt8AddForm(tosa::AddOp op) {
-  return hasIntElements(op.getOutput().getType(), 32) &&
-         getInputRescale(op.getInput1()) && getInputRescale(op.getInput2());
+bool tosa_to_vmcu::isInt8AddForm(Operation *op) {
+  if (!isa<tosa::AddOp, tosa::SubOp>(op) || op->getNumOperands() != 2)
+    return false;
+  return hasIntElements(op->getResult(0).getType(), 32) &&
+         getInputRescale(op->getOperand(0)) &&
+         getInputRescale(op->getOperand(1));
 }
 
 bool tosa_to_vmcu::isAddInputRescale(tosa::RescaleOp op) {
   if (!getInputRescale(op.getOutput()) || op->use_empty())
     return false;
-  return llvm::all_of(op->getUsers(), [](Operation *user) {
-    auto add = dyn_cast<tosa::AddOp>(user);
-    return add && isInt8AddForm(add);
-  });
+  return llvm::all_of(op->getUsers(),
+                      [](Operation *user) { return isInt8AddForm(user); });
 }
 
 namespace {
@@ -63,19 +64,22 @@ static FailureOr<RequantAttr> readInputRescale(tosa::RescaleOp rescale,
   return makeRequant(rescale.getContext(), *params, kInt32Min, kInt32Max);
 }
 
-static FailureOr<AddPlan> matchInt8Add(tosa::AddOp op, Absorbed &absorbed,
+/// The int8 add form around `op`, a tosa.add or tosa.sub.
+static FailureOr<AddPlan> matchInt8Add(Operation *op, Absorbed &absorbed,
                                        MatchDiag &diag) {
-  Type type = op.getOutput().getType();
+  Value output = op->getResult(0);
+  Type type = output.getType();
+  StringRef what = isa<tosa::SubOp>(op) ? "sub" : "add";
   if (isa<FloatType>(getElementTypeOrSelf(type)))
-    return diag.fail(op, "floating-point add is not supported, got " +
-                             typeToString(type));
+    return diag.fail(op, "floating-point " + what +
+                             " is not supported, got " + typeToString(type));
   if (!isInt8AddForm(op))
     return diag.fail(op, "expected the int8 add form: both operands "
                          "tosa.rescale from int8 to int32 (or the bias add "
                          "of a tosa.matmul)");
   AddPlan plan;
-  plan.lhs = getInputRescale(op.getInput1());
-  plan.rhs = getInputRescale(op.getInput2());
+  plan.lhs = getInputRescale(op->getOperand(0));
+  plan.rhs = getInputRescale(op->getOperand(1));
   absorbed.push_back(plan.lhs);
   if (plan.rhs != plan.lhs)
     absorbed.push_back(plan.rhs);
@@ -84,7 +88,8 @@ static FailureOr<AddPlan> matchInt8Add(tosa::AddOp op, Absorbed &absorbed,
     return diag.fail(op, "requires static shapes");
   if (lhsType != plan.rhs.getInput().getType() ||
       cast<ShapedType>(lhsType).getShape() != cast<ShapedType>(type).getShape())
-    return diag.fail(op, "broadcasting add is not supported: operands " +
+    return diag.fail(op, "broadcasting " + what +
+                             " is not supported: operands " +
                              typeToString(lhsType) + " and " +
                              typeToString(plan.rhs.getInput().getType()) +
                              " must match the result " + typeToString(type));
@@ -102,14 +107,14 @@ static FailureOr<AddPlan> matchInt8Add(tosa::AddOp op, Absorbed &absorbed,
   int64_t channels =
       shaped.getRank() ? shaped.getDimSize(shaped.getRank() - 1) : 1;
   FailureOr<OutputRequant> requant =
-      matchOutputRequant(op, op.getOutput(), channels, absorbed, diag);
+      matchOutputRequant(op, output, channels, absorbed, diag);
   if (failed(requant))
     return failure();
   plan.requant = std::move(*requant);
   return plan;
 }
 
-LogicalResult tosa_to_vmcu::checkInt8Add(tosa::AddOp op, Absorbed &absorbed,
+LogicalResult tosa_to_vmcu::checkInt8Add(Operation *op, Absorbed &absorbed,
                                          MatchDiag &diag) {
   return matchInt8Add(op, absorbed, diag);
 }
@@ -157,11 +162,15 @@ struct TableLowering : OpConversionPattern<tosa::TableOp> {
   }
 };
 
-struct Int8AddLowering : OpConversionPattern<tosa::AddOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// The int8 add form around a tosa.add (or, as `subtract`, a tosa.sub) is
+/// a vmcu.add.
+template <typename TosaOp>
+struct Int8AddLowering : OpConversionPattern<TosaOp> {
+  using OpConversionPattern<TosaOp>::OpConversionPattern;
+  using OpAdaptor = typename TosaOp::Adaptor;
 
   LogicalResult
-  matchAndRewrite(tosa::AddOp op, OpAdaptor adaptor,
+  matchAndRewrite(TosaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     MatchDiag diag;
     SmallVector<Operation *> absorbed;
@@ -169,12 +178,14 @@ struct Int8AddLowering : OpConversionPattern<tosa::AddOp> {
     if (failed(plan))
       return rewriter.notifyMatchFailure(op, diag.getReason());
     Operation *last = plan->requant.ops.back();
+    bool subtract = std::is_same_v<TosaOp, tosa::SubOp>;
     Value result = AddOp::create(
         rewriter, op.getLoc(), last->getResult(0).getType(),
         rewriter.getRemappedValue(plan->lhs.getInput()),
         rewriter.getRemappedValue(plan->rhs.getInput()), plan->lhsRescale,
-        plan->rhsRescale, plan->requant.requant, IntegerAttr());
-    SmallVector<Operation *> chain = {op};
+        plan->rhsRescale, plan->requant.requant, IntegerAttr(),
+        subtract ? rewriter.getUnitAttr() : UnitAttr());
+    SmallVector<Operation *> chain = {op.getOperation()};
     llvm::append_range(chain, plan->requant.ops);
     replaceChain(rewriter, chain, result);
     return success();
@@ -217,6 +228,7 @@ struct ConstLowering : OpConversionPattern<tosa::ConstOp> {
 
 void tosa_to_vmcu::populateElementwisePatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns) {
-  patterns.add<Int8AddLowering, ReshapeLowering, ConstLowering, TableLowering>(
+  patterns.add<Int8AddLowering<tosa::AddOp>, Int8AddLowering<tosa::SubOp>,
+               ReshapeLowering, ConstLowering, TableLowering>(
       converter, patterns.getContext());
 }

@@ -174,14 +174,15 @@ LogicalResult checkWindowLayer(Operation *op, Absorbed &absorbed,
                                MatchDiag &diag);
 LogicalResult checkMatMul(tosa::MatMulOp op, Absorbed &absorbed,
                           MatchDiag &diag);
-LogicalResult checkInt8Add(tosa::AddOp op, Absorbed &absorbed, MatchDiag &diag);
+/// The int8 add form around a tosa.add or tosa.sub.
+LogicalResult checkInt8Add(Operation *op, Absorbed &absorbed, MatchDiag &diag);
 /// A tosa.table vmcu converts: int8, static shape, constant table.
 LogicalResult checkTable(tosa::TableOp op, MatchDiag &diag);
 LogicalResult checkReshape(tosa::ReshapeOp op, MatchDiag &diag);
 
-/// True for the `tosa.add` of the int8 add form: both operands are
-/// int8 -> int32 rescales.
-bool isInt8AddForm(tosa::AddOp op);
+/// True for the `tosa.add` or `tosa.sub` of the int8 add form: both
+/// operands are int8 -> int32 rescales.
+bool isInt8AddForm(Operation *op);
 
 /// True for an int8 -> int32 rescale whose every user is an int8 add form.
 bool isAddInputRescale(tosa::RescaleOp op);

@@ -43,7 +43,7 @@ static void coverFailedLayer(Operation *root,
       def = def->getOperand(0).getDefiningOp();
     }
   }
-  if (isa<tosa::AddOp>(root))
+  if (isa<tosa::AddOp, tosa::SubOp>(root))
     for (Value operand : root->getOperands())
       if (auto rescale = operand.getDefiningOp<tosa::RescaleOp>())
         covered.insert(rescale);
@@ -123,7 +123,7 @@ LogicalResult vmcu::checkTosaToVMCUConvertible(Operation *root) {
             .Case([&](tosa::MatMulOp mm) {
               return checkMatMul(mm, absorbed, diag);
             })
-            .Case([&](tosa::AddOp add) {
+            .Case<tosa::AddOp, tosa::SubOp>([&](Operation *add) {
               return checkInt8Add(add, absorbed, diag);
             })
             .Case([&](tosa::ReshapeOp reshape) {
@@ -146,8 +146,8 @@ LogicalResult vmcu::checkTosaToVMCUConvertible(Operation *root) {
   root->walk([&](Operation *op) {
     if (!isTosa(op) ||
         isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::AvgPool2dOp,
-            tosa::MaxPool2dOp, tosa::MatMulOp, tosa::AddOp, tosa::ReshapeOp,
-            tosa::TableOp>(op))
+            tosa::MaxPool2dOp, tosa::MatMulOp, tosa::AddOp, tosa::SubOp,
+            tosa::ReshapeOp, tosa::TableOp>(op))
       return;
     std::string reason = explainUnfolded(op, covered.contains(op));
     if (reason.empty())
@@ -163,7 +163,7 @@ void vmcu::configureTosaToVMCUConversionTarget(ConversionTarget &target) {
                          tensor::TensorDialect, func::FuncDialect>();
   target.addIllegalOp<tosa::ConstOp, tosa::Conv2DOp, tosa::DepthwiseConv2DOp,
                       tosa::AvgPool2dOp, tosa::MaxPool2dOp, tosa::TableOp, tosa::MatMulOp, tosa::AddOp,
-                      tosa::ReshapeOp, tosa::ClampOp>();
+                      tosa::SubOp, tosa::ReshapeOp, tosa::ClampOp>();
   // Folded into a later layer, which leaves them dead.
   target.addDynamicallyLegalOp<tosa::RescaleOp>(
       [](tosa::RescaleOp op) { return isAddInputRescale(op); });

@@ -169,7 +169,8 @@ private:
                            bool depthwise);
   LogicalResult importFullyConnected(Table op, ArrayRef<int32_t> in,
                                      int32_t out);
-  LogicalResult importAdd(Table op, ArrayRef<int32_t> in, int32_t out);
+  LogicalResult importAdd(Table op, ArrayRef<int32_t> in, int32_t out,
+                          bool subtract);
   /// MUL of an NHWC activation by a per-channel constant ([C], [1, 1, 1, C],
   /// ...) as a 1x1 depthwise with weights c - zero point. Failure without a
   /// diagnostic when the operands are not of that form.
@@ -940,7 +941,13 @@ FailureOr<bool> Importer::importChannelMulOf(Table op, const QuantValue &x,
   return true;
 }
 
-LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in, int32_t out) {
+/// ADD or SUB of two same-shape activations, as TFLite Micro's int8 kernels
+/// compute them: both operands rescaled relative to twice the larger
+/// input scale with 2^kAddInputShift of headroom, summed (or subtracted),
+/// rescaled to the output. ADD forms the ratios in double, SUB in float
+/// (CalculateOpDataAdd / CalculateOpDataSub).
+LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in, int32_t out,
+                                  bool subtract) {
   if (in.size() != 2)
     return opError() << "expects two operands";
   FailureOr<QuantValue> lhs = activation(in[0]);
@@ -962,22 +969,32 @@ LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in, int32_t out) {
   if (failed(activationQuant(out, outScale, outZp)) ||
       failed(checkShape(out, lhs->getType().getShape())))
     return failure();
-  // TFLite's int8 Add: operands scaled relative to twice the larger scale,
-  // with 2^kAddInputShift of headroom.
-  double twiceMax = 2.0 * std::max(lhs->scale, rhs->scale);
   double headroom = static_cast<double>(int64_t(1) << kAddInputShift);
-  llvm::Expected<Multiplier> lhsM =
-      quantizeScale(lhs->scale / twiceMax * headroom);
-  llvm::Expected<Multiplier> rhsM =
-      quantizeScale(rhs->scale / twiceMax * headroom);
-  llvm::Expected<Multiplier> outM =
-      quantizeScale(twiceMax / (headroom * outScale));
+  double lhsRatio, rhsRatio, outRatio;
+  if (subtract) {
+    auto f = [](double v) { return static_cast<float>(v); };
+    float twiceMax = 2 * std::max(f(lhs->scale), f(rhs->scale));
+    lhsRatio = static_cast<double>(f(lhs->scale) / twiceMax);
+    rhsRatio = static_cast<double>(f(rhs->scale) / twiceMax);
+    outRatio = static_cast<double>(
+        twiceMax / (static_cast<float>(1 << kAddInputShift) * f(outScale)));
+  } else {
+    double twiceMax = 2.0 * std::max(lhs->scale, rhs->scale);
+    lhsRatio = lhs->scale / twiceMax;
+    rhsRatio = rhs->scale / twiceMax;
+    outRatio = twiceMax / (headroom * outScale);
+  }
+  // The headroom shift is folded into the input multipliers (exact: a
+  // power of two).
+  llvm::Expected<Multiplier> lhsM = quantizeScale(lhsRatio * headroom);
+  llvm::Expected<Multiplier> rhsM = quantizeScale(rhsRatio * headroom);
+  llvm::Expected<Multiplier> outM = quantizeScale(outRatio);
   if (!lhsM || !rhsM || !outM)
     return opError() << llvm::toString(llvm::joinErrors(
                lhsM.takeError(),
                llvm::joinErrors(rhsM.takeError(), outM.takeError())));
   Value y = tosa.add(lhs->value, lhs->zp, *lhsM, rhs->value, rhs->zp, *rhsM,
-                     *outM, outZp);
+                     *outM, outZp, subtract);
   return defineActivated(out, y, *act, outScale, outZp);
 }
 
@@ -1411,8 +1428,9 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
       return success();
     bool broadcast =
         llvm::any_of(*in, [&](int32_t t) { return isConstantOperand(t); });
-    if (static_cast<Builtin>(opCode) == Builtin::Add && !broadcast)
-      return importAdd(op, *in, result);
+    auto code = static_cast<Builtin>(opCode);
+    if ((code == Builtin::Add || code == Builtin::Sub) && !broadcast)
+      return importAdd(op, *in, result, code == Builtin::Sub);
     if (static_cast<Builtin>(opCode) == Builtin::Mul) {
       FailureOr<bool> channel = importChannelMul(op, *in, result);
       if (failed(channel))
@@ -1423,9 +1441,9 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
     return opError() << (broadcast ? "broadcasts a constant of several "
                                      "elements"
                                    : "combines two activations")
-                     << "; vmcu compiles ADD of two same-shape activations, "
-                        "MUL by a per-channel constant, and ADD, SUB and MUL "
-                        "with a one-element constant";
+                     << "; vmcu compiles ADD and SUB of two same-shape "
+                        "activations, MUL by a per-channel constant, and ADD, "
+                        "SUB and MUL with a one-element constant";
   }
   case Builtin::AveragePool2D:
     return importPool(op, *in, result, /*max=*/false);

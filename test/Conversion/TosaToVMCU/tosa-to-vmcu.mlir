@@ -391,6 +391,37 @@ func.func @add_int8(%a: tensor<1x4x4x8xi8>, %b: tensor<1x4x4x8xi8>) -> tensor<1x
   return %c : tensor<1x4x4x8xi8>
 }
 
+// The same form around tosa.sub (TFLite's SUB of two activations) is a
+// vmcu.add with `subtract`, the operands in order.
+// CHECK-LABEL: func.func @sub_int8(
+// CHECK-SAME:    %[[A:.*]]: tensor<1x4x4x8xi8>, %[[B:.*]]: tensor<1x4x4x8xi8>)
+// CHECK-NEXT:    %[[Y:.*]] = vmcu.add %[[A]], %[[B]] {
+// CHECK-SAME:      lhs_rescale = #vmcu.requant<input_zp = -1, output_zp = 0, multiplier = [1073741824], shift = [10], double_round = false, min = -2147483648, max = 2147483647>,
+// CHECK-SAME:      requant = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [50], double_round = true, min = -3, max = 127>,
+// CHECK-SAME:      rhs_rescale = #vmcu.requant<input_zp = 7, output_zp = 0, multiplier = [1431655765], shift = [11], double_round = false, min = -2147483648, max = 2147483647>, subtract}
+// CHECK-SAME:      : (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+// CHECK-NEXT:    return %[[Y]]
+func.func @sub_int8(%a: tensor<1x4x4x8xi8>, %b: tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8> {
+  %ma = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %sa = "tosa.const"() {values = dense<10> : tensor<1xi8>} : () -> tensor<1xi8>
+  %mb = "tosa.const"() {values = dense<1431655765> : tensor<1xi32>} : () -> tensor<1xi32>
+  %sb = "tosa.const"() {values = dense<11> : tensor<1xi8>} : () -> tensor<1xi8>
+  %azp = "tosa.const"() {values = dense<-1> : tensor<1xi8>} : () -> tensor<1xi8>
+  %bzp = "tosa.const"() {values = dense<7> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zero32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ra = tosa.rescale %a, %ma, %sa, %azp, %zero32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x4x4x8xi32>
+  %rb = tosa.rescale %b, %mb, %sb, %bzp, %zero32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x4x4x8xi32>
+  %sum = tosa.sub %ra, %rb : (tensor<1x4x4x8xi32>, tensor<1x4x4x8xi32>) -> tensor<1x4x4x8xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<50> : tensor<1xi8>} : () -> tensor<1xi8>
+  %ozp = "tosa.const"() {values = dense<-3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %r = tosa.rescale %sum, %m, %s, %zero32, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x8xi8>
+  %c = tosa.clamp %r {min_val = -3 : i8, max_val = 127 : i8} : (tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  return %c : tensor<1x4x4x8xi8>
+}
+
+// -----
+
 // -----
 
 // avg_pool2d with its zero points and a folded clamp.

@@ -420,6 +420,23 @@ func.func @f(%a: tensor<1x6x6x8xi8>, %w1: tensor<24x1x1x8xi8>, %b1: tensor<24xi3
 
 // -----
 
+// A fused residual is an add: the kernel adds it (a subtract stays a
+// separate layer).
+func.func @f(%a: tensor<1x6x6x8xi8>, %w1: tensor<24x1x1x8xi8>, %b1: tensor<24xi32>, %w2: tensor<3x3x24x1xi8>, %b2: tensor<24xi32>, %w3: tensor<8x1x1x24xi8>, %b3: tensor<8xi32>, %z: tensor<1x6x6x8xi8>) {
+  // expected-error @+1 {{fourth body op must be a vmcu.add of the projection and the block argument}}
+  %e = vmcu.bottleneck %a : tensor<1x6x6x8xi8> -> tensor<1x6x6x8xi8> {
+  ^bb0(%in: tensor<1x6x6x8xi8>):
+    %b = vmcu.conv2d %in, %w1, %b1 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x8xi8>, tensor<24x1x1x8xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+    %c = vmcu.depthwise_conv2d %b, %w2, %b2 {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x24xi8>, tensor<3x3x24x1xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+    %d = vmcu.conv2d %c, %w3, %b3 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x24xi8>, tensor<8x1x1x24xi8>, tensor<8xi32>) -> tensor<1x6x6x8xi8>
+    %s = vmcu.add %d, %in {lhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -2147483648, max = 2147483647>, rhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -2147483648, max = 2147483647>, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>, subtract} : (tensor<1x6x6x8xi8>, tensor<1x6x6x8xi8>) -> tensor<1x6x6x8xi8>
+    vmcu.yield %s : tensor<1x6x6x8xi8>
+  }
+  return
+}
+
+// -----
+
 func.func @f(%a: tensor<1x6x6x8xi8>, %w1: tensor<24x1x1x8xi8>, %b1: tensor<24xi32>, %w2: tensor<3x3x24x1xi8>, %b2: tensor<24xi32>, %w3: tensor<8x1x1x24xi8>, %b3: tensor<8xi32>, %z: tensor<1x6x6x8xi8>) {
   // expected-error @+1 {{body must yield the result of its last layer}}
   %e = vmcu.bottleneck %a : tensor<1x6x6x8xi8> -> tensor<1x6x6x8xi8> {

@@ -613,8 +613,9 @@ LogicalResult BottleneckOp::verifyRegions() {
   Value result = project.getOutput();
   if (layers.size() == 4) {
     auto add = dyn_cast<AddOp>(layers[3]);
-    if (!add || !((add.getLhs() == result && add.getRhs() == in) ||
-                  (add.getRhs() == result && add.getLhs() == in)))
+    if (!add || add.getSubtract() ||
+        !((add.getLhs() == result && add.getRhs() == in) ||
+          (add.getRhs() == result && add.getLhs() == in)))
       return emitOpError("fourth body op must be a vmcu.add of the "
                          "projection and the block argument");
     result = add.getOutput();

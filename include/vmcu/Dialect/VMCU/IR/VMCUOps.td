@@ -534,14 +534,15 @@ def VMCU_FullyConnectedOp : VMCU_LayerOp<"fully_connected", [Pure]> {
 }
 
 def VMCU_AddOp : VMCU_LayerOp<"add", [Pure]> {
-  let summary = "int8 elementwise add with TOSA input and output rescales";
+  let summary = "int8 elementwise add (or subtract) with TOSA input and output rescales";
   let description = [{
     `output = requant(lhs_rescale(lhs) + rhs_rescale(rhs))`: each int8
     input is rescaled to int32 (its `input_zp` subtracted first), the sums
     are formed in int32, and `requant` brings them back to int8. This is the
-    rescale/add/rescale sequence TOSA uses for a quantised add. Both inputs
-    and the output have the same shape; the innermost dimension is the one
-    segments tile.
+    rescale/add/rescale sequence TOSA uses for a quantised add. With
+    `subtract`, `lhs_rescale(lhs) - rhs_rescale(rhs)` (the same form around
+    `tosa.sub`, TFLite's int8 SUB). Both inputs and the output have the
+    same shape; the innermost dimension is the one segments tile.
 
     Example:
 
@@ -557,7 +558,8 @@ def VMCU_AddOp : VMCU_LayerOp<"add", [Pure]> {
                        VMCU_RequantAttr:$lhs_rescale,
                        VMCU_RequantAttr:$rhs_rescale,
                        VMCU_RequantAttr:$requant,
-                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes,
+                       UnitAttr:$subtract);
   let results = (outs TensorOf<[I8]>:$output);
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` functional-type(operands, results)

@@ -749,6 +749,24 @@ def kind_sub(m):
     return m.sub(m.conv2d(z, 8, 1, 1, VALID, NONE), z, RELU6)
 
 
+def kind_mul(m):
+    x = m.input((1, 5, 5, 8))
+    y = m.mul(x, m.conv2d(x, 8, 1, 1, VALID, NONE))
+    return m.mul(m.conv2d(y, 8, 1, 1, VALID, RELU6), y, RELU6)
+
+
+def kind_se(m):
+    x = m.input((1, 6, 6, 16))
+    y = m.conv2d(x, 16, 1, 1, VALID, RELU6)
+    s = m.mean(y, keep_dims=True, requantize=True)
+    s = m.conv2d(s, 4, 1, 1, VALID, RELU6)
+    s = m.logistic(m.conv2d(s, 16, 1, 1, VALID, NONE))
+    z = m.mul(y, s)
+    s2 = m.logistic(m.conv2d(m.mean(z, keep_dims=True, requantize=False), 16, 1, 1,
+                             VALID, NONE))
+    return m.mul(s2, z, RELU6)
+
+
 def kind_head(m):
     x = m.input((1, 3, 3, 16))
     return m.fully_connected(m.reshape(m.global_avg_pool(x), (1, 16)), 4)
@@ -905,6 +923,15 @@ KINDS = {
             "SUB of two same-shape activations on 6x6x8, both orders: the block "
             "input minus CONV_2D 1x1 + RELU6 of it, then CONV_2D 1x1 of that minus "
             "itself (+ RELU6)"),
+    "mul": (kind_mul,
+            "MUL of two same-shape activations on 5x5x8, both operand orders: the "
+            "input times CONV_2D 1x1 of it, then CONV_2D 1x1 + RELU6 of that times "
+            "itself (+ RELU6)"),
+    "se": (kind_se,
+           "squeeze-and-excite on 6x6x16: CONV_2D 1x1 + RELU6, MEAN keep_dims "
+           "(requantizing), CONV_2D 1x1 -> 4 + RELU6, CONV_2D 1x1 -> 16, LOGISTIC, "
+           "MUL of the block by the [1,1,1,16] gate; then a second gate on the "
+           "left (MUL(gate, block) + RELU6)"),
     "head": (kind_head,
              "AVERAGE_POOL_2D 3x3 VALID (3x3x16 -> 1x1x16), RESHAPE to [1,16], "
              "FULLY_CONNECTED 16 -> 4 (per-tensor weight scale)"),

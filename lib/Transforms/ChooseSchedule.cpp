@@ -300,9 +300,9 @@ struct VMCUChooseSchedulePass
       if (canLineBuffer(op))
         lineBuffered.push_back(i);
     SmallVector<bool> unfusedFits =
-        fitting(Schedule{all, {}}, budget, minArena);
+        fitting(Schedule{all, {}, {}}, budget, minArena);
     SmallVector<bool> lineBufferFits =
-        fitting(Schedule{{}, lineBuffered}, budget, minArena);
+        fitting(Schedule{{}, lineBuffered, {}}, budget, minArena);
 
     SmallVector<SmallVector<BlockOption>> options;
     for (auto [i, op] : llvm::enumerate(ops)) {

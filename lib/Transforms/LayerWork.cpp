@@ -141,6 +141,11 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
                project.scratchBytes() + 2 * s;
       })
       .Case([&](AddOp) { return 3 * s; })
+      .Case([&](MulOp op) {
+        // A gate's channels, staged once, and three segments.
+        auto type = op.getOutput().getType();
+        return type.getDimSize(type.getRank() - 1) + 3 * s;
+      })
       .Case([&](SoftmaxOp op) {
         // The row being normalised.
         auto type = op.getInput().getType();

@@ -79,6 +79,15 @@ int64_t tensorLevelBytes(LayerOpInterface layer) {
   return std::max({in + b, keep + std::max(b, c), keep + c + d});
 }
 
+/// The two operands of a vmcu.add or vmcu.mul, else nulls.
+std::pair<Value, Value> binaryOperands(Operation *op) {
+  if (auto add = dyn_cast<AddOp>(op))
+    return {add.getLhs(), add.getRhs()};
+  if (auto mul = dyn_cast<MulOp>(op))
+    return {mul.getLhs(), mul.getRhs()};
+  return {};
+}
+
 /// The default segment size: the greatest common divisor of the extents
 /// (the paper's min(C, K) rule where one extent divides the other).
 int64_t defaultSegmentBytes(LayerOpInterface layer) {
@@ -146,8 +155,9 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       if (!layer)
         return op.emitOpError("is not a vmcu layer; run "
                               "--convert-tosa-to-vmcu before vmcu-tile");
-      // The chain operand is the previous layer's output; a vmcu.add may
-      // take it on either side and read an earlier (skip) tensor as well.
+      // The chain operand is the previous layer's output; a vmcu.add or
+      // vmcu.mul may take it on either side and read an earlier (skip)
+      // tensor as well.
       unsigned current = tensorBytes.size() - 1;
       auto tensorIndex = [&](Value v) -> std::optional<unsigned> {
         auto it = tensorOf.find(v);
@@ -156,10 +166,9 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
         return it->second;
       };
       Value primary = layer.getActivationInput();
-      auto add = dyn_cast<AddOp>(op);
-      if (add && tensorIndex(add.getRhs()) == current &&
-          tensorIndex(add.getLhs()) != current)
-        primary = add.getRhs();
+      auto [lhs, rhs] = binaryOperands(&op);
+      if (lhs && tensorIndex(rhs) == current && tensorIndex(lhs) != current)
+        primary = rhs;
       if (tensorIndex(primary) != current)
         return op.emitOpError("must read the output of the previous layer: "
                               "vmcu-tile handles chains of layers (fuse "
@@ -170,11 +179,12 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
         std::optional<unsigned> index = tensorIndex(operand);
         if (!index || *index == current)
           continue;
-        if (!add)
+        if (!lhs)
           return op.emitOpError("reads a second activation tensor; only "
-                                "vmcu.add may read an earlier tensor");
+                                "vmcu.add and vmcu.mul may read an earlier "
+                                "tensor");
         skip = index;
-        skipIsLhs = operand == add.getLhs();
+        skipIsLhs = operand == lhs;
       }
       tensorOf[op.getResult(0)] = tensorBytes.size();
       tensorBytes.push_back(bytesOf(op.getResult(0)));

@@ -64,6 +64,70 @@ LogicalResult emitAdd(Emitter &e, AddOp op, const KernelTensors &t) {
   return success();
 }
 
+/// The largest |(a - za) * (b - zb)| of int8 operands and zero points.
+constexpr int64_t kMaxInt8Product = 255 * 255;
+
+/// A MUL of two tensors, segment by segment as emitAdd. A per-channel gate
+/// operand (MulOp::isGate) is staged once into a buffer of its channels and
+/// freed before the pixel loop, since every pixel reads it.
+LogicalResult emitMul(Emitter &e, MulOp op, const KernelTensors &t) {
+  auto type = op.getOutput().getType();
+  int64_t channels = type.getDimSize(type.getRank() - 1);
+  int64_t s = e.seg, cs = channels / s;
+  int64_t pixels = type.getNumElements() / channels;
+  Type i8Type = e.b.getI8Type(), i32Type = e.b.getI32Type();
+  Value lhsBase = t.skip && t.skipIsLhs ? t.skip : t.input;
+  Value rhsBase = t.skip && !t.skipIsLhs ? t.skip : t.input;
+  bool lhsGate = op.getLhs().getType() != type;
+  bool rhsGate = op.getRhs().getType() != type;
+  auto [mult, shift] =
+      e.requantTables("mul_", op.getRequant(), channels, kMaxInt8Product);
+  Value gate;
+  if (lhsGate || rhsGate) {
+    Value gateBase = lhsGate ? lhsBase : rhsBase;
+    gate = e.scratch(channels, i8Type);
+    e.loop(0, cs, [&](Value cc) {
+      e.loadSegment(gateBase, e.d(0), {cc}, gate,
+                    e.apply(e.d(0) * s, {cc}));
+    });
+    e.loop(0, cs, [&](Value cc) { e.freeSegment(gateBase, e.d(0), {cc}); });
+  }
+  Value lbuf = e.scratch(s, i8Type);
+  Value rbuf = e.scratch(s, i8Type);
+  Value obuf = e.scratch(s, i8Type);
+  auto offset = [&](Value v, int64_t zp) {
+    Value wide = arith::ExtSIOp::create(e.b, e.loc, i32Type, v);
+    return arith::SubIOp::create(e.b, e.loc, wide, e.i32(zp)).getResult();
+  };
+  e.loop(0, pixels, [&](Value p) {
+    e.loop(0, cs, [&](Value cc) {
+      AffineExpr segIndex = e.d(0) * cs + e.d(1);
+      if (!lhsGate)
+        e.loadSegment(lhsBase, segIndex, {p, cc}, lbuf);
+      bool sameTensor = !t.skip && !lhsGate && !rhsGate;
+      if (!rhsGate && !sameTensor)
+        e.loadSegment(rhsBase, segIndex, {p, cc}, rbuf);
+      e.loop(0, s, [&](Value k) {
+        Value ch = e.apply(e.d(0) * s + e.d(1), {cc, k});
+        Value a = e.load(lhsGate ? gate : lbuf, lhsGate ? ch : k);
+        Value b = e.load(rhsGate ? gate : (sameTensor ? lbuf : rbuf),
+                         rhsGate ? ch : k);
+        Value product = arith::MulIOp::create(
+            e.b, e.loc, offset(a, op.getLhsZp()), offset(b, op.getRhsZp()));
+        e.store(
+            e.requantize(product, op.getRequant(), mult, shift, ch, i8Type),
+            obuf, k);
+      });
+      if (!lhsGate)
+        e.freeSegment(lhsBase, segIndex, {p, cc});
+      if (!rhsGate && !sameTensor)
+        e.freeSegment(rhsBase, segIndex, {p, cc});
+      e.storeSegment(t.output, segIndex, {p, cc}, obuf);
+    });
+  });
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // table: element-wise lookup, segment by segment, in place.
 //===----------------------------------------------------------------------===//
@@ -136,13 +200,14 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
                                       : emitBottleneck(e, op, tensors);
           })
           .Case([&](AddOp op) { return emitAdd(e, op, tensors); })
+          .Case([&](MulOp op) { return emitMul(e, op, tensors); })
           .Case([&](SoftmaxOp op) { return emitSoftmax(e, op, tensors); })
           .Case([&](TableOp op) { return emitTable(e, op, tensors); })
           .Default([&](Operation *op) {
             return op->emitOpError(
                 "is not supported by vmcu-tile yet (only conv2d, "
                 "depthwise_conv2d, fully_connected, avg_pool2d, "
-                "max_pool2d, add, table, softmax and bottleneck)");
+                "max_pool2d, add, mul, table, softmax and bottleneck)");
           });
   if (succeeded(result) && !e.keepAlive.empty())
     eraseEmptyLoops(*body);

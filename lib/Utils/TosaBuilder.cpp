@@ -240,6 +240,22 @@ Value TosaBuilder::add(Value lhs, int32_t lhsZp, Multiplier lhsScale, Value rhs,
   return rescale(sum, type, {outScale}, 0, outZp, /*perChannel=*/false);
 }
 
+Value TosaBuilder::mul(Value lhs, int32_t lhsZp, Value rhs, int32_t rhsZp,
+                       RankedTensorType outType, Multiplier outScale,
+                       int32_t outZp) {
+  // 2^30 * 2^-30: exactly the zero-point-free value.
+  constexpr Multiplier kIdentity{1 << 30, 30};
+  auto widen = [&](Value v, int32_t zp) {
+    auto type = cast<RankedTensorType>(v.getType()).clone(b.getI32Type());
+    return rescale(v, type, {kIdentity}, zp, 0, /*perChannel=*/false);
+  };
+  Value l = widen(lhs, lhsZp), r = widen(rhs, rhsZp);
+  Value shift = constI8({1}, {0});
+  Value product = tosa::MulOp::create(b, loc, outType.clone(b.getI32Type()),
+                                      l, r, shift);
+  return rescale(product, outType, {outScale}, 0, outZp, /*perChannel=*/false);
+}
+
 Value TosaBuilder::table(Value x, llvm::ArrayRef<int8_t> entries) {
   Value t = constI8({static_cast<int64_t>(entries.size())}, entries);
   return tosa::TableOp::create(b, loc, x.getType(), x, t);

@@ -117,3 +117,44 @@ func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
   %z = vmcu.add %x, %y {lhs_rescale = #l, rhs_rescale = #r, requant = #rq, subtract} : (tensor<1x2x2x16xi8>, tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8>
   return %z : tensor<1x2x2x16xi8>
 }
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 3, multiplier = [1518500250], shift = [40], double_round = true, min = -128, max = 127>
+#in = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [30], double_round = true, min = -2147483648, max = 2147483647>
+
+// A squeeze-and-excite gate: x * s with s = [1, 1, 1, 16] computed from x
+// (a stand-in for MEAN and the 1x1 convs). The gate is the chain operand,
+// x the skip: the gate's one segment is staged once and freed before the
+// pixel loop (every pixel reads it); each pixel's x segment is read,
+// multiplied lane by lane by the gate's channels ((x + 3) * (s - 5), the
+// zero points subtracted) and freed, and the product requantized with the
+// bounded table (|product| <= 255^2).
+// CHECK-LABEL: func.func @vmcu_invoke
+// CHECK: %[[POOL:.*]] = vmcu.segment_pool
+// CHECK: %[[X:.*]] = vmcu.tensor_base %[[POOL]] {name = "input"
+// CHECK: %[[S:.*]] = vmcu.tensor_base %[[POOL]] {name = "conv2d_0"
+// CHECK: vmcu.kernel "mul_1" ins(%[[S]], %[[X]])
+// CHECK: %[[GATE:.*]] = memref.alloca() : memref<16xi8>
+// CHECK: affine.for %{{.*}} = 0 to 1 {
+// CHECK:   vmcu.ring_load %[[POOL]]
+// CHECK:   vector.store %{{.*}}, %[[GATE]]
+// CHECK: affine.for %{{.*}} = 0 to 1 {
+// CHECK:   vmcu.free %[[POOL]]
+// CHECK: affine.for %{{.*}} = 0 to 4 {
+// CHECK:   vmcu.ring_load %[[POOL]]
+// CHECK:   affine.for %{{.*}} = 0 to 16 {
+// CHECK:     memref.load %[[GATE]]
+// CHECK:     arith.muli {{.*}} : i32
+// CHECK:     vmcu.requantize {{.*}}bounded_value
+// CHECK:   vmcu.free %[[POOL]]
+// CHECK:   vmcu.ring_store
+// PLACE-LABEL: func.func @vmcu_invoke
+// PLACE: vmcu.kernel "mul_1" {{.*}}distance = 0 : i64
+func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
+  %w = arith.constant dense<1> : tensor<16x2x2x16xi8>
+  %b = arith.constant dense<2> : tensor<16xi32>
+  %s = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x2x2x16xi8>, tensor<16x2x2x16xi8>, tensor<16xi32>) -> tensor<1x1x1x16xi8>
+  %z = vmcu.mul %x, %s {lhs_zp = -3 : i32, rhs_zp = 5 : i32, requant = #rq} : (tensor<1x2x2x16xi8>, tensor<1x1x1x16xi8>) -> tensor<1x2x2x16xi8>
+  return %z : tensor<1x2x2x16xi8>
+}

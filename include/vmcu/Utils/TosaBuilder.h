@@ -121,6 +121,12 @@ public:
   Value add(Value lhs, int32_t lhsZp, Multiplier lhsScale, Value rhs,
             int32_t rhsZp, Multiplier rhsScale, Multiplier outScale,
             int32_t outZp, bool subtract = false);
+  /// The TFLite-to-TOSA quantised multiply: both operands rescaled to int32
+  /// by 1 (their zero points subtracted), tosa.mul (shift 0, TOSA
+  /// broadcasting a [1, 1, 1, C] operand), one rescale to int8 of the
+  /// result's type.
+  Value mul(Value lhs, int32_t lhsZp, Value rhs, int32_t rhsZp,
+            RankedTensorType outType, Multiplier outScale, int32_t outZp);
   /// tosa.avg_pool2d with an int32 accumulator.
   Value avgPool2d(Value x, int32_t inputZp, int32_t outputZp, int64_t kernelH,
                   int64_t kernelW, int64_t strideH, int64_t strideW,

@@ -30,11 +30,19 @@ bool tosa_to_vmcu::isInt8AddForm(Operation *op) {
          getInputRescale(op->getOperand(1));
 }
 
+bool tosa_to_vmcu::isInt8MulForm(Operation *op) {
+  auto mul = dyn_cast<tosa::MulOp>(op);
+  return mul && hasIntElements(mul.getOutput().getType(), 32) &&
+         getInputRescale(mul.getInput1()) &&
+         getInputRescale(mul.getInput2());
+}
+
 bool tosa_to_vmcu::isAddInputRescale(tosa::RescaleOp op) {
   if (!getInputRescale(op.getOutput()) || op->use_empty())
     return false;
-  return llvm::all_of(op->getUsers(),
-                      [](Operation *user) { return isInt8AddForm(user); });
+  return llvm::all_of(op->getUsers(), [](Operation *user) {
+    return isInt8AddForm(user) || isInt8MulForm(user);
+  });
 }
 
 namespace {
@@ -119,6 +127,80 @@ LogicalResult tosa_to_vmcu::checkInt8Add(Operation *op, Absorbed &absorbed,
   return matchInt8Add(op, absorbed, diag);
 }
 
+namespace {
+
+/// Everything needed to build a vmcu.mul.
+struct MulPlan {
+  tosa::RescaleOp lhs, rhs;
+  int32_t lhsZp = 0, rhsZp = 0;
+  OutputRequant requant;
+};
+
+} // namespace
+
+/// The zero point of an identity int8 -> int32 rescale (2^30 * 2^-30,
+/// output_zp 0): the operand form of the int8 multiply.
+static FailureOr<int32_t> readIdentityRescale(tosa::RescaleOp rescale,
+                                              MatchDiag &diag) {
+  FailureOr<RescaleParams> params = readRescale(rescale, diag);
+  if (failed(params))
+    return failure();
+  constexpr int32_t kOneShift = 30;
+  if (params->outputZp != 0 || params->multiplier.size() != 1 ||
+      params->multiplier[0] != (1 << kOneShift) ||
+      params->shift[0] != kOneShift)
+    return diag.fail(rescale, "an operand of the int8 mul form must be "
+                              "rescaled by exactly 1 (multiplier 2^30, shift "
+                              "30, output_zp 0)");
+  return params->inputZp;
+}
+
+/// The int8 multiply form: two identity rescales from int8, tosa.mul with
+/// shift 0, the output rescale [and clamps].
+static FailureOr<MulPlan> matchInt8Mul(tosa::MulOp op, Absorbed &absorbed,
+                                       MatchDiag &diag) {
+  if (!isInt8MulForm(op))
+    return diag.fail(op, "expected the int8 mul form: both operands "
+                         "tosa.rescale from int8 to int32");
+  DenseIntElementsAttr shift;
+  if (!matchPattern(op.getShift(), m_Constant(&shift)) ||
+      llvm::any_of(shift.getValues<APInt>(),
+                   [](const APInt &v) { return !v.isZero(); }))
+    return diag.fail(op, "the int8 mul form needs a constant shift of 0");
+  MulPlan plan;
+  plan.lhs = getInputRescale(op.getInput1());
+  plan.rhs = getInputRescale(op.getInput2());
+  absorbed.push_back(plan.lhs);
+  if (plan.rhs != plan.lhs)
+    absorbed.push_back(plan.rhs);
+  Type type = op.getOutput().getType();
+  if (!hasStaticShape(type) || !hasStaticShape(plan.lhs.getInput().getType()) ||
+      !hasStaticShape(plan.rhs.getInput().getType()))
+    return diag.fail(op, "requires static shapes");
+  FailureOr<int32_t> lhsZp = readIdentityRescale(plan.lhs, diag);
+  if (failed(lhsZp))
+    return failure();
+  FailureOr<int32_t> rhsZp = readIdentityRescale(plan.rhs, diag);
+  if (failed(rhsZp))
+    return failure();
+  plan.lhsZp = *lhsZp;
+  plan.rhsZp = *rhsZp;
+  auto shaped = cast<ShapedType>(type);
+  int64_t channels =
+      shaped.getRank() ? shaped.getDimSize(shaped.getRank() - 1) : 1;
+  FailureOr<OutputRequant> requant =
+      matchOutputRequant(op, op.getOutput(), channels, absorbed, diag);
+  if (failed(requant))
+    return failure();
+  plan.requant = std::move(*requant);
+  return plan;
+}
+
+LogicalResult tosa_to_vmcu::checkInt8Mul(tosa::MulOp op, Absorbed &absorbed,
+                                         MatchDiag &diag) {
+  return matchInt8Mul(op, absorbed, diag);
+}
+
 LogicalResult tosa_to_vmcu::checkReshape(tosa::ReshapeOp op, MatchDiag &diag) {
   Type input = op.getInput1().getType(), output = op.getOutput().getType();
   if (!isa<IntegerType>(getElementTypeOrSelf(output)))
@@ -192,6 +274,34 @@ struct Int8AddLowering : OpConversionPattern<TosaOp> {
   }
 };
 
+/// The int8 multiply form is a vmcu.mul (its verifier checks the operand
+/// shapes: the result's, or a per-channel gate).
+struct Int8MulLowering : OpConversionPattern<tosa::MulOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tosa::MulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MatchDiag diag;
+    SmallVector<Operation *> absorbed;
+    FailureOr<MulPlan> plan = matchInt8Mul(op, absorbed, diag);
+    if (failed(plan))
+      return rewriter.notifyMatchFailure(op, diag.getReason());
+    Operation *last = plan->requant.ops.back();
+    Value result = MulOp::create(
+        rewriter, op.getLoc(), last->getResult(0).getType(),
+        rewriter.getRemappedValue(plan->lhs.getInput()),
+        rewriter.getRemappedValue(plan->rhs.getInput()),
+        rewriter.getI32IntegerAttr(plan->lhsZp),
+        rewriter.getI32IntegerAttr(plan->rhsZp), plan->requant.requant,
+        IntegerAttr());
+    SmallVector<Operation *> chain = {op.getOperation()};
+    llvm::append_range(chain, plan->requant.ops);
+    replaceChain(rewriter, chain, result);
+    return success();
+  }
+};
+
 /// tosa.reshape relabels row-major bytes: a tensor collapse/expand (or
 /// tensor.reshape) that later passes treat as free.
 struct ReshapeLowering : OpConversionPattern<tosa::ReshapeOp> {
@@ -229,6 +339,6 @@ struct ConstLowering : OpConversionPattern<tosa::ConstOp> {
 void tosa_to_vmcu::populateElementwisePatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns) {
   patterns.add<Int8AddLowering<tosa::AddOp>, Int8AddLowering<tosa::SubOp>,
-               ReshapeLowering, ConstLowering, TableLowering>(
+               Int8MulLowering, ReshapeLowering, ConstLowering, TableLowering>(
       converter, patterns.getContext());
 }

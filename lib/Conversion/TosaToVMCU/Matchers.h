@@ -184,7 +184,14 @@ LogicalResult checkReshape(tosa::ReshapeOp op, MatchDiag &diag);
 /// operands are int8 -> int32 rescales.
 bool isInt8AddForm(Operation *op);
 
-/// True for an int8 -> int32 rescale whose every user is an int8 add form.
+/// The int8 multiply form around a tosa.mul.
+LogicalResult checkInt8Mul(tosa::MulOp op, Absorbed &absorbed, MatchDiag &diag);
+/// True for the `tosa.mul` of the int8 multiply form: both operands are
+/// int8 -> int32 rescales.
+bool isInt8MulForm(Operation *op);
+
+/// True for an int8 -> int32 rescale whose every user is an int8 add or
+/// multiply form.
 bool isAddInputRescale(tosa::RescaleOp op);
 
 void populateWindowPatterns(const TypeConverter &converter,

@@ -43,7 +43,7 @@ static void coverFailedLayer(Operation *root,
       def = def->getOperand(0).getDefiningOp();
     }
   }
-  if (isa<tosa::AddOp, tosa::SubOp>(root))
+  if (isa<tosa::AddOp, tosa::SubOp, tosa::MulOp>(root))
     for (Value operand : root->getOperands())
       if (auto rescale = operand.getDefiningOp<tosa::RescaleOp>())
         covered.insert(rescale);
@@ -126,6 +126,9 @@ LogicalResult vmcu::checkTosaToVMCUConvertible(Operation *root) {
             .Case<tosa::AddOp, tosa::SubOp>([&](Operation *add) {
               return checkInt8Add(add, absorbed, diag);
             })
+            .Case([&](tosa::MulOp mul) {
+              return checkInt8Mul(mul, absorbed, diag);
+            })
             .Case([&](tosa::ReshapeOp reshape) {
               return checkReshape(reshape, diag);
             })
@@ -147,7 +150,7 @@ LogicalResult vmcu::checkTosaToVMCUConvertible(Operation *root) {
     if (!isTosa(op) ||
         isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::AvgPool2dOp,
             tosa::MaxPool2dOp, tosa::MatMulOp, tosa::AddOp, tosa::SubOp,
-            tosa::ReshapeOp, tosa::TableOp>(op))
+            tosa::MulOp, tosa::ReshapeOp, tosa::TableOp>(op))
       return;
     std::string reason = explainUnfolded(op, covered.contains(op));
     if (reason.empty())
@@ -163,7 +166,8 @@ void vmcu::configureTosaToVMCUConversionTarget(ConversionTarget &target) {
                          tensor::TensorDialect, func::FuncDialect>();
   target.addIllegalOp<tosa::ConstOp, tosa::Conv2DOp, tosa::DepthwiseConv2DOp,
                       tosa::AvgPool2dOp, tosa::MaxPool2dOp, tosa::TableOp, tosa::MatMulOp, tosa::AddOp,
-                      tosa::SubOp, tosa::ReshapeOp, tosa::ClampOp>();
+                      tosa::SubOp, tosa::MulOp, tosa::ReshapeOp,
+                      tosa::ClampOp>();
   // Folded into a later layer, which leaves them dead.
   target.addDynamicallyLegalOp<tosa::RescaleOp>(
       [](tosa::RescaleOp op) { return isAddInputRescale(op); });

@@ -171,6 +171,7 @@ private:
                                      int32_t out);
   LogicalResult importAdd(Table op, ArrayRef<int32_t> in, int32_t out,
                           bool subtract);
+  LogicalResult importMul(Table op, ArrayRef<int32_t> in, int32_t out);
   /// MUL of an NHWC activation by a per-channel constant ([C], [1, 1, 1, C],
   /// ...) as a 1x1 depthwise with weights c - zero point. Failure without a
   /// diagnostic when the operands are not of that form.
@@ -998,6 +999,64 @@ LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in, int32_t out,
   return defineActivated(out, y, *act, outScale, outZp);
 }
 
+/// MUL of two activations of the output's shape, or of one and a
+/// per-channel gate [1, 1, 1, C] (a squeeze-and-excite block), as TFLite
+/// Micro computes it: MultiplyByQuantizedMultiplier((x - zx) * (y - zy),
+/// s_x * s_y / s_out) + z_out, the multiplier formed in double.
+LogicalResult Importer::importMul(Table op, ArrayRef<int32_t> in,
+                                  int32_t out) {
+  if (in.size() != 2)
+    return opError() << "expects two operands";
+  FailureOr<QuantValue> lhs = activation(in[0]);
+  if (failed(lhs))
+    return failure();
+  FailureOr<QuantValue> rhs = activation(in[1]);
+  if (failed(rhs))
+    return failure();
+  RankedTensorType full = lhs->getType().getNumElements() >=
+                                  rhs->getType().getNumElements()
+                              ? lhs->getType()
+                              : rhs->getType();
+  auto fitsOutput = [&](RankedTensorType t) {
+    if (t == full)
+      return true;
+    ArrayRef<int64_t> shape = t.getShape();
+    return shape.size() == full.getShape().size() && !shape.empty() &&
+           shape.back() == full.getShape().back() &&
+           llvm::all_of(shape.drop_back(), [](int64_t d) { return d == 1; });
+  };
+  if (!fitsOutput(lhs->getType()) || !fitsOutput(rhs->getType()))
+    return opError() << "operands " << lhs->getType() << " and "
+                     << rhs->getType() << ": vmcu multiplies same-shape "
+                     << "activations or one by a per-channel gate [1, ..., "
+                     << "1, C]";
+  if (lhs->isPadded() || rhs->isPadded())
+    return opError() << "reads a padded tensor";
+  std::optional<int8_t> act =
+      optionScalar<int8_t>(op, add_options::kActivation, 0);
+  if (!act)
+    return opError() << "has malformed options";
+  double outScale;
+  int32_t outZp;
+  if (failed(activationQuant(out, outScale, outZp)) ||
+      failed(checkShape(out, full.getShape())))
+    return failure();
+  fixedpoint::QuantizedMultiplier m =
+      fixedpoint::quantizeMultiplier(lhs->scale * rhs->scale / outScale);
+  // TFLM shifts the product (at most 255 * 255) left in int32 first.
+  constexpr int64_t kMaxProduct = 255 * 255;
+  if (!fixedpoint::leftShiftFitsInt32(kMaxProduct, m.shift))
+    return opError() << "rescales by " << lhs->scale * rhs->scale / outScale
+                     << ", whose left shift overflows TFLite's int32 "
+                        "arithmetic";
+  llvm::Expected<Multiplier> tm = tfliteMultiplier(m.multiplier, m.shift);
+  if (!tm)
+    return opError() << llvm::toString(tm.takeError());
+  Value y = tosa.mul(lhs->value, lhs->zp, rhs->value, rhs->zp, full, *tm,
+                     outZp);
+  return defineActivated(out, y, *act, outScale, outZp);
+}
+
 LogicalResult Importer::importPool(Table op, ArrayRef<int32_t> in,
                                    int32_t out, bool max) {
   if (in.size() != 1)
@@ -1437,13 +1496,16 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
         return failure();
       if (*channel)
         return success();
+      if (!broadcast)
+        return importMul(op, *in, result);
     }
     return opError() << (broadcast ? "broadcasts a constant of several "
                                      "elements"
                                    : "combines two activations")
                      << "; vmcu compiles ADD and SUB of two same-shape "
-                        "activations, MUL by a per-channel constant, and ADD, "
-                        "SUB and MUL with a one-element constant";
+                        "activations, MUL of two (one may be a per-channel "
+                        "gate) or by a per-channel constant, and ADD, SUB "
+                        "and MUL with a one-element constant";
   }
   case Builtin::AveragePool2D:
     return importPool(op, *in, result, /*max=*/false);

@@ -442,3 +442,23 @@ func.func @table_int16(%x: tensor<1x4xi16>, %t: tensor<513xi16>) -> tensor<1x4xi
   %y = tosa.table %x, %t : (tensor<1x4xi16>, tensor<513xi16>) -> tensor<1x4xi32>
   return %y : tensor<1x4xi32>
 }
+
+// -----
+
+// An operand rescaled by other than 1 is not the int8 multiply form.
+func.func @mul_scaled_operand(%x: tensor<1x4x4x8xi8>, %y: tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8> {
+  %one = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %half = "tosa.const"() {values = dense<31> : tensor<1xi8>} : () -> tensor<1xi8>
+  %thirty = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zero32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  // expected-error @+1 {{'tosa.rescale' op an operand of the int8 mul form must be rescaled by exactly 1 (multiplier 2^30, shift 30, output_zp 0)}}
+  %rx = tosa.rescale %x, %one, %half, %zp, %zero32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x4x4x8xi32>
+  %ry = tosa.rescale %y, %one, %thirty, %zp, %zero32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x4x4x8xi32>
+  %shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %p = tosa.mul %rx, %ry, %shift : (tensor<1x4x4x8xi32>, tensor<1x4x4x8xi32>, tensor<1xi8>) -> tensor<1x4x4x8xi32>
+  %m = "tosa.const"() {values = dense<1518500250> : tensor<1xi32>} : () -> tensor<1xi32>
+  %sh = "tosa.const"() {values = dense<38> : tensor<1xi8>} : () -> tensor<1xi8>
+  %r = tosa.rescale %p, %m, %sh, %zero32, %zp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x8xi8>
+  return %r : tensor<1x4x4x8xi8>
+}

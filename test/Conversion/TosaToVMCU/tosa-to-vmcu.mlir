@@ -721,3 +721,33 @@ func.func @conv2d_weight_zero_point(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8
   return %y : tensor<1x4x4x4xi8>
 }
 
+
+// -----
+
+// The int8 multiply form: both operands rescaled by exactly 1 (2^30 *
+// 2^-30, their zero points subtracted), tosa.mul with shift 0 broadcasting
+// a [1, 1, 1, C] gate, the output rescale and clamp: one vmcu.mul carrying
+// the zero points.
+// CHECK-LABEL: func.func @mul_gate(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x4x4x8xi8>, %[[S:.*]]: tensor<1x1x1x8xi8>)
+// CHECK-NEXT:    %[[Y:.*]] = vmcu.mul %[[X]], %[[S]] {lhs_zp = -1 : i32,
+// CHECK-SAME:      requant = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1518500250], shift = [38], double_round = true, min = -3, max = 127>, rhs_zp = -128 : i32}
+// CHECK-SAME:      : (tensor<1x4x4x8xi8>, tensor<1x1x1x8xi8>) -> tensor<1x4x4x8xi8>
+// CHECK-NEXT:    return %[[Y]]
+func.func @mul_gate(%x: tensor<1x4x4x8xi8>, %s: tensor<1x1x1x8xi8>) -> tensor<1x4x4x8xi8> {
+  %one = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %thirty = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %xzp = "tosa.const"() {values = dense<-1> : tensor<1xi8>} : () -> tensor<1xi8>
+  %szp = "tosa.const"() {values = dense<-128> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zero32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %rx = tosa.rescale %x, %one, %thirty, %xzp, %zero32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x4x4x8xi32>
+  %rs = tosa.rescale %s, %one, %thirty, %szp, %zero32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x1x1x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x1x1x8xi32>
+  %shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %p = tosa.mul %rx, %rs, %shift : (tensor<1x4x4x8xi32>, tensor<1x1x1x8xi32>, tensor<1xi8>) -> tensor<1x4x4x8xi32>
+  %m = "tosa.const"() {values = dense<1518500250> : tensor<1xi32>} : () -> tensor<1xi32>
+  %sh = "tosa.const"() {values = dense<38> : tensor<1xi8>} : () -> tensor<1xi8>
+  %ozp = "tosa.const"() {values = dense<-3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %r = tosa.rescale %p, %m, %sh, %zero32, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x8xi8>
+  %c = tosa.clamp %r {min_val = -3 : i8, max_val = 127 : i8} : (tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  return %c : tensor<1x4x4x8xi8>
+}

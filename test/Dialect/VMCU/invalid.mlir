@@ -896,3 +896,20 @@ func.func @edge_elsewhere(%x: tensor<1x4xi8>) -> tensor<1x4xi8> {
   %y = vmcu.softmax %x {input_multiplier = 1717986944 : i32, input_left_shift = 23 : i32, diff_min = -248 : i32, vmcu.input_edge = #vmcu.edge<scale = 0.5 : f32, zero_point = 0, is_float = false>} : tensor<1x4xi8>
   return %y : tensor<1x4xi8>
 }
+
+// -----
+
+// A mul operand must be the result's shape or a per-channel gate of it.
+func.func @mul_bad_broadcast(%x: tensor<1x4x4x8xi8>, %s: tensor<1x4x1x8xi8>) -> tensor<1x4x4x8xi8> {
+  // expected-error @+1 {{operands must have the result's type or be a per-channel gate of it (every dimension 1 but the channels), one at least of the result's type, got 'tensor<1x4x4x8xi8>', 'tensor<1x4x1x8xi8>' -> 'tensor<1x4x4x8xi8>'}}
+  %y = vmcu.mul %x, %s {lhs_zp = 0 : i32, rhs_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x4x4x8xi8>, tensor<1x4x1x8xi8>) -> tensor<1x4x4x8xi8>
+  return %y : tensor<1x4x4x8xi8>
+}
+
+// -----
+
+func.func @mul_zero_point(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8> {
+  // expected-error @+1 {{lhs_zp}}
+  %y = vmcu.mul %x, %x {lhs_zp = 300 : i32, rhs_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  return %y : tensor<1x4x4x8xi8>
+}

@@ -425,6 +425,53 @@ SmallVector<int64_t> AddOp::getSegmentedExtents() {
 }
 
 //===----------------------------------------------------------------------===//
+// MulOp
+//===----------------------------------------------------------------------===//
+
+bool MulOp::isGate(Value operand) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  auto out = getOutput().getType();
+  if (type.getRank() != out.getRank() || out.getRank() < 1)
+    return false;
+  int64_t last = out.getRank() - 1;
+  for (int64_t d = 0; d < last; ++d)
+    if (type.getDimSize(d) != 1)
+      return false;
+  return type.getDimSize(last) == out.getDimSize(last);
+}
+
+LogicalResult MulOp::verify() {
+  if (failed(verifyStaticShapes(*this)))
+    return failure();
+  auto out = getOutput().getType();
+  if (out.getRank() < 1)
+    return emitOpError("requires ranked tensors of rank >= 1");
+  bool lhsFull = getLhs().getType() == out, rhsFull = getRhs().getType() == out;
+  if (!(lhsFull || isGate(getLhs())) || !(rhsFull || isGate(getRhs())) ||
+      (!lhsFull && !rhsFull))
+    return emitOpError("operands must have the result's type or be a "
+                       "per-channel gate of it (every dimension 1 but the "
+                       "channels), one at least of the result's type, got ")
+           << getLhs().getType() << ", " << getRhs().getType() << " -> "
+           << out;
+  for (auto [name, zp] : {std::pair<StringRef, int64_t>{"lhs_zp", getLhsZp()},
+                          {"rhs_zp", getRhsZp()}})
+    if (failed(verifyZeroPoint(*this, name, zp)))
+      return failure();
+  return verifyRequant(*this, "requant", getRequant(),
+                       out.getDimSize(out.getRank() - 1),
+                       /*fromAccumulator=*/true);
+}
+
+/// The lhs, as for vmcu.add: vmcu-tile takes whichever operand the
+/// previous layer wrote as the chain's.
+Value MulOp::getActivationInput() { return getLhs(); }
+SmallVector<int64_t> MulOp::getSegmentedExtents() {
+  auto type = getOutput().getType();
+  return {type.getDimSize(type.getRank() - 1)};
+}
+
+//===----------------------------------------------------------------------===//
 // AvgPool2DOp
 //===----------------------------------------------------------------------===//
 

@@ -567,6 +567,41 @@ def VMCU_AddOp : VMCU_LayerOp<"add", [Pure]> {
   let hasVerifier = 1;
 }
 
+def VMCU_MulOp : VMCU_LayerOp<"mul", [Pure]> {
+  let summary = "int8 elementwise multiply of two activations, one possibly broadcast";
+  let description = [{
+    `output = requant((lhs - lhs_zp) * (rhs - rhs_zp))`: the int32 product
+    of the zero-point-free operands (at most 255 * 255 in magnitude),
+    requantized to int8. This is the rescale/mul/rescale form TOSA gives
+    TFLite's int8 MUL. Each operand has the output's shape, or is a
+    per-channel gate: the output's rank with every dimension 1 but the
+    innermost (a squeeze-and-excite block's `[1, 1, 1, C]`), broadcast over
+    the others. The innermost dimension is the one segments tile.
+
+    Example:
+
+    ```mlir
+    %y = vmcu.mul %x, %s {lhs_zp = -3 : i32, rhs_zp = -128 : i32,
+           requant = #vmcu.requant<...>}
+         : (tensor<1x8x8x16xi8>, tensor<1x1x1x16xi8>) -> tensor<1x8x8x16xi8>
+    ```
+  }];
+  let arguments = (ins TensorOf<[I8]>:$lhs, TensorOf<[I8]>:$rhs,
+                       I32Attr:$lhs_zp, I32Attr:$rhs_zp,
+                       VMCU_RequantAttr:$requant,
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
+  let results = (outs TensorOf<[I8]>:$output);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether `operand`'s type is a per-channel gate of the output: every
+    /// dimension 1 but the innermost, the output's channel count.
+    bool isGate(Value operand);
+  }];
+}
+
 def VMCU_AvgPool2DOp : VMCU_LayerOp<"avg_pool2d", [Pure]> {
   let summary = "int8 NHWC average pooling (TOSA avg_pool2d)";
   let description = [{

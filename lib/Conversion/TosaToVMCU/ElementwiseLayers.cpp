@@ -244,6 +244,16 @@ struct TableLowering : OpConversionPattern<tosa::TableOp> {
   }
 };
 
+/// Replaces `root` and the output requantization that follows it by the
+/// vmcu layer's `result`.
+static void replaceWithLayer(ConversionPatternRewriter &rewriter,
+                             Operation *root, const OutputRequant &requant,
+                             Value result) {
+  SmallVector<Operation *> chain = {root};
+  llvm::append_range(chain, requant.ops);
+  replaceChain(rewriter, chain, result);
+}
+
 /// The int8 add form around a tosa.add (or, as `subtract`, a tosa.sub) is
 /// a vmcu.add.
 template <typename TosaOp>
@@ -267,9 +277,7 @@ struct Int8AddLowering : OpConversionPattern<TosaOp> {
         rewriter.getRemappedValue(plan->rhs.getInput()), plan->lhsRescale,
         plan->rhsRescale, plan->requant.requant, IntegerAttr(),
         subtract ? rewriter.getUnitAttr() : UnitAttr());
-    SmallVector<Operation *> chain = {op.getOperation()};
-    llvm::append_range(chain, plan->requant.ops);
-    replaceChain(rewriter, chain, result);
+    replaceWithLayer(rewriter, op, plan->requant, result);
     return success();
   }
 };
@@ -295,9 +303,7 @@ struct Int8MulLowering : OpConversionPattern<tosa::MulOp> {
         rewriter.getI32IntegerAttr(plan->lhsZp),
         rewriter.getI32IntegerAttr(plan->rhsZp), plan->requant.requant,
         IntegerAttr());
-    SmallVector<Operation *> chain = {op.getOperation()};
-    llvm::append_range(chain, plan->requant.ops);
-    replaceChain(rewriter, chain, result);
+    replaceWithLayer(rewriter, op, plan->requant, result);
     return success();
   }
 };

@@ -172,6 +172,9 @@ private:
   LogicalResult importAdd(Table op, ArrayRef<int32_t> in, int32_t out,
                           bool subtract);
   LogicalResult importMul(Table op, ArrayRef<int32_t> in, int32_t out);
+  /// The two activation operands of a binary operator.
+  FailureOr<std::pair<QuantValue, QuantValue>>
+  twoActivations(ArrayRef<int32_t> in);
   /// MUL of an NHWC activation by a per-channel constant ([C], [1, 1, 1, C],
   /// ...) as a 1x1 depthwise with weights c - zero point. Failure without a
   /// diagnostic when the operands are not of that form.
@@ -942,13 +945,8 @@ FailureOr<bool> Importer::importChannelMulOf(Table op, const QuantValue &x,
   return true;
 }
 
-/// ADD or SUB of two same-shape activations, as TFLite Micro's int8 kernels
-/// compute them: both operands rescaled relative to twice the larger
-/// input scale with 2^kAddInputShift of headroom, summed (or subtracted),
-/// rescaled to the output. ADD forms the ratios in double, SUB in float
-/// (CalculateOpDataAdd / CalculateOpDataSub).
-LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in, int32_t out,
-                                  bool subtract) {
+FailureOr<std::pair<QuantValue, QuantValue>>
+Importer::twoActivations(ArrayRef<int32_t> in) {
   if (in.size() != 2)
     return opError() << "expects two operands";
   FailureOr<QuantValue> lhs = activation(in[0]);
@@ -957,6 +955,21 @@ LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in, int32_t out,
   FailureOr<QuantValue> rhs = activation(in[1]);
   if (failed(rhs))
     return failure();
+  return std::make_pair(*lhs, *rhs);
+}
+
+/// ADD or SUB of two same-shape activations, as TFLite Micro's int8 kernels
+/// compute them: both operands rescaled relative to twice the larger
+/// input scale with 2^kAddInputShift of headroom, summed (or subtracted),
+/// rescaled to the output. ADD forms the ratios in double, SUB in float
+/// (CalculateOpDataAdd / CalculateOpDataSub).
+LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in, int32_t out,
+                                  bool subtract) {
+  FailureOr<std::pair<QuantValue, QuantValue>> operands =
+      twoActivations(in);
+  if (failed(operands))
+    return failure();
+  auto [lhs, rhs] = std::make_pair(&operands->first, &operands->second);
   if (lhs->getType() != rhs->getType())
     return opError() << "operands " << lhs->getType() << " and "
                      << rhs->getType() << " differ; broadcasting is not "
@@ -1005,14 +1018,11 @@ LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in, int32_t out,
 /// s_x * s_y / s_out) + z_out, the multiplier formed in double.
 LogicalResult Importer::importMul(Table op, ArrayRef<int32_t> in,
                                   int32_t out) {
-  if (in.size() != 2)
-    return opError() << "expects two operands";
-  FailureOr<QuantValue> lhs = activation(in[0]);
-  if (failed(lhs))
+  FailureOr<std::pair<QuantValue, QuantValue>> operands =
+      twoActivations(in);
+  if (failed(operands))
     return failure();
-  FailureOr<QuantValue> rhs = activation(in[1]);
-  if (failed(rhs))
-    return failure();
+  auto [lhs, rhs] = std::make_pair(&operands->first, &operands->second);
   RankedTensorType full = lhs->getType().getNumElements() >=
                                   rhs->getType().getNumElements()
                               ? lhs->getType()

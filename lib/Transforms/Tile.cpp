@@ -177,6 +177,10 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       bool skipIsLhs = false;
       for (Value operand : op.getOperands()) {
         std::optional<unsigned> index = tensorIndex(operand);
+        if (!index && lhs && (operand == lhs || operand == rhs))
+          return op.emitOpError("has an operand that is not an activation "
+                                "tensor of the chain (a constant?); vmcu "
+                                "adds, subtracts and multiplies activations");
         if (!index || *index == current)
           continue;
         if (!lhs)

@@ -520,8 +520,9 @@ private:
 /// expanded once, when the first output row that needs it starts, into
 /// slot y mod R of the workspace (R rows x W x Cmid); each output pixel
 /// gathers its depthwise window from there one channel segment at a time
-/// (padding taps read the zero point), then projects with 4-lane dots.
-/// Without a residual an input row is freed as soon as it is expanded.
+/// (padding taps read the zero point), then projects with GEMM tiles, one
+/// output pixel at a time or, with `paired_projection`, two. Without a
+/// residual an input row is freed as soon as it is expanded.
 LogicalResult
 mlir::vmcu::tile::emitBottleneckLineBuffer(Emitter &e, BottleneckOp op,
                                            const KernelTensors &t) {

@@ -348,8 +348,11 @@ private:
     // The op takes the shift: e + 31, which its lowering's e = shift - 31
     // folds away.
     constexpr int64_t kProductShift = 31;
-    Value m = word(0), half = word(2);
-    Value sh = arith::AddIOp::create(b, loc, word(1), i32(kProductShift));
+    // One op per statement: the IR must not depend on the host compiler's
+    // order of argument evaluation.
+    Value m = word(0), half = word(2), e = word(1);
+    Value productShift = i32(kProductShift);
+    Value sh = arith::AddIOp::create(b, loc, e, productShift);
     return RequantizeOp::create(
         b, loc, resultType, v, m, sh, Value(), half, b.getI32IntegerAttr(0),
         b.getI32IntegerAttr(table.zpFolded ? 0 : rq.getOutputZp()),

@@ -3,9 +3,10 @@
 // A 1x1 stride-1 conv or a fully connected layer over M pixels is an
 // M x Cout x Cin GEMM. Pixels go in blocks of two: their input segments are
 // ring-loaded into a stack buffer (2 x Cin bytes) and freed. Then, one
-// output group (a multiple of the segment and of the tile) at a time, each
-// tile of output channels is one vmcu.dot_block register tile (2 pixels x
-// 2 channels; 1 x 4 for single rows) per chunk of input channels, starting
+// output group (whole segments; see GemmTileShape) at a time, each tile of
+// output channels is one vmcu.dot_block register tile (2 pixels x 3
+// channels over int16-pair weights, the group's last tile taking the rest;
+// else 2 x 2, or 1 x 4 for single rows) per chunk of input channels, starting
 // from biases with the input zero point folded in; the sums are
 // requantized into a group buffer, whose segments are ring-stored.
 // GemmTiles is also the expansion and projection of the line-buffer
@@ -83,7 +84,7 @@ SmallVector<int8_t> GemmTiles::packWeights(ArrayRef<int8_t> w) const {
 }
 
 /// Widened weights (shape.widenedWeights): per tile (its first channel c0,
-/// groups of one segment split into tiles of N and the rest) and step,
+/// each group split into tiles of N and the rest) and step,
 /// the even-lane pairs (lanes 0, 2) of each channel, then the odd ones
 /// (1, 3), as int16 pairs; tile c0 starts at word c0 * steps * 2.
 SmallVector<int32_t>
@@ -169,9 +170,10 @@ void GemmTiles::emit(Value x, int64_t rows, SegmentDone segmentDone) {
       Value at = mul(loop.getInductionVar(), n);
       emitTile(x, rows, add(groupFirst, at), n, at);
     }
-    if (rest > 0)
-      emitTile(x, rows, add(groupFirst, e.index(full * n)), rest,
-               e.index(full * n));
+    if (rest > 0) {
+      Value at = e.index(full * n);
+      emitTile(x, rows, add(groupFirst, at), rest, at);
+    }
     for (int64_t j = 0; j < group / e.seg; ++j)
       segmentDone(g, j, obuf);
   });
@@ -215,18 +217,19 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
     OpBuilder::InsertionGuard inner(e.b);
     e.b.setInsertionPointToStart(chunks.getBody());
     Value ch = chunks.getInductionVar();
+    Value xIndex = mul(ch, kChunkSteps * stepElements);
+    Value wIndex = add(tileBase, mul(ch, kChunkSteps * n * wStep));
     SmallVector<Value> sums =
-        block(mul(ch, kChunkSteps * stepElements),
-              add(tileBase, mul(ch, kChunkSteps * n * wStep)),
-              chunks.getRegionIterArgs(), kChunkSteps);
+        block(xIndex, wIndex, chunks.getRegionIterArgs(), kChunkSteps);
     scf::YieldOp::create(e.b, e.loc, sums);
     e.b.setInsertionPointAfter(chunks);
     accs.assign(chunks.getResults().begin(), chunks.getResults().end());
   }
-  if (rest > 0)
-    accs = block(e.index(full * kChunkSteps * stepElements),
-                 add(tileBase, e.index(full * kChunkSteps * n * wStep)),
-                 accs, rest);
+  if (rest > 0) {
+    Value xIndex = e.index(full * kChunkSteps * stepElements);
+    Value wIndex = add(tileBase, e.index(full * kChunkSteps * n * wStep));
+    accs = block(xIndex, wIndex, accs, rest);
+  }
   for (int64_t j = 0; j < n; ++j) {
     Value c = add(first, e.index(j));
     for (int64_t i = 0; i < rows; ++i) {

@@ -112,8 +112,9 @@ LogicalResult emitMul(Emitter &e, MulOp op, const KernelTensors &t) {
         Value a = e.load(lhsGate ? gate : lbuf, lhsGate ? ch : k);
         Value b = e.load(rhsGate ? gate : (sameTensor ? lbuf : rbuf),
                          rhsGate ? ch : k);
-        Value product = arith::MulIOp::create(
-            e.b, e.loc, offset(a, op.getLhsZp()), offset(b, op.getRhsZp()));
+        Value lhs = offset(a, op.getLhsZp());
+        Value rhs = offset(b, op.getRhsZp());
+        Value product = arith::MulIOp::create(e.b, e.loc, lhs, rhs);
         e.store(
             e.requantize(product, op.getRequant(), mult, shift, ch, i8Type),
             obuf, k);

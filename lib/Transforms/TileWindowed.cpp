@@ -275,7 +275,9 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
   Value obuf = e.scratch(s, e.b.getI8Type());
   bool slide = cs == 1 && cols.stride == 1 && kc > 1;
   auto rowStart = [&](Value p) {
-    window.fill(p, e.index(-1), e.index(0), /*firstTap=*/1, /*slide=*/true);
+    Value before = e.index(-1);
+    Value segment = e.index(0);
+    window.fill(p, before, segment, /*firstTap=*/1, /*slide=*/true);
   };
 
   e.emitWindowed(

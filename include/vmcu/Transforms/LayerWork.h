@@ -26,8 +26,8 @@ int64_t layerMacs(LayerOpInterface layer);
 /// `channels` output channels (4 beside one row, 2 beside two, when whole
 /// groups of them and of segments tile Cout; else 1); rows are `rowStride`
 /// bytes apart (Cin rounded up to the 4 SIMD lanes). Outputs are computed
-/// and stored `groupBytes` at a time (a multiple of both the segment and
-/// the tile). Two-row tiles over rows of at most kMaxWidenedRowBytes also
+/// and stored `groupBytes` at a time (whole segments; a multiple of the
+/// tile unless the weights are widened, below). Two-row tiles over rows of at most kMaxWidenedRowBytes also
 /// keep the rows `widened` to int16 pairs (vmcu.widen_pairs): the tile
 /// then unpacks only weights; such tiles also take `widenedWeights` (int16
 /// pairs packed offline, twice the flash) and unpack nothing: 2 x 3 tiles,

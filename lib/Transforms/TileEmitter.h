@@ -305,6 +305,8 @@ public:
   };
   static constexpr int64_t kBoundedWords = 3;
   DenseMap<Value, BoundedTable> boundedTables;
+  /// The bits below the doubled product's high word: e = shift - this.
+  static constexpr int64_t kProductShift = 31;
 
 private:
   /// The interleaved table of a bounded requantization. The half term is
@@ -316,7 +318,7 @@ private:
                      ArrayRef<int32_t> shift, int64_t valueBound) {
     constexpr int64_t kWordBits = 32;
     int64_t zp = rq.getOutputZp();
-    auto exponent = [&](size_t k) { return shift[k] - (kWordBits - 1); };
+    auto exponent = [&](size_t k) { return shift[k] - kProductShift; };
     auto fits = [&](size_t k) {
       int64_t e = exponent(k);
       int64_t product =
@@ -347,7 +349,6 @@ private:
     };
     // The op takes the shift: e + 31, which its lowering's e = shift - 31
     // folds away.
-    constexpr int64_t kProductShift = 31;
     // One op per statement: the IR must not depend on the host compiler's
     // order of argument evaluation.
     Value m = word(0), half = word(2), e = word(1);

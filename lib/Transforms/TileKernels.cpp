@@ -21,90 +21,44 @@ namespace {
 // segment.
 //===----------------------------------------------------------------------===//
 
-/// Reads segment i of both operands, frees them (at their last use) and
-/// stores output segment i, so the output may overwrite either operand in
-/// place.
-LogicalResult emitAdd(Emitter &e, AddOp op, const KernelTensors &t) {
-  auto type = op.getOutput().getType();
-  int64_t channels = type.getDimSize(type.getRank() - 1);
-  int64_t s = e.seg, cs = channels / s;
-  int64_t pixels = type.getNumElements() / channels;
-  // The primary input is the previous layer's output; `skip` the other one.
-  Value lhsBase = t.skip && t.skipIsLhs ? t.skip : t.input;
-  Value rhsBase = t.skip && !t.skipIsLhs ? t.skip : t.input;
-  auto [mult, shift] = e.requantTables("add_", op.getRequant(), channels);
-  Value lbuf = e.scratch(s, e.b.getI8Type());
-  Value rbuf = e.scratch(s, e.b.getI8Type());
-  Value obuf = e.scratch(s, e.b.getI8Type());
-  Type i8Type = e.b.getI8Type();
-  e.loop(0, pixels, [&](Value p) {
-    e.loop(0, cs, [&](Value cc) {
-      AffineExpr segIndex = e.d(0) * cs + e.d(1);
-      e.loadSegment(lhsBase, segIndex, {p, cc}, lbuf);
-      if (t.skip)
-        e.loadSegment(rhsBase, segIndex, {p, cc}, rbuf);
-      Value rsrc = t.skip ? rbuf : lbuf;
-      e.loop(0, s, [&](Value k) {
-        Value ch = e.apply(e.d(0) * s + e.d(1), {cc, k});
-        Value lhs = e.rescaleToI32(e.load(lbuf, k), op.getLhsRescale());
-        Value rhs = e.rescaleToI32(e.load(rsrc, k), op.getRhsRescale());
-        Value sum =
-            op.getSubtract()
-                ? arith::SubIOp::create(e.b, e.loc, lhs, rhs).getResult()
-                : arith::AddIOp::create(e.b, e.loc, lhs, rhs).getResult();
-        e.store(e.requantize(sum, op.getRequant(), mult, shift, ch, i8Type),
-                obuf, k);
-      });
-      e.freeSegment(t.input, segIndex, {p, cc});
-      if (t.skip)
-        e.freeSegment(t.skip, segIndex, {p, cc});
-      e.storeSegment(t.output, segIndex, {p, cc}, obuf);
-    });
-  });
-  return success();
-}
-
 /// The largest |(a - za) * (b - zb)| of int8 operands and zero points.
 constexpr int64_t kMaxInt8Product = 255 * 255;
 
-/// A MUL of two tensors, segment by segment as emitAdd. A per-channel gate
-/// operand (MulOp::isGate) is staged once into a buffer of its channels and
-/// freed before the pixel loop, since every pixel reads it.
-LogicalResult emitMul(Emitter &e, MulOp op, const KernelTensors &t) {
-  auto type = op.getOutput().getType();
-  int64_t channels = type.getDimSize(type.getRank() - 1);
+/// The ring tensor of the lhs (or rhs) operand: the primary input is the
+/// previous layer's output, `skip` the other one.
+Value operandBase(const KernelTensors &t, bool lhs) {
+  return t.skip && t.skipIsLhs == lhs ? t.skip : t.input;
+}
+
+/// Computes one output lane from the operands' lanes and its channel.
+using LaneFn = function_ref<Value(Value lhs, Value rhs, Value ch)>;
+
+/// The skeleton of the two-operand layers: per pixel and channel segment,
+/// reads segment i of each full operand, `lane` of every lane, frees the
+/// full operands' segments (at their last use) and stores output segment
+/// i, so the output may overwrite either operand in place. A per-channel
+/// gate operand (`gate`: its channels, staged by the caller) is read at
+/// the lane's channel instead. Without a skip both operands are the input.
+void emitOperandPairs(Emitter &e, const KernelTensors &t,
+                      ShapedType outType, Value gate, bool lhsGate,
+                      bool rhsGate, LaneFn lane) {
+  int64_t channels = outType.getDimSize(outType.getRank() - 1);
   int64_t s = e.seg, cs = channels / s;
-  int64_t pixels = type.getNumElements() / channels;
-  Type i8Type = e.b.getI8Type(), i32Type = e.b.getI32Type();
-  Value lhsBase = t.skip && t.skipIsLhs ? t.skip : t.input;
-  Value rhsBase = t.skip && !t.skipIsLhs ? t.skip : t.input;
-  bool lhsGate = op.getLhs().getType() != type;
-  bool rhsGate = op.getRhs().getType() != type;
-  auto [mult, shift] =
-      e.requantTables("mul_", op.getRequant(), channels, kMaxInt8Product);
-  Value gate;
-  if (lhsGate || rhsGate) {
-    Value gateBase = lhsGate ? lhsBase : rhsBase;
-    gate = e.scratch(channels, i8Type);
-    e.loop(0, cs, [&](Value cc) {
-      e.loadSegment(gateBase, e.d(0), {cc}, gate,
-                    e.apply(e.d(0) * s, {cc}));
-    });
-    e.loop(0, cs, [&](Value cc) { e.freeSegment(gateBase, e.d(0), {cc}); });
-  }
+  int64_t pixels = outType.getNumElements() / channels;
+  Value lhsBase = operandBase(t, /*lhs=*/true);
+  Value rhsBase = operandBase(t, /*lhs=*/false);
+  bool sameTensor = !t.skip && !lhsGate && !rhsGate;
+  Type i8Type = e.b.getI8Type();
   Value lbuf = e.scratch(s, i8Type);
   Value rbuf = e.scratch(s, i8Type);
   Value obuf = e.scratch(s, i8Type);
-  auto offset = [&](Value v, int64_t zp) {
-    Value wide = arith::ExtSIOp::create(e.b, e.loc, i32Type, v);
-    return arith::SubIOp::create(e.b, e.loc, wide, e.i32(zp)).getResult();
-  };
+  bool inputIsGate = t.skipIsLhs ? rhsGate : lhsGate;
+  bool skipIsGate = t.skipIsLhs ? lhsGate : rhsGate;
   e.loop(0, pixels, [&](Value p) {
     e.loop(0, cs, [&](Value cc) {
       AffineExpr segIndex = e.d(0) * cs + e.d(1);
       if (!lhsGate)
         e.loadSegment(lhsBase, segIndex, {p, cc}, lbuf);
-      bool sameTensor = !t.skip && !lhsGate && !rhsGate;
       if (!rhsGate && !sameTensor)
         e.loadSegment(rhsBase, segIndex, {p, cc}, rbuf);
       e.loop(0, s, [&](Value k) {
@@ -112,20 +66,76 @@ LogicalResult emitMul(Emitter &e, MulOp op, const KernelTensors &t) {
         Value a = e.load(lhsGate ? gate : lbuf, lhsGate ? ch : k);
         Value b = e.load(rhsGate ? gate : (sameTensor ? lbuf : rbuf),
                          rhsGate ? ch : k);
-        Value lhs = offset(a, op.getLhsZp());
-        Value rhs = offset(b, op.getRhsZp());
-        Value product = arith::MulIOp::create(e.b, e.loc, lhs, rhs);
-        e.store(
-            e.requantize(product, op.getRequant(), mult, shift, ch, i8Type),
-            obuf, k);
+        e.store(lane(a, b, ch), obuf, k);
       });
-      if (!lhsGate)
-        e.freeSegment(lhsBase, segIndex, {p, cc});
-      if (!rhsGate && !sameTensor)
-        e.freeSegment(rhsBase, segIndex, {p, cc});
+      if (!inputIsGate)
+        e.freeSegment(t.input, segIndex, {p, cc});
+      if (t.skip && !skipIsGate)
+        e.freeSegment(t.skip, segIndex, {p, cc});
       e.storeSegment(t.output, segIndex, {p, cc}, obuf);
     });
   });
+}
+
+/// ADD (or SUB): both operands rescaled to int32, summed (or subtracted),
+/// requantized.
+LogicalResult emitAdd(Emitter &e, AddOp op, const KernelTensors &t) {
+  auto type = op.getOutput().getType();
+  int64_t channels = type.getDimSize(type.getRank() - 1);
+  auto [mult, shift] = e.requantTables("add_", op.getRequant(), channels);
+  Type i8Type = e.b.getI8Type();
+  emitOperandPairs(e, t, type, Value(), false, false,
+                   [&](Value a, Value b, Value ch) {
+                     Value lhs = e.rescaleToI32(a, op.getLhsRescale());
+                     Value rhs = e.rescaleToI32(b, op.getRhsRescale());
+                     Value sum =
+                         op.getSubtract()
+                             ? arith::SubIOp::create(e.b, e.loc, lhs, rhs)
+                                   .getResult()
+                             : arith::AddIOp::create(e.b, e.loc, lhs, rhs)
+                                   .getResult();
+                     return e.requantize(sum, op.getRequant(), mult, shift,
+                                         ch, i8Type);
+                   });
+  return success();
+}
+
+/// MUL: the zero-point-free operands' product, requantized on the bounded
+/// path (|product| <= 255^2). A per-channel gate operand (MulOp::isGate) is
+/// staged once into a buffer of its channels and freed before the pixel
+/// loop, since every pixel reads it.
+LogicalResult emitMul(Emitter &e, MulOp op, const KernelTensors &t) {
+  auto type = op.getOutput().getType();
+  int64_t channels = type.getDimSize(type.getRank() - 1);
+  int64_t s = e.seg, cs = channels / s;
+  Type i8Type = e.b.getI8Type(), i32Type = e.b.getI32Type();
+  bool lhsGate = op.getLhs().getType() != type;
+  bool rhsGate = op.getRhs().getType() != type;
+  auto [mult, shift] =
+      e.requantTables("mul_", op.getRequant(), channels, kMaxInt8Product);
+  Value gate;
+  if (lhsGate || rhsGate) {
+    Value gateBase = operandBase(t, /*lhs=*/lhsGate);
+    gate = e.scratch(channels, i8Type);
+    e.loop(0, cs, [&](Value cc) {
+      e.loadSegment(gateBase, e.d(0), {cc}, gate,
+                    e.apply(e.d(0) * s, {cc}));
+    });
+    e.loop(0, cs, [&](Value cc) { e.freeSegment(gateBase, e.d(0), {cc}); });
+  }
+  auto offset = [&](Value v, int64_t zp) {
+    Value wide = arith::ExtSIOp::create(e.b, e.loc, i32Type, v);
+    return arith::SubIOp::create(e.b, e.loc, wide, e.i32(zp)).getResult();
+  };
+  emitOperandPairs(e, t, type, gate, lhsGate, rhsGate,
+                   [&](Value a, Value b, Value ch) {
+                     Value lhs = offset(a, op.getLhsZp());
+                     Value rhs = offset(b, op.getRhsZp());
+                     Value product =
+                         arith::MulIOp::create(e.b, e.loc, lhs, rhs);
+                     return e.requantize(product, op.getRequant(), mult,
+                                         shift, ch, i8Type);
+                   });
   return success();
 }
 

@@ -175,6 +175,15 @@ private:
   /// The two activation operands of a binary operator.
   FailureOr<std::pair<QuantValue, QuantValue>>
   twoActivations(ArrayRef<int32_t> in);
+  /// A binary operator's fused activation and output quantization, the
+  /// output's shape checked against `shape`.
+  struct BinaryOutput {
+    int8_t activation;
+    double scale;
+    int32_t zp;
+  };
+  FailureOr<BinaryOutput> binaryOutput(Table op, int32_t out,
+                                       ArrayRef<int64_t> shape);
   /// MUL of an NHWC activation by a per-channel constant ([C], [1, 1, 1, C],
   /// ...) as a 1x1 depthwise with weights c - zero point. Failure without a
   /// diagnostic when the operands are not of that form.
@@ -958,6 +967,19 @@ Importer::twoActivations(ArrayRef<int32_t> in) {
   return std::make_pair(*lhs, *rhs);
 }
 
+FailureOr<Importer::BinaryOutput>
+Importer::binaryOutput(Table op, int32_t out, ArrayRef<int64_t> shape) {
+  std::optional<int8_t> act =
+      optionScalar<int8_t>(op, add_options::kActivation, 0);
+  if (!act)
+    return opError() << "has malformed options";
+  BinaryOutput output{*act, 0.0, 0};
+  if (failed(activationQuant(out, output.scale, output.zp)) ||
+      failed(checkShape(out, shape)))
+    return failure();
+  return output;
+}
+
 /// ADD or SUB of two same-shape activations, as TFLite Micro's int8 kernels
 /// compute them: both operands rescaled relative to twice the larger
 /// input scale with 2^kAddInputShift of headroom, summed (or subtracted),
@@ -974,15 +996,11 @@ LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in, int32_t out,
     return opError() << "operands " << lhs->getType() << " and "
                      << rhs->getType() << " differ; broadcasting is not "
                      << "supported";
-  std::optional<int8_t> act =
-      optionScalar<int8_t>(op, add_options::kActivation, 0);
-  if (!act)
-    return opError() << "has malformed options";
-  double outScale;
-  int32_t outZp;
-  if (failed(activationQuant(out, outScale, outZp)) ||
-      failed(checkShape(out, lhs->getType().getShape())))
+  FailureOr<BinaryOutput> output =
+      binaryOutput(op, out, lhs->getType().getShape());
+  if (failed(output))
     return failure();
+  auto [act, outScale, outZp] = *output;
   double headroom = static_cast<double>(int64_t(1) << kAddInputShift);
   double lhsRatio, rhsRatio, outRatio;
   if (subtract) {
@@ -1009,7 +1027,7 @@ LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in, int32_t out,
                llvm::joinErrors(rhsM.takeError(), outM.takeError())));
   Value y = tosa.add(lhs->value, lhs->zp, *lhsM, rhs->value, rhs->zp, *rhsM,
                      *outM, outZp, subtract);
-  return defineActivated(out, y, *act, outScale, outZp);
+  return defineActivated(out, y, act, outScale, outZp);
 }
 
 /// MUL of two activations of the output's shape, or of one and a
@@ -1042,15 +1060,10 @@ LogicalResult Importer::importMul(Table op, ArrayRef<int32_t> in,
                      << "1, C]";
   if (lhs->isPadded() || rhs->isPadded())
     return opError() << "reads a padded tensor";
-  std::optional<int8_t> act =
-      optionScalar<int8_t>(op, add_options::kActivation, 0);
-  if (!act)
-    return opError() << "has malformed options";
-  double outScale;
-  int32_t outZp;
-  if (failed(activationQuant(out, outScale, outZp)) ||
-      failed(checkShape(out, full.getShape())))
+  FailureOr<BinaryOutput> output = binaryOutput(op, out, full.getShape());
+  if (failed(output))
     return failure();
+  auto [act, outScale, outZp] = *output;
   fixedpoint::QuantizedMultiplier m =
       fixedpoint::quantizeMultiplier(lhs->scale * rhs->scale / outScale);
   // TFLM shifts the product (at most 255 * 255) left in int32 first.
@@ -1064,7 +1077,7 @@ LogicalResult Importer::importMul(Table op, ArrayRef<int32_t> in,
     return opError() << llvm::toString(tm.takeError());
   Value y = tosa.mul(lhs->value, lhs->zp, rhs->value, rhs->zp, full, *tm,
                      outZp);
-  return defineActivated(out, y, *act, outScale, outZp);
+  return defineActivated(out, y, act, outScale, outZp);
 }
 
 LogicalResult Importer::importPool(Table op, ArrayRef<int32_t> in,

@@ -701,6 +701,19 @@ def kind_conv(m):
     return m.conv2d(x, 8, 3, 2, SAME, RELU6)
 
 
+# Depthwise layers before kind_stem_wrapped's stem: each places its output
+# a few rows below its input, so the chain runs past the pool's end.
+STEM_WRAP_DEPTHWISE_LAYERS = 4
+
+
+def kind_stem_wrapped(m):
+    y = m.input((1, 12, 9, 8))
+    for _ in range(STEM_WRAP_DEPTHWISE_LAYERS):
+        y = m.depthwise(y, 3, 1, SAME, RELU6)
+    y = m.conv2d(y, 3, 1, 1, VALID, NONE)
+    return m.conv2d(y, 8, 3, 2, SAME, RELU6)
+
+
 def kind_conv1x1(m):
     x = m.input((1, 6, 6, 8))
     return m.conv2d(x, 12, 1, 1, VALID, NONE)
@@ -900,6 +913,11 @@ KINDS = {
     "conv": (kind_conv,
              "CONV_2D 3x3 stride 2 SAME + RELU6, 10x9x3 -> 5x5x8. SAME pads H by "
              "0 above / 1 below (even size) and W by 1 / 1 (odd size)"),
+    "stem-wrapped": (kind_stem_wrapped,
+                     "4 DEPTHWISE_CONV_2D 3x3 SAME + RELU6 on 12x9x8, CONV_2D 1x1 -> "
+                     "12x9x3, then CONV_2D 3x3 stride 2 SAME + RELU6 -> 6x5x8: a stem "
+                     "conv whose input the offset solver places across the pool's end, "
+                     "with a pixel split by it"),
     "conv1x1": (kind_conv1x1, "CONV_2D 1x1, 6x6x8 -> 6x6x12, no activation"),
     "depthwise": (kind_depthwise,
                   "DEPTHWISE_CONV_2D 3x3 stride 1 SAME + RELU6, depth_multiplier 1, 7x7x8"),

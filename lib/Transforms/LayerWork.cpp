@@ -5,6 +5,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <array>
 #include <numeric>
 
 using namespace mlir;
@@ -63,6 +64,44 @@ int64_t mlir::vmcu::layerMacs(LayerOpInterface layer) {
       .Default([](Operation *) { return int64_t(0); });
 }
 
+namespace {
+
+/// Widened rows times widened weights: the widest tile the registers take.
+constexpr int64_t kWideWeightChannels = 3;
+/// Cycles of one half step of a 2-row tile over widened weights, by its
+/// channels (0 to 3): 2 + n loads (the first after the SMLADs costs 2
+/// cycles, the rest pipeline) and 2n SMLADs (docs/kernels.md, "Widened
+/// weights": 12 MACs in 12 cycles for 3 channels).
+constexpr std::array<int64_t, 4> kWideHalfStepCycles = {0, 6, 9, 12};
+/// The largest output group a widened-weight GEMM stages on the stack
+/// per pixel (beyond one segment).
+constexpr int64_t kMaxWideGroupBytes = 48;
+
+/// Groups of whole segments dividing Cout, split into 2 x 3 tiles and one
+/// tile of the channels left over: the group with the fewest tile cycles
+/// per channel (the smallest of equals, within kMaxWideGroupBytes or one
+/// segment). A 1-byte stem segment into 8 outputs: groups of 8 (3 + 3 + 2
+/// channels, 33 cycles) rather than 4 (3 + 1, 2 x 18).
+int64_t widenedWeightGroup(int64_t outC, int64_t segmentBytes) {
+  constexpr int64_t kTile = kWideWeightChannels;
+  static_assert(kWideHalfStepCycles.size() == kTile + 1);
+  int64_t best = 0, bestCycles = 0;
+  int64_t limit = std::max(segmentBytes, kMaxWideGroupBytes);
+  for (int64_t group = segmentBytes; group <= std::min(outC, limit);
+       group += segmentBytes) {
+    if (outC % group != 0)
+      continue;
+    int64_t cycles = group / kTile * kWideHalfStepCycles[kTile] +
+                     kWideHalfStepCycles[group % kTile];
+    // cycles / group < bestCycles / best, in integers.
+    if (!best || cycles * best < bestCycles * group)
+      best = group, bestCycles = cycles;
+  }
+  return best ? best : segmentBytes;
+}
+
+} // namespace
+
 GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC,
                                         int64_t outC, int64_t segmentBytes,
                                         bool widenWeights) {
@@ -76,20 +115,12 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC,
   int64_t rowStride = llvm::alignTo(inC, kDotLanes);
   int64_t pixels = rows > 1 && rowStride <= kMaxPairRowBytes ? 2 : 1;
   bool widened = pixels == 2 && rowStride <= kMaxWidenedRowBytes;
-  // Widened rows times widened weights: the widest tile the registers take.
-  constexpr int64_t kWideWeightChannels = 3;
   static_assert(dotBlockRegisters(2, kWideWeightChannels, true) <=
                 kMaxDotBlockRegisters);
-  // Groups of whole segments, at least one full tile where Cout allows.
-  if (widenWeights && widened && outC % segmentBytes == 0) {
-    int64_t group = segmentBytes;
-    while (group < kWideWeightChannels && group < outC)
-      group += segmentBytes;
-    while (outC % group != 0)
-      group += segmentBytes;
-    return {pixels, kWideWeightChannels, rowStride, group, widened,
+  if (widenWeights && widened && outC % segmentBytes == 0)
+    return {pixels, kWideWeightChannels, rowStride,
+            widenedWeightGroup(outC, segmentBytes), widened,
             /*widenedWeights=*/true};
-  }
   for (int64_t n : {4, 2}) {
     int64_t group = std::lcm(segmentBytes, n);
     if (outC % group == 0 &&

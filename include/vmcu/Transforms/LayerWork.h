@@ -31,9 +31,9 @@ int64_t layerMacs(LayerOpInterface layer);
 /// keep the rows `widened` to int16 pairs (vmcu.widen_pairs): the tile
 /// then unpacks only weights; such tiles also take `widenedWeights` (int16
 /// pairs packed offline, twice the flash) and unpack nothing: 2 x 3 tiles,
-/// whose groups are the fewest whole segments that hold a tile and divide
-/// Cout, the last tile of a group taking the channels left over
-/// (groupBytes mod 3). Its stack buffers are `pixels`
+/// whose groups are whole segments dividing Cout with the fewest tile
+/// cycles per channel (at most 48 bytes unless a segment is larger), the
+/// last tile of a group taking the channels left over (groupBytes mod 3). Its stack buffers are `pixels`
 /// rows (twice over when widened) and `pixels` groups.
 struct GemmTileShape {
   int64_t pixels;

@@ -89,7 +89,7 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // After the ring verifier: it reads one segment per access.
-  pm.addNestedPass<func::FuncOp>(createVMCUCoalesceRingLoadsPass());
+  pm.addNestedPass<func::FuncOp>(createVMCUCoalesceRingAccessesPass());
   pm.addPass(createLowerAffinePass());
   // No convert-scf-to-cf before the kernels are outlined: cf cannot live
   // in a vmcu.kernel body (a single block); convert-vmcu-to-llvm runs the

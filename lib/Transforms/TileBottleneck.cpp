@@ -384,14 +384,15 @@ private:
                         all);
         });
     int64_t groupSegs = shape.groupBytes / s;
-    expand->emit(xrows, count, [&](Value group, int64_t j, Value out) {
-      SmallVector<Value, 3> all(dims);
-      all.push_back(group);
-      AffineExpr ms = e.d(dims.size()) * groupSegs + j;
-      for (int64_t i = 0; i < count; ++i)
-        e.storeSegment(t.workspace, slotSegment(e.d(0), column(i), ms), all,
-                       out, e.index(i * shape.groupBytes + j * s));
-    });
+    expand->emit(xrows, count,
+                 [&](Value group, int64_t i, int64_t j, Value out) {
+                   SmallVector<Value, 3> all(dims);
+                   all.push_back(group);
+                   AffineExpr ms = e.d(dims.size()) * groupSegs + j;
+                   e.storeSegment(t.workspace,
+                                  slotSegment(e.d(0), column(i), ms), all, out,
+                                  e.index(i * shape.groupBytes + j * s));
+                 });
   }
 
   /// Depthwise output pixel (p, q) of channel segment `mm` into row `row`
@@ -470,12 +471,11 @@ private:
       });
     const GemmTileShape &shape = project->shape;
     int64_t groupSegs = shape.groupBytes / s;
-    project->emit(cpix, qs.size(), [&](Value group, int64_t j, Value out) {
-      for (auto [row, q] : llvm::enumerate(qs))
-        storeOutputSegment(
-            p, q, group, groupSegs, j, out,
-            static_cast<int64_t>(row) * shape.groupBytes + j * s);
-    });
+    project->emit(cpix, qs.size(),
+                  [&](Value group, int64_t row, int64_t j, Value out) {
+                    storeOutputSegment(p, qs[row], group, groupSegs, j, out,
+                                       row * shape.groupBytes + j * s);
+                  });
   }
 
   /// Adds the residual to segment j of output group `group` (of

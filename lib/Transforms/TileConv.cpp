@@ -69,14 +69,14 @@ LogicalResult emitNarrowConv(Emitter &e, Operation *op, const ConvGeometry &g,
       [&](Value p, ArrayRef<Value> qs) {
         for (auto [i, q] : llvm::enumerate(qs))
           gather(p, q, i);
-        tiles.emit(col, qs.size(), [&](Value group, int64_t j, Value out) {
-          for (auto [i, q] : llvm::enumerate(qs))
-            e.storeSegment(t.output,
-                           (e.d(0) * g.cols.outExtent + e.d(1)) * ks +
-                               e.d(2) * groupSegs + j,
-                           {p, q, group}, out,
-                           e.index(i * tiles.shape.groupBytes + j * s));
-        });
+        tiles.emit(col, qs.size(),
+                   [&](Value group, int64_t i, int64_t j, Value out) {
+                     e.storeSegment(t.output,
+                                    (e.d(0) * g.cols.outExtent + e.d(1)) * ks +
+                                        e.d(2) * groupSegs + j,
+                                    {p, qs[i], group}, out,
+                                    e.index(i * tiles.shape.groupBytes + j * s));
+                   });
       });
   return success();
 }

@@ -591,15 +591,19 @@ public:
             int64_t maxPixels, ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
             int32_t inputZp, RequantAttr rq);
 
-  /// Called with an output group's index (an affine.for), a segment j of
-  /// the group and the buffer holding the group of every row (row i's
-  /// segment j at i * shape.groupBytes + j * segment bytes): stores it.
-  using SegmentDone = function_ref<void(Value group, int64_t j, Value out)>;
+  /// Called with an output group's index (an affine.for), a row i, a
+  /// segment j of the group and the buffer holding the group of every row
+  /// (row i's segment j at i * shape.groupBytes + j * segment bytes):
+  /// stores it.
+  using SegmentDone =
+      function_ref<void(Value group, int64_t i, int64_t j, Value out)>;
 
   /// For each output group: the requantized dots of rows i < `rows` (at
   /// most shape.pixels) of x, row i at element i * shape.rowStride (the
   /// lanes past Cin may hold anything: their weights are 0); then
-  /// `segmentDone` for each of the group's segments.
+  /// `segmentDone` for each row and each of the group's segments, row by
+  /// row (a row's segments adjacent: vmcu-coalesce-ring-accesses merges
+  /// narrow ones).
   void emit(Value x, int64_t rows, SegmentDone segmentDone);
 
   /// Rows and channels per tile and the bytes between rows of x.

@@ -174,8 +174,9 @@ void GemmTiles::emit(Value x, int64_t rows, SegmentDone segmentDone) {
       Value at = e.index(full * n);
       emitTile(x, rows, add(groupFirst, at), rest, at);
     }
-    for (int64_t j = 0; j < group / e.seg; ++j)
-      segmentDone(g, j, obuf);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < group / e.seg; ++j)
+        segmentDone(g, i, j, obuf);
   });
 }
 
@@ -278,16 +279,17 @@ private:
       });
     int64_t outSegs = g.outC / e.seg;
     int64_t groupSegs = tiles.shape.groupBytes / e.seg;
-    tiles.emit(xbuf, pixels, [&](Value group, int64_t j, Value out) {
-      SmallVector<Value, 2> dims;
-      if (mb)
-        dims.push_back(mb);
-      dims.push_back(group);
-      AffineExpr kk = e.d(dims.size() - 1) * groupSegs + j;
-      for (int64_t i = 0; i < pixels; ++i)
-        e.storeSegment(t.output, pixel(i) * outSegs + kk, dims, out,
-                       e.index(i * tiles.shape.groupBytes + j * e.seg));
-    });
+    tiles.emit(xbuf, pixels,
+               [&](Value group, int64_t i, int64_t j, Value out) {
+                 SmallVector<Value, 2> dims;
+                 if (mb)
+                   dims.push_back(mb);
+                 dims.push_back(group);
+                 AffineExpr kk = e.d(dims.size() - 1) * groupSegs + j;
+                 e.storeSegment(
+                     t.output, pixel(i) * outSegs + kk, dims, out,
+                     e.index(i * tiles.shape.groupBytes + j * e.seg));
+               });
   }
 
   /// Calls `body(segment, dims)` for each of `count` segments of the pixel:

@@ -239,26 +239,29 @@ def VMCUVerifyRingPass : Pass<"vmcu-verify-ring", "ModuleOp"> {
   ];
 }
 
-def VMCUCoalesceRingLoadsPass
-    : Pass<"vmcu-coalesce-ring-loads", "func::FuncOp"> {
-  let summary = "Merge ring loads of adjacent segments into one load";
+def VMCUCoalesceRingAccessesPass
+    : Pass<"vmcu-coalesce-ring-accesses", "func::FuncOp"> {
+  let summary = "Merge ring accesses of adjacent segments into one copy";
   let description = [{
-    A kernel that gathers several adjacent narrow segments (a stem conv's
-    im2col row: 3 pixels x 3 one-byte channel segments) pays a ring wrap,
-    an address and a byte load for each. After the tap loops are unrolled,
-    this pass finds straight-line runs of `vmcu.ring_load`s whose segments
-    follow each other in the pool, each stored whole into the next bytes of
-    one local buffer with only pure ops in between, and replaces each run
-    by one test and one store: if the run does not cross the pool's end
-    (the usual case), one `vmcu.ring_load` of all its bytes; else one load
-    per pool unit from the wrapped address on.
+    A kernel that moves several adjacent narrow segments (a stem conv's
+    im2col row: 3 pixels x 3 one-byte channel segments; its output pixel:
+    8 or 16 one-byte segments) pays a ring wrap, an address and a byte
+    access for each. After the tap loops are unrolled, this pass finds
+    straight-line runs of transfers between the ring and one local 1-D
+    buffer, all in one direction, whose segments follow each other in the
+    pool and whose buffer bytes follow each other, with only pure ops in
+    between: `vmcu.ring_load`s each stored whole into the buffer, or buffer
+    loads each `vmcu.ring_store`d whole. Each run becomes one wrap, one
+    test whether it stays below the pool's end and one copy there (the
+    usual case), else one copy per pool unit from the wrapped address on.
 
     It runs after `vmcu-solve-offsets` and `vmcu-verify-ring`, which read
-    one segment per access: the merged loads read the same segments at the
-    run's last store, with no ring access between its first load and there,
-    so the solved placement stays safe, and every load it emits keeps the ring
-    ops' contract (`vmcu-insert-ring-checks` checks them as any other).
-    Runs stop at `max-bytes`.
+    one segment per access: the merged copy touches the same segments at
+    the run's last op, with no other ring access and no other write of
+    the buffer between its first op and there, so the solved placement
+    stays safe, and every access it emits keeps the ring ops' contract
+    (`vmcu-insert-ring-checks` checks them as any other). Runs stop at
+    `max-bytes`.
 
     Before (unrolled), with `%s1 = %s0 + 1` and `%i1 = %i0 + 1`:
     ```mlir
@@ -269,18 +272,17 @@ def VMCUCoalesceRingLoadsPass
     ```
     After:
     ```mlir
-    %r = scf.if %inside -> (vector<2xi8>) {
+    scf.if %inside {
       %v = vmcu.ring_load %pool[%s0] : !vmcu.pool<segments = 440, segment_bytes = 1> -> vector<2xi8>
-      scf.yield %v : vector<2xi8>
+      vector.store %v, %buf[%i0] : memref<56xi8>, vector<2xi8>
     } else {
-      // one vmcu.ring_load per unit from the wrapped %s0, inserted
+      // one ring_load and store per unit from the wrapped %s0
     }
-    vector.store %r, %buf[%i0] : memref<56xi8>, vector<2xi8>
     ```
   }];
   let options = [
     Option<"maxBytes", "max-bytes", "unsigned", "16",
-           "Largest merged load, in bytes">,
+           "Largest merged copy, in bytes">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",

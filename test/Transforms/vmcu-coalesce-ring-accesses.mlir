@@ -1,5 +1,5 @@
-// RUN: vmcu-opt %s --split-input-file --vmcu-coalesce-ring-loads | FileCheck %s
-// RUN: vmcu-opt %s --split-input-file --vmcu-coalesce-ring-loads=max-bytes=2 | FileCheck %s --check-prefix=TWO
+// RUN: vmcu-opt %s --split-input-file --vmcu-coalesce-ring-accesses | FileCheck %s
+// RUN: vmcu-opt %s --split-input-file --vmcu-coalesce-ring-accesses=max-bytes=2 | FileCheck %s --check-prefix=TWO
 
 !pool = !vmcu.pool<segments = 10, segment_bytes = 1>
 
@@ -103,6 +103,45 @@ func.func @apart(%i: index) {
     vector.store %g, %buf[%c3] : memref<8xi8>, vector<1xi8>
     %h = vmcu.ring_load %pool[%s1] : !pool -> vector<1xi8>
     vector.store %h, %buf[%c1] : memref<8xi8>, vector<1xi8>
+  }
+  return
+}
+
+// -----
+
+!pool = !vmcu.pool<segments = 10, segment_bytes = 2>
+
+// Stores: two 2-byte segments from adjacent buffer bytes (4 bytes, 2 pool
+// units), then one from elsewhere in the buffer, which ends the run.
+// CHECK-LABEL: func.func @scatter
+// CHECK: arith.addi %{{.*}}, %c2{{.*}} : index
+// CHECK: scf.if
+// CHECK-NEXT: %[[V:.*]] = vector.load %{{.*}}[%c0] : memref<8xi8>, vector<4xi8>
+// CHECK-NEXT: vmcu.ring_store %[[V]], %{{.*}}[%{{.*}}] : vector<4xi8>
+// CHECK-NEXT: } else {
+// CHECK-COUNT-2: vmcu.ring_store %{{.*}} : vector<2xi8>
+// CHECK: }
+// CHECK-NEXT: affine.apply
+// CHECK-NEXT: vector.load %{{.*}}[%c6] : memref<8xi8>, vector<2xi8>
+// CHECK-NEXT: vmcu.ring_store
+func.func @scatter() {
+  %buf = memref.alloca() : memref<8xi8>
+  %pool = vmcu.segment_pool : !pool
+  %in = vmcu.tensor_base %pool {name = "x", segments = 1, base = 0} : !pool
+  %out = vmcu.tensor_base %pool {name = "y", segments = 3, base = 1} : !pool
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c6 = arith.constant 6 : index
+  vmcu.kernel "scatter" ins(%in) outs(%out) {
+    %s0 = affine.apply affine_map<()[s0] -> (s0)>()[%out]
+    %a = vector.load %buf[%c0] : memref<8xi8>, vector<2xi8>
+    vmcu.ring_store %a, %pool[%s0] : vector<2xi8>, !pool
+    %s1 = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%out]
+    %b = vector.load %buf[%c2] : memref<8xi8>, vector<2xi8>
+    vmcu.ring_store %b, %pool[%s1] : vector<2xi8>, !pool
+    %s2 = affine.apply affine_map<()[s0] -> (s0 + 2)>()[%out]
+    %c = vector.load %buf[%c6] : memref<8xi8>, vector<2xi8>
+    vmcu.ring_store %c, %pool[%s2] : vector<2xi8>, !pool
   }
   return
 }

@@ -303,10 +303,30 @@ public:
   struct BoundedTable {
     bool zpFolded;
   };
-  static constexpr int64_t kBoundedWords = 3;
+  static constexpr int64_t kBoundedWords = kBoundedRequantWords;
   DenseMap<Value, BoundedTable> boundedTables;
   /// The bits below the doubled product's high word: e = shift - this.
   static constexpr int64_t kProductShift = 31;
+
+  /// Requantizes `pixels` x n sums (pixel-major) of channels [first,
+  /// first + n) into out[at + i * stride + j] with one vmcu.requant_block,
+  /// if `mult` is a bounded table; returns false (emitting nothing)
+  /// otherwise.
+  bool requantizeBlock(ValueRange sums, int64_t pixels, RequantAttr rq,
+                       Value mult, Value first, Value out, Value at,
+                       int64_t stride) {
+    auto bounded = boundedTables.find(mult);
+    if (bounded == boundedTables.end())
+      return false;
+    Value entry = apply(d(0) * kBoundedWords, first);
+    RequantBlockOp::create(
+        b, loc, sums, out, at, mult, entry, b.getI64IntegerAttr(pixels),
+        b.getI64IntegerAttr(stride), b.getBoolAttr(rq.getDoubleRound()),
+        b.getI32IntegerAttr(bounded->second.zpFolded ? 0
+                                                      : rq.getOutputZp()),
+        b.getI32IntegerAttr(rq.getMin()), b.getI32IntegerAttr(rq.getMax()));
+    return true;
+  }
 
 private:
   /// The interleaved table of a bounded requantization. The half term is

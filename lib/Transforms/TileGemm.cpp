@@ -231,6 +231,9 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
     Value wIndex = add(tileBase, e.index(full * kChunkSteps * n * wStep));
     accs = block(xIndex, wIndex, accs, rest);
   }
+  if (e.requantizeBlock(accs, rows, rq, mult, first, obuf, at,
+                        shape.groupBytes))
+    return;
   for (int64_t j = 0; j < n; ++j) {
     Value c = add(first, e.index(j));
     for (int64_t i = 0; i < rows; ++i) {

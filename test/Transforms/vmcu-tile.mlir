@@ -19,6 +19,7 @@
 // CHECK: %[[XW:.*]] = memref.alloca() : memref<16xi32>
 // CHECK-DAG: %[[W:.*]] = memref.get_global @fully_connected_0_weights : memref<64xi32>
 // CHECK-DAG: memref.get_global @fully_connected_0_bias : memref<8xi32>
+// CHECK-DAG: %[[RQ:.*]] = memref.get_global @fully_connected_0_requant : memref<24xi32>
 // CHECK: %[[X:.*]] = memref.alloca() : memref<32xi8>
 // CHECK: affine.for %{{.*}} = 0 to 1 {
 // CHECK:   affine.for %{{.*}} = 0 to 2 {
@@ -33,11 +34,14 @@
 // CHECK:   vector.store %{{.*}}, %[[XW]]
 // CHECK:   affine.for %{{.*}} = 0 to 1 {
 // CHECK:     scf.for %{{.*}} = %{{.*}} to %[[TWO:.*]] step
-// CHECK:       vmcu.dot_block %[[XW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 2 : i64, widened, widened_weights, words = 4 : i64, x_stride = 32 : i64}
-// CHECK-COUNT-6: vmcu.requantize
+// CHECK:       %[[S:.*]]:6 = vmcu.dot_block %[[XW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 2 : i64, widened, widened_weights, words = 4 : i64, x_stride = 32 : i64}
+// The bounded table requantizes the tile's sums in one block, rows 8
+// bytes (the output group) apart.
+// CHECK:       vmcu.requant_block %[[S]]#0, %[[S]]#1, %[[S]]#2, %[[S]]#3, %[[S]]#4, %[[S]]#5 into %[[O]][%{{.*}}] table %[[RQ]][%{{.*}}] {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 8 : i64, output_zp = 0 : i32, pixels = 2 : i64}
+// CHECK-NOT:   vmcu.requantize
 // CHECK:     } {llvm.loop_annotation = #{{.*}}}
 // CHECK:     vmcu.dot_block %[[XW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 2 : i64, widened, widened_weights, words = 4 : i64, x_stride = 32 : i64}
-// CHECK-COUNT-4: vmcu.requantize
+// CHECK:     vmcu.requant_block {{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 8 : i64, output_zp = 0 : i32, pixels = 2 : i64}
 // CHECK:     vector.load %[[O]]
 // CHECK:     vmcu.ring_store %{{.*}}, %[[POOL]]
 // CHECK:     vector.load %[[O]]
@@ -65,11 +69,11 @@ func.func @main(%x: tensor<2x16xi8>) -> tensor<2x8xi8> {
 // CHECK:     scf.for
 // CHECK:       vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, widened_weights, words = 8 : i64, x_stride = 80 : i64}
 // CHECK:       vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, widened_weights, words = 2 : i64, x_stride = 80 : i64}
-// CHECK-COUNT-6: vmcu.requantize
+// CHECK:       vmcu.requant_block {{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 5 : i64, output_zp = 0 : i32, pixels = 2 : i64}
 // CHECK:     } {llvm.loop_annotation
 // CHECK:     vmcu.dot_block %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 2 : i64, widened, widened_weights, words = 8 : i64, x_stride = 80 : i64}
 // CHECK:     vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, widened_weights, words = 2 : i64, x_stride = 80 : i64}
-// CHECK-COUNT-4: vmcu.requantize
+// CHECK:     vmcu.requant_block %{{.*}}#0, %{{.*}}#1, %{{.*}}#2, %{{.*}}#3 into {{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 5 : i64, output_zp = 0 : i32, pixels = 2 : i64}
 // CHECK: affine.for %{{.*}} = 0 to 1 {
 // CHECK:   scf.for
 // CHECK:     vmcu.dot_block {{.*}} {pixels = 1 : i64, widened, widened_weights, words = 8 : i64, x_stride = 80 : i64}

@@ -274,6 +274,108 @@ struct DotBlockOpLowering : public ConvertOpToLLVMPattern<DotBlockOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// requant_block
+//===----------------------------------------------------------------------===//
+
+/// `t = clamp(t, lo, hi)` for int8 bounds, after SSAT: a compare with an
+/// immediate and a conditional move per bound that cuts into int8.
+static void emitClampAsm(llvm::raw_ostream &os, const std::string &t,
+                         int64_t lo, int64_t hi) {
+  constexpr int64_t kInt8Lo = -128, kInt8Hi = 127;
+  os << "ssat " << t << ", #8, " << t << "\n\t";
+  auto bound = [&](int64_t b, const char *cond) {
+    // cmp with a negative immediate is cmn; mov of one is mvn of ~b.
+    if (b >= 0)
+      os << "cmp " << t << ", #" << b << "\n\tit " << cond << "\n\tmov"
+         << cond << " " << t << ", #" << b << "\n\t";
+    else
+      os << "cmn " << t << ", #" << -b << "\n\tit " << cond << "\n\tmvn"
+         << cond << " " << t << ", #" << -b - 1 << "\n\t";
+  };
+  if (lo > kInt8Lo)
+    bound(lo, "lt");
+  if (hi < kInt8Hi)
+    bound(hi, "gt");
+}
+
+/// The requantization of a block of sums (vmcu.requant_block): operands
+/// $0-$3 scratch (m, e, h, t), $4 the output pointer, $5 the table
+/// pointer, then the sums.
+static std::string buildRequantBlockAsm(RequantBlockOp op) {
+  constexpr int64_t kWordBytes = 4, kScratch = 4;
+  int64_t pixels = op.getPixels(), channels = op.getChannels();
+  auto reg = [](int64_t operand) { return "$" + std::to_string(operand); };
+  std::string m = reg(0), e = reg(1), h = reg(2), t = reg(3);
+  std::string out = reg(kScratch), table = reg(kScratch + 1);
+  auto sum = [&](int64_t i, int64_t j) {
+    return reg(kScratch + 2 + i * channels + j);
+  };
+  auto zp = static_cast<int32_t>(op.getOutputZp());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (int64_t j = 0; j < channels; ++j) {
+    int64_t entry = j * kBoundedRequantWords * kWordBytes;
+    os << "ldr " << m << ", [" << table << ", #" << entry << "]\n\t";
+    os << "ldr " << e << ", [" << table << ", #" << entry + kWordBytes
+       << "]\n\t";
+    os << "ldr " << h << ", [" << table << ", #" << entry + 2 * kWordBytes
+       << "]\n\t";
+    for (int64_t i = 0; i < pixels; ++i) {
+      std::string v = sum(i, j);
+      // hi32(2v * m + h * 2^32 (+ 2^31)): SMMLAR rounds, SMMLA does not.
+      os << "lsl " << t << ", " << v << ", #1\n\t";
+      os << (op.getDoubleRound() ? "smmlar " : "smmla ") << t << ", " << t
+         << ", " << m << ", " << h << "\n\t";
+      if (op.getDoubleRound())
+        os << "add " << t << ", " << t << ", " << v << ", asr #31\n\t";
+      os << "asr " << t << ", " << t << ", " << e << "\n\t";
+      if (zp > 0)
+        os << "add " << t << ", " << t << ", #" << zp << "\n\t";
+      else if (zp < 0)
+        os << "sub " << t << ", " << t << ", #" << -zp << "\n\t";
+      emitClampAsm(os, t, static_cast<int32_t>(op.getMin()),
+                   static_cast<int32_t>(op.getMax()));
+      os << "strb " << t << ", [" << out << ", #"
+         << i * op.getOutStride() + j << "]\n\t";
+    }
+  }
+  return text;
+}
+
+struct RequantBlockOpLowering : public ConvertOpToLLVMPattern<RequantBlockOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(RequantBlockOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value out =
+        getStridedElementPtr(rewriter, loc, op.getOut().getType(),
+                             adaptor.getOut(), {adaptor.getOutIndex()});
+    Value table =
+        getStridedElementPtr(rewriter, loc, op.getTable().getType(),
+                             adaptor.getTable(), {adaptor.getTableIndex()});
+    SmallVector<Value> operands{out, table};
+    llvm::append_range(operands, adaptor.getAcc());
+    // Four early-clobbered scratch outputs, then the pointers and sums.
+    std::string constraints = "=&r,=&r,=&r,=&r";
+    for (size_t o = 0; o < operands.size(); ++o)
+      constraints += ",r";
+    constraints += ",~{memory},~{cc}";
+    auto resultType = LLVM::LLVMStructType::getLiteral(
+        rewriter.getContext(), SmallVector<Type>(4, i32));
+    LLVM::InlineAsmOp::create(
+        rewriter, loc, resultType, operands, buildRequantBlockAsm(op),
+        constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::TailCallKind::None, /*asm_dialect=*/LLVM::AsmDialectAttr(),
+        /*operand_attrs=*/ArrayAttr());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // mac_lanes
 //===----------------------------------------------------------------------===//
 
@@ -539,6 +641,7 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
 void mlir::vmcu::detail::populateMicroKernelToLLVMPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<DotOpLowering, DotBlockOpLowering, MacLanesOpLowering,
-               RequantizeOpLowering, WidenPairsOpLowering>(
+               RequantBlockOpLowering, RequantizeOpLowering,
+               WidenPairsOpLowering>(
       converter);
 }

@@ -480,3 +480,31 @@ func.func @two_kernels(%n: i32) {
   }
   return
 }
+
+// -----
+
+// requant_block of 2 pixels x 1 channel: $0-$3 scratch (m, e, h, t), $4
+// the output pointer, $5 the table pointer, $6 and $7 the sums. The
+// channel's table words once, then per pixel SMMLAR (double rounding),
+// the sign term, the shift by e, the output zero point (-3), SSAT and the
+// clamp to [-3, 100] (ReLU-like bounds), and the byte at i * 8.
+// CHECK-LABEL: llvm.func @requant_block
+// CHECK:       %[[OP:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+// CHECK:       %[[TP:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+// CHECK:       llvm.inline_asm has_side_effects "ldr $0, [$5, #0]\0A\09ldr $1, [$5, #4]\0A\09ldr $2, [$5, #8]\0A\09lsl $3, $6, #1\0A\09smmlar $3, $3, $0, $2\0A\09add $3, $3, $6, asr #31\0A\09asr $3, $3, $1\0A\09sub $3, $3, #3\0A\09ssat $3, #8, $3\0A\09cmn $3, #3\0A\09it lt\0A\09mvnlt $3, #2\0A\09cmp $3, #100\0A\09it gt\0A\09movgt $3, #100\0A\09strb $3, [$4, #0]\0A\09lsl $3, $7, #1
+// CHECK-SAME:  strb $3, [$4, #8]
+// CHECK-SAME:  "=&r,=&r,=&r,=&r,r,r,r,r,~{memory},~{cc}" %[[OP]], %[[TP]], %{{.*}}, %{{.*}} : (!llvm.ptr, !llvm.ptr, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
+func.func @requant_block(%o: memref<16xi8>, %t: memref<24xi32>, %i: index,
+                         %a: i32, %b: i32) {
+  vmcu.requant_block %a, %b into %o[%i] table %t[%i] {pixels = 2 : i64, out_stride = 8 : i64, double_round = true, output_zp = -3 : i32, min = -3 : i32, max = 100 : i32} : memref<16xi8>, memref<24xi32>
+  return
+}
+
+// Without double rounding: SMMLA and no sign term.
+// CHECK-LABEL: llvm.func @requant_block_single_round
+// CHECK:       llvm.inline_asm has_side_effects "ldr $0, [$5, #0]\0A\09ldr $1, [$5, #4]\0A\09ldr $2, [$5, #8]\0A\09lsl $3, $6, #1\0A\09smmla $3, $3, $0, $2\0A\09asr $3, $3, $1\0A\09ssat $3, #8, $3\0A\09strb $3, [$4, #0]\0A\09"
+func.func @requant_block_single_round(%o: memref<16xi8>, %t: memref<24xi32>,
+                                      %i: index, %a: i32) {
+  vmcu.requant_block %a into %o[%i] table %t[%i] {pixels = 1 : i64, out_stride = 0 : i64, double_round = false, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<16xi8>, memref<24xi32>
+  return
+}

@@ -913,3 +913,51 @@ func.func @mul_zero_point(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8> {
   %y = vmcu.mul %x, %x {lhs_zp = 300 : i32, rhs_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
   return %y : tensor<1x4x4x8xi8>
 }
+
+// -----
+
+func.func @requant_block_shape(%o: memref<16xi8>, %t: memref<24xi32>, %i: index, %a: i32) {
+  // expected-error @below {{expects a whole number of channels per pixel, got 3 sums for 2 pixels}}
+  vmcu.requant_block %a, %a, %a into %o[%i] table %t[%i] {pixels = 2 : i64, out_stride = 8 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<16xi8>, memref<24xi32>
+  return
+}
+
+// -----
+
+func.func @requant_block_registers(%o: memref<16xi8>, %t: memref<24xi32>, %i: index, %a: i32) {
+  // expected-error @below {{needs 14 registers for 8 sums, more than the 13 available}}
+  vmcu.requant_block %a, %a, %a, %a, %a, %a, %a, %a into %o[%i] table %t[%i] {pixels = 2 : i64, out_stride = 8 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<16xi8>, memref<24xi32>
+  return
+}
+
+// -----
+
+func.func @requant_block_bounds(%o: memref<16xi8>, %t: memref<24xi32>, %i: index, %a: i32) {
+  // expected-error @below {{expects int8 bounds min <= max, got [-128, 200]}}
+  vmcu.requant_block %a, %a into %o[%i] table %t[%i] {pixels = 1 : i64, out_stride = 0 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 200 : i32} : memref<16xi8>, memref<24xi32>
+  return
+}
+
+// -----
+
+func.func @requant_block_zp(%o: memref<16xi8>, %t: memref<24xi32>, %i: index, %a: i32) {
+  // expected-error @below {{expects an int8 output_zp, got 300}}
+  vmcu.requant_block %a, %a into %o[%i] table %t[%i] {pixels = 1 : i64, out_stride = 0 : i64, double_round = true, output_zp = 300 : i32, min = -128 : i32, max = 127 : i32} : memref<16xi8>, memref<24xi32>
+  return
+}
+
+// -----
+
+func.func @requant_block_overlap(%o: memref<16xi8>, %t: memref<24xi32>, %i: index, %a: i32) {
+  // expected-error @below {{out_stride (2) overlaps the pixels' 3 bytes}}
+  vmcu.requant_block %a, %a, %a, %a, %a, %a into %o[%i] table %t[%i] {pixels = 2 : i64, out_stride = 2 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<16xi8>, memref<24xi32>
+  return
+}
+
+// -----
+
+func.func @requant_block_reach(%o: memref<8192xi8>, %t: memref<24xi32>, %i: index, %a: i32) {
+  // expected-error @below {{stores up to byte 5000 past out_index, beyond the 4095 a store's immediate offset reaches}}
+  vmcu.requant_block %a, %a into %o[%i] table %t[%i] {pixels = 2 : i64, out_stride = 5000 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<8192xi8>, memref<24xi32>
+  return
+}

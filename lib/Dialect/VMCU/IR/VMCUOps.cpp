@@ -118,6 +118,38 @@ static constexpr int64_t kMaxDotBlockPixels = 2;
 /// load of the fully unrolled block addresses its operand from one base.
 static constexpr int64_t kMaxLoadOffset = 4095;
 
+LogicalResult RequantBlockOp::verify() {
+  int64_t pixels = getPixels(), accs = getAcc().size();
+  if (accs == 0 || accs % pixels != 0)
+    return emitOpError("expects a whole number of channels per pixel, got ")
+           << accs << " sums for " << pixels << " pixels";
+  if (accs + kRequantBlockFixedRegisters > kMaxDotBlockRegisters)
+    return emitOpError("needs ")
+           << accs + kRequantBlockFixedRegisters << " registers for "
+           << accs << " sums, more than the " << kMaxDotBlockRegisters
+           << " available";
+  auto inInt8 = [](int64_t v) { return v >= kInt8Min && v <= kInt8Max; };
+  auto lo = static_cast<int32_t>(getMin()), hi = static_cast<int32_t>(getMax());
+  auto zp = static_cast<int32_t>(getOutputZp());
+  if (!inInt8(lo) || !inInt8(hi) || lo > hi)
+    return emitOpError("expects int8 bounds min <= max, got [")
+           << lo << ", " << hi << "]";
+  if (!inInt8(zp))
+    return emitOpError("expects an int8 output_zp, got ") << zp;
+  // Thumb-2 STRB takes a 12-bit immediate offset.
+  constexpr int64_t kMaxStoreOffset = 4095;
+  int64_t lastByte = (pixels - 1) * getOutStride() + getChannels() - 1;
+  if (lastByte > kMaxStoreOffset)
+    return emitOpError("stores up to byte ")
+           << lastByte << " past out_index, beyond the " << kMaxStoreOffset
+           << " a store's immediate offset reaches";
+  if (pixels > 1 && getOutStride() < getChannels())
+    return emitOpError("out_stride (")
+           << getOutStride() << ") overlaps the pixels' " << getChannels()
+           << " bytes";
+  return success();
+}
+
 LogicalResult DotBlockOp::verify() {
   int64_t pixels = getPixels(), accs = getAcc().size();
   if (pixels > kMaxDotBlockPixels || accs == 0 || accs % pixels != 0)

@@ -28,6 +28,16 @@ inline constexpr int kRequantMinWideShift = 32;
 /// and lr); one stays free for the register allocator around the block.
 inline constexpr int64_t kMaxDotBlockRegisters = 13;
 
+/// Words per channel of a bounded requantization table (vmcu-tile's
+/// interleaved multiplier, exponent e = shift - 31 and half term), which
+/// vmcu.requant_block reads.
+inline constexpr int64_t kBoundedRequantWords = 3;
+
+/// Registers a vmcu.requant_block takes besides its sums: the output and
+/// table pointers and four scratch registers (multiplier, exponent, half
+/// term and the value being requantized).
+inline constexpr int64_t kRequantBlockFixedRegisters = 6;
+
 /// Registers a vmcu.dot_block of `pixels` x `channels` takes: the
 /// accumulators, 2 input halves per pixel, a weight word per channel, a
 /// scratch half and the two pointers (2 x 2 and 1 x 4 take 13). With

@@ -418,6 +418,59 @@ def VMCU_RequantizeOp : VMCU_Op<"requantize",
   let hasVerifier = 1;
 }
 
+def VMCU_RequantBlockOp : VMCU_Op<"requant_block"> {
+  let summary = "Requantizes a register block of sums into int8 outputs";
+  let description = [{
+    The epilogue of a `vmcu.dot_block` tile: `pixels * channels` int32
+    sums (`acc`, pixel-major) requantized with a bounded requantization
+    table and stored as int8. Channel j's table entry is the 3 words
+    `table[table_index + 3 * j + (0, 1, 2)]`: multiplier m, exponent e
+    (shift - 31, in [1, 31]) and half term h (2^(e - 1), plus the output
+    zero point times 2^e where the table folds it). For pixel i:
+
+    ```
+    v = acc[i * channels + j]          (|v| < 2^30)
+    q = hi32(2v * m + h * 2^32 + (double_round ? 2^31 : 0))
+    q = (q + (double_round && v < 0 ? -1 : 0)) >> e
+    out[out_index + i * out_stride + j] = clamp(q + output_zp, min, max)
+    ```
+
+    which is `vmcu.requantize {bounded_value}` of each sum (the same
+    table, the same result bit for bit). It lowers to one fixed
+    instruction sequence (LLVM inline assembly): per channel three table
+    loads, per output 5 or 6 instructions (SMMLAR or SMMLA, the sign
+    term, the shift, SSAT) and a byte store, with the sums, two pointers
+    and four scratch registers allocated once; LLVM's own code for the
+    same spills the sums around the table reads.
+
+    Example:
+
+    ```mlir
+    vmcu.requant_block %a0, %a1, %a2, %a3, %a4, %a5 into %out[%o] table %t[%ti] {pixels = 2 : i64, out_stride = 24 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<48xi8>, memref<144xi32>
+    ```
+  }];
+  let arguments = (ins Variadic<I32>:$acc,
+                       Arg<MemRefRankOf<[I8], [1]>, "output bytes",
+                           [MemWrite]>:$out,
+                       Index:$out_index,
+                       Arg<MemRefRankOf<[I32], [1]>, "bounded requant table",
+                           [MemRead]>:$table,
+                       Index:$table_index,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$pixels,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$out_stride,
+                       BoolAttr:$double_round, I32Attr:$output_zp,
+                       I32Attr:$min, I32Attr:$max);
+  let assemblyFormat = [{
+    $acc `into` $out `[` $out_index `]` `table` $table `[` $table_index `]`
+    attr-dict `:` type($out) `,` type($table)
+  }];
+  let extraClassDeclaration = [{
+    /// Output channels of the block: sums per pixel.
+    int64_t getChannels() { return getAcc().size() / getPixels(); }
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Layer ops
 //===----------------------------------------------------------------------===//

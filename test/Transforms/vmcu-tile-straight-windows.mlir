@@ -6,9 +6,12 @@
 // than the 4 always emitted straight-line. Alone in the plan its stack
 // buffers are the largest, so straight-line blocks (whose unpacked weights
 // LLVM hoists onto the stack) would grow the stack: the blocks stay a loop.
+// Looped blocks requantize their 4 sums in one vmcu.requant_block.
 // CHECK-LABEL: vmcu.kernel "depthwise_conv2d_0"
 // CHECK: affine.for %{{.*}} = 0 to 8 {
 // CHECK: vector.load %{{.*}} : memref<32xi32>, vector<4xi32>
+// CHECK: vmcu.requant_block {{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 0 : i64, output_zp = 0 : i32, pixels = 1 : i64}
+// CHECK-NOT: vmcu.requantize
 func.func @main(%x: tensor<1x4x4x32xi8>) -> tensor<1x4x4x32xi8> {
   %w = arith.constant dense<2> : tensor<3x3x32x1xi8>
   %b = arith.constant dense<10> : tensor<32xi32>
@@ -26,6 +29,7 @@ func.func @main(%x: tensor<1x4x4x32xi8>) -> tensor<1x4x4x32xi8> {
 // CHECK-LABEL: vmcu.kernel "depthwise_conv2d_0"
 // CHECK-NOT: affine.for %{{.*}} = 0 to 8 {
 // CHECK-COUNT-8: vector.load %{{.*}}[%{{.*}}] : memref<32xi32>, vector<4xi32>
+// CHECK-NOT: vmcu.requant_block
 // CHECK: vmcu.kernel "depthwise_conv2d_1"
 func.func @main(%x: tensor<1x4x4x32xi8>) -> tensor<1x4x4x32xi8> {
   %w = arith.constant dense<2> : tensor<3x3x32x1xi8>

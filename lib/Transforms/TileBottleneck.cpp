@@ -60,8 +60,8 @@ LogicalResult mlir::vmcu::tile::emitBottleneck(Emitter &e, BottleneckOp op,
   auto [m3, sh3] = e.requantTables("project_", project.getRequant(), cout);
   Value addMult, addShift;
   if (residual)
-    std::tie(addMult, addShift) =
-        e.requantTables("add_", residual.getRequant(), cout);
+    std::tie(addMult, addShift) = e.requantTables(
+        "add_", residual.getRequant(), cout, e.addValueBound(residual));
   int32_t zpA = static_cast<int32_t>(expand.getInputZp());
   int32_t zpB = static_cast<int32_t>(dw.getInputZp());
   int32_t zpC = static_cast<int32_t>(project.getInputZp());
@@ -324,8 +324,8 @@ private:
     std::tie(m2, sh2) = e.requantTables(
         "dw_", op.getDepthwise().getRequant(), g.cmid, dw->valueBound);
     if (AddOp residual = op.getResidual())
-      std::tie(addMult, addShift) =
-          e.requantTables("add_", residual.getRequant(), g.cout);
+      std::tie(addMult, addShift) = e.requantTables(
+          "add_", residual.getRequant(), g.cout, e.addValueBound(residual));
     return success();
   }
 

@@ -14,6 +14,7 @@
 
 #include "TileKernels.h"
 #include "vmcu/Transforms/LayerWork.h"
+#include "vmcu/Utils/FixedPoint.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -239,10 +240,21 @@ public:
   }
 
   /// A per-tensor input rescale of int8 `v` to int32 (channel 0 of
-  /// one-entry tables, as TOSA rescales an add's operands).
+  /// one-entry tables, as TOSA rescales an add's operands): one load from a
+  /// flash table of its 256 results (rescaleTable).
   Value rescaleToI32(Value v, RequantAttr rq) {
     Type i32Type = b.getI32Type();
     Value wide = arith::ExtSIOp::create(b, loc, i32Type, v);
+    if (v.getType().isInteger(8)) {
+      memref::GlobalOp global = rescaleTable(rq);
+      Value table = memref::GetGlobalOp::create(b, loc, global.getType(),
+                                                global.getSymName());
+      Value offset = i32(-kInt8Lowest);
+      Value biased = arith::AddIOp::create(b, loc, wide, offset);
+      Value at =
+          arith::IndexCastOp::create(b, loc, b.getIndexType(), biased);
+      return load(table, at);
+    }
     return RequantizeOp::create(
         b, loc, i32Type, wide, i32(rq.getMultiplier()[0]),
         i32(rq.getShift()[0]), Value(), Value(),
@@ -250,6 +262,22 @@ public:
         b.getI32IntegerAttr(rq.getOutputZp()), b.getI32IntegerAttr(rq.getMin()),
         b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()),
         UnitAttr());
+  }
+
+  /// The largest |sum| (or difference) of the two int8 operands of `add`
+  /// after their input rescales: the value bound of its requantization.
+  int64_t addValueBound(AddOp add) {
+    auto largest = [](RequantAttr rq) {
+      int64_t bound = 0;
+      for (int64_t x = kInt8Lowest; x < kInt8Lowest + kInt8Values; ++x)
+        bound = std::max<int64_t>(
+            bound, std::abs(fixedpoint::tosaRescale(
+                       x, rq.getMultiplier()[0], rq.getShift()[0],
+                       rq.getDoubleRound(), rq.getInputZp(), rq.getOutputZp(),
+                       rq.getMin(), rq.getMax())));
+      return bound;
+    };
+    return largest(add.getLhsRescale()) + largest(add.getRhsRescale());
   }
 
   /// Per-channel multiplier and shift tables for `channels` channels. With
@@ -329,6 +357,31 @@ public:
   }
 
 private:
+  /// The lowest int8 value: entry 0 of a rescale table.
+  static constexpr int64_t kInt8Lowest = -128;
+  static constexpr int64_t kInt8Values = 256;
+
+  /// The flash table of `rq` applied to every int8 value (entry x + 128
+  /// for x), one per distinct rescale in the kernel.
+  memref::GlobalOp rescaleTable(RequantAttr rq) {
+    auto cached = rescaleTables.find(rq);
+    if (cached != rescaleTables.end())
+      return cached->second;
+    SmallVector<int32_t> results;
+    for (int64_t x = kInt8Lowest; x < kInt8Lowest + kInt8Values; ++x)
+      results.push_back(static_cast<int32_t>(fixedpoint::tosaRescale(
+          x, rq.getMultiplier()[0], rq.getShift()[0], rq.getDoubleRound(),
+          rq.getInputZp(), rq.getOutputZp(), rq.getMin(), rq.getMax())));
+    auto table = i32Table("rescale", results)
+                     .getDefiningOp<memref::GetGlobalOp>();
+    memref::GlobalOp global = SymbolTable(env.module)
+                                  .lookup<memref::GlobalOp>(table.getName());
+    table.erase();
+    rescaleTables[rq] = global;
+    return global;
+  }
+  DenseMap<Attribute, memref::GlobalOp> rescaleTables;
+
   /// The interleaved table of a bounded requantization. The half term is
   /// c = 2^(e - 1), e = shift - 31, or c + z * 2^e to fold the output zero
   /// point z: `(q + z * 2^e) >> e == (q >> e) + z` while q + z * 2^e fits

@@ -82,7 +82,8 @@ void emitOperandPairs(Emitter &e, const KernelTensors &t,
 LogicalResult emitAdd(Emitter &e, AddOp op, const KernelTensors &t) {
   auto type = op.getOutput().getType();
   int64_t channels = type.getDimSize(type.getRank() - 1);
-  auto [mult, shift] = e.requantTables("add_", op.getRequant(), channels);
+  auto [mult, shift] = e.requantTables("add_", op.getRequant(), channels,
+                                       e.addValueBound(op));
   Type i8Type = e.b.getI8Type();
   emitOperandPairs(e, t, type, Value(), false, false,
                    [&](Value a, Value b, Value ch) {

@@ -166,6 +166,23 @@ int32_t fixedpoint::multiplyByQuantizedMultiplier(int32_t x,
       saturatingRoundingDoublingHighMul(scaled, m.multiplier), right);
 }
 
+int64_t fixedpoint::tosaRescale(int64_t value, int32_t multiplier, int shift,
+                                bool doubleRound, int32_t inputZp,
+                                int32_t outputZp, int64_t min, int64_t max) {
+  constexpr int kWideShift = 31;
+  constexpr int64_t kDoubleRoundTerm = int64_t(1) << 30;
+  int64_t v = value - inputZp;
+  int64_t round = int64_t(1) << (shift - 1);
+  if (doubleRound && shift > kWideShift)
+    round += v >= 0 ? kDoubleRoundTerm : -kDoubleRoundTerm;
+  // Arithmetic shift of the 64-bit sum, as LLVM's ashr.
+  int64_t scaled = (v * multiplier + round) >> shift;
+  auto truncated = static_cast<uint32_t>(scaled);
+  auto result =
+      static_cast<int32_t>(truncated + static_cast<uint32_t>(outputZp));
+  return std::clamp<int64_t>(result, min, max);
+}
+
 std::optional<fixedpoint::SoftmaxParams>
 fixedpoint::softmaxParams(double beta, double inputScale) {
   constexpr double maxRealMultiplier = (int64_t(1) << kInt32Bits) - 1.0;

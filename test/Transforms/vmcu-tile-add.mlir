@@ -1,5 +1,6 @@
 // RUN: vmcu-opt %s --vmcu-tile --split-input-file | FileCheck %s
 // RUN: vmcu-opt %s --vmcu-tile --vmcu-solve-offsets --split-input-file | FileCheck %s --check-prefix=PLACE
+// RUN: vmcu-opt %s --vmcu-tile --split-input-file --mlir-print-elementsattrs-with-hex-if-larger=-1 | FileCheck %s --check-prefix=TABLE
 
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 #in = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [30], double_round = true, min = -2147483648, max = 2147483647>
@@ -104,12 +105,18 @@ func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
 // With `subtract`, x - y: the skip x is the lhs (its rescale subtracts
 // zero point 3), the conv output y the rhs (zero point -5), and the
 // difference is lhs minus rhs.
+// Each rescale is one load from a flash table of its 256 results (x + 128
+// indexes x): here x - 3 and x + 5 (TABLE).
 // CHECK-LABEL: func.func @vmcu_invoke
 // CHECK: vmcu.kernel "add_1"
-// CHECK: %[[L:.*]] = vmcu.requantize {{.*}} {double_round = true, input_zp = 3 : i32{{.*}}} : i32
-// CHECK: %[[R:.*]] = vmcu.requantize {{.*}} {double_round = true, input_zp = -5 : i32{{.*}}} : i32
+// CHECK: %[[LT:.*]] = memref.get_global @add_1_rescale{{.*}} : memref<256xi32>
+// CHECK: %[[L:.*]] = memref.load %[[LT]][%{{.*}}] : memref<256xi32>
+// CHECK: %[[RT:.*]] = memref.get_global @add_1_rescale{{.*}} : memref<256xi32>
+// CHECK: %[[R:.*]] = memref.load %[[RT]][%{{.*}}] : memref<256xi32>
 // CHECK: %[[D:.*]] = arith.subi %[[L]], %[[R]] : i32
 // CHECK: vmcu.requantize %[[D]]
+// TABLE-DAG: memref.global "private" constant @add_1_rescale{{.*}} : memref<256xi32> = dense<[-131, -130, -129,
+// TABLE-DAG: memref.global "private" constant @add_1_rescale{{.*}} : memref<256xi32> = dense<[-123, -122, -121,
 func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
   %w = arith.constant dense<1> : tensor<16x1x1x16xi8>
   %b = arith.constant dense<2> : tensor<16xi32>

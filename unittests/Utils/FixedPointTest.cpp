@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 using namespace mlir::vmcu::fixedpoint;
 
 namespace {
@@ -83,6 +85,24 @@ TEST(FixedPoint, SoftmaxExpTable) {
 TEST(FixedPoint, SoftmaxParamsRejectsTinyScales) {
   EXPECT_FALSE(softmaxParams(1.0, 1e-12));
   EXPECT_FALSE(softmaxParams(0.0, 0.1));
+}
+
+TEST(FixedPoint, TosaRescale) {
+  constexpr int64_t kLo = INT32_MIN, kHi = INT32_MAX;
+  constexpr int32_t kOne30 = 1 << 30;
+  // Scale 1 (2^30 / 2^30) after the input zero point.
+  EXPECT_EQ(tosaRescale(5, kOne30, 30, true, 3, 0, kLo, kHi), 2);
+  // An add's left shift: 2^30 / 2^10 = 2^20.
+  EXPECT_EQ(tosaRescale(-7, kOne30, 10, true, 0, 0, kLo, kHi), -7340032);
+  // -12 / 8 = -1.5: double rounding (shift > 31) away from zero, single
+  // rounding up; 12 / 8 = 1.5 rounds to 2 either way.
+  EXPECT_EQ(tosaRescale(-12, kOne30, 33, true, 0, 0, kLo, kHi), -2);
+  EXPECT_EQ(tosaRescale(-12, kOne30, 33, false, 0, 0, kLo, kHi), -1);
+  EXPECT_EQ(tosaRescale(12, kOne30, 33, true, 0, 0, kLo, kHi), 2);
+  // The output zero point, then the clamp.
+  EXPECT_EQ(tosaRescale(100, kOne30, 30, true, 0, 50, -128, 127), 127);
+  EXPECT_EQ(tosaRescale(-100, kOne30, 30, true, 0, -50, -128, 127), -128);
+  EXPECT_EQ(tosaRescale(-128, 1518500250, 40, true, -5, 3, -128, 127), 3);
 }
 
 } // namespace

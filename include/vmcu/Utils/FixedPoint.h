@@ -66,6 +66,14 @@ QuantizedMultiplier quantizeMultiplier(double real);
 /// SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT by
 /// max(-shift, 0).
 int32_t multiplyByQuantizedMultiplier(int32_t x, QuantizedMultiplier m);
+/// TOSA 1.0's RESCALE of one value, as `vmcu.requantize` computes it:
+/// apply_scale_32 of `value - inputZp` in 64 bits (rounding term
+/// 2^(shift - 1), plus 2^30 with double rounding and shift > 31, negated
+/// for a negative value), truncated to 32 bits, plus `outputZp`
+/// (wrapping), clamped to [min, max].
+int64_t tosaRescale(int64_t value, int32_t multiplier, int shift,
+                    bool doubleRound, int32_t inputZp, int32_t outputZp,
+                    int64_t min, int64_t max);
 /// True when values of magnitude up to `maxMagnitude` survive the int32
 /// left shift by max(shift, 0) that MultiplyByQuantizedMultiplier starts
 /// with (TFLite wraps there).

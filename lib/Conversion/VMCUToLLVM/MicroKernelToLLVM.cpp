@@ -234,6 +234,21 @@ struct WidenPairsOpLowering : public ConvertOpToLLVMPattern<WidenPairsOp> {
   }
 };
 
+/// An inline-assembly register block with `outputs` i32 results (its
+/// scratch and accumulators); `writesMemory` keeps one with no used result.
+static LLVM::InlineAsmOp
+createRegisterBlockAsm(OpBuilder &b, Location loc, int64_t outputs,
+                       ValueRange operands, StringRef text,
+                       StringRef constraints, bool writesMemory) {
+  auto resultType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(outputs, b.getI32Type()));
+  return LLVM::InlineAsmOp::create(
+      b, loc, resultType, operands, text, constraints,
+      /*has_side_effects=*/writesMemory, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, /*asm_dialect=*/LLVM::AsmDialectAttr(),
+      /*operand_attrs=*/ArrayAttr());
+}
+
 /// One inline-assembly block: the sequence buildDotBlockAsm writes, with
 /// the accumulators tied in and out and early-clobber scratch registers.
 struct DotBlockOpLowering : public ConvertOpToLLVMPattern<DotBlockOp> {
@@ -243,7 +258,6 @@ struct DotBlockOpLowering : public ConvertOpToLLVMPattern<DotBlockOp> {
   matchAndRewrite(DotBlockOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type();
     Value px = getStridedElementPtr(rewriter, loc, op.getX().getType(),
                                     adaptor.getX(), {adaptor.getXIndex()});
     Value pw = getStridedElementPtr(rewriter, loc, op.getW().getType(),
@@ -257,13 +271,9 @@ struct DotBlockOpLowering : public ConvertOpToLLVMPattern<DotBlockOp> {
                                op.getWidened());
     SmallVector<Value> operands{px, pw};
     llvm::append_range(operands, adaptor.getAcc());
-    auto resultType = LLVM::LLVMStructType::getLiteral(
-        rewriter.getContext(), SmallVector<Type>(block.outputs, i32));
-    auto asmOp = LLVM::InlineAsmOp::create(
-        rewriter, loc, resultType, operands, block.text, block.constraints,
-        /*has_side_effects=*/false, /*is_align_stack=*/false,
-        LLVM::TailCallKind::None, /*asm_dialect=*/LLVM::AsmDialectAttr(),
-        /*operand_attrs=*/ArrayAttr());
+    auto asmOp = createRegisterBlockAsm(rewriter, loc, block.outputs, operands,
+                                        block.text, block.constraints,
+                                        /*writesMemory=*/false);
     SmallVector<Value> sums;
     for (int64_t a = 0, e = op.getAcc().size(); a < e; ++a)
       sums.push_back(LLVM::ExtractValueOp::create(rewriter, loc,
@@ -301,8 +311,12 @@ static void emitClampAsm(llvm::raw_ostream &os, const std::string &t,
 /// The requantization of a block of sums (vmcu.requant_block): operands
 /// $0-$3 scratch (m, e, h, t), $4 the output pointer, $5 the table
 /// pointer, then the sums.
+/// Scratch registers of a requant block: multiplier, exponent, half term
+/// and the value being requantized.
+constexpr int64_t kRequantBlockScratch = 4;
+
 static std::string buildRequantBlockAsm(RequantBlockOp op) {
-  constexpr int64_t kWordBytes = 4, kScratch = 4;
+  constexpr int64_t kWordBytes = 4, kScratch = kRequantBlockScratch;
   int64_t pixels = op.getPixels(), channels = op.getChannels();
   auto reg = [](int64_t operand) { return "$" + std::to_string(operand); };
   std::string m = reg(0), e = reg(1), h = reg(2), t = reg(3);
@@ -349,7 +363,6 @@ struct RequantBlockOpLowering : public ConvertOpToLLVMPattern<RequantBlockOp> {
   matchAndRewrite(RequantBlockOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type();
     Value out =
         getStridedElementPtr(rewriter, loc, op.getOut().getType(),
                              adaptor.getOut(), {adaptor.getOutIndex()});
@@ -363,13 +376,9 @@ struct RequantBlockOpLowering : public ConvertOpToLLVMPattern<RequantBlockOp> {
     for (size_t o = 0; o < operands.size(); ++o)
       constraints += ",r";
     constraints += ",~{memory},~{cc}";
-    auto resultType = LLVM::LLVMStructType::getLiteral(
-        rewriter.getContext(), SmallVector<Type>(4, i32));
-    LLVM::InlineAsmOp::create(
-        rewriter, loc, resultType, operands, buildRequantBlockAsm(op),
-        constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::TailCallKind::None, /*asm_dialect=*/LLVM::AsmDialectAttr(),
-        /*operand_attrs=*/ArrayAttr());
+    createRegisterBlockAsm(rewriter, loc, kRequantBlockScratch, operands,
+                           buildRequantBlockAsm(op), constraints,
+                           /*writesMemory=*/true);
     rewriter.eraseOp(op);
     return success();
   }

@@ -102,6 +102,14 @@ public:
   /// A private constant table in flash, read back with memref.get_global.
   template <typename T>
   Value table(StringRef suffix, ArrayRef<T> data, Type elemType) {
+    return getGlobal(globalTable(suffix, data, elemType));
+  }
+
+  /// A private constant global of the module holding `data`, named after
+  /// the kernel and `suffix` (made unique).
+  template <typename T>
+  memref::GlobalOp globalTable(StringRef suffix, ArrayRef<T> data,
+                               Type elemType) {
     auto memrefType =
         MemRefType::get({static_cast<int64_t>(data.size())}, elemType);
     auto tensorType = RankedTensorType::get(memrefType.getShape(), elemType);
@@ -113,7 +121,12 @@ public:
         detached.getI64IntegerAttr(kTableAlignment));
     ModuleOp module = env.module;
     SymbolTable(module).insert(global, module.getBody()->begin());
-    return memref::GetGlobalOp::create(b, loc, memrefType, global.getSymName());
+    return global;
+  }
+
+  Value getGlobal(memref::GlobalOp global) {
+    return memref::GetGlobalOp::create(b, loc, global.getType(),
+                                       global.getSymName());
   }
 
   Value i8Table(StringRef suffix, ArrayRef<int8_t> data) {
@@ -246,9 +259,7 @@ public:
     Type i32Type = b.getI32Type();
     Value wide = arith::ExtSIOp::create(b, loc, i32Type, v);
     if (v.getType().isInteger(8)) {
-      memref::GlobalOp global = rescaleTable(rq);
-      Value table = memref::GetGlobalOp::create(b, loc, global.getType(),
-                                                global.getSymName());
+      Value table = getGlobal(rescaleTable(rq));
       Value offset = i32(-kInt8Lowest);
       Value biased = arith::AddIOp::create(b, loc, wide, offset);
       Value at =
@@ -269,12 +280,8 @@ public:
   int64_t addValueBound(AddOp add) {
     auto largest = [](RequantAttr rq) {
       int64_t bound = 0;
-      for (int64_t x = kInt8Lowest; x < kInt8Lowest + kInt8Values; ++x)
-        bound = std::max<int64_t>(
-            bound, std::abs(fixedpoint::tosaRescale(
-                       x, rq.getMultiplier()[0], rq.getShift()[0],
-                       rq.getDoubleRound(), rq.getInputZp(), rq.getOutputZp(),
-                       rq.getMin(), rq.getMax())));
+      for (int32_t r : rescaleResults(rq))
+        bound = std::max<int64_t>(bound, std::abs(int64_t{r}));
       return bound;
     };
     return largest(add.getLhsRescale()) + largest(add.getRhsRescale());
@@ -361,22 +368,25 @@ private:
   static constexpr int64_t kInt8Lowest = -128;
   static constexpr int64_t kInt8Values = 256;
 
-  /// The flash table of `rq` applied to every int8 value (entry x + 128
-  /// for x), one per distinct rescale in the kernel.
-  memref::GlobalOp rescaleTable(RequantAttr rq) {
-    auto cached = rescaleTables.find(rq);
-    if (cached != rescaleTables.end())
-      return cached->second;
+  /// `rq` (per tensor, to int32) applied to every int8 value: entry
+  /// x + 128 for x.
+  static SmallVector<int32_t> rescaleResults(RequantAttr rq) {
     SmallVector<int32_t> results;
     for (int64_t x = kInt8Lowest; x < kInt8Lowest + kInt8Values; ++x)
       results.push_back(static_cast<int32_t>(fixedpoint::tosaRescale(
           x, rq.getMultiplier()[0], rq.getShift()[0], rq.getDoubleRound(),
           rq.getInputZp(), rq.getOutputZp(), rq.getMin(), rq.getMax())));
-    auto table = i32Table("rescale", results)
-                     .getDefiningOp<memref::GetGlobalOp>();
-    memref::GlobalOp global = SymbolTable(env.module)
-                                  .lookup<memref::GlobalOp>(table.getName());
-    table.erase();
+    return results;
+  }
+
+  /// The flash table of rescaleResults(rq), one per distinct rescale in
+  /// the kernel.
+  memref::GlobalOp rescaleTable(RequantAttr rq) {
+    auto cached = rescaleTables.find(rq);
+    if (cached != rescaleTables.end())
+      return cached->second;
+    memref::GlobalOp global = globalTable(
+        "rescale", ArrayRef<int32_t>(rescaleResults(rq)), b.getI32Type());
     rescaleTables[rq] = global;
     return global;
   }

@@ -281,7 +281,7 @@ def VMCUCoalesceRingAccessesPass
     ```
   }];
   let options = [
-    Option<"maxBytes", "max-bytes", "unsigned", "16",
+    Option<"maxBytes", "max-bytes", "unsigned", "32",
            "Largest merged copy, in bytes">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",

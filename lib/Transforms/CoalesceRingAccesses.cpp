@@ -106,8 +106,9 @@ std::optional<Transfer> transferOf(Operation *op) {
                   load.getVectorType().getNumElements()};
 }
 
-/// True if `next` continues `run`: the same direction and pool, the
-/// segment after the run's last one, the buffer bytes right after its.
+/// True if `next` continues `run`: the same direction and pool, whole
+/// pool units (so the per-unit branch covers every byte), the segment
+/// after the run's last one, the buffer bytes right after its.
 bool continues(ArrayRef<Transfer> run, const Transfer &next,
                int64_t maxBytes) {
   const Transfer &last = run.back();
@@ -117,7 +118,7 @@ bool continues(ArrayRef<Transfer> run, const Transfer &next,
     bytes += t.bytes;
   if (next.gather != last.gather || next.pool != last.pool ||
       next.buffer != last.buffer || bytes + next.bytes > maxBytes ||
-      last.bytes % unitBytes != 0)
+      last.bytes % unitBytes != 0 || next.bytes % unitBytes != 0)
     return false;
   return constantDifference(last.segment, next.segment) ==
              last.bytes / unitBytes &&

@@ -114,9 +114,10 @@ LogicalResult DotOp::verify() {
 }
 
 static constexpr int64_t kMaxDotBlockPixels = 2;
-/// Thumb-2 LDR (immediate, T3) reaches offsets up to 4095 bytes: every
-/// load of the fully unrolled block addresses its operand from one base.
-static constexpr int64_t kMaxLoadOffset = 4095;
+/// Thumb-2 LDR and STRB (immediate, T3 / T2) reach offsets up to 4095
+/// bytes: every access of an inline-assembly block (dot_block,
+/// requant_block) addresses its operand from one base.
+static constexpr int64_t kMaxImmediateOffset = 4095;
 
 LogicalResult RequantBlockOp::verify() {
   int64_t pixels = getPixels(), accs = getAcc().size();
@@ -136,16 +137,15 @@ LogicalResult RequantBlockOp::verify() {
            << lo << ", " << hi << "]";
   if (!inInt8(zp))
     return emitOpError("expects an int8 output_zp, got ") << zp;
-  // Thumb-2 STRB takes a 12-bit immediate offset.
-  constexpr int64_t kMaxStoreOffset = 4095;
-  int64_t lastByte = (pixels - 1) * getOutStride() + getChannels() - 1;
-  if (lastByte > kMaxStoreOffset)
+  auto stride = static_cast<int64_t>(getOutStride());
+  int64_t lastByte = (pixels - 1) * stride + getChannels() - 1;
+  if (lastByte > kMaxImmediateOffset)
     return emitOpError("stores up to byte ")
-           << lastByte << " past out_index, beyond the " << kMaxStoreOffset
+           << lastByte << " past out_index, beyond the " << kMaxImmediateOffset
            << " a store's immediate offset reaches";
-  if (pixels > 1 && getOutStride() < getChannels())
+  if (pixels > 1 && stride < getChannels())
     return emitOpError("out_stride (")
-           << getOutStride() << ") overlaps the pixels' " << getChannels()
+           << stride << ") overlaps the pixels' " << getChannels()
            << " bytes";
   return success();
 }
@@ -181,9 +181,9 @@ LogicalResult DotBlockOp::verify() {
   int64_t lastX = (pixels - 1) * stride + words * stepBytes - kBytesPerWord;
   int64_t wordsPerStep = wideW ? 2 : 1;
   int64_t lastW = (wordsPerStep * words * getChannels() - 1) * kBytesPerWord;
-  if (std::max(lastX, lastW) > kMaxLoadOffset)
+  if (std::max(lastX, lastW) > kMaxImmediateOffset)
     return emitOpError("addresses bytes beyond offset ")
-           << kMaxLoadOffset << " of its operands (" << lastX
+           << kMaxImmediateOffset << " of its operands (" << lastX
            << " of x, " << lastW << " of w); split it into shorter blocks";
   return success();
 }

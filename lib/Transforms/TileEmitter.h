@@ -18,7 +18,9 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/Matchers.h"
@@ -97,6 +99,21 @@ public:
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(op.getBody());
     body(op.getInductionVar());
+  }
+
+  /// An scf.for LLVM must not unroll: its body is a long fixed sequence
+  /// already (an inline-assembly block), and unrolled copies only grow
+  /// flash and the stack frame.
+  scf::ForOp rolledLoop(int64_t trips, ValueRange inits = {}) {
+    auto loop =
+        scf::ForOp::create(b, loc, index(0), index(trips), index(1), inits);
+    auto noUnroll = LLVM::LoopUnrollAttr::get(ctx, BoolAttr::get(ctx, true),
+                                              {}, {}, {}, {}, {}, {});
+    loop->setAttr("llvm.loop_annotation",
+                  LLVM::LoopAnnotationAttr::get(ctx, {}, {}, {}, noUnroll, {},
+                                                {}, {}, {}, {}, {}, {}, {},
+                                                {}, {}, {}));
+    return loop;
   }
 
   /// A private constant table in flash, read back with memref.get_global.
@@ -297,25 +314,15 @@ public:
                                         int64_t channels,
                                         std::optional<int64_t> valueBound =
                                             std::nullopt) {
-    SmallVector<int32_t> mult, shift;
-    for (int64_t k = 0; k < channels; ++k) {
-      size_t i = rq.isPerChannel() ? k : 0;
-      mult.push_back(rq.getMultiplier()[i]);
-      // A zero multiplier (a channel of zero weights) scales everything to
-      // 0 at any shift: give it a wide one, so it keeps its layer on the
-      // cheap wide-shift path.
-      shift.push_back(mult.back() == 0
-                          ? std::max<int32_t>(rq.getShift()[i],
-                                              kRequantMinWideShift)
-                          : rq.getShift()[i]);
-    }
-    bool wide = llvm::all_of(
-        shift, [](int32_t s) { return s >= kRequantMinWideShift; });
-    if (wide && valueBound && *valueBound < kRequantBoundedValue &&
-        rq.getInputZp() == 0) {
-      Value params = boundedTable(prefix, rq, mult, shift, *valueBound);
+    if (std::optional<BoundedWords> bounded =
+            boundedWords(rq, channels, valueBound)) {
+      Value params = i32Table((prefix + "requant").str(), bounded->words);
+      boundedTables[params] = BoundedTable{bounded->zpFolded};
       return {params, params};
     }
+    auto [mult, shift] = channelScales(rq, channels);
+    bool wide = llvm::all_of(
+        shift, [](int32_t s) { return s >= kRequantMinWideShift; });
     Value multTable = i32Table((prefix + "mult").str(), mult);
     if (wide) {
       SmallVector<int64_t> round;
@@ -392,38 +399,73 @@ private:
   }
   DenseMap<Attribute, memref::GlobalOp> rescaleTables;
 
-  /// The interleaved table of a bounded requantization. The half term is
-  /// c = 2^(e - 1), e = shift - 31, or c + z * 2^e to fold the output zero
-  /// point z: `(q + z * 2^e) >> e == (q >> e) + z` while q + z * 2^e fits
-  /// an int32, which holds when every channel's |q| <= |value| * 2|m| /
-  /// 2^32 + c + 2 (the product, half, rounding and sign terms) leaves room.
-  Value boundedTable(StringRef prefix, RequantAttr rq, ArrayRef<int32_t> mult,
-                     ArrayRef<int32_t> shift, int64_t valueBound) {
+  /// Per channel of `rq`: its multiplier and shift. A zero multiplier (a
+  /// channel of zero weights) scales everything to 0 at any shift: it gets
+  /// a wide one, so it keeps its layer on the cheap wide-shift path.
+  static std::pair<SmallVector<int32_t>, SmallVector<int32_t>>
+  channelScales(RequantAttr rq, int64_t channels) {
+    SmallVector<int32_t> mult, shift;
+    for (int64_t k = 0; k < channels; ++k) {
+      size_t i = rq.isPerChannel() ? k : 0;
+      mult.push_back(rq.getMultiplier()[i]);
+      shift.push_back(mult.back() == 0
+                          ? std::max<int32_t>(rq.getShift()[i],
+                                              kRequantMinWideShift)
+                          : rq.getShift()[i]);
+    }
+    return {mult, shift};
+  }
+
+public:
+  /// The words of a bounded requantization's interleaved table
+  /// (kBoundedWords per channel: multiplier, exponent e = shift - 31,
+  /// half term) and whether the half terms fold the output zero point;
+  /// none unless every shift is wide, values stay below
+  /// kRequantBoundedValue and the input zero point is 0.
+  ///
+  /// The half term is c = 2^(e - 1), or c + z * 2^e to fold the output
+  /// zero point z: `(q + z * 2^e) >> e == (q >> e) + z` while q + z * 2^e
+  /// fits an int32, which holds when every channel's |q| <= |value| *
+  /// 2|m| / 2^32 + c + 2 (the product, half, rounding and sign terms)
+  /// leaves room.
+  struct BoundedWords {
+    SmallVector<int32_t> words;
+    bool zpFolded;
+  };
+  static std::optional<BoundedWords>
+  boundedWords(RequantAttr rq, int64_t channels,
+               std::optional<int64_t> valueBound) {
+    auto [mult, shift] = channelScales(rq, channels);
+    bool wide = llvm::all_of(
+        shift, [](int32_t s) { return s >= kRequantMinWideShift; });
+    if (!wide || !valueBound || *valueBound >= kRequantBoundedValue ||
+        rq.getInputZp() != 0)
+      return std::nullopt;
     constexpr int64_t kWordBits = 32;
     int64_t zp = rq.getOutputZp();
     auto exponent = [&](size_t k) { return shift[k] - kProductShift; };
     auto fits = [&](size_t k) {
       int64_t e = exponent(k);
       int64_t product =
-          (2 * valueBound * std::abs(int64_t{mult[k]})) >> kWordBits;
+          (2 * *valueBound * std::abs(int64_t{mult[k]})) >> kWordBits;
       int64_t q = product + (int64_t{1} << (e - 1)) + 2;
       return q + std::abs(zp) * (int64_t{1} << e) <=
              std::numeric_limits<int32_t>::max();
     };
-    bool fold = zp != 0 && llvm::all_of(llvm::seq<size_t>(0, mult.size()),
-                                        fits);
-    SmallVector<int32_t> words;
+    bool fold =
+        zp != 0 && llvm::all_of(llvm::seq<size_t>(0, mult.size()), fits);
+    BoundedWords bounded{{}, fold};
     for (size_t k = 0; k < mult.size(); ++k) {
       int64_t e = exponent(k);
-      int64_t half = (int64_t{1} << (e - 1)) + (fold ? zp * (int64_t{1} << e) : 0);
-      llvm::append_values(words, mult[k], static_cast<int32_t>(e),
+      int64_t half =
+          (int64_t{1} << (e - 1)) + (fold ? zp * (int64_t{1} << e) : 0);
+      llvm::append_values(bounded.words, mult[k], static_cast<int32_t>(e),
                           static_cast<int32_t>(half));
     }
-    Value params = i32Table((prefix + "requant").str(), words);
-    boundedTables[params] = BoundedTable{fold};
-    return params;
+    return bounded;
   }
 
+private:
   /// `requantize` from a bounded table.
   Value boundedRequantize(Value v, RequantAttr rq, Value params,
                           BoundedTable table, Value ch, Type resultType) {
@@ -620,17 +662,34 @@ inline Axis makeAxis(int64_t in, int64_t out, int64_t stride, int64_t pad,
   return Axis{in, out, 1, stride, pad, kernel, in};
 }
 
-/// A depthwise layer's flash tables for segments of `s` channels: weights
-/// packed [c / s][r][t][c % s], so one segment's taps are contiguous, and
-/// biases with the input zero point folded in (`bias - zp * sum_taps w`,
-/// modulo 2^32 like the accumulator), so padding taps may read the zero
-/// point and a MAC is one multiply-accumulate.
+/// A depthwise layer's flash tables for segments of `s` channels: biases
+/// with the input zero point folded in (`bias - zp * sum_taps w`, modulo
+/// 2^32 like the accumulator), so padding taps may read the zero point and
+/// a MAC is one multiply-accumulate; the weights as bytes packed
+/// [c / s][r][t][c % s]; and, where the requantization is bounded, one
+/// record per whole block of 4 lanes as vmcu.depthwise_block reads it
+/// (packDepthwiseRecords).
 struct DepthwiseTables {
   Value weights;
   Value bias;
   /// The largest |accumulator| (accumulatorBound).
-  int64_t valueBound;
+  int64_t valueBound = 0;
+  /// Only where s >= 4 and the requantization is bounded.
+  Value records;
+  /// The records' half terms carry the output zero point.
+  bool recordsZpFolded = false;
 };
+
+/// The records of a depthwise layer's whole 4-lane blocks, from weights
+/// `w` [tap][ch], folded biases, a bounded requantization's table words
+/// (Emitter::boundedWords) and segments of `s` channels, in the order
+/// vmcu.depthwise_block reads them: per block (segment c / s, lanes
+/// (c % s) / 4), DepthwiseBlockOp::recordWords(taps) words.
+SmallVector<int32_t> packDepthwiseRecords(ArrayRef<int8_t> w,
+                                          ArrayRef<int32_t> bias,
+                                          ArrayRef<int32_t> requant,
+                                          int64_t taps, int64_t s);
+
 FailureOr<DepthwiseTables> packDepthwise(Emitter &e, StringRef prefix,
                                          DepthwiseConv2DOp op, int64_t s);
 

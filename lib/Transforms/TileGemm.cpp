@@ -16,8 +16,6 @@
 
 #include "TileEmitter.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::vmcu;
@@ -32,21 +30,6 @@ constexpr int64_t kChunkSteps = 8;
 /// Widened words per step of 4 inputs (even and odd int16 pairs).
 constexpr int64_t kWordsPerStep = 2;
 constexpr int64_t kWordBytes = 4;
-
-/// An scf.for LLVM must not unroll: its body is a long fixed sequence
-/// already, and unrolled copies only grow flash and the stack frame.
-scf::ForOp rolledLoop(Emitter &e, int64_t trips, ValueRange inits = {}) {
-  auto loop = scf::ForOp::create(e.b, e.loc, e.index(0), e.index(trips),
-                                 e.index(1), inits);
-  MLIRContext *ctx = e.ctx;
-  auto noUnroll = LLVM::LoopUnrollAttr::get(ctx, BoolAttr::get(ctx, true), {},
-                                            {}, {}, {}, {}, {});
-  loop->setAttr("llvm.loop_annotation",
-                LLVM::LoopAnnotationAttr::get(ctx, {}, {}, {}, noUnroll, {},
-                                              {}, {}, {}, {}, {}, {}, {}, {},
-                                              {}, {}));
-  return loop;
-}
 
 } // namespace
 
@@ -164,7 +147,7 @@ void GemmTiles::emit(Value x, int64_t rows, SegmentDone segmentDone) {
   e.loop(0, outC / group, [&](Value g) {
     Value groupFirst = mul(g, group);
     if (full > 0) {
-      scf::ForOp loop = rolledLoop(e, full);
+      scf::ForOp loop = e.rolledLoop(full);
       OpBuilder::InsertionGuard guard(e.b);
       e.b.setInsertionPointToStart(loop.getBody());
       Value at = mul(loop.getInductionVar(), n);
@@ -214,7 +197,7 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
   if (full == 1)
     accs = block(e.index(0), tileBase, accs, kChunkSteps);
   if (full > 1) {
-    scf::ForOp chunks = rolledLoop(e, full, accs);
+    scf::ForOp chunks = e.rolledLoop(full, accs);
     OpBuilder::InsertionGuard inner(e.b);
     e.b.setInsertionPointToStart(chunks.getBody());
     Value ch = chunks.getInductionVar();

@@ -3,6 +3,7 @@
 #include "TileEmitter.h"
 
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::vmcu;
@@ -35,9 +36,56 @@ FailureOr<DepthwiseTables> mlir::vmcu::tile::packDepthwise(Emitter &e,
         bias[c] = static_cast<int32_t>(static_cast<uint32_t>(bias[c]) -
                                        zp * static_cast<uint32_t>(wv));
       }
-  return DepthwiseTables{e.i8Table((prefix + "weights").str(), packed),
-                         e.i32Table((prefix + "bias").str(), bias),
-                         accumulatorBound(*bv, kr * kc)};
+  DepthwiseTables tables;
+  tables.bias = e.i32Table((prefix + "bias").str(), bias);
+  tables.valueBound = accumulatorBound(*bv, kr * kc);
+  tables.weights = e.i8Table((prefix + "weights").str(), packed);
+  // Whole blocks of 4 lanes read one record each where the requantization
+  // is bounded (vmcu.depthwise_block).
+  std::optional<Emitter::BoundedWords> bounded =
+      Emitter::boundedWords(op.getRequant(), ch, tables.valueBound);
+  if (s >= kDotLanes && bounded) {
+    tables.records = e.i32Table(
+        (prefix + "blocks").str(),
+        packDepthwiseRecords(*w, bias, bounded->words, kr * kc, s));
+    tables.recordsZpFolded = bounded->zpFolded;
+  }
+  return tables;
+}
+
+SmallVector<int32_t> mlir::vmcu::tile::packDepthwiseRecords(
+    ArrayRef<int8_t> w, ArrayRef<int32_t> bias, ArrayRef<int32_t> requant,
+    int64_t taps, int64_t s) {
+  constexpr int64_t kLanes = DepthwiseBlockOp::kLanes;
+  constexpr int64_t kHalfBits = 16;
+  int64_t ch = bias.size(), blocks = s / kLanes;
+  int64_t words = DepthwiseBlockOp::recordWords(taps);
+  int64_t laneWords = kLanes * DepthwiseBlockOp::kLaneWords;
+  SmallVector<int32_t> records(ch / s * blocks * words, 0);
+  // The int16 weight half `half` of the block at `at` (words).
+  auto setHalf = [&](int64_t at, int64_t half, int8_t v) {
+    uint32_t &word = reinterpret_cast<uint32_t &>(records[at + half / 2]);
+    int64_t shift = half % 2 * kHalfBits;
+    word |= static_cast<uint32_t>(static_cast<uint16_t>(int16_t{v})) << shift;
+  };
+  for (int64_t c = 0; c < ch; ++c) {
+    int64_t k = c % s, lane = k % kLanes;
+    if (k >= blocks * kLanes)
+      continue;
+    int64_t at = (c / s * blocks + k / kLanes) * words;
+    records[at + lane * DepthwiseBlockOp::kLaneWords] = bias[c];
+    for (int64_t j = 0; j < kBoundedRequantWords; ++j)
+      records[at + lane * DepthwiseBlockOp::kLaneWords + 1 + j] =
+          requant[c * kBoundedRequantWords + j];
+    for (int64_t tap = 0; tap < taps; ++tap) {
+      int64_t pairAt = at + laneWords + tap / 2 * kLanes;
+      if (tap + 1 < taps || taps % 2 == 0)
+        setHalf(pairAt, lane * 2 + tap % 2, w[tap * ch + c]);
+      else // odd last tap: words (w0, w2), (w1, w3)
+        setHalf(pairAt, lane % 2 * 2 + lane / 2, w[tap * ch + c]);
+    }
+  }
+  return records;
 }
 
 namespace {
@@ -92,6 +140,57 @@ Value windowSum(Emitter &e, Value win, const DepthwiseTables &dw, int64_t kr,
   return rLoop.getResult(0);
 }
 
+/// The byte offsets in the window buffer of its kr x kc taps (row-major),
+/// each the first of its segment; with a constant `slideQ`, tap column t
+/// is window column slideColumn(slideQ, t). None where a sliding window's
+/// column is not a constant.
+std::optional<SmallVector<int64_t>> tapOffsets(Emitter &e, int64_t kr,
+                                               int64_t kc, Value slideQ) {
+  int64_t phase = 0;
+  if (slideQ) {
+    std::optional<int64_t> q = getConstantIntValue(slideQ);
+    if (!q)
+      return std::nullopt;
+    phase = *q;
+  }
+  SmallVector<int64_t> offsets;
+  for (int64_t r = 0; r < kr; ++r)
+    for (int64_t tt = 0; tt < kc; ++tt) {
+      int64_t column = slideQ ? (phase + tt) % kc : tt;
+      offsets.push_back((r * kc + column) * e.seg);
+    }
+  return offsets;
+}
+
+/// True if whole 4-lane blocks of a kr x kc window read at `slideQ` are
+/// summed and requantized by vmcu.depthwise_block: their taps at constant
+/// offsets within its reach, a record per block.
+bool hasDepthwiseBlocks(Emitter &e, const DepthwiseTables &dw, int64_t kr,
+                        int64_t kc, Value slideQ) {
+  std::optional<SmallVector<int64_t>> offsets = tapOffsets(e, kr, kc, slideQ);
+  return dw.records && offsets &&
+         *llvm::max_element(*offsets) + DepthwiseBlockOp::kLanes <=
+             kMaxImmediateOffset + 1;
+}
+
+/// Lanes [k, k + 4) of segment `cc`, summed over the window, requantized
+/// and stored at out[at] by one vmcu.depthwise_block (hasDepthwiseBlocks).
+void emitDepthwiseBlock(Emitter &e, Value win, const DepthwiseTables &dw,
+                        int64_t kr, int64_t kc, Value cc, Value k,
+                        RequantAttr rq, Value out, Value at, Value slideQ) {
+  SmallVector<int64_t> offsets = *tapOffsets(e, kr, kc, slideQ);
+  int64_t words = DepthwiseBlockOp::recordWords(kr * kc);
+  int64_t blocksPerSegment = e.seg / DepthwiseBlockOp::kLanes;
+  AffineExpr block = e.d(0) * blocksPerSegment +
+                     e.d(1).floorDiv(DepthwiseBlockOp::kLanes);
+  Value record = e.apply(block * words, {cc, k});
+  DepthwiseBlockOp::create(
+      e.b, e.loc, win, k, dw.records, record, out, at,
+      e.b.getDenseI64ArrayAttr(offsets), e.b.getBoolAttr(rq.getDoubleRound()),
+      e.b.getI32IntegerAttr(dw.recordsZpFolded ? 0 : rq.getOutputZp()),
+      e.b.getI32IntegerAttr(rq.getMin()), e.b.getI32IntegerAttr(rq.getMax()));
+}
+
 /// Blocks of 4 lanes a single-segment window always emits straight-line:
 /// 16 channels, about 400 instructions of flash.
 constexpr int64_t kMaxStraightBlocks = 4;
@@ -126,20 +225,25 @@ void mlir::vmcu::tile::emitWindowRequant(Emitter &e, Value win,
   // With one segment, straight-line blocks see constant channels: LLVM
   // folds their requant table loads into immediates. Beyond a few blocks
   // only where the stack their hoisted weights take is free.
+  bool asmBlocks = blocks > 0 && hasDepthwiseBlocks(e, dw, kr, kc, slideQ);
   bool straight =
-      isSingleTrip(cc) &&
+      !asmBlocks && isSingleTrip(cc) &&
       (blocks <= kMaxStraightBlocks ||
        blocks * kr * kc * kHoistedBytesPerTap <= e.env.stackAllowanceBytes);
   // Lanes [k, k + n): sums in registers, requantized in one block from the
   // table (blocks in a loop) or lane by lane with the constant channels
   // LLVM folds (straight-line blocks), one n-byte store.
   auto lanes = [&](Value k, int64_t n) {
+    Value at = e.apply(outAt + e.d(1), {cc, k});
+    if (asmBlocks && n == kDotLanes) {
+      emitDepthwiseBlock(e, win, dw, kr, kc, cc, k, rq.attr, out, at, slideQ);
+      return;
+    }
     Value init = vector::LoadOp::create(
         e.b, e.loc, VectorType::get({n}, i32Type), dw.bias,
         ValueRange{e.apply(e.d(0) * s + e.d(1), {cc, k})});
     Value sums = windowSum(e, win, dw, kr, kc, cc, k, n, init, slideQ);
     Value first = e.apply(e.d(0) * s + e.d(1), {cc, k});
-    Value at = e.apply(outAt + e.d(1), {cc, k});
     SmallVector<Value, kDotLanes> laneSums;
     for (int64_t j = 0; j < n; ++j)
       laneSums.push_back(vector::ExtractOp::create(e.b, e.loc, sums, j));
@@ -160,6 +264,11 @@ void mlir::vmcu::tile::emitWindowRequant(Emitter &e, Value win,
   if (straight) {
     for (int64_t kb = 0; kb < blocks; ++kb)
       lanes(e.index(kb * kDotLanes), kDotLanes);
+  } else if (asmBlocks && blocks > 1) {
+    scf::ForOp loop = e.rolledLoop(blocks);
+    OpBuilder::InsertionGuard guard(e.b);
+    e.b.setInsertionPointToStart(loop.getBody());
+    lanes(e.apply(e.d(0) * kDotLanes, {loop.getInductionVar()}), kDotLanes);
   } else if (blocks > 0) {
     e.loop(0, blocks, [&](Value kb) {
       lanes(e.apply(e.d(0) * kDotLanes, {kb}), kDotLanes);
@@ -251,6 +360,31 @@ private:
 
 } // namespace
 
+namespace {
+
+/// Calls `body` once per phase of a sliding window (q mod kc) with the
+/// phase as a constant, under an scf.index_switch on the phase of `q`, so
+/// every window column of the body is a constant (the last phase is the
+/// default case).
+void eachSlidePhase(Emitter &e, Value q, int64_t kc,
+                    function_ref<void(Value)> body) {
+  Value phase = e.apply(e.d(0) % kc, {q});
+  SmallVector<int64_t> cases = llvm::to_vector(llvm::seq<int64_t>(0, kc - 1));
+  auto switchOp = scf::IndexSwitchOp::create(e.b, e.loc, TypeRange{}, phase,
+                                             cases, cases.size());
+  OpBuilder::InsertionGuard guard(e.b);
+  auto emitCase = [&](Region &region, int64_t value) {
+    e.b.setInsertionPointToStart(&region.emplaceBlock());
+    body(e.index(value));
+    scf::YieldOp::create(e.b, e.loc);
+  };
+  for (int64_t c : cases)
+    emitCase(switchOp.getCaseRegions()[c], c);
+  emitCase(switchOp.getDefaultRegion(), kc - 1);
+}
+
+} // namespace
+
 /// Depthwise: every channel has its own accumulator, so the inner level runs
 /// over blocks of 4 channels with their 4 sums in registers (iter_args of
 /// the tap loops) instead of a memref round trip per MAC.
@@ -300,9 +434,14 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
       [&](Value p, Value q, Emitter::FreeHook frees) {
         e.loop(0, cs, [&](Value cc) {
           window.fill(p, q, cc, slide ? kc - 1 : 0, slide);
-          emitWindowRequant(e, window.win, *tables, kr, kc, cc,
-                            {rq, mult, shift}, obuf, e.c(0),
-                            slide ? q : Value());
+          auto sums = [&](Value slideQ) {
+            emitWindowRequant(e, window.win, *tables, kr, kc, cc,
+                              {rq, mult, shift}, obuf, e.c(0), slideQ);
+          };
+          if (slide)
+            eachSlidePhase(e, q, kc, sums);
+          else
+            sums(Value());
           // Channel segment cc of the window is dead once this segment is done.
           frees(cc, Value(), 0);
           e.storeSegment(t.output,

@@ -33,13 +33,16 @@ bool isInnermost(affine::AffineForOp loop) {
 }
 
 /// Operations `loop` grows to when fully unrolled, or nullopt if its trip
-/// count is not a constant or it holds a vmcu.dot_block: a block is a long
+/// count is not a constant or it holds a vmcu.dot_block or
+/// vmcu.depthwise_block: a block is a long
 /// fixed instruction sequence already, and copies of it only grow flash.
 std::optional<uint64_t> unrolledOps(affine::AffineForOp loop) {
   std::optional<uint64_t> trip = affine::getConstantTripCount(loop);
-  if (!trip || loop.getBody()
-                   ->walk([](DotBlockOp) { return WalkResult::interrupt(); })
-                   .wasInterrupted())
+  auto isBlock = [](Operation *op) {
+    return isa<DotBlockOp, DepthwiseBlockOp>(op) ? WalkResult::interrupt()
+                                                  : WalkResult::advance();
+  };
+  if (!trip || loop.getBody()->walk(isBlock).wasInterrupted())
     return std::nullopt;
   uint64_t bodyOps = 0;
   loop.getBody()->walk([&](Operation *) { ++bodyOps; });

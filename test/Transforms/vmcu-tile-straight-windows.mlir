@@ -1,17 +1,19 @@
 // RUN: vmcu-opt %s --vmcu-tile --split-input-file | FileCheck %s
 
-#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [20], double_round = true, min = -128, max = 127>
 
+// Windows whose requantization is not bounded (a shift of 20) have no
+// vmcu.depthwise_block records: their 4-lane blocks are vmcu.mac_lanes.
 // A depthwise window of one 32-byte segment has 8 blocks of 4 lanes: more
 // than the 4 always emitted straight-line. Alone in the plan its stack
 // buffers are the largest, so straight-line blocks (whose unpacked weights
 // LLVM hoists onto the stack) would grow the stack: the blocks stay a loop.
-// Looped blocks requantize their 4 sums in one vmcu.requant_block.
 // CHECK-LABEL: vmcu.kernel "depthwise_conv2d_0"
+// CHECK-NOT: vmcu.depthwise_block
 // CHECK: affine.for %{{.*}} = 0 to 8 {
 // CHECK: vector.load %{{.*}} : memref<32xi32>, vector<4xi32>
-// CHECK: vmcu.requant_block {{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 0 : i64, output_zp = 0 : i32, pixels = 1 : i64}
-// CHECK-NOT: vmcu.requantize
+// CHECK: vmcu.mac_lanes
+// CHECK: vmcu.requantize
 func.func @main(%x: tensor<1x4x4x32xi8>) -> tensor<1x4x4x32xi8> {
   %w = arith.constant dense<2> : tensor<3x3x32x1xi8>
   %b = arith.constant dense<10> : tensor<32xi32>
@@ -21,7 +23,7 @@ func.func @main(%x: tensor<1x4x4x32xi8>) -> tensor<1x4x4x32xi8> {
 
 // -----
 
-#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [20], double_round = true, min = -128, max = 127>
 
 // Followed by a 7x7 window (49 x 32 bytes of buffers), the 3x3 kernel may
 // spend 8 blocks x 9 taps x 8 bytes of stack without raising the plan's

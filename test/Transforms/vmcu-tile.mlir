@@ -151,24 +151,26 @@ func.func @main(%x: tensor<1x8x8x8xi8>) -> tensor<1x3x3x8xi8> {
 // 1 the window slides along the row: its 3 columns are a ring, a row starts
 // with tap columns 1 and 2 of a virtual output column -1, and each output
 // loads only its last tap column (t = 2), into window column (q + 2) mod 3.
-// Each block of 4 channels carries its sums in
-// iter_args through constant-bound tap loops and requantizes them straight
-// from registers into one 4-byte store; the 2 leftover channels of the
-// 6-byte segment form a narrower block. With a single segment the 4-lane
-// block is straight-line too (no block loop), so its channels are constants.
-// The requantization is bounded (|sum| < 2^30): one table interleaves each
+// The block of 4 channels is one vmcu.depthwise_block (sums, requantization
+// and one 4-byte store); the 2 leftover channels of the 6-byte segment form
+// a narrower block whose sums go through iter_args of constant-bound tap
+// loops. The requantization is bounded (|sum| < 2^30): one table interleaves each
 // channel's multiplier, exponent e = 36 - 31 = 5 (the shift less the
 // product's 31, added back as the op's shift operand, which the lowering's
 // e = shift - 31 folds away) and half term 2^(e - 1) = 16, with the output
 // zero point folded in (16 - 3 * 2^5 = -80), so the ops carry
 // output_zp = 0.
 // CHECK: #[[SLIDE:map[0-9]*]] = affine_map<(d0, d1) -> ((d0 + d1) mod 3)>
+// The block's record: per lane bias, multiplier, exponent and half term,
+// then the weight pairs (2 | 2 << 16 = 131074).
 // CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_requant : memref<18xi32> = dense<[1073741824, 5, -80, 1073741824, 5, -80,
+// CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_blocks : memref<34xi32> = dense<[-44, 1073741824, 5, -80, -44, 1073741824, 5, -80, -44, 1073741824, 5, -80, -44, 1073741824, 5, -80, 131074, 131074,
 // CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_bias : memref<6xi32> = dense<-44>
 // CHECK-LABEL: func.func @vmcu_invoke
 // CHECK: vmcu.kernel "depthwise_conv2d_0"
 // CHECK-DAG: %[[W:.*]] = memref.get_global @depthwise_conv2d_0_weights : memref<54xi8>
 // CHECK-DAG: %[[B:.*]] = memref.get_global @depthwise_conv2d_0_bias : memref<6xi32>
+// CHECK-DAG: %[[REC:.*]] = memref.get_global @depthwise_conv2d_0_blocks : memref<34xi32>
 // CHECK-DAG: %[[WIN:.*]] = memref.alloca() : memref<54xi8>
 // CHECK-DAG: %[[OBUF:.*]] = memref.alloca() : memref<6xi8>
 // CHECK-NOT: memref.alloca() : memref<6xi32>
@@ -195,29 +197,25 @@ func.func @main(%x: tensor<1x8x8x8xi8>) -> tensor<1x3x3x8xi8> {
 // CHECK: %[[SEG:.*]] = vmcu.ring_load {{.*}} -> vector<6xi8>
 // CHECK-NEXT: affine.apply #[[SLIDE]](%[[Q]], %{{.*}})
 // CHECK: vector.store %[[SEG]], %[[WIN]]
-// CHECK: %[[C0:.*]] = arith.constant 0 : index
-// CHECK: %[[INIT:.*]] = vector.load %[[B]][%{{.*}}] : memref<6xi32>, vector<4xi32>
-// CHECK-NEXT: %[[SUM:.*]] = affine.for %{{.*}} = 0 to 3 iter_args(%[[RACC:.*]] = %[[INIT]]) -> (vector<4xi32>) {
-// CHECK-NEXT: affine.for %[[TT:.*]] = 0 to 3 iter_args(%[[TACC:.*]] = %[[RACC]]) -> (vector<4xi32>) {
-// CHECK-NEXT: affine.apply #[[SLIDE]](%[[Q]], %[[TT]])
-// CHECK-DAG: %[[X:.*]] = vector.load %[[WIN]][%{{.*}}] : memref<54xi8>, vector<4xi8>
-// CHECK-DAG: %[[WV:.*]] = vector.load %[[W]][%{{.*}}] : memref<54xi8>, vector<4xi8>
-// CHECK: vmcu.mac_lanes %[[TACC]], %[[X]], %[[WV]] : vector<4xi32>, vector<4xi8>
-// CHECK: %[[C31:.*]] = arith.constant 31 : i32
-// CHECK-NEXT: %[[SH:.*]] = arith.addi %{{.*}}, %[[C31]] : i32
-// CHECK-NEXT: vmcu.requantize %{{.*}}, %{{.*}}, %[[SH]] half
-// CHECK-COUNT-3: vmcu.requantize {{.*}} half {{.*}}output_zp = 0 : i32
-// CHECK: %[[BYTES:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi8>
-// CHECK: vector.store %[[BYTES]], %[[OBUF]][%{{.*}}] : memref<6xi8>, vector<4xi8>
-// CHECK: %[[C4:.*]] = arith.constant 4 : index
-// CHECK: vector.load %[[B]][%{{.*}}] : memref<6xi32>, vector<2xi32>
+// The window's phase q mod 3 selects one of 3 copies of the sums, in which
+// every window column is a constant: the 4-lane block is one
+// vmcu.depthwise_block reading its taps at constant offsets (tap column t
+// from window column (phase + t) mod 3, 6 bytes per column) and its
+// record (biases, requantization, weight pairs) from one table.
+// CHECK: %[[PHASE:.*]] = affine.apply #{{.*}}(%[[Q]])
+// CHECK-NEXT: scf.index_switch %[[PHASE]]
+// CHECK-NEXT: case 0 {
+// CHECK: vmcu.depthwise_block %[[WIN]][%{{.*}}], %[[REC]][%{{.*}}] into %[[OBUF]][%{{.*}}] {double_round = true, max = 127 : i32, min = -128 : i32, output_zp = 0 : i32, tap_offsets = array<i64: 0, 6, 12, 18, 24, 30, 36, 42, 48>} : memref<54xi8>, memref<34xi32>, memref<6xi8>
 // The 2 leftover lanes: plain vector arithmetic.
+// CHECK: vector.load %[[B]][%{{.*}}] : memref<6xi32>, vector<2xi32>
 // CHECK: %[[X2:.*]] = vector.load %[[WIN]][%{{.*}}] : memref<54xi8>, vector<2xi8>
 // CHECK: arith.extsi %[[X2]] : vector<2xi8> to vector<2xi32>
 // CHECK: arith.muli
-// CHECK-COUNT-2: vmcu.requantize
-// CHECK: vector.from_elements %{{.*}}, %{{.*}} : vector<2xi8>
-// CHECK: vector.store %{{.*}}, %[[OBUF]][%{{.*}}] : memref<6xi8>, vector<2xi8>
+// CHECK: vmcu.requant_block %{{.*}}, %{{.*}} into %[[OBUF]]
+// CHECK: case 1 {
+// CHECK: vmcu.depthwise_block {{.*}}tap_offsets = array<i64: 6, 12, 0, 24, 30, 18, 42, 48, 36>}
+// CHECK: default {
+// CHECK: vmcu.depthwise_block {{.*}}tap_offsets = array<i64: 12, 0, 6, 30, 18, 24, 48, 36, 42>}
 // CHECK: vmcu.free
 // CHECK: vmcu.ring_store
 func.func @main(%x: tensor<1x4x4x6xi8>) -> tensor<1x4x4x6xi8> {
@@ -233,7 +231,7 @@ func.func @main(%x: tensor<1x4x4x6xi8>) -> tensor<1x4x4x6xi8> {
 // quotient, so the half term stays 2^29 and the ops keep output_zp.
 #rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [61], double_round = true, min = -128, max = 127>
 // CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_requant : memref<24xi32> = dense<[1073741824, 30, 536870912, 1073741824, 30, 536870912,
-// CHECK: vmcu.requantize {{.*}} half {{.*}}output_zp = -3 : i32
+// CHECK: vmcu.depthwise_block {{.*}}output_zp = -3 : i32
 func.func @main(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8> {
   %w = arith.constant dense<2> : tensor<3x3x8x1xi8>
   %b = arith.constant dense<10> : tensor<8xi32>

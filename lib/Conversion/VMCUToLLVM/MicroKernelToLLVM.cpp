@@ -110,13 +110,15 @@ struct DotBlockAsm {
   unsigned outputs;
 };
 
-/// Operands "=&r" x `outputs`, then the two pointers and the
+/// Operands "=&r" x `outputs`, then `pointers` pointers and the
 /// accumulators tied to the first outputs.
-static std::string dotBlockConstraints(int64_t outputs, int64_t accs) {
+static std::string dotBlockConstraints(int64_t outputs, int64_t accs,
+                                       int64_t pointers = 2) {
   std::string constraints;
   for (int64_t o = 0; o < outputs; ++o)
     constraints += "=&r,";
-  constraints += "r,r";
+  for (int64_t p = 0; p < pointers; ++p)
+    constraints += p ? ",r" : "r";
   for (int64_t a = 0; a < accs; ++a)
     constraints += "," + std::to_string(a);
   constraints += ",~{memory}";
@@ -308,6 +310,46 @@ static void emitClampAsm(llvm::raw_ostream &os, const std::string &t,
     bound(hi, "gt");
 }
 
+/// The bounded requantization of one channel in inline assembly
+/// (vmcu.requant_block, vmcu.depthwise_block): its registers for the
+/// multiplier, exponent, half term and the value being requantized, and
+/// the requantization's constants.
+struct BoundedRequantAsm {
+  std::string m, e, h, t;
+  bool doubleRound;
+  int32_t zp, lo, hi;
+
+  /// Loads the channel's table entry (m, e, h) at `entry` bytes from
+  /// `table`.
+  void loadEntry(llvm::raw_ostream &os, const std::string &table,
+                 int64_t entry) const {
+    constexpr int64_t kWordBytes = 4;
+    os << "ldr " << m << ", [" << table << ", #" << entry << "]\n\t";
+    os << "ldr " << e << ", [" << table << ", #" << entry + kWordBytes
+       << "]\n\t";
+    os << "ldr " << h << ", [" << table << ", #" << entry + 2 * kWordBytes
+       << "]\n\t";
+  }
+
+  /// Requantizes sum `v` and stores the byte at `offset` from `out`.
+  void store(llvm::raw_ostream &os, const std::string &v,
+             const std::string &out, int64_t offset) const {
+    // hi32(2v * m + h * 2^32 (+ 2^31)): SMMLAR rounds, SMMLA does not.
+    os << "lsl " << t << ", " << v << ", #1\n\t";
+    os << (doubleRound ? "smmlar " : "smmla ") << t << ", " << t << ", " << m
+       << ", " << h << "\n\t";
+    if (doubleRound)
+      os << "add " << t << ", " << t << ", " << v << ", asr #31\n\t";
+    os << "asr " << t << ", " << t << ", " << e << "\n\t";
+    if (zp > 0)
+      os << "add " << t << ", " << t << ", #" << zp << "\n\t";
+    else if (zp < 0)
+      os << "sub " << t << ", " << t << ", #" << -zp << "\n\t";
+    emitClampAsm(os, t, lo, hi);
+    os << "strb " << t << ", [" << out << ", #" << offset << "]\n\t";
+  }
+};
+
 /// The requantization of a block of sums (vmcu.requant_block): operands
 /// $0-$3 scratch (m, e, h, t), $4 the output pointer, $5 the table
 /// pointer, then the sums.
@@ -324,34 +366,21 @@ static std::string buildRequantBlockAsm(RequantBlockOp op) {
   auto sum = [&](int64_t i, int64_t j) {
     return reg(kScratch + 2 + i * channels + j);
   };
-  auto zp = static_cast<int32_t>(op.getOutputZp());
+  BoundedRequantAsm rq{m,
+                       e,
+                       h,
+                       t,
+                       op.getDoubleRound(),
+                       static_cast<int32_t>(op.getOutputZp()),
+                       static_cast<int32_t>(op.getMin()),
+                       static_cast<int32_t>(op.getMax())};
   std::string text;
   llvm::raw_string_ostream os(text);
   for (int64_t j = 0; j < channels; ++j) {
     int64_t entry = j * kBoundedRequantWords * kWordBytes;
-    os << "ldr " << m << ", [" << table << ", #" << entry << "]\n\t";
-    os << "ldr " << e << ", [" << table << ", #" << entry + kWordBytes
-       << "]\n\t";
-    os << "ldr " << h << ", [" << table << ", #" << entry + 2 * kWordBytes
-       << "]\n\t";
-    for (int64_t i = 0; i < pixels; ++i) {
-      std::string v = sum(i, j);
-      // hi32(2v * m + h * 2^32 (+ 2^31)): SMMLAR rounds, SMMLA does not.
-      os << "lsl " << t << ", " << v << ", #1\n\t";
-      os << (op.getDoubleRound() ? "smmlar " : "smmla ") << t << ", " << t
-         << ", " << m << ", " << h << "\n\t";
-      if (op.getDoubleRound())
-        os << "add " << t << ", " << t << ", " << v << ", asr #31\n\t";
-      os << "asr " << t << ", " << t << ", " << e << "\n\t";
-      if (zp > 0)
-        os << "add " << t << ", " << t << ", #" << zp << "\n\t";
-      else if (zp < 0)
-        os << "sub " << t << ", " << t << ", #" << -zp << "\n\t";
-      emitClampAsm(os, t, static_cast<int32_t>(op.getMin()),
-                   static_cast<int32_t>(op.getMax()));
-      os << "strb " << t << ", [" << out << ", #"
-         << i * op.getOutStride() + j << "]\n\t";
-    }
+    rq.loadEntry(os, table, entry);
+    for (int64_t i = 0; i < pixels; ++i)
+      rq.store(os, sum(i, j), out, i * op.getOutStride() + j);
   }
   return text;
 }
@@ -378,6 +407,154 @@ struct RequantBlockOpLowering : public ConvertOpToLLVMPattern<RequantBlockOp> {
     constraints += ",~{memory},~{cc}";
     createRegisterBlockAsm(rewriter, loc, kRequantBlockScratch, operands,
                            buildRequantBlockAsm(op), constraints,
+                           /*writesMemory=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// depthwise_block
+//===----------------------------------------------------------------------===//
+
+/// Operand numbers of a depthwise block's inline assembly: the 4 sums and
+/// 6 scratch registers (all outputs), then the x, record and out pointers.
+struct DepthwiseBlockRegisters {
+  static constexpr int64_t kLanes = DepthwiseBlockOp::kLanes, kScratch = 6;
+  static constexpr int64_t kOutputs = kLanes + kScratch;
+  static constexpr int64_t kX = kOutputs, kRecord = kOutputs + 1,
+                           kOut = kOutputs + 2, kPointers = 3;
+  /// Scratch: the two taps' words (a, c), their even splits (e, f) and a
+  /// paired word (g); weight words go to h and, once free, e.
+  static constexpr int64_t a = 4, c = 5, e = 6, f = 7, g = 8, h = 9;
+};
+
+/// Writes the text of one vmcu.depthwise_block: the 4 biases, then per
+/// pair of taps the two input words and lane 0's weight word loaded back
+/// to back, lanes 0 and 2 (even splits) paired with PKHBT/PKHTB and
+/// SMLADed, then lanes 1 and 3 (odd splits); an odd last tap by
+/// SMLABB/SMLATT against its two words; last the 4 requantizations.
+class DepthwiseBlockAsm {
+  using R = DepthwiseBlockRegisters;
+  static constexpr int64_t kWordBytes = 4;
+
+public:
+  explicit DepthwiseBlockAsm(DepthwiseBlockOp op) : op(op), os(text) {}
+
+  std::string build() {
+    ArrayRef<int64_t> offsets = op.getTapOffsets();
+    int64_t taps = offsets.size();
+    int64_t laneBytes = DepthwiseBlockOp::kLaneWords * kWordBytes;
+    for (int64_t lane = 0; lane < R::kLanes; ++lane)
+      load(lane, R::kRecord, lane * laneBytes);
+    int64_t w = R::kLanes * laneBytes;
+    for (int64_t t = 0; t + 1 < taps; t += 2, w += R::kLanes * kWordBytes)
+      tapPair(offsets[t], offsets[t + 1], w);
+    if (taps % 2)
+      lastTap(offsets[taps - 1], w);
+    BoundedRequantAsm rq{reg(R::a),
+                         reg(R::c),
+                         reg(R::e),
+                         reg(R::f),
+                         op.getDoubleRound(),
+                         static_cast<int32_t>(op.getOutputZp()),
+                         static_cast<int32_t>(op.getMin()),
+                         static_cast<int32_t>(op.getMax())};
+    for (int64_t lane = 0; lane < R::kLanes; ++lane) {
+      rq.loadEntry(os, reg(R::kRecord), lane * laneBytes + kWordBytes);
+      rq.store(os, reg(lane), reg(R::kOut), lane);
+    }
+    return text;
+  }
+
+private:
+  static std::string reg(int64_t operand) {
+    return "$" + std::to_string(operand);
+  }
+  void load(int64_t dst, int64_t base, int64_t offset) {
+    os << "ldr " << reg(dst) << ", [" << reg(base) << ", #" << offset
+       << "]\n\t";
+  }
+  void sxtb16(int64_t d, int64_t word, bool odd) {
+    os << "sxtb16 " << reg(d) << ", " << reg(word) << (odd ? ", ror #8" : "")
+       << "\n\t";
+  }
+  /// d = (n & 0xffff) | m << 16 (bottoms), or (m & 0xffff0000) | n >> 16
+  /// (tops): lane i's two taps, the first tap's low.
+  void pair(int64_t d, int64_t n, int64_t m, bool tops) {
+    if (tops)
+      os << "pkhtb " << reg(d) << ", " << reg(m) << ", " << reg(n)
+         << ", asr #16\n\t";
+    else
+      os << "pkhbt " << reg(d) << ", " << reg(n) << ", " << reg(m)
+         << ", lsl #16\n\t";
+  }
+  void mac(StringRef name, int64_t acc, int64_t x, int64_t w) {
+    os << name << " " << reg(acc) << ", " << reg(x) << ", " << reg(w) << ", "
+       << reg(acc) << "\n\t";
+  }
+  void tapPair(int64_t x0, int64_t x1, int64_t w) {
+    load(R::a, R::kX, x0);
+    load(R::c, R::kX, x1);
+    load(R::h, R::kRecord, w);
+    sxtb16(R::e, R::a, false);
+    sxtb16(R::f, R::c, false);
+    pair(R::g, R::e, R::f, false);
+    pair(R::f, R::e, R::f, true);
+    load(R::e, R::kRecord, w + 2 * kWordBytes);
+    mac("smlad", 0, R::g, R::h);
+    mac("smlad", 2, R::f, R::e);
+    load(R::h, R::kRecord, w + kWordBytes);
+    load(R::e, R::kRecord, w + 3 * kWordBytes);
+    sxtb16(R::a, R::a, true);
+    sxtb16(R::c, R::c, true);
+    pair(R::g, R::a, R::c, false);
+    pair(R::c, R::a, R::c, true);
+    mac("smlad", 1, R::g, R::h);
+    mac("smlad", 3, R::c, R::e);
+  }
+  void lastTap(int64_t x, int64_t w) {
+    load(R::a, R::kX, x);
+    load(R::h, R::kRecord, w);
+    load(R::e, R::kRecord, w + kWordBytes);
+    sxtb16(R::g, R::a, false);
+    sxtb16(R::a, R::a, true);
+    mac("smlabb", 0, R::g, R::h);
+    mac("smlatt", 2, R::g, R::h);
+    mac("smlabb", 1, R::a, R::e);
+    mac("smlatt", 3, R::a, R::e);
+  }
+
+  DepthwiseBlockOp op;
+  std::string text;
+  llvm::raw_string_ostream os;
+};
+
+/// One inline-assembly block (DepthwiseBlockAsm) writing its 4 bytes.
+struct DepthwiseBlockOpLowering
+    : public ConvertOpToLLVMPattern<DepthwiseBlockOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(DepthwiseBlockOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    using R = DepthwiseBlockRegisters;
+    Location loc = op.getLoc();
+    auto pointer = [&](Value memref, Value converted, Value index) {
+      return getStridedElementPtr(rewriter, loc,
+                                  cast<MemRefType>(memref.getType()),
+                                  converted, {index});
+    };
+    Value px = pointer(op.getX(), adaptor.getX(), adaptor.getXIndex());
+    Value pr =
+        pointer(op.getRecord(), adaptor.getRecord(), adaptor.getRecordIndex());
+    Value po = pointer(op.getOut(), adaptor.getOut(), adaptor.getOutIndex());
+    createRegisterBlockAsm(rewriter, loc, R::kOutputs, {px, pr, po},
+                           DepthwiseBlockAsm(op).build(),
+                           // The requantization's clamps compare.
+                           dotBlockConstraints(R::kOutputs, /*accs=*/0,
+                                               R::kPointers) +
+                               ",~{cc}",
                            /*writesMemory=*/true);
     rewriter.eraseOp(op);
     return success();
@@ -650,6 +827,7 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
 void mlir::vmcu::detail::populateMicroKernelToLLVMPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<DotOpLowering, DotBlockOpLowering, MacLanesOpLowering,
+               DepthwiseBlockOpLowering,
                RequantBlockOpLowering, RequantizeOpLowering,
                WidenPairsOpLowering>(
       converter);

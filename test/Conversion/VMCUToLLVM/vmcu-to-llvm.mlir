@@ -508,3 +508,23 @@ func.func @requant_block_single_round(%o: memref<16xi8>, %t: memref<24xi32>,
   vmcu.requant_block %a into %o[%i] table %t[%i] {pixels = 1 : i64, out_stride = 0 : i64, double_round = false, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<16xi8>, memref<24xi32>
   return
 }
+
+// -----
+
+// depthwise_block of 3 taps: $0-$3 the sums, $4-$9 scratch, $10 the window,
+// $11 the record, $12 the output pointer. The biases from the record
+// (16 bytes per lane), the pair of taps 0 and 1 (window bytes 0 and 16)
+// against weight words 16-19 (lanes 0, 2, then 1, 3: PKHBT/PKHTB pair each
+// lane's two taps, one SMLAD each), the odd tap 2 against words 20-21
+// (SMLABB/SMLATT), then per lane its requantization entry (record words
+// 1-3 of the lane) and the byte at out + lane. Flags are clobbered (the
+// clamp's compare).
+// CHECK-LABEL: llvm.func @depthwise_block
+// CHECK:       llvm.inline_asm has_side_effects "ldr $0, [$11, #0]\0A\09ldr $1, [$11, #16]\0A\09ldr $2, [$11, #32]\0A\09ldr $3, [$11, #48]\0A\09ldr $4, [$10, #0]\0A\09ldr $5, [$10, #16]\0A\09ldr $9, [$11, #64]\0A\09sxtb16 $6, $4\0A\09sxtb16 $7, $5\0A\09pkhbt $8, $6, $7, lsl #16\0A\09pkhtb $7, $7, $6, asr #16\0A\09ldr $6, [$11, #72]\0A\09smlad $0, $8, $9, $0\0A\09smlad $2, $7, $6, $2\0A\09ldr $9, [$11, #68]\0A\09ldr $6, [$11, #76]\0A\09sxtb16 $4, $4, ror #8\0A\09sxtb16 $5, $5, ror #8\0A\09pkhbt $8, $4, $5, lsl #16\0A\09pkhtb $5, $5, $4, asr #16\0A\09smlad $1, $8, $9, $1\0A\09smlad $3, $5, $6, $3\0A\09ldr $4, [$10, #32]\0A\09ldr $9, [$11, #80]\0A\09ldr $6, [$11, #84]\0A\09sxtb16 $8, $4\0A\09sxtb16 $4, $4, ror #8\0A\09smlabb $0, $8, $9, $0\0A\09smlatt $2, $8, $9, $2\0A\09smlabb $1, $4, $6, $1\0A\09smlatt $3, $4, $6, $3\0A\09ldr $4, [$11, #4]\0A\09ldr $5, [$11, #8]\0A\09ldr $6, [$11, #12]\0A\09lsl $7, $0, #1\0A\09smmlar $7, $7, $4, $6\0A\09add $7, $7, $0, asr #31\0A\09asr $7, $7, $5\0A\09sub $7, $7, #5\0A\09ssat $7, #8, $7\0A\09cmp $7, #0\0A\09it lt\0A\09movlt $7, #0\0A\09strb $7, [$12, #0]
+// CHECK-SAME:  ldr $4, [$11, #52]\0A\09ldr $5, [$11, #56]\0A\09ldr $6, [$11, #60]\0A\09lsl $7, $3, #1
+// CHECK-SAME:  strb $7, [$12, #3]\0A\09"
+// CHECK-SAME:  "=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,r,r,r,~{memory},~{cc}" %{{.*}}, %{{.*}}, %{{.*}} : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> !llvm.struct<(i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)>
+func.func @depthwise_block(%x: memref<48xi8>, %r: memref<22xi32>, %o: memref<16xi8>, %i: index) {
+  vmcu.depthwise_block %x[%i], %r[%i] into %o[%i] {tap_offsets = array<i64: 0, 16, 32>, double_round = true, output_zp = -5 : i32, min = 0 : i32, max = 127 : i32} : memref<48xi8>, memref<22xi32>, memref<16xi8>
+  return
+}

@@ -961,3 +961,36 @@ func.func @requant_block_reach(%o: memref<8192xi8>, %t: memref<24xi32>, %i: inde
   vmcu.requant_block %a, %a into %o[%i] table %t[%i] {pixels = 2 : i64, out_stride = 5000 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<8192xi8>, memref<24xi32>
   return
 }
+
+// -----
+
+func.func @depthwise_block_no_taps(%x: memref<48xi8>, %r: memref<22xi32>, %o: memref<16xi8>, %i: index) {
+  // expected-error @below {{expects at least one tap}}
+  vmcu.depthwise_block %x[%i], %r[%i] into %o[%i] {tap_offsets = array<i64>, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<48xi8>, memref<22xi32>, memref<16xi8>
+  return
+}
+
+// -----
+
+func.func @depthwise_block_offset(%x: memref<48xi8>, %r: memref<22xi32>, %o: memref<16xi8>, %i: index) {
+  // expected-error @below {{tap offset 4094 is outside [0, 4092]: the block reads every tap at an immediate offset}}
+  vmcu.depthwise_block %x[%i], %r[%i] into %o[%i] {tap_offsets = array<i64: 0, 4094>, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<48xi8>, memref<22xi32>, memref<16xi8>
+  return
+}
+
+// -----
+
+func.func @depthwise_block_record(%x: memref<48xi8>, %r: memref<22xi32>, %o: memref<16xi8>, %i: index) {
+  // 510 taps: 16 + 255 * 4 words of record, its last word at byte 4140.
+  // expected-error @below {{reads its record up to byte 4140, beyond the immediate offset 4095}}
+  vmcu.depthwise_block %x[%i], %r[%i] into %o[%i] {tap_offsets = array<i64: 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<48xi8>, memref<22xi32>, memref<16xi8>
+  return
+}
+
+// -----
+
+func.func @depthwise_block_bounds(%x: memref<48xi8>, %r: memref<22xi32>, %o: memref<16xi8>, %i: index) {
+  // expected-error @below {{expects int8 bounds min <= max, got [10, 5]}}
+  vmcu.depthwise_block %x[%i], %r[%i] into %o[%i] {tap_offsets = array<i64: 0, 16, 32>, double_round = true, output_zp = 0 : i32, min = 10 : i32, max = 5 : i32} : memref<48xi8>, memref<22xi32>, memref<16xi8>
+  return
+}

@@ -184,6 +184,13 @@ func.func @softmax_and_tflite_average(%x: tensor<1x4x4x8xi8>, %zp: tensor<1xi8>,
 // CHECK: module attributes {vmcu.input_edge = #vmcu.edge<scale = 3.906250e-03 : f32, zero_point = -128, is_float = true>, vmcu.output_edge = #vmcu.edge<scale = 5.000000e-01 : f32, zero_point = 3, is_float = false>}
 module attributes {vmcu.input_edge = #vmcu.edge<scale = 0.00390625 : f32, zero_point = -128, is_float = true>, vmcu.output_edge = #vmcu.edge<scale = 0.5 : f32, zero_point = 3, is_float = false>} {}
 
+// CHECK-LABEL: func.func @depthwise_block
+// CHECK: vmcu.depthwise_block %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] into %{{.*}}[%{{.*}}] {double_round = true, max = 127 : i32, min = 0 : i32, output_zp = -5 : i32, tap_offsets = array<i64: 0, 16, 32>} : memref<48xi8>, memref<22xi32>, memref<16xi8>
+func.func @depthwise_block(%x: memref<48xi8>, %r: memref<22xi32>, %o: memref<16xi8>, %i: index) {
+  vmcu.depthwise_block %x[%i], %r[%i] into %o[%i] {tap_offsets = array<i64: 0, 16, 32>, double_round = true, output_zp = -5 : i32, min = 0 : i32, max = 127 : i32} : memref<48xi8>, memref<22xi32>, memref<16xi8>
+  return
+}
+
 // CHECK-LABEL: func.func @requant_block
 // CHECK: vmcu.requant_block %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} into %{{.*}}[%{{.*}}] table %{{.*}}[%{{.*}}] {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 8 : i64, output_zp = 0 : i32, pixels = 2 : i64} : memref<16xi8>, memref<24xi32>
 func.func @requant_block(%o: memref<16xi8>, %t: memref<24xi32>, %i: index, %a: i32) {

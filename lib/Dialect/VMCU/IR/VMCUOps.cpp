@@ -114,10 +114,41 @@ LogicalResult DotOp::verify() {
 }
 
 static constexpr int64_t kMaxDotBlockPixels = 2;
-/// Thumb-2 LDR and STRB (immediate, T3 / T2) reach offsets up to 4095
-/// bytes: every access of an inline-assembly block (dot_block,
-/// requant_block) addresses its operand from one base.
-static constexpr int64_t kMaxImmediateOffset = 4095;
+
+/// Int8 bounds min <= max and an int8 output zero point: what a block's
+/// SSAT #8 and immediate add/sub take.
+static LogicalResult verifyInt8Requant(Operation *op, int32_t zp, int32_t lo,
+                                       int32_t hi) {
+  auto inInt8 = [](int64_t v) { return v >= kInt8Min && v <= kInt8Max; };
+  if (!inInt8(lo) || !inInt8(hi) || lo > hi)
+    return op->emitOpError("expects int8 bounds min <= max, got [")
+           << lo << ", " << hi << "]";
+  if (!inInt8(zp))
+    return op->emitOpError("expects an int8 output_zp, got ") << zp;
+  return success();
+}
+
+LogicalResult DepthwiseBlockOp::verify() {
+  ArrayRef<int64_t> offsets = getTapOffsets();
+  if (offsets.empty())
+    return emitOpError("expects at least one tap");
+  for (int64_t offset : offsets)
+    if (offset < 0 || offset + kLanes - 1 > kMaxImmediateOffset)
+      return emitOpError("tap offset ")
+             << offset << " is outside [0, "
+             << kMaxImmediateOffset - kLanes + 1
+             << "]: the block reads every tap at an immediate offset";
+  constexpr int64_t kWordBytes = 4;
+  int64_t lastWord =
+      (recordWords(static_cast<int64_t>(offsets.size())) - 1) * kWordBytes;
+  if (lastWord > kMaxImmediateOffset)
+    return emitOpError("reads its record up to byte ")
+           << lastWord << ", beyond the immediate offset "
+           << kMaxImmediateOffset;
+  return verifyInt8Requant(*this, static_cast<int32_t>(getOutputZp()),
+                           static_cast<int32_t>(getMin()),
+                           static_cast<int32_t>(getMax()));
+}
 
 LogicalResult RequantBlockOp::verify() {
   int64_t pixels = getPixels(), accs = getAcc().size();
@@ -129,14 +160,10 @@ LogicalResult RequantBlockOp::verify() {
            << accs + kRequantBlockFixedRegisters << " registers for "
            << accs << " sums, more than the " << kMaxDotBlockRegisters
            << " available";
-  auto inInt8 = [](int64_t v) { return v >= kInt8Min && v <= kInt8Max; };
-  auto lo = static_cast<int32_t>(getMin()), hi = static_cast<int32_t>(getMax());
-  auto zp = static_cast<int32_t>(getOutputZp());
-  if (!inInt8(lo) || !inInt8(hi) || lo > hi)
-    return emitOpError("expects int8 bounds min <= max, got [")
-           << lo << ", " << hi << "]";
-  if (!inInt8(zp))
-    return emitOpError("expects an int8 output_zp, got ") << zp;
+  if (failed(verifyInt8Requant(*this, static_cast<int32_t>(getOutputZp()),
+                               static_cast<int32_t>(getMin()),
+                               static_cast<int32_t>(getMax()))))
+    return failure();
   auto stride = static_cast<int64_t>(getOutStride());
   int64_t lastByte = (pixels - 1) * stride + getChannels() - 1;
   if (lastByte > kMaxImmediateOffset)

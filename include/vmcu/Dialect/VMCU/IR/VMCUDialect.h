@@ -28,6 +28,11 @@ inline constexpr int kRequantMinWideShift = 32;
 /// and lr); one stays free for the register allocator around the block.
 inline constexpr int64_t kMaxDotBlockRegisters = 13;
 
+/// Thumb-2 LDR and STRB (immediate, T3 / T2) reach offsets up to 4095
+/// bytes: every access of an inline-assembly block (dot_block,
+/// requant_block, depthwise_block) addresses its operand from one base.
+inline constexpr int64_t kMaxImmediateOffset = 4095;
+
 /// Words per channel of a bounded requantization table (vmcu-tile's
 /// interleaved multiplier, exponent e = shift - 31 and half term), which
 /// vmcu.requant_block reads.

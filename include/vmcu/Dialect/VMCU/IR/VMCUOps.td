@@ -364,6 +364,75 @@ def VMCU_MacLanesOp : VMCU_Op<"mac_lanes", [Pure,
       "$acc `,` $x `,` $w attr-dict `:` type($acc) `,` type($x)";
 }
 
+def VMCU_DepthwiseBlockOp : VMCU_Op<"depthwise_block"> {
+  let summary = "Four channels of a depthwise window, summed and requantized in one register block";
+  let description = [{
+    The depthwise micro-kernel: 4 channels (lanes) of a window of
+    `tap_offsets.size()` taps, each tap 4 int8 lanes at byte offset
+    `tap_offsets[t]` from `x[x_index]`, multiplied by the lanes' weights,
+    added to their biases, requantized and stored as 4 int8 outputs:
+
+    ```
+    v[i] = bias[i] + sum_t x[x_index + tap_offsets[t] + i] * w_t[i]
+    out[out_index + i] = clamp(requant(v[i]) + output_zp, min, max)
+    ```
+
+    `requant` is `vmcu.requant_block`'s bounded requantization (`|v| <
+    2^30`). Everything the block reads from flash is one record,
+    `record[record_index ...]` (i32 words): for each lane i the 4 words
+    bias, multiplier m, exponent e and half term h; then the weights as
+    int16 pairs in the order the block reads them: for each pair of taps
+    (2p, 2p + 1), lane i's two weights as one word (the even tap's in the
+    low half), lanes 0 to 3; for an odd last tap, the words (w[0], w[2])
+    and (w[1], w[3]).
+
+    Per pair of taps: 2 input and 4 weight loads, 4 SXTB16, 2 PKHBT and
+    2 PKHTB pairing each lane's two taps in one word, and 4 SMLADs (8 MACs
+    in about 21 Cortex-M4 cycles; `vmcu.mac_lanes` takes about 24,
+    unpacking the weights). It lowers to one fixed instruction sequence
+    (LLVM inline assembly) in 13 registers, the MACs and the
+    requantization allocated once, every access an immediate offset from
+    one of 3 pointers: the offsets must be compile-time constants (a
+    sliding window whose columns rotate needs one block per rotation).
+
+    Example:
+
+    ```mlir
+    vmcu.depthwise_block %win[%k], %rec[%ri] into %obuf[%k]
+        {tap_offsets = array<i64: 0, 16, 32>, double_round = true,
+         output_zp = 0 : i32, min = -128 : i32, max = 127 : i32}
+        : memref<48xi8>, memref<24xi32>, memref<16xi8>
+    ```
+  }];
+  let arguments = (ins Arg<MemRefRankOf<[I8], [1]>, "window", [MemRead]>:$x,
+                       Index:$x_index,
+                       Arg<MemRefRankOf<[I32], [1]>, "bias, requant and weights",
+                           [MemRead]>:$record,
+                       Index:$record_index,
+                       Arg<MemRefRankOf<[I8], [1]>, "output bytes",
+                           [MemWrite]>:$out,
+                       Index:$out_index,
+                       DenseI64ArrayAttr:$tap_offsets,
+                       BoolAttr:$double_round, I32Attr:$output_zp,
+                       I32Attr:$min, I32Attr:$max);
+  let assemblyFormat = [{
+    $x `[` $x_index `]` `,` $record `[` $record_index `]` `into` $out `[`
+    $out_index `]` attr-dict `:` type($x) `,` type($record) `,` type($out)
+  }];
+  let extraClassDeclaration = [{
+    /// Lanes (channels) of a block.
+    static constexpr int64_t kLanes = 4;
+    /// Words of a record before the weights: bias, m, e, h per lane.
+    static constexpr int64_t kLaneWords = 4;
+    /// Words of a block's record for a window of `taps` taps: the lanes'
+    /// words, 4 per pair of taps and 2 for an odd last tap.
+    static int64_t recordWords(int64_t taps) {
+      return kLanes * kLaneWords + taps / 2 * kLanes + taps % 2 * 2;
+    }
+  }];
+  let hasVerifier = 1;
+}
+
 def VMCU_RequantizeOp : VMCU_Op<"requantize",
     [Pure, AttrSizedOperandSegments]> {
   let summary = "TOSA apply_scale_32 of one int32 value, plus zero point and clamp";

@@ -47,7 +47,7 @@ GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
                 : e.i8Table((prefix + "weights").str(), packWeights(w));
   biases = e.i32Table((prefix + "bias").str(), foldZeroPoint(w, bias, inputZp));
   std::tie(mult, shift) =
-      e.requantTables(prefix, rq, outC, accumulatorBound(bias, inC));
+      e.requantTables(prefix, rq, outC, accumulatorBound(bias, inC, rq));
 }
 
 /// Weights [Cout/N][Cin/4][N][4] for N channels per tile: per tile and step,

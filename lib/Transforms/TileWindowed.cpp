@@ -38,7 +38,7 @@ FailureOr<DepthwiseTables> mlir::vmcu::tile::packDepthwise(Emitter &e,
       }
   DepthwiseTables tables;
   tables.bias = e.i32Table((prefix + "bias").str(), bias);
-  tables.valueBound = accumulatorBound(*bv, kr * kc);
+  tables.valueBound = accumulatorBound(*bv, kr * kc, op.getRequant());
   tables.weights = e.i8Table((prefix + "weights").str(), packed);
   // Whole blocks of 4 lanes read one record each where the requantization
   // is bounded (vmcu.depthwise_block).

@@ -378,7 +378,7 @@ def VMCU_DepthwiseBlockOp : VMCU_Op<"depthwise_block"> {
     ```
 
     `requant` is `vmcu.requant_block`'s bounded requantization (`|v| <
-    2^30`). Everything the block reads from flash is one record,
+    2^30`, or a zero multiplier). Everything the block reads from flash is one record,
     `record[record_index ...]` (i32 words): for each lane i the 4 words
     bias, multiplier m, exponent e and half term h; then the weights as
     int16 pairs in the order the block reads them: for each pair of taps
@@ -455,8 +455,10 @@ def VMCU_RequantizeOp : VMCU_Op<"requantize",
     rounding arithmetic: one 64-bit add of the sign and one SMLAL.
 
     `bounded_value`, with `wide_shift` only and no `round`, promises
-    `|value - input_zp| < 2^30` (the tiler proves it from the bias and the
-    MACs per output). Then, with `e = shift - 31` and `c = 2^(e - 1)`,
+    `|value - input_zp| < 2^30` or a zero multiplier (the tiler proves it
+    from the bias and the MACs per output of every channel it scales by a
+    nonzero multiplier; with m = 0 both TOSA and this form give 0, the
+    half term alone shifted out). Then, with `e = shift - 31` and `c = 2^(e - 1)`,
     the result is `(hi32(2v * m + c * 2^32 [+ 2^31]) [- 1 if v < 0]) >> e`
     (the bracketed terms with `double_round`): one SMMLAR (SMMLA without
     double rounding) on 32-bit operands, exact for such `v`. `half`, with
@@ -498,7 +500,7 @@ def VMCU_RequantBlockOp : VMCU_Op<"requant_block"> {
     zero point times 2^e where the table folds it). For pixel i:
 
     ```
-    v = acc[i * channels + j]          (|v| < 2^30)
+    v = acc[i * channels + j]          (|v| < 2^30, or m = 0)
     q = hi32(2v * m + h * 2^32 + (double_round ? 2^31 : 0))
     q = (q + (double_round && v < 0 ? -1 : 0)) >> e
     out[out_index + i * out_stride + j] = clamp(q + output_zp, min, max)

@@ -1,0 +1,51 @@
+// RUN: vmcu-opt %s --vmcu-tile --split-input-file | FileCheck %s
+
+// Whole 4-lane blocks of a bounded requantization are vmcu.depthwise_block
+// ops; with more than one block per segment they run in an scf.for that
+// LLVM must not unroll (a block is a long fixed sequence already). A
+// stride-2 window does not slide, so its taps are the same offsets for
+// every output: no phase switch.
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+// CHECK-LABEL: vmcu.kernel "depthwise_conv2d_0"
+// CHECK-NOT: scf.index_switch
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: vmcu.depthwise_block %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] into %{{.*}}[%{{.*}}] {{{.*}}tap_offsets = array<i64: 0, 16, 32, 48, 64, 80, 96, 112, 128>} : memref<144xi8>, memref<136xi32>, memref<16xi8>
+// CHECK: } {llvm.loop_annotation = #{{.*}}}
+// CHECK-NOT: vmcu.mac_lanes
+func.func @main(%x: tensor<1x8x8x16xi8>) -> tensor<1x4x4x16xi8> {
+  %w = arith.constant dense<2> : tensor<3x3x16x1xi8>
+  %b = arith.constant dense<10> : tensor<16xi32>
+  %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>, input_zp = 0 : i32, requant = #rq} : (tensor<1x8x8x16xi8>, tensor<3x3x16x1xi8>, tensor<16xi32>) -> tensor<1x4x4x16xi8>
+  return %y : tensor<1x4x4x16xi8>
+}
+
+// -----
+
+// A channel whose multiplier is 0 outputs the zero point whatever its sum:
+// its bias near 2^31 does not bound the others, so the requantization
+// stays bounded and the block a vmcu.depthwise_block.
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [0, 1073741824, 1073741824, 1073741824], shift = [36, 36, 36, 36], double_round = true, min = -128, max = 127>
+// CHECK-LABEL: vmcu.kernel "depthwise_conv2d_0"
+// CHECK: vmcu.depthwise_block
+// CHECK-NOT: vmcu.mac_lanes
+func.func @main(%x: tensor<1x8x8x4xi8>) -> tensor<1x4x4x4xi8> {
+  %w = arith.constant dense<2> : tensor<3x3x4x1xi8>
+  %b = arith.constant dense<[2147000000, 10, 10, 10]> : tensor<4xi32>
+  %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>, input_zp = 0 : i32, requant = #rq} : (tensor<1x8x8x4xi8>, tensor<3x3x4x1xi8>, tensor<4xi32>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+
+// -----
+
+// The same bias on a channel it scales: the sums are not bounded below
+// 2^30, so the lanes keep vmcu.mac_lanes and the generic requantization.
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1, 1073741824, 1073741824, 1073741824], shift = [36, 36, 36, 36], double_round = true, min = -128, max = 127>
+// CHECK-LABEL: vmcu.kernel "depthwise_conv2d_0"
+// CHECK-NOT: vmcu.depthwise_block
+// CHECK: vmcu.mac_lanes
+func.func @main(%x: tensor<1x8x8x4xi8>) -> tensor<1x4x4x4xi8> {
+  %w = arith.constant dense<2> : tensor<3x3x4x1xi8>
+  %b = arith.constant dense<[2147000000, 10, 10, 10]> : tensor<4xi32>
+  %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>, input_zp = 0 : i32, requant = #rq} : (tensor<1x8x8x4xi8>, tensor<3x3x4x1xi8>, tensor<4xi32>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}

@@ -87,6 +87,40 @@ func.func @main(%x: tensor<3x40xi8>) -> tensor<3x5xi8> {
 
 // -----
 
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+
+// 64 input channels are 2 chunks of 8 steps: up to 4 run straight-line
+// (two blocks, the second on the first's sums), no chunk loop. 160 input
+// channels are 5 chunks (rows over 128 bytes stay raw): a rolled chunk
+// loop carrying the sums, then the requantization.
+// CHECK-LABEL: func.func @vmcu_invoke
+// CHECK: vmcu.kernel "fully_connected_0"
+// CHECK:     scf.for
+// CHECK-NOT:   scf.for
+// CHECK:       %[[A:.*]]:6 = vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, widened_weights, words = 8 : i64, x_stride = 128 : i64}
+// CHECK:       %[[B:.*]]:6 = vmcu.dot_block %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %[[A]]#0, %[[A]]#1, %[[A]]#2, %[[A]]#3, %[[A]]#4, %[[A]]#5 {pixels = 2 : i64, widened, widened_weights, words = 8 : i64, x_stride = 128 : i64}
+// CHECK:       vmcu.requant_block %[[B]]#0
+// CHECK: vmcu.kernel "fully_connected_2"
+// CHECK:     scf.for
+// CHECK:       %[[S:.*]]:4 = scf.for {{.*}} iter_args
+// CHECK:         vmcu.dot_block {{.*}} {pixels = 2 : i64, words = 8 : i64, x_stride = 160 : i64}
+// CHECK:       } {llvm.loop_annotation
+// CHECK:       vmcu.requant_block %[[S]]#0
+func.func @main(%x: tensor<2x64xi8>) -> tensor<2x4xi8> {
+  %w = arith.constant dense<1> : tensor<6x64xi8>
+  %b = arith.constant dense<2> : tensor<6xi32>
+  %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq} : (tensor<2x64xi8>, tensor<6x64xi8>, tensor<6xi32>) -> tensor<2x6xi8>
+  %w2 = arith.constant dense<1> : tensor<160x6xi8>
+  %b2 = arith.constant dense<2> : tensor<160xi32>
+  %z = vmcu.fully_connected %y, %w2, %b2 {input_zp = 0 : i32, requant = #rq} : (tensor<2x6xi8>, tensor<160x6xi8>, tensor<160xi32>) -> tensor<2x160xi8>
+  %w3 = arith.constant dense<1> : tensor<4x160xi8>
+  %b3 = arith.constant dense<2> : tensor<4xi32>
+  %u = vmcu.fully_connected %z, %w3, %b3 {input_zp = 0 : i32, requant = #rq} : (tensor<2x160xi8>, tensor<4x160xi8>, tensor<4xi32>) -> tensor<2x4xi8>
+  return %u : tensor<2x4xi8>
+}
+
+// -----
+
 #rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 
 // A strided 3x3 conv with SAME-style padding (paper Figure 5): clipped tap

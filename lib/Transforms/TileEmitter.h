@@ -762,6 +762,9 @@ public:
 private:
   SmallVector<int8_t> packWeights(ArrayRef<int8_t> w) const;
   SmallVector<int32_t> packWideWeights(ArrayRef<int8_t> w) const;
+  SmallVector<int32_t> packTileRecords(ArrayRef<int32_t> wide,
+                                       ArrayRef<int32_t> bias,
+                                       ArrayRef<int32_t> requant) const;
   SmallVector<int32_t> foldZeroPoint(ArrayRef<int8_t> w,
                                      ArrayRef<int32_t> bias,
                                      int32_t inputZp) const;
@@ -777,6 +780,11 @@ private:
   Value weights, biases, mult, shift, obuf;
   /// The rows widened to int16 pairs (shape.widened only).
   Value xw;
+  /// One record per tile for vmcu.gemm_tile (widened weights and a bounded
+  /// requantization only), and whether its half terms fold the output
+  /// zero point.
+  Value records;
+  bool recordsZpFolded = false;
 };
 
 /// The GEMM kernel (TileGemm.cpp): GemmTiles over blocks of up to two

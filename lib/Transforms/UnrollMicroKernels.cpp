@@ -39,8 +39,9 @@ bool isInnermost(affine::AffineForOp loop) {
 std::optional<uint64_t> unrolledOps(affine::AffineForOp loop) {
   std::optional<uint64_t> trip = affine::getConstantTripCount(loop);
   auto isBlock = [](Operation *op) {
-    return isa<DotBlockOp, DepthwiseBlockOp>(op) ? WalkResult::interrupt()
-                                                  : WalkResult::advance();
+    return isa<DotBlockOp, DepthwiseBlockOp>(op)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
   };
   if (!trip || loop.getBody()->walk(isBlock).wasInterrupted())
     return std::nullopt;

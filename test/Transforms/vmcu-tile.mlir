@@ -5,11 +5,15 @@
 // A fully connected layer is a GEMM (TileGemm.cpp): per block of 2 rows,
 // both rows' segments are ring-loaded into a buffer and freed, and the
 // short rows widened to int16 pairs; then per output segment, each 3 of
-// its channels are one vmcu.dot_block 2 x 3 register tile over weights
-// stored as int16 pairs (widened_weights: 8 x 16 weights in 64 words;
-// biases with the input zero point folded in) and 6 requantizations, in an
-// scf.for LLVM must not unroll; the segment's 2 channels left over are a
-// 2 x 2 tile; both rows' segments are stored.
+// its channels are one vmcu.gemm_tile 2 x 3 register tile (MACs over
+// weights stored as int16 pairs, biases with the input zero point folded
+// in, 6 requantizations) in an scf.for LLVM must not unroll; the segment's
+// 2 channels left over are a 2 x 2 tile; both rows' segments are stored.
+// Each tile's record: its 4 steps x 2 halves x 3 channels weight words
+// (1 | 1 << 16 = 65537), its 3 biases, its 3 requantization entries
+// (exponent 36 - 31 = 5, half term 16 - 3 * 2^5 = -80: the output zero
+// point folded in, so the op carries output_zp = 0): 12 words a channel.
+// CHECK: memref.global "private" constant @fully_connected_0_tiles : memref<96xi32> = dense<[65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 2, 2, 2, 1073741824, 5, -80, 1073741824, 5, -80, 1073741824, 5, -80, 65537,
 // CHECK-LABEL: func.func @vmcu_invoke() -> i32
 // CHECK: %[[POOL:.*]] = vmcu.segment_pool : !vmcu.pool<segments = 6, segment_bytes = 8>
 // CHECK: %[[IN:.*]] = vmcu.tensor_base %[[POOL]] {name = "input", segments = 4 : i64, vmcu.io = "input"}
@@ -17,9 +21,7 @@
 // CHECK: vmcu.kernel "fully_connected_0" ins(%[[IN]]) outs(%[[OUT]]) attributes {estimated_cycles = {{[0-9]+}} : i64, executed_macs = 256 : i64, layer = "fully_connected", macs = 256 : i64, schedule = "gemm", segment_bytes = 8 : i64
 // CHECK: %[[O:.*]] = memref.alloca() : memref<16xi8>
 // CHECK: %[[XW:.*]] = memref.alloca() : memref<16xi32>
-// CHECK-DAG: %[[W:.*]] = memref.get_global @fully_connected_0_weights : memref<64xi32>
-// CHECK-DAG: memref.get_global @fully_connected_0_bias : memref<8xi32>
-// CHECK-DAG: %[[RQ:.*]] = memref.get_global @fully_connected_0_requant : memref<24xi32>
+// CHECK: %[[REC:.*]] = memref.get_global @fully_connected_0_tiles : memref<96xi32>
 // CHECK: %[[X:.*]] = memref.alloca() : memref<32xi8>
 // CHECK: affine.for %{{.*}} = 0 to 1 {
 // CHECK:   affine.for %{{.*}} = 0 to 2 {
@@ -34,14 +36,11 @@
 // CHECK:   vector.store %{{.*}}, %[[XW]]
 // CHECK:   affine.for %{{.*}} = 0 to 1 {
 // CHECK:     scf.for %{{.*}} = %{{.*}} to %[[TWO:.*]] step
-// CHECK:       %[[S:.*]]:6 = vmcu.dot_block %[[XW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 2 : i64, widened, widened_weights, words = 4 : i64, x_stride = 32 : i64}
-// The bounded table requantizes the tile's sums in one block, rows 8
-// bytes (the output group) apart.
-// CHECK:       vmcu.requant_block %[[S]]#0, %[[S]]#1, %[[S]]#2, %[[S]]#3, %[[S]]#4, %[[S]]#5 into %[[O]][%{{.*}}] table %[[RQ]][%{{.*}}] {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 8 : i64, output_zp = 0 : i32, pixels = 2 : i64}
+// Rows 8 bytes (the output group) apart in the output buffer.
+// CHECK:       vmcu.gemm_tile %[[XW]][%{{.*}}], %[[REC]][%{{.*}}] into %[[O]][%{{.*}}] {channels = 3 : i64, double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 8 : i64, output_zp = 0 : i32, pixels = 2 : i64, words = 4 : i64, x_stride = 32 : i64}
 // CHECK-NOT:   vmcu.requantize
 // CHECK:     } {llvm.loop_annotation = #{{.*}}}
-// CHECK:     vmcu.dot_block %[[XW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 2 : i64, widened, widened_weights, words = 4 : i64, x_stride = 32 : i64}
-// CHECK:     vmcu.requant_block {{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 8 : i64, output_zp = 0 : i32, pixels = 2 : i64}
+// CHECK:     vmcu.gemm_tile %[[XW]][%{{.*}}], %[[REC]][%{{.*}}] into %[[O]][%{{.*}}] {channels = 2 : i64, {{.*}}pixels = 2 : i64, words = 4 : i64, x_stride = 32 : i64}
 // CHECK:     vector.load %[[O]]
 // CHECK:     vmcu.ring_store %{{.*}}, %[[POOL]]
 // CHECK:     vector.load %[[O]]

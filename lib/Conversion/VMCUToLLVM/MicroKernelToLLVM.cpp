@@ -562,6 +562,132 @@ struct DepthwiseBlockOpLowering
 };
 
 //===----------------------------------------------------------------------===//
+// gemm_tile
+//===----------------------------------------------------------------------===//
+
+/// Writes the text of one vmcu.gemm_tile. Operands: the pixels x channels
+/// sums, the scratch registers (one input word per pixel, then up to 2
+/// weight words; at least 4, the requantization's), then the x, record and
+/// out pointers. The biases first (pixel 0 loads, the others copy), per
+/// half step the input words and the first weight words loaded back to
+/// back and each channel's SMLADs, a third channel's word loaded into the
+/// first's register; then per channel its requantization entry and the
+/// pixels' outputs.
+class GemmTileAsm {
+  static constexpr int64_t kWordBytes = 4;
+
+public:
+  explicit GemmTileAsm(GemmTileOp op)
+      : op(op), pixels(op.getPixels()), channels(op.getChannels()),
+        weightRegs(std::min(channels, kGemmTileWeightWords)),
+        scratch(std::max(pixels + weightRegs, kGemmTileRequantScratch)),
+        outputs(pixels * channels + scratch), os(text) {}
+
+  int64_t numOutputs() const { return outputs; }
+
+  std::string build() {
+    int64_t words = op.getWords();
+    int64_t weightWords = GemmTileOp::kWordsPerStep * words * channels;
+    for (int64_t j = 0; j < channels; ++j)
+      load(sum(0, j), record(), (weightWords + j) * kWordBytes);
+    for (int64_t i = 1; i < pixels; ++i)
+      for (int64_t j = 0; j < channels; ++j)
+        os << "mov " << reg(sum(i, j)) << ", " << reg(sum(0, j)) << "\n\t";
+    for (int64_t k = 0; k < GemmTileOp::kWordsPerStep * words; ++k)
+      halfStep(k);
+    BoundedRequantAsm rq{reg(outputs - scratch),
+                         reg(outputs - scratch + 1),
+                         reg(outputs - scratch + 2),
+                         reg(outputs - scratch + 3),
+                         op.getDoubleRound(),
+                         static_cast<int32_t>(op.getOutputZp()),
+                         static_cast<int32_t>(op.getMin()),
+                         static_cast<int32_t>(op.getMax())};
+    int64_t entries = weightWords + channels;
+    for (int64_t j = 0; j < channels; ++j) {
+      rq.loadEntry(os, reg(record()),
+                   (entries + j * kBoundedRequantWords) * kWordBytes);
+      for (int64_t i = 0; i < pixels; ++i)
+        rq.store(os, reg(sum(i, j)), reg(out()),
+                 i * static_cast<int64_t>(op.getOutStride()) + j);
+    }
+    return text;
+  }
+
+private:
+  static std::string reg(int64_t operand) {
+    return "$" + std::to_string(operand);
+  }
+  int64_t sum(int64_t i, int64_t j) const { return i * channels + j; }
+  int64_t xWord(int64_t i) const { return pixels * channels + i; }
+  int64_t wWord(int64_t j) const {
+    return pixels * channels + pixels + j % weightRegs;
+  }
+  int64_t x() const { return outputs; }
+  int64_t record() const { return outputs + 1; }
+  int64_t out() const { return outputs + 2; }
+  void load(int64_t dst, int64_t base, int64_t offset) {
+    os << "ldr " << reg(dst) << ", [" << reg(base) << ", #" << offset
+       << "]\n\t";
+  }
+  /// Half step k: input word k of every pixel, weight word k of every
+  /// channel.
+  void halfStep(int64_t k) {
+    for (int64_t i = 0; i < pixels; ++i)
+      load(xWord(i), x(),
+           i * static_cast<int64_t>(op.getXStride()) + k * kWordBytes);
+    for (int64_t j = 0; j < weightRegs; ++j)
+      load(wWord(j), record(), (k * channels + j) * kWordBytes);
+    for (int64_t j = 0; j < channels; ++j) {
+      if (j >= weightRegs)
+        load(wWord(j), record(), (k * channels + j) * kWordBytes);
+      for (int64_t i = 0; i < pixels; ++i) {
+        std::string a = reg(sum(i, j));
+        os << "smlad " << a << ", " << reg(xWord(i)) << ", " << reg(wWord(j))
+           << ", " << a << "\n\t";
+      }
+    }
+  }
+
+  GemmTileOp op;
+  int64_t pixels, channels, weightRegs, scratch, outputs;
+  std::string text;
+  llvm::raw_string_ostream os;
+};
+
+/// One inline-assembly block (GemmTileAsm) writing its outputs.
+struct GemmTileOpLowering : public ConvertOpToLLVMPattern<GemmTileOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(GemmTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto pointer = [&](Value memref, Value converted, Value index) {
+      return getStridedElementPtr(rewriter, loc,
+                                  cast<MemRefType>(memref.getType()),
+                                  converted, {index});
+    };
+    Value px = pointer(op.getX(), adaptor.getX(), adaptor.getXIndex());
+    Value pr =
+        pointer(op.getRecord(), adaptor.getRecord(), adaptor.getRecordIndex());
+    Value po = pointer(op.getOut(), adaptor.getOut(), adaptor.getOutIndex());
+    GemmTileAsm block(op);
+    std::string text = block.build();
+    constexpr int64_t kPointers = 3;
+    createRegisterBlockAsm(rewriter, loc, block.numOutputs(), {px, pr, po},
+                           text,
+                           // The requantization's clamps compare.
+                           dotBlockConstraints(block.numOutputs(), /*accs=*/0,
+                                               kPointers) +
+                               ",~{cc}",
+                           /*writesMemory=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // mac_lanes
 //===----------------------------------------------------------------------===//
 
@@ -827,7 +953,7 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
 void mlir::vmcu::detail::populateMicroKernelToLLVMPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<DotOpLowering, DotBlockOpLowering, MacLanesOpLowering,
-               DepthwiseBlockOpLowering,
+               DepthwiseBlockOpLowering, GemmTileOpLowering,
                RequantBlockOpLowering, RequantizeOpLowering,
                WidenPairsOpLowering>(
       converter);

@@ -528,3 +528,24 @@ func.func @depthwise_block(%x: memref<48xi8>, %r: memref<22xi32>, %o: memref<16x
   vmcu.depthwise_block %x[%i], %r[%i] into %o[%i] {tap_offsets = array<i64: 0, 16, 32>, double_round = true, output_zp = -5 : i32, min = 0 : i32, max = 127 : i32} : memref<48xi8>, memref<22xi32>, memref<16xi8>
   return
 }
+
+// -----
+
+// gemm_tile of 2 pixels x 3 channels over 1 step: $0-$5 the sums (pixel
+// 0's channels, then pixel 1's), $6-$9 scratch (the pixels' input words,
+// 2 weight words), $10 x, $11 the record, $12 out. The biases (record
+// words 6-8) into pixel 0's sums and copied to pixel 1's; per half step
+// both input words (rows 8 bytes apart) and channels 0 and 1's weight
+// words back to back, their SMLADs, channel 2's word into channel 0's
+// register; then per channel its requantization entry (words 9-11, ...)
+// and both pixels' bytes (8 bytes apart).
+// CHECK-LABEL: llvm.func @gemm_tile
+// CHECK:       llvm.inline_asm has_side_effects "ldr $0, [$11, #24]\0A\09ldr $1, [$11, #28]\0A\09ldr $2, [$11, #32]\0A\09mov $3, $0\0A\09mov $4, $1\0A\09mov $5, $2\0A\09ldr $6, [$10, #0]\0A\09ldr $7, [$10, #8]\0A\09ldr $8, [$11, #0]\0A\09ldr $9, [$11, #4]\0A\09smlad $0, $6, $8, $0\0A\09smlad $3, $7, $8, $3\0A\09smlad $1, $6, $9, $1\0A\09smlad $4, $7, $9, $4\0A\09ldr $8, [$11, #8]\0A\09smlad $2, $6, $8, $2\0A\09smlad $5, $7, $8, $5\0A\09ldr $6, [$10, #4]\0A\09ldr $7, [$10, #12]\0A\09ldr $8, [$11, #12]\0A\09ldr $9, [$11, #16]
+// CHECK-SAME:  ldr $6, [$11, #36]\0A\09ldr $7, [$11, #40]\0A\09ldr $8, [$11, #44]\0A\09lsl $9, $0, #1\0A\09smmlar $9, $9, $6, $8\0A\09add $9, $9, $0, asr #31\0A\09asr $9, $9, $7\0A\09ssat $9, #8, $9\0A\09strb $9, [$12, #0]\0A\09lsl $9, $3, #1
+// CHECK-SAME:  strb $9, [$12, #8]
+// CHECK-SAME:  strb $9, [$12, #10]\0A\09"
+// CHECK-SAME:  "=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,r,r,r,~{memory},~{cc}" %{{.*}}, %{{.*}}, %{{.*}} : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> !llvm.struct<(i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)>
+func.func @gemm_tile(%x: memref<4xi32>, %r: memref<18xi32>, %o: memref<16xi8>, %i: index) {
+  vmcu.gemm_tile %x[%i], %r[%i] into %o[%i] {pixels = 2 : i64, channels = 3 : i64, words = 1 : i64, x_stride = 8 : i64, out_stride = 8 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<4xi32>, memref<18xi32>, memref<16xi8>
+  return
+}

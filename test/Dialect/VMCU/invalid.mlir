@@ -994,3 +994,44 @@ func.func @depthwise_block_bounds(%x: memref<48xi8>, %r: memref<22xi32>, %o: mem
   vmcu.depthwise_block %x[%i], %r[%i] into %o[%i] {tap_offsets = array<i64: 0, 16, 32>, double_round = true, output_zp = 0 : i32, min = 10 : i32, max = 5 : i32} : memref<48xi8>, memref<22xi32>, memref<16xi8>
   return
 }
+
+// -----
+
+func.func @gemm_tile_registers(%x: memref<8xi32>, %r: memref<96xi32>, %o: memref<96xi8>, %i: index) {
+  // expected-error @below {{needs 15 registers for 2 x 4, more than the 13 available}}
+  vmcu.gemm_tile %x[%i], %r[%i] into %o[%i] {pixels = 2 : i64, channels = 4 : i64, words = 2 : i64, x_stride = 16 : i64, out_stride = 48 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<8xi32>, memref<96xi32>, memref<96xi8>
+  return
+}
+
+// -----
+
+func.func @gemm_tile_stride(%x: memref<8xi32>, %r: memref<96xi32>, %o: memref<96xi8>, %i: index) {
+  // expected-error @below {{x_stride (8) overlaps the pixels' 16 bytes}}
+  vmcu.gemm_tile %x[%i], %r[%i] into %o[%i] {pixels = 2 : i64, channels = 3 : i64, words = 2 : i64, x_stride = 8 : i64, out_stride = 48 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<8xi32>, memref<96xi32>, memref<96xi8>
+  return
+}
+
+// -----
+
+func.func @gemm_tile_reach(%x: memref<8xi32>, %r: memref<96xi32>, %o: memref<96xi8>, %i: index) {
+  // 3 channels x (2 x 200 + 4) words of record: its last word at byte 4844.
+  // expected-error @below {{addresses bytes beyond offset 4095 of its operands (3196 of x, 4844 of the record, 50 of out)}}
+  vmcu.gemm_tile %x[%i], %r[%i] into %o[%i] {pixels = 2 : i64, channels = 3 : i64, words = 200 : i64, x_stride = 1600 : i64, out_stride = 48 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<8xi32>, memref<96xi32>, memref<96xi8>
+  return
+}
+
+// -----
+
+func.func @gemm_tile_out_stride(%x: memref<8xi32>, %r: memref<96xi32>, %o: memref<96xi8>, %i: index) {
+  // expected-error @below {{out_stride (2) overlaps the pixels' 3 bytes}}
+  vmcu.gemm_tile %x[%i], %r[%i] into %o[%i] {pixels = 2 : i64, channels = 3 : i64, words = 2 : i64, x_stride = 16 : i64, out_stride = 2 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<8xi32>, memref<96xi32>, memref<96xi8>
+  return
+}
+
+// -----
+
+func.func @gemm_tile_zp(%x: memref<8xi32>, %r: memref<96xi32>, %o: memref<96xi8>, %i: index) {
+  // expected-error @below {{expects an int8 output_zp, got 200}}
+  vmcu.gemm_tile %x[%i], %r[%i] into %o[%i] {pixels = 2 : i64, channels = 3 : i64, words = 2 : i64, x_stride = 16 : i64, out_stride = 48 : i64, double_round = true, output_zp = 200 : i32, min = -128 : i32, max = 127 : i32} : memref<8xi32>, memref<96xi32>, memref<96xi8>
+  return
+}

@@ -191,6 +191,13 @@ func.func @depthwise_block(%x: memref<48xi8>, %r: memref<22xi32>, %o: memref<16x
   return
 }
 
+// CHECK-LABEL: func.func @gemm_tile
+// CHECK: vmcu.gemm_tile %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] into %{{.*}}[%{{.*}}] {channels = 3 : i64, double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 48 : i64, output_zp = 0 : i32, pixels = 2 : i64, words = 2 : i64, x_stride = 16 : i64} : memref<8xi32>, memref<96xi32>, memref<96xi8>
+func.func @gemm_tile(%x: memref<8xi32>, %r: memref<96xi32>, %o: memref<96xi8>, %i: index) {
+  vmcu.gemm_tile %x[%i], %r[%i] into %o[%i] {pixels = 2 : i64, channels = 3 : i64, words = 2 : i64, x_stride = 16 : i64, out_stride = 48 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<8xi32>, memref<96xi32>, memref<96xi8>
+  return
+}
+
 // CHECK-LABEL: func.func @requant_block
 // CHECK: vmcu.requant_block %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} into %{{.*}}[%{{.*}}] table %{{.*}}[%{{.*}}] {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 8 : i64, output_zp = 0 : i32, pixels = 2 : i64} : memref<16xi8>, memref<24xi32>
 func.func @requant_block(%o: memref<16xi8>, %t: memref<24xi32>, %i: index, %a: i32) {

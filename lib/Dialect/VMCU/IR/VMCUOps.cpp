@@ -150,6 +150,38 @@ LogicalResult DepthwiseBlockOp::verify() {
                            static_cast<int32_t>(getMax()));
 }
 
+LogicalResult GemmTileOp::verify() {
+  int64_t pixels = getPixels(), channels = getChannels();
+  if (pixels > kMaxDotBlockPixels)
+    return emitOpError("expects 1 or 2 pixels, got ") << pixels;
+  int64_t registers = gemmTileRegisters(pixels, channels);
+  if (registers > kMaxDotBlockRegisters)
+    return emitOpError("needs ")
+           << registers << " registers for " << pixels << " x " << channels
+           << ", more than the " << kMaxDotBlockRegisters << " available";
+  constexpr int64_t kWordBytes = 4;
+  int64_t words = getWords(), stride = getXStride();
+  int64_t rowBytes = kWordsPerStep * words * kWordBytes;
+  if (pixels > 1 && stride < rowBytes)
+    return emitOpError("x_stride (")
+           << stride << ") overlaps the pixels' " << rowBytes << " bytes";
+  int64_t lastX = (pixels - 1) * stride + rowBytes - kWordBytes;
+  int64_t lastRecord = (recordWords(channels, words) - 1) * kWordBytes;
+  auto outStride = static_cast<int64_t>(getOutStride());
+  int64_t lastOut = (pixels - 1) * outStride + channels - 1;
+  if (std::max({lastX, lastRecord, lastOut}) > kMaxImmediateOffset)
+    return emitOpError("addresses bytes beyond offset ")
+           << kMaxImmediateOffset << " of its operands (" << lastX
+           << " of x, " << lastRecord << " of the record, " << lastOut
+           << " of out)";
+  if (pixels > 1 && outStride < channels)
+    return emitOpError("out_stride (")
+           << outStride << ") overlaps the pixels' " << channels << " bytes";
+  return verifyInt8Requant(*this, static_cast<int32_t>(getOutputZp()),
+                           static_cast<int32_t>(getMin()),
+                           static_cast<int32_t>(getMax()));
+}
+
 LogicalResult RequantBlockOp::verify() {
   int64_t pixels = getPixels(), accs = getAcc().size();
   if (accs == 0 || accs % pixels != 0)

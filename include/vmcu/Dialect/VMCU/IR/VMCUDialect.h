@@ -43,6 +43,26 @@ inline constexpr int64_t kBoundedRequantWords = 3;
 /// term and the value being requantized).
 inline constexpr int64_t kRequantBlockFixedRegisters = 6;
 
+/// Weight words a vmcu.gemm_tile keeps loaded at once: 2 (a third channel's
+/// word reuses the first's register).
+inline constexpr int64_t kGemmTileWeightWords = 2;
+/// Scratch registers a vmcu.gemm_tile's requantization needs (multiplier,
+/// exponent, half term and the value being requantized).
+inline constexpr int64_t kGemmTileRequantScratch = 4;
+
+/// Registers a vmcu.gemm_tile of `pixels` x `channels` takes: the sums, its
+/// scratch (one input word per pixel and up to 2 weight words, at least
+/// the requantization's 4) and the x, record and output pointers.
+inline constexpr int64_t gemmTileRegisters(int64_t pixels, int64_t channels) {
+  constexpr int64_t kPointers = 3;
+  int64_t words =
+      pixels + (channels < kGemmTileWeightWords ? channels
+                                                : kGemmTileWeightWords);
+  int64_t scratch =
+      words > kGemmTileRequantScratch ? words : kGemmTileRequantScratch;
+  return pixels * channels + scratch + kPointers;
+}
+
 /// Registers a vmcu.dot_block of `pixels` x `channels` takes: the
 /// accumulators, 2 input halves per pixel, a weight word per channel, a
 /// scratch half and the two pointers (2 x 2 and 1 x 4 take 13). With

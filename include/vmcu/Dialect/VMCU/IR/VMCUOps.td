@@ -489,6 +489,81 @@ def VMCU_RequantizeOp : VMCU_Op<"requantize",
   let hasVerifier = 1;
 }
 
+def VMCU_GemmTileOp : VMCU_Op<"gemm_tile"> {
+  let summary = "A GEMM register tile over widened rows, summed and requantized in one register block";
+  let description = [{
+    A `vmcu.dot_block {widened, widened_weights}` tile together with its
+    biases and its `vmcu.requant_block`: `pixels` rows of int16-pair inputs
+    (as `vmcu.widen_pairs` writes them: per step of 4 lanes, the pair of
+    lanes 0, 2 then of 1, 3) times `channels` channels over `words` steps,
+    started from the channels' biases, requantized and stored as int8:
+
+    ```
+    v[i][j] = bias[j] + sum_{k < 2 * words}
+                smlad(x[x_index + i * x_stride / 4 + k], w[k * channels + j])
+    out[out_index + i * out_stride + j] = clamp(requant_j(v[i][j]) + output_zp,
+                                                min, max)
+    ```
+
+    Everything the tile reads from flash is one record,
+    `record[record_index ...]` (i32 words): the weights `w` (half step k,
+    channel j: int16 pairs), then the `channels` biases, then each
+    channel's bounded requantization entry (multiplier, exponent, half
+    term), as `vmcu.requant_block` reads them (`|v| < 2^30`, or a zero
+    multiplier).
+
+    Per half step: one input word per pixel and 2 weight words loaded back
+    to back, a third channel's word after the first two channels' SMLADs
+    (one cycle more than `vmcu.dot_block`'s 3 words in flight, for the
+    register the output pointer takes). It lowers to one fixed instruction
+    sequence (LLVM inline assembly) in `gemmTileRegisters` registers, the
+    MACs and the requantization allocated once: LLVM's code spilled and
+    moved the sums between a dot block and its requant block.
+
+    Example:
+
+    ```mlir
+    vmcu.gemm_tile %xw[%c0], %rec[%ri] into %obuf[%at]
+        {pixels = 2 : i64, channels = 3 : i64, words = 2 : i64,
+         x_stride = 16 : i64, out_stride = 48 : i64, double_round = true,
+         output_zp = 0 : i32, min = -128 : i32, max = 127 : i32}
+        : memref<8xi32>, memref<96xi32>, memref<96xi8>
+    ```
+  }];
+  let arguments = (ins Arg<MemRefRankOf<[I32], [1]>, "widened input rows",
+                           [MemRead]>:$x,
+                       Index:$x_index,
+                       Arg<MemRefRankOf<[I32], [1]>,
+                           "weights, biases and requantization", [MemRead]>:$record,
+                       Index:$record_index,
+                       Arg<MemRefRankOf<[I8], [1]>, "output bytes",
+                           [MemWrite]>:$out,
+                       Index:$out_index,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$pixels,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$channels,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$words,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$x_stride,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$out_stride,
+                       BoolAttr:$double_round, I32Attr:$output_zp,
+                       I32Attr:$min, I32Attr:$max);
+  let assemblyFormat = [{
+    $x `[` $x_index `]` `,` $record `[` $record_index `]` `into` $out `[`
+    $out_index `]` attr-dict `:` type($x) `,` type($record) `,` type($out)
+  }];
+  let extraClassDeclaration = [{
+    /// Words of a record per channel and step: 2 weight words.
+    static constexpr int64_t kWordsPerStep = 2;
+    /// Words of a record per channel besides the weights: the bias and
+    /// the 3 requantization words.
+    static constexpr int64_t kChannelWords = 4;
+    /// Record words of a tile of `channels` channels over `words` steps.
+    static int64_t recordWords(int64_t channels, int64_t words) {
+      return channels * (kWordsPerStep * words + kChannelWords);
+    }
+  }];
+  let hasVerifier = 1;
+}
+
 def VMCU_RequantBlockOp : VMCU_Op<"requant_block"> {
   let summary = "Requantizes a register block of sums into int8 outputs";
   let description = [{

@@ -128,8 +128,8 @@ def ConvertVMCUToLLVMPass : Pass<"convert-vmcu-to-llvm", "ModuleOp"> {
       `x_offset`, which adds it in the same instruction) and two
       `llvm.arm.smlad`; `vmcu.mac_lanes` the same splits and
       `llvm.arm.smlabb`/`smlatt` per lane.
-    - `vmcu.dot_block`, `vmcu.requant_block` and `vmcu.depthwise_block`
-      become one `llvm.inline_asm` each: a fixed sequence (LDR at
+    - `vmcu.dot_block`, `vmcu.requant_block`, `vmcu.gemm_tile` and
+      `vmcu.depthwise_block` become one `llvm.inline_asm` each: a fixed sequence (LDR at
       immediate offsets, SXTB16, PKHBT/PKHTB, SMLAD, SMMLAR, SSAT, STRB)
       whose registers LLVM allocates once, with early-clobber scratch
       registers and the flags clobbered where the block compares.

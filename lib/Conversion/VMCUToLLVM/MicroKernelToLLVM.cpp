@@ -423,7 +423,7 @@ struct DepthwiseBlockRegisters {
   static constexpr int64_t kLanes = DepthwiseBlockOp::kLanes, kScratch = 6;
   static constexpr int64_t kOutputs = kLanes + kScratch;
   static constexpr int64_t kX = kOutputs, kRecord = kOutputs + 1,
-                           kOut = kOutputs + 2, kPointers = 3;
+                           kOut = kOutputs + 2;
   /// Scratch: the two taps' words (a, c), their even splits (e, f) and a
   /// paired word (g); weight words go to h and, once free, e.
   static constexpr int64_t a = 4, c = 5, e = 6, f = 7, g = 8, h = 9;
@@ -440,6 +440,8 @@ class DepthwiseBlockAsm {
 
 public:
   explicit DepthwiseBlockAsm(DepthwiseBlockOp op) : op(op), os(text) {}
+
+  static int64_t numOutputs() { return R::kOutputs; }
 
   std::string build() {
     ArrayRef<int64_t> offsets = op.getTapOffsets();
@@ -528,37 +530,6 @@ private:
   DepthwiseBlockOp op;
   std::string text;
   llvm::raw_string_ostream os;
-};
-
-/// One inline-assembly block (DepthwiseBlockAsm) writing its 4 bytes.
-struct DepthwiseBlockOpLowering
-    : public ConvertOpToLLVMPattern<DepthwiseBlockOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(DepthwiseBlockOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    using R = DepthwiseBlockRegisters;
-    Location loc = op.getLoc();
-    auto pointer = [&](Value memref, Value converted, Value index) {
-      return getStridedElementPtr(rewriter, loc,
-                                  cast<MemRefType>(memref.getType()),
-                                  converted, {index});
-    };
-    Value px = pointer(op.getX(), adaptor.getX(), adaptor.getXIndex());
-    Value pr =
-        pointer(op.getRecord(), adaptor.getRecord(), adaptor.getRecordIndex());
-    Value po = pointer(op.getOut(), adaptor.getOut(), adaptor.getOutIndex());
-    createRegisterBlockAsm(rewriter, loc, R::kOutputs, {px, pr, po},
-                           DepthwiseBlockAsm(op).build(),
-                           // The requantization's clamps compare.
-                           dotBlockConstraints(R::kOutputs, /*accs=*/0,
-                                               R::kPointers) +
-                               ",~{cc}",
-                           /*writesMemory=*/true);
-    rewriter.eraseOp(op);
-    return success();
-  }
 };
 
 //===----------------------------------------------------------------------===//
@@ -655,37 +626,43 @@ private:
   llvm::raw_string_ostream os;
 };
 
-/// One inline-assembly block (GemmTileAsm) writing its outputs.
-struct GemmTileOpLowering : public ConvertOpToLLVMPattern<GemmTileOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+/// Lowers a register block that reads x and a flash record and writes its
+/// outputs (vmcu.depthwise_block, vmcu.gemm_tile) to one inline-assembly
+/// block: `Asm(op)`'s text over the x, record and out pointers, its
+/// numOutputs() registers allocated once, the flags clobbered (the
+/// requantization's clamps compare).
+template <typename OpT, typename Asm>
+struct RecordBlockLowering : public ConvertOpToLLVMPattern<OpT> {
+  using ConvertOpToLLVMPattern<OpT>::ConvertOpToLLVMPattern;
 
   LogicalResult
-  matchAndRewrite(GemmTileOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto pointer = [&](Value memref, Value converted, Value index) {
-      return getStridedElementPtr(rewriter, loc,
-                                  cast<MemRefType>(memref.getType()),
-                                  converted, {index});
+      return this->getStridedElementPtr(rewriter, loc,
+                                        cast<MemRefType>(memref.getType()),
+                                        converted, {index});
     };
     Value px = pointer(op.getX(), adaptor.getX(), adaptor.getXIndex());
     Value pr =
         pointer(op.getRecord(), adaptor.getRecord(), adaptor.getRecordIndex());
     Value po = pointer(op.getOut(), adaptor.getOut(), adaptor.getOutIndex());
-    GemmTileAsm block(op);
+    Asm block(op);
     std::string text = block.build();
     constexpr int64_t kPointers = 3;
-    createRegisterBlockAsm(rewriter, loc, block.numOutputs(), {px, pr, po},
-                           text,
-                           // The requantization's clamps compare.
-                           dotBlockConstraints(block.numOutputs(), /*accs=*/0,
-                                               kPointers) +
-                               ",~{cc}",
-                           /*writesMemory=*/true);
+    createRegisterBlockAsm(
+        rewriter, loc, block.numOutputs(), {px, pr, po}, text,
+        dotBlockConstraints(block.numOutputs(), /*accs=*/0, kPointers) +
+            ",~{cc}",
+        /*writesMemory=*/true);
     rewriter.eraseOp(op);
     return success();
   }
 };
+using DepthwiseBlockOpLowering =
+    RecordBlockLowering<DepthwiseBlockOp, DepthwiseBlockAsm>;
+using GemmTileOpLowering = RecordBlockLowering<GemmTileOp, GemmTileAsm>;
 
 //===----------------------------------------------------------------------===//
 // mac_lanes

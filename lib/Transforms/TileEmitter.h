@@ -761,7 +761,8 @@ public:
 
 private:
   SmallVector<int8_t> packWeights(ArrayRef<int8_t> w) const;
-  SmallVector<int32_t> packWideWeights(ArrayRef<int8_t> w) const;
+  SmallVector<int32_t> packWideWeights(ArrayRef<int8_t> w,
+                                       int64_t scale = 1) const;
   SmallVector<int32_t> packTileRecords(ArrayRef<int32_t> wide,
                                        ArrayRef<int32_t> bias,
                                        ArrayRef<int32_t> requant) const;

@@ -65,9 +65,9 @@ GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
       Emitter::boundedWords(rq, outC, valueBound);
   if (shape.widenedWeights && bounded && steps <= kMaxGemmTileSteps) {
     // Weights, biases and requantization in one record per tile.
-    records = e.i32Table(
-        (prefix + "tiles").str(),
-        packTileRecords(packWideWeights(w), folded, bounded->words));
+    records = e.i32Table((prefix + "tiles").str(),
+                         packTileRecords(packWideWeights(w, /*scale=*/2),
+                                         folded, bounded->words));
     recordsZpFolded = bounded->zpFolded;
     return;
   }
@@ -97,14 +97,17 @@ SmallVector<int8_t> GemmTiles::packWeights(ArrayRef<int8_t> w) const {
 /// Widened weights (shape.widenedWeights): per tile (its first channel c0,
 /// each group split into tiles of N and the rest) and step,
 /// the even-lane pairs (lanes 0, 2) of each channel, then the odd ones
-/// (1, 3), as int16 pairs; tile c0 starts at word c0 * steps * 2.
-SmallVector<int32_t>
-GemmTiles::packWideWeights(ArrayRef<int8_t> w) const {
+/// (1, 3), as int16 pairs (times `scale`); tile c0 starts at word
+/// c0 * steps * 2.
+SmallVector<int32_t> GemmTiles::packWideWeights(ArrayRef<int8_t> w,
+                                                int64_t scale) const {
   int64_t group = shape.groupBytes, n = shape.channels;
   SmallVector<int32_t> packed(outC * steps * kWordsPerStep, 0);
   // Weight (c, k) as an int16 lane; the lanes past Cin are zero.
   auto lane16 = [&](int64_t c, int64_t k) -> uint32_t {
-    return k < inC ? static_cast<uint16_t>(int16_t{w[c * inC + k]}) : 0;
+    return k < inC ? static_cast<uint16_t>(
+                         static_cast<int16_t>(scale * w[c * inC + k]))
+                   : 0;
   };
   for (int64_t c = 0; c < outC; ++c) {
     int64_t u = c % group;
@@ -124,8 +127,9 @@ GemmTiles::packWideWeights(ArrayRef<int8_t> w) const {
 
 /// The records of vmcu.gemm_tile: per tile (first channel c0, width n) at
 /// word c0 * (2 * steps + 4), its widened weights as packWideWeights lays
-/// them out (`wide`), then its n biases, then its n requantization
-/// entries (`requant`, kBoundedRequantWords per channel).
+/// them out (`wide`, doubled), then its n biases doubled (modulo 2^32),
+/// then its n requantization entries (`requant`, kBoundedRequantWords per
+/// channel): the tile accumulates 2v (see vmcu.gemm_tile).
 SmallVector<int32_t>
 GemmTiles::packTileRecords(ArrayRef<int32_t> wide, ArrayRef<int32_t> bias,
                            ArrayRef<int32_t> requant) const {
@@ -144,7 +148,8 @@ GemmTiles::packTileRecords(ArrayRef<int32_t> wide, ArrayRef<int32_t> bias,
       for (int64_t k = 0; k < weightWords * width; ++k)
         records[to + k] = wide[from + k];
     int64_t j = c - c0, entries = to + weightWords * width;
-    records[entries + j] = bias[c];
+    records[entries + j] =
+        static_cast<int32_t>(2 * static_cast<uint32_t>(bias[c]));
     for (int64_t k = 0; k < kBoundedRequantWords; ++k)
       records[entries + width + j * kBoundedRequantWords + k] =
           requant[c * kBoundedRequantWords + k];

@@ -63,17 +63,21 @@ SmallVector<int32_t> mlir::vmcu::tile::packDepthwiseRecords(
   int64_t laneWords = kLanes * DepthwiseBlockOp::kLaneWords;
   SmallVector<int32_t> records(ch / s * blocks * words, 0);
   // The int16 weight half `half` of the block at `at` (words).
+  // Weights and biases doubled: the block accumulates 2v (see
+  // vmcu.depthwise_block).
   auto setHalf = [&](int64_t at, int64_t half, int8_t v) {
-    uint32_t &word = reinterpret_cast<uint32_t &>(records[at + half / 2]);
-    int64_t shift = half % 2 * kHalfBits;
-    word |= static_cast<uint32_t>(static_cast<uint16_t>(int16_t{v})) << shift;
+    int32_t &word = records[at + half / 2];
+    uint32_t bits = static_cast<uint16_t>(static_cast<int16_t>(2 * v));
+    word = static_cast<int32_t>(static_cast<uint32_t>(word) |
+                                bits << (half % 2 * kHalfBits));
   };
   for (int64_t c = 0; c < ch; ++c) {
     int64_t k = c % s, lane = k % kLanes;
     if (k >= blocks * kLanes)
       continue;
     int64_t at = (c / s * blocks + k / kLanes) * words;
-    records[at + lane * DepthwiseBlockOp::kLaneWords] = bias[c];
+    records[at + lane * DepthwiseBlockOp::kLaneWords] =
+        static_cast<int32_t>(2 * static_cast<uint32_t>(bias[c]));
     for (int64_t j = 0; j < kBoundedRequantWords; ++j)
       records[at + lane * DepthwiseBlockOp::kLaneWords + 1 + j] =
           requant[c * kBoundedRequantWords + j];
@@ -386,8 +390,9 @@ void eachSlidePhase(Emitter &e, Value q, int64_t kc,
 } // namespace
 
 /// Depthwise: every channel has its own accumulator, so the inner level runs
-/// over blocks of 4 channels with their 4 sums in registers (iter_args of
-/// the tap loops) instead of a memref round trip per MAC.
+/// over blocks of 4 channels with their 4 sums in registers: one
+/// vmcu.depthwise_block each where the requantization is bounded (see
+/// emitWindowRequant), else iter_args of the tap loops.
 ///
 /// The window segments go into a kr x kc window buffer (DepthwiseWindow);
 /// padding taps hold the input zero point, so the tap loops over the
@@ -438,10 +443,11 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
             emitWindowRequant(e, window.win, *tables, kr, kc, cc,
                               {rq, mult, shift}, obuf, e.c(0), slideQ);
           };
-          if (slide)
+          // Only register blocks need constant columns: one copy per phase.
+          if (slide && hasDepthwiseBlocks(e, *tables, kr, kc, Value()))
             eachSlidePhase(e, q, kc, sums);
           else
-            sums(Value());
+            sums(slide ? q : Value());
           // Channel segment cc of the window is dead once this segment is done.
           frees(cc, Value(), 0);
           e.storeSegment(t.output,

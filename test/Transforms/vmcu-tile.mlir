@@ -9,11 +9,12 @@
 // weights stored as int16 pairs, biases with the input zero point folded
 // in, 6 requantizations) in an scf.for LLVM must not unroll; the segment's
 // 2 channels left over are a 2 x 2 tile; both rows' segments are stored.
-// Each tile's record: its 4 steps x 2 halves x 3 channels weight words
-// (1 | 1 << 16 = 65537), its 3 biases, its 3 requantization entries
-// (exponent 36 - 31 = 5, half term 16 - 3 * 2^5 = -80: the output zero
-// point folded in, so the op carries output_zp = 0): 12 words a channel.
-// CHECK: memref.global "private" constant @fully_connected_0_tiles : memref<96xi32> = dense<[65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 65537, 2, 2, 2, 1073741824, 5, -80, 1073741824, 5, -80, 1073741824, 5, -80, 65537,
+// Each tile's record: its 4 steps x 2 halves x 3 channels weight words,
+// doubled (2 | 2 << 16 = 131074), its 3 biases doubled (4), its 3
+// requantization entries (exponent 36 - 31 = 5, half term 16 - 3 * 2^5 =
+// -80: the output zero point folded in, so the op carries output_zp = 0):
+// 12 words a channel.
+// CHECK: memref.global "private" constant @fully_connected_0_tiles : memref<96xi32> = dense<[131074, 131074, 131074, 131074, 131074, 131074, 131074, 131074, 131074, 131074, 131074, 131074, 131074, 131074, 131074, 131074, 131074, 131074, 131074, 131074, 131074, 131074, 131074, 131074, 4, 4, 4, 1073741824, 5, -80, 1073741824, 5, -80, 1073741824, 5, -80, 131074,
 // CHECK-LABEL: func.func @vmcu_invoke() -> i32
 // CHECK: %[[POOL:.*]] = vmcu.segment_pool : !vmcu.pool<segments = 6, segment_bytes = 8>
 // CHECK: %[[IN:.*]] = vmcu.tensor_base %[[POOL]] {name = "input", segments = 4 : i64, vmcu.io = "input"}
@@ -194,10 +195,11 @@ func.func @main(%x: tensor<1x8x8x8xi8>) -> tensor<1x3x3x8xi8> {
 // zero point folded in (16 - 3 * 2^5 = -80), so the ops carry
 // output_zp = 0.
 // CHECK: #[[SLIDE:map[0-9]*]] = affine_map<(d0, d1) -> ((d0 + d1) mod 3)>
-// The block's record: per lane bias, multiplier, exponent and half term,
-// then the weight pairs (2 | 2 << 16 = 131074).
+// The block's record: per lane its bias doubled (-88), multiplier,
+// exponent and half term, then the doubled weight pairs (4 | 4 << 16 =
+// 262148).
 // CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_requant : memref<18xi32> = dense<[1073741824, 5, -80, 1073741824, 5, -80,
-// CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_blocks : memref<34xi32> = dense<[-44, 1073741824, 5, -80, -44, 1073741824, 5, -80, -44, 1073741824, 5, -80, -44, 1073741824, 5, -80, 131074, 131074,
+// CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_blocks : memref<34xi32> = dense<[-88, 1073741824, 5, -80, -88, 1073741824, 5, -80, -88, 1073741824, 5, -80, -88, 1073741824, 5, -80, 262148, 262148,
 // CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_bias : memref<6xi32> = dense<-44>
 // CHECK-LABEL: func.func @vmcu_invoke
 // CHECK: vmcu.kernel "depthwise_conv2d_0"

@@ -318,6 +318,9 @@ struct BoundedRequantAsm {
   std::string m, e, h, t;
   bool doubleRound;
   int32_t zp, lo, hi;
+  /// The sums are 2v already (their block accumulated doubled biases and
+  /// weights): SMMLAR takes them without a shift.
+  bool doubledSums = false;
 
   /// Loads the channel's table entry (m, e, h) at `entry` bytes from
   /// `table`.
@@ -335,9 +338,11 @@ struct BoundedRequantAsm {
   void store(llvm::raw_ostream &os, const std::string &v,
              const std::string &out, int64_t offset) const {
     // hi32(2v * m + h * 2^32 (+ 2^31)): SMMLAR rounds, SMMLA does not.
-    os << "lsl " << t << ", " << v << ", #1\n\t";
-    os << (doubleRound ? "smmlar " : "smmla ") << t << ", " << t << ", " << m
-       << ", " << h << "\n\t";
+    std::string twice = doubledSums ? v : t;
+    if (!doubledSums)
+      os << "lsl " << t << ", " << v << ", #1\n\t";
+    os << (doubleRound ? "smmlar " : "smmla ") << t << ", " << twice << ", "
+       << m << ", " << h << "\n\t";
     if (doubleRound)
       os << "add " << t << ", " << t << ", " << v << ", asr #31\n\t";
     os << "asr " << t << ", " << t << ", " << e << "\n\t";
@@ -461,7 +466,8 @@ public:
                          op.getDoubleRound(),
                          static_cast<int32_t>(op.getOutputZp()),
                          static_cast<int32_t>(op.getMin()),
-                         static_cast<int32_t>(op.getMax())};
+                         static_cast<int32_t>(op.getMax()),
+                         /*doubledSums=*/true};
     for (int64_t lane = 0; lane < R::kLanes; ++lane) {
       rq.loadEntry(os, reg(R::kRecord), lane * laneBytes + kWordBytes);
       rq.store(os, reg(lane), reg(R::kOut), lane);
@@ -573,7 +579,8 @@ public:
                          op.getDoubleRound(),
                          static_cast<int32_t>(op.getOutputZp()),
                          static_cast<int32_t>(op.getMin()),
-                         static_cast<int32_t>(op.getMax())};
+                         static_cast<int32_t>(op.getMax()),
+                         /*doubledSums=*/true};
     int64_t entries = weightWords + channels;
     for (int64_t j = 0; j < channels; ++j) {
       rq.loadEntry(os, reg(record()),

@@ -517,11 +517,12 @@ func.func @requant_block_single_round(%o: memref<16xi8>, %t: memref<24xi32>,
 // against weight words 16-19 (lanes 0, 2, then 1, 3: PKHBT/PKHTB pair each
 // lane's two taps, one SMLAD each), the odd tap 2 against words 20-21
 // (SMLABB/SMLATT), then per lane its requantization entry (record words
-// 1-3 of the lane) and the byte at out + lane. Flags are clobbered (the
-// clamp's compare).
+// 1-3 of the lane) and the byte at out + lane; the sums are doubled (the
+// record's biases and weights are), so SMMLAR takes them without a shift.
+// Flags are clobbered (the clamp's compare).
 // CHECK-LABEL: llvm.func @depthwise_block
-// CHECK:       llvm.inline_asm has_side_effects "ldr $0, [$11, #0]\0A\09ldr $1, [$11, #16]\0A\09ldr $2, [$11, #32]\0A\09ldr $3, [$11, #48]\0A\09ldr $4, [$10, #0]\0A\09ldr $5, [$10, #16]\0A\09ldr $9, [$11, #64]\0A\09sxtb16 $6, $4\0A\09sxtb16 $7, $5\0A\09pkhbt $8, $6, $7, lsl #16\0A\09pkhtb $7, $7, $6, asr #16\0A\09ldr $6, [$11, #72]\0A\09smlad $0, $8, $9, $0\0A\09smlad $2, $7, $6, $2\0A\09ldr $9, [$11, #68]\0A\09ldr $6, [$11, #76]\0A\09sxtb16 $4, $4, ror #8\0A\09sxtb16 $5, $5, ror #8\0A\09pkhbt $8, $4, $5, lsl #16\0A\09pkhtb $5, $5, $4, asr #16\0A\09smlad $1, $8, $9, $1\0A\09smlad $3, $5, $6, $3\0A\09ldr $4, [$10, #32]\0A\09ldr $9, [$11, #80]\0A\09ldr $6, [$11, #84]\0A\09sxtb16 $8, $4\0A\09sxtb16 $4, $4, ror #8\0A\09smlabb $0, $8, $9, $0\0A\09smlatt $2, $8, $9, $2\0A\09smlabb $1, $4, $6, $1\0A\09smlatt $3, $4, $6, $3\0A\09ldr $4, [$11, #4]\0A\09ldr $5, [$11, #8]\0A\09ldr $6, [$11, #12]\0A\09lsl $7, $0, #1\0A\09smmlar $7, $7, $4, $6\0A\09add $7, $7, $0, asr #31\0A\09asr $7, $7, $5\0A\09sub $7, $7, #5\0A\09ssat $7, #8, $7\0A\09cmp $7, #0\0A\09it lt\0A\09movlt $7, #0\0A\09strb $7, [$12, #0]
-// CHECK-SAME:  ldr $4, [$11, #52]\0A\09ldr $5, [$11, #56]\0A\09ldr $6, [$11, #60]\0A\09lsl $7, $3, #1
+// CHECK:       llvm.inline_asm has_side_effects "ldr $0, [$11, #0]\0A\09ldr $1, [$11, #16]\0A\09ldr $2, [$11, #32]\0A\09ldr $3, [$11, #48]\0A\09ldr $4, [$10, #0]\0A\09ldr $5, [$10, #16]\0A\09ldr $9, [$11, #64]\0A\09sxtb16 $6, $4\0A\09sxtb16 $7, $5\0A\09pkhbt $8, $6, $7, lsl #16\0A\09pkhtb $7, $7, $6, asr #16\0A\09ldr $6, [$11, #72]\0A\09smlad $0, $8, $9, $0\0A\09smlad $2, $7, $6, $2\0A\09ldr $9, [$11, #68]\0A\09ldr $6, [$11, #76]\0A\09sxtb16 $4, $4, ror #8\0A\09sxtb16 $5, $5, ror #8\0A\09pkhbt $8, $4, $5, lsl #16\0A\09pkhtb $5, $5, $4, asr #16\0A\09smlad $1, $8, $9, $1\0A\09smlad $3, $5, $6, $3\0A\09ldr $4, [$10, #32]\0A\09ldr $9, [$11, #80]\0A\09ldr $6, [$11, #84]\0A\09sxtb16 $8, $4\0A\09sxtb16 $4, $4, ror #8\0A\09smlabb $0, $8, $9, $0\0A\09smlatt $2, $8, $9, $2\0A\09smlabb $1, $4, $6, $1\0A\09smlatt $3, $4, $6, $3\0A\09ldr $4, [$11, #4]\0A\09ldr $5, [$11, #8]\0A\09ldr $6, [$11, #12]\0A\09smmlar $7, $0, $4, $6\0A\09add $7, $7, $0, asr #31\0A\09asr $7, $7, $5\0A\09sub $7, $7, #5\0A\09ssat $7, #8, $7\0A\09cmp $7, #0\0A\09it lt\0A\09movlt $7, #0\0A\09strb $7, [$12, #0]
+// CHECK-SAME:  ldr $4, [$11, #52]\0A\09ldr $5, [$11, #56]\0A\09ldr $6, [$11, #60]\0A\09smmlar $7, $3, $4, $6
 // CHECK-SAME:  strb $7, [$12, #3]\0A\09"
 // CHECK-SAME:  "=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,r,r,r,~{memory},~{cc}" %{{.*}}, %{{.*}}, %{{.*}} : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> !llvm.struct<(i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)>
 func.func @depthwise_block(%x: memref<48xi8>, %r: memref<22xi32>, %o: memref<16xi8>, %i: index) {
@@ -538,10 +539,11 @@ func.func @depthwise_block(%x: memref<48xi8>, %r: memref<22xi32>, %o: memref<16x
 // both input words (rows 8 bytes apart) and channels 0 and 1's weight
 // words back to back, their SMLADs, channel 2's word into channel 0's
 // register; then per channel its requantization entry (words 9-11, ...)
-// and both pixels' bytes (8 bytes apart).
+// and both pixels' bytes (8 bytes apart). The record's biases and weights
+// are doubled, so the sums go to SMMLAR without a shift.
 // CHECK-LABEL: llvm.func @gemm_tile
 // CHECK:       llvm.inline_asm has_side_effects "ldr $0, [$11, #24]\0A\09ldr $1, [$11, #28]\0A\09ldr $2, [$11, #32]\0A\09mov $3, $0\0A\09mov $4, $1\0A\09mov $5, $2\0A\09ldr $6, [$10, #0]\0A\09ldr $7, [$10, #8]\0A\09ldr $8, [$11, #0]\0A\09ldr $9, [$11, #4]\0A\09smlad $0, $6, $8, $0\0A\09smlad $3, $7, $8, $3\0A\09smlad $1, $6, $9, $1\0A\09smlad $4, $7, $9, $4\0A\09ldr $8, [$11, #8]\0A\09smlad $2, $6, $8, $2\0A\09smlad $5, $7, $8, $5\0A\09ldr $6, [$10, #4]\0A\09ldr $7, [$10, #12]\0A\09ldr $8, [$11, #12]\0A\09ldr $9, [$11, #16]
-// CHECK-SAME:  ldr $6, [$11, #36]\0A\09ldr $7, [$11, #40]\0A\09ldr $8, [$11, #44]\0A\09lsl $9, $0, #1\0A\09smmlar $9, $9, $6, $8\0A\09add $9, $9, $0, asr #31\0A\09asr $9, $9, $7\0A\09ssat $9, #8, $9\0A\09strb $9, [$12, #0]\0A\09lsl $9, $3, #1
+// CHECK-SAME:  ldr $6, [$11, #36]\0A\09ldr $7, [$11, #40]\0A\09ldr $8, [$11, #44]\0A\09smmlar $9, $0, $6, $8\0A\09add $9, $9, $0, asr #31\0A\09asr $9, $9, $7\0A\09ssat $9, #8, $9\0A\09strb $9, [$12, #0]\0A\09smmlar $9, $3, $6, $8
 // CHECK-SAME:  strb $9, [$12, #8]
 // CHECK-SAME:  strb $9, [$12, #10]\0A\09"
 // CHECK-SAME:  "=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,r,r,r,~{memory},~{cc}" %{{.*}}, %{{.*}}, %{{.*}} : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> !llvm.struct<(i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)>

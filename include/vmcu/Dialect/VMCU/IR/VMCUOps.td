@@ -380,11 +380,12 @@ def VMCU_DepthwiseBlockOp : VMCU_Op<"depthwise_block"> {
     `requant` is `vmcu.requant_block`'s bounded requantization (`|v| <
     2^30`, or a zero multiplier). Everything the block reads from flash is one record,
     `record[record_index ...]` (i32 words): for each lane i the 4 words
-    bias, multiplier m, exponent e and half term h; then the weights as
-    int16 pairs in the order the block reads them: for each pair of taps
-    (2p, 2p + 1), lane i's two weights as one word (the even tap's in the
-    low half), lanes 0 to 3; for an odd last tap, the words (w[0], w[2])
-    and (w[1], w[3]).
+    2 * bias (modulo 2^32), multiplier m, exponent e and half term h; then
+    the weights doubled (2 * w as int16) in the order the block reads them:
+    for each pair of taps (2p, 2p + 1), lane i's two weights as one word
+    (the even tap's in the low half), lanes 0 to 3; for an odd last tap,
+    the words (w[0], w[2]) and (w[1], w[3]). Doubled, the sums are 2v,
+    which the requantization's SMMLAR takes without a shift.
 
     Per pair of taps: 2 input and 4 weight loads, 4 SXTB16, 2 PKHBT and
     2 PKHTB pairing each lane's two taps in one word, and 4 SMLADs (8 MACs
@@ -501,16 +502,18 @@ def VMCU_GemmTileOp : VMCU_Op<"gemm_tile"> {
     ```
     v[i][j] = bias[j] + sum_{k < 2 * words}
                 smlad(x[x_index + i * x_stride / 4 + k], w[k * channels + j])
+    (the record holding 2 * bias and 2 * w)
     out[out_index + i * out_stride + j] = clamp(requant_j(v[i][j]) + output_zp,
                                                 min, max)
     ```
 
     Everything the tile reads from flash is one record,
-    `record[record_index ...]` (i32 words): the weights `w` (half step k,
-    channel j: int16 pairs), then the `channels` biases, then each
-    channel's bounded requantization entry (multiplier, exponent, half
-    term), as `vmcu.requant_block` reads them (`|v| < 2^30`, or a zero
-    multiplier).
+    `record[record_index ...]` (i32 words): the weights doubled, `2 * w`
+    (half step k, channel j: int16 pairs), then the `channels` biases
+    doubled (modulo 2^32), then each channel's bounded requantization
+    entry (multiplier, exponent, half term), as `vmcu.requant_block` reads
+    them (`|v| < 2^30`, or a zero multiplier). Doubled, the sums are 2v,
+    which the requantization's SMMLAR takes without a shift.
 
     Per half step: one input word per pixel and 2 weight words loaded back
     to back, a third channel's word after the first two channels' SMLADs

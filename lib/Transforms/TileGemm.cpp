@@ -16,7 +16,6 @@
 
 #include "TileEmitter.h"
 
-
 using namespace mlir;
 using namespace mlir::vmcu;
 using namespace mlir::vmcu::tile;

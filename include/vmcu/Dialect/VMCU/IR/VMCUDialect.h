@@ -30,7 +30,8 @@ inline constexpr int64_t kMaxDotBlockRegisters = 13;
 
 /// Thumb-2 LDR and STRB (immediate, T3 / T2) reach offsets up to 4095
 /// bytes: every access of an inline-assembly block (dot_block,
-/// requant_block, depthwise_block) addresses its operand from one base.
+/// requant_block, depthwise_block, gemm_tile) addresses its operand from
+/// one base.
 inline constexpr int64_t kMaxImmediateOffset = 4095;
 
 /// Words per channel of a bounded requantization table (vmcu-tile's

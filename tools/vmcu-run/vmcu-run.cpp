@@ -281,6 +281,9 @@ static int execute(llvm::StringRef program, ArrayRef<std::string> args,
                    llvm::StringRef log, unsigned timeoutSeconds,
                    std::string &error) {
   SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
+  // The redirects open the log without truncating it: a shorter output
+  // would leave the tail of a previous run's (--keep-temps) in it.
+  fs::remove(log);
   std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), log, log};
   int rc = llvm::sys::ExecuteAndWait(program, argRefs, std::nullopt, redirects,
                                      timeoutSeconds,

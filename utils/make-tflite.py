@@ -600,6 +600,26 @@ class ModelBuilder:
             (S.POOL_FUSED_ACTIVATION, N.Int8Flags, act)])
         return y
 
+    def concat(self, pieces, axis):
+        """CONCATENATION along `axis` with the first piece's quantization:
+        TFLM copies the bytes, and the converter gives the pieces the
+        output's quantization (here only the first has it)."""
+        name = self._name("concat")
+        first = pieces[0]
+        rank = len(first.shape)
+        positive = axis + rank if axis < 0 else axis
+        shape = list(first.shape)
+        shape[positive] = sum(p.shape[positive] for p in pieces)
+        channels = positive == rank - 1
+        mean = np.concatenate([p.mean for p in pieces]) if channels else first.mean
+        std = np.concatenate([p.std for p in pieces]) if channels else first.std
+        y = self._same_quant(name, tuple(shape), first, mean, std)
+        self.graph.add_operator(S.OP_CONCATENATION, [p.index for p in pieces], [y.index],
+                                S.OPTIONS_CONCATENATION,
+                                [(S.CONCAT_AXIS, N.Int32Flags, axis),
+                                 (S.CONCAT_FUSED_ACTIVATION, N.Int8Flags, S.ACT_NONE)])
+        return y
+
     def _elementwise(self, code, base, x, quant, options_type, options=(), f=None):
         """A unary int8 operator; `quant` is the output's (scale, zero point),
         None to keep the input's. f, if given, is the real function the
@@ -835,6 +855,24 @@ def kind_classifier(m):
     return m.softmax(logits, 1.0)
 
 
+def kind_inception(m):
+    x = m.input((1, 8, 8, 8))
+    b1 = m.conv2d(x, 8, 1, 1, VALID, RELU6)
+    b2 = m.conv2d(m.conv2d(x, 4, 1, 1, VALID, RELU6), 8, 3, 1, SAME, RELU6)
+    b3 = m.conv2d(m.max_pool(x, 3, 1, SAME, NONE), 4, 1, 1, VALID, RELU6)
+    y = m.conv2d(m.concat([b1, b2, b3, x], 3), 16, 1, 1, VALID, RELU6)
+    logits = m.fully_connected(m.mean(y, keep_dims=False, requantize=True), 5)
+    return m.softmax(logits, 1.0)
+
+
+def kind_concat_axes(m):
+    x = m.input((1, 4, 6, 8))
+    a = m.conv2d(x, 8, 1, 1, VALID, RELU6)
+    rows = m.concat([x, a], 1)
+    cols = m.concat([rows, m.depthwise(rows, 3, 1, SAME, NONE)], -2)
+    return m.concat([cols, cols], -1)
+
+
 def kind_logistic_tanh(m):
     x = m.input((1, 5, 5, 8), SIGMOID_INPUT_SCALE_RANGE)
     y = m.conv2d(m.logistic(x), 12, 1, 1, VALID, NONE, gain=TANH_CONV_GAIN)
@@ -1003,6 +1041,15 @@ KINDS = {
     "squeeze": (kind_squeeze,
                 "MEAN keep_dims (4x4x8 -> 1x1x1x8), SQUEEZE (no options: -> [8]), "
                 "FULLY_CONNECTED 8 -> 6, EXPAND_DIMS axis 1 (-> [1,1,6]), SOFTMAX"),
+    "inception": (kind_inception,
+                  "8x8x8, a graph: CONV_2D 1x1 -> 8, CONV_2D 1x1 -> 4 then 3x3 -> 8, "
+                  "MAX_POOL_2D 3x3 stride 1 then CONV_2D 1x1 -> 4, CONCATENATION of the "
+                  "three branches and the input (axis 3), CONV_2D 1x1 -> 16, MEAN, "
+                  "FULLY_CONNECTED -> 5, SOFTMAX"),
+    "concat-axes": (kind_concat_axes,
+                    "4x6x8: CONCATENATION along H of the input and its CONV_2D 1x1 "
+                    "(8x6x8), along W (axis -2) of that and its DEPTHWISE_CONV_2D 3x3 "
+                    "(8x12x8), along the channels (axis -1) of that tensor twice"),
     "broadcast-ops": (kind_broadcast_ops,
                       "5x5x8: MUL by a per-channel constant [8], ADD of a per-channel constant "
                       "[1,1,1,8], SUB of that and CONV_2D 1x1 -> 8 of the input (two "

@@ -8,7 +8,8 @@ IN.bin (raw int8, NHWC) and writes the raw int8 output, like
 /work/shared/tools/tflite_ref.py does with Arm NN. Supported ops: ADD, SUB
 and MUL (numpy broadcasting, up to 6 dimensions, either operand may be a
 constant tensor), AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D,
-FULLY_CONNECTED, MAX_POOL_2D, PAD, RESHAPE, with fused NONE / RELU /
+FULLY_CONNECTED, MAX_POOL_2D, PAD, RESHAPE, CONCATENATION (a byte copy,
+as TFLM's int8 kernel), with fused NONE / RELU /
 RELU_N1_TO_1 / RELU6, SOFTMAX, and RELU, RELU6, LEAKY_RELU and
 int8 QUANTIZE (int8 in and out, gemmlowp's
 fixed-point exp and reciprocal, as reference_ops::Softmax), LOGISTIC and TANH
@@ -569,6 +570,20 @@ def dequantize(op, t, v):
     return (np.float64(_f32(x.scale[0])) * q.astype(np.float64)).astype(np.float32)
 
 
+def concatenation(op, t, v):
+    """CONCATENATION: TFLM's int8 kernel copies the inputs' bytes along the
+    axis (negative counts from the end) whatever their scales and zero
+    points; its Prepare rejects a fused activation."""
+    if _fused_activation(op, S.CONCAT_FUSED_ACTIVATION) != S.ACT_NONE:
+        raise NotImplementedError("CONCATENATION with a fused activation")
+    axis = _scalar(op.options, S.CONCAT_AXIS, N.Int32Flags) if op.options is not None else 0
+    pieces = [t[i].data if t[i].data is not None else v[i] for i in op.inputs]
+    if any(np.asarray(p).dtype != np.int8 for p in pieces):
+        raise NotImplementedError("CONCATENATION of tensors that are not int8")
+    rank = len(t[op.outputs[0]].shape)
+    return np.concatenate(pieces, axis=axis + rank if axis < 0 else axis)
+
+
 def pad(op, t, v):
     """Fills with the output zero point (the quantized 0.0), as TFLite does."""
     paddings = t[op.inputs[1]].data.astype(np.int64)
@@ -1044,6 +1059,7 @@ KERNELS = {
     S.OP_FULLY_CONNECTED: fully_connected,
     S.OP_MAX_POOL_2D: max_pool_2d,
     S.OP_PAD: pad,
+    S.OP_CONCATENATION: concatenation,
     S.OP_MEAN: mean,
     S.OP_RESHAPE: reshape,
     S.OP_SQUEEZE: reshape,      # the output tensor declares the shape

@@ -1,7 +1,8 @@
 //===- SolveOffsets.cpp - place tensors in the segment pool ---------------===//
 //
 // Runs the exact offset solver on every kernel (read back from the IR),
-// places each kernel's output relative to its input along the chain, sizes
+// places each kernel's output relative to its input (any earlier tensor of
+// the graph, in program order) with every other live tensor, sizes
 // the pool and optionally writes the memory report (JSON) and picture (SVG).
 //
 //===----------------------------------------------------------------------===//
@@ -30,12 +31,15 @@ namespace {
 
 constexpr int64_t kBytesPerKiB = 1024;
 
-/// One kernel of the chain with its solved placement.
+/// One kernel of the graph with its solved placement. Kernel k writes
+/// tensor k + 1; tensor 0 is the model input.
 struct PlacedKernel {
   KernelOp op;
   int64_t segmentBytes;
   int64_t unitsPerSegment;
   an::KernelPattern pattern;
+  /// The tensor its output is placed against.
+  unsigned input = 0;
   /// Earlier tensors it reads besides its input, each with its pattern
   /// (that tensor in the input role).
   SmallVector<unsigned> skips;
@@ -74,7 +78,7 @@ MemoryReport buildReport(SegmentPoolOp pool, ArrayRef<PlacedKernel> kernels,
   }
   for (auto [k, kernel] : llvm::enumerate(kernels)) {
     KernelOp op = kernel.op;
-    int64_t in = report.tensors[k].bytes;
+    int64_t in = report.tensors[kernel.input].bytes;
     int64_t out = report.tensors[k + 1].bytes;
     ReportLayer layer;
     layer.name = op.getSymName().str();
@@ -94,7 +98,7 @@ MemoryReport buildReport(SegmentPoolOp pool, ArrayRef<PlacedKernel> kernels,
     layer.macs = op.getMacs().value_or(0);
     layer.executedMacs = op.getExecutedMacs().value_or(0);
     layer.estimatedCycles = op.getEstimatedCycles().value_or(0);
-    layer.input = k;
+    layer.input = kernel.input;
     layer.output = k + 1;
     layer.alsoLive.append(kernel.skips.begin(), kernel.skips.end());
     layer.alsoLive.append(held[k].begin(), held[k].end());
@@ -121,10 +125,10 @@ LogicalResult placeWithLiveTensors(
   const an::KernelPattern &p = kernel.pattern;
   int64_t r = kernel.unitsPerSegment;
   int64_t outUnits = units[k + 1];
+  unsigned in = kernel.input;
   SmallVector<unsigned> live(held.begin(), held.end());
   live.append(kernel.skips.begin(), kernel.skips.end());
-  live.push_back(k);
-  int64_t lo = base[k], hi = base[k] + units[k];
+  int64_t lo = base[in], hi = base[in] + units[in];
   for (unsigned t : live) {
     lo = std::min(lo, base[t]);
     hi = std::max(hi, base[t] + units[t]);
@@ -135,12 +139,12 @@ LogicalResult placeWithLiveTensors(
 
   // Output bases below `lo - outUnits` or above `hi` overlap nothing.
   int64_t slack = wrapAlign + 1;
-  int64_t dMin = (base[k] - hi) / r - slack;
-  int64_t dMax = (base[k] - lo + outUnits) / r + slack;
+  int64_t dMin = (base[in] - hi) / r - slack;
+  int64_t dMax = (base[in] - lo + outUnits) / r + slack;
   std::optional<int64_t> best;
   int64_t bestSpan = 0;
   for (int64_t d = dMin; d <= dMax; ++d) {
-    int64_t outBase = base[k] - d * r;
+    int64_t outBase = base[in] - d * r;
     if (floorMod(outBase, outAlign) != 0 || isForbidden(forbidden, d))
       continue;
     bool safe = true;
@@ -170,7 +174,8 @@ LogicalResult placeWithLiveTensors(
 /// input and output, its skip tensors and the `held` ones.
 int64_t liveEnd(size_t k, const PlacedKernel &kernel, ArrayRef<unsigned> held,
                 ArrayRef<int64_t> base, ArrayRef<int64_t> units) {
-  int64_t end = std::max(base[k] + units[k], base[k + 1] + units[k + 1]);
+  int64_t end = std::max(base[kernel.input] + units[kernel.input],
+                         base[k + 1] + units[k + 1]);
   for (unsigned t : held)
     end = std::max(end, base[t] + units[t]);
   for (unsigned t : kernel.skips)
@@ -211,7 +216,7 @@ struct VMCUSolveOffsetsPass
     PoolType poolType = pool.getType();
     int64_t unit = poolType.getSegmentBytes();
 
-    // The chain: every kernel reads what the previous one wrote.
+    // The graph in program order: every kernel reads earlier tensors.
     SmallVector<PlacedKernel> kernels;
     SmallVector<TensorBaseOp> tensors;
     for (Operation *user : pool->getUsers())
@@ -228,9 +233,16 @@ struct VMCUSolveOffsetsPass
       std::optional<int64_t> segAttr = kernel.getSegmentBytes();
       if (!segAttr)
         return kernel.emitOpError("has no segment_bytes; run vmcu-tile");
-      if (kernel.getInputs().front() != tensors.back().getResult())
-        return kernel.emitOpError("must read the previous kernel's output "
-                                  "(vmcu-solve-offsets places chains)");
+      auto indexOf = [&](Value v) -> std::optional<unsigned> {
+        auto it = llvm::find(tensors, v.getDefiningOp<TensorBaseOp>());
+        if (it == tensors.end())
+          return std::nullopt;
+        return std::distance(tensors.begin(), it);
+      };
+      std::optional<unsigned> input = indexOf(kernel.getInputs().front());
+      if (!input)
+        return kernel.emitOpError("must read the model input or an earlier "
+                                  "kernel's output");
       int64_t seg = *segAttr;
       auto pattern = buildKernelPattern(kernel, seg);
       if (failed(pattern))
@@ -238,22 +250,24 @@ struct VMCUSolveOffsetsPass
       if (auto error = an::validate(*pattern))
         return kernel.emitOpError("has an invalid ring access pattern: ")
                << *error;
-      PlacedKernel placed{kernel, seg, seg / unit, std::move(*pattern)};
-      // Further inputs must be earlier tensors of the chain (skip tensors).
+      PlacedKernel placed{kernel, seg, seg / unit, std::move(*pattern),
+                          *input};
+      // Further inputs are other earlier tensors (skip tensors).
       for (auto [i, other] : llvm::enumerate(kernel.getInputs())) {
         if (i == 0)
           continue;
-        auto it = llvm::find(tensors, other.getDefiningOp<TensorBaseOp>());
-        if (it == tensors.end() || std::next(it) == tensors.end())
+        std::optional<unsigned> skip = indexOf(other);
+        if (!skip || *skip == *input ||
+            llvm::is_contained(placed.skips, *skip))
           return kernel.emitOpError("input #")
-                 << i << " must be an earlier tensor of the chain";
+                 << i << " must be another earlier tensor of the graph";
         auto skipPattern = buildKernelPattern(kernel, seg, i);
         if (failed(skipPattern))
           return failure();
         if (auto error = an::validate(*skipPattern))
           return kernel.emitOpError("has an invalid ring access pattern: ")
                  << *error;
-        placed.skips.push_back(std::distance(tensors.begin(), it));
+        placed.skips.push_back(*skip);
         placed.skipPatterns.push_back(std::move(*skipPattern));
       }
       kernels.push_back(std::move(placed));
@@ -268,7 +282,7 @@ struct VMCUSolveOffsetsPass
     SmallVector<int64_t> align(tensors.size(), 1);
     int64_t wrapAlign = 1;
     for (auto [k, kernel] : llvm::enumerate(kernels)) {
-      align[k] = lcm(align[k], kernel.unitsPerSegment);
+      align[kernel.input] = lcm(align[kernel.input], kernel.unitsPerSegment);
       align[k + 1] = lcm(align[k + 1], kernel.unitsPerSegment);
       for (unsigned skip : kernel.skips)
         align[skip] = lcm(align[skip], kernel.unitsPerSegment);
@@ -276,14 +290,14 @@ struct VMCUSolveOffsetsPass
     }
 
     // A tensor stays live until its last reader. `held[k]` lists the
-    // earlier tensors live across kernel k that it neither reads as input
-    // nor as a skip: its output must not overlap them.
+    // earlier tensors live across kernel k that it does not read: its
+    // output must not overlap them.
     SmallVector<int64_t> units;
     for (TensorBaseOp tensor : tensors)
       units.push_back(static_cast<int64_t>(tensor.getSegments()));
     SmallVector<unsigned> lastReader(tensors.size(), 0);
     for (auto [k, kernel] : llvm::enumerate(kernels)) {
-      lastReader[k] = std::max<unsigned>(lastReader[k], k);
+      lastReader[kernel.input] = std::max<unsigned>(lastReader[kernel.input], k);
       for (unsigned skip : kernel.skips)
         lastReader[skip] = std::max<unsigned>(lastReader[skip], k);
     }
@@ -291,14 +305,14 @@ struct VMCUSolveOffsetsPass
     // The live bytes at a kernel's start and end; their max is its bound.
     SmallVector<int64_t> lowerBoundUnits(kernels.size(), 0);
     for (auto [k, kernel] : llvm::enumerate(kernels)) {
-      int64_t start = units[k], end = units[k + 1];
+      int64_t start = units[kernel.input], end = units[k + 1];
       for (unsigned skip : kernel.skips)
         start += units[skip];
       for (unsigned t = 0; t <= k; ++t) {
-        if (lastReader[t] > k)
-          end += units[t];
-        if (t < k && lastReader[t] >= k &&
-            !llvm::is_contained(kernel.skips, t)) {
+        if (lastReader[t] <= k)
+          continue;
+        end += units[t];
+        if (t != kernel.input && !llvm::is_contained(kernel.skips, t)) {
           held[k].push_back(t);
           start += units[t];
         }
@@ -321,7 +335,7 @@ struct VMCUSolveOffsetsPass
         // Every d <= -I or >= O is safe; the best aligned one lies within.
         for (int64_t d = -p.inputSegments - slack;
              d <= p.outputSegments + slack; ++d) {
-          if (floorMod(base[k] - d * r, align[k + 1]) != 0 ||
+          if (floorMod(base[kernel.input] - d * r, align[k + 1]) != 0 ||
               isForbidden(forbidden, d))
             continue;
           if (!best || an::isBetterDistance(p, d, *best))
@@ -336,7 +350,7 @@ struct VMCUSolveOffsetsPass
                                              wrapAlign))) {
         return failure();
       }
-      base[k + 1] = base[k] - kernel.distance * r;
+      base[k + 1] = base[kernel.input] - kernel.distance * r;
       if (kernel.op.getWorkspace()) {
         // On a whole segment of the kernel, so none straddles the wrap; the
         // padding counts in the footprint.

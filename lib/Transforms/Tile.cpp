@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include <numeric>
 
@@ -26,16 +27,22 @@ using namespace mlir::vmcu;
 
 namespace {
 
-/// One layer of the chain and the tensors around it.
+/// One layer of the graph and the tensors around it (numbered in program
+/// order: the model input is 0, layer k's output k + 1).
 struct ChainLayer {
   LayerOpInterface op;
   int64_t segmentBytes;
+  /// The tensor the output is placed against: the most recent one read.
   unsigned inputTensor;
   unsigned outputTensor;
   std::string name;
-  /// An earlier tensor a vmcu.add reads besides the previous layer's output.
-  std::optional<unsigned> skipTensor = std::nullopt;
+  /// The other tensors it reads, in operand order: a vmcu.add's or
+  /// vmcu.mul's second operand, a vmcu.concat's further pieces.
+  SmallVector<unsigned> otherTensors;
+  /// Whether a binary layer's second tensor is its lhs.
   bool skipIsLhs = false;
+  /// Every activation operand's tensor, in operand order.
+  SmallVector<unsigned> operandTensors;
 };
 
 /// A symbol-friendly name for `op`: its NameLoc if any, else kind_index.
@@ -97,6 +104,49 @@ int64_t defaultSegmentBytes(LayerOpInterface layer) {
   return std::max<int64_t>(g, 1);
 }
 
+/// The tensors `layer` reads: its operands that are model tensors, the most
+/// recent one as the input its output is placed against, the others (a
+/// vmcu.add's or vmcu.mul's second operand, a vmcu.concat's further pieces)
+/// as further ring inputs.
+FailureOr<ChainLayer> readLayer(LayerOpInterface layer,
+                                const DenseMap<Value, unsigned> &tensorOf) {
+  Operation *op = layer.getOperation();
+  auto [lhs, rhs] = binaryOperands(op);
+  ChainLayer read{layer, 0, 0, 0, ""};
+  for (Value operand : op->getOperands()) {
+    auto it = tensorOf.find(operand);
+    if (it != tensorOf.end()) {
+      read.operandTensors.push_back(it->second);
+      continue;
+    }
+    if (lhs && (operand == lhs || operand == rhs))
+      return op->emitOpError("has an operand that is not an activation "
+                             "tensor of the graph (a constant?); vmcu "
+                             "adds, subtracts and multiplies activations");
+    if (operand == layer.getActivationInput() || isa<ConcatOp>(op))
+      return op->emitOpError("reads a value that is not a model tensor "
+                             "(the function argument, a layer output or a "
+                             "reshape of one)");
+  }
+  read.inputTensor = *llvm::max_element(read.operandTensors);
+  for (auto [i, t] : llvm::enumerate(read.operandTensors)) {
+    if (t == read.inputTensor ||
+        llvm::is_contained(ArrayRef(read.operandTensors).take_front(i), t))
+      continue;
+    if (!lhs && !isa<ConcatOp>(op))
+      return op->emitOpError("reads a second activation tensor; only "
+                             "vmcu.add, vmcu.mul and vmcu.concat read "
+                             "several");
+    read.otherTensors.push_back(t);
+  }
+  read.skipIsLhs = lhs && !read.otherTensors.empty() &&
+                   tensorOf.lookup(lhs) == read.otherTensors.front();
+  read.segmentBytes = layer.getSegmentSizeBytes()
+                          ? static_cast<int64_t>(*layer.getSegmentSizeBytes())
+                          : defaultSegmentBytes(layer);
+  return read;
+}
+
 struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
   using Base::Base;
 
@@ -155,58 +205,36 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       if (!layer)
         return op.emitOpError("is not a vmcu layer; run "
                               "--convert-tosa-to-vmcu before vmcu-tile");
-      // The chain operand is the previous layer's output; a vmcu.add or
-      // vmcu.mul may take it on either side and read an earlier (skip)
-      // tensor as well.
-      unsigned current = tensorBytes.size() - 1;
-      auto tensorIndex = [&](Value v) -> std::optional<unsigned> {
-        auto it = tensorOf.find(v);
-        if (it == tensorOf.end())
-          return std::nullopt;
-        return it->second;
-      };
-      Value primary = layer.getActivationInput();
-      auto [lhs, rhs] = binaryOperands(&op);
-      if (lhs && tensorIndex(rhs) == current && tensorIndex(lhs) != current)
-        primary = rhs;
-      if (tensorIndex(primary) != current)
-        return op.emitOpError("must read the output of the previous layer: "
-                              "vmcu-tile handles chains of layers (fuse "
-                              "residual blocks with vmcu-fuse-bottleneck)");
-      std::optional<unsigned> skip;
-      bool skipIsLhs = false;
-      for (Value operand : op.getOperands()) {
-        std::optional<unsigned> index = tensorIndex(operand);
-        if (!index && lhs && (operand == lhs || operand == rhs))
-          return op.emitOpError("has an operand that is not an activation "
-                                "tensor of the chain (a constant?); vmcu "
-                                "adds, subtracts and multiplies activations");
-        if (!index || *index == current)
-          continue;
-        if (!lhs)
-          return op.emitOpError("reads a second activation tensor; only "
-                                "vmcu.add and vmcu.mul may read an earlier "
-                                "tensor");
-        skip = index;
-        skipIsLhs = operand == lhs;
-      }
+      FailureOr<ChainLayer> placed = readLayer(layer, tensorOf);
+      if (failed(placed))
+        return failure();
+      placed->outputTensor = tensorBytes.size();
+      placed->name = layerName(&op, chain.size());
       tensorOf[op.getResult(0)] = tensorBytes.size();
       tensorBytes.push_back(bytesOf(op.getResult(0)));
-      int64_t seg = layer.getSegmentSizeBytes()
-                        ? static_cast<int64_t>(*layer.getSegmentSizeBytes())
-                        : defaultSegmentBytes(layer);
-      chain.push_back({layer, seg, current, current + 1,
-                       layerName(&op, chain.size()), skip, skipIsLhs});
+      chain.push_back(std::move(*placed));
     }
     if (chain.empty())
       return func.emitOpError("has no vmcu layers to tile");
     for (const ChainLayer &layer : chain)
       for (Operation *user : layer.op->getResult(0).getUsers())
         if (!isReshape(user) && !isa<LayerOpInterface, func::ReturnOp>(user))
-          return user->emitOpError("uses a layer output outside the chain");
+          return user->emitOpError("uses a layer output outside the graph "
+                               "of layers");
     auto res = tensorOf.find(result);
     if (res == tensorOf.end() || res->second != tensorBytes.size() - 1)
       return func.emitOpError("must return the output of its last layer");
+    // The planner frees a tensor at its last reader: one nobody reads
+    // would stay live and unplaced.
+    llvm::SmallBitVector isRead(tensorBytes.size());
+    for (const ChainLayer &layer : chain)
+      for (unsigned t : layer.operandTensors)
+        isRead.set(t);
+    for (const ChainLayer &layer : ArrayRef(chain).drop_back())
+      if (!isRead.test(layer.outputTensor))
+        return layer.op->emitOpError(
+            "has an output no layer reads; vmcu-tile places graphs whose "
+            "every layer feeds the result (remove the dead layer)");
 
     // The pool unit divides every segment; the provisional pool holds every
     // tensor (and line-buffer workspace) side by side until
@@ -245,14 +273,12 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       bases.push_back(base);
     }
 
-    // A tensor is freed by its last reader; skip tensors stay live (and
-    // count for the tensor-level planner) until then.
+    // A tensor is freed by its last reader; until then it stays live (and
+    // counts for the tensor-level planner).
     SmallVector<unsigned> lastReader(tensorBytes.size(), 0);
-    for (auto [k, layer] : llvm::enumerate(chain)) {
-      lastReader[layer.inputTensor] = k;
-      if (layer.skipTensor)
-        lastReader[*layer.skipTensor] = k;
-    }
+    for (auto [k, layer] : llvm::enumerate(chain))
+      for (unsigned t : layer.operandTensors)
+        lastReader[t] = k;
     // The largest kernel's stack buffers: what any kernel may spend on the
     // stack without raising the plan's SRAM (kernelScratchBytes).
     int64_t maxScratch = 0;
@@ -260,55 +286,69 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       maxScratch = std::max(maxScratch,
                             kernelScratchBytes(layer.op, layer.segmentBytes));
     for (auto [k, layer] : llvm::enumerate(chain)) {
-      SmallVector<Value> inputs = {bases[layer.inputTensor]};
-      if (layer.skipTensor)
-        inputs.push_back(bases[*layer.skipTensor]);
-      Value workspace;
-      auto fused = dyn_cast<BottleneckOp>(layer.op.getOperation());
-      if (fused && fused.getLineBuffer())
-        workspace = TensorBaseOp::create(
-            b, loc, b.getIndexType(), pool,
-            b.getStringAttr(layer.name + "_line_buffer"),
-            b.getI64IntegerAttr(fused.getLineBufferBytes() / unit),
-            IntegerAttr());
-      auto kernel =
-          KernelOp::create(b, layer.op->getLoc(), b.getStringAttr(layer.name),
-                           inputs, bases[layer.outputTensor], workspace);
-      int64_t liveSkipBytes = 0;
-      for (unsigned t = 0; t < layer.inputTensor; ++t)
-        if (lastReader[t] >= k)
-          liveSkipBytes += tensorBytes[t];
-      kernel.setSegmentBytes(layer.segmentBytes);
-      kernel.setTensorLevelBytes(tensorLevelBytes(layer.op) + liveSkipBytes);
-      kernel.setLayer(layer.op->getName().stripDialect());
-      analysis::KernelWork work = layerWork(layer.op, layer.segmentBytes);
-      kernel.setSchedule(analysis::kindName(work.kind));
-      kernel.setMacs(layerMacs(layer.op));
-      kernel.setExecutedMacs(work.macs);
-      kernel.setEstimatedCycles(analysis::estimateCycles(work));
-      Block &body = kernel.getBody().emplaceBlock();
-      OpBuilder kb = OpBuilder::atBlockBegin(&body);
       tile::KernelEnv env{module,     pool,       unit,
                           layer.name, windowCache, widenWeights};
       env.stackAllowanceBytes =
           maxScratch - kernelScratchBytes(layer.op, layer.segmentBytes);
-      tile::KernelTensors tensors{bases[layer.inputTensor],
-                                  bases[layer.outputTensor]};
-      tensors.workspace = workspace;
-      tensors.freeInput = lastReader[layer.inputTensor] == k;
-      if (layer.skipTensor) {
-        tensors.skip = bases[*layer.skipTensor];
-        tensors.skipIsLhs = layer.skipIsLhs;
-        tensors.freeSkip = lastReader[*layer.skipTensor] == k;
-      }
-      if (failed(
-              tile::emitKernel(kb, env, layer.op, layer.segmentBytes, tensors)))
+      int64_t alsoLiveBytes = 0;
+      unsigned counted = tensorOf.lookup(layer.op.getActivationInput());
+      for (unsigned t = 0; t < layer.outputTensor; ++t)
+        if (t != counted && lastReader[t] >= k)
+          alsoLiveBytes += tensorBytes[t];
+      if (failed(emitLayerKernel(b, env, layer, k, bases, lastReader,
+                                 tensorLevelBytes(layer.op) + alsoLiveBytes)))
         return failure();
     }
     Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
     func::ReturnOp::create(b, loc, zero);
     func.erase();
     return success();
+  }
+  /// The vmcu.kernel of `layer` (the k-th), reading and writing `bases`;
+  /// it frees each tensor it is the last reader of.
+  LogicalResult emitLayerKernel(OpBuilder &b, tile::KernelEnv &env,
+                                ChainLayer layer, unsigned k,
+                                ArrayRef<Value> bases,
+                                ArrayRef<unsigned> lastReader,
+                                int64_t tensorLevel) {
+    SmallVector<Value> inputs = {bases[layer.inputTensor]};
+    for (unsigned t : layer.otherTensors)
+      inputs.push_back(bases[t]);
+    Value workspace;
+    auto fused = dyn_cast<BottleneckOp>(layer.op.getOperation());
+    if (fused && fused.getLineBuffer())
+      workspace = TensorBaseOp::create(
+          b, layer.op->getLoc(), b.getIndexType(), env.pool,
+          b.getStringAttr(layer.name + "_line_buffer"),
+          b.getI64IntegerAttr(fused.getLineBufferBytes() / env.unitBytes),
+          IntegerAttr());
+    auto kernel =
+        KernelOp::create(b, layer.op->getLoc(), b.getStringAttr(layer.name),
+                         inputs, bases[layer.outputTensor], workspace);
+    kernel.setSegmentBytes(layer.segmentBytes);
+    kernel.setTensorLevelBytes(tensorLevel);
+    kernel.setLayer(layer.op->getName().stripDialect());
+    analysis::KernelWork work = layerWork(layer.op, layer.segmentBytes);
+    kernel.setSchedule(analysis::kindName(work.kind));
+    kernel.setMacs(layerMacs(layer.op));
+    kernel.setExecutedMacs(work.macs);
+    kernel.setEstimatedCycles(analysis::estimateCycles(work));
+
+    tile::KernelTensors tensors{bases[layer.inputTensor],
+                                bases[layer.outputTensor]};
+    tensors.workspace = workspace;
+    if (!layer.otherTensors.empty() && !isa<ConcatOp>(layer.op)) {
+      tensors.skip = bases[layer.otherTensors.front()];
+      tensors.skipIsLhs = layer.skipIsLhs;
+    }
+    for (unsigned t : layer.operandTensors)
+      tensors.operands.push_back(bases[t]);
+    for (Value input : inputs)
+      if (lastReader[llvm::find(bases, input) - bases.begin()] != k)
+        tensors.keptAlive.push_back(input);
+    Block &body = kernel.getBody().emplaceBlock();
+    OpBuilder kb = OpBuilder::atBlockBegin(&body);
+    return tile::emitKernel(kb, env, layer.op, layer.segmentBytes, tensors);
   }
 };
 

@@ -175,6 +175,38 @@ LogicalResult emitTable(Emitter &e, TableOp op, const KernelTensors &t) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// concat: each output row is the pieces' rows, copied segment by segment.
+//===----------------------------------------------------------------------===//
+
+/// Per output row, copies every piece's row in operand order, freeing a
+/// piece's segments at its last occurrence among the operands, so the
+/// output may grow over the rows already copied.
+LogicalResult emitConcat(Emitter &e, ConcatOp op, const KernelTensors &t) {
+  int64_t s = e.seg;
+  int64_t outSegs = op.getRowBytes(op.getOutput()) / s;
+  Value buf = e.scratch(s, e.b.getI8Type());
+  ArrayRef<Value> pieces = t.operands;
+  e.loop(0, op.getRows(), [&](Value row) {
+    int64_t offset = 0;
+    for (auto [i, input] : llvm::enumerate(op.getInputs())) {
+      Value piece = pieces[i];
+      int64_t segs = op.getRowBytes(input) / s;
+      bool lastUse = !llvm::is_contained(pieces.drop_front(i + 1), piece);
+      e.loop(0, segs, [&](Value j) {
+        AffineExpr in = e.d(0) * segs + e.d(1);
+        e.loadSegment(piece, in, {row, j}, buf);
+        if (lastUse)
+          e.freeSegment(piece, in, {row, j});
+        e.storeSegment(t.output, e.d(0) * outSegs + offset + e.d(1), {row, j},
+                       buf);
+      });
+      offset += segs;
+    }
+  });
+  return success();
+}
+
 /// Erases the loops left empty when frees of a kept-alive tensor were not
 /// emitted (innermost first).
 void eraseEmptyLoops(Block &body) {
@@ -191,10 +223,7 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
                                            int64_t segmentBytes,
                                            const KernelTensors &tensors) {
   Emitter e(b, env, layer->getLoc(), segmentBytes);
-  if (!tensors.freeInput)
-    e.keepAlive.push_back(tensors.input);
-  if (tensors.skip && !tensors.freeSkip)
-    e.keepAlive.push_back(tensors.skip);
+  e.keepAlive.append(tensors.keptAlive.begin(), tensors.keptAlive.end());
   Block *body = b.getInsertionBlock();
   LogicalResult result =
       llvm::TypeSwitch<Operation *, LogicalResult>(layer)
@@ -215,11 +244,13 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
           .Case([&](MulOp op) { return emitMul(e, op, tensors); })
           .Case([&](SoftmaxOp op) { return emitSoftmax(e, op, tensors); })
           .Case([&](TableOp op) { return emitTable(e, op, tensors); })
+          .Case([&](ConcatOp op) { return emitConcat(e, op, tensors); })
           .Default([&](Operation *op) {
             return op->emitOpError(
                 "is not supported by vmcu-tile yet (only conv2d, "
                 "depthwise_conv2d, fully_connected, avg_pool2d, "
-                "max_pool2d, add, mul, table, softmax and bottleneck)");
+                "max_pool2d, add, mul, table, softmax, concat and "
+                "bottleneck)");
           });
   if (succeeded(result) && !e.keepAlive.empty())
     eraseEmptyLoops(*body);

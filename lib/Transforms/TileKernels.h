@@ -30,16 +30,18 @@ struct KernelEnv {
 };
 
 /// The ring tensors one kernel reads and writes (tensor_base values).
-/// `skip` is an earlier tensor a vmcu.add reads besides `input`. A tensor is
-/// freed only by its last reader: `freeInput` / `freeSkip` say whether this
-/// kernel is it.
+/// `skip` is the other tensor a vmcu.add or vmcu.mul reads besides `input`.
+/// A tensor is freed only by its last reader: `keptAlive` lists those this
+/// kernel reads but a later one frees.
 struct KernelTensors {
   Value input;
   Value output;
   Value skip = {};
   bool skipIsLhs = false;
-  bool freeInput = true;
-  bool freeSkip = true;
+  /// Every activation operand's tensor, in operand order (a vmcu.concat's
+  /// pieces).
+  SmallVector<Value> operands = {};
+  SmallVector<Value> keptAlive = {};
   /// A region of the pool only this kernel uses (a bottleneck's line
   /// buffer), or null.
   Value workspace = {};

@@ -162,6 +162,16 @@ Value TosaBuilder::reshape(Value input, llvm::ArrayRef<int64_t> newShape) {
   return tosa::ReshapeOp::create(b, loc, type, input, shape(newShape));
 }
 
+Value TosaBuilder::concat(llvm::ArrayRef<Value> inputs, int32_t axis) {
+  auto first = cast<RankedTensorType>(inputs.front().getType());
+  SmallVector<int64_t> shape(first.getShape());
+  shape[axis] = 0;
+  for (Value input : inputs)
+    shape[axis] += cast<RankedTensorType>(input.getType()).getDimSize(axis);
+  return tosa::ConcatOp::create(b, loc, first.clone(shape), inputs,
+                                b.getI32IntegerAttr(axis));
+}
+
 Value TosaBuilder::sliceTail(Value in, int64_t trimH, int64_t trimW) {
   if (trimH == 0 && trimW == 0)
     return in;

@@ -28,8 +28,9 @@ func.func @main(%x: tensor<2x16xi8>) -> tensor<2x16xi8> {
 func.func @main(%x: tensor<2x16xi8>) -> tensor<2x16xi8> {
   %w = arith.constant dense<1> : tensor<16x16xi8>
   %b = arith.constant dense<2> : tensor<16xi32>
+  // A layer nobody reads would stay live and unplaced.
+  // expected-error @+1 {{has an output no layer reads; vmcu-tile places graphs whose every layer feeds the result}}
   %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq} : (tensor<2x16xi8>, tensor<16x16xi8>, tensor<16xi32>) -> tensor<2x16xi8>
-  // expected-error @+1 {{must read the output of the previous layer}}
   %z = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq} : (tensor<2x16xi8>, tensor<16x16xi8>, tensor<16xi32>) -> tensor<2x16xi8>
   return %z : tensor<2x16xi8>
 }
@@ -37,15 +38,15 @@ func.func @main(%x: tensor<2x16xi8>) -> tensor<2x16xi8> {
 // -----
 
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
-// Only vmcu.add may read an earlier (skip) tensor; here a conv reads the
-// model input, reshaped, as its weight.
+// Only vmcu.add, vmcu.mul and vmcu.concat read two tensors; here a conv
+// reads the model input, reshaped, as its weight.
 func.func @main(%x: tensor<1x4x4x16xi8>) -> tensor<1x4x4x16xi8> {
   %w = arith.constant dense<1> : tensor<16x1x1x16xi8>
   %b = arith.constant dense<2> : tensor<16xi32>
   %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x4x4x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x4x4x16xi8>
   %flat = tensor.collapse_shape %x [[0, 1, 2, 3]] : tensor<1x4x4x16xi8> into tensor<256xi8>
   %xw = tensor.expand_shape %flat [[0, 1, 2, 3]] output_shape [16, 1, 1, 16] : tensor<256xi8> into tensor<16x1x1x16xi8>
-  // expected-error @+1 {{reads a second activation tensor; only vmcu.add and vmcu.mul may read an earlier tensor}}
+  // expected-error @+1 {{reads a second activation tensor; only vmcu.add, vmcu.mul and vmcu.concat read several}}
   %z = vmcu.conv2d %y, %xw, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x4x4x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x4x4x16xi8>
   return %z : tensor<1x4x4x16xi8>
 }
@@ -56,7 +57,7 @@ func.func @main(%x: tensor<1x4x4x16xi8>) -> tensor<1x4x4x16xi8> {
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
   %c = arith.constant dense<3> : tensor<1x2x2x16xi8>
-  // expected-error @+1 {{has an operand that is not an activation tensor of the chain (a constant?); vmcu adds, subtracts and multiplies activations}}
+  // expected-error @+1 {{has an operand that is not an activation tensor of the graph (a constant?); vmcu adds, subtracts and multiplies activations}}
   %z = vmcu.mul %x, %c {lhs_zp = 0 : i32, rhs_zp = 0 : i32, requant = #rq} : (tensor<1x2x2x16xi8>, tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8>
   return %z : tensor<1x2x2x16xi8>
 }

@@ -257,6 +257,18 @@ llvm::Expected<Act> LayerBuilder::add(llvm::StringRef what, const Act &lhs,
   return Act{y, zp, saturate(Stats{sumMean / outScale, sumStd / outScale}, zp)};
 }
 
+Act LayerBuilder::concatChannels(llvm::ArrayRef<Act> pieces) {
+  SmallVector<Value> values;
+  Stats widest = pieces.front().stats;
+  for (const Act &piece : pieces) {
+    values.push_back(piece.value);
+    if (piece.stats.rms() > widest.rms())
+      widest = piece.stats;
+  }
+  constexpr int32_t kChannelAxis = 3;
+  return Act{tosa.concat(values, kChannelAxis), pieces.front().zp, widest};
+}
+
 llvm::Expected<Act> LayerBuilder::avgPool2d(llvm::StringRef what, const Act &in,
                                             int64_t kernel, int64_t stride,
                                             Padding padding) {

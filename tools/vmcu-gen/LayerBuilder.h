@@ -77,6 +77,10 @@ public:
   /// int32, and one rescale back to int8.
   llvm::Expected<Act> add(llvm::StringRef what, const Act &lhs, const Act &rhs);
 
+  /// tosa.concat of `pieces` along the channels. The bytes are copied, so
+  /// the result takes the first piece's zero point and the largest spread.
+  Act concatChannels(llvm::ArrayRef<Act> pieces);
+
   /// tosa.avg_pool2d, int32 accumulator, output zero point = input zero
   /// point (TFLite keeps the quantisation of an average pool).
   llvm::Expected<Act> avgPool2d(llvm::StringRef what, const Act &in,

@@ -123,6 +123,25 @@ llvm::Expected<Act> buildMcunetVwwChain(LayerBuilder &lb, Act x) {
   return x;
 }
 
+/// A DenseNet/Inception-style block, a graph rather than a chain: the input
+/// feeds a 1x1 and a 3x3 conv of `cmid` channels each, the two branches and
+/// the input itself are concatenated along the channels, and a 1x1 conv
+/// brings them to `cout`.
+llvm::Expected<Act> buildConcatBlock(LayerBuilder &lb, const Act &x,
+                                     int64_t cmid, int64_t cout) {
+  llvm::Expected<Act> narrow = lb.conv2d("concat branch 1x1", x, cmid, 1, 1,
+                                         Padding::Same, Activation::Relu6);
+  if (!narrow)
+    return narrow.takeError();
+  llvm::Expected<Act> wide = lb.conv2d("concat branch 3x3", x, cmid, 3, 1,
+                                       Padding::Same, Activation::Relu6);
+  if (!wide)
+    return wide.takeError();
+  Act joined = lb.concatChannels({*narrow, *wide, x});
+  return lb.conv2d("concat projection", joined, cout, 1, 1, Padding::Same,
+                   Activation::None);
+}
+
 /// Range checks that do not depend on the layer arithmetic.
 llvm::Error checkSpec(const ModelSpec &spec) {
   switch (spec.kind) {
@@ -166,6 +185,12 @@ llvm::Error checkSpec(const ModelSpec &spec) {
   }
   case Kind::McunetVwwChain:
     return llvm::Error::success();
+  case Kind::Concat:
+    return checkDims({{"h", spec.h},
+                      {"w", spec.w},
+                      {"cin", spec.cin},
+                      {"cmid", spec.cmid},
+                      {"cout", spec.cout}});
   }
   llvm_unreachable("unknown kind");
 }
@@ -196,6 +221,8 @@ llvm::Expected<Act> buildBody(LayerBuilder &lb, const ModelSpec &spec,
                            spec.kernel, spec.strides, spec.residual);
   case Kind::McunetVwwChain:
     return buildMcunetVwwChain(lb, x);
+  case Kind::Concat:
+    return buildConcatBlock(lb, x, spec.cmid, spec.cout);
   }
   llvm_unreachable("unknown kind");
 }
@@ -218,6 +245,8 @@ llvm::StringRef mlir::vmcu::gen::kindName(Kind kind) {
     return "bottleneck";
   case Kind::McunetVwwChain:
     return "mcunet-vww-chain";
+  case Kind::Concat:
+    return "concat";
   }
   llvm_unreachable("unknown kind");
 }
@@ -231,6 +260,7 @@ std::optional<Kind> mlir::vmcu::gen::parseKind(llvm::StringRef name) {
       .Case("avgpool", Kind::AvgPool)
       .Case("bottleneck", Kind::Bottleneck)
       .Case("mcunet-vww-chain", Kind::McunetVwwChain)
+      .Case("concat", Kind::Concat)
       .Default(std::nullopt);
 }
 
@@ -238,6 +268,7 @@ SmallVector<int64_t> mlir::vmcu::gen::inputShape(const ModelSpec &spec) {
   switch (spec.kind) {
   case Kind::Conv:
   case Kind::Bottleneck:
+  case Kind::Concat:
     return {1, spec.h, spec.w, spec.cin};
   case Kind::Depthwise:
   case Kind::Add:

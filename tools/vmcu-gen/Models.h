@@ -30,6 +30,7 @@ enum class Kind {
   AvgPool,
   Bottleneck,
   McunetVwwChain,
+  Concat,
 };
 
 /// The --kind spelling of `kind`, and back.

@@ -47,7 +47,7 @@ llvm::cl::OptionCategory genCategory("vmcu-gen options");
 llvm::cl::opt<std::string> kindOpt(
     "kind", llvm::cl::value_desc("kind"), llvm::cl::cat(genCategory),
     llvm::cl::desc("Model to generate (required): conv, depthwise, fc, add, "
-                   "avgpool, bottleneck or mcunet-vww-chain"));
+                   "avgpool, bottleneck, mcunet-vww-chain or concat"));
 llvm::cl::opt<std::string> modelOpt(
     "model", llvm::cl::value_desc("file"), llvm::cl::cat(genCategory),
     llvm::cl::desc("Instead of --kind, take @main from an existing model: "
@@ -162,6 +162,10 @@ Kinds and the shape options they read:
                     paper's Table 2, input 1x20x20x16, joined by a 3x3
                     stride-2 depthwise conv where H/W halves and a 1x1 conv
                     where channels change
+  concat            --h --w --cin --cmid --cout
+                    a graph, not a chain: x feeds a 1x1 and a 3x3 conv
+                    (cmid channels each, ReLU6); tosa.concat of both and x
+                    along the channels; a 1x1 conv to cout
 
 With --model=FILE no model is generated: FILE's @main is written with
 its --driver and --input, e.g. to run a .tflite model through tosa_ref.sh.
@@ -194,6 +198,8 @@ llvm::SmallVector<llvm::cl::Option *> optionsOf(Kind kind) {
             &coutOpt, &kernelOpt, &stridesOpt, &residualOpt};
   case Kind::McunetVwwChain:
     return {};
+  case Kind::Concat:
+    return {&hOpt, &wOpt, &cinOpt, &cmidOpt, &coutOpt};
   }
   llvm_unreachable("unknown kind");
 }
@@ -260,8 +266,8 @@ LogicalResult readSpec(ModelSpec &spec) {
   std::optional<Kind> kind = parseKind(kindOpt);
   if (!kind) {
     printError("unknown --kind '" + kindOpt +
-               "'; expected conv, depthwise, fc, add, avgpool, bottleneck or "
-               "mcunet-vww-chain");
+               "'; expected conv, depthwise, fc, add, avgpool, bottleneck, "
+               "mcunet-vww-chain or concat");
     return failure();
   }
   spec.kind = *kind;

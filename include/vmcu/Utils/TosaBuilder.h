@@ -94,6 +94,8 @@ public:
   Value clamp(Value input, int64_t lo, int64_t hi);
   /// tosa.reshape to `shape`.
   Value reshape(Value input, llvm::ArrayRef<int64_t> shape);
+  /// tosa.concat of `inputs` along `axis` (their element type).
+  Value concat(llvm::ArrayRef<Value> inputs, int32_t axis);
   /// `in` (NHWC) without its last `trimH` rows and `trimW` columns.
   Value sliceTail(Value in, int64_t trimH, int64_t trimW);
 

@@ -225,7 +225,33 @@ LogicalResult tosa_to_vmcu::checkTable(tosa::TableOp op, MatchDiag &diag) {
   return success();
 }
 
+LogicalResult tosa_to_vmcu::checkConcat(tosa::ConcatOp op, MatchDiag &diag) {
+  for (Value input : op.getInput1())
+    if (!hasIntElements(input.getType(), 8) || !hasStaticShape(input.getType()))
+      return diag.fail(op, "only int8 tensors of static shape are supported, "
+                           "got " +
+                               typeToString(input.getType()));
+  return success();
+}
+
 namespace {
+
+/// tosa.concat (int8) is vmcu.concat.
+struct ConcatLowering : OpConversionPattern<tosa::ConcatOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tosa::ConcatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MatchDiag diag;
+    if (failed(checkConcat(op, diag)))
+      return rewriter.notifyMatchFailure(op, diag.getReason());
+    rewriter.replaceOpWithNewOp<ConcatOp>(op, op.getOutput().getType(),
+                                          adaptor.getInput1(), op.getAxis(),
+                                          IntegerAttr());
+    return success();
+  }
+};
 
 /// tosa.table (int8) is vmcu.table.
 struct TableLowering : OpConversionPattern<tosa::TableOp> {
@@ -345,6 +371,7 @@ struct ConstLowering : OpConversionPattern<tosa::ConstOp> {
 void tosa_to_vmcu::populateElementwisePatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns) {
   patterns.add<Int8AddLowering<tosa::AddOp>, Int8AddLowering<tosa::SubOp>,
-               Int8MulLowering, ReshapeLowering, ConstLowering, TableLowering>(
+               Int8MulLowering, ReshapeLowering, ConstLowering, TableLowering,
+               ConcatLowering>(
       converter, patterns.getContext());
 }

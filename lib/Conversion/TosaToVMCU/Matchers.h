@@ -178,6 +178,7 @@ LogicalResult checkMatMul(tosa::MatMulOp op, Absorbed &absorbed,
 LogicalResult checkInt8Add(Operation *op, Absorbed &absorbed, MatchDiag &diag);
 /// A tosa.table vmcu converts: int8, static shape, constant table.
 LogicalResult checkTable(tosa::TableOp op, MatchDiag &diag);
+LogicalResult checkConcat(tosa::ConcatOp op, MatchDiag &diag);
 LogicalResult checkReshape(tosa::ReshapeOp op, MatchDiag &diag);
 
 /// True for the `tosa.add` or `tosa.sub` of the int8 add form: both

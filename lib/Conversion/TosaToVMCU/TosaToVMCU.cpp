@@ -133,6 +133,9 @@ LogicalResult vmcu::checkTosaToVMCUConvertible(Operation *root) {
               return checkReshape(reshape, diag);
             })
             .Case([&](tosa::TableOp table) { return checkTable(table, diag); })
+            .Case([&](tosa::ConcatOp concat) {
+              return checkConcat(concat, diag);
+            })
             .Default([](Operation *) { return std::nullopt; });
     if (!result)
       return;
@@ -150,7 +153,7 @@ LogicalResult vmcu::checkTosaToVMCUConvertible(Operation *root) {
     if (!isTosa(op) ||
         isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::AvgPool2dOp,
             tosa::MaxPool2dOp, tosa::MatMulOp, tosa::AddOp, tosa::SubOp,
-            tosa::MulOp, tosa::ReshapeOp, tosa::TableOp>(op))
+            tosa::MulOp, tosa::ReshapeOp, tosa::TableOp, tosa::ConcatOp>(op))
       return;
     std::string reason = explainUnfolded(op, covered.contains(op));
     if (reason.empty())
@@ -165,9 +168,9 @@ void vmcu::configureTosaToVMCUConversionTarget(ConversionTarget &target) {
   target.addLegalDialect<VMCUDialect, arith::ArithDialect,
                          tensor::TensorDialect, func::FuncDialect>();
   target.addIllegalOp<tosa::ConstOp, tosa::Conv2DOp, tosa::DepthwiseConv2DOp,
-                      tosa::AvgPool2dOp, tosa::MaxPool2dOp, tosa::TableOp, tosa::MatMulOp, tosa::AddOp,
-                      tosa::SubOp, tosa::MulOp, tosa::ReshapeOp,
-                      tosa::ClampOp>();
+                      tosa::AvgPool2dOp, tosa::MaxPool2dOp, tosa::TableOp,
+                      tosa::MatMulOp, tosa::AddOp, tosa::SubOp, tosa::MulOp,
+                      tosa::ReshapeOp, tosa::ClampOp, tosa::ConcatOp>();
   // Folded into a later layer, which leaves them dead.
   target.addDynamicallyLegalOp<tosa::RescaleOp>(
       [](tosa::RescaleOp op) { return isAddInputRescale(op); });

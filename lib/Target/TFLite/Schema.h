@@ -66,6 +66,10 @@ namespace reducer_options {
 constexpr unsigned kKeepDims = 0;
 } // namespace reducer_options
 
+namespace concatenation_options {
+constexpr unsigned kAxis = 0, kActivation = 1;
+} // namespace concatenation_options
+
 namespace softmax_options {
 constexpr unsigned kBeta = 0;
 } // namespace softmax_options
@@ -82,6 +86,7 @@ enum class Activation : int8_t {
 enum class Builtin : int32_t {
   Add = 0,
   AveragePool2D = 1,
+  Concatenation = 2,
   Conv2D = 3,
   DepthwiseConv2D = 4,
   Dequantize = 6,

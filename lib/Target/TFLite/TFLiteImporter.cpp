@@ -205,6 +205,8 @@ private:
   LogicalResult importReshape(ArrayRef<int32_t> in, int32_t out);
   LogicalResult importPad(ArrayRef<int32_t> in, int32_t out);
   LogicalResult importSoftmax(Table op, ArrayRef<int32_t> in, int32_t out);
+  LogicalResult importConcatenation(Table op, ArrayRef<int32_t> in,
+                                    int32_t out);
   LogicalResult importMean(Table op, ArrayRef<int32_t> in, int32_t out);
   /// MEAN's reduced axes: those of constant tensor `index`, resolved as
   /// TFLM's ResolveAxis does (negative from the end, duplicates dropped).
@@ -1337,6 +1339,61 @@ LogicalResult Importer::importSoftmax(Table op, ArrayRef<int32_t> in,
   return success();
 }
 
+LogicalResult Importer::importConcatenation(Table op, ArrayRef<int32_t> in,
+                                            int32_t out) {
+  if (in.empty())
+    return opError() << "expects at least one operand";
+  std::optional<int32_t> axis =
+      optionScalar<int32_t>(op, concatenation_options::kAxis, 0);
+  std::optional<int8_t> act =
+      optionScalar<int8_t>(op, concatenation_options::kActivation, 0);
+  if (!axis || !act)
+    return opError() << "has malformed options";
+  // TFLite Micro's Prepare rejects a fused activation.
+  if (*act != static_cast<int8_t>(Activation::None))
+    return opError() << "has a fused activation; TFLite Micro's "
+                        "CONCATENATION takes none";
+  SmallVector<Value> pieces;
+  for (auto [i, t] : llvm::enumerate(in)) {
+    if (isConstantOperand(t))
+      return opError() << "operand #" << i << " is a constant; vmcu "
+                       << "concatenates activations";
+    FailureOr<QuantValue> x = activation(t);
+    if (failed(x))
+      return failure();
+    pieces.push_back(x->value);
+  }
+  FailureOr<RankedTensorType> outType = activationType(out);
+  double outScale;
+  int32_t outZp;
+  if (failed(outType) || failed(activationQuant(out, outScale, outZp)))
+    return failure();
+  int64_t rank = outType->getRank();
+  int64_t positive = *axis < 0 ? *axis + rank : *axis;
+  if (positive < 0 || positive >= rank)
+    return opError() << "axis " << *axis << " is outside rank " << rank;
+  int64_t extent = 0;
+  for (Value piece : pieces) {
+    auto type = cast<RankedTensorType>(piece.getType());
+    bool sameElsewhere = type.getRank() == rank;
+    for (int64_t d = 0; sameElsewhere && d < rank; ++d)
+      sameElsewhere = d == positive ||
+                      type.getDimSize(d) == outType->getDimSize(d);
+    if (!sameElsewhere)
+      return opError() << "operand " << type << " does not fit output "
+                       << *outType << " along axis " << positive;
+    extent += type.getDimSize(positive);
+  }
+  if (extent != outType->getDimSize(positive))
+    return opError() << "operands add up to " << extent << " along axis "
+                     << positive << ", the output has "
+                     << outType->getDimSize(positive);
+  // TFLite Micro copies the int8 bytes whatever the operands' scales.
+  Value y = tosa.concat(pieces, static_cast<int32_t>(positive));
+  define(out, QuantValue{y, outScale, outZp});
+  return success();
+}
+
 FailureOr<fixedpoint::Int8Table>
 Importer::sigmoidOrHardSwish(Builtin kind, double inScale, int32_t inZp,
                              double outScale, int32_t outZp) {
@@ -1543,6 +1600,8 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
     return importPad(*in, result);
   case Builtin::Softmax:
     return importSoftmax(op, *in, result);
+  case Builtin::Concatenation:
+    return importConcatenation(op, *in, result);
   case Builtin::Mean:
     return importMean(op, *in, result);
   case Builtin::Dequantize:
@@ -1560,8 +1619,9 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
   }
   return opError() << "is not supported (builtin code " << opCode
                    << "); vmcu imports CONV_2D, DEPTHWISE_CONV_2D, "
-                      "FULLY_CONNECTED, ADD, SUB, MUL, AVERAGE_POOL_2D, MAX_POOL_2D, "
-                      "MEAN, RESHAPE, SQUEEZE, EXPAND_DIMS, PAD, SOFTMAX, RELU, RELU6, LEAKY_RELU, "
+                      "FULLY_CONNECTED, ADD, SUB, MUL, AVERAGE_POOL_2D, "
+                      "MAX_POOL_2D, MEAN, CONCATENATION, RESHAPE, SQUEEZE, "
+                      "EXPAND_DIMS, PAD, SOFTMAX, RELU, RELU6, LEAKY_RELU, "
                       "LOGISTIC, TANH, HARD_SWISH and int8 QUANTIZE";
 }
 

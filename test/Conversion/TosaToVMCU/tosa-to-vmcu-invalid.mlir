@@ -462,3 +462,11 @@ func.func @mul_scaled_operand(%x: tensor<1x4x4x8xi8>, %y: tensor<1x4x4x8xi8>) ->
   %r = tosa.rescale %p, %m, %sh, %zero32, %zp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x8xi8>
   return %r : tensor<1x4x4x8xi8>
 }
+
+// -----
+
+func.func @concat_i16(%a: tensor<1x4xi16>, %b: tensor<1x4xi16>) -> tensor<1x8xi16> {
+  // expected-error @+1 {{'tosa.concat' op only int8 tensors of static shape are supported, got tensor<1x4xi16>}}
+  %y = tosa.concat %a, %b {axis = 1 : i32} : (tensor<1x4xi16>, tensor<1x4xi16>) -> tensor<1x8xi16>
+  return %y : tensor<1x8xi16>
+}

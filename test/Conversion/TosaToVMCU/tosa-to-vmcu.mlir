@@ -645,6 +645,17 @@ func.func @max_pool2d_clamp_and_pad(%x: tensor<1x5x5x8xi8>) -> tensor<1x3x3x8xi8
 
 // -----
 
+// An int8 tosa.concat is a vmcu.concat on the same axis.
+// CHECK-LABEL: func.func @concat(
+// CHECK-NOT: tosa.
+// CHECK: vmcu.concat %{{.*}}, %{{.*}} {axis = 3 : i32} : (tensor<1x4x4x8xi8>, tensor<1x4x4x4xi8>) -> tensor<1x4x4x12xi8>
+func.func @concat(%a: tensor<1x4x4x8xi8>, %b: tensor<1x4x4x4xi8>) -> tensor<1x4x4x12xi8> {
+  %y = tosa.concat %a, %b {axis = 3 : i32} : (tensor<1x4x4x8xi8>, tensor<1x4x4x4xi8>) -> tensor<1x4x4x12xi8>
+  return %y : tensor<1x4x4x12xi8>
+}
+
+// -----
+
 // An int8 tosa.table is a vmcu.table with the same constant.
 // CHECK-LABEL: func.func @table(
 // CHECK-NOT: tosa.

@@ -1035,3 +1035,51 @@ func.func @gemm_tile_zp(%x: memref<8xi32>, %r: memref<96xi32>, %o: memref<96xi8>
   vmcu.gemm_tile %x[%i], %r[%i] into %o[%i] {pixels = 2 : i64, channels = 3 : i64, words = 2 : i64, x_stride = 16 : i64, out_stride = 48 : i64, double_round = true, output_zp = 200 : i32, min = -128 : i32, max = 127 : i32} : memref<8xi32>, memref<96xi32>, memref<96xi8>
   return
 }
+
+// -----
+
+func.func @concat_axis(%a: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
+  // expected-error @below {{axis 4 is outside the output's rank 4}}
+  %y = vmcu.concat %a, %a {axis = 4 : i32} : (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8>
+  return %y : tensor<1x4x4x16xi8>
+}
+
+// -----
+
+func.func @concat_extent(%a: tensor<1x4x4x8xi8>) -> tensor<1x4x4x12xi8> {
+  // expected-error @below {{the inputs' extents along axis 3 add up to 16, the output has 12}}
+  %y = vmcu.concat %a, %a {axis = 3 : i32} : (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x12xi8>
+  return %y : tensor<1x4x4x12xi8>
+}
+
+// -----
+
+func.func @concat_other_dim(%a: tensor<1x4x4x8xi8>, %b: tensor<1x4x2x8xi8>) -> tensor<1x4x4x16xi8> {
+  // expected-error @below {{input #1 differs from the output in dimension 2, which is not the axis}}
+  %y = vmcu.concat %a, %b {axis = 3 : i32} : (tensor<1x4x4x8xi8>, tensor<1x4x2x8xi8>) -> tensor<1x4x4x16xi8>
+  return %y : tensor<1x4x4x16xi8>
+}
+
+// -----
+
+func.func @concat_rank(%a: tensor<1x4x4x8xi8>, %b: tensor<4x4x8xi8>) -> tensor<1x4x4x16xi8> {
+  // expected-error @below {{input #1 has rank 3, the output 4}}
+  %y = vmcu.concat %a, %b {axis = 3 : i32} : (tensor<1x4x4x8xi8>, tensor<4x4x8xi8>) -> tensor<1x4x4x16xi8>
+  return %y : tensor<1x4x4x16xi8>
+}
+
+// -----
+
+func.func @concat_empty() -> tensor<1x4xi8> {
+  // expected-error @below {{needs at least one input}}
+  %y = vmcu.concat {axis = 1 : i32} : () -> tensor<1x4xi8>
+  return %y : tensor<1x4xi8>
+}
+
+// -----
+
+func.func @concat_segment(%a: tensor<1x4x4x6xi8>, %b: tensor<1x4x4x8xi8>) -> tensor<1x4x4x14xi8> {
+  // expected-error @below {{segment_bytes (4) must divide the segmented extent 6}}
+  %y = vmcu.concat %a, %b {axis = 3 : i32, segment_bytes = 4} : (tensor<1x4x4x6xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x14xi8>
+  return %y : tensor<1x4x4x14xi8>
+}

@@ -180,6 +180,15 @@ func.func @softmax_and_tflite_average(%x: tensor<1x4x4x8xi8>, %zp: tensor<1xi8>,
   return %l : tensor<1x8xi8>
 }
 
+// CHECK-LABEL: func.func @concat
+// CHECK: vmcu.concat %{{.*}}, %{{.*}}, %{{.*}} {axis = 3 : i32} : (tensor<1x4x4x8xi8>, tensor<1x4x4x4xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x20xi8>
+// CHECK: vmcu.concat %{{.*}} {axis = 0 : i32, segment_bytes = 4 : i64} : (tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+func.func @concat(%a: tensor<1x4x4x8xi8>, %b: tensor<1x4x4x4xi8>) -> tensor<1x4x4x20xi8> {
+  %y = vmcu.concat %a, %b, %a {axis = 3 : i32} : (tensor<1x4x4x8xi8>, tensor<1x4x4x4xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x20xi8>
+  %c = vmcu.concat %a {axis = 0 : i32, segment_bytes = 4} : (tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  return %y : tensor<1x4x4x20xi8>
+}
+
 // The .tflite importer's edge facts round-trip (on a nested module here).
 // CHECK: module attributes {vmcu.input_edge = #vmcu.edge<scale = 3.906250e-03 : f32, zero_point = -128, is_float = true>, vmcu.output_edge = #vmcu.edge<scale = 5.000000e-01 : f32, zero_point = 3, is_float = false>}
 module attributes {vmcu.input_edge = #vmcu.edge<scale = 0.00390625 : f32, zero_point = -128, is_float = true>, vmcu.output_edge = #vmcu.edge<scale = 0.5 : f32, zero_point = 3, is_float = false>} {}

@@ -620,6 +620,63 @@ SmallVector<int64_t> MaxPool2DOp::getSegmentedExtents() {
 }
 
 //===----------------------------------------------------------------------===//
+// ConcatOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConcatOp::verify() {
+  if (failed(verifyStaticShapes(*this)))
+    return failure();
+  if (getInputs().empty())
+    return emitOpError("needs at least one input");
+  auto outType = cast<ShapedType>(getOutput().getType());
+  int64_t rank = outType.getRank(), axis = getAxis();
+  if (axis < 0 || axis >= rank)
+    return emitOpError("axis ") << axis << " is outside the output's rank "
+                                << rank;
+  int64_t extent = 0;
+  for (auto [i, input] : llvm::enumerate(getInputs())) {
+    auto type = cast<ShapedType>(input.getType());
+    if (type.getRank() != rank)
+      return emitOpError("input #") << i << " has rank " << type.getRank()
+                                    << ", the output " << rank;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis && type.getDimSize(d) != outType.getDimSize(d))
+        return emitOpError("input #")
+               << i << " differs from the output in dimension " << d
+               << ", which is not the axis";
+    extent += type.getDimSize(axis);
+  }
+  if (extent != outType.getDimSize(axis))
+    return emitOpError("the inputs' extents along axis ")
+           << axis << " add up to " << extent << ", the output has "
+           << outType.getDimSize(axis);
+  return success();
+}
+
+int64_t ConcatOp::getRowBytes(Value value) {
+  ArrayRef<int64_t> shape = cast<ShapedType>(value.getType()).getShape();
+  if (getAxis() < 0 || getAxis() >= static_cast<int64_t>(shape.size()))
+    return 0; // The verifier reports the axis.
+  int64_t bytes = 1;
+  for (int64_t extent : shape.drop_front(getAxis()))
+    bytes *= extent;
+  return bytes;
+}
+
+int64_t ConcatOp::getRows() {
+  auto type = cast<ShapedType>(getOutput().getType());
+  return type.getNumElements() / getRowBytes(getOutput());
+}
+
+Value ConcatOp::getActivationInput() { return getInputs().front(); }
+SmallVector<int64_t> ConcatOp::getSegmentedExtents() {
+  SmallVector<int64_t> rows;
+  for (Value input : getInputs())
+    rows.push_back(getRowBytes(input));
+  return rows;
+}
+
+//===----------------------------------------------------------------------===//
 // TableOp
 //===----------------------------------------------------------------------===//
 

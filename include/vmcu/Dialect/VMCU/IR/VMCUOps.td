@@ -804,6 +804,43 @@ def VMCU_MulOp : VMCU_LayerOp<"mul", [Pure]> {
   }];
 }
 
+def VMCU_ConcatOp : VMCU_LayerOp<"concat", [Pure]> {
+  let summary = "int8 concatenation along one axis (TOSA concat)";
+  let description = [{
+    The `inputs` laid one after another along `axis`. The bytes are copied
+    as they are: TOSA's `concat` needs one element type, and TFLite
+    Micro's int8 CONCATENATION copies too, whatever its inputs' scales.
+    Every input has the output's shape except along `axis`, where the
+    extents add up to the output's. Seen as rows of the dimensions from
+    `axis` inward, output row `o` is the inputs' rows `o`, one after
+    another; segments tile those rows, so a segment divides every input's
+    row. An input may appear more than once.
+
+    Example:
+
+    ```mlir
+    %y = vmcu.concat %a, %b {axis = 3 : i32}
+         : (tensor<1x8x8x16xi8>, tensor<1x8x8x8xi8>) -> tensor<1x8x8x24xi8>
+    ```
+  }];
+  let arguments = (ins Variadic<TensorOf<[I8]>>:$inputs, I32Attr:$axis,
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
+  let results = (outs TensorOf<[I8]>:$output);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The bytes of one row of `value` (an input or the output): the
+    /// product of its dimensions from `axis` inward (0 for an axis out of
+    /// range).
+    int64_t getRowBytes(Value value);
+    /// The rows every input and the output have: the product of the
+    /// dimensions outside `axis`.
+    int64_t getRows();
+  }];
+}
+
 def VMCU_AvgPool2DOp : VMCU_LayerOp<"avg_pool2d", [Pure]> {
   let summary = "int8 NHWC average pooling (TOSA avg_pool2d)";
   let description = [{

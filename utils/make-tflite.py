@@ -620,6 +620,36 @@ class ModelBuilder:
                                  (S.CONCAT_FUSED_ACTIVATION, N.Int8Flags, S.ACT_NONE)])
         return y
 
+    def strided_slice(self, x, begin, end, strides, shape, begin_mask=0, end_mask=0,
+                      shrink_axis_mask=0):
+        """STRIDED_SLICE with constant int32 begin/end/strides; `shape` is
+        the output's (what the converter computes); keeps the quantization."""
+        name = self._name("strided_slice")
+        consts = [self.graph.add_tensor(f"{name}/{what}", (len(begin),), S.TENSOR_INT32,
+                                        data=np.array(values, dtype="<i4"))
+                  for what, values in (("begin", begin), ("end", end), ("strides", strides))]
+        c = shape[-1] if shape else 1
+        y = self._same_quant(name, tuple(shape), x, x.mean[:c] if x.mean.size >= c else x.mean,
+                             x.std[:c] if x.std.size >= c else x.std)
+        self.graph.add_operator(S.OP_STRIDED_SLICE, [x.index] + consts, [y.index],
+                                S.OPTIONS_STRIDED_SLICE, [
+                                    (S.STRIDED_SLICE_BEGIN_MASK, N.Int32Flags, begin_mask),
+                                    (S.STRIDED_SLICE_END_MASK, N.Int32Flags, end_mask),
+                                    (S.STRIDED_SLICE_SHRINK_AXIS_MASK, N.Int32Flags,
+                                     shrink_axis_mask)])
+        return y
+
+    def slice(self, x, begin, size, shape):
+        """SLICE with constant int32 begin and size (-1: to the end)."""
+        name = self._name("slice")
+        consts = [self.graph.add_tensor(f"{name}/{what}", (len(begin),), S.TENSOR_INT32,
+                                        data=np.array(values, dtype="<i4"))
+                  for what, values in (("begin", begin), ("size", size))]
+        c = shape[-1]
+        y = self._same_quant(name, tuple(shape), x, x.mean[:c], x.std[:c])
+        self.graph.add_operator(S.OP_SLICE, [x.index] + consts, [y.index], S.OPTIONS_SLICE)
+        return y
+
     def _elementwise(self, code, base, x, quant, options_type, options=(), f=None):
         """A unary int8 operator; `quant` is the output's (scale, zero point),
         None to keep the input's. f, if given, is the real function the
@@ -873,6 +903,22 @@ def kind_concat_axes(m):
     return m.concat([cols, cols], -1)
 
 
+def kind_slices(m):
+    x = m.input((1, 9, 8, 12))
+    # Rows 1, 3, 5, 7 (stride 2, a negative end), columns 2.. (begin mask
+    # off, end mask on), channels 4..11.
+    a = m.strided_slice(x, [0, 1, 2, 4], [1, -1, 0, 12], [1, 2, 1, 1], (1, 4, 6, 8),
+                        end_mask=0b0100)
+    b = m.conv2d(a, 8, 1, 1, VALID, RELU6)
+    # Every third column, every second channel: one-byte segments.
+    c = m.strided_slice(b, [0, 0, 0, 0], [1, 4, 6, 8], [1, 1, 3, 2], (1, 4, 2, 4))
+    d = m.slice(x, [0, 2, 3, 0], [-1, 4, 2, -1], (1, 4, 2, 12))
+    e = m.concat([c, d], 3)
+    # The last row with its axis shrunk away: [1, 2, 16].
+    return m.strided_slice(e, [0, -1, 0, 0], [1, 0, 2, 16], [1, 1, 1, 1], (1, 2, 16),
+                           shrink_axis_mask=0b0010)
+
+
 def kind_logistic_tanh(m):
     x = m.input((1, 5, 5, 8), SIGMOID_INPUT_SCALE_RANGE)
     y = m.conv2d(m.logistic(x), 12, 1, 1, VALID, NONE, gain=TANH_CONV_GAIN)
@@ -1050,6 +1096,11 @@ KINDS = {
                     "4x6x8: CONCATENATION along H of the input and its CONV_2D 1x1 "
                     "(8x6x8), along W (axis -2) of that and its DEPTHWISE_CONV_2D 3x3 "
                     "(8x12x8), along the channels (axis -1) of that tensor twice"),
+    "slices": (kind_slices,
+               "9x8x12: STRIDED_SLICE (stride 2 on H, a negative end, an end mask) -> "
+               "4x6x8, CONV_2D 1x1, STRIDED_SLICE (strides 3 on W and 2 on C) -> 4x2x4, "
+               "SLICE of the input (size -1) -> 4x2x12, CONCATENATION, STRIDED_SLICE "
+               "of the last row with a shrink mask -> [1, 2, 16]"),
     "broadcast-ops": (kind_broadcast_ops,
                       "5x5x8: MUL by a per-channel constant [8], ADD of a per-channel constant "
                       "[1,1,1,8], SUB of that and CONV_2D 1x1 -> 8 of the input (two "

@@ -9,7 +9,9 @@ IN.bin (raw int8, NHWC) and writes the raw int8 output, like
 and MUL (numpy broadcasting, up to 6 dimensions, either operand may be a
 constant tensor), AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D,
 FULLY_CONNECTED, MAX_POOL_2D, PAD, RESHAPE, CONCATENATION (a byte copy,
-as TFLM's int8 kernel), with fused NONE / RELU /
+as TFLM's int8 kernel), SLICE and STRIDED_SLICE (positive strides, as
+strided_slice_logic.h resolves masks and negative indices), with fused
+NONE / RELU /
 RELU_N1_TO_1 / RELU6, SOFTMAX, and RELU, RELU6, LEAKY_RELU and
 int8 QUANTIZE (int8 in and out, gemmlowp's
 fixed-point exp and reciprocal, as reference_ops::Softmax), LOGISTIC and TANH
@@ -584,6 +586,61 @@ def concatenation(op, t, v):
     return np.concatenate(pieces, axis=axis + rank if axis < 0 else axis)
 
 
+def _constant_ints(t, i):
+    if t[i].data is None:
+        raise NotImplementedError("SLICE / STRIDED_SLICE indices must be constant")
+    return [int(a) for a in np.asarray(t[i].data).ravel()]
+
+
+def _strided_axis(op, g, extent, begin, end, stride):
+    """(first, stop) of axis g as TFLM's StridedSliceStartForAxis and
+    StridedSliceEndForAxis resolve them for a positive stride."""
+    def bit(field):
+        return (_scalar(op.options, field, N.Int32Flags) >> g) & 1 if op.options is not None else 0
+    offset = _scalar(op.options, S.STRIDED_SLICE_OFFSET, N.BoolFlags) \
+        if op.options is not None else 0
+    first = begin + extent if begin < 0 else begin
+    first = 0 if bit(S.STRIDED_SLICE_BEGIN_MASK) else min(max(first, 0), extent)
+    if bit(S.STRIDED_SLICE_SHRINK_AXIS_MASK):
+        return first, first if first >= extent else first + 1
+    stop = end + first if offset else end
+    stop = stop + extent if stop < 0 else stop
+    stop = extent if bit(S.STRIDED_SLICE_END_MASK) else min(max(stop, 0), extent)
+    return first, stop
+
+
+def strided_slice(op, t, v):
+    """STRIDED_SLICE with positive strides and no ellipsis or new-axis mask:
+    missing leading axes are taken whole (StridedSlicePadIndices), each
+    axis resolved as _strided_axis, the box reshaped to the output (shrunk
+    axes dropped)."""
+    x = v[op.inputs[0]]
+    begin, end, strides = (_constant_ints(t, i) for i in op.inputs[1:4])
+    if op.options is not None and (_scalar(op.options, S.STRIDED_SLICE_ELLIPSIS_MASK,
+                                           N.Int32Flags)
+                                   or _scalar(op.options, S.STRIDED_SLICE_NEW_AXIS_MASK,
+                                              N.Int32Flags)):
+        raise NotImplementedError("STRIDED_SLICE with an ellipsis or new-axis mask")
+    pad = x.ndim - len(begin)
+    box = [slice(None)] * pad
+    for g, (b, e, s) in enumerate(zip(begin, end, strides)):
+        if s <= 0:
+            raise NotImplementedError("STRIDED_SLICE with a stride <= 0")
+        first, stop = _strided_axis(op, g, x.shape[pad + g], b, e, s)
+        box.append(slice(first, max(stop, first), s))
+    return x[tuple(box)].reshape(t[op.outputs[0]].shape)
+
+
+def slice_op(op, t, v):
+    """SLICE: begin and size per axis (size -1: to the end), as
+    reference_ops::Slice."""
+    x = v[op.inputs[0]]
+    begin, size = _constant_ints(t, op.inputs[1]), _constant_ints(t, op.inputs[2])
+    box = tuple(slice(b, x.shape[d] if n == -1 else b + n)
+                for d, (b, n) in enumerate(zip(begin, size)))
+    return x[box]
+
+
 def pad(op, t, v):
     """Fills with the output zero point (the quantized 0.0), as TFLite does."""
     paddings = t[op.inputs[1]].data.astype(np.int64)
@@ -1060,6 +1117,8 @@ KERNELS = {
     S.OP_MAX_POOL_2D: max_pool_2d,
     S.OP_PAD: pad,
     S.OP_CONCATENATION: concatenation,
+    S.OP_STRIDED_SLICE: strided_slice,
+    S.OP_SLICE: slice_op,
     S.OP_MEAN: mean,
     S.OP_RESHAPE: reshape,
     S.OP_SQUEEZE: reshape,      # the output tensor declares the shape

@@ -207,6 +207,59 @@ LogicalResult emitConcat(Emitter &e, ConcatOp op, const KernelTensors &t) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// slice: a strided box of the input, row by row.
+//===----------------------------------------------------------------------===//
+
+/// Nested loops over `extents`, outermost first; `body` gets every
+/// induction variable.
+void forEachIndex(Emitter &e, ArrayRef<int64_t> extents,
+                  function_ref<void(ValueRange)> body,
+                  SmallVector<Value> ivs = {}) {
+  if (ivs.size() == extents.size())
+    return body(ivs);
+  e.loop(0, extents[ivs.size()], [&](Value iv) {
+    SmallVector<Value> inner = ivs;
+    inner.push_back(iv);
+    forEachIndex(e, extents, body, inner);
+  });
+}
+
+/// For every output row (all dimensions but the innermost), copies its
+/// segments from the input row the starts and strides select; then frees
+/// the whole input, whose rows outside the box nothing reads.
+LogicalResult emitSlice(Emitter &e, SliceOp op, const KernelTensors &t) {
+  auto in = op.getInput().getType();
+  auto out = op.getOutput().getType();
+  int64_t rank = out.getRank(), s = e.seg;
+  int64_t inRowSegs = in.getDimSize(rank - 1) / s;
+  int64_t outRowSegs = out.getDimSize(rank - 1) / s;
+  ArrayRef<int64_t> start = op.getStart(), stride = op.getStride();
+  // Segment index = sum over the outer dimensions of (row index) * (rows
+  // below it) * (segments per row), plus the segment within the row.
+  AffineExpr inSeg = e.b.getAffineConstantExpr(start.back() / s);
+  AffineExpr outSeg = e.b.getAffineConstantExpr(0);
+  int64_t inRows = inRowSegs, outRows = outRowSegs;
+  for (int64_t d = rank - 2; d >= 0; --d) {
+    inSeg = inSeg + (start[d] + e.d(d) * stride[d]) * inRows;
+    outSeg = outSeg + e.d(d) * outRows;
+    inRows *= in.getDimSize(d);
+    outRows *= out.getDimSize(d);
+  }
+  inSeg = inSeg + e.d(rank - 1) * stride.back();
+  outSeg = outSeg + e.d(rank - 1);
+  SmallVector<int64_t> extents(out.getShape().drop_back());
+  extents.push_back(outRowSegs);
+  Value buf = e.scratch(s, e.b.getI8Type());
+  forEachIndex(e, extents, [&](ValueRange ivs) {
+    e.loadSegment(t.input, inSeg, ivs, buf);
+    e.storeSegment(t.output, outSeg, ivs, buf);
+  });
+  e.loop(0, in.getNumElements() / s,
+         [&](Value q) { e.freeSegment(t.input, e.d(0), {q}); });
+  return success();
+}
+
 /// Erases the loops left empty when frees of a kept-alive tensor were not
 /// emitted (innermost first).
 void eraseEmptyLoops(Block &body) {
@@ -245,11 +298,12 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
           .Case([&](SoftmaxOp op) { return emitSoftmax(e, op, tensors); })
           .Case([&](TableOp op) { return emitTable(e, op, tensors); })
           .Case([&](ConcatOp op) { return emitConcat(e, op, tensors); })
+          .Case([&](SliceOp op) { return emitSlice(e, op, tensors); })
           .Default([&](Operation *op) {
             return op->emitOpError(
                 "is not supported by vmcu-tile yet (only conv2d, "
                 "depthwise_conv2d, fully_connected, avg_pool2d, "
-                "max_pool2d, add, mul, table, softmax, concat and "
+                "max_pool2d, add, mul, table, softmax, concat, slice and "
                 "bottleneck)");
           });
   if (succeeded(result) && !e.keepAlive.empty())

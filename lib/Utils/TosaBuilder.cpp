@@ -162,6 +162,12 @@ Value TosaBuilder::reshape(Value input, llvm::ArrayRef<int64_t> newShape) {
   return tosa::ReshapeOp::create(b, loc, type, input, shape(newShape));
 }
 
+Value TosaBuilder::slice(Value input, llvm::ArrayRef<int64_t> start,
+                         llvm::ArrayRef<int64_t> size) {
+  auto type = cast<RankedTensorType>(input.getType()).clone(size);
+  return tosa::SliceOp::create(b, loc, type, input, shape(start), shape(size));
+}
+
 Value TosaBuilder::concat(llvm::ArrayRef<Value> inputs, int32_t axis) {
   auto first = cast<RankedTensorType>(inputs.front().getType());
   SmallVector<int64_t> shape(first.getShape());
@@ -179,9 +185,7 @@ Value TosaBuilder::sliceTail(Value in, int64_t trimH, int64_t trimW) {
   SmallVector<int64_t> size(type.getShape());
   size[1] -= trimH;
   size[2] -= trimW;
-  Value start = shape({0, 0, 0, 0});
-  Value sizeValue = shape(size);
-  return tosa::SliceOp::create(b, loc, type.clone(size), in, start, sizeValue);
+  return slice(in, {0, 0, 0, 0}, size);
 }
 
 Value TosaBuilder::conv2d(Value x, int32_t inputZp,

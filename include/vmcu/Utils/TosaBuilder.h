@@ -94,6 +94,9 @@ public:
   Value clamp(Value input, int64_t lo, int64_t hi);
   /// tosa.reshape to `shape`.
   Value reshape(Value input, llvm::ArrayRef<int64_t> shape);
+  /// tosa.slice of `size` elements from `start`.
+  Value slice(Value input, llvm::ArrayRef<int64_t> start,
+              llvm::ArrayRef<int64_t> size);
   /// tosa.concat of `inputs` along `axis` (their element type).
   Value concat(llvm::ArrayRef<Value> inputs, int32_t axis);
   /// `in` (NHWC) without its last `trimH` rows and `trimW` columns.

@@ -236,6 +236,27 @@ LogicalResult tosa_to_vmcu::checkConcat(tosa::ConcatOp op, MatchDiag &diag) {
 
 namespace {
 
+/// A tosa.slice no window layer folds (int8) is vmcu.slice with unit
+/// strides.
+struct SliceLowering : OpConversionPattern<tosa::SliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tosa::SliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MatchDiag diag;
+    SmallVector<int64_t> start;
+    if (failed(checkSlice(op, start, diag)))
+      return rewriter.notifyMatchFailure(op, diag.getReason());
+    SmallVector<int64_t> stride(start.size(), 1);
+    rewriter.replaceOpWithNewOp<SliceOp>(
+        op, op.getOutput().getType(), adaptor.getInput1(),
+        rewriter.getDenseI64ArrayAttr(start),
+        rewriter.getDenseI64ArrayAttr(stride), IntegerAttr());
+    return success();
+  }
+};
+
 /// tosa.concat (int8) is vmcu.concat.
 struct ConcatLowering : OpConversionPattern<tosa::ConcatOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -372,6 +393,6 @@ void tosa_to_vmcu::populateElementwisePatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns) {
   patterns.add<Int8AddLowering<tosa::AddOp>, Int8AddLowering<tosa::SubOp>,
                Int8MulLowering, ReshapeLowering, ConstLowering, TableLowering,
-               ConcatLowering>(
+               ConcatLowering, SliceLowering>(
       converter, patterns.getContext());
 }

@@ -334,6 +334,19 @@ tosa_to_vmcu::matchOutputRequant(Operation *layer, Value acc, int64_t channels,
 // Input padding and slices
 //===----------------------------------------------------------------------===//
 
+LogicalResult tosa_to_vmcu::checkSlice(tosa::SliceOp op,
+                                       SmallVector<int64_t> &start,
+                                       MatchDiag &diag) {
+  Type input = op.getInput1().getType();
+  if (!hasIntElements(input, 8) || !hasStaticShape(input))
+    return diag.fail(op, "only int8 tensors of static shape are supported, "
+                         "got " +
+                             typeToString(input));
+  if (!tosa::getConstShapeValues(op.getStart().getDefiningOp(), start))
+    return diag.fail(op, "start must be a tosa.const_shape value");
+  return success();
+}
+
 bool tosa_to_vmcu::isFoldedWindowProducer(Operation *op) {
   if (!isa<tosa::PadOp, tosa::SliceOp>(op))
     return false;

@@ -179,6 +179,9 @@ LogicalResult checkInt8Add(Operation *op, Absorbed &absorbed, MatchDiag &diag);
 /// A tosa.table vmcu converts: int8, static shape, constant table.
 LogicalResult checkTable(tosa::TableOp op, MatchDiag &diag);
 LogicalResult checkConcat(tosa::ConcatOp op, MatchDiag &diag);
+/// A tosa.slice no window layer folds, with its constant `start`.
+LogicalResult checkSlice(tosa::SliceOp op, SmallVector<int64_t> &start,
+                         MatchDiag &diag);
 LogicalResult checkReshape(tosa::ReshapeOp op, MatchDiag &diag);
 
 /// True for the `tosa.add` or `tosa.sub` of the int8 add form: both

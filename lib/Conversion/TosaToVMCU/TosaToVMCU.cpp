@@ -136,6 +136,12 @@ LogicalResult vmcu::checkTosaToVMCUConvertible(Operation *root) {
             .Case([&](tosa::ConcatOp concat) {
               return checkConcat(concat, diag);
             })
+            .Case([&](tosa::SliceOp slice) -> std::optional<LogicalResult> {
+              if (isFoldedWindowProducer(slice))
+                return std::nullopt;
+              SmallVector<int64_t> start;
+              return checkSlice(slice, start, diag);
+            })
             .Default([](Operation *) { return std::nullopt; });
     if (!result)
       return;
@@ -153,7 +159,8 @@ LogicalResult vmcu::checkTosaToVMCUConvertible(Operation *root) {
     if (!isTosa(op) ||
         isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::AvgPool2dOp,
             tosa::MaxPool2dOp, tosa::MatMulOp, tosa::AddOp, tosa::SubOp,
-            tosa::MulOp, tosa::ReshapeOp, tosa::TableOp, tosa::ConcatOp>(op))
+            tosa::MulOp, tosa::ReshapeOp, tosa::TableOp, tosa::ConcatOp,
+            tosa::SliceOp>(op))
       return;
     std::string reason = explainUnfolded(op, covered.contains(op));
     if (reason.empty())

@@ -70,6 +70,11 @@ namespace concatenation_options {
 constexpr unsigned kAxis = 0, kActivation = 1;
 } // namespace concatenation_options
 
+namespace strided_slice_options {
+constexpr unsigned kBeginMask = 0, kEndMask = 1, kEllipsisMask = 2,
+                   kNewAxisMask = 3, kShrinkAxisMask = 4, kOffset = 5;
+} // namespace strided_slice_options
+
 namespace softmax_options {
 constexpr unsigned kBeta = 0;
 } // namespace softmax_options
@@ -103,6 +108,8 @@ enum class Builtin : int32_t {
   Mean = 40,
   Sub = 41,
   Squeeze = 43,
+  StridedSlice = 45,
+  Slice = 65,
   ExpandDims = 70,
   LeakyRelu = 98,
   Quantize = 114,

@@ -207,6 +207,17 @@ private:
   LogicalResult importSoftmax(Table op, ArrayRef<int32_t> in, int32_t out);
   LogicalResult importConcatenation(Table op, ArrayRef<int32_t> in,
                                     int32_t out);
+  /// SLICE (begin, size) or STRIDED_SLICE (begin, end, strides and masks)
+  /// as TFLite Micro resolves them: a box of the input, reshaped to the
+  /// output tensor (shrunk axes dropped).
+  LogicalResult importSlice(Table op, ArrayRef<int32_t> in, int32_t out,
+                            bool strided);
+  /// The first element and the count of STRIDED_SLICE's axis `d` of
+  /// `extent` elements (TFLM's StridedSliceStartForAxis/EndForAxis for a
+  /// positive stride).
+  FailureOr<std::pair<int64_t, int64_t>>
+  stridedAxis(Table op, int64_t d, int64_t extent, int32_t begin, int32_t end,
+              int32_t stride);
   LogicalResult importMean(Table op, ArrayRef<int32_t> in, int32_t out);
   /// MEAN's reduced axes: those of constant tensor `index`, resolved as
   /// TFLM's ResolveAxis does (negative from the end, duplicates dropped).
@@ -316,6 +327,10 @@ const char *mlir::vmcu::tflite::builtinName(int32_t code) {
     return "SUB";
   case 43:
     return "SQUEEZE";
+  case 45:
+    return "STRIDED_SLICE";
+  case 65:
+    return "SLICE";
   case 70:
     return "EXPAND_DIMS";
   case 98:
@@ -1394,6 +1409,117 @@ LogicalResult Importer::importConcatenation(Table op, ArrayRef<int32_t> in,
   return success();
 }
 
+
+FailureOr<std::pair<int64_t, int64_t>>
+Importer::stridedAxis(Table op, int64_t d, int64_t extent, int32_t begin,
+                      int32_t end, int32_t stride) {
+  namespace so = strided_slice_options;
+  auto maskBit = [&](unsigned field) -> std::optional<bool> {
+    std::optional<int32_t> mask = optionScalar<int32_t>(op, field, 0);
+    if (!mask)
+      return std::nullopt;
+    return (*mask >> d) & 1;
+  };
+  std::optional<bool> beginMask = maskBit(so::kBeginMask);
+  std::optional<bool> endMask = maskBit(so::kEndMask);
+  std::optional<bool> shrink = maskBit(so::kShrinkAxisMask);
+  std::optional<bool> offset = optionScalar<bool>(op, so::kOffset, false);
+  if (!beginMask || !endMask || !shrink || !offset)
+    return opError() << "has malformed options";
+  int64_t first = begin < 0 ? begin + extent : begin;
+  first = *beginMask ? 0 : std::clamp<int64_t>(first, 0, extent);
+  int64_t stop;
+  if (*shrink) {
+    stop = first >= extent ? first : first + 1;
+  } else {
+    stop = *offset ? int64_t(end) + first : int64_t(end);
+    stop = stop < 0 ? stop + extent : stop;
+    stop = *endMask ? extent : std::clamp<int64_t>(stop, 0, extent);
+  }
+  int64_t count = stop > first ? (stop - first + stride - 1) / stride : 0;
+  return std::make_pair(first, count);
+}
+
+LogicalResult Importer::importSlice(Table op, ArrayRef<int32_t> in,
+                                    int32_t out, bool strided) {
+  namespace so = strided_slice_options;
+  if (in.size() != (strided ? 4u : 3u))
+    return opError() << "expects " << (strided ? 4 : 3) << " operands";
+  FailureOr<QuantValue> x = activation(in[0]);
+  if (failed(x))
+    return failure();
+  RankedTensorType inType = x->getType();
+  int64_t rank = inType.getRank();
+  int64_t given = tensors[in[1]].shape.empty() ? 0 : tensors[in[1]].shape[0];
+  if (given < 1 || given > rank || (!strided && given != rank))
+    return opError() << "has " << given << " begin indices for a rank-"
+                     << rank << " input";
+  FailureOr<SmallVector<int32_t>> begin = constantI32(in[1], given);
+  FailureOr<SmallVector<int32_t>> second = constantI32(in[2], given);
+  FailureOr<SmallVector<int32_t>> strides =
+      strided ? constantI32(in[3], given)
+              : FailureOr<SmallVector<int32_t>>(SmallVector<int32_t>(given, 1));
+  if (failed(begin) || failed(second) || failed(strides))
+    return failure();
+  if (strided) {
+    std::optional<int32_t> ellipsis =
+        optionScalar<int32_t>(op, so::kEllipsisMask, 0);
+    std::optional<int32_t> newAxis =
+        optionScalar<int32_t>(op, so::kNewAxisMask, 0);
+    if (!ellipsis || !newAxis)
+      return opError() << "has malformed options";
+    if (*ellipsis || *newAxis)
+      return opError() << "uses an ellipsis or new-axis mask; vmcu "
+                          "imports STRIDED_SLICE without them";
+  }
+  // Missing leading axes are taken whole (TFLM's StridedSlicePadIndices).
+  int64_t pad = rank - given;
+  SmallVector<int64_t> start(rank, 0), stride(rank, 1), size(inType.getShape());
+  for (int64_t g = 0; g < given; ++g) {
+    int64_t d = pad + g, extent = inType.getDimSize(d);
+    int32_t step = (*strides)[g];
+    if (step <= 0)
+      return opError() << "has stride " << step << " on axis " << d
+                       << "; vmcu imports positive strides";
+    if (strided) {
+      FailureOr<std::pair<int64_t, int64_t>> axis =
+          stridedAxis(op, g, extent, (*begin)[g], (*second)[g], step);
+      if (failed(axis))
+        return failure();
+      std::tie(start[d], size[d]) = *axis;
+    } else {
+      start[d] = (*begin)[g];
+      size[d] = (*second)[g] == -1 ? extent - start[d] : (*second)[g];
+    }
+    stride[d] = step;
+    if (start[d] < 0 || size[d] < 1 ||
+        start[d] + (size[d] - 1) * stride[d] >= extent)
+      return opError() << "selects " << size[d] << " elements from "
+                       << start[d] << " on axis " << d << " of " << extent;
+  }
+  FailureOr<RankedTensorType> outType = activationType(out);
+  double outScale;
+  int32_t outZp;
+  if (failed(outType) || failed(activationQuant(out, outScale, outZp)))
+    return failure();
+  auto boxType = inType.clone(size);
+  if (boxType.getNumElements() != outType->getNumElements())
+    return opError() << "selects " << boxType << ", the output is "
+                     << *outType;
+  // TOSA's slice where every stride is 1; vmcu.slice otherwise.
+  Value box;
+  if (llvm::all_of(stride, [](int64_t s) { return s == 1; }))
+    box = tosa.slice(x->value, start, size);
+  else
+    box = SliceOp::create(builder, tosa.getLoc(), boxType, x->value,
+                          builder.getDenseI64ArrayAttr(start),
+                          builder.getDenseI64ArrayAttr(stride), IntegerAttr());
+  if (boxType.getShape() != outType->getShape())
+    box = tosa.reshape(box, outType->getShape());
+  // TFLM copies the int8 bytes whatever the output's quantisation.
+  define(out, QuantValue{box, outScale, outZp});
+  return success();
+}
 FailureOr<fixedpoint::Int8Table>
 Importer::sigmoidOrHardSwish(Builtin kind, double inScale, int32_t inZp,
                              double outScale, int32_t outZp) {
@@ -1602,6 +1728,10 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
     return importSoftmax(op, *in, result);
   case Builtin::Concatenation:
     return importConcatenation(op, *in, result);
+  case Builtin::Slice:
+    return importSlice(op, *in, result, /*strided=*/false);
+  case Builtin::StridedSlice:
+    return importSlice(op, *in, result, /*strided=*/true);
   case Builtin::Mean:
     return importMean(op, *in, result);
   case Builtin::Dequantize:
@@ -1620,7 +1750,8 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
   return opError() << "is not supported (builtin code " << opCode
                    << "); vmcu imports CONV_2D, DEPTHWISE_CONV_2D, "
                       "FULLY_CONNECTED, ADD, SUB, MUL, AVERAGE_POOL_2D, "
-                      "MAX_POOL_2D, MEAN, CONCATENATION, RESHAPE, SQUEEZE, "
+                      "MAX_POOL_2D, MEAN, CONCATENATION, SLICE, STRIDED_SLICE, "
+                      "RESHAPE, SQUEEZE, "
                       "EXPAND_DIMS, PAD, SOFTMAX, RELU, RELU6, LEAKY_RELU, "
                       "LOGISTIC, TANH, HARD_SWISH and int8 QUANTIZE";
 }

@@ -470,3 +470,13 @@ func.func @concat_i16(%a: tensor<1x4xi16>, %b: tensor<1x4xi16>) -> tensor<1x8xi1
   %y = tosa.concat %a, %b {axis = 1 : i32} : (tensor<1x4xi16>, tensor<1x4xi16>) -> tensor<1x8xi16>
   return %y : tensor<1x8xi16>
 }
+
+// -----
+
+func.func @slice_i16(%x: tensor<1x8xi16>) -> tensor<1x4xi16> {
+  %start = tosa.const_shape {values = dense<[0, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %size = tosa.const_shape {values = dense<[1, 4]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  // expected-error @+1 {{'tosa.slice' op only int8 tensors of static shape are supported, got tensor<1x8xi16>}}
+  %y = tosa.slice %x, %start, %size : (tensor<1x8xi16>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x4xi16>
+  return %y : tensor<1x4xi16>
+}

@@ -645,6 +645,23 @@ func.func @max_pool2d_clamp_and_pad(%x: tensor<1x5x5x8xi8>) -> tensor<1x3x3x8xi8
 
 // -----
 
+// A tosa.slice that no window layer folds is a vmcu.slice with unit
+// strides; one feeding a conv folds into its padding as before.
+// CHECK-LABEL: func.func @slice(
+// CHECK-NOT: tosa.
+// CHECK: %[[S:.*]] = vmcu.slice %{{.*}} {start = array<i64: 0, 2, 0, 4>, stride = array<i64: 1, 1, 1, 1>} : (tensor<1x6x5x8xi8>) -> tensor<1x3x5x4xi8>
+// CHECK: vmcu.table %[[S]]
+func.func @slice(%x: tensor<1x6x5x8xi8>) -> tensor<1x3x5x4xi8> {
+  %start = tosa.const_shape {values = dense<[0, 2, 0, 4]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %size = tosa.const_shape {values = dense<[1, 3, 5, 4]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %y = tosa.slice %x, %start, %size : (tensor<1x6x5x8xi8>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x3x5x4xi8>
+  %t = "tosa.const"() {values = dense<7> : tensor<256xi8>} : () -> tensor<256xi8>
+  %z = tosa.table %y, %t : (tensor<1x3x5x4xi8>, tensor<256xi8>) -> tensor<1x3x5x4xi8>
+  return %z : tensor<1x3x5x4xi8>
+}
+
+// -----
+
 // An int8 tosa.concat is a vmcu.concat on the same axis.
 // CHECK-LABEL: func.func @concat(
 // CHECK-NOT: tosa.

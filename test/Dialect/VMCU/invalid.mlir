@@ -1083,3 +1083,35 @@ func.func @concat_segment(%a: tensor<1x4x4x6xi8>, %b: tensor<1x4x4x8xi8>) -> ten
   %y = vmcu.concat %a, %b {axis = 3 : i32, segment_bytes = 4} : (tensor<1x4x4x6xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x14xi8>
   return %y : tensor<1x4x4x14xi8>
 }
+
+// -----
+
+func.func @slice_past_end(%x: tensor<1x8x8x16xi8>) -> tensor<1x4x8x8xi8> {
+  // expected-error @below {{dimension 1 reads element 9 of 8}}
+  %y = vmcu.slice %x {start = array<i64: 0, 3, 0, 4>, stride = array<i64: 1, 2, 1, 1>} : (tensor<1x8x8x16xi8>) -> tensor<1x4x8x8xi8>
+  return %y : tensor<1x4x8x8xi8>
+}
+
+// -----
+
+func.func @slice_stride(%x: tensor<1x8xi8>) -> tensor<1x4xi8> {
+  // expected-error @below {{dimension 1: start 0 and stride 0 must be non-negative and positive}}
+  %y = vmcu.slice %x {start = array<i64: 0, 0>, stride = array<i64: 1, 0>} : (tensor<1x8xi8>) -> tensor<1x4xi8>
+  return %y : tensor<1x4xi8>
+}
+
+// -----
+
+func.func @slice_starts(%x: tensor<1x8xi8>) -> tensor<1x4xi8> {
+  // expected-error @below {{needs 2 starts and strides}}
+  %y = vmcu.slice %x {start = array<i64: 0>, stride = array<i64: 1, 1>} : (tensor<1x8xi8>) -> tensor<1x4xi8>
+  return %y : tensor<1x4xi8>
+}
+
+// -----
+
+func.func @slice_rank(%x: tensor<1x8xi8>) -> tensor<4xi8> {
+  // expected-error @below {{needs input and output of one rank (at least 1), got 'tensor<1x8xi8>' and 'tensor<4xi8>'}}
+  %y = vmcu.slice %x {start = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x8xi8>) -> tensor<4xi8>
+  return %y : tensor<4xi8>
+}

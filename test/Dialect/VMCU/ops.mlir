@@ -189,6 +189,13 @@ func.func @concat(%a: tensor<1x4x4x8xi8>, %b: tensor<1x4x4x4xi8>) -> tensor<1x4x
   return %y : tensor<1x4x4x20xi8>
 }
 
+// CHECK-LABEL: func.func @slice
+// CHECK: vmcu.slice %{{.*}} {start = array<i64: 0, 1, 0, 4>, stride = array<i64: 1, 2, 1, 1>} : (tensor<1x8x8x16xi8>) -> tensor<1x3x8x8xi8>
+func.func @slice(%x: tensor<1x8x8x16xi8>) -> tensor<1x3x8x8xi8> {
+  %y = vmcu.slice %x {start = array<i64: 0, 1, 0, 4>, stride = array<i64: 1, 2, 1, 1>} : (tensor<1x8x8x16xi8>) -> tensor<1x3x8x8xi8>
+  return %y : tensor<1x3x8x8xi8>
+}
+
 // The .tflite importer's edge facts round-trip (on a nested module here).
 // CHECK: module attributes {vmcu.input_edge = #vmcu.edge<scale = 3.906250e-03 : f32, zero_point = -128, is_float = true>, vmcu.output_edge = #vmcu.edge<scale = 5.000000e-01 : f32, zero_point = 3, is_float = false>}
 module attributes {vmcu.input_edge = #vmcu.edge<scale = 0.00390625 : f32, zero_point = -128, is_float = true>, vmcu.output_edge = #vmcu.edge<scale = 0.5 : f32, zero_point = 3, is_float = false>} {}

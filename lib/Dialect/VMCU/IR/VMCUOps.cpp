@@ -677,6 +677,50 @@ SmallVector<int64_t> ConcatOp::getSegmentedExtents() {
 }
 
 //===----------------------------------------------------------------------===//
+// SliceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SliceOp::verify() {
+  if (failed(verifyStaticShapes(*this)))
+    return failure();
+  auto in = cast<ShapedType>(getInput().getType());
+  auto out = cast<ShapedType>(getOutput().getType());
+  int64_t rank = in.getRank();
+  if (rank < 1 || out.getRank() != rank)
+    return emitOpError("needs input and output of one rank (at least 1), got ")
+           << in << " and " << out;
+  if (static_cast<int64_t>(getStart().size()) != rank ||
+      static_cast<int64_t>(getStride().size()) != rank)
+    return emitOpError("needs ") << rank << " starts and strides";
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t start = getStart()[d], stride = getStride()[d];
+    if (start < 0 || stride < 1)
+      return emitOpError("dimension ")
+             << d << ": start " << start << " and stride " << stride
+             << " must be non-negative and positive";
+    int64_t last = start + (out.getDimSize(d) - 1) * stride;
+    if (last >= in.getDimSize(d))
+      return emitOpError("dimension ")
+             << d << " reads element " << last << " of "
+             << in.getDimSize(d);
+  }
+  return success();
+}
+
+Value SliceOp::getActivationInput() { return getInput(); }
+SmallVector<int64_t> SliceOp::getSegmentedExtents() {
+  auto in = cast<ShapedType>(getInput().getType());
+  auto out = cast<ShapedType>(getOutput().getType());
+  if (in.getRank() < 1 || getStart().empty() || getStride().empty())
+    return {};
+  SmallVector<int64_t> extents = {in.getShape().back(), out.getShape().back(),
+                                  getStart().back()};
+  if (getStride().back() != 1)
+    extents.push_back(1);
+  return extents;
+}
+
+//===----------------------------------------------------------------------===//
 // TableOp
 //===----------------------------------------------------------------------===//
 

@@ -841,6 +841,35 @@ def VMCU_ConcatOp : VMCU_LayerOp<"concat", [Pure]> {
   }];
 }
 
+def VMCU_SliceOp : VMCU_LayerOp<"slice", [Pure]> {
+  let summary = "int8 strided box of a tensor (TOSA slice, TFLite STRIDED_SLICE)";
+  let description = [{
+    `output[i] = input[start + i * stride]` in every dimension, for every
+    index `i` of the output's shape: TOSA's `slice` where every stride is
+    1, TFLite's SLICE and STRIDED_SLICE (positive strides, after its masks
+    and negative indices are resolved) otherwise. The bytes are copied.
+    Segments tile the innermost dimension: a segment divides the input's
+    and the output's innermost extents and the start there, and is one byte
+    where that stride is not 1.
+
+    Example:
+
+    ```mlir
+    %y = vmcu.slice %x {start = array<i64: 0, 1, 0, 4>,
+                        stride = array<i64: 1, 2, 1, 1>}
+         : (tensor<1x8x8x16xi8>) -> tensor<1x3x8x8xi8>
+    ```
+  }];
+  let arguments = (ins TensorOf<[I8]>:$input, DenseI64ArrayAttr:$start,
+                       DenseI64ArrayAttr:$stride,
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
+  let results = (outs TensorOf<[I8]>:$output);
+  let assemblyFormat = [{
+    $input attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def VMCU_AvgPool2DOp : VMCU_LayerOp<"avg_pool2d", [Pure]> {
   let summary = "int8 NHWC average pooling (TOSA avg_pool2d)";
   let description = [{

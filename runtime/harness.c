@@ -8,10 +8,11 @@
  *      gives input "in.bin" and output "out.bin" (host paths relative to
  *      QEMU's cwd; no spaces in paths). Missing arguments default to
  *      vmcu_in.bin and vmcu_out.bin.
- *   2. the input file must hold exactly vmcu_input_bytes bytes; they are
- *      copied to vmcu_input();
- *   3. vmcu_invoke() runs; on success vmcu_output_bytes bytes from
- *      vmcu_output() are written to the output file;
+ *   2. the input file must hold exactly the model's input bytes: every
+ *      input's, one after another in input order (vmcu_input_at(i),
+ *      vmcu_input_sizes[i]); they are copied to the inputs;
+ *   3. vmcu_invoke() runs; on success every output's bytes, one after
+ *      another in output order, are written to the output file;
  *   4. one summary line is printed to the semihosting console:
  *        vmcu: arena=<vmcu_arena_bytes> stack=<high-water bytes> status=<rc>
  *      (built with -DVMCU_HARNESS_VTIME, a second line
@@ -58,6 +59,50 @@ static void io_error(const char *what, const char *path) {
   vmcu_rt_exit(VMCU_RT_EXIT_IO);
 }
 
+static unsigned total_bytes(const unsigned *sizes, unsigned count) {
+  unsigned total = 0;
+  for (unsigned i = 0; i < count; ++i)
+    total += sizes[i];
+  return total;
+}
+
+/* Fills every model input, in order, from the file at `path`. */
+static void read_inputs(const char *path) {
+  int fd = vmcu_rt_open(path, VMCU_RT_OPEN_READ);
+  if (fd < 0)
+    io_error("cannot open input file", path);
+  long len = vmcu_rt_flen(fd);
+  unsigned expected = total_bytes(vmcu_input_sizes, vmcu_input_count);
+  if (len < 0 || (unsigned long)len != expected) {
+    vmcu_rt_print("vmcu: error: input file '");
+    vmcu_rt_print(path);
+    vmcu_rt_print("' has ");
+    vmcu_rt_print_int(len);
+    vmcu_rt_print(" bytes, the model expects ");
+    vmcu_rt_print_uint(expected);
+    vmcu_rt_print("\n");
+    vmcu_rt_exit(VMCU_RT_EXIT_IO);
+  }
+  for (unsigned i = 0; i < vmcu_input_count; ++i)
+    if (vmcu_rt_read(fd, vmcu_input_at(i), vmcu_input_sizes[i]) !=
+        (long)vmcu_input_sizes[i])
+      io_error("cannot read input file", path);
+  vmcu_rt_close(fd);
+}
+
+/* Writes every model output, in order, to the file at `path`. */
+static void write_outputs(const char *path) {
+  int fd = vmcu_rt_open(path, VMCU_RT_OPEN_WRITE);
+  if (fd < 0)
+    io_error("cannot write output file", path);
+  for (unsigned i = 0; i < vmcu_output_count; ++i)
+    if (vmcu_rt_write(fd, vmcu_output_at(i), vmcu_output_sizes[i]) !=
+        (long)vmcu_output_sizes[i])
+      io_error("cannot write output file", path);
+  if (vmcu_rt_close(fd) != 0)
+    io_error("cannot write output file", path);
+}
+
 int main(void) {
   char *argv[3] = {0, DEFAULT_INPUT, DEFAULT_OUTPUT};
   if (vmcu_rt_get_cmdline(cmdline, sizeof(cmdline)) == 0)
@@ -65,23 +110,7 @@ int main(void) {
   const char *in_path = argv[1];
   const char *out_path = argv[2];
 
-  int8_t *in = vmcu_input();
-  long len = -1;
-  int rc = vmcu_rt_read_file(in_path, in, vmcu_input_bytes, &len);
-  if (rc == -1)
-    io_error("cannot open input file", in_path);
-  if (rc == -2) {
-    vmcu_rt_print("vmcu: error: input file '");
-    vmcu_rt_print(in_path);
-    vmcu_rt_print("' has ");
-    vmcu_rt_print_int(len);
-    vmcu_rt_print(" bytes, the model expects ");
-    vmcu_rt_print_uint(vmcu_input_bytes);
-    vmcu_rt_print("\n");
-    vmcu_rt_exit(VMCU_RT_EXIT_IO);
-  }
-  if (rc != 0)
-    io_error("cannot read input file", in_path);
+  read_inputs(in_path);
 
 #ifdef VMCU_HARNESS_VTIME
   vmcu_rt_vtime_start();
@@ -92,9 +121,8 @@ int main(void) {
 #endif
   size_t stack = vmcu_rt_stack_high_water();
 
-  if (status == 0 &&
-      vmcu_rt_write_file(out_path, vmcu_output(), vmcu_output_bytes) != 0)
-    io_error("cannot write output file", out_path);
+  if (status == 0)
+    write_outputs(out_path);
 
   vmcu_rt_print("vmcu: arena=");
   vmcu_rt_print_uint(vmcu_arena_bytes);

@@ -10,6 +10,11 @@
  *   vmcu_invoke()  runs one inference; 0 on success.
  *   vmcu_arena_bytes  size of the model's tensor arena (its .vmcu_arena
  *                  global), reported by the harness.
+ *
+ * vmcu_input() and vmcu_output() are the model's first input and output. A
+ * model with several gives each its place in the arena (every one
+ * contiguous, like the first): vmcu_input_count inputs, input i at
+ * vmcu_input_at(i), vmcu_input_sizes[i] bytes long (outputs alike).
  *===----------------------------------------------------------------------===*/
 #ifndef VMCU_MODEL_API_H
 #define VMCU_MODEL_API_H
@@ -27,6 +32,25 @@ int vmcu_invoke(void);
 extern const unsigned vmcu_input_bytes;
 extern const unsigned vmcu_output_bytes;
 extern const unsigned vmcu_arena_bytes;
+
+extern int8_t vmcu_arena[];
+extern const unsigned vmcu_input_count;
+extern const unsigned vmcu_output_count;
+/* Byte offsets in vmcu_arena and byte counts, one per input (output). */
+extern const unsigned vmcu_input_offsets[];
+extern const unsigned vmcu_input_sizes[];
+extern const unsigned vmcu_output_offsets[];
+extern const unsigned vmcu_output_sizes[];
+
+#ifndef VMCU_IO_ACCESSORS
+#define VMCU_IO_ACCESSORS
+static inline int8_t *vmcu_input_at(unsigned i) {
+  return vmcu_arena + vmcu_input_offsets[i];
+}
+static inline const int8_t *vmcu_output_at(unsigned i) {
+  return vmcu_arena + vmcu_output_offsets[i];
+}
+#endif
 
 #ifdef __cplusplus
 }

@@ -110,6 +110,15 @@ void vmcu_ring_check_init(uint32_t segments, uint32_t segment_bytes,
     owners[(input_base + i) % segments] = OWNER_INPUT;
 }
 
+void vmcu_ring_check_input(uint32_t base, uint32_t segments) {
+  if (pool_segments == 0)
+    setup_error("model input before vmcu_ring_check_init at segment ", base);
+  if (base >= pool_segments || segments > pool_segments)
+    setup_error("model input outside the pool at segment ", base);
+  for (uint32_t i = 0; i < segments; ++i)
+    owners[(base + i) % pool_segments] = OWNER_INPUT;
+}
+
 /* The wrapped first segment of an access at unwrapped `segment`, checking
  * the ring ops' contract (segment in [0, 2N)). */
 static uint32_t wrap(uint32_t segment, uint32_t kernel) {

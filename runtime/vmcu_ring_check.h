@@ -51,6 +51,10 @@ void vmcu_ring_check_init(uint32_t segments, uint32_t segment_bytes,
                           uint32_t input_base, uint32_t input_segments,
                           const char *kernel_names, uint32_t kernel_count);
 
+/* After vmcu_ring_check_init, for each model input but the first: its
+ * `segments` segments from `base` are live too. */
+void vmcu_ring_check_input(uint32_t base, uint32_t segments);
+
 /* Before a ring_load / ring_store of `bytes` bytes at byte `offset` of
  * segment `segment`: every segment read must be live; every segment written
  * must be dead or already written by `kernel`, and becomes `kernel`'s. */

@@ -312,19 +312,21 @@ class ModelBuilder:
         self.names[base] = n + 1
         return f"{base}{n}"
 
-    def input(self, shape, scale_range=INPUT_SCALE_RANGE):
+    def input(self, shape, scale_range=INPUT_SCALE_RANGE, extra=False):
+        """The model input (`extra`: one more, after those already there)."""
         scale = np.float32(self.rng.uniform(*scale_range))
         zp = int(self.rng.integers(-INPUT_ZERO_POINT_MAX, INPUT_ZERO_POINT_MAX + 1))
-        index = self.graph.add_tensor("input", shape, S.TENSOR_INT8, scale=[scale],
+        name = f"input{len(self.graph.inputs)}" if extra else "input"
+        index = self.graph.add_tensor(name, shape, S.TENSOR_INT8, scale=[scale],
                                       zero_point=[zp])
-        self.graph.inputs = [index]
+        self.graph.inputs = self.graph.inputs + [index] if extra else [index]
         c = shape[-1]
         mean = np.full(c, scale * (-0.5 - zp))  # uniform q in [-128, 127]
         std = np.full(c, scale * np.sqrt((256 ** 2 - 1) / 12))
         return Act(index, tuple(shape), scale, zp, mean, std)
 
-    def output(self, x):
-        self.graph.outputs = [x.index]
+    def output(self, *xs):
+        self.graph.outputs = [x.index for x in xs]
 
     def float_input(self, shape):
         """A float32 model input and the QUANTIZE to int8 that reads it
@@ -919,6 +921,15 @@ def kind_slices(m):
                            shrink_axis_mask=0b0010)
 
 
+def kind_two_heads(m):
+    image = m.input((1, 6, 6, 8))
+    extra = m.input((1, 6, 6, 4), extra=True)
+    trunk = m.conv2d(m.concat([image, extra], 3), 16, 1, 1, VALID, RELU6)
+    boxes = m.reshape(m.conv2d(trunk, 4, 1, 1, VALID, NONE), (1, 36, 4))
+    logits = m.fully_connected(m.mean(trunk, keep_dims=False, requantize=True), 3)
+    return boxes, m.softmax(logits, 1.0)
+
+
 def kind_logistic_tanh(m):
     x = m.input((1, 5, 5, 8), SIGMOID_INPUT_SCALE_RANGE)
     y = m.conv2d(m.logistic(x), 12, 1, 1, VALID, NONE, gain=TANH_CONV_GAIN)
@@ -1101,6 +1112,10 @@ KINDS = {
                "4x6x8, CONV_2D 1x1, STRIDED_SLICE (strides 3 on W and 2 on C) -> 4x2x4, "
                "SLICE of the input (size -1) -> 4x2x12, CONCATENATION, STRIDED_SLICE "
                "of the last row with a shrink mask -> [1, 2, 16]"),
+    "two-heads": (kind_two_heads,
+                  "two inputs (6x6x8 and 6x6x4, CONCATENATION), CONV_2D 1x1 -> 16, two "
+                  "outputs: a detector-style CONV_2D 1x1 -> 4 reshaped to [1, 36, 4] and "
+                  "MEAN, FULLY_CONNECTED -> 3, SOFTMAX"),
     "broadcast-ops": (kind_broadcast_ops,
                       "5x5x8: MUL by a per-channel constant [8], ADD of a per-channel constant "
                       "[1,1,1,8], SUB of that and CONV_2D 1x1 -> 8 of the input (two "
@@ -1115,12 +1130,14 @@ def build_graph(kind, seed):
                      f"make-tflite.py --kind {kind} --seed {seed}")
     out = KINDS[kind][0](m)
     if out is not None:
-        m.output(out)
+        m.output(*(out if isinstance(out, tuple) else (out,)))
+    # Every input's bytes, one after another.
     first = m.graph.tensors[m.graph.inputs[0]]
     rng = np.random.default_rng(input_seed)
-    x = rng.integers(INT8_MIN, INT8_MAX + 1, size=first.shape, dtype=np.int8)
+    count = sum(int(np.prod(m.graph.tensors[i].shape)) for i in m.graph.inputs)
+    x = rng.integers(INT8_MIN, INT8_MAX + 1, size=count, dtype=np.int8)
     if first.type == S.TENSOR_FLOAT32:
-        x = _float_input(m, x, rng)
+        x = _float_input(m, x.reshape(first.shape), rng)
     return m.graph, x
 
 

@@ -3,6 +3,9 @@
 
   tflite_numpy_ref.py MODEL.tflite IN.bin OUT.bin
 
+IN.bin holds every model input's bytes one after another in input order,
+OUT.bin gets every output's (as vmcu's harness reads and writes them).
+
 Reads a one-subgraph int8 .tflite (schema ids in tflite_schema.py), runs it on
 IN.bin (raw int8, NHWC) and writes the raw int8 output, like
 /work/shared/tools/tflite_ref.py does with Arm NN. Supported ops: ADD, SUB
@@ -1136,14 +1139,22 @@ KERNELS = {
 
 
 def run(buf, x):
-    """Runs the model in `buf` on the input x (int8, or float32 for a float
-    input; any shape with the right size); returns the output."""
+    """Runs the model in `buf` on x: every input's values one after another
+    in input order (int8, or float32 for a float input; flat or shaped);
+    returns every output's values, flat and one after another (one output
+    keeps its shape)."""
     tensors, ops, inputs, outputs = read_model(buf)
-    first = tensors[inputs[0]]
-    values = {inputs[0]: np.asarray(x, first.dtype).reshape(first.shape)}
-    # Only the operators the output depends on run (a patched output may
+    flat = np.asarray(x).ravel()
+    values, at = {}, 0
+    for i in inputs:
+        n = int(np.prod(tensors[i].shape))
+        values[i] = flat[at:at + n].astype(tensors[i].dtype).reshape(tensors[i].shape)
+        at += n
+    if at != flat.size:
+        raise ValueError(f"input holds {flat.size} values, the model's inputs {at}")
+    # Only the operators the outputs depend on run (a patched output may
     # stop before an unsupported SOFTMAX).
-    needed, live = {outputs[0]}, []
+    needed, live = set(outputs), []
     for op in reversed(ops):
         if op.outputs[0] in needed:
             live.append(op)
@@ -1156,7 +1167,9 @@ def run(buf, x):
             raise ValueError(f"op {op.code}: output shape {out.shape}, "
                              f"tensor says {tensors[op.outputs[0]].shape}")
         values[op.outputs[0]] = out
-    return values[outputs[0]]
+    if len(outputs) == 1:
+        return values[outputs[0]]
+    return np.concatenate([values[o].ravel() for o in outputs])
 
 
 def main():
@@ -1165,6 +1178,8 @@ def main():
     with open(sys.argv[1], "rb") as f:
         buf = bytearray(f.read())
     tensors, _, inputs, _ = read_model(buf)
+    # Every input's bytes one after another (one dtype: int8, or a single
+    # float32 input).
     x = np.fromfile(sys.argv[2], dtype=tensors[inputs[0]].dtype)
     run(buf, x).tofile(sys.argv[3])
 

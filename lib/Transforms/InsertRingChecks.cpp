@@ -31,7 +31,7 @@ namespace {
 
 /// The checker's entry points, declared in the module.
 struct RingCheckFns {
-  LLVM::LLVMFuncOp init, load, store, free, release;
+  LLVM::LLVMFuncOp init, input, load, store, free, release;
 };
 
 /// Emits the checker calls; every argument is an i32.
@@ -98,6 +98,7 @@ LogicalResult RingCheckBuilder::declareFunctions(bool withRelease) {
   return success(
       succeeded(
           declare(abi::kInitFn, {i32, i32, i32, i32, ptr, i32}, fns.init)) &&
+      succeeded(declare(abi::kInputFn, {i32, i32}, fns.input)) &&
       succeeded(declare(abi::kLoadFn, {i32, i32, i32, i32}, fns.load)) &&
       succeeded(declare(abi::kStoreFn, {i32, i32, i32, i32}, fns.store)) &&
       succeeded(declare(abi::kFreeFn, {i32, i32, i32}, fns.free)) &&
@@ -129,23 +130,31 @@ Value RingCheckBuilder::getKernelNames(Location loc,
 }
 
 /// init(segments, segment_bytes, input_base, input_segments, names,
-/// kernel_count) right after the pool: the model input is live from there.
+/// kernel_count) right after the pool: model input 0 is live from there;
+/// then input(base, segments) for each further model input.
 void RingCheckBuilder::instrumentPool(SegmentPoolOp pool, Value names,
                                       int64_t kernelCount) {
-  int64_t inputBase = 0, inputSegments = 0;
+  SmallVector<std::pair<int64_t, int64_t>> inputs; // (base, segments) by index
   module.walk([&](TensorBaseOp base) {
-    if (base.getPool() == pool.getPool() && base.isModelInput() &&
-        base.getBase()) {
-      inputBase = static_cast<int64_t>(*base.getBase());
-      inputSegments = static_cast<int64_t>(base.getSegments());
-    }
+    if (base.getPool() != pool.getPool() || !base.isModelInput() ||
+        !base.getBase())
+      return;
+    auto index = static_cast<size_t>(base.getModelIOIndex());
+    if (inputs.size() <= index)
+      inputs.resize(index + 1, {0, 0});
+    inputs[index] = {static_cast<int64_t>(*base.getBase()),
+                     static_cast<int64_t>(base.getSegments())};
   });
+  if (inputs.empty())
+    inputs.push_back({0, 0});
   Location loc = pool.getLoc();
   PoolType type = pool.getType();
   call(fns.init, loc,
        {constant(loc, type.getSegments()),
-        constant(loc, type.getSegmentBytes()), constant(loc, inputBase),
-        constant(loc, inputSegments), names, constant(loc, kernelCount)});
+        constant(loc, type.getSegmentBytes()), constant(loc, inputs[0].first),
+        constant(loc, inputs[0].second), names, constant(loc, kernelCount)});
+  for (auto [base, segments] : ArrayRef(inputs).drop_front())
+    call(fns.input, loc, {constant(loc, base), constant(loc, segments)});
 }
 
 /// load/store(segment, offset, bytes, kernel) right before the access.

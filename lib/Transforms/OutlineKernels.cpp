@@ -88,6 +88,7 @@ void outlineKernel(KernelOp kernel, unsigned index, OpBuilder &b) {
     Operation *clone = b.clone(*def, mapping);
     // Model I/O accessors are created once, from the original base.
     clone->removeAttr(model_abi::kIOAttrName);
+    clone->removeAttr(model_abi::kIOIndexAttrName);
   }
   for (Operation &op : kernel.getBody().front())
     b.clone(op, mapping);

@@ -31,15 +31,16 @@ namespace {
 
 constexpr int64_t kBytesPerKiB = 1024;
 
-/// One kernel of the graph with its solved placement. Kernel k writes
-/// tensor k + 1; tensor 0 is the model input.
+/// One kernel of the graph with its solved placement. The model inputs are
+/// the first tensors, each kernel's output the next.
 struct PlacedKernel {
   KernelOp op;
   int64_t segmentBytes;
   int64_t unitsPerSegment;
   an::KernelPattern pattern;
-  /// The tensor its output is placed against.
+  /// The tensor its output is placed against, and its output.
   unsigned input = 0;
+  unsigned output = 0;
   /// Earlier tensors it reads besides its input, each with its pattern
   /// (that tensor in the input role).
   SmallVector<unsigned> skips;
@@ -79,7 +80,7 @@ MemoryReport buildReport(SegmentPoolOp pool, ArrayRef<PlacedKernel> kernels,
   for (auto [k, kernel] : llvm::enumerate(kernels)) {
     KernelOp op = kernel.op;
     int64_t in = report.tensors[kernel.input].bytes;
-    int64_t out = report.tensors[k + 1].bytes;
+    int64_t out = report.tensors[kernel.output].bytes;
     ReportLayer layer;
     layer.name = op.getSymName().str();
     layer.op = "unknown";
@@ -99,7 +100,7 @@ MemoryReport buildReport(SegmentPoolOp pool, ArrayRef<PlacedKernel> kernels,
     layer.executedMacs = op.getExecutedMacs().value_or(0);
     layer.estimatedCycles = op.getEstimatedCycles().value_or(0);
     layer.input = kernel.input;
-    layer.output = k + 1;
+    layer.output = kernel.output;
     layer.alsoLive.append(kernel.skips.begin(), kernel.skips.end());
     layer.alsoLive.append(held[k].begin(), held[k].end());
     report.tensorLevelBytes =
@@ -124,7 +125,7 @@ LogicalResult placeWithLiveTensors(
   PlacedKernel &kernel = kernels[k];
   const an::KernelPattern &p = kernel.pattern;
   int64_t r = kernel.unitsPerSegment;
-  int64_t outUnits = units[k + 1];
+  int64_t outUnits = units[kernel.output];
   unsigned in = kernel.input;
   SmallVector<unsigned> live(held.begin(), held.end());
   live.append(kernel.skips.begin(), kernel.skips.end());
@@ -175,7 +176,7 @@ LogicalResult placeWithLiveTensors(
 int64_t liveEnd(size_t k, const PlacedKernel &kernel, ArrayRef<unsigned> held,
                 ArrayRef<int64_t> base, ArrayRef<int64_t> units) {
   int64_t end = std::max(base[kernel.input] + units[kernel.input],
-                         base[k + 1] + units[k + 1]);
+                         base[kernel.output] + units[kernel.output]);
   for (unsigned t : held)
     end = std::max(end, base[t] + units[t]);
   for (unsigned t : kernel.skips)
@@ -223,9 +224,18 @@ struct VMCUSolveOffsetsPass
       if (auto base = dyn_cast<TensorBaseOp>(user))
         if (base.isModelInput())
           tensors.push_back(base);
-    if (tensors.size() != 1)
-      return pool.emitOpError("needs exactly one tensor_base marked "
+    llvm::stable_sort(tensors, [](TensorBaseOp a, TensorBaseOp b) {
+      return a.getModelIOIndex() < b.getModelIOIndex();
+    });
+    if (tensors.empty())
+      return pool.emitOpError("needs a tensor_base marked "
                               "vmcu.io = \"input\"");
+    for (auto [i, input] : llvm::enumerate(tensors))
+      if (input.getModelIOIndex() != static_cast<int64_t>(i))
+        return input.emitOpError("is model input ")
+               << input.getModelIOIndex() << " where input " << i
+               << " is expected";
+    unsigned numInputs = tensors.size();
     for (Operation &op : *pool->getBlock()) {
       auto kernel = dyn_cast<KernelOp>(op);
       if (!kernel)
@@ -251,7 +261,7 @@ struct VMCUSolveOffsetsPass
         return kernel.emitOpError("has an invalid ring access pattern: ")
                << *error;
       PlacedKernel placed{kernel, seg, seg / unit, std::move(*pattern),
-                          *input};
+                          *input, static_cast<unsigned>(tensors.size())};
       // Further inputs are other earlier tensors (skip tensors).
       for (auto [i, other] : llvm::enumerate(kernel.getInputs())) {
         if (i == 0)
@@ -283,7 +293,7 @@ struct VMCUSolveOffsetsPass
     int64_t wrapAlign = 1;
     for (auto [k, kernel] : llvm::enumerate(kernels)) {
       align[kernel.input] = lcm(align[kernel.input], kernel.unitsPerSegment);
-      align[k + 1] = lcm(align[k + 1], kernel.unitsPerSegment);
+      align[kernel.output] = lcm(align[kernel.output], kernel.unitsPerSegment);
       for (unsigned skip : kernel.skips)
         align[skip] = lcm(align[skip], kernel.unitsPerSegment);
       wrapAlign = lcm(wrapAlign, kernel.unitsPerSegment);
@@ -301,14 +311,18 @@ struct VMCUSolveOffsetsPass
       for (unsigned skip : kernel.skips)
         lastReader[skip] = std::max<unsigned>(lastReader[skip], k);
     }
+    // The model outputs live to the end.
+    for (auto [t, tensor] : llvm::enumerate(tensors))
+      if (tensor.isModelOutput())
+        lastReader[t] = kernels.size();
     SmallVector<SmallVector<unsigned>> held(kernels.size());
     // The live bytes at a kernel's start and end; their max is its bound.
     SmallVector<int64_t> lowerBoundUnits(kernels.size(), 0);
     for (auto [k, kernel] : llvm::enumerate(kernels)) {
-      int64_t start = units[kernel.input], end = units[k + 1];
+      int64_t start = units[kernel.input], end = units[kernel.output];
       for (unsigned skip : kernel.skips)
         start += units[skip];
-      for (unsigned t = 0; t <= k; ++t) {
+      for (unsigned t = 0; t < kernel.output; ++t) {
         if (lastReader[t] <= k)
           continue;
         end += units[t];
@@ -322,7 +336,10 @@ struct VMCUSolveOffsetsPass
 
     // Sequential placement with unbounded integers; wrapped at the end. A
     // kernel's workspace goes right after everything live while it runs.
+    // The model inputs start side by side.
     SmallVector<int64_t> base(tensors.size(), 0);
+    for (unsigned i = 1; i < numInputs; ++i)
+      base[i] = base[i - 1] + units[i - 1];
     SmallVector<int64_t> workspaceBase(kernels.size(), 0);
     int64_t capacity = 0;
     for (auto [k, kernel] : llvm::enumerate(kernels)) {
@@ -335,7 +352,7 @@ struct VMCUSolveOffsetsPass
         // Every d <= -I or >= O is safe; the best aligned one lies within.
         for (int64_t d = -p.inputSegments - slack;
              d <= p.outputSegments + slack; ++d) {
-          if (floorMod(base[kernel.input] - d * r, align[k + 1]) != 0 ||
+          if (floorMod(base[kernel.input] - d * r, align[kernel.output]) != 0 ||
               isForbidden(forbidden, d))
             continue;
           if (!best || an::isBetterDistance(p, d, *best))
@@ -346,11 +363,11 @@ struct VMCUSolveOffsetsPass
         kernel.distance = *best;
         kernel.footprintUnits = an::footprintForDistance(p, *best) * r;
       } else if (failed(placeWithLiveTensors(k, kernels, held[k], forbidden,
-                                             base, units, align[k + 1],
+                                             base, units, align[kernel.output],
                                              wrapAlign))) {
         return failure();
       }
-      base[k + 1] = base[kernel.input] - kernel.distance * r;
+      base[kernel.output] = base[kernel.input] - kernel.distance * r;
       if (kernel.op.getWorkspace()) {
         // On a whole segment of the kernel, so none straddles the wrap; the
         // padding counts in the footprint.
@@ -362,22 +379,35 @@ struct VMCUSolveOffsetsPass
     }
 
     // Round up; then rotate the whole placement (and grow the pool if
-    // needed) so that the model input and output are contiguous, which the
-    // zero-copy vmcu_input()/vmcu_output() pointers need.
+    // needed) so that every model input and output is contiguous, which the
+    // zero-copy vmcu_input()/vmcu_output() pointers need. Once the pool
+    // spans them all unwrapped, some rotation does.
     capacity = (capacity + wrapAlign - 1) / wrapAlign * wrapAlign;
-    int64_t inUnits = static_cast<int64_t>(tensors.front().getSegments());
-    int64_t outUnits = static_cast<int64_t>(tensors.back().getSegments());
+    SmallVector<unsigned> io;
+    int64_t ioUnits = 0, lo = base.front(), hi = base.front();
+    for (auto [t, tensor] : llvm::enumerate(tensors))
+      if (tensor.isModelInput() || tensor.isModelOutput()) {
+        io.push_back(t);
+        ioUnits += units[t];
+        lo = std::min(lo, base[t]);
+        hi = std::max(hi, base[t] + units[t]);
+      }
+    auto contiguous = [&](int64_t x) {
+      return llvm::all_of(io, [&](unsigned t) {
+        return floorMod(base[t] + x, capacity) + units[t] <= capacity;
+      });
+    };
     int64_t shift = -1;
-    for (int64_t limit = capacity + inUnits + outUnits + wrapAlign;
+    for (int64_t limit = std::max(capacity + ioUnits, hi - lo) + wrapAlign;
          shift < 0 && capacity <= limit;) {
-      for (int64_t x = 0; x + inUnits <= capacity && shift < 0; x += wrapAlign)
-        if (floorMod(x + base.back(), capacity) + outUnits <= capacity)
+      for (int64_t x = 0; x < capacity && shift < 0; x += wrapAlign)
+        if (contiguous(x))
           shift = x;
       if (shift < 0)
         capacity += wrapAlign;
     }
     if (shift < 0)
-      return pool.emitOpError("could not place the model input and output "
+      return pool.emitOpError("could not place the model inputs and outputs "
                               "contiguously");
     for (int64_t &b : base)
       b += shift;

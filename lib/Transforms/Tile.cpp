@@ -45,6 +45,17 @@ struct ChainLayer {
   SmallVector<unsigned> operandTensors;
 };
 
+/// The entry function as vmcu-tile reads it.
+struct ModelGraph {
+  /// Bytes of each tensor: the model inputs, then each layer's output.
+  SmallVector<int64_t> tensorBytes;
+  DenseMap<Value, unsigned> tensorOf;
+  unsigned numInputs = 0;
+  SmallVector<ChainLayer> layers;
+  /// The tensors the function returns, in result order.
+  SmallVector<unsigned> results;
+};
+
 /// A symbol-friendly name for `op`: its NameLoc if any, else kind_index.
 std::string layerName(Operation *op, unsigned index) {
   std::string base;
@@ -161,80 +172,112 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       return signalPassFailure();
   }
 
-  LogicalResult tileFunction(ModuleOp module, func::FuncOp func) {
+  /// Reads the entry function into `graph`, checking it is one vmcu can
+  /// place: int8 tensors in and out, a single block of layers and
+  /// reshapes, every layer output read or returned.
+  LogicalResult readGraph(func::FuncOp func, ModelGraph &graph) {
     FunctionType type = func.getFunctionType();
     auto isI8Tensor = [](Type t) {
       auto ranked = dyn_cast<RankedTensorType>(t);
       return ranked && ranked.hasStaticShape() &&
              ranked.getElementType().isInteger(8);
     };
-    if (type.getNumInputs() != 1 || type.getNumResults() != 1 ||
-        !isI8Tensor(type.getInput(0)) || !isI8Tensor(type.getResult(0)))
-      return func.emitOpError("vmcu-tile needs one static int8 tensor input "
-                              "and one static int8 tensor result, got ")
+    if (type.getNumInputs() == 0 || type.getNumResults() == 0 ||
+        !llvm::all_of(type.getInputs(), isI8Tensor) ||
+        !llvm::all_of(type.getResults(), isI8Tensor))
+      return func.emitOpError("vmcu-tile needs static int8 tensor inputs "
+                              "and results (at least one of each), got ")
              << type;
     if (!func.getBody().hasOneBlock())
       return func.emitOpError("vmcu-tile needs a single-block body");
 
-    // Tensors are numbered in order; reshapes alias their operand's tensor.
-    SmallVector<int64_t> tensorBytes;
-    DenseMap<Value, unsigned> tensorOf;
+    // Tensors are numbered in order, the inputs first; reshapes alias
+    // their operand's tensor.
     auto bytesOf = [](Value v) {
       return cast<RankedTensorType>(v.getType()).getNumElements();
     };
-    tensorOf[func.getArgument(0)] = 0;
-    tensorBytes.push_back(bytesOf(func.getArgument(0)));
-
-    SmallVector<ChainLayer> chain;
-    Value result;
+    for (BlockArgument arg : func.getArguments()) {
+      graph.tensorOf[arg] = graph.tensorBytes.size();
+      graph.tensorBytes.push_back(bytesOf(arg));
+    }
+    graph.numInputs = func.getNumArguments();
+    ValueRange results;
     for (Operation &op : func.getBody().front()) {
       if (isa<arith::ConstantOp>(op))
         continue;
       if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-        result = ret.getOperand(0);
+        results = ret.getOperands();
         continue;
       }
       if (isReshape(&op)) {
-        auto it = tensorOf.find(op.getOperand(0));
-        if (it == tensorOf.end())
+        auto it = graph.tensorOf.find(op.getOperand(0));
+        if (it == graph.tensorOf.end())
           return op.emitOpError("reshapes a value that is not a model tensor");
-        tensorOf[op.getResult(0)] = it->second;
+        graph.tensorOf[op.getResult(0)] = it->second;
         continue;
       }
       auto layer = dyn_cast<LayerOpInterface>(op);
       if (!layer)
         return op.emitOpError("is not a vmcu layer; run "
                               "--convert-tosa-to-vmcu before vmcu-tile");
-      FailureOr<ChainLayer> placed = readLayer(layer, tensorOf);
+      FailureOr<ChainLayer> placed = readLayer(layer, graph.tensorOf);
       if (failed(placed))
         return failure();
-      placed->outputTensor = tensorBytes.size();
-      placed->name = layerName(&op, chain.size());
-      tensorOf[op.getResult(0)] = tensorBytes.size();
-      tensorBytes.push_back(bytesOf(op.getResult(0)));
-      chain.push_back(std::move(*placed));
+      placed->outputTensor = graph.tensorBytes.size();
+      placed->name = layerName(&op, graph.layers.size());
+      graph.tensorOf[op.getResult(0)] = graph.tensorBytes.size();
+      graph.tensorBytes.push_back(bytesOf(op.getResult(0)));
+      graph.layers.push_back(std::move(*placed));
     }
-    if (chain.empty())
+    if (graph.layers.empty())
       return func.emitOpError("has no vmcu layers to tile");
-    for (const ChainLayer &layer : chain)
+    for (const ChainLayer &layer : graph.layers)
       for (Operation *user : layer.op->getResult(0).getUsers())
         if (!isReshape(user) && !isa<LayerOpInterface, func::ReturnOp>(user))
           return user->emitOpError("uses a layer output outside the graph "
-                               "of layers");
-    auto res = tensorOf.find(result);
-    if (res == tensorOf.end() || res->second != tensorBytes.size() - 1)
-      return func.emitOpError("must return the output of its last layer");
-    // The planner frees a tensor at its last reader: one nobody reads
-    // would stay live and unplaced.
-    llvm::SmallBitVector isRead(tensorBytes.size());
-    for (const ChainLayer &layer : chain)
+                                   "of layers");
+    return readResults(func, results, graph);
+  }
+
+  /// Records which tensors `results` return; checks that each is a layer
+  /// output returned once and that every tensor is read or returned (the
+  /// planner frees a tensor at its last reader: one nobody reads would
+  /// stay live and unplaced).
+  LogicalResult readResults(func::FuncOp func, ValueRange results,
+                            ModelGraph &graph) {
+    llvm::SmallBitVector isUsed(graph.tensorBytes.size());
+    for (const ChainLayer &layer : graph.layers)
       for (unsigned t : layer.operandTensors)
-        isRead.set(t);
-    for (const ChainLayer &layer : ArrayRef(chain).drop_back())
-      if (!isRead.test(layer.outputTensor))
+        isUsed.set(t);
+    for (auto [j, result] : llvm::enumerate(results)) {
+      auto it = graph.tensorOf.find(result);
+      if (it == graph.tensorOf.end() || it->second < graph.numInputs)
+        return func.emitOpError("result #")
+               << j << " must be the output of a layer";
+      if (llvm::is_contained(graph.results, it->second))
+        return func.emitOpError("result #")
+               << j << " returns a tensor already returned";
+      graph.results.push_back(it->second);
+      isUsed.set(it->second);
+    }
+    for (unsigned i = 0; i < graph.numInputs; ++i)
+      if (!isUsed.test(i))
+        return func.emitOpError("input #") << i << " is never read";
+    for (const ChainLayer &layer : graph.layers)
+      if (!isUsed.test(layer.outputTensor))
         return layer.op->emitOpError(
             "has an output no layer reads; vmcu-tile places graphs whose "
-            "every layer feeds the result (remove the dead layer)");
+            "every layer feeds a result (remove the dead layer)");
+    return success();
+  }
+
+  LogicalResult tileFunction(ModuleOp module, func::FuncOp func) {
+    ModelGraph graph;
+    if (failed(readGraph(func, graph)))
+      return failure();
+    MutableArrayRef<ChainLayer> chain = graph.layers;
+    ArrayRef<int64_t> tensorBytes = graph.tensorBytes;
+    const DenseMap<Value, unsigned> &tensorOf = graph.tensorOf;
 
     // The pool unit divides every segment; the provisional pool holds every
     // tensor (and line-buffer workspace) side by side until
@@ -260,25 +303,31 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     Value pool =
         SegmentPoolOp::create(b, loc, poolType, b.getI64IntegerAttr(8));
 
-    SmallVector<Value> bases;
+    SmallVector<TensorBaseOp> bases;
+    unsigned numInputs = graph.numInputs;
     for (auto [i, bytes] : llvm::enumerate(tensorBytes)) {
-      std::string name = i == 0 ? "input" : chain[i - 1].name;
+      std::string name = i >= numInputs ? chain[i - numInputs].name
+                         : numInputs == 1 ? std::string("input")
+                                          : "input_" + std::to_string(i);
       auto base = TensorBaseOp::create(
           b, loc, b.getIndexType(), pool, b.getStringAttr(name),
           b.getI64IntegerAttr(bytes / unit), IntegerAttr());
-      if (i == 0)
-        base.setModelIO(model_abi::kIOInput);
-      if (i + 1 == tensorBytes.size())
-        base.setModelIO(model_abi::kIOOutput);
+      if (i < numInputs)
+        base.setModelIO(model_abi::kIOInput, i);
       bases.push_back(base);
     }
+    for (auto [j, t] : llvm::enumerate(graph.results))
+      bases[t].setModelIO(model_abi::kIOOutput, j);
+    SmallVector<Value> baseValues(bases.begin(), bases.end());
 
     // A tensor is freed by its last reader; until then it stays live (and
-    // counts for the tensor-level planner).
+    // counts for the tensor-level planner). Results live to the end.
     SmallVector<unsigned> lastReader(tensorBytes.size(), 0);
     for (auto [k, layer] : llvm::enumerate(chain))
       for (unsigned t : layer.operandTensors)
         lastReader[t] = k;
+    for (unsigned t : graph.results)
+      lastReader[t] = chain.size();
     // The largest kernel's stack buffers: what any kernel may spend on the
     // stack without raising the plan's SRAM (kernelScratchBytes).
     int64_t maxScratch = 0;
@@ -295,7 +344,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       for (unsigned t = 0; t < layer.outputTensor; ++t)
         if (t != counted && lastReader[t] >= k)
           alsoLiveBytes += tensorBytes[t];
-      if (failed(emitLayerKernel(b, env, layer, k, bases, lastReader,
+      if (failed(emitLayerKernel(b, env, layer, k, baseValues, lastReader,
                                  tensorLevelBytes(layer.op) + alsoLiveBytes)))
         return failure();
     }

@@ -165,7 +165,10 @@ Value TosaBuilder::reshape(Value input, llvm::ArrayRef<int64_t> newShape) {
 Value TosaBuilder::slice(Value input, llvm::ArrayRef<int64_t> start,
                          llvm::ArrayRef<int64_t> size) {
   auto type = cast<RankedTensorType>(input.getType()).clone(size);
-  return tosa::SliceOp::create(b, loc, type, input, shape(start), shape(size));
+  // In this order: the IR must not depend on argument evaluation order.
+  Value startValue = shape(start);
+  Value sizeValue = shape(size);
+  return tosa::SliceOp::create(b, loc, type, input, startValue, sizeValue);
 }
 
 Value TosaBuilder::concat(llvm::ArrayRef<Value> inputs, int32_t axis) {

@@ -9,9 +9,37 @@ module {
 
 // -----
 
-// expected-error @+1 {{vmcu-tile needs one static int8 tensor input and one static int8 tensor result}}
-func.func @main(%x: tensor<2x16xi8>, %y: tensor<2x16xi8>) -> tensor<2x16xi8> {
+// expected-error @+1 {{vmcu-tile needs static int8 tensor inputs and results (at least one of each)}}
+func.func @main(%x: tensor<2x16xi8>, %y: tensor<2x16xf32>) -> tensor<2x16xi8> {
   return %x : tensor<2x16xi8>
+}
+
+// -----
+
+// A result must be computed by a layer (not be a model input).
+// expected-error @+1 {{result #1 must be the output of a layer}}
+func.func @main(%x: tensor<1x2x2x16xi8>) -> (tensor<1x2x2x16xi8>, tensor<1x2x2x16xi8>) {
+  %t = arith.constant dense<1> : tensor<256xi8>
+  %y = vmcu.table %x, %t : (tensor<1x2x2x16xi8>, tensor<256xi8>) -> tensor<1x2x2x16xi8>
+  return %y, %x : tensor<1x2x2x16xi8>, tensor<1x2x2x16xi8>
+}
+
+// -----
+
+// expected-error @+1 {{result #1 returns a tensor already returned}}
+func.func @main(%x: tensor<1x2x2x16xi8>) -> (tensor<1x2x2x16xi8>, tensor<1x2x2x16xi8>) {
+  %t = arith.constant dense<1> : tensor<256xi8>
+  %y = vmcu.table %x, %t : (tensor<1x2x2x16xi8>, tensor<256xi8>) -> tensor<1x2x2x16xi8>
+  return %y, %y : tensor<1x2x2x16xi8>, tensor<1x2x2x16xi8>
+}
+
+// -----
+
+// expected-error @+1 {{input #1 is never read}}
+func.func @main(%x: tensor<1x2x2x16xi8>, %unused: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
+  %t = arith.constant dense<1> : tensor<256xi8>
+  %y = vmcu.table %x, %t : (tensor<1x2x2x16xi8>, tensor<256xi8>) -> tensor<1x2x2x16xi8>
+  return %y : tensor<1x2x2x16xi8>
 }
 
 // -----
@@ -29,7 +57,7 @@ func.func @main(%x: tensor<2x16xi8>) -> tensor<2x16xi8> {
   %w = arith.constant dense<1> : tensor<16x16xi8>
   %b = arith.constant dense<2> : tensor<16xi32>
   // A layer nobody reads would stay live and unplaced.
-  // expected-error @+1 {{has an output no layer reads; vmcu-tile places graphs whose every layer feeds the result}}
+  // expected-error @+1 {{has an output no layer reads; vmcu-tile places graphs whose every layer feeds a result}}
   %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq} : (tensor<2x16xi8>, tensor<16x16xi8>, tensor<16xi32>) -> tensor<2x16xi8>
   %z = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq} : (tensor<2x16xi8>, tensor<16x16xi8>, tensor<16xi32>) -> tensor<2x16xi8>
   return %z : tensor<2x16xi8>

@@ -70,8 +70,12 @@ constexpr StringRef kRamEndSymbol = "__stack_top";
 constexpr StringRef kRamSizeSymbol = "VMCU_RAM_SIZE";
 /// The model's entry point and its size constants (vmcu_model_api.h).
 constexpr StringRef kInvokeSymbol = "vmcu_invoke";
-constexpr StringRef kInputBytesSymbol = "vmcu_input_bytes";
-constexpr StringRef kOutputBytesSymbol = "vmcu_output_bytes";
+/// Every input's (output's) bytes: the count and the array of sizes; the
+/// harness reads (writes) them one after another.
+constexpr StringRef kInputCountSymbol = "vmcu_input_count";
+constexpr StringRef kInputSizesSymbol = "vmcu_input_sizes";
+constexpr StringRef kOutputCountSymbol = "vmcu_output_count";
+constexpr StringRef kOutputSizesSymbol = "vmcu_output_sizes";
 
 /// unicorn maps memory in 4 KiB pages.
 constexpr uint32_t kPageSize = 0x1000;
@@ -963,11 +967,13 @@ int runMain(int argc, char **argv) {
     return fail(*error);
 
   // The model's sizes, from its constants in flash (after loading).
-  auto readConstant = [&](StringRef name) -> std::optional<uint32_t> {
+  auto readConstant = [&](StringRef name,
+                          uint32_t index = 0) -> std::optional<uint32_t> {
     auto address = image.lookup(name);
     uint32_t value;
     if (!address)
       return std::nullopt;
+    *address += index * sizeof(value);
     for (const Image::Segment &segment : image.segments)
       if (*address >= segment.address &&
           *address + sizeof(value) <= segment.address + segment.fileSize) {
@@ -977,7 +983,23 @@ int runMain(int argc, char **argv) {
       }
     return std::nullopt;
   };
-  std::optional<uint32_t> inputSize = readConstant(kInputBytesSymbol);
+  // Every input's (output's) bytes together.
+  auto totalBytes = [&](StringRef count,
+                        StringRef sizes) -> std::optional<uint32_t> {
+    std::optional<uint32_t> n = readConstant(count);
+    if (!n)
+      return std::nullopt;
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < *n; ++i) {
+      std::optional<uint32_t> size = readConstant(sizes, i);
+      if (!size)
+        return std::nullopt;
+      total += *size;
+    }
+    return total;
+  };
+  std::optional<uint32_t> inputSize =
+      totalBytes(kInputCountSymbol, kInputSizesSymbol);
   if (inputSize && inputBytes.size() != *inputSize)
     return fail("input file '" + opts.input + "' has " +
                 Twine(inputBytes.size()) +
@@ -1015,7 +1037,8 @@ int runMain(int argc, char **argv) {
     return fail("the program never called " + kInvokeSymbol.str() + "()");
 
   if (!opts.output.empty()) {
-    std::optional<uint32_t> outputSize = readConstant(kOutputBytesSymbol);
+    std::optional<uint32_t> outputSize =
+        totalBytes(kOutputCountSymbol, kOutputSizesSymbol);
     const std::vector<char> &bytes = host.output();
     if (!host.outputWritten() || (outputSize && bytes.size() != *outputSize))
       return fail(

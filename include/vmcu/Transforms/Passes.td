@@ -132,10 +132,14 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
     become private constant `memref.global`s packed in the order the kernel
     reads them.
 
-    The entry `func.func @main(%x: tensor<...xi8>) -> tensor<...xi8>` (one
-    input, one output, a chain of layers) becomes `func.func @vmcu_invoke()
-    -> i32`; the input and output tensors are `vmcu.tensor_base` ops marked
-    `vmcu.io = "input"` / `"output"`. The pool is provisional (the sum of all
+    The entry `func.func @main(%x: tensor<...xi8>, ...) -> (tensor<...xi8>,
+    ...)` (a DAG of layers in program order: a tensor may have several
+    readers, a layer may read several tensors) becomes `func.func
+    @vmcu_invoke() -> i32`; the model inputs and outputs are
+    `vmcu.tensor_base` ops marked `vmcu.io = "input"` / `"output"`, with
+    `vmcu.io_index` giving the position of all but the first. Each tensor
+    is freed by its last reader (an output never); a layer whose output
+    nobody reads is an error. The pool is provisional (the sum of all
     tensors) until `vmcu-solve-offsets` places the tensors.
 
     Segment size per layer: the op's `segment_bytes` if set, else the
@@ -170,14 +174,17 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
 def VMCUSolveOffsetsPass : Pass<"vmcu-solve-offsets", "ModuleOp"> {
   let summary = "Place every tensor in the segment pool with the exact offset solver";
   let description = [{
-    For each `vmcu.kernel` (in program order, a chain), reads the ring
-    accesses back from the IR (affine loop bounds and ring-op addresses),
-    runs the exact offset solver (paper Section 4, Equation 1) for the
-    minimum-footprint safe distance `b_In - b_Out`, and places the kernel's
-    output that many segments before its input, where the previous kernel
-    left it: no copies between layers. The pool capacity becomes the largest
-    kernel footprint, rounded so that no segment straddles the wrap and the
-    model's input and output are contiguous; every `vmcu.tensor_base` gets
+    For each `vmcu.kernel` (in program order), reads the ring accesses back
+    from the IR (affine loop bounds and ring-op addresses), runs the exact
+    offset solver (paper Section 4, Equation 1) for the minimum-footprint
+    safe distance `b_In - b_Out`, and places the kernel's output that many
+    segments before its input (its first ring input, wherever its producer
+    left it): no copies between layers. A kernel's further inputs each
+    constrain the distance through their own forbidden set, and every other
+    live tensor (read later, or a model output) must not be overlapped at
+    all. The model inputs start side by side. The pool capacity becomes the
+    largest kernel footprint, rounded so that no segment straddles the wrap
+    and every model input and output is contiguous; every `vmcu.tensor_base` gets
     its `base`, and each kernel records `distance` and
     `footprint` (in its own segments).
 

@@ -109,8 +109,11 @@ struct TensorBaseOpLowering : public ConvertOpToLLVMPattern<TensorBaseOp> {
     if (!base)
       return rewriter.notifyMatchFailure(
           op, "no base segment; run --vmcu-solve-offsets first");
+    // vmcu_input()/vmcu_output() are input and output 0; the tables give
+    // every one (createIOTables).
     if (auto io = op->getAttrOfType<StringAttr>(model_abi::kIOAttrName))
-      if (failed(createIOAccessor(op, io.getValue(), *base, rewriter)))
+      if (op.getModelIOIndex() == 0 &&
+          failed(createIOAccessor(op, io.getValue(), *base, rewriter)))
         return failure();
     rewriter.replaceOp(op, createIndexAttrConstant(rewriter, op.getLoc(),
                                                    getIndexType(), *base));

@@ -51,11 +51,15 @@ using namespace mlir::vmcu;
 
 namespace {
 
+/// The model's input and output tensors, by position.
+struct ModelIO {
+  SmallVector<TensorBaseOp> inputs, outputs;
+};
+
 /// Rejects what the patterns cannot lower, with a message that says which
-/// earlier pass is missing.
-static LogicalResult verifyPlacedModule(ModuleOp module) {
+/// earlier pass is missing; collects the model's inputs and outputs.
+static LogicalResult verifyPlacedModule(ModuleOp module, ModelIO &io) {
   SegmentPoolOp pool;
-  TensorBaseOp io[2];
   WalkResult result = module.walk([&](Operation *op) -> WalkResult {
     if (op->getName().getDialectNamespace() == "tosa")
       return op->emitOpError("must be converted to vmcu before lowering to "
@@ -90,27 +94,77 @@ static LogicalResult verifyPlacedModule(ModuleOp module) {
       return WalkResult::advance();
     StringRef kind =
         base.isModelOutput() ? model_abi::kIOOutput : model_abi::kIOInput;
-    TensorBaseOp &slot = io[base.isModelOutput()];
-    if (slot) {
+    SmallVector<TensorBaseOp> &list =
+        base.isModelOutput() ? io.outputs : io.inputs;
+    auto index = static_cast<size_t>(base.getModelIOIndex());
+    if (list.size() <= index)
+      list.resize(index + 1);
+    if (TensorBaseOp first = list[index]) {
       InFlightDiagnostic diag = base.emitOpError("is a second model ")
-                                << kind << " tensor";
-      diag.attachNote(slot.getLoc()) << "first " << kind << " here";
+                                << kind << " #" << index << " tensor";
+      diag.attachNote(first.getLoc()) << "first " << kind << " here";
       return diag;
     }
-    slot = base;
+    list[index] = base;
     return WalkResult::advance();
   });
   if (result.wasInterrupted())
     return failure();
+  for (auto [kind, list] : {std::pair(model_abi::kIOInput, &io.inputs),
+                            std::pair(model_abi::kIOOutput, &io.outputs)})
+    for (auto [i, base] : llvm::enumerate(*list))
+      if (!base)
+        return module.emitError("the model has no ")
+               << kind << " #" << i << " but a later one";
 
   // The exported names must be free for the lowering to define them.
   for (StringRef name :
        {model_abi::kArena, model_abi::kArenaBytes, model_abi::kInputFn,
-        model_abi::kInputBytes, model_abi::kOutputFn, model_abi::kOutputBytes})
+        model_abi::kInputBytes, model_abi::kOutputFn, model_abi::kOutputBytes,
+        model_abi::kInputCount, model_abi::kOutputCount,
+        model_abi::kInputOffsets, model_abi::kInputSizes,
+        model_abi::kOutputOffsets, model_abi::kOutputSizes})
     if (Operation *clash = module.lookupSymbol(name))
       return clash->emitOpError("defines '")
              << name << "', which the vmcu lowering reserves";
   return success();
+}
+
+/// A constant `unsigned` array (external, so C code can read it).
+static void createU32Array(OpBuilder &builder, ModuleOp module, StringRef name,
+                           ArrayRef<int32_t> values) {
+  auto type = LLVM::LLVMArrayType::get(builder.getI32Type(), values.size());
+  LLVM::GlobalOp::create(builder, module.getLoc(), type, /*isConstant=*/true,
+                         LLVM::Linkage::External, name,
+                         builder.getI32TensorAttr(values), /*alignment=*/4);
+}
+
+/// The model's input and output tables (model_abi::kInputCount and the
+/// rest): counts, byte offsets in the arena and byte counts.
+static void createIOTables(ModuleOp module, const ModelIO &io) {
+  OpBuilder builder(module.getContext());
+  builder.setInsertionPointToStart(module.getBody());
+  auto emit = [&](ArrayRef<TensorBaseOp> list, StringRef count,
+                  StringRef offsets, StringRef sizes) {
+    SmallVector<int32_t> offsetValues, sizeValues;
+    for (TensorBaseOp base : list) {
+      int64_t unit = base.getPool().getType().getSegmentBytes();
+      offsetValues.push_back(static_cast<int32_t>(*base.getBase() * unit));
+      sizeValues.push_back(static_cast<int32_t>(base.getSegments() * unit));
+    }
+    LLVM::GlobalOp::create(builder, module.getLoc(), builder.getI32Type(),
+                           /*isConstant=*/true, LLVM::Linkage::External, count,
+                           builder.getI32IntegerAttr(list.size()),
+                           /*alignment=*/4);
+    createU32Array(builder, module, offsets, offsetValues);
+    createU32Array(builder, module, sizes, sizeValues);
+  };
+  if (io.inputs.empty() || io.outputs.empty())
+    return;
+  emit(io.inputs, model_abi::kInputCount, model_abi::kInputOffsets,
+       model_abi::kInputSizes);
+  emit(io.outputs, model_abi::kOutputCount, model_abi::kOutputOffsets,
+       model_abi::kOutputSizes);
 }
 
 /// Lowers what the LLVM patterns below cannot take: the tiler's affine
@@ -196,8 +250,10 @@ struct ConvertVMCUToLLVMPass
              "cortex-m7";
       return signalPassFailure();
     }
-    if (failed(verifyPlacedModule(module)) || failed(prepareForLLVM(module)))
+    ModelIO io;
+    if (failed(verifyPlacedModule(module, io)) || failed(prepareForLLVM(module)))
       return signalPassFailure();
+    createIOTables(module, io);
 
     LowerToLLVMOptions options(ctx);
     options.overrideIndexBitwidth(32);

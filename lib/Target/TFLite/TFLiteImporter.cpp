@@ -163,7 +163,10 @@ private:
   /// they name existing codes and tensors.
   LogicalResult readOperators();
   /// Marks the operators `output` depends on; the others are not imported.
-  void markLiveOperators(int32_t output);
+  void markLiveOperators(ArrayRef<int32_t> outputs);
+  /// The model's input (or output) tensors, or the --tflite-output one.
+  FailureOr<SmallVector<int32_t>> edgeTensors(const Vector &list,
+                                              StringRef what);
   LogicalResult importOperator(Table op, const OperatorRefs &refs);
   LogicalResult importConv(Table op, ArrayRef<int32_t> in, int32_t out,
                            bool depthwise);
@@ -1841,9 +1844,10 @@ EdgeAttr Importer::edgeOf(int32_t index, bool isFloat) {
                        v.zp, isFloat);
 }
 
-void Importer::markLiveOperators(int32_t output) {
+void Importer::markLiveOperators(ArrayRef<int32_t> outputs) {
   SmallVector<bool> needed(tensors.size(), false);
-  needed[output] = true;
+  for (int32_t output : outputs)
+    needed[output] = true;
   live.assign(opRefs.size(), false);
   for (size_t i = opRefs.size(); i-- > 0;) {
     live[i] =
@@ -1853,6 +1857,24 @@ void Importer::markLiveOperators(int32_t output) {
         if (t >= 0)
           needed[t] = true;
   }
+}
+
+FailureOr<SmallVector<int32_t>> Importer::edgeTensors(const Vector &list,
+                                                      StringRef what) {
+  if (list.size() == 0)
+    return emitError(fileLoc) << "the model has no " << what;
+  SmallVector<int32_t> result;
+  for (uint32_t i = 0; i < list.size(); ++i) {
+    int32_t t = list.scalar<int32_t>(i).value_or(-1);
+    if (t < 0 || t >= static_cast<int32_t>(tensors.size()))
+      return malformed("bad ") << what << " tensor";
+    if (llvm::is_contained(result, t))
+      return emitError(fileLoc) << "the model lists tensor '"
+                                << tensors[t].name << "' twice as an "
+                                << what;
+    result.push_back(t);
+  }
+  return result;
 }
 
 OwningOpRef<ModuleOp> Importer::run() {
@@ -1882,16 +1904,11 @@ OwningOpRef<ModuleOp> Importer::run() {
     return malformed("bad subgraph"), nullptr;
   if (failed(readOperators()))
     return nullptr;
-  if (inputs->size() != 1 || outputs->size() != 1)
-    return emitError(fileLoc)
-               << "the model has " << inputs->size() << " inputs and "
-               << outputs->size() << " outputs; vmcu compiles one of each",
-           nullptr;
-  int32_t input = inputs->scalar<int32_t>(0).value_or(-1);
-  int32_t output = outputs->scalar<int32_t>(0).value_or(-1);
-  if (input < 0 || input >= static_cast<int32_t>(tensors.size()) ||
-      output < 0 || output >= static_cast<int32_t>(tensors.size()))
-    return malformed("bad input or output tensor"), nullptr;
+  FailureOr<SmallVector<int32_t>> modelInputs = edgeTensors(*inputs, "input");
+  FailureOr<SmallVector<int32_t>> modelOutputs =
+      edgeTensors(*outputs, "output");
+  if (failed(modelInputs) || failed(modelOutputs))
+    return nullptr;
   if (!options.outputTensor.empty()) {
     auto named = llvm::find_if(tensors, [&](const TensorInfo &t) {
       return t.name == options.outputTensor;
@@ -1899,35 +1916,58 @@ OwningOpRef<ModuleOp> Importer::run() {
     if (named == tensors.end())
       return emitError(fileLoc) << "the model has no tensor named '"
                                 << options.outputTensor << "'",
-             nullptr;
-    output = static_cast<int32_t>(named - tensors.begin());
+           nullptr;
+    *modelOutputs = {static_cast<int32_t>(named - tensors.begin())};
   }
-  FailureOr<int32_t> body = bodyInput(input);
-  FailureOr<int32_t> bodyEnd = bodyOutput(output);
-  if (failed(body) || failed(bodyEnd))
-    return nullptr;
-  bool floatInput = *body != input, floatOutput = *bodyEnd != output;
-  input = *body;
-  output = *bodyEnd;
-  markLiveOperators(output);
+  // A float edge (QUANTIZE in, DEQUANTIZE out) only on a one-input,
+  // one-output model: the header's edge functions describe one of each.
+  bool single = modelInputs->size() == 1 && modelOutputs->size() == 1;
+  bool floatInput = false, floatOutput = false;
+  for (int32_t &input : *modelInputs) {
+    FailureOr<int32_t> body = single ? bodyInput(input) : input;
+    if (failed(body))
+      return nullptr;
+    floatInput = *body != input;
+    input = *body;
+  }
+  for (int32_t &output : *modelOutputs) {
+    FailureOr<int32_t> body = single ? bodyOutput(output) : output;
+    if (failed(body))
+      return nullptr;
+    floatOutput = *body != output;
+    output = *body;
+  }
+  markLiveOperators(*modelOutputs);
   for (uint32_t i : skipped)
     live[i] = false;
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   builder.setInsertionPointToEnd(module->getBody());
-  tosa.setLoc(
-      NameLoc::get(StringAttr::get(context, tensors[input].name), fileLoc));
-  FailureOr<RankedTensorType> inType = activationType(input);
-  FailureOr<RankedTensorType> outType = activationType(output);
-  double inScale;
-  int32_t inZp;
-  if (failed(inType) || failed(outType) ||
-      failed(activationQuant(input, inScale, inZp)))
-    return nullptr;
-  auto func = func::FuncOp::create(
-      builder, fileLoc, "main", builder.getFunctionType({*inType}, {*outType}));
+  SmallVector<Type> inTypes, outTypes;
+  for (int32_t input : *modelInputs) {
+    tosa.setLoc(
+        NameLoc::get(StringAttr::get(context, tensors[input].name), fileLoc));
+    FailureOr<RankedTensorType> type = activationType(input);
+    if (failed(type))
+      return nullptr;
+    inTypes.push_back(*type);
+  }
+  for (int32_t output : *modelOutputs) {
+    FailureOr<RankedTensorType> type = activationType(output);
+    if (failed(type))
+      return nullptr;
+    outTypes.push_back(*type);
+  }
+  auto func = func::FuncOp::create(builder, fileLoc, "main",
+                                   builder.getFunctionType(inTypes, outTypes));
   builder.setInsertionPointToStart(func.addEntryBlock());
-  values[input] = QuantValue{func.getArgument(0), inScale, inZp};
+  for (auto [i, input] : llvm::enumerate(*modelInputs)) {
+    double inScale;
+    int32_t inZp;
+    if (failed(activationQuant(input, inScale, inZp)))
+      return nullptr;
+    values[input] = QuantValue{func.getArgument(i), inScale, inZp};
+  }
 
   for (uint32_t i = 0; i < operators->size(); ++i) {
     opIndex = i;
@@ -1937,19 +1977,26 @@ OwningOpRef<ModuleOp> Importer::run() {
     if (live[i] && failed(importOperator(*op, opRefs[i])))
       return nullptr;
   }
-  tosa.setLoc(
-      NameLoc::get(StringAttr::get(context, tensors[output].name), fileLoc));
-  if (!values[output])
-    return emitError(fileLoc) << "the model output '" << tensors[output].name
-                              << "' is never computed",
-           nullptr;
-  if (values[output]->isPadded())
-    return emitError(fileLoc) << "the model output is a PAD", nullptr;
-  func::ReturnOp::create(builder, fileLoc, values[output]->value);
+  SmallVector<Value> results;
+  for (int32_t output : *modelOutputs) {
+    tosa.setLoc(
+        NameLoc::get(StringAttr::get(context, tensors[output].name), fileLoc));
+    if (!values[output])
+      return emitError(fileLoc) << "the model output '" << tensors[output].name
+                                << "' is never computed",
+             nullptr;
+    if (values[output]->isPadded())
+      return emitError(fileLoc) << "the model output is a PAD", nullptr;
+    results.push_back(values[output]->value);
+  }
+  func::ReturnOp::create(builder, fileLoc, results);
+  if (!single)
+    return module;
   auto *dialect = context->getLoadedDialect<VMCUDialect>();
-  dialect->getInputEdgeAttrHelper().setAttr(*module, edgeOf(input, floatInput));
-  dialect->getOutputEdgeAttrHelper().setAttr(*module,
-                                             edgeOf(output, floatOutput));
+  dialect->getInputEdgeAttrHelper().setAttr(
+      *module, edgeOf(modelInputs->front(), floatInput));
+  dialect->getOutputEdgeAttrHelper().setAttr(
+      *module, edgeOf(modelOutputs->front(), floatOutput));
   return module;
 }
 

@@ -35,6 +35,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::vmcu;
@@ -100,6 +101,18 @@ static std::optional<int64_t> readI32Global(ModuleOp module, StringRef name) {
   return std::nullopt;
 }
 
+/// The values of the `[N x i32]` constant global `name`, empty if absent.
+static SmallVector<int64_t> readI32Array(ModuleOp module, StringRef name) {
+  SmallVector<int64_t> values;
+  auto global = module.lookupSymbol<LLVM::GlobalOp>(name);
+  if (auto dense =
+          dyn_cast_or_null<DenseIntElementsAttr>(global ? global.getValueOrNull()
+                                                        : Attribute()))
+    for (const APInt &v : dense.getValues<APInt>())
+      values.push_back(v.getSExtValue());
+  return values;
+}
+
 static FailureOr<ModelInfo> readModelInfo(ModuleOp module) {
   ModelInfo info;
   auto invoke = module.lookupSymbol<LLVM::LLVMFuncOp>(model_abi::kInvokeFn);
@@ -117,6 +130,8 @@ static FailureOr<ModelInfo> readModelInfo(ModuleOp module) {
   info.outputBytes = readI32Global(module, model_abi::kOutputBytes);
   info.hasInput = static_cast<bool>(module.lookupSymbol(model_abi::kInputFn));
   info.hasOutput = static_cast<bool>(module.lookupSymbol(model_abi::kOutputFn));
+  info.inputSizes = readI32Array(module, model_abi::kInputSizes);
+  info.outputSizes = readI32Array(module, model_abi::kOutputSizes);
   return info;
 }
 
@@ -322,8 +337,13 @@ mlir::vmcu::compileModelFile(StringRef inputPath,
   if (failed(emitObject(*llvmModule, *machine, model.object, options)))
     return failure();
   model.arenaBytes = info->arenaBytes.value_or(0);
-  model.inputBytes = *info->inputBytes;
-  model.outputBytes = *info->outputBytes;
+  auto sum = [](ArrayRef<int64_t> sizes, int64_t first) {
+    return sizes.empty() ? first
+                         : std::accumulate(sizes.begin(), sizes.end(),
+                                           int64_t(0));
+  };
+  model.inputBytes = sum(info->inputSizes, *info->inputBytes);
+  model.outputBytes = sum(info->outputSizes, *info->outputBytes);
   return model;
 }
 

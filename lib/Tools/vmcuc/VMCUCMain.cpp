@@ -203,6 +203,29 @@ static void printEdges(llvm::raw_ostream &os, EdgeAttr input,
      << "}\n\n";
 }
 
+/// Every input and output: the tables and the accessors of
+/// runtime/vmcu_model_api.h (guarded, so both headers may be included), and
+/// each one's size as a comment.
+static void printIOTables(llvm::raw_ostream &os, const ModelInfo &info) {
+  for (auto [kind, sizes] : {std::pair(StringRef("input"), &info.inputSizes),
+                             std::pair(StringRef("output"), &info.outputSizes)})
+    for (auto [i, bytes] : llvm::enumerate(*sizes))
+      os << "/* " << kind << " " << i << ": " << bytes << " bytes */\n";
+  os << "extern int8_t vmcu_arena[];\n"
+     << "extern const unsigned vmcu_input_count;\n"
+     << "extern const unsigned vmcu_output_count;\n"
+     << "extern const unsigned vmcu_input_offsets[];\n"
+     << "extern const unsigned vmcu_input_sizes[];\n"
+     << "extern const unsigned vmcu_output_offsets[];\n"
+     << "extern const unsigned vmcu_output_sizes[];\n\n"
+     << "#ifndef VMCU_IO_ACCESSORS\n#define VMCU_IO_ACCESSORS\n"
+     << "static inline int8_t *vmcu_input_at(unsigned i) {\n"
+     << "  return vmcu_arena + vmcu_input_offsets[i];\n}\n"
+     << "static inline const int8_t *vmcu_output_at(unsigned i) {\n"
+     << "  return vmcu_arena + vmcu_output_offsets[i];\n}\n"
+     << "#endif\n\n";
+}
+
 /// The C header of the model, compatible with runtime/vmcu_model_api.h
 /// (identical prototypes and extern declarations, so both may be included).
 static void printHeader(llvm::raw_ostream &os, const ModelInfo &info,
@@ -217,7 +240,11 @@ static void printHeader(llvm::raw_ostream &os, const ModelInfo &info,
      << "#include <math.h>\n#include <stdint.h>\n\n"
      << "#define VMCU_ARENA_BYTES " << info.arenaBytes.value_or(0) << "u\n"
      << "#define VMCU_INPUT_BYTES " << *info.inputBytes << "u\n"
-     << "#define VMCU_OUTPUT_BYTES " << *info.outputBytes << "u\n\n"
+     << "#define VMCU_OUTPUT_BYTES " << *info.outputBytes << "u\n"
+     << "#define VMCU_INPUT_COUNT " << std::max<size_t>(info.inputSizes.size(), 1)
+     << "u\n"
+     << "#define VMCU_OUTPUT_COUNT "
+     << std::max<size_t>(info.outputSizes.size(), 1) << "u\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
      << "int8_t *vmcu_input(void);\n"
      << "const int8_t *vmcu_output(void);\n"
@@ -225,6 +252,7 @@ static void printHeader(llvm::raw_ostream &os, const ModelInfo &info,
      << "extern const unsigned vmcu_input_bytes;\n"
      << "extern const unsigned vmcu_output_bytes;\n"
      << "extern const unsigned vmcu_arena_bytes;\n\n";
+  printIOTables(os, info);
   if (input && output)
     printEdges(os, input, output);
   os << "#ifdef __cplusplus\n}\n#endif\n\n"

@@ -30,7 +30,7 @@ func.func @two_inputs() {
   %pool = vmcu.segment_pool : !pool
   // expected-note @below {{first input here}}
   %x = vmcu.tensor_base %pool {name = "x", segments = 4, base = 0, vmcu.io = "input"} : !pool
-  // expected-error @below {{'vmcu.tensor_base' op is a second model input tensor}}
+  // expected-error @below {{'vmcu.tensor_base' op is a second model input #0 tensor}}
   %y = vmcu.tensor_base %pool {name = "y", segments = 4, base = 4, vmcu.io = "input"} : !pool
   return
 }
@@ -57,3 +57,18 @@ func.func @tosa_left(%x: tensor<4xi8>) -> tensor<4xi8> {
 
 // expected-error @below {{'llvm.mlir.global' op defines 'vmcu_arena', which the vmcu lowering reserves}}
 llvm.mlir.global external @vmcu_arena() : i32
+
+// -----
+
+// Inputs are numbered from 0 without gaps.
+!pool = !vmcu.pool<segments = 8, segment_bytes = 16>
+// expected-error @below {{the model has no input #0 but a later one}}
+module {
+  func.func @vmcu_invoke() -> i32 {
+    %pool = vmcu.segment_pool : !pool
+    %x = vmcu.tensor_base %pool {name = "x", segments = 4, base = 0, vmcu.io = "input", vmcu.io_index = 1 : i64} : !pool
+    %y = vmcu.tensor_base %pool {name = "y", segments = 4, base = 4, vmcu.io = "output"} : !pool
+    %c0 = arith.constant 0 : i32
+    return %c0 : i32
+  }
+}

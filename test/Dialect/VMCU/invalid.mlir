@@ -729,6 +729,26 @@ func.func @bad_io_kind() {
 
 // -----
 
+!pool = !vmcu.pool<segments = 8, segment_bytes = 16>
+func.func @io_index_alone() {
+  %pool = vmcu.segment_pool : !pool
+  // expected-error @below {{'vmcu.tensor_base' op 'vmcu.io_index' needs 'vmcu.io'}}
+  %x = vmcu.tensor_base %pool {name = "x", segments = 4, base = 0, vmcu.io_index = 1 : i64} : !pool
+  return
+}
+
+// -----
+
+!pool = !vmcu.pool<segments = 8, segment_bytes = 16>
+func.func @io_index_negative() {
+  %pool = vmcu.segment_pool : !pool
+  // expected-error @below {{'vmcu.tensor_base' op 'vmcu.io_index' must be a non-negative i64, got -1 : i64}}
+  %x = vmcu.tensor_base %pool {name = "x", segments = 4, base = 0, vmcu.io = "input", vmcu.io_index = -1 : i64} : !pool
+  return
+}
+
+// -----
+
 func.func @io_on_a_layer(%x: tensor<1x4xi8>) -> tensor<1x4xi8> {
   // expected-error @below {{'vmcu.softmax' op 'vmcu.io' only marks a vmcu.tensor_base}}
   %y = vmcu.softmax %x {input_multiplier = 1717986944 : i32, input_left_shift = 23 : i32, diff_min = -248 : i32, vmcu.io = "input"} : tensor<1x4xi8>

@@ -15,10 +15,17 @@ const unsigned vmcu_input_bytes = 4;
 const unsigned vmcu_output_bytes = 4;
 const unsigned vmcu_arena_bytes = 8;
 
-static int8_t arena[8] __attribute__((section(".vmcu_arena"), aligned(8)));
+int8_t vmcu_arena[8] __attribute__((section(".vmcu_arena"), aligned(8)));
 
-int8_t *vmcu_input(void) { return arena; }
-const int8_t *vmcu_output(void) { return arena + 4; }
+const unsigned vmcu_input_count = 1;
+const unsigned vmcu_output_count = 1;
+const unsigned vmcu_input_offsets[] = {0};
+const unsigned vmcu_input_sizes[] = {4};
+const unsigned vmcu_output_offsets[] = {4};
+const unsigned vmcu_output_sizes[] = {4};
+
+int8_t *vmcu_input(void) { return vmcu_arena; }
+const int8_t *vmcu_output(void) { return vmcu_arena + 4; }
 
 int vmcu_invoke(void) {
 #if FAULT_KIND == 1

@@ -23,12 +23,20 @@ const unsigned vmcu_input_bytes = IO_BYTES;
 const unsigned vmcu_output_bytes = IO_BYTES;
 const unsigned vmcu_arena_bytes = SEGMENTS * SEGMENT_BYTES;
 
-static int8_t arena[SEGMENTS * SEGMENT_BYTES]
+int8_t vmcu_arena[SEGMENTS * SEGMENT_BYTES]
     __attribute__((section(".vmcu_arena"), aligned(8)));
 static const char names[] = "alpha\0beta";
 
-int8_t *vmcu_input(void) { return arena + 6 * SEGMENT_BYTES; }
-const int8_t *vmcu_output(void) { return arena; }
+/* One input at segment 6, one output at segment 0. */
+const unsigned vmcu_input_count = 1;
+const unsigned vmcu_output_count = 1;
+const unsigned vmcu_input_offsets[] = {6 * SEGMENT_BYTES};
+const unsigned vmcu_input_sizes[] = {IO_BYTES};
+const unsigned vmcu_output_offsets[] = {0};
+const unsigned vmcu_output_sizes[] = {IO_BYTES};
+
+int8_t *vmcu_input(void) { return vmcu_arena + 6 * SEGMENT_BYTES; }
+const int8_t *vmcu_output(void) { return vmcu_arena; }
 
 int vmcu_invoke(void) {
 #if SCENARIO == 5
@@ -53,7 +61,7 @@ int vmcu_invoke(void) {
   vmcu_ring_check_store(4, 0, 32, 1);
   vmcu_ring_check_free(10, 2, 1);
   for (uint32_t i = 0; i < IO_BYTES; ++i)
-    arena[i] = arena[6 * SEGMENT_BYTES + i];
+    vmcu_arena[i] = vmcu_arena[6 * SEGMENT_BYTES + i];
 #elif SCENARIO == 1
   vmcu_ring_check_store(2, 0, 16, 0);
   vmcu_ring_check_store(2, 8, 8, 1); /* alpha's segment, beta stores */

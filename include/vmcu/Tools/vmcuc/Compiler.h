@@ -72,9 +72,14 @@ struct ModelInfo {
   LLVM::GlobalOp arena;
   std::optional<int64_t> arenaBytes, inputBytes, outputBytes;
   bool hasInput = false, hasOutput = false;
+  /// Bytes of every input and output, in order (input and output 0 are
+  /// `inputBytes` and `outputBytes`).
+  SmallVector<int64_t> inputSizes, outputSizes;
 };
 
-/// A compiled model: the ELF object and the sizes of its C API.
+/// A compiled model: the ELF object and the sizes of its C API. The input
+/// and output bytes are those of every input (output) together, as the
+/// harness reads (writes) them one after another.
 struct CompiledModel {
   SmallVector<char, 0> object;
   int64_t arenaBytes = 0;

@@ -61,6 +61,19 @@ LogicalResult VMCUDialect::verifyOperationAttribute(Operation *op,
                                << "' only marks a vmcu.tensor_base";
     return success();
   }
+  if (attr.getName() == getIoIndexAttrHelper().getName()) {
+    auto index = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!index || !index.getType().isInteger(64) || index.getInt() < 0)
+      return op->emitOpError() << "'" << attr.getName().getValue()
+                               << "' must be a non-negative i64, got "
+                               << attr.getValue();
+    if (!getIoAttrHelper().getAttr(op))
+      return op->emitOpError() << "'" << attr.getName().getValue()
+                               << "' needs '"
+                               << getIoAttrHelper().getName().getValue()
+                               << "'";
+    return success();
+  }
   if (attr.getName() == getRoundHalfAwayAttrHelper().getName()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitOpError() << "'" << attr.getName().getValue()

@@ -761,10 +761,19 @@ bool TensorBaseOp::isModelOutput() {
   return io && io.getValue() == model_abi::kIOOutput;
 }
 
-void TensorBaseOp::setModelIO(StringRef kind) {
+void TensorBaseOp::setModelIO(StringRef kind, int64_t index) {
   auto *dialect = cast<VMCUDialect>((*this)->getDialect());
   dialect->getIoAttrHelper().setAttr(*this,
                                      StringAttr::get(getContext(), kind));
+  if (index != 0)
+    dialect->getIoIndexAttrHelper().setAttr(
+        *this, IntegerAttr::get(IntegerType::get(getContext(), 64), index));
+}
+
+int64_t TensorBaseOp::getModelIOIndex() {
+  auto *dialect = cast<VMCUDialect>((*this)->getDialect());
+  IntegerAttr index = dialect->getIoIndexAttrHelper().getAttr(*this);
+  return index ? index.getInt() : 0;
 }
 
 //===----------------------------------------------------------------------===//

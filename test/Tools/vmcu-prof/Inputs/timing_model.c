@@ -11,14 +11,21 @@ const unsigned vmcu_input_bytes = 4;
 const unsigned vmcu_output_bytes = 4;
 const unsigned vmcu_arena_bytes = 16;
 
-int8_t vmcu_timing_arena[16] __attribute__((section(".vmcu_arena"), aligned(8)));
+int8_t vmcu_arena[16] __attribute__((section(".vmcu_arena"), aligned(8)));
 
-int8_t *vmcu_input(void) { return vmcu_timing_arena; }
-const int8_t *vmcu_output(void) { return vmcu_timing_arena + 4; }
+const unsigned vmcu_input_count = 1;
+const unsigned vmcu_output_count = 1;
+const unsigned vmcu_input_offsets[] = {0};
+const unsigned vmcu_input_sizes[] = {4};
+const unsigned vmcu_output_offsets[] = {4};
+const unsigned vmcu_output_sizes[] = {4};
+
+int8_t *vmcu_input(void) { return vmcu_arena; }
+const int8_t *vmcu_output(void) { return vmcu_arena + 4; }
 
 __attribute__((naked)) int vmcu_invoke(void) {
   __asm volatile(
-      "  ldr    r0, =vmcu_timing_arena \n" /* 2  LDR (literal)               */
+      "  ldr    r0, =vmcu_arena \n" /* 2  LDR (literal)               */
       "  ldr    r1, [r0]               \n" /* 2  address uses the loaded r0  */
       "  ldr    r2, [r0, #4]           \n" /* 1  pipelined behind a load     */
       "  ldr    r3, [r0, #8]           \n" /* 1  pipelined again             */

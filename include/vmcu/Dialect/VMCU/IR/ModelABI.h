@@ -32,10 +32,22 @@ inline constexpr llvm::StringLiteral kInvokeFn = "vmcu_invoke";
 inline constexpr llvm::StringLiteral kArenaBytes = "vmcu_arena_bytes";
 inline constexpr llvm::StringLiteral kInputBytes = "vmcu_input_bytes";
 inline constexpr llvm::StringLiteral kOutputBytes = "vmcu_output_bytes";
+/// Every input and output: `const unsigned` counts, and arrays of one
+/// `const unsigned` per input (output): its byte offset in the arena and
+/// its byte count. vmcu_input()/vmcu_output() are input and output 0.
+inline constexpr llvm::StringLiteral kInputCount = "vmcu_input_count";
+inline constexpr llvm::StringLiteral kOutputCount = "vmcu_output_count";
+inline constexpr llvm::StringLiteral kInputOffsets = "vmcu_input_offsets";
+inline constexpr llvm::StringLiteral kInputSizes = "vmcu_input_sizes";
+inline constexpr llvm::StringLiteral kOutputOffsets = "vmcu_output_offsets";
+inline constexpr llvm::StringLiteral kOutputSizes = "vmcu_output_sizes";
 /// Discardable attribute on `vmcu.tensor_base` marking the model's input
 /// or output tensor; its value is "input" or "output".
 inline constexpr llvm::StringLiteral kIOAttrName = "vmcu.io";
 inline constexpr llvm::StringLiteral kIOInput = "input";
+/// Its companion on a model with several inputs or outputs: the position,
+/// absent for 0.
+inline constexpr llvm::StringLiteral kIOIndexAttrName = "vmcu.io_index";
 inline constexpr llvm::StringLiteral kIOOutput = "output";
 } // namespace model_abi
 
@@ -46,6 +58,8 @@ namespace ring_check_abi {
 /// `init(segments, segment_bytes, input_base, input_segments, names,
 /// kernel_count)`: resets the checker, the model input is live.
 inline constexpr llvm::StringLiteral kInitFn = "vmcu_ring_check_init";
+/// `input(base, segments)`: a further model input is live too.
+inline constexpr llvm::StringLiteral kInputFn = "vmcu_ring_check_input";
 /// `load(segment, offset, bytes, kernel)`: the bytes read must be live.
 inline constexpr llvm::StringLiteral kLoadFn = "vmcu_ring_check_load";
 /// `store(segment, offset, bytes, kernel)`: the bytes written must be dead

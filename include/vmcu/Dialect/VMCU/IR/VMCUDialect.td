@@ -33,7 +33,9 @@ def VMCU_Dialect : Dialect {
   // Facts vmcu records on ops it does not own, checked by
   // verifyOperationAttribute:
   // - `vmcu.io` ("input" or "output") on the `vmcu.tensor_base` of the
-  //   model's input and output tensors;
+  //   model's input and output tensors, and `vmcu.io_index` (a
+  //   non-negative i64, absent for 0) on those of a model with several:
+  //   the position among the model's inputs or outputs;
   // - `vmcu.round_half_away` on a `tosa.avg_pool2d` imported from TFLite,
   //   whose int8 average rounds ties away from zero (TOSA's rounds them up).
   // - `vmcu.input_edge` / `vmcu.output_edge` (`#vmcu.edge`) on the module:
@@ -41,6 +43,7 @@ def VMCU_Dialect : Dialect {
   //   source model's edge is float (set by the .tflite importer).
   let discardableAttrs = (ins
     "::mlir::StringAttr":$io,
+    "::mlir::IntegerAttr":$io_index,
     "::mlir::UnitAttr":$round_half_away,
     "::mlir::vmcu::EdgeAttr":$input_edge,
     "::mlir::vmcu::EdgeAttr":$output_edge

@@ -153,8 +153,12 @@ def VMCU_TensorBaseOp : VMCU_Op<"tensor_base", [Pure]> {
     /// (or output) tensor.
     bool isModelInput();
     bool isModelOutput();
-    /// Sets `vmcu.io` to model_abi::kIOInput or kIOOutput.
-    void setModelIO(::llvm::StringRef kind);
+    /// Sets `vmcu.io` to model_abi::kIOInput or kIOOutput and, for a
+    /// position other than 0, `vmcu.io_index`.
+    void setModelIO(::llvm::StringRef kind, int64_t index = 0);
+    /// The position among the model's inputs (or outputs): `vmcu.io_index`,
+    /// 0 when absent.
+    int64_t getModelIOIndex();
   }];
 }
 

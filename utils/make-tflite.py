@@ -410,8 +410,8 @@ class ModelBuilder:
             lambda wd: np.einsum("oijc,c->o", dense(wd), x.mean),
             lambda wd: np.einsum("oijc,c->o", dense(wd) ** 2, x.std ** 2))
         span = (k - 1) * dilation + 1
-        shape = (1, _out_size(h, span, stride, padding), _out_size(w, span, stride, padding),
-                 cout)
+        shape = (x.shape[0], _out_size(h, span, stride, padding),
+                 _out_size(w, span, stride, padding), cout)
         y = self._activation(name, shape, mean, std, act)
         self.graph.add_operator(S.OP_CONV_2D, [x.index, w_index, b_index], [y.index],
                                 S.OPTIONS_CONV_2D, [
@@ -435,8 +435,8 @@ class ModelBuilder:
             lambda wd: x_mean * wd.sum(axis=(0, 1, 2)),
             lambda wd: x_std ** 2 * (wd ** 2).sum(axis=(0, 1, 2)))
         span = (k - 1) * dilation + 1
-        shape = (1, _out_size(h, span, stride, padding), _out_size(w, span, stride, padding),
-                 c * mult)
+        shape = (x.shape[0], _out_size(h, span, stride, padding),
+                 _out_size(w, span, stride, padding), c * mult)
         y = self._activation(name, shape, mean, std, act)
         self.graph.add_operator(S.OP_DEPTHWISE_CONV_2D, [x.index, w_index, b_index], [y.index],
                                 S.OPTIONS_DEPTHWISE_CONV_2D, [
@@ -457,7 +457,8 @@ class ModelBuilder:
             name, x, filt, None,
             lambda wd: wd @ x.mean,
             lambda wd: (wd ** 2) @ (x.std ** 2))
-        y = self._activation(name, (1, units), mean, std, S.ACT_NONE)
+        rows = int(np.prod(x.shape[:-1]))  # TFLite's FC: every leading dim a row
+        y = self._activation(name, (rows, units), mean, std, S.ACT_NONE)
         self.graph.add_operator(S.OP_FULLY_CONNECTED, [x.index, w_index, b_index], [y.index],
                                 S.OPTIONS_FULLY_CONNECTED,
                                 [(S.FC_FUSED_ACTIVATION, N.Int8Flags, S.ACT_NONE)])
@@ -471,8 +472,8 @@ class ModelBuilder:
         paddings = np.array([[0, 0], [top, bottom], [left, right], [0, 0]], dtype="<i4")
         p_index = self.graph.add_tensor(f"{name}/paddings", paddings.shape, S.TENSOR_INT32,
                                         data=paddings)
-        _, h, w, c = x.shape
-        y = self._same_quant(name, (1, h + top + bottom, w + left + right, c), x, x.mean, x.std)
+        n, h, w, c = x.shape
+        y = self._same_quant(name, (n, h + top + bottom, w + left + right, c), x, x.mean, x.std)
         self.graph.add_operator(S.OP_PAD, [x.index, p_index], [y.index], S.OPTIONS_PAD)
         return y
 
@@ -559,10 +560,10 @@ class ModelBuilder:
         point), as the converter quantizes a global average; that range is
         widened by a random factor, so the rescale differs between seeds."""
         name = self._name("mean")
-        _, h, w, c = x.shape
+        n, h, w, c = x.shape
         axes = np.array([1, 2], dtype="<i4")
         a_index = self.graph.add_tensor(f"{name}/axis", axes.shape, S.TENSOR_INT32, data=axes)
-        shape = (1, 1, 1, c) if keep_dims else (1, c)
+        shape = (n, 1, 1, c) if keep_dims else (n, c)
         std = x.std / np.sqrt(h * w)
         if requantize:
             widen = self.rng.uniform(*MEAN_RANGE_WIDEN)
@@ -590,8 +591,8 @@ class ModelBuilder:
     def max_pool(self, x, k, stride, padding, act):
         """MAX_POOL_2D k x k; keeps the input's quantization."""
         name = self._name("maxpool")
-        _, h, w, c = x.shape
-        shape = (1, _out_size(h, k, stride, padding), _out_size(w, k, stride, padding), c)
+        n, h, w, c = x.shape
+        shape = (n, _out_size(h, k, stride, padding), _out_size(w, k, stride, padding), c)
         y = self._same_quant(name, shape, x, x.mean, x.std)
         self.graph.add_operator(S.OP_MAX_POOL_2D, [x.index], [y.index], S.OPTIONS_POOL_2D, [
             (S.POOL_PADDING, N.Int8Flags, padding),
@@ -930,6 +931,14 @@ def kind_two_heads(m):
     return boxes, m.softmax(logits, 1.0)
 
 
+def kind_batched(m):
+    x = m.input((3, 6, 5, 4))
+    y = m.conv2d(x, 8, 3, 1, SAME, RELU6)
+    y = m.depthwise(m.pad(y, (1, 1, 1, 1)), 3, 2, VALID, RELU6)
+    y = m.max_pool(m.conv2d(y, 8, 1, 1, VALID, NONE), 2, 1, VALID, NONE)
+    return m.fully_connected(m.mean(y, keep_dims=False, requantize=True), 4)
+
+
 def kind_logistic_tanh(m):
     x = m.input((1, 5, 5, 8), SIGMOID_INPUT_SCALE_RANGE)
     y = m.conv2d(m.logistic(x), 12, 1, 1, VALID, NONE, gain=TANH_CONV_GAIN)
@@ -1112,6 +1121,10 @@ KINDS = {
                "4x6x8, CONV_2D 1x1, STRIDED_SLICE (strides 3 on W and 2 on C) -> 4x2x4, "
                "SLICE of the input (size -1) -> 4x2x12, CONCATENATION, STRIDED_SLICE "
                "of the last row with a shrink mask -> [1, 2, 16]"),
+    "batched": (kind_batched,
+                "batch 3 of 6x5x4: CONV_2D 3x3 SAME -> 8, PAD + DEPTHWISE_CONV_2D 3x3 "
+                "stride 2, CONV_2D 1x1, MAX_POOL_2D 2x2, MEAN, FULLY_CONNECTED -> 4 "
+                "(3 rows)"),
     "two-heads": (kind_two_heads,
                   "two inputs (6x6x8 and 6x6x4, CONCATENATION), CONV_2D 1x1 -> 16, two "
                   "outputs: a detector-style CONV_2D 1x1 -> 4 reshaped to [1, 36, 4] and "

@@ -1109,15 +1109,29 @@ def mean(op, t, v):
     return np.clip(out, INT8_MIN, INT8_MAX).astype(np.int8).reshape(y.shape)
 
 
+def _batched(kernel):
+    """A window kernel (which reads image 0 of its input) applied to each
+    image of a batched input, as TFLM's kernels loop over the batch."""
+    def run_images(op, t, v):
+        x = v[op.inputs[0]]
+        images = []
+        for n in range(x.shape[0]):
+            one = dict(v)
+            one[op.inputs[0]] = x[n:n + 1]
+            images.append(kernel(op, t, one))
+        return np.concatenate(images, axis=0)
+    return run_images
+
+
 KERNELS = {
     S.OP_ADD: add,
     S.OP_SUB: sub,
     S.OP_MUL: mul,
-    S.OP_AVERAGE_POOL_2D: average_pool_2d,
-    S.OP_CONV_2D: conv_2d,
-    S.OP_DEPTHWISE_CONV_2D: depthwise_conv_2d,
+    S.OP_AVERAGE_POOL_2D: _batched(average_pool_2d),
+    S.OP_CONV_2D: _batched(conv_2d),
+    S.OP_DEPTHWISE_CONV_2D: _batched(depthwise_conv_2d),
     S.OP_FULLY_CONNECTED: fully_connected,
-    S.OP_MAX_POOL_2D: max_pool_2d,
+    S.OP_MAX_POOL_2D: _batched(max_pool_2d),
     S.OP_PAD: pad,
     S.OP_CONCATENATION: concatenation,
     S.OP_STRIDED_SLICE: strided_slice,

@@ -191,6 +191,11 @@ Value TosaBuilder::sliceTail(Value in, int64_t trimH, int64_t trimW) {
   return slice(in, {0, 0, 0, 0}, size);
 }
 
+/// The batch of an NHWC tensor.
+static int64_t batchOf(Value x) {
+  return cast<RankedTensorType>(x.getType()).getDimSize(0);
+}
+
 Value TosaBuilder::conv2d(Value x, int32_t inputZp,
                           llvm::ArrayRef<int64_t> weightShape,
                           llvm::ArrayRef<int8_t> weights,
@@ -200,7 +205,8 @@ Value TosaBuilder::conv2d(Value x, int32_t inputZp,
   int64_t cout = weightShape[0];
   Value weight = constI8(weightShape, weights);
   Value biasValue = constI32({cout}, bias);
-  auto accType = RankedTensorType::get({1, h.out, w.out, cout}, b.getI32Type());
+  auto accType = RankedTensorType::get({batchOf(x), h.out, w.out, cout},
+                                       b.getI32Type());
   // Operands in order: argument evaluation order is unspecified.
   Value inZp = zeroPoint(b.getI8Type(), inputZp);
   Value weightZp = zeroPoint(b.getI8Type(), 0);
@@ -221,7 +227,8 @@ Value TosaBuilder::depthwiseConv2d(Value x, int32_t inputZp,
   int64_t c = weightShape[2] * weightShape[3];
   Value weight = constI8(weightShape, weights);
   Value biasValue = constI32({c}, bias);
-  auto accType = RankedTensorType::get({1, h.out, w.out, c}, b.getI32Type());
+  auto accType =
+      RankedTensorType::get({batchOf(x), h.out, w.out, c}, b.getI32Type());
   Value inZp = zeroPoint(b.getI8Type(), inputZp);
   Value weightZp = zeroPoint(b.getI8Type(), 0);
   return tosa::DepthwiseConv2DOp::create(
@@ -282,7 +289,8 @@ Value TosaBuilder::maxPool2d(Value x, int64_t kernelH, int64_t kernelW,
                              int64_t strideH, int64_t strideW,
                              const DimPads &h, const DimPads &w) {
   int64_t c = cast<RankedTensorType>(x.getType()).getShape()[3];
-  auto outType = RankedTensorType::get({1, h.out, w.out, c}, b.getI8Type());
+  auto outType =
+      RankedTensorType::get({batchOf(x), h.out, w.out, c}, b.getI8Type());
   return tosa::MaxPool2dOp::create(
       b, loc, outType, x, b.getDenseI64ArrayAttr({kernelH, kernelW}),
       b.getDenseI64ArrayAttr({strideH, strideW}),
@@ -294,7 +302,8 @@ Value TosaBuilder::avgPool2d(Value x, int32_t inputZp, int32_t outputZp,
                              int64_t strideW, const DimPads &h,
                              const DimPads &w) {
   int64_t c = cast<RankedTensorType>(x.getType()).getShape()[3];
-  auto outType = RankedTensorType::get({1, h.out, w.out, c}, b.getI8Type());
+  auto outType =
+      RankedTensorType::get({batchOf(x), h.out, w.out, c}, b.getI8Type());
   Value inZp = zeroPoint(b.getI8Type(), inputZp);
   Value outZp = zeroPoint(b.getI8Type(), outputZp);
   return tosa::AvgPool2dOp::create(

@@ -2,7 +2,8 @@
 //
 // tosa.conv2d, tosa.depthwise_conv2d and tosa.avg_pool2d, with their input
 // pads/slices, rescale and clamps, to one vmcu layer op each. A batched 1x1
-// tosa.conv2d (TFLite FULLY_CONNECTED) becomes vmcu.fully_connected; a
+// tosa.conv2d (TFLite FULLY_CONNECTED) becomes vmcu.fully_connected; other
+// batched layers run image by image (vmcu.slice, the layer, vmcu.concat); a
 // depthwise with depth multiplier M > 1 becomes a 1x1 vmcu.conv2d that
 // repeats each channel M times (exactly) and a multiplier-1 depthwise.
 //
@@ -158,24 +159,18 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
 
   ArrayRef<int64_t> pad = op.getPad();
   plan.stride.assign(op.getStride().begin(), op.getStride().end());
-  int64_t batch = input.getDimSize(0);
-  if (batch != 1) {
-    // [B,H,W,C] x [K,1,1,C] without padding is a GEMM over B*H*W rows.
-    bool spatiallyTrivial =
-        llvm::all_of(plan.stride, [](int64_t s) { return s == 1; }) ||
-        (input.getDimSize(1) == 1 && input.getDimSize(2) == 1);
-    if (isDepthwise || kh != 1 || kw != 1 ||
-        llvm::any_of(pad, [](int64_t p) { return p != 0; }) ||
-        !spatiallyTrivial)
-      return diag.fail(op, "batch must be 1, got " + Twine(batch) +
-                               " (only a 1x1, unpadded tosa.conv2d may be "
-                               "batched: it becomes vmcu.fully_connected)");
-    if (isa_and_nonnull<tosa::PadOp, tosa::SliceOp>(
-            op.getInput().getDefiningOp()))
-      return diag.fail(op, "a batched 1x1 convolution becomes "
-                           "vmcu.fully_connected, which cannot fold the "
-                           "tosa.pad/tosa.slice of its input");
-    plan.asFullyConnected = true;
+  // [B,H,W,C] x [K,1,1,C] without padding is a GEMM over B*H*W rows; any
+  // other batched layer runs image by image (ConvLowering).
+  bool spatiallyTrivial =
+      llvm::all_of(plan.stride, [](int64_t s) { return s == 1; }) ||
+      (input.getDimSize(1) == 1 && input.getDimSize(2) == 1);
+  plan.asFullyConnected =
+      input.getDimSize(0) != 1 && !isDepthwise && kh == 1 && kw == 1 &&
+      llvm::all_of(pad, [](int64_t p) { return p == 0; }) &&
+      spatiallyTrivial &&
+      !isa_and_nonnull<tosa::PadOp, tosa::SliceOp>(
+          op.getInput().getDefiningOp());
+  if (plan.asFullyConnected) {
     plan.weight = reshapeElements(
         plan.weight, RankedTensorType::get({channels, input.getDimSize(3)},
                                            weight.getElementType()));
@@ -235,11 +230,57 @@ static Value repeatChannels(OpBuilder &b, Location loc, Value input,
                           b.getI32IntegerAttr(zp), requant, IntegerAttr());
 }
 
+/// `build` applied to each image of a batched NHWC `input` (a vmcu.slice of
+/// it), the results joined along the batch by a vmcu.concat: vmcu's window
+/// layers take one image. `resultType` is the batched result; `build` gets
+/// an image and its result type. A batch of 1 is `build` on `input`.
+static Value perImage(OpBuilder &b, Location loc, Value input,
+                      RankedTensorType resultType,
+                      function_ref<Value(Value, RankedTensorType)> build) {
+  auto inType = cast<RankedTensorType>(input.getType());
+  int64_t batch = inType.getDimSize(0);
+  if (batch == 1)
+    return build(input, resultType);
+  SmallVector<int64_t> imageShape(inType.getShape());
+  imageShape[0] = 1;
+  SmallVector<int64_t> imageResult(resultType.getShape());
+  imageResult[0] = 1;
+  SmallVector<Value> images;
+  for (int64_t n = 0; n < batch; ++n) {
+    Value image = SliceOp::create(b, loc, inType.clone(imageShape), input,
+                                  b.getDenseI64ArrayAttr({n, 0, 0, 0}),
+                                  b.getDenseI64ArrayAttr({1, 1, 1, 1}),
+                                  IntegerAttr());
+    images.push_back(build(image, resultType.clone(imageResult)));
+  }
+  return ConcatOp::create(b, loc, resultType, images, /*axis=*/0,
+                          IntegerAttr());
+}
+
 namespace {
 
 template <typename OpTy> struct ConvLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OpAdaptor = typename OpTy::Adaptor;
+
+  /// The vmcu conv (or depthwise, after its channel repeat) of one image.
+  static Value buildConv(OpBuilder &b, Location loc, const ConvPlan &plan,
+                         Value image, RankedTensorType type, Value weight,
+                         Value bias) {
+    IntegerAttr inputZp = b.getI32IntegerAttr(plan.inputZp);
+    DenseI64ArrayAttr stride = b.getDenseI64ArrayAttr(plan.stride);
+    DenseI64ArrayAttr pad = b.getDenseI64ArrayAttr(plan.window.pad);
+    if constexpr (std::is_same_v<OpTy, tosa::DepthwiseConv2DOp>) {
+      if (plan.depthMultiplier > 1)
+        image = repeatChannels(b, loc, image, plan.inputZp,
+                               plan.depthMultiplier);
+      return DepthwiseConv2DOp::create(b, loc, type, image, weight, bias,
+                                       stride, pad, inputZp,
+                                       plan.requant.requant, IntegerAttr());
+    }
+    return Conv2DOp::create(b, loc, type, image, weight, bias, stride, pad,
+                            inputZp, plan.requant.requant, IntegerAttr());
+  }
 
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
@@ -253,11 +294,11 @@ template <typename OpTy> struct ConvLowering : OpConversionPattern<OpTy> {
     Location loc = op.getLoc();
     Value input = rewriter.getRemappedValue(plan->window.input);
     Value weight = createConstant(rewriter, loc, plan->weight);
+    IntegerAttr inputZp = rewriter.getI32IntegerAttr(plan->inputZp);
     Value bias = plan->bias ? createConstant(rewriter, loc, plan->bias)
                             : rewriter.getRemappedValue(plan->biasValue);
     Operation *last = plan->requant.ops.back();
     auto resultType = cast<RankedTensorType>(last->getResult(0).getType());
-    IntegerAttr inputZp = rewriter.getI32IntegerAttr(plan->inputZp);
 
     Value result;
     if (plan->asFullyConnected) {
@@ -273,20 +314,12 @@ template <typename OpTy> struct ConvLowering : OpConversionPattern<OpTy> {
                                           bias, inputZp, plan->requant.requant,
                                           IntegerAttr());
       result = createReshape(rewriter, loc, fc, resultType);
-    } else if constexpr (std::is_same_v<OpTy, tosa::DepthwiseConv2DOp>) {
-      if (plan->depthMultiplier > 1)
-        input = repeatChannels(rewriter, loc, input, plan->inputZp,
-                               plan->depthMultiplier);
-      result = DepthwiseConv2DOp::create(
-          rewriter, loc, resultType, input, weight, bias,
-          rewriter.getDenseI64ArrayAttr(plan->stride),
-          rewriter.getDenseI64ArrayAttr(plan->window.pad), inputZp,
-          plan->requant.requant, IntegerAttr());
     } else {
-      result = Conv2DOp::create(rewriter, loc, resultType, input, weight, bias,
-                                rewriter.getDenseI64ArrayAttr(plan->stride),
-                                rewriter.getDenseI64ArrayAttr(plan->window.pad),
-                                inputZp, plan->requant.requant, IntegerAttr());
+      result = perImage(rewriter, loc, input, resultType,
+                        [&](Value image, RankedTensorType type) -> Value {
+                          return buildConv(rewriter, loc, *plan, image, type,
+                                           weight, bias);
+                        });
     }
     SmallVector<Operation *> chain = {op};
     llvm::append_range(chain, plan->requant.ops);
@@ -305,7 +338,7 @@ struct PoolPlan {
 } // namespace
 
 /// What both pools need of their types: int8 in and out (with an int32
-/// accumulator, `accumulates`), static shapes, batch 1.
+/// accumulator, `accumulates`), static shapes.
 static LogicalResult checkPoolTypes(Operation *op, Value input, Value output,
                                     bool accumulates, bool int32Acc,
                                     MatchDiag &diag) {
@@ -318,9 +351,6 @@ static LogicalResult checkPoolTypes(Operation *op, Value input, Value output,
                              typeToString(outputType));
   if (!hasStaticShape(inputType) || !hasStaticShape(outputType))
     return diag.fail(op, "requires static shapes");
-  int64_t batch = cast<RankedTensorType>(inputType).getDimSize(0);
-  if (batch != 1)
-    return diag.fail(op, "batch must be 1, got " + Twine(batch));
   return success();
 }
 
@@ -386,13 +416,12 @@ static UnitAttr roundsHalfAway(tosa::AvgPool2dOp op) {
 
 namespace {
 
-/// The vmcu pool for a matched TOSA pool.
+/// The vmcu pool for a matched TOSA pool, on one image of `type`.
 Value buildPool(ConversionPatternRewriter &rewriter, tosa::AvgPool2dOp op,
-                const PoolPlan &plan) {
+                const PoolPlan &plan, Value image, RankedTensorType type) {
   auto i32 = [&](int64_t v) { return rewriter.getI32IntegerAttr(v); };
   return AvgPool2DOp::create(
-      rewriter, op.getLoc(), op.getOutput().getType(),
-      rewriter.getRemappedValue(plan.window.input),
+      rewriter, op.getLoc(), type, image,
       rewriter.getDenseI64ArrayAttr(op.getKernel()),
       rewriter.getDenseI64ArrayAttr(op.getStride()),
       rewriter.getDenseI64ArrayAttr(plan.window.pad), i32(plan.inputZp),
@@ -401,11 +430,10 @@ Value buildPool(ConversionPatternRewriter &rewriter, tosa::AvgPool2dOp op,
 }
 
 Value buildPool(ConversionPatternRewriter &rewriter, tosa::MaxPool2dOp op,
-                const PoolPlan &plan) {
+                const PoolPlan &plan, Value image, RankedTensorType type) {
   auto i32 = [&](int64_t v) { return rewriter.getI32IntegerAttr(v); };
   return MaxPool2DOp::create(
-      rewriter, op.getLoc(), op.getOutput().getType(),
-      rewriter.getRemappedValue(plan.window.input),
+      rewriter, op.getLoc(), type, image,
       rewriter.getDenseI64ArrayAttr(op.getKernel()),
       rewriter.getDenseI64ArrayAttr(op.getStride()),
       rewriter.getDenseI64ArrayAttr(plan.window.pad), i32(plan.clamps.min),
@@ -436,7 +464,12 @@ struct PoolLowering : OpConversionPattern<TosaPool> {
     FailureOr<PoolPlan> plan = matchPool(op, absorbed, diag);
     if (failed(plan))
       return rewriter.notifyMatchFailure(op, diag.getReason());
-    Value result = buildPool(rewriter, op, *plan);
+    Value result = perImage(
+        rewriter, op.getLoc(), rewriter.getRemappedValue(plan->window.input),
+        cast<RankedTensorType>(op.getOutput().getType()),
+        [&](Value image, RankedTensorType type) {
+          return buildPool(rewriter, op, *plan, image, type);
+        });
     SmallVector<Operation *> chain = {op};
     llvm::append_range(chain, plan->clamps.ops);
     replaceChain(rewriter, chain, result);

@@ -660,8 +660,8 @@ LogicalResult Importer::importConv(Table op, ArrayRef<int32_t> in, int32_t out,
   if (failed(x))
     return failure();
   llvm::ArrayRef<int64_t> xShape = x->getType().getShape();
-  if (xShape.size() != 4 || xShape[0] != 1)
-    return opError() << "input must be NHWC with batch 1";
+  if (xShape.size() != 4)
+    return opError() << "input must be NHWC";
   if (in[1] < 0 || in[1] >= static_cast<int32_t>(tensors.size()))
     return opError() << "filter tensor " << in[1] << " does not exist";
   const TensorInfo &filter = tensors[in[1]];
@@ -741,7 +741,7 @@ LogicalResult Importer::importConv(Table op, ArrayRef<int32_t> in, int32_t out,
   double outScale;
   int32_t outZp;
   if (failed(activationQuant(out, outScale, outZp)) ||
-      failed(checkShape(out, {1, h->out, w->out, cout})))
+      failed(checkShape(out, {xShape[0], h->out, w->out, cout})))
     return failure();
   FailureOr<SmallVector<Multiplier>> multipliers =
       channelMultipliers(x->scale, filter.scales, cout, outScale);
@@ -1108,8 +1108,8 @@ LogicalResult Importer::importPool(Table op, ArrayRef<int32_t> in,
   if (failed(x))
     return failure();
   llvm::ArrayRef<int64_t> xShape = x->getType().getShape();
-  if (xShape.size() != 4 || xShape[0] != 1)
-    return opError() << "input must be NHWC with batch 1";
+  if (xShape.size() != 4)
+    return opError() << "input must be NHWC";
   std::optional<Table> options = op.table(op::kBuiltinOptions);
   if (!options)
     return opError() << "has no options";
@@ -1142,7 +1142,8 @@ LogicalResult Importer::importPool(Table op, ArrayRef<int32_t> in,
     return failure();
   FailureOr<DimPads> w = window("width", xShape[2], *fw, *sw,
                                 static_cast<PaddingKind>(*padding), 0, 0);
-  if (failed(w) || failed(checkShape(out, {1, h->out, w->out, xShape[3]})))
+  if (failed(w) ||
+      failed(checkShape(out, {xShape[0], h->out, w->out, xShape[3]})))
     return failure();
   Value input = tosa.sliceTail(x->value, h->trim, w->trim);
   if (max) {
@@ -1263,8 +1264,8 @@ LogicalResult Importer::importMean(Table op, ArrayRef<int32_t> in,
   if (x->isPadded())
     return opError() << "reads a padded tensor";
   ArrayRef<int64_t> shape = x->getType().getShape();
-  if (shape.size() != 4 || shape[0] != 1)
-    return opError() << "input must be NHWC with batch 1";
+  if (shape.size() != 4)
+    return opError() << "input must be NHWC";
   FailureOr<SmallVector<int64_t>> axes = meanAxes(in[1], 4);
   if (failed(axes))
     return failure();
@@ -1277,11 +1278,13 @@ LogicalResult Importer::importMean(Table op, ArrayRef<int32_t> in,
       optionScalar<uint8_t>(op, reducer_options::kKeepDims, 0);
   if (!keepDims)
     return opError() << "has malformed options";
-  int64_t h = shape[1], w = shape[2], c = shape[3], n = h * w;
+  int64_t batch = shape[0], h = shape[1], w = shape[2], c = shape[3];
+  int64_t n = h * w;
   double outScale;
   int32_t outZp;
-  SmallVector<int64_t> outShape =
-      *keepDims ? SmallVector<int64_t>{1, 1, 1, c} : SmallVector<int64_t>{1, c};
+  SmallVector<int64_t> outShape = *keepDims
+                                      ? SmallVector<int64_t>{batch, 1, 1, c}
+                                      : SmallVector<int64_t>{batch, c};
   if (failed(activationQuant(out, outScale, outZp)) ||
       failed(checkShape(out, outShape)))
     return failure();

@@ -1,20 +1,5 @@
 // RUN: vmcu-opt %s --split-input-file --convert-tosa-to-vmcu --verify-diagnostics
 
-func.func @conv2d_batch(%x: tensor<2x6x6x4xi8>) -> tensor<2x4x4x4xi8> {
-  %w = "tosa.const"() {values = dense<1> : tensor<4x3x3x4xi8>} : () -> tensor<4x3x3x4xi8>
-  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
-  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
-  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
-  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
-  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.conv2d' op batch must be 1, got 2}}
-  %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<2x6x6x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x4x4x4xi32>
-  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<2x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x4x4x4xi8>
-  return %y : tensor<2x4x4x4xi8>
-}
-
-// -----
-
 func.func @conv2d_dynamic(%x: tensor<1x?x6x4xi8>) -> tensor<1x?x4x4xi8> {
   %w = "tosa.const"() {values = dense<1> : tensor<4x3x3x4xi8>} : () -> tensor<4x3x3x4xi8>
   %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>

@@ -645,6 +645,30 @@ func.func @max_pool2d_clamp_and_pad(%x: tensor<1x5x5x8xi8>) -> tensor<1x3x3x8xi8
 
 // -----
 
+// A batched 3x3 conv runs image by image: a vmcu.slice of each image, the
+// batch-1 vmcu.conv2d, a vmcu.concat along the batch. (A batched 1x1
+// unpadded conv stays one vmcu.fully_connected.)
+// CHECK-LABEL: func.func @conv2d_batch(
+// CHECK-NOT: tosa.
+// CHECK: %[[I0:.*]] = vmcu.slice %{{.*}} {start = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1, 1, 1>} : (tensor<2x6x6x4xi8>) -> tensor<1x6x6x4xi8>
+// CHECK: %[[C0:.*]] = vmcu.conv2d %[[I0]], {{.*}} -> tensor<1x4x4x4xi8>
+// CHECK: %[[I1:.*]] = vmcu.slice %{{.*}} {start = array<i64: 1, 0, 0, 0>, stride = array<i64: 1, 1, 1, 1>} : (tensor<2x6x6x4xi8>) -> tensor<1x6x6x4xi8>
+// CHECK: %[[C1:.*]] = vmcu.conv2d %[[I1]], {{.*}} -> tensor<1x4x4x4xi8>
+// CHECK: vmcu.concat %[[C0]], %[[C1]] {axis = 0 : i32} : (tensor<1x4x4x4xi8>, tensor<1x4x4x4xi8>) -> tensor<2x4x4x4xi8>
+func.func @conv2d_batch(%x: tensor<2x6x6x4xi8>) -> tensor<2x4x4x4xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<4x3x3x4xi8>} : () -> tensor<4x3x3x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<2x6x6x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x4x4x4xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<2x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x4x4x4xi8>
+  return %y : tensor<2x4x4x4xi8>
+}
+
+// -----
+
 // A tosa.slice that no window layer folds is a vmcu.slice with unit
 // strides; one feeding a conv folds into its padding as before.
 // CHECK-LABEL: func.func @slice(

@@ -642,6 +642,20 @@ class ModelBuilder:
                                      shrink_axis_mask)])
         return y
 
+    def transpose(self, x, perm):
+        """TRANSPOSE with a constant int32 perm; keeps the quantization."""
+        name = self._name("transpose")
+        p_index = self.graph.add_tensor(f"{name}/perm", (len(perm),), S.TENSOR_INT32,
+                                        data=np.array(perm, dtype="<i4"))
+        shape = tuple(x.shape[p] for p in perm)
+        c = shape[-1]
+        mean = x.mean if x.mean.size == c else np.full(c, float(np.mean(x.mean)))
+        std = x.std if x.std.size == c else np.full(c, float(np.mean(x.std)))
+        y = self._same_quant(name, shape, x, mean, std)
+        self.graph.add_operator(S.OP_TRANSPOSE, [x.index, p_index], [y.index],
+                                S.OPTIONS_TRANSPOSE)
+        return y
+
     def slice(self, x, begin, size, shape):
         """SLICE with constant int32 begin and size (-1: to the end)."""
         name = self._name("slice")
@@ -939,6 +953,14 @@ def kind_batched(m):
     return m.fully_connected(m.mean(y, keep_dims=False, requantize=True), 4)
 
 
+def kind_nchw(m):
+    x = m.input((1, 3, 10, 9))  # NCHW, as PyTorch exporters write it
+    y = m.conv2d(m.transpose(x, (0, 2, 3, 1)), 8, 3, 2, SAME, RELU6)
+    # H and W swapped (the innermost dimension stays), then back to NCHW.
+    z = m.depthwise(m.transpose(y, (0, 2, 1, 3)), 3, 1, SAME, RELU6)
+    return m.transpose(z, (0, 3, 1, 2))
+
+
 def kind_logistic_tanh(m):
     x = m.input((1, 5, 5, 8), SIGMOID_INPUT_SCALE_RANGE)
     y = m.conv2d(m.logistic(x), 12, 1, 1, VALID, NONE, gain=TANH_CONV_GAIN)
@@ -1121,6 +1143,9 @@ KINDS = {
                "4x6x8, CONV_2D 1x1, STRIDED_SLICE (strides 3 on W and 2 on C) -> 4x2x4, "
                "SLICE of the input (size -1) -> 4x2x12, CONCATENATION, STRIDED_SLICE "
                "of the last row with a shrink mask -> [1, 2, 16]"),
+    "nchw": (kind_nchw,
+             "an NCHW input 3x10x9: TRANSPOSE to NHWC, CONV_2D 3x3 stride 2 -> 8, "
+             "TRANSPOSE of H and W, DEPTHWISE_CONV_2D 3x3, TRANSPOSE back to NCHW"),
     "batched": (kind_batched,
                 "batch 3 of 6x5x4: CONV_2D 3x3 SAME -> 8, PAD + DEPTHWISE_CONV_2D 3x3 "
                 "stride 2, CONV_2D 1x1, MAX_POOL_2D 2x2, MEAN, FULLY_CONNECTED -> 4 "

@@ -12,7 +12,7 @@ IN.bin (raw int8, NHWC) and writes the raw int8 output, like
 and MUL (numpy broadcasting, up to 6 dimensions, either operand may be a
 constant tensor), AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D,
 FULLY_CONNECTED, MAX_POOL_2D, PAD, RESHAPE, CONCATENATION (a byte copy,
-as TFLM's int8 kernel), SLICE and STRIDED_SLICE (positive strides, as
+as TFLM's int8 kernel), TRANSPOSE, SLICE and STRIDED_SLICE (positive strides, as
 strided_slice_logic.h resolves masks and negative indices), with fused
 NONE / RELU /
 RELU_N1_TO_1 / RELU6, SOFTMAX, and RELU, RELU6, LEAKY_RELU and
@@ -644,6 +644,11 @@ def slice_op(op, t, v):
     return x[box]
 
 
+def transpose(op, t, v):
+    """TRANSPOSE: reference_ops::Transpose permutes the int8 bytes."""
+    return np.transpose(v[op.inputs[0]], _constant_ints(t, op.inputs[1]))
+
+
 def pad(op, t, v):
     """Fills with the output zero point (the quantized 0.0), as TFLite does."""
     paddings = t[op.inputs[1]].data.astype(np.int64)
@@ -1136,6 +1141,7 @@ KERNELS = {
     S.OP_CONCATENATION: concatenation,
     S.OP_STRIDED_SLICE: strided_slice,
     S.OP_SLICE: slice_op,
+    S.OP_TRANSPOSE: transpose,
     S.OP_MEAN: mean,
     S.OP_RESHAPE: reshape,
     S.OP_SQUEEZE: reshape,      # the output tensor declares the shape

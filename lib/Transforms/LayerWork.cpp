@@ -172,7 +172,7 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
                project.scratchBytes() + 2 * s;
       })
       .Case([&](AddOp) { return 3 * s; })
-      .Case<ConcatOp, SliceOp>([&](Operation *) { return s; })
+      .Case<ConcatOp, SliceOp, TransposeOp>([&](Operation *) { return s; })
       .Case([&](MulOp op) {
         // A gate's channels, staged once, and three segments.
         auto type = op.getOutput().getType();

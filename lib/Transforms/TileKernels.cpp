@@ -260,6 +260,84 @@ LogicalResult emitSlice(Emitter &e, SliceOp op, const KernelTensors &t) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// transpose: a permutation of the dimensions, segment by segment.
+//===----------------------------------------------------------------------===//
+
+/// Strides (in segments of `seg` bytes) of a row-major tensor of `shape`
+/// whose innermost dimension is counted in segments.
+SmallVector<int64_t> segmentStrides(ArrayRef<int64_t> shape, int64_t seg) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  int64_t stride = 1;
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride *= d + 1 == static_cast<int64_t>(shape.size()) ? shape[d] / seg
+                                                           : shape[d];
+  }
+  return strides;
+}
+
+/// Writes the output in order, each segment read from where the
+/// permutation puts it. Once a slice of the outermost output dimension
+/// longer than 1 is done, the input slice it read (that index of input
+/// dimension perms[k]) is dead: it is freed, so the output can grow over
+/// it.
+LogicalResult emitTranspose(Emitter &e, TransposeOp op,
+                            const KernelTensors &t) {
+  auto in = op.getInput().getType();
+  auto out = op.getOutput().getType();
+  int64_t rank = out.getRank(), s = e.seg;
+  ArrayRef<int32_t> perms = op.getPerms();
+  SmallVector<int64_t> inStrides = segmentStrides(in.getShape(), s);
+  SmallVector<int64_t> outExtents(out.getShape());
+  outExtents.back() /= s;
+  SmallVector<int64_t> inExtents(in.getShape());
+  inExtents.back() /= s;
+  // The output segment index and the input one, over the output's indices.
+  AffineExpr outSeg = e.b.getAffineConstantExpr(0);
+  AffineExpr inSeg = e.b.getAffineConstantExpr(0);
+  SmallVector<int64_t> outStrides = segmentStrides(out.getShape(), s);
+  for (int64_t d = 0; d < rank; ++d) {
+    outSeg = outSeg + e.d(d) * outStrides[d];
+    inSeg = inSeg + e.d(d) * inStrides[perms[d]];
+  }
+  int64_t k = 0;
+  while (k + 1 < rank && outExtents[k] == 1)
+    ++k;
+  // Frees of input slice i_k: loops over the other input dimensions.
+  SmallVector<int64_t> others;
+  for (int64_t j = 0; j < rank; ++j)
+    if (j != perms[k])
+      others.push_back(j);
+  SmallVector<int64_t> otherExtents;
+  AffineExpr freeSeg = e.d(0) * inStrides[perms[k]];
+  for (auto [n, j] : llvm::enumerate(others)) {
+    otherExtents.push_back(inExtents[j]);
+    freeSeg = freeSeg + e.d(n + 1) * inStrides[j];
+  }
+  Value buf = e.scratch(s, e.b.getI8Type());
+  SmallVector<int64_t> outer(outExtents.begin(), outExtents.begin() + k);
+  forEachIndex(e, outer, [&](ValueRange head) {
+    e.loop(0, outExtents[k], [&](Value ik) {
+      SmallVector<Value> prefix(head.begin(), head.end());
+      prefix.push_back(ik);
+      SmallVector<int64_t> inner(outExtents.begin() + k + 1, outExtents.end());
+      forEachIndex(e, inner, [&](ValueRange tail) {
+        SmallVector<Value> ivs = prefix;
+        ivs.append(tail.begin(), tail.end());
+        e.loadSegment(t.input, inSeg, ivs, buf);
+        e.storeSegment(t.output, outSeg, ivs, buf);
+      });
+      forEachIndex(e, otherExtents, [&](ValueRange rest) {
+        SmallVector<Value> dims = {ik};
+        dims.append(rest.begin(), rest.end());
+        e.freeSegment(t.input, freeSeg, dims);
+      });
+    });
+  });
+  return success();
+}
+
 /// Erases the loops left empty when frees of a kept-alive tensor were not
 /// emitted (innermost first).
 void eraseEmptyLoops(Block &body) {
@@ -299,12 +377,15 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
           .Case([&](TableOp op) { return emitTable(e, op, tensors); })
           .Case([&](ConcatOp op) { return emitConcat(e, op, tensors); })
           .Case([&](SliceOp op) { return emitSlice(e, op, tensors); })
+          .Case([&](TransposeOp op) {
+            return emitTranspose(e, op, tensors);
+          })
           .Default([&](Operation *op) {
             return op->emitOpError(
                 "is not supported by vmcu-tile yet (only conv2d, "
                 "depthwise_conv2d, fully_connected, avg_pool2d, "
-                "max_pool2d, add, mul, table, softmax, concat, slice and "
-                "bottleneck)");
+                "max_pool2d, add, mul, table, softmax, concat, slice, "
+                "transpose and bottleneck)");
           });
   if (succeeded(result) && !e.keepAlive.empty())
     eraseEmptyLoops(*body);

@@ -225,6 +225,16 @@ LogicalResult tosa_to_vmcu::checkTable(tosa::TableOp op, MatchDiag &diag) {
   return success();
 }
 
+LogicalResult tosa_to_vmcu::checkTranspose(tosa::TransposeOp op,
+                                           MatchDiag &diag) {
+  Type input = op.getInput1().getType();
+  if (!hasIntElements(input, 8) || !hasStaticShape(input))
+    return diag.fail(op, "only int8 tensors of static shape are supported, "
+                         "got " +
+                             typeToString(input));
+  return success();
+}
+
 LogicalResult tosa_to_vmcu::checkConcat(tosa::ConcatOp op, MatchDiag &diag) {
   for (Value input : op.getInput1())
     if (!hasIntElements(input.getType(), 8) || !hasStaticShape(input.getType()))
@@ -253,6 +263,23 @@ struct SliceLowering : OpConversionPattern<tosa::SliceOp> {
         op, op.getOutput().getType(), adaptor.getInput1(),
         rewriter.getDenseI64ArrayAttr(start),
         rewriter.getDenseI64ArrayAttr(stride), IntegerAttr());
+    return success();
+  }
+};
+
+/// tosa.transpose (int8) is vmcu.transpose.
+struct TransposeLowering : OpConversionPattern<tosa::TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tosa::TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MatchDiag diag;
+    if (failed(checkTranspose(op, diag)))
+      return rewriter.notifyMatchFailure(op, diag.getReason());
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getOutput().getType(),
+                                             adaptor.getInput1(),
+                                             op.getPermsAttr(), IntegerAttr());
     return success();
   }
 };
@@ -393,6 +420,6 @@ void tosa_to_vmcu::populateElementwisePatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns) {
   patterns.add<Int8AddLowering<tosa::AddOp>, Int8AddLowering<tosa::SubOp>,
                Int8MulLowering, ReshapeLowering, ConstLowering, TableLowering,
-               ConcatLowering, SliceLowering>(
+               ConcatLowering, SliceLowering, TransposeLowering>(
       converter, patterns.getContext());
 }

@@ -179,6 +179,7 @@ LogicalResult checkInt8Add(Operation *op, Absorbed &absorbed, MatchDiag &diag);
 /// A tosa.table vmcu converts: int8, static shape, constant table.
 LogicalResult checkTable(tosa::TableOp op, MatchDiag &diag);
 LogicalResult checkConcat(tosa::ConcatOp op, MatchDiag &diag);
+LogicalResult checkTranspose(tosa::TransposeOp op, MatchDiag &diag);
 /// A tosa.slice no window layer folds, with its constant `start`.
 LogicalResult checkSlice(tosa::SliceOp op, SmallVector<int64_t> &start,
                          MatchDiag &diag);

@@ -136,6 +136,9 @@ LogicalResult vmcu::checkTosaToVMCUConvertible(Operation *root) {
             .Case([&](tosa::ConcatOp concat) {
               return checkConcat(concat, diag);
             })
+            .Case([&](tosa::TransposeOp transpose) {
+              return checkTranspose(transpose, diag);
+            })
             .Case([&](tosa::SliceOp slice) -> std::optional<LogicalResult> {
               if (isFoldedWindowProducer(slice))
                 return std::nullopt;
@@ -160,7 +163,7 @@ LogicalResult vmcu::checkTosaToVMCUConvertible(Operation *root) {
         isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::AvgPool2dOp,
             tosa::MaxPool2dOp, tosa::MatMulOp, tosa::AddOp, tosa::SubOp,
             tosa::MulOp, tosa::ReshapeOp, tosa::TableOp, tosa::ConcatOp,
-            tosa::SliceOp>(op))
+            tosa::SliceOp, tosa::TransposeOp>(op))
       return;
     std::string reason = explainUnfolded(op, covered.contains(op));
     if (reason.empty())
@@ -177,7 +180,8 @@ void vmcu::configureTosaToVMCUConversionTarget(ConversionTarget &target) {
   target.addIllegalOp<tosa::ConstOp, tosa::Conv2DOp, tosa::DepthwiseConv2DOp,
                       tosa::AvgPool2dOp, tosa::MaxPool2dOp, tosa::TableOp,
                       tosa::MatMulOp, tosa::AddOp, tosa::SubOp, tosa::MulOp,
-                      tosa::ReshapeOp, tosa::ClampOp, tosa::ConcatOp>();
+                      tosa::ReshapeOp, tosa::ClampOp, tosa::ConcatOp,
+                      tosa::TransposeOp>();
   // Folded into a later layer, which leaves them dead.
   target.addDynamicallyLegalOp<tosa::RescaleOp>(
       [](tosa::RescaleOp op) { return isAddInputRescale(op); });

@@ -102,6 +102,7 @@ enum class Builtin : int32_t {
   Relu = 19,
   Relu6 = 21,
   Reshape = 22,
+  Transpose = 39,
   Softmax = 25,
   Tanh = 28,
   Pad = 34,

@@ -27,6 +27,7 @@
 #include "vmcu/Utils/Int8Activations.h"
 #include "vmcu/Utils/TosaBuilder.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MathExtras.h"
@@ -210,6 +211,7 @@ private:
   LogicalResult importSoftmax(Table op, ArrayRef<int32_t> in, int32_t out);
   LogicalResult importConcatenation(Table op, ArrayRef<int32_t> in,
                                     int32_t out);
+  LogicalResult importTranspose(ArrayRef<int32_t> in, int32_t out);
   /// SLICE (begin, size) or STRIDED_SLICE (begin, end, strides and masks)
   /// as TFLite Micro resolves them: a box of the input, reshaped to the
   /// output tensor (shrunk axes dropped).
@@ -324,6 +326,8 @@ const char *mlir::vmcu::tflite::builtinName(int32_t code) {
     return "TANH";
   case 34:
     return "PAD";
+  case 39:
+    return "TRANSPOSE";
   case 40:
     return "MEAN";
   case 41:
@@ -1360,6 +1364,37 @@ LogicalResult Importer::importSoftmax(Table op, ArrayRef<int32_t> in,
   return success();
 }
 
+LogicalResult Importer::importTranspose(ArrayRef<int32_t> in, int32_t out) {
+  if (in.size() != 2)
+    return opError() << "expects input and perm";
+  FailureOr<QuantValue> x = activation(in[0]);
+  if (failed(x))
+    return failure();
+  RankedTensorType inType = x->getType();
+  int64_t rank = inType.getRank();
+  FailureOr<SmallVector<int32_t>> perm = constantI32(in[1], rank);
+  if (failed(perm))
+    return failure();
+  SmallVector<int64_t> shape;
+  llvm::SmallBitVector seen(rank);
+  for (int32_t p : *perm) {
+    if (p < 0 || p >= rank || seen.test(p))
+      return opError() << "perm is not a permutation of 0.." << rank - 1;
+    seen.set(p);
+    shape.push_back(inType.getDimSize(p));
+  }
+  double outScale;
+  int32_t outZp;
+  if (failed(activationQuant(out, outScale, outZp)) ||
+      failed(checkShape(out, shape)))
+    return failure();
+  // TFLite Micro copies the int8 bytes.
+  Value y = tosa::TransposeOp::create(builder, tosa.getLoc(),
+                                      inType.clone(shape), x->value, *perm);
+  define(out, QuantValue{y, outScale, outZp});
+  return success();
+}
+
 LogicalResult Importer::importConcatenation(Table op, ArrayRef<int32_t> in,
                                             int32_t out) {
   if (in.empty())
@@ -1736,6 +1771,8 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
     return importConcatenation(op, *in, result);
   case Builtin::Slice:
     return importSlice(op, *in, result, /*strided=*/false);
+  case Builtin::Transpose:
+    return importTranspose(*in, result);
   case Builtin::StridedSlice:
     return importSlice(op, *in, result, /*strided=*/true);
   case Builtin::Mean:
@@ -1757,7 +1794,7 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
                    << "); vmcu imports CONV_2D, DEPTHWISE_CONV_2D, "
                       "FULLY_CONNECTED, ADD, SUB, MUL, AVERAGE_POOL_2D, "
                       "MAX_POOL_2D, MEAN, CONCATENATION, SLICE, STRIDED_SLICE, "
-                      "RESHAPE, SQUEEZE, "
+                      "TRANSPOSE, RESHAPE, SQUEEZE, "
                       "EXPAND_DIMS, PAD, SOFTMAX, RELU, RELU6, LEAKY_RELU, "
                       "LOGISTIC, TANH, HARD_SWISH and int8 QUANTIZE";
 }

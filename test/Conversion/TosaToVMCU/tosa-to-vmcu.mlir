@@ -686,6 +686,17 @@ func.func @slice(%x: tensor<1x6x5x8xi8>) -> tensor<1x3x5x4xi8> {
 
 // -----
 
+// An int8 tosa.transpose is a vmcu.transpose with the same perms.
+// CHECK-LABEL: func.func @transpose(
+// CHECK-NOT: tosa.
+// CHECK: vmcu.transpose %{{.*}} {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x3x4x5xi8>) -> tensor<1x4x5x3xi8>
+func.func @transpose(%x: tensor<1x3x4x5xi8>) -> tensor<1x4x5x3xi8> {
+  %y = tosa.transpose %x {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x3x4x5xi8>) -> tensor<1x4x5x3xi8>
+  return %y : tensor<1x4x5x3xi8>
+}
+
+// -----
+
 // An int8 tosa.concat is a vmcu.concat on the same axis.
 // CHECK-LABEL: func.func @concat(
 // CHECK-NOT: tosa.

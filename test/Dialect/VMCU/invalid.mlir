@@ -1135,3 +1135,27 @@ func.func @slice_rank(%x: tensor<1x8xi8>) -> tensor<4xi8> {
   %y = vmcu.slice %x {start = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x8xi8>) -> tensor<4xi8>
   return %y : tensor<4xi8>
 }
+
+// -----
+
+func.func @transpose_not_permutation(%x: tensor<1x3x8x8xi8>) -> tensor<1x8x8x8xi8> {
+  // expected-error @below {{perms must be a permutation of 0..3}}
+  %y = vmcu.transpose %x {perms = array<i32: 0, 2, 2, 1>} : (tensor<1x3x8x8xi8>) -> tensor<1x8x8x8xi8>
+  return %y : tensor<1x8x8x8xi8>
+}
+
+// -----
+
+func.func @transpose_shape(%x: tensor<1x3x8x8xi8>) -> tensor<1x8x8x4xi8> {
+  // expected-error @below {{output dimension 3 is 4, input dimension 1 is 3}}
+  %y = vmcu.transpose %x {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x3x8x8xi8>) -> tensor<1x8x8x4xi8>
+  return %y : tensor<1x8x8x4xi8>
+}
+
+// -----
+
+func.func @transpose_rank(%x: tensor<1x3x8x8xi8>) -> tensor<1x8x8x3xi8> {
+  // expected-error @below {{needs input, output and perms of one rank (at least 1), got 'tensor<1x3x8x8xi8>', 'tensor<1x8x8x3xi8>' and 3 perms}}
+  %y = vmcu.transpose %x {perms = array<i32: 0, 2, 1>} : (tensor<1x3x8x8xi8>) -> tensor<1x8x8x3xi8>
+  return %y : tensor<1x8x8x3xi8>
+}

@@ -196,6 +196,13 @@ func.func @slice(%x: tensor<1x8x8x16xi8>) -> tensor<1x3x8x8xi8> {
   return %y : tensor<1x3x8x8xi8>
 }
 
+// CHECK-LABEL: func.func @transpose
+// CHECK: vmcu.transpose %{{.*}} {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x3x8x8xi8>) -> tensor<1x8x8x3xi8>
+func.func @transpose(%x: tensor<1x3x8x8xi8>) -> tensor<1x8x8x3xi8> {
+  %y = vmcu.transpose %x {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x3x8x8xi8>) -> tensor<1x8x8x3xi8>
+  return %y : tensor<1x8x8x3xi8>
+}
+
 // The .tflite importer's edge facts round-trip (on a nested module here).
 // CHECK: module attributes {vmcu.input_edge = #vmcu.edge<scale = 3.906250e-03 : f32, zero_point = -128, is_float = true>, vmcu.output_edge = #vmcu.edge<scale = 5.000000e-01 : f32, zero_point = 3, is_float = false>}
 module attributes {vmcu.input_edge = #vmcu.edge<scale = 0.00390625 : f32, zero_point = -128, is_float = true>, vmcu.output_edge = #vmcu.edge<scale = 0.5 : f32, zero_point = 3, is_float = false>} {}

@@ -12,6 +12,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -718,6 +719,45 @@ SmallVector<int64_t> SliceOp::getSegmentedExtents() {
   if (getStride().back() != 1)
     extents.push_back(1);
   return extents;
+}
+
+//===----------------------------------------------------------------------===//
+// TransposeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransposeOp::verify() {
+  if (failed(verifyStaticShapes(*this)))
+    return failure();
+  auto in = cast<ShapedType>(getInput().getType());
+  auto out = cast<ShapedType>(getOutput().getType());
+  int64_t rank = in.getRank();
+  ArrayRef<int32_t> perms = getPerms();
+  if (rank < 1 || out.getRank() != rank ||
+      static_cast<int64_t>(perms.size()) != rank)
+    return emitOpError("needs input, output and perms of one rank (at least "
+                       "1), got ")
+           << in << ", " << out << " and " << perms.size() << " perms";
+  llvm::SmallBitVector seen(rank);
+  for (auto [d, p] : llvm::enumerate(perms)) {
+    if (p < 0 || p >= rank || seen.test(p))
+      return emitOpError("perms must be a permutation of 0..") << rank - 1;
+    seen.set(p);
+    if (out.getDimSize(d) != in.getDimSize(p))
+      return emitOpError("output dimension ")
+             << d << " is " << out.getDimSize(d) << ", input dimension " << p
+             << " is " << in.getDimSize(p);
+  }
+  return success();
+}
+
+Value TransposeOp::getActivationInput() { return getInput(); }
+SmallVector<int64_t> TransposeOp::getSegmentedExtents() {
+  auto in = cast<ShapedType>(getInput().getType());
+  if (in.getRank() < 1)
+    return {};
+  if (!keepsInnermost())
+    return {1};
+  return {in.getShape().back()};
 }
 
 //===----------------------------------------------------------------------===//

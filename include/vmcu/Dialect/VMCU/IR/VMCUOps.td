@@ -874,6 +874,38 @@ def VMCU_SliceOp : VMCU_LayerOp<"slice", [Pure]> {
   let hasVerifier = 1;
 }
 
+def VMCU_TransposeOp : VMCU_LayerOp<"transpose", [Pure]> {
+  let summary = "int8 permutation of a tensor's dimensions (TOSA transpose)";
+  let description = [{
+    `output[i_0, ..., i_last]` is the input element whose index along
+    dimension `perms[d]` is `i_d`: TOSA's `transpose`, TFLite's TRANSPOSE
+    (e.g. the NCHW to NHWC transpose PyTorch exporters put after a model
+    input). The bytes are copied. Where the permutation keeps the innermost
+    dimension, segments tile it; otherwise a segment is one byte.
+
+    Example:
+
+    ```mlir
+    %y = vmcu.transpose %x {perms = array<i32: 0, 2, 3, 1>}
+         : (tensor<1x3x8x8xi8>) -> tensor<1x8x8x3xi8>
+    ```
+  }];
+  let arguments = (ins TensorOf<[I8]>:$input, DenseI32ArrayAttr:$perms,
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
+  let results = (outs TensorOf<[I8]>:$output);
+  let assemblyFormat = [{
+    $input attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether the innermost dimension stays innermost.
+    bool keepsInnermost() {
+      return !getPerms().empty() &&
+             getPerms().back() == static_cast<int32_t>(getPerms().size()) - 1;
+    }
+  }];
+}
+
 def VMCU_AvgPool2DOp : VMCU_LayerOp<"avg_pool2d", [Pure]> {
   let summary = "int8 NHWC average pooling (TOSA avg_pool2d)";
   let description = [{

@@ -227,20 +227,13 @@ LogicalResult tosa_to_vmcu::checkTable(tosa::TableOp op, MatchDiag &diag) {
 
 LogicalResult tosa_to_vmcu::checkTranspose(tosa::TransposeOp op,
                                            MatchDiag &diag) {
-  Type input = op.getInput1().getType();
-  if (!hasIntElements(input, 8) || !hasStaticShape(input))
-    return diag.fail(op, "only int8 tensors of static shape are supported, "
-                         "got " +
-                             typeToString(input));
-  return success();
+  return checkInt8Static(op, op.getInput1().getType(), diag);
 }
 
 LogicalResult tosa_to_vmcu::checkConcat(tosa::ConcatOp op, MatchDiag &diag) {
   for (Value input : op.getInput1())
-    if (!hasIntElements(input.getType(), 8) || !hasStaticShape(input.getType()))
-      return diag.fail(op, "only int8 tensors of static shape are supported, "
-                           "got " +
-                               typeToString(input.getType()));
+    if (failed(checkInt8Static(op, input.getType(), diag)))
+      return failure();
   return success();
 }
 

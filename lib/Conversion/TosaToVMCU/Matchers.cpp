@@ -334,14 +334,20 @@ tosa_to_vmcu::matchOutputRequant(Operation *layer, Value acc, int64_t channels,
 // Input padding and slices
 //===----------------------------------------------------------------------===//
 
+LogicalResult tosa_to_vmcu::checkInt8Static(Operation *op, Type type,
+                                            MatchDiag &diag) {
+  if (!hasIntElements(type, 8) || !hasStaticShape(type))
+    return diag.fail(op, "only int8 tensors of static shape are supported, "
+                         "got " +
+                             typeToString(type));
+  return success();
+}
+
 LogicalResult tosa_to_vmcu::checkSlice(tosa::SliceOp op,
                                        SmallVector<int64_t> &start,
                                        MatchDiag &diag) {
-  Type input = op.getInput1().getType();
-  if (!hasIntElements(input, 8) || !hasStaticShape(input))
-    return diag.fail(op, "only int8 tensors of static shape are supported, "
-                         "got " +
-                             typeToString(input));
+  if (failed(checkInt8Static(op, op.getInput1().getType(), diag)))
+    return failure();
   if (!tosa::getConstShapeValues(op.getStart().getDefiningOp(), start))
     return diag.fail(op, "start must be a tosa.const_shape value");
   return success();

@@ -178,6 +178,9 @@ LogicalResult checkMatMul(tosa::MatMulOp op, Absorbed &absorbed,
 LogicalResult checkInt8Add(Operation *op, Absorbed &absorbed, MatchDiag &diag);
 /// A tosa.table vmcu converts: int8, static shape, constant table.
 LogicalResult checkTable(tosa::TableOp op, MatchDiag &diag);
+/// Fails unless `type` is an int8 tensor of static shape (what the data
+/// movement layers copy).
+LogicalResult checkInt8Static(Operation *op, Type type, MatchDiag &diag);
 LogicalResult checkConcat(tosa::ConcatOp op, MatchDiag &diag);
 LogicalResult checkTranspose(tosa::TransposeOp op, MatchDiag &diag);
 /// A tosa.slice no window layer folds, with its constant `start`.

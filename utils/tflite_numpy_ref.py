@@ -614,9 +614,9 @@ def _strided_axis(op, g, extent, begin, end, stride):
 
 def strided_slice(op, t, v):
     """STRIDED_SLICE with positive strides and no ellipsis or new-axis mask:
-    missing leading axes are taken whole (StridedSlicePadIndices), each
-    axis resolved as _strided_axis, the box reshaped to the output (shrunk
-    axes dropped)."""
+    one begin, end and stride per input dimension (TFLM reads as many),
+    each axis resolved as _strided_axis, the box reshaped to the output
+    (shrunk axes dropped)."""
     x = v[op.inputs[0]]
     begin, end, strides = (_constant_ints(t, i) for i in op.inputs[1:4])
     if op.options is not None and (_scalar(op.options, S.STRIDED_SLICE_ELLIPSIS_MASK,
@@ -624,12 +624,13 @@ def strided_slice(op, t, v):
                                    or _scalar(op.options, S.STRIDED_SLICE_NEW_AXIS_MASK,
                                               N.Int32Flags)):
         raise NotImplementedError("STRIDED_SLICE with an ellipsis or new-axis mask")
-    pad = x.ndim - len(begin)
-    box = [slice(None)] * pad
+    if not len(begin) == len(end) == len(strides) == x.ndim:
+        raise ValueError("STRIDED_SLICE needs one begin, end and stride per input dimension")
+    box = []
     for g, (b, e, s) in enumerate(zip(begin, end, strides)):
         if s <= 0:
             raise NotImplementedError("STRIDED_SLICE with a stride <= 0")
-        first, stop = _strided_axis(op, g, x.shape[pad + g], b, e, s)
+        first, stop = _strided_axis(op, g, x.shape[g], b, e, s)
         box.append(slice(first, max(stop, first), s))
     return x[tuple(box)].reshape(t[op.outputs[0]].shape)
 

@@ -135,11 +135,19 @@ Value RingCheckBuilder::getKernelNames(Location loc,
 void RingCheckBuilder::instrumentPool(SegmentPoolOp pool, Value names,
                                       int64_t kernelCount) {
   SmallVector<std::pair<int64_t, int64_t>> inputs; // (base, segments) by index
+  size_t numInputs = 0;
+  module.walk([&](TensorBaseOp base) {
+    numInputs += base.getPool() == pool.getPool() && base.isModelInput();
+  });
   module.walk([&](TensorBaseOp base) {
     if (base.getPool() != pool.getPool() || !base.isModelInput() ||
         !base.getBase())
       return;
+    // convert-vmcu-to-llvm bounds the index (kMaxModelIO); an index past
+    // the inputs found is no input of this model.
     auto index = static_cast<size_t>(base.getModelIOIndex());
+    if (index >= numInputs)
+      return;
     if (inputs.size() <= index)
       inputs.resize(index + 1, {0, 0});
     inputs[index] = {static_cast<int64_t>(*base.getBase()),

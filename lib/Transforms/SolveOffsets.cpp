@@ -336,10 +336,11 @@ struct VMCUSolveOffsetsPass
 
     // Sequential placement with unbounded integers; wrapped at the end. A
     // kernel's workspace goes right after everything live while it runs.
-    // The model inputs start side by side.
+    // The model inputs start side by side, each on a multiple of its
+    // readers' segments.
     SmallVector<int64_t> base(tensors.size(), 0);
     for (unsigned i = 1; i < numInputs; ++i)
-      base[i] = base[i - 1] + units[i - 1];
+      base[i] = llvm::alignTo(base[i - 1] + units[i - 1], align[i]);
     SmallVector<int64_t> workspaceBase(kernels.size(), 0);
     int64_t capacity = 0;
     for (auto [k, kernel] : llvm::enumerate(kernels)) {

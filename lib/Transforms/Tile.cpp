@@ -28,7 +28,7 @@ using namespace mlir::vmcu;
 namespace {
 
 /// One layer of the graph and the tensors around it (numbered in program
-/// order: the model input is 0, layer k's output k + 1).
+/// order: the model inputs first, then each layer's output).
 struct ChainLayer {
   LayerOpInterface op;
   int64_t segmentBytes;
@@ -356,7 +356,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
   /// The vmcu.kernel of `layer` (the k-th), reading and writing `bases`;
   /// it frees each tensor it is the last reader of.
   LogicalResult emitLayerKernel(OpBuilder &b, tile::KernelEnv &env,
-                                ChainLayer layer, unsigned k,
+                                ChainLayer &layer, unsigned k,
                                 ArrayRef<Value> bases,
                                 ArrayRef<unsigned> lastReader,
                                 int64_t tensorLevel) {

@@ -225,45 +225,6 @@ void forEachIndex(Emitter &e, ArrayRef<int64_t> extents,
   });
 }
 
-/// For every output row (all dimensions but the innermost), copies its
-/// segments from the input row the starts and strides select; then frees
-/// the whole input, whose rows outside the box nothing reads.
-LogicalResult emitSlice(Emitter &e, SliceOp op, const KernelTensors &t) {
-  auto in = op.getInput().getType();
-  auto out = op.getOutput().getType();
-  int64_t rank = out.getRank(), s = e.seg;
-  int64_t inRowSegs = in.getDimSize(rank - 1) / s;
-  int64_t outRowSegs = out.getDimSize(rank - 1) / s;
-  ArrayRef<int64_t> start = op.getStart(), stride = op.getStride();
-  // Segment index = sum over the outer dimensions of (row index) * (rows
-  // below it) * (segments per row), plus the segment within the row.
-  AffineExpr inSeg = e.b.getAffineConstantExpr(start.back() / s);
-  AffineExpr outSeg = e.b.getAffineConstantExpr(0);
-  int64_t inRows = inRowSegs, outRows = outRowSegs;
-  for (int64_t d = rank - 2; d >= 0; --d) {
-    inSeg = inSeg + (start[d] + e.d(d) * stride[d]) * inRows;
-    outSeg = outSeg + e.d(d) * outRows;
-    inRows *= in.getDimSize(d);
-    outRows *= out.getDimSize(d);
-  }
-  inSeg = inSeg + e.d(rank - 1) * stride.back();
-  outSeg = outSeg + e.d(rank - 1);
-  SmallVector<int64_t> extents(out.getShape().drop_back());
-  extents.push_back(outRowSegs);
-  Value buf = e.scratch(s, e.b.getI8Type());
-  forEachIndex(e, extents, [&](ValueRange ivs) {
-    e.loadSegment(t.input, inSeg, ivs, buf);
-    e.storeSegment(t.output, outSeg, ivs, buf);
-  });
-  e.loop(0, in.getNumElements() / s,
-         [&](Value q) { e.freeSegment(t.input, e.d(0), {q}); });
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// transpose: a permutation of the dimensions, segment by segment.
-//===----------------------------------------------------------------------===//
-
 /// Strides (in segments of `seg` bytes) of a row-major tensor of `shape`
 /// whose innermost dimension is counted in segments.
 SmallVector<int64_t> segmentStrides(ArrayRef<int64_t> shape, int64_t seg) {
@@ -276,6 +237,98 @@ SmallVector<int64_t> segmentStrides(ArrayRef<int64_t> shape, int64_t seg) {
   }
   return strides;
 }
+
+/// Frees every input segment whose index along dimension `k` is in
+/// [lo, hi) (bounds over `dims`), all other dimensions whole.
+void freeSlab(Emitter &e, Value input, ArrayRef<int64_t> inExtents,
+              ArrayRef<int64_t> inStrides, int64_t k, AffineExpr lo,
+              ArrayRef<AffineExpr> hi, ValueRange dims) {
+  SmallVector<int64_t> others, otherExtents;
+  AffineExpr seg = e.d(0) * inStrides[k];
+  for (int64_t j = 0; j < static_cast<int64_t>(inExtents.size()); ++j)
+    if (j != k) {
+      seg = seg + e.d(others.size() + 1) * inStrides[j];
+      others.push_back(j);
+      otherExtents.push_back(inExtents[j]);
+    }
+  e.loop({lo}, hi, dims, [&](Value r) {
+    forEachIndex(e, otherExtents, [&](ValueRange rest) {
+      SmallVector<Value> at = {r};
+      at.append(rest.begin(), rest.end());
+      e.freeSegment(input, seg, at);
+    });
+  });
+}
+
+/// For every output row (all dimensions but the innermost), copies its
+/// segments from the input row the starts and strides select. Along the
+/// outermost output dimension k longer than 1 (not the innermost), the
+/// input slab between one selected index and the next is dead once its
+/// output slice is written: it is freed then (the part before the first
+/// and after the last too), so the output can grow over it. Otherwise the
+/// whole input is freed after the copy.
+LogicalResult emitSlice(Emitter &e, SliceOp op, const KernelTensors &t) {
+  auto in = op.getInput().getType();
+  auto out = op.getOutput().getType();
+  int64_t rank = out.getRank(), s = e.seg;
+  ArrayRef<int64_t> start = op.getStart(), stride = op.getStride();
+  SmallVector<int64_t> inStrides = segmentStrides(in.getShape(), s);
+  SmallVector<int64_t> outStrides = segmentStrides(out.getShape(), s);
+  AffineExpr inSeg = e.b.getAffineConstantExpr(start.back() / s);
+  AffineExpr outSeg = e.b.getAffineConstantExpr(0);
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t first = d + 1 == rank ? 0 : start[d];
+    inSeg = inSeg + (e.d(d) * stride[d] + first) * inStrides[d];
+    outSeg = outSeg + e.d(d) * outStrides[d];
+  }
+  SmallVector<int64_t> extents(out.getShape());
+  extents.back() /= s;
+  SmallVector<int64_t> inExtents(in.getShape());
+  inExtents.back() /= s;
+  Value buf = e.scratch(s, e.b.getI8Type());
+  auto copy = [&](ValueRange ivs) {
+    e.loadSegment(t.input, inSeg, ivs, buf);
+    e.storeSegment(t.output, outSeg, ivs, buf);
+  };
+  int64_t k = 0;
+  while (k + 1 < rank && extents[k] == 1)
+    ++k;
+  if (k + 1 == rank) {
+    forEachIndex(e, extents, copy);
+    e.loop(0, in.getNumElements() / s,
+           [&](Value q) { e.freeSegment(t.input, e.d(0), {q}); });
+    return success();
+  }
+  auto constant = [&](int64_t v) { return e.b.getAffineConstantExpr(v); };
+  int64_t past = start[k] + extents[k] * stride[k]; // after the last slab
+  if (start[k] > 0)
+    freeSlab(e, t.input, inExtents, inStrides, k, constant(0),
+             {constant(start[k])}, {});
+  SmallVector<int64_t> head(extents.begin(), extents.begin() + k);
+  SmallVector<int64_t> tail(extents.begin() + k + 1, extents.end());
+  forEachIndex(e, head, [&](ValueRange outer) {
+    e.loop(0, extents[k], [&](Value ik) {
+      forEachIndex(e, tail, [&](ValueRange inner) {
+        SmallVector<Value> ivs(outer.begin(), outer.end());
+        ivs.push_back(ik);
+        ivs.append(inner.begin(), inner.end());
+        copy(ivs);
+      });
+      AffineExpr lo = e.d(0) * stride[k] + start[k];
+      freeSlab(e, t.input, inExtents, inStrides, k, lo,
+               {lo + stride[k], constant(inExtents[k])}, {ik});
+    });
+  });
+  if (past < inExtents[k])
+    freeSlab(e, t.input, inExtents, inStrides, k, constant(past),
+             {constant(inExtents[k])}, {});
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// transpose: a permutation of the dimensions, segment by segment.
+//===----------------------------------------------------------------------===//
+
 
 /// Writes the output in order, each segment read from where the
 /// permutation puts it. Once a slice of the outermost output dimension

@@ -51,6 +51,10 @@ using namespace mlir::vmcu;
 
 namespace {
 
+/// Model inputs (outputs) a lowered model may have: far more than any
+/// model has, and a bound on the tables built from vmcu.io_index.
+constexpr size_t kMaxModelIO = 256;
+
 /// The model's input and output tensors, by position.
 struct ModelIO {
   SmallVector<TensorBaseOp> inputs, outputs;
@@ -97,6 +101,10 @@ static LogicalResult verifyPlacedModule(ModuleOp module, ModelIO &io) {
     SmallVector<TensorBaseOp> &list =
         base.isModelOutput() ? io.outputs : io.inputs;
     auto index = static_cast<size_t>(base.getModelIOIndex());
+    if (index >= kMaxModelIO)
+      return base.emitOpError("is model ")
+             << kind << " #" << index << "; vmcu lowers up to " << kMaxModelIO
+             << " of each";
     if (list.size() <= index)
       list.resize(index + 1);
     if (TensorBaseOp first = list[index]) {
@@ -130,13 +138,16 @@ static LogicalResult verifyPlacedModule(ModuleOp module, ModelIO &io) {
   return success();
 }
 
+/// Alignment of the exported `unsigned` constants (AAPCS: a word).
+constexpr uint64_t kWordAlignment = 4;
+
 /// A constant `unsigned` array (external, so C code can read it).
 static void createU32Array(OpBuilder &builder, ModuleOp module, StringRef name,
                            ArrayRef<int32_t> values) {
   auto type = LLVM::LLVMArrayType::get(builder.getI32Type(), values.size());
   LLVM::GlobalOp::create(builder, module.getLoc(), type, /*isConstant=*/true,
                          LLVM::Linkage::External, name,
-                         builder.getI32TensorAttr(values), /*alignment=*/4);
+                         builder.getI32TensorAttr(values), kWordAlignment);
 }
 
 /// The model's input and output tables (model_abi::kInputCount and the
@@ -155,7 +166,7 @@ static void createIOTables(ModuleOp module, const ModelIO &io) {
     LLVM::GlobalOp::create(builder, module.getLoc(), builder.getI32Type(),
                            /*isConstant=*/true, LLVM::Linkage::External, count,
                            builder.getI32IntegerAttr(list.size()),
-                           /*alignment=*/4);
+                           kWordAlignment);
     createU32Array(builder, module, offsets, offsetValues);
     createU32Array(builder, module, sizes, sizeValues);
   };

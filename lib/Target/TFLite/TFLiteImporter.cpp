@@ -212,11 +212,20 @@ private:
   LogicalResult importConcatenation(Table op, ArrayRef<int32_t> in,
                                     int32_t out);
   LogicalResult importTranspose(ArrayRef<int32_t> in, int32_t out);
-  /// SLICE (begin, size) or STRIDED_SLICE (begin, end, strides and masks)
-  /// as TFLite Micro resolves them: a box of the input, reshaped to the
-  /// output tensor (shrunk axes dropped).
+  /// SLICE (begin, size) or STRIDED_SLICE (begin, end, strides and masks,
+  /// one of each per input dimension) as TFLite Micro resolves them: a box
+  /// of the input, reshaped to the output tensor (shrunk axes dropped).
   LogicalResult importSlice(Table op, ArrayRef<int32_t> in, int32_t out,
                             bool strided);
+  /// A slice's box: first element, extent and stride per input dimension,
+  /// and its shape without STRIDED_SLICE's shrunk axes.
+  struct SliceBox {
+    SmallVector<int64_t> start, size, stride, kept;
+  };
+  FailureOr<SliceBox> sliceBox(Table op, RankedTensorType inType,
+                               ArrayRef<int32_t> begin,
+                               ArrayRef<int32_t> second,
+                               ArrayRef<int32_t> strides, bool strided);
   /// The first element and the count of STRIDED_SLICE's axis `d` of
   /// `extent` elements (TFLM's StridedSliceStartForAxis/EndForAxis for a
   /// positive stride).
@@ -453,6 +462,8 @@ template <typename T>
 FailureOr<SmallVector<T>> Importer::constant(int32_t index, int64_t count,
                                              tflite::TensorType type,
                                              StringRef typeName) {
+  if (index < 0 || index >= static_cast<int32_t>(tensors.size()))
+    return opError() << "omits a required " << typeName << " constant";
   const TensorInfo &t = tensors[index];
   if (t.type != static_cast<int8_t>(type))
     return opError() << "tensor '" << t.name << "' must be " << typeName
@@ -1481,25 +1492,73 @@ Importer::stridedAxis(Table op, int64_t d, int64_t extent, int32_t begin,
   return std::make_pair(first, count);
 }
 
+FailureOr<Importer::SliceBox>
+Importer::sliceBox(Table op, RankedTensorType inType, ArrayRef<int32_t> begin,
+                   ArrayRef<int32_t> second, ArrayRef<int32_t> strides,
+                   bool strided) {
+  namespace so = strided_slice_options;
+  int64_t rank = inType.getRank();
+  SliceBox box{SmallVector<int64_t>(rank, 0),
+               SmallVector<int64_t>(inType.getShape()),
+               SmallVector<int64_t>(rank, 1), {}};
+  SmallVector<int64_t> &start = box.start, &size = box.size,
+                       &stride = box.stride;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t extent = inType.getDimSize(d);
+    int32_t step = strides[d];
+    if (step <= 0)
+      return opError() << "has stride " << step << " on axis " << d
+                       << "; vmcu imports positive strides";
+    bool shrunk = false;
+    if (strided) {
+      FailureOr<std::pair<int64_t, int64_t>> axis =
+          stridedAxis(op, d, extent, begin[d], second[d], step);
+      std::optional<int32_t> mask =
+          optionScalar<int32_t>(op, so::kShrinkAxisMask, 0);
+      if (failed(axis) || !mask)
+        return failure();
+      std::tie(start[d], size[d]) = *axis;
+      shrunk = (*mask >> d) & 1;
+    } else {
+      start[d] = begin[d];
+      size[d] = second[d] == -1 ? extent - start[d] : second[d];
+    }
+    stride[d] = step;
+    if (start[d] < 0 || size[d] < 1 ||
+        start[d] + (size[d] - 1) * stride[d] >= extent)
+      return opError() << "selects " << size[d] << " elements from "
+                       << start[d] << " on axis " << d << " of " << extent;
+    if (!shrunk)
+      box.kept.push_back(size[d]);
+  }
+  return box;
+}
+
+/// TFLite Micro's STRIDED_SLICE handles up to 5 dimensions (kMaxDim).
+constexpr int64_t kMaxSliceRank = 5;
+/// SLICE: input, begin, size; STRIDED_SLICE: input, begin, end, strides.
+constexpr unsigned kSliceOperands = 3, kStridedSliceOperands = 4;
+
 LogicalResult Importer::importSlice(Table op, ArrayRef<int32_t> in,
                                     int32_t out, bool strided) {
   namespace so = strided_slice_options;
-  if (in.size() != (strided ? 4u : 3u))
-    return opError() << "expects " << (strided ? 4 : 3) << " operands";
+  unsigned operands = strided ? kStridedSliceOperands : kSliceOperands;
+  if (in.size() != operands)
+    return opError() << "expects " << operands << " operands";
   FailureOr<QuantValue> x = activation(in[0]);
   if (failed(x))
     return failure();
   RankedTensorType inType = x->getType();
   int64_t rank = inType.getRank();
-  int64_t given = tensors[in[1]].shape.empty() ? 0 : tensors[in[1]].shape[0];
-  if (given < 1 || given > rank || (!strided && given != rank))
-    return opError() << "has " << given << " begin indices for a rank-"
-                     << rank << " input";
-  FailureOr<SmallVector<int32_t>> begin = constantI32(in[1], given);
-  FailureOr<SmallVector<int32_t>> second = constantI32(in[2], given);
+  if (rank > kMaxSliceRank)
+    return opError() << "slices a rank-" << rank << " tensor; TFLite Micro "
+                     << "slices up to rank " << kMaxSliceRank;
+  // TFLite Micro reads one begin (end, stride, size) per input dimension.
+  FailureOr<SmallVector<int32_t>> begin = constantI32(in[1], rank);
+  FailureOr<SmallVector<int32_t>> second = constantI32(in[2], rank);
   FailureOr<SmallVector<int32_t>> strides =
-      strided ? constantI32(in[3], given)
-              : FailureOr<SmallVector<int32_t>>(SmallVector<int32_t>(given, 1));
+      strided ? constantI32(in[3], rank)
+              : FailureOr<SmallVector<int32_t>>(SmallVector<int32_t>(rank, 1));
   if (failed(begin) || failed(second) || failed(strides))
     return failure();
   if (strided) {
@@ -1513,52 +1572,31 @@ LogicalResult Importer::importSlice(Table op, ArrayRef<int32_t> in,
       return opError() << "uses an ellipsis or new-axis mask; vmcu "
                           "imports STRIDED_SLICE without them";
   }
-  // Missing leading axes are taken whole (TFLM's StridedSlicePadIndices).
-  int64_t pad = rank - given;
-  SmallVector<int64_t> start(rank, 0), stride(rank, 1), size(inType.getShape());
-  for (int64_t g = 0; g < given; ++g) {
-    int64_t d = pad + g, extent = inType.getDimSize(d);
-    int32_t step = (*strides)[g];
-    if (step <= 0)
-      return opError() << "has stride " << step << " on axis " << d
-                       << "; vmcu imports positive strides";
-    if (strided) {
-      FailureOr<std::pair<int64_t, int64_t>> axis =
-          stridedAxis(op, g, extent, (*begin)[g], (*second)[g], step);
-      if (failed(axis))
-        return failure();
-      std::tie(start[d], size[d]) = *axis;
-    } else {
-      start[d] = (*begin)[g];
-      size[d] = (*second)[g] == -1 ? extent - start[d] : (*second)[g];
-    }
-    stride[d] = step;
-    if (start[d] < 0 || size[d] < 1 ||
-        start[d] + (size[d] - 1) * stride[d] >= extent)
-      return opError() << "selects " << size[d] << " elements from "
-                       << start[d] << " on axis " << d << " of " << extent;
-  }
+  FailureOr<SliceBox> box =
+      sliceBox(op, inType, *begin, *second, *strides, strided);
+  if (failed(box))
+    return failure();
   FailureOr<RankedTensorType> outType = activationType(out);
   double outScale;
   int32_t outZp;
-  if (failed(outType) || failed(activationQuant(out, outScale, outZp)))
+  // TFLite Micro checks the output's shape: the box without shrunk axes.
+  if (failed(outType) || failed(activationQuant(out, outScale, outZp)) ||
+      failed(checkShape(out, box->kept)))
     return failure();
-  auto boxType = inType.clone(size);
-  if (boxType.getNumElements() != outType->getNumElements())
-    return opError() << "selects " << boxType << ", the output is "
-                     << *outType;
+  auto boxType = inType.clone(box->size);
   // TOSA's slice where every stride is 1; vmcu.slice otherwise.
-  Value box;
-  if (llvm::all_of(stride, [](int64_t s) { return s == 1; }))
-    box = tosa.slice(x->value, start, size);
+  Value y;
+  if (llvm::all_of(box->stride, [](int64_t s) { return s == 1; }))
+    y = tosa.slice(x->value, box->start, box->size);
   else
-    box = SliceOp::create(builder, tosa.getLoc(), boxType, x->value,
-                          builder.getDenseI64ArrayAttr(start),
-                          builder.getDenseI64ArrayAttr(stride), IntegerAttr());
+    y = SliceOp::create(builder, tosa.getLoc(), boxType, x->value,
+                        builder.getDenseI64ArrayAttr(box->start),
+                        builder.getDenseI64ArrayAttr(box->stride),
+                        IntegerAttr());
   if (boxType.getShape() != outType->getShape())
-    box = tosa.reshape(box, outType->getShape());
+    y = tosa.reshape(y, outType->getShape());
   // TFLM copies the int8 bytes whatever the output's quantisation.
-  define(out, QuantValue{box, outScale, outZp});
+  define(out, QuantValue{y, outScale, outZp});
   return success();
 }
 FailureOr<fixedpoint::Int8Table>

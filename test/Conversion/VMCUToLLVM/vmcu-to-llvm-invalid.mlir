@@ -72,3 +72,13 @@ module {
     return %c0 : i32
   }
 }
+
+// -----
+
+!pool = !vmcu.pool<segments = 8, segment_bytes = 16>
+func.func @io_index_too_large() {
+  %pool = vmcu.segment_pool : !pool
+  // expected-error @below {{is model output #4000000000; vmcu lowers up to 256 of each}}
+  %x = vmcu.tensor_base %pool {name = "x", segments = 4, base = 0, vmcu.io = "output", vmcu.io_index = 4000000000 : i64} : !pool
+  return
+}

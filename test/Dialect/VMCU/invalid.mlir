@@ -1159,3 +1159,11 @@ func.func @transpose_rank(%x: tensor<1x3x8x8xi8>) -> tensor<1x8x8x3xi8> {
   %y = vmcu.transpose %x {perms = array<i32: 0, 2, 1>} : (tensor<1x3x8x8xi8>) -> tensor<1x8x8x3xi8>
   return %y : tensor<1x8x8x3xi8>
 }
+
+// -----
+
+func.func @concat_empty_dim(%a: tensor<2x0xi8>) -> tensor<2x0xi8> {
+  // expected-error @below {{needs tensors without empty dimensions, got 'tensor<2x0xi8>'}}
+  %y = vmcu.concat %a, %a {axis = 1 : i32} : (tensor<2x0xi8>, tensor<2x0xi8>) -> tensor<2x0xi8>
+  return %y : tensor<2x0xi8>
+}

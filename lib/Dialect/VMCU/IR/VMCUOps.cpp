@@ -310,6 +310,19 @@ static LogicalResult verifyStaticShapes(Operation *op) {
   return success();
 }
 
+/// Static shapes with every dimension at least 1: what the data movement
+/// layers (concat, slice, transpose) divide into rows and segments.
+static LogicalResult verifyNonEmptyShapes(Operation *op) {
+  if (failed(verifyStaticShapes(op)))
+    return failure();
+  for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto shaped = dyn_cast<ShapedType>(t);
+        shaped && llvm::is_contained(shaped.getShape(), 0))
+      return op->emitOpError("needs tensors without empty dimensions, got ")
+             << t;
+  return success();
+}
+
 /// Checks a zero point or clamp bound; I32Attr values arrive zero-extended.
 static LogicalResult verifyZeroPoint(Operation *op, StringRef name,
                                      uint32_t raw) {
@@ -625,7 +638,7 @@ SmallVector<int64_t> MaxPool2DOp::getSegmentedExtents() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ConcatOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
+  if (failed(verifyNonEmptyShapes(*this)))
     return failure();
   if (getInputs().empty())
     return emitOpError("needs at least one input");
@@ -682,7 +695,7 @@ SmallVector<int64_t> ConcatOp::getSegmentedExtents() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult SliceOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
+  if (failed(verifyNonEmptyShapes(*this)))
     return failure();
   auto in = cast<ShapedType>(getInput().getType());
   auto out = cast<ShapedType>(getOutput().getType());
@@ -726,7 +739,7 @@ SmallVector<int64_t> SliceOp::getSegmentedExtents() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult TransposeOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
+  if (failed(verifyNonEmptyShapes(*this)))
     return failure();
   auto in = cast<ShapedType>(getInput().getType());
   auto out = cast<ShapedType>(getOutput().getType());

@@ -196,6 +196,283 @@ LogicalResult writeTextFile(Operation *anchor, StringRef path, StringRef what,
   return success();
 }
 
+/// Everything vmcu-solve-offsets computes for one pool. Tensors: the model
+/// inputs (by position), then each kernel's output in program order.
+struct PoolPlan {
+  int64_t unit = 0;
+  SmallVector<PlacedKernel> kernels;
+  SmallVector<TensorBaseOp> tensors;
+  unsigned numInputs = 0;
+  /// Per tensor: its size and alignment (units), its last reader (a model
+  /// output: one past the last kernel) and its unwrapped base.
+  SmallVector<int64_t> units, align;
+  SmallVector<unsigned> lastReader;
+  SmallVector<int64_t> base;
+  /// Per kernel: the earlier tensors live across it that it does not read,
+  /// the live bytes bound, and its workspace's unwrapped base.
+  SmallVector<SmallVector<unsigned>> held;
+  SmallVector<int64_t> lowerBoundUnits, workspaceBase;
+  /// Every segment divides it; the pool capacity is a multiple.
+  int64_t wrapAlign = 1;
+  int64_t capacity = 0;
+};
+
+/// The model inputs, ordered by position (vmcu.io_index, which must count
+/// 0, 1, ...).
+LogicalResult readModelInputs(SegmentPoolOp pool, PoolPlan &plan) {
+  for (Operation *user : pool->getUsers())
+    if (auto base = dyn_cast<TensorBaseOp>(user))
+      if (base.isModelInput())
+        plan.tensors.push_back(base);
+  llvm::stable_sort(plan.tensors, [](TensorBaseOp a, TensorBaseOp b) {
+    return a.getModelIOIndex() < b.getModelIOIndex();
+  });
+  if (plan.tensors.empty())
+    return pool.emitOpError("needs a tensor_base marked "
+                            "vmcu.io = \"input\"");
+  for (auto [i, input] : llvm::enumerate(plan.tensors))
+    if (input.getModelIOIndex() != static_cast<int64_t>(i))
+      return input.emitOpError("is model input ")
+             << input.getModelIOIndex() << " where input " << i
+             << " is expected";
+  plan.numInputs = plan.tensors.size();
+  return success();
+}
+
+/// The ring access pattern of `kernel`'s `input`-th input, validated.
+FailureOr<an::KernelPattern> readPattern(KernelOp kernel, int64_t seg,
+                                         unsigned input) {
+  auto pattern = buildKernelPattern(kernel, seg, input);
+  if (failed(pattern))
+    return failure();
+  if (auto error = an::validate(*pattern))
+    return kernel.emitOpError("has an invalid ring access pattern: ")
+           << *error;
+  return pattern;
+}
+
+/// Reads one kernel: its patterns, the tensor its output is placed against
+/// (its first input) and its other inputs, all earlier tensors.
+FailureOr<PlacedKernel> readKernel(KernelOp kernel, const PoolPlan &plan) {
+  std::optional<int64_t> seg = kernel.getSegmentBytes();
+  if (!seg)
+    return kernel.emitOpError("has no segment_bytes; run vmcu-tile");
+  auto indexOf = [&](Value v) -> std::optional<unsigned> {
+    auto it = llvm::find(plan.tensors, v.getDefiningOp<TensorBaseOp>());
+    if (it == plan.tensors.end())
+      return std::nullopt;
+    return std::distance(plan.tensors.begin(), it);
+  };
+  std::optional<unsigned> input = indexOf(kernel.getInputs().front());
+  if (!input)
+    return kernel.emitOpError("must read the model input or an earlier "
+                              "kernel's output");
+  FailureOr<an::KernelPattern> pattern = readPattern(kernel, *seg, 0);
+  if (failed(pattern))
+    return failure();
+  PlacedKernel placed{kernel, *seg, *seg / plan.unit, std::move(*pattern),
+                      *input, static_cast<unsigned>(plan.tensors.size())};
+  for (auto [i, other] : llvm::enumerate(kernel.getInputs())) {
+    if (i == 0)
+      continue;
+    std::optional<unsigned> skip = indexOf(other);
+    if (!skip || *skip == *input || llvm::is_contained(placed.skips, *skip))
+      return kernel.emitOpError("input #")
+             << i << " must be another earlier tensor of the graph";
+    FailureOr<an::KernelPattern> skipPattern = readPattern(kernel, *seg, i);
+    if (failed(skipPattern))
+      return failure();
+    placed.skips.push_back(*skip);
+    placed.skipPatterns.push_back(std::move(*skipPattern));
+  }
+  return placed;
+}
+
+/// The kernels in program order; each output becomes the next tensor.
+LogicalResult readKernels(SegmentPoolOp pool, PoolPlan &plan) {
+  for (Operation &op : *pool->getBlock()) {
+    auto kernel = dyn_cast<KernelOp>(op);
+    if (!kernel)
+      continue;
+    FailureOr<PlacedKernel> placed = readKernel(kernel, plan);
+    if (failed(placed))
+      return failure();
+    plan.kernels.push_back(std::move(*placed));
+    plan.tensors.push_back(kernel.getOutput().getDefiningOp<TensorBaseOp>());
+  }
+  if (plan.kernels.empty())
+    return pool.emitOpError("has no vmcu.kernel to place");
+  for (TensorBaseOp tensor : plan.tensors)
+    plan.units.push_back(static_cast<int64_t>(tensor.getSegments()));
+  return success();
+}
+
+/// Tensor t starts on a multiple of its producer's and readers' segments
+/// (in units), and the capacity on a multiple of every segment, so no
+/// segment straddles the wrap.
+void computeAlignment(PoolPlan &plan) {
+  plan.align.assign(plan.tensors.size(), 1);
+  for (const PlacedKernel &kernel : plan.kernels) {
+    int64_t r = kernel.unitsPerSegment;
+    plan.align[kernel.input] = lcm(plan.align[kernel.input], r);
+    plan.align[kernel.output] = lcm(plan.align[kernel.output], r);
+    for (unsigned skip : kernel.skips)
+      plan.align[skip] = lcm(plan.align[skip], r);
+    plan.wrapAlign = lcm(plan.wrapAlign, r);
+  }
+}
+
+/// A tensor stays live until its last reader (a model output to the end).
+/// `held[k]` lists the earlier tensors live across kernel k that it does
+/// not read: its output must not overlap them. The live bytes at a
+/// kernel's start and end bound any plan.
+void computeLiveness(PoolPlan &plan) {
+  ArrayRef<PlacedKernel> kernels = plan.kernels;
+  plan.lastReader.assign(plan.tensors.size(), 0);
+  for (auto [k, kernel] : llvm::enumerate(kernels)) {
+    plan.lastReader[kernel.input] =
+        std::max<unsigned>(plan.lastReader[kernel.input], k);
+    for (unsigned skip : kernel.skips)
+      plan.lastReader[skip] = std::max<unsigned>(plan.lastReader[skip], k);
+  }
+  for (auto [t, tensor] : llvm::enumerate(plan.tensors))
+    if (tensor.isModelOutput())
+      plan.lastReader[t] = kernels.size();
+  plan.held.assign(kernels.size(), {});
+  plan.lowerBoundUnits.assign(kernels.size(), 0);
+  for (auto [k, kernel] : llvm::enumerate(kernels)) {
+    int64_t start = plan.units[kernel.input], end = plan.units[kernel.output];
+    for (unsigned skip : kernel.skips)
+      start += plan.units[skip];
+    for (unsigned t = 0; t < kernel.output; ++t) {
+      if (plan.lastReader[t] <= k)
+        continue;
+      end += plan.units[t];
+      if (t != kernel.input && !llvm::is_contained(kernel.skips, t)) {
+        plan.held[k].push_back(t);
+        start += plan.units[t];
+      }
+    }
+    plan.lowerBoundUnits[k] = std::max(start, end);
+  }
+}
+
+/// Places the output of kernel `k` when only its input and output are live:
+/// the best aligned safe distance of its pattern.
+LogicalResult placeAlone(size_t k, PoolPlan &plan,
+                         ArrayRef<an::DistanceInterval> forbidden) {
+  PlacedKernel &kernel = plan.kernels[k];
+  const an::KernelPattern &p = kernel.pattern;
+  int64_t r = kernel.unitsPerSegment;
+  std::optional<int64_t> best;
+  int64_t slack = plan.wrapAlign + 1;
+  // Every d <= -I or >= O is safe; the best aligned one lies within.
+  for (int64_t d = -p.inputSegments - slack; d <= p.outputSegments + slack;
+       ++d) {
+    if (floorMod(plan.base[kernel.input] - d * r, plan.align[kernel.output]) !=
+            0 ||
+        isForbidden(forbidden, d))
+      continue;
+    if (!best || an::isBetterDistance(p, d, *best))
+      best = d;
+  }
+  if (!best)
+    return kernel.op.emitOpError("found no safe aligned distance");
+  kernel.distance = *best;
+  kernel.footprintUnits = an::footprintForDistance(p, *best) * r;
+  return success();
+}
+
+/// Sequential placement with unbounded integers, wrapped at the end. The
+/// model inputs start side by side, each on its alignment; a kernel's
+/// workspace goes right after everything live while it runs.
+LogicalResult placeKernels(PoolPlan &plan) {
+  plan.base.assign(plan.tensors.size(), 0);
+  for (unsigned i = 1; i < plan.numInputs; ++i)
+    plan.base[i] =
+        llvm::alignTo(plan.base[i - 1] + plan.units[i - 1], plan.align[i]);
+  plan.workspaceBase.assign(plan.kernels.size(), 0);
+  for (auto [k, kernel] : llvm::enumerate(plan.kernels)) {
+    auto forbidden = an::computeForbiddenDistances(kernel.pattern);
+    int64_t r = kernel.unitsPerSegment;
+    if (kernel.skips.empty() && plan.held[k].empty()
+            ? failed(placeAlone(k, plan, forbidden))
+            : failed(placeWithLiveTensors(
+                  k, plan.kernels, plan.held[k], forbidden, plan.base,
+                  plan.units, plan.align[kernel.output], plan.wrapAlign)))
+      return failure();
+    plan.base[kernel.output] = plan.base[kernel.input] - kernel.distance * r;
+    if (kernel.op.getWorkspace()) {
+      // On a whole segment of the kernel, so none straddles the wrap; the
+      // padding counts in the footprint.
+      int64_t end = liveEnd(k, kernel, plan.held[k], plan.base, plan.units);
+      plan.workspaceBase[k] = end + floorMod(-end, r);
+      kernel.footprintUnits += plan.workspaceBase[k] - end;
+    }
+    plan.capacity = std::max(plan.capacity, kernel.footprintUnits);
+  }
+  return success();
+}
+
+/// Rounds the capacity up, then finds the rotation of the whole placement
+/// (growing the pool if needed) that leaves every model input and output
+/// contiguous, which the zero-copy vmcu_input_at()/vmcu_output_at()
+/// pointers need; once the pool spans them all unwrapped, some rotation
+/// does. Returns the rotation, applied to `plan.base`.
+FailureOr<int64_t> rotateForModelIO(SegmentPoolOp pool, PoolPlan &plan) {
+  int64_t wrapAlign = plan.wrapAlign;
+  int64_t &capacity = plan.capacity;
+  capacity = (capacity + wrapAlign - 1) / wrapAlign * wrapAlign;
+  SmallVector<unsigned> io;
+  int64_t ioUnits = 0, lo = plan.base.front(), hi = plan.base.front();
+  for (auto [t, tensor] : llvm::enumerate(plan.tensors))
+    if (tensor.isModelInput() || tensor.isModelOutput()) {
+      io.push_back(t);
+      ioUnits += plan.units[t];
+      lo = std::min(lo, plan.base[t]);
+      hi = std::max(hi, plan.base[t] + plan.units[t]);
+    }
+  auto contiguous = [&](int64_t x) {
+    return llvm::all_of(io, [&](unsigned t) {
+      return floorMod(plan.base[t] + x, capacity) + plan.units[t] <= capacity;
+    });
+  };
+  int64_t shift = -1;
+  for (int64_t limit = std::max(capacity + ioUnits, hi - lo) + wrapAlign;
+       shift < 0 && capacity <= limit;) {
+    for (int64_t x = 0; x < capacity && shift < 0; x += wrapAlign)
+      if (contiguous(x))
+        shift = x;
+    if (shift < 0)
+      capacity += wrapAlign;
+  }
+  if (shift < 0)
+    return pool.emitOpError("could not place the model inputs and outputs "
+                            "contiguously");
+  for (int64_t &b : plan.base)
+    b += shift;
+  return shift;
+}
+
+/// Writes the placement into the IR: the pool's capacity, every base and
+/// each kernel's distance and footprint.
+void rewritePlacement(SegmentPoolOp pool, PoolPlan &plan, int64_t shift) {
+  Builder b(pool.getContext());
+  int64_t capacity = plan.capacity;
+  pool.getResult().setType(
+      PoolType::get(pool.getContext(), capacity, plan.unit));
+  for (auto [t, tensor] : llvm::enumerate(plan.tensors))
+    tensor.setBaseAttr(b.getI64IntegerAttr(floorMod(plan.base[t], capacity)));
+  for (auto [k, kernel] : llvm::enumerate(plan.kernels))
+    if (Value workspace = kernel.op.getWorkspace())
+      workspace.getDefiningOp<TensorBaseOp>().setBaseAttr(b.getI64IntegerAttr(
+          floorMod(plan.workspaceBase[k] + shift, capacity)));
+  for (PlacedKernel &k : plan.kernels) {
+    k.op.setDistance(k.distance);
+    k.op.setFootprint(k.footprintUnits / k.unitsPerSegment);
+  }
+}
+
 struct VMCUSolveOffsetsPass
     : vmcu::impl::VMCUSolveOffsetsPassBase<VMCUSolveOffsetsPass> {
   using Base::Base;
@@ -214,236 +491,46 @@ struct VMCUSolveOffsetsPass
   }
 
   LogicalResult solve(SegmentPoolOp pool) {
-    PoolType poolType = pool.getType();
-    int64_t unit = poolType.getSegmentBytes();
+    PoolPlan plan;
+    plan.unit = pool.getType().getSegmentBytes();
+    if (failed(readModelInputs(pool, plan)) || failed(readKernels(pool, plan)))
+      return failure();
+    computeAlignment(plan);
+    computeLiveness(plan);
+    if (failed(placeKernels(plan)))
+      return failure();
+    FailureOr<int64_t> shift = rotateForModelIO(pool, plan);
+    if (failed(shift) || failed(checkBudget(plan)))
+      return failure();
+    rewritePlacement(pool, plan, *shift);
+    return writeReports(pool, plan);
+  }
 
-    // The graph in program order: every kernel reads earlier tensors.
-    SmallVector<PlacedKernel> kernels;
-    SmallVector<TensorBaseOp> tensors;
-    for (Operation *user : pool->getUsers())
-      if (auto base = dyn_cast<TensorBaseOp>(user))
-        if (base.isModelInput())
-          tensors.push_back(base);
-    llvm::stable_sort(tensors, [](TensorBaseOp a, TensorBaseOp b) {
-      return a.getModelIOIndex() < b.getModelIOIndex();
-    });
-    if (tensors.empty())
-      return pool.emitOpError("needs a tensor_base marked "
-                              "vmcu.io = \"input\"");
-    for (auto [i, input] : llvm::enumerate(tensors))
-      if (input.getModelIOIndex() != static_cast<int64_t>(i))
-        return input.emitOpError("is model input ")
-               << input.getModelIOIndex() << " where input " << i
-               << " is expected";
-    unsigned numInputs = tensors.size();
-    for (Operation &op : *pool->getBlock()) {
-      auto kernel = dyn_cast<KernelOp>(op);
-      if (!kernel)
-        continue;
-      std::optional<int64_t> segAttr = kernel.getSegmentBytes();
-      if (!segAttr)
-        return kernel.emitOpError("has no segment_bytes; run vmcu-tile");
-      auto indexOf = [&](Value v) -> std::optional<unsigned> {
-        auto it = llvm::find(tensors, v.getDefiningOp<TensorBaseOp>());
-        if (it == tensors.end())
-          return std::nullopt;
-        return std::distance(tensors.begin(), it);
-      };
-      std::optional<unsigned> input = indexOf(kernel.getInputs().front());
-      if (!input)
-        return kernel.emitOpError("must read the model input or an earlier "
-                                  "kernel's output");
-      int64_t seg = *segAttr;
-      auto pattern = buildKernelPattern(kernel, seg);
-      if (failed(pattern))
-        return failure();
-      if (auto error = an::validate(*pattern))
-        return kernel.emitOpError("has an invalid ring access pattern: ")
-               << *error;
-      PlacedKernel placed{kernel, seg, seg / unit, std::move(*pattern),
-                          *input, static_cast<unsigned>(tensors.size())};
-      // Further inputs are other earlier tensors (skip tensors).
-      for (auto [i, other] : llvm::enumerate(kernel.getInputs())) {
-        if (i == 0)
-          continue;
-        std::optional<unsigned> skip = indexOf(other);
-        if (!skip || *skip == *input ||
-            llvm::is_contained(placed.skips, *skip))
-          return kernel.emitOpError("input #")
-                 << i << " must be another earlier tensor of the graph";
-        auto skipPattern = buildKernelPattern(kernel, seg, i);
-        if (failed(skipPattern))
-          return failure();
-        if (auto error = an::validate(*skipPattern))
-          return kernel.emitOpError("has an invalid ring access pattern: ")
-                 << *error;
-        placed.skips.push_back(*skip);
-        placed.skipPatterns.push_back(std::move(*skipPattern));
-      }
-      kernels.push_back(std::move(placed));
-      tensors.push_back(kernel.getOutput().getDefiningOp<TensorBaseOp>());
-    }
-    if (kernels.empty())
-      return pool.emitOpError("has no vmcu.kernel to place");
-
-    // Tensor t must start on a multiple of its producer's and consumer's
-    // segment (in units), and the capacity on a multiple of every segment,
-    // so no segment straddles the wrap.
-    SmallVector<int64_t> align(tensors.size(), 1);
-    int64_t wrapAlign = 1;
-    for (auto [k, kernel] : llvm::enumerate(kernels)) {
-      align[kernel.input] = lcm(align[kernel.input], kernel.unitsPerSegment);
-      align[kernel.output] = lcm(align[kernel.output], kernel.unitsPerSegment);
-      for (unsigned skip : kernel.skips)
-        align[skip] = lcm(align[skip], kernel.unitsPerSegment);
-      wrapAlign = lcm(wrapAlign, kernel.unitsPerSegment);
-    }
-
-    // A tensor stays live until its last reader. `held[k]` lists the
-    // earlier tensors live across kernel k that it does not read: its
-    // output must not overlap them.
-    SmallVector<int64_t> units;
-    for (TensorBaseOp tensor : tensors)
-      units.push_back(static_cast<int64_t>(tensor.getSegments()));
-    SmallVector<unsigned> lastReader(tensors.size(), 0);
-    for (auto [k, kernel] : llvm::enumerate(kernels)) {
-      lastReader[kernel.input] = std::max<unsigned>(lastReader[kernel.input], k);
-      for (unsigned skip : kernel.skips)
-        lastReader[skip] = std::max<unsigned>(lastReader[skip], k);
-    }
-    // The model outputs live to the end.
-    for (auto [t, tensor] : llvm::enumerate(tensors))
-      if (tensor.isModelOutput())
-        lastReader[t] = kernels.size();
-    SmallVector<SmallVector<unsigned>> held(kernels.size());
-    // The live bytes at a kernel's start and end; their max is its bound.
-    SmallVector<int64_t> lowerBoundUnits(kernels.size(), 0);
-    for (auto [k, kernel] : llvm::enumerate(kernels)) {
-      int64_t start = units[kernel.input], end = units[kernel.output];
-      for (unsigned skip : kernel.skips)
-        start += units[skip];
-      for (unsigned t = 0; t < kernel.output; ++t) {
-        if (lastReader[t] <= k)
-          continue;
-        end += units[t];
-        if (t != kernel.input && !llvm::is_contained(kernel.skips, t)) {
-          held[k].push_back(t);
-          start += units[t];
-        }
-      }
-      lowerBoundUnits[k] = std::max(start, end);
-    }
-
-    // Sequential placement with unbounded integers; wrapped at the end. A
-    // kernel's workspace goes right after everything live while it runs.
-    // The model inputs start side by side, each on a multiple of its
-    // readers' segments.
-    SmallVector<int64_t> base(tensors.size(), 0);
-    for (unsigned i = 1; i < numInputs; ++i)
-      base[i] = llvm::alignTo(base[i - 1] + units[i - 1], align[i]);
-    SmallVector<int64_t> workspaceBase(kernels.size(), 0);
-    int64_t capacity = 0;
-    for (auto [k, kernel] : llvm::enumerate(kernels)) {
-      const an::KernelPattern &p = kernel.pattern;
-      auto forbidden = an::computeForbiddenDistances(p);
-      int64_t r = kernel.unitsPerSegment;
-      if (kernel.skips.empty() && held[k].empty()) {
-        std::optional<int64_t> best;
-        int64_t slack = wrapAlign + 1;
-        // Every d <= -I or >= O is safe; the best aligned one lies within.
-        for (int64_t d = -p.inputSegments - slack;
-             d <= p.outputSegments + slack; ++d) {
-          if (floorMod(base[kernel.input] - d * r, align[kernel.output]) != 0 ||
-              isForbidden(forbidden, d))
-            continue;
-          if (!best || an::isBetterDistance(p, d, *best))
-            best = d;
-        }
-        if (!best)
-          return kernel.op.emitOpError("found no safe aligned distance");
-        kernel.distance = *best;
-        kernel.footprintUnits = an::footprintForDistance(p, *best) * r;
-      } else if (failed(placeWithLiveTensors(k, kernels, held[k], forbidden,
-                                             base, units, align[kernel.output],
-                                             wrapAlign))) {
-        return failure();
-      }
-      base[kernel.output] = base[kernel.input] - kernel.distance * r;
-      if (kernel.op.getWorkspace()) {
-        // On a whole segment of the kernel, so none straddles the wrap; the
-        // padding counts in the footprint.
-        int64_t end = liveEnd(k, kernel, held[k], base, units);
-        workspaceBase[k] = end + floorMod(-end, r);
-        kernel.footprintUnits += workspaceBase[k] - end;
-      }
-      capacity = std::max(capacity, kernel.footprintUnits);
-    }
-
-    // Round up; then rotate the whole placement (and grow the pool if
-    // needed) so that every model input and output is contiguous, which the
-    // zero-copy vmcu_input()/vmcu_output() pointers need. Once the pool
-    // spans them all unwrapped, some rotation does.
-    capacity = (capacity + wrapAlign - 1) / wrapAlign * wrapAlign;
-    SmallVector<unsigned> io;
-    int64_t ioUnits = 0, lo = base.front(), hi = base.front();
-    for (auto [t, tensor] : llvm::enumerate(tensors))
-      if (tensor.isModelInput() || tensor.isModelOutput()) {
-        io.push_back(t);
-        ioUnits += units[t];
-        lo = std::min(lo, base[t]);
-        hi = std::max(hi, base[t] + units[t]);
-      }
-    auto contiguous = [&](int64_t x) {
-      return llvm::all_of(io, [&](unsigned t) {
-        return floorMod(base[t] + x, capacity) + units[t] <= capacity;
-      });
-    };
-    int64_t shift = -1;
-    for (int64_t limit = std::max(capacity + ioUnits, hi - lo) + wrapAlign;
-         shift < 0 && capacity <= limit;) {
-      for (int64_t x = 0; x < capacity && shift < 0; x += wrapAlign)
-        if (contiguous(x))
-          shift = x;
-      if (shift < 0)
-        capacity += wrapAlign;
-    }
-    if (shift < 0)
-      return pool.emitOpError("could not place the model inputs and outputs "
-                              "contiguously");
-    for (int64_t &b : base)
-      b += shift;
-
-    int64_t arenaBytes = capacity * unit;
+  /// Fails with the arena size and the largest layer when the plan exceeds
+  /// `ram-kb`.
+  LogicalResult checkBudget(PoolPlan &plan) {
+    int64_t arenaBytes = plan.capacity * plan.unit;
     int64_t limitKb = ramKb;
-    if (limitKb > 0 && arenaBytes > limitKb * kBytesPerKiB) {
-      auto worst = llvm::max_element(
-          kernels, [](const PlacedKernel &a, const PlacedKernel &b) {
-            return a.footprintUnits < b.footprintUnits;
-          });
-      return worst->op.emitError("model needs ")
-             << arenaBytes << " bytes of arena, more than ram-kb=" << limitKb
-             << " (" << limitKb * kBytesPerKiB << " bytes); layer '"
-             << worst->op.getSymName() << "' alone needs "
-             << worst->footprintUnits * unit << " bytes";
-    }
+    if (limitKb <= 0 || arenaBytes <= limitKb * kBytesPerKiB)
+      return success();
+    auto worst = llvm::max_element(
+        plan.kernels, [](const PlacedKernel &a, const PlacedKernel &b) {
+          return a.footprintUnits < b.footprintUnits;
+        });
+    return worst->op.emitError("model needs ")
+           << arenaBytes << " bytes of arena, more than ram-kb=" << limitKb
+           << " (" << limitKb * kBytesPerKiB << " bytes); layer '"
+           << worst->op.getSymName() << "' alone needs "
+           << worst->footprintUnits * plan.unit << " bytes";
+  }
 
-    // Rewrite the IR.
-    Builder b(&getContext());
-    pool.getResult().setType(PoolType::get(&getContext(), capacity, unit));
-    for (auto [t, tensor] : llvm::enumerate(tensors))
-      tensor.setBaseAttr(b.getI64IntegerAttr(floorMod(base[t], capacity)));
-    for (auto [k, kernel] : llvm::enumerate(kernels))
-      if (Value workspace = kernel.op.getWorkspace())
-        workspace.getDefiningOp<TensorBaseOp>().setBaseAttr(
-            b.getI64IntegerAttr(floorMod(workspaceBase[k] + shift, capacity)));
-    for (PlacedKernel &k : kernels) {
-      k.op.setDistance(k.distance);
-      k.op.setFootprint(k.footprintUnits / k.unitsPerSegment);
-    }
+  /// The memory report (JSON) and picture (SVG), when asked for.
+  LogicalResult writeReports(SegmentPoolOp pool, PoolPlan &plan) {
     if (memoryReport.empty() && memorySvg.empty())
       return success();
-    MemoryReport report = buildReport(pool, kernels, tensors, base, capacity,
-                                      lowerBoundUnits, held);
+    MemoryReport report =
+        buildReport(pool, plan.kernels, plan.tensors, plan.base, plan.capacity,
+                    plan.lowerBoundUnits, plan.held);
     if (!memoryReport.empty() &&
         failed(writeTextFile(
             pool, memoryReport, "memory report", [&](llvm::raw_ostream &os) {

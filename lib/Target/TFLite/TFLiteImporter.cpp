@@ -165,6 +165,17 @@ private:
   LogicalResult readOperators();
   /// Marks the operators `output` depends on; the others are not imported.
   void markLiveOperators(ArrayRef<int32_t> outputs);
+  /// The body's input and output tensors (past a float edge's QUANTIZE /
+  /// DEQUANTIZE) and whether those edges are float.
+  struct ModelEdges {
+    SmallVector<int32_t> inputs, outputs;
+    bool single = false, floatInput = false, floatOutput = false;
+  };
+  FailureOr<ModelEdges> readEdges(const Vector &inputs, const Vector &outputs);
+  /// `@main` over the live operators, with the edges' attributes.
+  OwningOpRef<ModuleOp> importBody(const ModelEdges &edges);
+  /// Returns the model outputs from `@main`.
+  LogicalResult returnOutputs(ArrayRef<int32_t> outputs);
   /// The model's input (or output) tensors, or the --tflite-output one.
   FailureOr<SmallVector<int32_t>> edgeTensors(const Vector &list,
                                               StringRef what);
@@ -1982,71 +1993,76 @@ OwningOpRef<ModuleOp> Importer::run() {
     return malformed("bad subgraph"), nullptr;
   if (failed(readOperators()))
     return nullptr;
-  FailureOr<SmallVector<int32_t>> modelInputs = edgeTensors(*inputs, "input");
-  FailureOr<SmallVector<int32_t>> modelOutputs =
-      edgeTensors(*outputs, "output");
-  if (failed(modelInputs) || failed(modelOutputs))
+  FailureOr<ModelEdges> edges = readEdges(*inputs, *outputs);
+  if (failed(edges))
     return nullptr;
+  markLiveOperators(edges->outputs);
+  for (uint32_t i : skipped)
+    live[i] = false;
+  return importBody(*edges);
+}
+
+FailureOr<Importer::ModelEdges> Importer::readEdges(const Vector &inputs,
+                                                    const Vector &outputs) {
+  FailureOr<SmallVector<int32_t>> modelInputs = edgeTensors(inputs, "input");
+  FailureOr<SmallVector<int32_t>> modelOutputs =
+      edgeTensors(outputs, "output");
+  if (failed(modelInputs) || failed(modelOutputs))
+    return failure();
+  ModelEdges edges{std::move(*modelInputs), std::move(*modelOutputs)};
   if (!options.outputTensor.empty()) {
     auto named = llvm::find_if(tensors, [&](const TensorInfo &t) {
       return t.name == options.outputTensor;
     });
     if (named == tensors.end())
       return emitError(fileLoc) << "the model has no tensor named '"
-                                << options.outputTensor << "'",
-           nullptr;
-    *modelOutputs = {static_cast<int32_t>(named - tensors.begin())};
+                                << options.outputTensor << "'";
+    edges.outputs = {static_cast<int32_t>(named - tensors.begin())};
   }
   // A float edge (QUANTIZE in, DEQUANTIZE out) only on a one-input,
   // one-output model: the header's edge functions describe one of each.
-  bool single = modelInputs->size() == 1 && modelOutputs->size() == 1;
-  bool floatInput = false, floatOutput = false;
-  for (int32_t &input : *modelInputs) {
-    FailureOr<int32_t> body = single ? bodyInput(input) : input;
+  edges.single = edges.inputs.size() == 1 && edges.outputs.size() == 1;
+  for (int32_t &input : edges.inputs) {
+    FailureOr<int32_t> body = edges.single ? bodyInput(input) : input;
     if (failed(body))
-      return nullptr;
-    floatInput = *body != input;
+      return failure();
+    edges.floatInput = *body != input;
     input = *body;
   }
-  for (int32_t &output : *modelOutputs) {
-    FailureOr<int32_t> body = single ? bodyOutput(output) : output;
+  for (int32_t &output : edges.outputs) {
+    FailureOr<int32_t> body = edges.single ? bodyOutput(output) : output;
     if (failed(body))
-      return nullptr;
-    floatOutput = *body != output;
+      return failure();
+    edges.floatOutput = *body != output;
     output = *body;
   }
-  markLiveOperators(*modelOutputs);
-  for (uint32_t i : skipped)
-    live[i] = false;
+  return edges;
+}
 
+OwningOpRef<ModuleOp> Importer::importBody(const ModelEdges &edges) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   builder.setInsertionPointToEnd(module->getBody());
+  tosa.setLoc(NameLoc::get(
+      StringAttr::get(context, tensors[edges.inputs.front()].name), fileLoc));
   SmallVector<Type> inTypes, outTypes;
-  for (int32_t input : *modelInputs) {
-    tosa.setLoc(
-        NameLoc::get(StringAttr::get(context, tensors[input].name), fileLoc));
-    FailureOr<RankedTensorType> type = activationType(input);
-    if (failed(type))
-      return nullptr;
-    inTypes.push_back(*type);
-  }
-  for (int32_t output : *modelOutputs) {
-    FailureOr<RankedTensorType> type = activationType(output);
-    if (failed(type))
-      return nullptr;
-    outTypes.push_back(*type);
-  }
+  for (auto [list, types] : {std::pair(&edges.inputs, &inTypes),
+                             std::pair(&edges.outputs, &outTypes)})
+    for (int32_t t : *list) {
+      FailureOr<RankedTensorType> type = activationType(t);
+      if (failed(type))
+        return nullptr;
+      types->push_back(*type);
+    }
   auto func = func::FuncOp::create(builder, fileLoc, "main",
                                    builder.getFunctionType(inTypes, outTypes));
   builder.setInsertionPointToStart(func.addEntryBlock());
-  for (auto [i, input] : llvm::enumerate(*modelInputs)) {
+  for (auto [i, input] : llvm::enumerate(edges.inputs)) {
     double inScale;
     int32_t inZp;
     if (failed(activationQuant(input, inScale, inZp)))
       return nullptr;
     values[input] = QuantValue{func.getArgument(i), inScale, inZp};
   }
-
   for (uint32_t i = 0; i < operators->size(); ++i) {
     opIndex = i;
     std::optional<Table> op = operators->table(i);
@@ -2055,27 +2071,32 @@ OwningOpRef<ModuleOp> Importer::run() {
     if (live[i] && failed(importOperator(*op, opRefs[i])))
       return nullptr;
   }
+  if (failed(returnOutputs(edges.outputs)))
+    return nullptr;
+  if (!edges.single)
+    return module;
+  auto *dialect = context->getLoadedDialect<VMCUDialect>();
+  dialect->getInputEdgeAttrHelper().setAttr(
+      *module, edgeOf(edges.inputs.front(), edges.floatInput));
+  dialect->getOutputEdgeAttrHelper().setAttr(
+      *module, edgeOf(edges.outputs.front(), edges.floatOutput));
+  return module;
+}
+
+LogicalResult Importer::returnOutputs(ArrayRef<int32_t> outputs) {
   SmallVector<Value> results;
-  for (int32_t output : *modelOutputs) {
+  for (int32_t output : outputs) {
     tosa.setLoc(
         NameLoc::get(StringAttr::get(context, tensors[output].name), fileLoc));
     if (!values[output])
       return emitError(fileLoc) << "the model output '" << tensors[output].name
-                                << "' is never computed",
-             nullptr;
+                                << "' is never computed";
     if (values[output]->isPadded())
-      return emitError(fileLoc) << "the model output is a PAD", nullptr;
+      return emitError(fileLoc) << "the model output is a PAD";
     results.push_back(values[output]->value);
   }
   func::ReturnOp::create(builder, fileLoc, results);
-  if (!single)
-    return module;
-  auto *dialect = context->getLoadedDialect<VMCUDialect>();
-  dialect->getInputEdgeAttrHelper().setAttr(
-      *module, edgeOf(modelInputs->front(), floatInput));
-  dialect->getOutputEdgeAttrHelper().setAttr(
-      *module, edgeOf(modelOutputs->front(), floatOutput));
-  return module;
+  return success();
 }
 
 OwningOpRef<ModuleOp>

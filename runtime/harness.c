@@ -66,8 +66,9 @@ static unsigned total_bytes(const unsigned *sizes, unsigned count) {
   return total;
 }
 
-/* Fills every model input, in order, from the file at `path`. */
-static void read_inputs(const char *path) {
+/* Fills every model input, in order, from the file at `path` (not inlined:
+ * its frame must not stay live in main() across vmcu_invoke()). */
+__attribute__((noinline)) static void read_inputs(const char *path) {
   int fd = vmcu_rt_open(path, VMCU_RT_OPEN_READ);
   if (fd < 0)
     io_error("cannot open input file", path);
@@ -91,7 +92,7 @@ static void read_inputs(const char *path) {
 }
 
 /* Writes every model output, in order, to the file at `path`. */
-static void write_outputs(const char *path) {
+__attribute__((noinline)) static void write_outputs(const char *path) {
   int fd = vmcu_rt_open(path, VMCU_RT_OPEN_WRITE);
   if (fd < 0)
     io_error("cannot write output file", path);

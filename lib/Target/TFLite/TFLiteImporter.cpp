@@ -2042,12 +2042,13 @@ FailureOr<Importer::ModelEdges> Importer::readEdges(const Vector &inputs,
 OwningOpRef<ModuleOp> Importer::importBody(const ModelEdges &edges) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   builder.setInsertionPointToEnd(module->getBody());
-  tosa.setLoc(NameLoc::get(
-      StringAttr::get(context, tensors[edges.inputs.front()].name), fileLoc));
   SmallVector<Type> inTypes, outTypes;
   for (auto [list, types] : {std::pair(&edges.inputs, &inTypes),
                              std::pair(&edges.outputs, &outTypes)})
     for (int32_t t : *list) {
+      // Errors about a model input or output point at its tensor.
+      tosa.setLoc(
+          NameLoc::get(StringAttr::get(context, tensors[t].name), fileLoc));
       FailureOr<RankedTensorType> type = activationType(t);
       if (failed(type))
         return nullptr;
@@ -2059,6 +2060,8 @@ OwningOpRef<ModuleOp> Importer::importBody(const ModelEdges &edges) {
   for (auto [i, input] : llvm::enumerate(edges.inputs)) {
     double inScale;
     int32_t inZp;
+    tosa.setLoc(
+        NameLoc::get(StringAttr::get(context, tensors[input].name), fileLoc));
     if (failed(activationQuant(input, inScale, inZp)))
       return nullptr;
     values[input] = QuantValue{func.getArgument(i), inScale, inZp};

@@ -134,25 +134,23 @@ Value RingCheckBuilder::getKernelNames(Location loc,
 /// then input(base, segments) for each further model input.
 void RingCheckBuilder::instrumentPool(SegmentPoolOp pool, Value names,
                                       int64_t kernelCount) {
-  SmallVector<std::pair<int64_t, int64_t>> inputs; // (base, segments) by index
-  size_t numInputs = 0;
+  SmallVector<TensorBaseOp> found;
   module.walk([&](TensorBaseOp base) {
-    numInputs += base.getPool() == pool.getPool() && base.isModelInput();
+    if (base.getPool() == pool.getPool() && base.isModelInput())
+      found.push_back(base);
   });
-  module.walk([&](TensorBaseOp base) {
-    if (base.getPool() != pool.getPool() || !base.isModelInput() ||
-        !base.getBase())
-      return;
-    // convert-vmcu-to-llvm bounds the index (kMaxModelIO); an index past
-    // the inputs found is no input of this model.
+  // (base, segments) by index. convert-vmcu-to-llvm bounds the index
+  // (kMaxModelIO); an index past the inputs found is no input of this model.
+  SmallVector<std::pair<int64_t, int64_t>> inputs;
+  for (TensorBaseOp base : found) {
     auto index = static_cast<size_t>(base.getModelIOIndex());
-    if (index >= numInputs)
-      return;
+    if (!base.getBase() || index >= found.size())
+      continue;
     if (inputs.size() <= index)
       inputs.resize(index + 1, {0, 0});
     inputs[index] = {static_cast<int64_t>(*base.getBase()),
                      static_cast<int64_t>(base.getSegments())};
-  });
+  }
   if (inputs.empty())
     inputs.push_back({0, 0});
   Location loc = pool.getLoc();

@@ -238,25 +238,31 @@ SmallVector<int64_t> segmentStrides(ArrayRef<int64_t> shape, int64_t seg) {
   return strides;
 }
 
+/// Frees every input segment whose index along dimension `k` is `index`,
+/// all other dimensions whole.
+void freeInputSlice(Emitter &e, Value input, ArrayRef<int64_t> inExtents,
+                    ArrayRef<int64_t> inStrides, int64_t k, Value index) {
+  SmallVector<int64_t> otherExtents;
+  AffineExpr seg = e.d(0) * inStrides[k];
+  for (int64_t j = 0; j < static_cast<int64_t>(inExtents.size()); ++j)
+    if (j != k) {
+      otherExtents.push_back(inExtents[j]);
+      seg = seg + e.d(otherExtents.size()) * inStrides[j];
+    }
+  forEachIndex(e, otherExtents, [&](ValueRange rest) {
+    SmallVector<Value> at = {index};
+    at.append(rest.begin(), rest.end());
+    e.freeSegment(input, seg, at);
+  });
+}
+
 /// Frees every input segment whose index along dimension `k` is in
 /// [lo, hi) (bounds over `dims`), all other dimensions whole.
 void freeSlab(Emitter &e, Value input, ArrayRef<int64_t> inExtents,
               ArrayRef<int64_t> inStrides, int64_t k, AffineExpr lo,
               ArrayRef<AffineExpr> hi, ValueRange dims) {
-  SmallVector<int64_t> others, otherExtents;
-  AffineExpr seg = e.d(0) * inStrides[k];
-  for (int64_t j = 0; j < static_cast<int64_t>(inExtents.size()); ++j)
-    if (j != k) {
-      seg = seg + e.d(others.size() + 1) * inStrides[j];
-      others.push_back(j);
-      otherExtents.push_back(inExtents[j]);
-    }
   e.loop({lo}, hi, dims, [&](Value r) {
-    forEachIndex(e, otherExtents, [&](ValueRange rest) {
-      SmallVector<Value> at = {r};
-      at.append(rest.begin(), rest.end());
-      e.freeSegment(input, seg, at);
-    });
+    freeInputSlice(e, input, inExtents, inStrides, k, r);
   });
 }
 
@@ -357,17 +363,6 @@ LogicalResult emitTranspose(Emitter &e, TransposeOp op,
   int64_t k = 0;
   while (k + 1 < rank && outExtents[k] == 1)
     ++k;
-  // Frees of input slice i_k: loops over the other input dimensions.
-  SmallVector<int64_t> others;
-  for (int64_t j = 0; j < rank; ++j)
-    if (j != perms[k])
-      others.push_back(j);
-  SmallVector<int64_t> otherExtents;
-  AffineExpr freeSeg = e.d(0) * inStrides[perms[k]];
-  for (auto [n, j] : llvm::enumerate(others)) {
-    otherExtents.push_back(inExtents[j]);
-    freeSeg = freeSeg + e.d(n + 1) * inStrides[j];
-  }
   Value buf = e.scratch(s, e.b.getI8Type());
   SmallVector<int64_t> outer(outExtents.begin(), outExtents.begin() + k);
   forEachIndex(e, outer, [&](ValueRange head) {
@@ -381,11 +376,7 @@ LogicalResult emitTranspose(Emitter &e, TransposeOp op,
         e.loadSegment(t.input, inSeg, ivs, buf);
         e.storeSegment(t.output, outSeg, ivs, buf);
       });
-      forEachIndex(e, otherExtents, [&](ValueRange rest) {
-        SmallVector<Value> dims = {ik};
-        dims.append(rest.begin(), rest.end());
-        e.freeSegment(t.input, freeSeg, dims);
-      });
+      freeInputSlice(e, t.input, inExtents, inStrides, perms[k], ik);
     });
   });
   return success();

@@ -1035,6 +1035,19 @@ def kind_broadcast_ops(m):
     return m.sub(y, m.conv2d(x, 8, 1, 1, VALID, NONE))
 
 
+def kind_broadcasts(m):
+    x = m.input((1, 6, 5, 8))
+    col = m.slice(x, [0, 0, 2, 0], [1, 6, 1, 8], (1, 6, 1, 8))
+    row = m.slice(x, [0, 3, 0, 0], [1, 1, 5, 8], (1, 1, 5, 8))
+    grid = m.add(col, row)
+    plane = m.conv2d(x, 1, 1, 1, VALID, NONE)
+    y = m.mul(grid, plane, RELU6)
+    corner = m.slice(y, [0, 0, 0, 0], [1, 1, 1, 1], (1, 1, 1, 1))
+    y = m.mul(y, corner)
+    y = m.sub(m.random_const((6, 5, 1), 2.0 * _spread(y)), y)
+    return m.add(y, m.random_const((1, 5, 8), _spread(y)))
+
+
 KINDS = {
     "conv": (kind_conv,
              "CONV_2D 3x3 stride 2 SAME + RELU6, 10x9x3 -> 5x5x8. SAME pads H by "
@@ -1154,6 +1167,11 @@ KINDS = {
                   "two inputs (6x6x8 and 6x6x4, CONCATENATION), CONV_2D 1x1 -> 16, two "
                   "outputs: a detector-style CONV_2D 1x1 -> 4 reshaped to [1, 36, 4] and "
                   "MEAN, FULLY_CONNECTED -> 3, SOFTMAX"),
+    "broadcasts": (kind_broadcasts,
+                   "6x5x8: ADD of a column [1,6,1,8] and a row [1,1,5,8] sliced from the input "
+                   "(neither operand of the output's shape), MUL by a one-channel CONV_2D "
+                   "[1,6,5,1] (broadcast over channels), MUL by a one-element slice [1,1,1,1] of "
+                   "that, SUB from a constant [6,5,1] (rank 3), ADD of a constant [1,5,8]"),
     "broadcast-ops": (kind_broadcast_ops,
                       "5x5x8: MUL by a per-channel constant [8], ADD of a per-channel constant "
                       "[1,1,1,8], SUB of that and CONV_2D 1x1 -> 8 of the input (two "

@@ -49,6 +49,7 @@ static std::optional<BottleneckChain> matchChain(Conv2DOp project,
   auto add = dyn_cast<AddOp>(*project->getUsers().begin());
   Value blockInput = expand.getInput();
   if (add && !add.getSubtract() && add.getLhs() != add.getRhs() &&
+      add.getLhs().getType() == add.getRhs().getType() &&
       (add.getLhs() == blockInput || add.getRhs() == blockInput))
     chain.residual = add;
   return chain;

@@ -2,6 +2,7 @@
 
 #include "vmcu/Transforms/LayerWork.h"
 
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -171,13 +172,20 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
         return expand.scratchBytes() + dw.getDimSize(0) * dw.getDimSize(1) * s +
                project.scratchBytes() + 2 * s;
       })
-      .Case([&](AddOp) { return 3 * s; })
-      .Case<ConcatOp, SliceOp, TransposeOp>([&](Operation *) { return s; })
-      .Case([&](MulOp op) {
-        // A gate's channels, staged once, and three segments.
-        auto type = op.getOutput().getType();
-        return type.getDimSize(type.getRank() - 1) + 3 * s;
+      .Case<AddOp, MulOp>([&](Operation *op) {
+        // Three segments, and the channels of each per-channel operand
+        // staged once (as emitBinary reads them).
+        int64_t bytes = 3 * s;
+        for (Value operand : op->getOperands()) {
+          auto type = cast<ShapedType>(operand.getType());
+          if (type != op->getResult(0).getType() &&
+              !matchPattern(operand, m_Constant()) &&
+              type.getNumElements() == type.getShape().back())
+            bytes += type.getNumElements();
+        }
+        return bytes;
       })
+      .Case<ConcatOp, SliceOp, TransposeOp>([&](Operation *) { return s; })
       .Case([&](SoftmaxOp op) {
         // The row being normalised.
         auto type = op.getInput().getType();

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include <numeric>
@@ -130,15 +131,20 @@ FailureOr<ChainLayer> readLayer(LayerOpInterface layer,
       read.operandTensors.push_back(it->second);
       continue;
     }
-    if (lhs && (operand == lhs || operand == rhs))
-      return op->emitOpError("has an operand that is not an activation "
-                             "tensor of the graph (a constant?); vmcu "
-                             "adds, subtracts and multiplies activations");
+    // A binary layer's constant operand is read from flash.
+    if (lhs && (operand == lhs || operand == rhs)) {
+      if (matchPattern(operand, m_Constant()))
+        continue;
+      return op->emitOpError("has an operand that is neither a constant "
+                             "nor an activation tensor of the graph");
+    }
     if (operand == layer.getActivationInput() || isa<ConcatOp>(op))
       return op->emitOpError("reads a value that is not a model tensor "
                              "(the function argument, a layer output or a "
                              "reshape of one)");
   }
+  if (read.operandTensors.empty())
+    return op->emitOpError("reads no activation tensor of the graph");
   read.inputTensor = *llvm::max_element(read.operandTensors);
   for (auto [i, t] : llvm::enumerate(read.operandTensors)) {
     if (t == read.inputTensor ||

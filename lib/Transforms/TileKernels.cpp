@@ -8,7 +8,10 @@
 
 #include "TileEmitter.h"
 
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::vmcu;
@@ -17,64 +20,261 @@ using namespace mlir::vmcu::tile;
 namespace {
 
 //===----------------------------------------------------------------------===//
-// add (and subtract): element-wise over two ring tensors, segment by
-// segment.
+// add, subtract and mul: element-wise over two operands that broadcast to
+// the output, segment by segment.
 //===----------------------------------------------------------------------===//
 
 /// The largest |(a - za) * (b - zb)| of int8 operands and zero points.
 constexpr int64_t kMaxInt8Product = 255 * 255;
 
-/// The ring tensor of the lhs (or rhs) operand: the primary input is the
-/// previous layer's output, `skip` the other one.
-Value operandBase(const KernelTensors &t, bool lhs) {
-  return t.skip && t.skipIsLhs == lhs ? t.skip : t.input;
+/// How a binary kernel reads one of its operands.
+enum class OperandRead {
+  /// The output's shape, in the ring: segment by segment, freed once read,
+  /// so the output may overwrite it in place.
+  Full,
+  /// Every dimension but the innermost 1 (a per-channel gate), in the
+  /// ring: staged once into a buffer of its channels.
+  Staged,
+  /// Any other broadcast, in the ring: each output segment reads the
+  /// operand segment it maps to.
+  Broadcast,
+  /// A constant: read from a flash table through the broadcast.
+  Constant,
+};
+
+/// One operand of a binary kernel as its loops read it.
+struct BinaryOperand {
+  OperandRead read;
+  /// The operand's ring tensor; null for a constant.
+  Value base;
+  /// Full and Broadcast: a segment buffer; Staged: its channels;
+  /// Constant: the flash table.
+  Value buf;
+  /// The operand's innermost extent: the output's, or 1 when broadcast.
+  int64_t channels;
+  /// Whether its frees wait until after the loops: several output
+  /// segments read each of its segments, or the other operand reads the
+  /// same tensor differently.
+  bool freeAfterLoops = false;
+  /// The operand pixel (all dimensions but the innermost, row-major) read
+  /// at the pixel loops' indices.
+  AffineExpr pixel = {};
+};
+
+/// Classifies `operand` of `op` (whose ring tensor, if any, is `base`) and
+/// allocates what its reads need.
+FailureOr<BinaryOperand> readOperand(Emitter &e, Operation *op, Value operand,
+                                     Value base, StringRef side) {
+  auto type = cast<ShapedType>(operand.getType());
+  auto out = cast<ShapedType>(op->getResult(0).getType());
+  BinaryOperand read{OperandRead::Full, base, Value(), type.getShape().back()};
+  Type i8Type = e.b.getI8Type();
+  if (matchPattern(operand, m_Constant())) {
+    auto values = constantValues<int8_t>(op, operand, "constant operand");
+    if (failed(values))
+      return failure();
+    read.read = OperandRead::Constant;
+    read.base = Value();
+    read.buf = e.i8Table((side + "_constant").str(), *values);
+    return read;
+  }
+  if (type == out) {
+    read.buf = e.scratch(e.seg, i8Type);
+    return read;
+  }
+  if (type.getNumElements() == read.channels) {
+    read.read = OperandRead::Staged;
+    read.buf = e.scratch(read.channels, i8Type);
+    return read;
+  }
+  read.read = OperandRead::Broadcast;
+  read.freeAfterLoops = true;
+  read.buf = e.scratch(e.seg, i8Type);
+  return read;
+}
+
+/// One loop of a binary kernel's pixel nest: a run of the output's
+/// dimensions (all but the innermost) that each operand either spans or
+/// broadcasts over.
+struct PixelLoop {
+  int64_t extent;
+  /// Pixel strides of the output and of each operand (0: broadcast).
+  int64_t outStride;
+  std::array<int64_t, 2> operandStrides;
+};
+
+/// The pixel loops, outermost first: dimensions of extent 1 get none, and
+/// adjacent dimensions merge where both operands treat them alike, so the
+/// indices stay linear (what vmcu-solve-offsets reads) and the nest
+/// shallow (one loop when nothing broadcasts).
+SmallVector<PixelLoop> pixelLoops(ShapedType out,
+                                  std::array<ShapedType, 2> operands) {
+  SmallVector<PixelLoop> loops;
+  int64_t outStride = 1;
+  std::array<int64_t, 2> strides = {1, 1};
+  for (int64_t dim = out.getRank() - 2; dim >= 0; --dim) {
+    int64_t extent = out.getDimSize(dim);
+    PixelLoop loop{extent, outStride, {}};
+    for (int i : {0, 1}) {
+      int64_t own = operands[i].getDimSize(dim);
+      loop.operandStrides[i] = own == extent ? strides[i] : 0;
+      strides[i] *= own;
+    }
+    outStride *= extent;
+    if (extent == 1)
+      continue;
+    auto alike = [&](const PixelLoop &inner) {
+      return llvm::all_of(llvm::seq(0, 2), [&](int i) {
+        return (inner.operandStrides[i] == 0) == (loop.operandStrides[i] == 0);
+      });
+    };
+    if (!loops.empty() && alike(loops.back()))
+      loops.back().extent *= extent;
+    else
+      loops.push_back(loop);
+  }
+  std::reverse(loops.begin(), loops.end());
+  return loops;
+}
+
+/// Segment index, over the pixel loops' indices and d_n = the output's
+/// channel segment (n loops), of the operand segment it reads.
+AffineExpr operandSegment(Emitter &e, const BinaryOperand &x, unsigned n,
+                          int64_t outChannels) {
+  int64_t segs = x.channels / e.seg;
+  return x.channels == outChannels ? x.pixel * segs + e.d(n)
+                                   : x.pixel * segs;
+}
+
+/// Lane d_{n+1} of output segment d_n of operand `x` (at the pixel loops'
+/// indices; `dims` all n + 2 of them), its buffers filled for the segment.
+Value readLane(Emitter &e, const BinaryOperand &x, int64_t outChannels,
+               ValueRange dims) {
+  unsigned n = dims.size() - 2;
+  bool channelWise = x.channels == outChannels;
+  AffineExpr channel = e.d(n) * e.seg + e.d(n + 1);
+  switch (x.read) {
+  case OperandRead::Full:
+  case OperandRead::Broadcast:
+    return e.load(x.buf, channelWise ? dims[n + 1] : e.index(0));
+  case OperandRead::Staged:
+    return e.load(x.buf, channelWise ? e.apply(channel, dims) : e.index(0));
+  case OperandRead::Constant: {
+    AffineExpr element = x.pixel * x.channels;
+    return e.load(x.buf,
+                  e.apply(channelWise ? element + channel : element, dims));
+  }
+  }
+  llvm_unreachable("unknown operand read");
+}
+
+/// Frees every segment of `x`'s tensor, `bytes` long.
+void freeWhole(Emitter &e, const BinaryOperand &x, int64_t bytes) {
+  e.loop(0, bytes / e.seg,
+         [&](Value i) { e.freeSegment(x.base, e.d(0), {i}); });
 }
 
 /// Computes one output lane from the operands' lanes and its channel.
 using LaneFn = function_ref<Value(Value lhs, Value rhs, Value ch)>;
 
-/// The skeleton of the two-operand layers: per pixel and channel segment,
-/// reads segment i of each full operand, `lane` of every lane, frees the
-/// full operands' segments (at their last use) and stores output segment
-/// i, so the output may overwrite either operand in place. A per-channel
-/// gate operand (`gate`: its channels, staged by the caller) is read at
-/// the lane's channel instead. Without a skip both operands are the input.
-void emitOperandPairs(Emitter &e, const KernelTensors &t,
-                      ShapedType outType, Value gate, bool lhsGate,
-                      bool rhsGate, LaneFn lane) {
-  int64_t channels = outType.getDimSize(outType.getRank() - 1);
+/// The skeleton of the binary layers: stages the per-channel operands;
+/// over the pixel loops and the channel segments, loads the operands'
+/// segments, computes `lane` of every lane, frees the full operands'
+/// segments (at their last use) and stores the output segment, so the
+/// output may overwrite a full operand in place; frees the broadcast
+/// operands last.
+LogicalResult emitBinary(Emitter &e, Operation *op, const KernelTensors &t,
+                         LaneFn lane) {
+  auto out = cast<ShapedType>(op->getResult(0).getType());
+  int64_t channels = out.getShape().back();
   int64_t s = e.seg, cs = channels / s;
-  int64_t pixels = outType.getNumElements() / channels;
-  Value lhsBase = operandBase(t, /*lhs=*/true);
-  Value rhsBase = operandBase(t, /*lhs=*/false);
-  bool sameTensor = !t.skip && !lhsGate && !rhsGate;
-  Type i8Type = e.b.getI8Type();
-  Value lbuf = e.scratch(s, i8Type);
-  Value rbuf = e.scratch(s, i8Type);
-  Value obuf = e.scratch(s, i8Type);
-  bool inputIsGate = t.skipIsLhs ? rhsGate : lhsGate;
-  bool skipIsGate = t.skipIsLhs ? lhsGate : rhsGate;
-  e.loop(0, pixels, [&](Value p) {
-    e.loop(0, cs, [&](Value cc) {
-      AffineExpr segIndex = e.d(0) * cs + e.d(1);
-      if (!lhsGate)
-        e.loadSegment(lhsBase, segIndex, {p, cc}, lbuf);
-      if (!rhsGate && !sameTensor)
-        e.loadSegment(rhsBase, segIndex, {p, cc}, rbuf);
-      e.loop(0, s, [&](Value k) {
-        Value ch = e.apply(e.d(0) * s + e.d(1), {cc, k});
-        Value a = e.load(lhsGate ? gate : lbuf, lhsGate ? ch : k);
-        Value b = e.load(rhsGate ? gate : (sameTensor ? lbuf : rbuf),
-                         rhsGate ? ch : k);
-        e.store(lane(a, b, ch), obuf, k);
-      });
-      if (!inputIsGate)
-        e.freeSegment(t.input, segIndex, {p, cc});
-      if (t.skip && !skipIsGate)
-        e.freeSegment(t.skip, segIndex, {p, cc});
-      e.storeSegment(t.output, segIndex, {p, cc}, obuf);
+  // The lhs's tensor is the skip where the skip is the lhs; a constant
+  // leaves the other operand the only (input) tensor.
+  auto baseOf = [&](bool lhs) {
+    return t.skip && t.skipIsLhs == lhs ? t.skip : t.input;
+  };
+  FailureOr<BinaryOperand> lhs =
+      readOperand(e, op, op->getOperand(0), baseOf(true), "lhs");
+  FailureOr<BinaryOperand> rhs =
+      readOperand(e, op, op->getOperand(1), baseOf(false), "rhs");
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  std::array<BinaryOperand *, 2> sides = {&*lhs, &*rhs};
+  std::array<ShapedType, 2> types = {
+      cast<ShapedType>(op->getOperand(0).getType()),
+      cast<ShapedType>(op->getOperand(1).getType())};
+  SmallVector<PixelLoop> loops = pixelLoops(out, types);
+  unsigned n = loops.size();
+  AffineExpr outPixel = e.c(0);
+  lhs->pixel = rhs->pixel = e.c(0);
+  for (auto [level, loop] : llvm::enumerate(loops)) {
+    outPixel = outPixel + e.d(level) * loop.outStride;
+    for (int i : {0, 1})
+      sides[i]->pixel = sides[i]->pixel + e.d(level) * loop.operandStrides[i];
+  }
+  AffineExpr outSegment = outPixel * cs + e.d(n);
+
+  bool sameTensor = lhs->base && lhs->base == rhs->base;
+  bool bothFull =
+      lhs->read == OperandRead::Full && rhs->read == OperandRead::Full;
+  if (sameTensor && !bothFull)
+    lhs->freeAfterLoops = rhs->freeAfterLoops = true;
+  // Two full reads of one tensor share the lhs's segment.
+  if (sameTensor && bothFull)
+    rhs->buf = lhs->buf;
+  auto ownsTensor = [&](BinaryOperand *x) { return !(x == &*rhs && sameTensor); };
+  for (BinaryOperand *x : sides) {
+    if (x->read != OperandRead::Staged)
+      continue;
+    Value buf = x->buf;
+    e.loop(0, x->channels / s, [&](Value cc) {
+      e.loadSegment(x->base, e.d(0), {cc}, buf, e.apply(e.d(0) * s, {cc}));
     });
-  });
+    if (!x->freeAfterLoops)
+      freeWhole(e, *x, x->channels);
+  }
+  Value obuf = e.scratch(s, e.b.getI8Type());
+  SmallVector<Value> ivs;
+  std::function<void(unsigned)> nest = [&](unsigned level) {
+    if (level < n) {
+      e.loop(0, loops[level].extent, [&](Value iv) {
+        ivs.push_back(iv);
+        nest(level + 1);
+        ivs.pop_back();
+      });
+      return;
+    }
+    e.loop(0, cs, [&](Value cc) {
+      SmallVector<Value> dims(ivs);
+      dims.push_back(cc);
+      for (BinaryOperand *x : sides) {
+        bool shared = x == &*rhs && sameTensor && bothFull;
+        if (x->read == OperandRead::Full && !shared)
+          e.loadSegment(x->base, outSegment, dims, x->buf);
+        if (x->read == OperandRead::Broadcast)
+          e.loadSegment(x->base, operandSegment(e, *x, n, channels), dims,
+                        x->buf);
+      }
+      e.loop(0, s, [&](Value k) {
+        SmallVector<Value> lanes(dims);
+        lanes.push_back(k);
+        Value ch = e.apply(e.d(0) * s + e.d(1), {cc, k});
+        e.store(lane(readLane(e, *lhs, channels, lanes),
+                     readLane(e, *rhs, channels, lanes), ch),
+                obuf, k);
+      });
+      for (BinaryOperand *x : sides)
+        if (x->read == OperandRead::Full && !x->freeAfterLoops &&
+            ownsTensor(x))
+          e.freeSegment(x->base, outSegment, dims);
+      e.storeSegment(t.output, outSegment, dims, obuf);
+    });
+  };
+  nest(0);
+  for (auto [x, type] : llvm::zip(sides, types))
+    if (x->freeAfterLoops && ownsTensor(x))
+      freeWhole(e, *x, type.getNumElements());
+  return success();
 }
 
 /// ADD (or SUB): both operands rescaled to int32, summed (or subtracted),
@@ -85,59 +285,33 @@ LogicalResult emitAdd(Emitter &e, AddOp op, const KernelTensors &t) {
   auto [mult, shift] = e.requantTables("add_", op.getRequant(), channels,
                                        e.addValueBound(op));
   Type i8Type = e.b.getI8Type();
-  emitOperandPairs(e, t, type, Value(), false, false,
-                   [&](Value a, Value b, Value ch) {
-                     Value lhs = e.rescaleToI32(a, op.getLhsRescale());
-                     Value rhs = e.rescaleToI32(b, op.getRhsRescale());
-                     Value sum =
-                         op.getSubtract()
-                             ? arith::SubIOp::create(e.b, e.loc, lhs, rhs)
-                                   .getResult()
-                             : arith::AddIOp::create(e.b, e.loc, lhs, rhs)
-                                   .getResult();
-                     return e.requantize(sum, op.getRequant(), mult, shift,
-                                         ch, i8Type);
-                   });
-  return success();
+  return emitBinary(e, op, t, [&](Value a, Value b, Value ch) {
+    Value lhs = e.rescaleToI32(a, op.getLhsRescale());
+    Value rhs = e.rescaleToI32(b, op.getRhsRescale());
+    Value sum = op.getSubtract()
+                    ? arith::SubIOp::create(e.b, e.loc, lhs, rhs).getResult()
+                    : arith::AddIOp::create(e.b, e.loc, lhs, rhs).getResult();
+    return e.requantize(sum, op.getRequant(), mult, shift, ch, i8Type);
+  });
 }
 
 /// MUL: the zero-point-free operands' product, requantized on the bounded
-/// path (|product| <= 255^2). A per-channel gate operand (MulOp::isGate) is
-/// staged once into a buffer of its channels and freed before the pixel
-/// loop, since every pixel reads it.
+/// path (|product| <= 255^2).
 LogicalResult emitMul(Emitter &e, MulOp op, const KernelTensors &t) {
   auto type = op.getOutput().getType();
   int64_t channels = type.getDimSize(type.getRank() - 1);
-  int64_t s = e.seg, cs = channels / s;
   Type i8Type = e.b.getI8Type(), i32Type = e.b.getI32Type();
-  bool lhsGate = op.getLhs().getType() != type;
-  bool rhsGate = op.getRhs().getType() != type;
   auto [mult, shift] =
       e.requantTables("mul_", op.getRequant(), channels, kMaxInt8Product);
-  Value gate;
-  if (lhsGate || rhsGate) {
-    Value gateBase = operandBase(t, /*lhs=*/lhsGate);
-    gate = e.scratch(channels, i8Type);
-    e.loop(0, cs, [&](Value cc) {
-      e.loadSegment(gateBase, e.d(0), {cc}, gate,
-                    e.apply(e.d(0) * s, {cc}));
-    });
-    e.loop(0, cs, [&](Value cc) { e.freeSegment(gateBase, e.d(0), {cc}); });
-  }
   auto offset = [&](Value v, int64_t zp) {
     Value wide = arith::ExtSIOp::create(e.b, e.loc, i32Type, v);
     return arith::SubIOp::create(e.b, e.loc, wide, e.i32(zp)).getResult();
   };
-  emitOperandPairs(e, t, type, gate, lhsGate, rhsGate,
-                   [&](Value a, Value b, Value ch) {
-                     Value lhs = offset(a, op.getLhsZp());
-                     Value rhs = offset(b, op.getRhsZp());
-                     Value product =
-                         arith::MulIOp::create(e.b, e.loc, lhs, rhs);
-                     return e.requantize(product, op.getRequant(), mult,
-                                         shift, ch, i8Type);
-                   });
-  return success();
+  return emitBinary(e, op, t, [&](Value a, Value b, Value ch) {
+    Value product = arith::MulIOp::create(e.b, e.loc, offset(a, op.getLhsZp()),
+                                          offset(b, op.getRhsZp()));
+    return e.requantize(product, op.getRequant(), mult, shift, ch, i8Type);
+  });
 }
 
 //===----------------------------------------------------------------------===//

@@ -253,15 +253,18 @@ Value TosaBuilder::fullyConnected(Value x, int32_t inputZp, int64_t n,
 }
 
 Value TosaBuilder::add(Value lhs, int32_t lhsZp, Multiplier lhsScale, Value rhs,
-                       int32_t rhsZp, Multiplier rhsScale, Multiplier outScale,
+                       int32_t rhsZp, Multiplier rhsScale,
+                       RankedTensorType outType, Multiplier outScale,
                        int32_t outZp, bool subtract) {
-  auto type = cast<RankedTensorType>(lhs.getType());
-  auto wideType = type.clone(b.getI32Type());
-  Value l = rescale(lhs, wideType, {lhsScale}, lhsZp, 0, /*perChannel=*/false);
-  Value r = rescale(rhs, wideType, {rhsScale}, rhsZp, 0, /*perChannel=*/false);
+  auto widen = [&](Value v, int32_t zp, Multiplier scale) {
+    auto type = cast<RankedTensorType>(v.getType()).clone(b.getI32Type());
+    return rescale(v, type, {scale}, zp, 0, /*perChannel=*/false);
+  };
+  Value l = widen(lhs, lhsZp, lhsScale), r = widen(rhs, rhsZp, rhsScale);
+  auto wideType = outType.clone(b.getI32Type());
   Value sum = subtract ? tosa::SubOp::create(b, loc, wideType, l, r).getResult()
                        : tosa::AddOp::create(b, loc, wideType, l, r).getResult();
-  return rescale(sum, type, {outScale}, 0, outZp, /*perChannel=*/false);
+  return rescale(sum, outType, {outScale}, 0, outZp, /*perChannel=*/false);
 }
 
 Value TosaBuilder::mul(Value lhs, int32_t lhsZp, Value rhs, int32_t rhsZp,

@@ -78,14 +78,3 @@ func.func @main(%x: tensor<1x4x4x16xi8>) -> tensor<1x4x4x16xi8> {
   %z = vmcu.conv2d %y, %xw, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x4x4x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x4x4x16xi8>
   return %z : tensor<1x4x4x16xi8>
 }
-
-// -----
-
-// A constant operand of an elementwise layer is not read as an activation.
-#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
-func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
-  %c = arith.constant dense<3> : tensor<1x2x2x16xi8>
-  // expected-error @+1 {{has an operand that is not an activation tensor of the graph (a constant?); vmcu adds, subtracts and multiplies activations}}
-  %z = vmcu.mul %x, %c {lhs_zp = 0 : i32, rhs_zp = 0 : i32, requant = #rq} : (tensor<1x2x2x16xi8>, tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8>
-  return %z : tensor<1x2x2x16xi8>
-}

@@ -253,7 +253,8 @@ llvm::Expected<Act> LayerBuilder::add(llvm::StringRef what, const Act &lhs,
 
   auto zp = static_cast<int32_t>(rng.uniformInt(-kMaxOutputZp, kMaxOutputZp));
   Value y =
-      tosa.add(lhs.value, lhs.zp, *lhsM, rhs.value, rhs.zp, *rhsM, *outM, zp);
+      tosa.add(lhs.value, lhs.zp, *lhsM, rhs.value, rhs.zp, *rhsM,
+               cast<RankedTensorType>(lhs.value.getType()), *outM, zp);
   return Act{y, zp, saturate(Stats{sumMean / outScale, sumStd / outScale}, zp)};
 }
 

@@ -122,14 +122,15 @@ public:
                        llvm::ArrayRef<int8_t> weights,
                        llvm::ArrayRef<int32_t> bias);
   /// The TFLite-to-TOSA quantised add: both operands rescaled to int32,
-  /// tosa.add (tosa.sub with `subtract`), one rescale back to int8.
+  /// tosa.add (tosa.sub with `subtract`; TOSA broadcasting operands of
+  /// `outType`'s rank), one rescale to int8 of `outType`.
   Value add(Value lhs, int32_t lhsZp, Multiplier lhsScale, Value rhs,
-            int32_t rhsZp, Multiplier rhsScale, Multiplier outScale,
-            int32_t outZp, bool subtract = false);
+            int32_t rhsZp, Multiplier rhsScale, RankedTensorType outType,
+            Multiplier outScale, int32_t outZp, bool subtract = false);
   /// The TFLite-to-TOSA quantised multiply: both operands rescaled to int32
   /// by 1 (their zero points subtracted), tosa.mul (shift 0, TOSA
-  /// broadcasting a [1, 1, 1, C] operand), one rescale to int8 of the
-  /// result's type.
+  /// broadcasting operands of the result's rank), one rescale to int8 of
+  /// the result's type.
   Value mul(Value lhs, int32_t lhsZp, Value rhs, int32_t rhsZp,
             RankedTensorType outType, Multiplier outScale, int32_t outZp);
   /// tosa.avg_pool2d with an int32 accumulator.

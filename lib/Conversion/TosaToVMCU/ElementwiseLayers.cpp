@@ -45,6 +45,31 @@ bool tosa_to_vmcu::isAddInputRescale(tosa::RescaleOp op) {
   });
 }
 
+/// The int8 operands `lhs` and `rhs` of the element-wise `op` broadcast to
+/// its result as vmcu.add and vmcu.mul take them: equal ranks, each
+/// dimension the result's or 1, at most one of them a constant.
+static LogicalResult checkBroadcast(Operation *op, Value lhs, Value rhs,
+                                    MatchDiag &diag) {
+  auto out = cast<ShapedType>(op->getResult(0).getType());
+  auto fits = [&](Value v) {
+    auto type = cast<ShapedType>(v.getType());
+    if (type.getRank() != out.getRank())
+      return false;
+    for (int64_t d = 0; d < out.getRank(); ++d)
+      if (type.getDimSize(d) != out.getDimSize(d) && type.getDimSize(d) != 1)
+        return false;
+    return true;
+  };
+  if (out.getRank() < 1 || !fits(lhs) || !fits(rhs))
+    return diag.fail(op, "operands " + typeToString(lhs.getType()) + " and " +
+                             typeToString(rhs.getType()) +
+                             " do not broadcast to the result " +
+                             typeToString(out));
+  if (matchPattern(lhs, m_Constant()) && matchPattern(rhs, m_Constant()))
+    return diag.fail(op, "has two constant operands");
+  return success();
+}
+
 namespace {
 
 /// Everything needed to build a vmcu.add.
@@ -94,13 +119,9 @@ static FailureOr<AddPlan> matchInt8Add(Operation *op, Absorbed &absorbed,
   Type lhsType = plan.lhs.getInput().getType();
   if (!hasStaticShape(lhsType) || !hasStaticShape(type))
     return diag.fail(op, "requires static shapes");
-  if (lhsType != plan.rhs.getInput().getType() ||
-      cast<ShapedType>(lhsType).getShape() != cast<ShapedType>(type).getShape())
-    return diag.fail(op, "broadcasting " + what +
-                             " is not supported: operands " +
-                             typeToString(lhsType) + " and " +
-                             typeToString(plan.rhs.getInput().getType()) +
-                             " must match the result " + typeToString(type));
+  if (failed(checkBroadcast(op, plan.lhs.getInput(), plan.rhs.getInput(),
+                            diag)))
+    return failure();
 
   FailureOr<RequantAttr> lhs = readInputRescale(plan.lhs, diag);
   if (failed(lhs))
@@ -177,6 +198,9 @@ static FailureOr<MulPlan> matchInt8Mul(tosa::MulOp op, Absorbed &absorbed,
   if (!hasStaticShape(type) || !hasStaticShape(plan.lhs.getInput().getType()) ||
       !hasStaticShape(plan.rhs.getInput().getType()))
     return diag.fail(op, "requires static shapes");
+  if (failed(checkBroadcast(op, plan.lhs.getInput(), plan.rhs.getInput(),
+                            diag)))
+    return failure();
   FailureOr<int32_t> lhsZp = readIdentityRescale(plan.lhs, diag);
   if (failed(lhsZp))
     return failure();
@@ -349,8 +373,7 @@ struct Int8AddLowering : OpConversionPattern<TosaOp> {
   }
 };
 
-/// The int8 multiply form is a vmcu.mul (its verifier checks the operand
-/// shapes: the result's, or a per-channel gate).
+/// The int8 multiply form is a vmcu.mul.
 struct Int8MulLowering : OpConversionPattern<tosa::MulOp> {
   using OpConversionPattern::OpConversionPattern;
 

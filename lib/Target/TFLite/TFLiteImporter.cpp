@@ -187,9 +187,16 @@ private:
   LogicalResult importAdd(Table op, ArrayRef<int32_t> in, int32_t out,
                           bool subtract);
   LogicalResult importMul(Table op, ArrayRef<int32_t> in, int32_t out);
-  /// The two activation operands of a binary operator.
-  FailureOr<std::pair<QuantValue, QuantValue>>
-  twoActivations(ArrayRef<int32_t> in);
+  /// The two operands of a binary operator at the output's rank (TFLite
+  /// broadcasts right-aligned), constants as tosa.const, and the output
+  /// type they broadcast to.
+  struct BinaryOperands {
+    QuantValue lhs, rhs;
+    RankedTensorType outType;
+  };
+  FailureOr<BinaryOperands> binaryOperands(ArrayRef<int32_t> in);
+  /// Operand `t` of a binary operator as a value of rank `rank`.
+  FailureOr<QuantValue> binaryOperand(int32_t t, size_t rank);
   /// A binary operator's fused activation and output quantization, the
   /// output's shape checked against `shape`.
   struct BinaryOutput {
@@ -1000,17 +1007,75 @@ FailureOr<bool> Importer::importChannelMulOf(Table op, const QuantValue &x,
   return true;
 }
 
-FailureOr<std::pair<QuantValue, QuantValue>>
-Importer::twoActivations(ArrayRef<int32_t> in) {
+FailureOr<QuantValue> Importer::binaryOperand(int32_t t, size_t rank) {
+  FailureOr<QuantValue> x;
+  if (isConstantOperand(t)) {
+    const TensorInfo &c = tensors[t];
+    x = QuantValue{};
+    std::optional<int64_t> count =
+        boundedElements(c.shape, kMaxTensorElements);
+    if (!count)
+      return opError() << "constant '" << c.name
+                       << "' needs a positive shape of at most "
+                       << kMaxTensorElements << " elements";
+    FailureOr<SmallVector<int8_t>> data = constantI8(t, *count);
+    if (failed(data) || failed(activationQuant(t, x->scale, x->zp)))
+      return failure();
+    SmallVector<int64_t> shape(rank - c.shape.size(), 1);
+    llvm::append_range(shape, c.shape);
+    x->value = tosa.constI8(shape, *data);
+    return x;
+  }
+  x = activation(t);
+  if (failed(x))
+    return failure();
+  if (x->isPadded())
+    return opError() << "reads a padded tensor";
+  ArrayRef<int64_t> shape = x->getType().getShape();
+  if (shape.size() < rank) {
+    SmallVector<int64_t> ranked(rank - shape.size(), 1);
+    llvm::append_range(ranked, shape);
+    x->value = tosa.reshape(x->value, ranked);
+  }
+  return x;
+}
+
+FailureOr<Importer::BinaryOperands>
+Importer::binaryOperands(ArrayRef<int32_t> in) {
   if (in.size() != 2)
     return opError() << "expects two operands";
-  FailureOr<QuantValue> lhs = activation(in[0]);
+  for (int32_t t : in)
+    if (t < 0 || t >= static_cast<int32_t>(tensors.size()))
+      return opError() << "operand tensor " << t << " does not exist";
+  if (isConstantOperand(in[0]) && isConstantOperand(in[1]))
+    return opError() << "has two constant operands";
+  ArrayRef<int64_t> lhsShape = tensors[in[0]].shape;
+  ArrayRef<int64_t> rhsShape = tensors[in[1]].shape;
+  size_t rank = std::max(lhsShape.size(), rhsShape.size());
+  // TFLite broadcasting: shapes right-aligned, a dimension of 1 stretches.
+  SmallVector<int64_t> outShape(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    auto dimOf = [&](ArrayRef<int64_t> shape) {
+      return i < shape.size() ? shape[shape.size() - 1 - i] : int64_t(1);
+    };
+    int64_t l = dimOf(lhsShape), r = dimOf(rhsShape);
+    if (l != r && l != 1 && r != 1) {
+      auto diag = opError() << "operands of shapes [";
+      llvm::interleaveComma(lhsShape, diag);
+      diag << "] and [";
+      llvm::interleaveComma(rhsShape, diag);
+      return diag << "] do not broadcast";
+    }
+    outShape[rank - 1 - i] = l == 1 ? r : l;
+  }
+  FailureOr<QuantValue> lhs = binaryOperand(in[0], rank);
   if (failed(lhs))
     return failure();
-  FailureOr<QuantValue> rhs = activation(in[1]);
+  FailureOr<QuantValue> rhs = binaryOperand(in[1], rank);
   if (failed(rhs))
     return failure();
-  return std::make_pair(*lhs, *rhs);
+  return BinaryOperands{*lhs, *rhs,
+                        RankedTensorType::get(outShape, builder.getI8Type())};
 }
 
 FailureOr<Importer::BinaryOutput>
@@ -1026,24 +1091,19 @@ Importer::binaryOutput(Table op, int32_t out, ArrayRef<int64_t> shape) {
   return output;
 }
 
-/// ADD or SUB of two same-shape activations, as TFLite Micro's int8 kernels
-/// compute them: both operands rescaled relative to twice the larger
+/// ADD or SUB of two operands that broadcast (at most one a constant), as
+/// TFLite Micro's int8 kernels compute them: both operands rescaled relative to twice the larger
 /// input scale with 2^kAddInputShift of headroom, summed (or subtracted),
 /// rescaled to the output. ADD forms the ratios in double, SUB in float
 /// (CalculateOpDataAdd / CalculateOpDataSub).
 LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in, int32_t out,
                                   bool subtract) {
-  FailureOr<std::pair<QuantValue, QuantValue>> operands =
-      twoActivations(in);
+  FailureOr<BinaryOperands> operands = binaryOperands(in);
   if (failed(operands))
     return failure();
-  auto [lhs, rhs] = std::make_pair(&operands->first, &operands->second);
-  if (lhs->getType() != rhs->getType())
-    return opError() << "operands " << lhs->getType() << " and "
-                     << rhs->getType() << " differ; broadcasting is not "
-                     << "supported";
+  auto [lhs, rhs] = std::make_pair(&operands->lhs, &operands->rhs);
   FailureOr<BinaryOutput> output =
-      binaryOutput(op, out, lhs->getType().getShape());
+      binaryOutput(op, out, operands->outType.getShape());
   if (failed(output))
     return failure();
   auto [act, outScale, outZp] = *output;
@@ -1072,40 +1132,21 @@ LogicalResult Importer::importAdd(Table op, ArrayRef<int32_t> in, int32_t out,
                lhsM.takeError(),
                llvm::joinErrors(rhsM.takeError(), outM.takeError())));
   Value y = tosa.add(lhs->value, lhs->zp, *lhsM, rhs->value, rhs->zp, *rhsM,
-                     *outM, outZp, subtract);
+                     operands->outType, *outM, outZp, subtract);
   return defineActivated(out, y, act, outScale, outZp);
 }
 
-/// MUL of two activations of the output's shape, or of one and a
-/// per-channel gate [1, 1, 1, C] (a squeeze-and-excite block), as TFLite
-/// Micro computes it: MultiplyByQuantizedMultiplier((x - zx) * (y - zy),
+/// MUL of two operands that broadcast (a squeeze-and-excite block's
+/// per-channel gate [1, 1, 1, C] the common case; at most one a constant),
+/// as TFLite Micro computes it: MultiplyByQuantizedMultiplier((x - zx) * (y - zy),
 /// s_x * s_y / s_out) + z_out, the multiplier formed in double.
 LogicalResult Importer::importMul(Table op, ArrayRef<int32_t> in,
                                   int32_t out) {
-  FailureOr<std::pair<QuantValue, QuantValue>> operands =
-      twoActivations(in);
+  FailureOr<BinaryOperands> operands = binaryOperands(in);
   if (failed(operands))
     return failure();
-  auto [lhs, rhs] = std::make_pair(&operands->first, &operands->second);
-  RankedTensorType full = lhs->getType().getNumElements() >=
-                                  rhs->getType().getNumElements()
-                              ? lhs->getType()
-                              : rhs->getType();
-  auto fitsOutput = [&](RankedTensorType t) {
-    if (t == full)
-      return true;
-    ArrayRef<int64_t> shape = t.getShape();
-    return shape.size() == full.getShape().size() && !shape.empty() &&
-           shape.back() == full.getShape().back() &&
-           llvm::all_of(shape.drop_back(), [](int64_t d) { return d == 1; });
-  };
-  if (!fitsOutput(lhs->getType()) || !fitsOutput(rhs->getType()))
-    return opError() << "operands " << lhs->getType() << " and "
-                     << rhs->getType() << ": vmcu multiplies same-shape "
-                     << "activations or one by a per-channel gate [1, ..., "
-                     << "1, C]";
-  if (lhs->isPadded() || rhs->isPadded())
-    return opError() << "reads a padded tensor";
+  auto [lhs, rhs] = std::make_pair(&operands->lhs, &operands->rhs);
+  RankedTensorType full = operands->outType;
   FailureOr<BinaryOutput> output = binaryOutput(op, out, full.getShape());
   if (failed(output))
     return failure();
@@ -1781,27 +1822,16 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
       return failure();
     if (*scalar)
       return success();
-    bool broadcast =
-        llvm::any_of(*in, [&](int32_t t) { return isConstantOperand(t); });
     auto code = static_cast<Builtin>(opCode);
-    if ((code == Builtin::Add || code == Builtin::Sub) && !broadcast)
+    if (code == Builtin::Add || code == Builtin::Sub)
       return importAdd(op, *in, result, code == Builtin::Sub);
-    if (static_cast<Builtin>(opCode) == Builtin::Mul) {
-      FailureOr<bool> channel = importChannelMul(op, *in, result);
-      if (failed(channel))
-        return failure();
-      if (*channel)
-        return success();
-      if (!broadcast)
-        return importMul(op, *in, result);
-    }
-    return opError() << (broadcast ? "broadcasts a constant of several "
-                                     "elements"
-                                   : "combines two activations")
-                     << "; vmcu compiles ADD and SUB of two same-shape "
-                        "activations, MUL of two (one may be a per-channel "
-                        "gate) or by a per-channel constant, and ADD, SUB "
-                        "and MUL with a one-element constant";
+    // A per-channel constant is a 1x1 depthwise, cheaper than a broadcast.
+    FailureOr<bool> channel = importChannelMul(op, *in, result);
+    if (failed(channel))
+      return failure();
+    if (*channel)
+      return success();
+    return importMul(op, *in, result);
   }
   case Builtin::AveragePool2D:
     return importPool(op, *in, result, /*max=*/false);

@@ -319,14 +319,17 @@ func.func @matmul_bias_not_constant(%a: tensor<1x2x4xi8>, %bias: tensor<1x1x3xi3
 
 // -----
 
-func.func @add_broadcast(%a: tensor<1x4x4x8xi8>, %b: tensor<1x1x1x8xi8>) -> tensor<1x4x4x8xi8> {
+// Two constant operands: nothing for the kernel to read from the ring.
+func.func @add_two_constants() -> tensor<1x4x4x8xi8> {
+  %a = "tosa.const"() {values = dense<3> : tensor<1x4x4x8xi8>} : () -> tensor<1x4x4x8xi8>
+  %b = "tosa.const"() {values = dense<5> : tensor<1x1x1x8xi8>} : () -> tensor<1x1x1x8xi8>
   %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
   %s = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
   %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
   %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
   %ra = tosa.rescale %a, %m, %s, %zp8, %zp32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x4x4x8xi32>
   %rb = tosa.rescale %b, %m, %s, %zp8, %zp32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x1x1x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x1x1x8xi32>
-  // expected-error @+1 {{'tosa.add' op broadcasting add is not supported}}
+  // expected-error @+1 {{'tosa.add' op has two constant operands}}
   %sum = tosa.add %ra, %rb : (tensor<1x4x4x8xi32>, tensor<1x1x1x8xi32>) -> tensor<1x4x4x8xi32>
   %y = tosa.rescale %sum, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x8xi8>
   return %y : tensor<1x4x4x8xi8>

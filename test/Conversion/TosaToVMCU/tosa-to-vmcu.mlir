@@ -814,3 +814,30 @@ func.func @mul_gate(%x: tensor<1x4x4x8xi8>, %s: tensor<1x1x1x8xi8>) -> tensor<1x
   %c = tosa.clamp %r {min_val = -3 : i8, max_val = 127 : i8} : (tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
   return %c : tensor<1x4x4x8xi8>
 }
+
+// -----
+
+// TOSA broadcasting (an operand dimension of 1 stretches) carries over to
+// vmcu.add, activation and constant operands alike.
+// CHECK-LABEL: func.func @add_broadcast(
+// CHECK: %[[S:.*]] = vmcu.add %{{.*}}, %{{.*}} {{.*}} : (tensor<1x4x4x8xi8>, tensor<1x1x1x8xi8>) -> tensor<1x4x4x8xi8>
+// CHECK: %[[C:.*]] = arith.constant dense<{{.*}}> : tensor<1x4x1x1xi8>
+// CHECK: vmcu.add %[[C]], %[[S]] {{.*}}subtract{{.*}} : (tensor<1x4x1x1xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+// CHECK-NOT: tosa.
+func.func @add_broadcast(%a: tensor<1x4x4x8xi8>, %b: tensor<1x1x1x8xi8>) -> tensor<1x4x4x8xi8> {
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ra = tosa.rescale %a, %m, %s, %zp8, %zp32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x4x4x8xi32>
+  %rb = tosa.rescale %b, %m, %s, %zp8, %zp32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x1x1x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x1x1x8xi32>
+  %sum = tosa.add %ra, %rb : (tensor<1x4x4x8xi32>, tensor<1x1x1x8xi32>) -> tensor<1x4x4x8xi32>
+  %y = tosa.rescale %sum, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x8xi8>
+  %c = "tosa.const"() {values = dense<[[[[1]], [[-2]], [[3]], [[-4]]]]> : tensor<1x4x1x1xi8>} : () -> tensor<1x4x1x1xi8>
+  %rc = tosa.rescale %c, %m, %s, %zp8, %zp32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x1x1xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x4x1x1xi32>
+  %ry = tosa.rescale %y, %m, %s, %zp8, %zp32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x4x4x8xi32>
+  %d = tosa.sub %rc, %ry : (tensor<1x4x1x1xi32>, tensor<1x4x4x8xi32>) -> tensor<1x4x4x8xi32>
+  %z = tosa.rescale %d, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x8xi8>
+  return %z : tensor<1x4x4x8xi8>
+}
+

@@ -323,7 +323,7 @@ func.func @f(%x: tensor<2x16xi8>, %w: tensor<8x16xi8>, %b: tensor<8xi32>) {
 // -----
 
 func.func @f(%a: tensor<1x4x4x4xi8>, %b: tensor<1x4x4x8xi8>) {
-  // expected-error @+1 {{operands and result must have the same type, got 'tensor<1x4x4x4xi8>', 'tensor<1x4x4x8xi8>' -> 'tensor<1x4x4x8xi8>'}}
+  // expected-error @+1 {{operands must broadcast to the result (same rank, each dimension the result's or 1, the result's the larger), got 'tensor<1x4x4x4xi8>', 'tensor<1x4x4x8xi8>' -> 'tensor<1x4x4x8xi8>'}}
   %y = vmcu.add %a, %b {lhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -2147483648, max = 2147483647>, rhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -2147483648, max = 2147483647>, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x4x4x4xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
   return
 }
@@ -919,11 +919,30 @@ func.func @edge_elsewhere(%x: tensor<1x4xi8>) -> tensor<1x4xi8> {
 
 // -----
 
-// A mul operand must be the result's shape or a per-channel gate of it.
-func.func @mul_bad_broadcast(%x: tensor<1x4x4x8xi8>, %s: tensor<1x4x1x8xi8>) -> tensor<1x4x4x8xi8> {
-  // expected-error @+1 {{operands must have the result's type or be a per-channel gate of it (every dimension 1 but the channels), one at least of the result's type, got 'tensor<1x4x4x8xi8>', 'tensor<1x4x1x8xi8>' -> 'tensor<1x4x4x8xi8>'}}
-  %y = vmcu.mul %x, %s {lhs_zp = 0 : i32, rhs_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x4x4x8xi8>, tensor<1x4x1x8xi8>) -> tensor<1x4x4x8xi8>
+// Operands broadcast to the result: a result dimension no operand has.
+func.func @mul_bad_broadcast(%x: tensor<1x4x1x8xi8>, %s: tensor<1x4x1x8xi8>) -> tensor<1x4x4x8xi8> {
+  // expected-error @+1 {{operands must broadcast to the result (same rank, each dimension the result's or 1, the result's the larger), got 'tensor<1x4x1x8xi8>', 'tensor<1x4x1x8xi8>' -> 'tensor<1x4x4x8xi8>'}}
+  %y = vmcu.mul %x, %s {lhs_zp = 0 : i32, rhs_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x4x1x8xi8>, tensor<1x4x1x8xi8>) -> tensor<1x4x4x8xi8>
   return %y : tensor<1x4x4x8xi8>
+}
+
+// -----
+
+// Operands of another rank than the result.
+func.func @mul_bad_rank(%x: tensor<1x4x4x8xi8>, %s: tensor<8xi8>) -> tensor<1x4x4x8xi8> {
+  // expected-error @+1 {{operands must broadcast to the result}}
+  %y = vmcu.mul %x, %s {lhs_zp = 0 : i32, rhs_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x4x4x8xi8>, tensor<8xi8>) -> tensor<1x4x4x8xi8>
+  return %y : tensor<1x4x4x8xi8>
+}
+
+// -----
+
+func.func @mul_two_constants() -> tensor<1x2x8xi8> {
+  %a = arith.constant dense<3> : tensor<1x2x8xi8>
+  %b = arith.constant dense<5> : tensor<1x1x8xi8>
+  // expected-error @+1 {{has two constant operands; fold them first}}
+  %y = vmcu.mul %a, %b {lhs_zp = 0 : i32, rhs_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x2x8xi8>, tensor<1x1x8xi8>) -> tensor<1x2x8xi8>
+  return %y : tensor<1x2x8xi8>
 }
 
 // -----

@@ -54,6 +54,17 @@ func.func @add(%a: tensor<1x4x4x8xi8>, %b: tensor<1x4x4x8xi8>) -> tensor<1x4x4x8
   return %y : tensor<1x4x4x8xi8>
 }
 
+// Broadcasting operands: a column and a row, and a constant.
+// CHECK-LABEL: func.func @add_broadcast
+// CHECK: vmcu.add %{{.*}}, %{{.*}} {{.*}} : (tensor<1x4x1x8xi8>, tensor<1x1x4x8xi8>) -> tensor<1x4x4x8xi8>
+// CHECK: vmcu.add %{{.*}}, %{{.*}} {{.*}} : (tensor<1x4x4x8xi8>, tensor<1x4x1x1xi8>) -> tensor<1x4x4x8xi8>
+func.func @add_broadcast(%a: tensor<1x4x1x8xi8>, %b: tensor<1x1x4x8xi8>) -> tensor<1x4x4x8xi8> {
+  %y = vmcu.add %a, %b {lhs_rescale = #in, rhs_rescale = #in, requant = #rq} : (tensor<1x4x1x8xi8>, tensor<1x1x4x8xi8>) -> tensor<1x4x4x8xi8>
+  %c = arith.constant dense<[[[[1]], [[2]], [[3]], [[4]]]]> : tensor<1x4x1x1xi8>
+  %z = vmcu.add %y, %c {lhs_rescale = #in, rhs_rescale = #in, requant = #rq, subtract} : (tensor<1x4x4x8xi8>, tensor<1x4x1x1xi8>) -> tensor<1x4x4x8xi8>
+  return %z : tensor<1x4x4x8xi8>
+}
+
 // CHECK-LABEL: func.func @avg_pool2d
 // CHECK: vmcu.avg_pool2d %{{.*}} {input_zp = 0 : i32, kernel = array<i64: 3, 3>
 func.func @avg_pool2d(%x: tensor<1x3x3x96xi8>) -> tensor<1x1x1x96xi8> {

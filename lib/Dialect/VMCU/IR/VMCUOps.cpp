@@ -498,17 +498,61 @@ SmallVector<int64_t> FullyConnectedOp::getSegmentedExtents() {
 // AddOp
 //===----------------------------------------------------------------------===//
 
+/// Whether `v` is a compile-time constant (the kernel reads it from flash).
+static bool isConstantOperand(Value v) { return matchPattern(v, m_Constant()); }
+
+/// The operands of an element-wise binary layer broadcast to its output
+/// (NumPy/TOSA rules at equal rank): every operand dimension is the
+/// output's or 1, the output's is the larger of the two, and at most one
+/// operand is a constant (the kernel reads at least one from the ring).
+static LogicalResult verifyBroadcastOperands(Operation *op, Value lhs,
+                                             Value rhs, ShapedType out) {
+  auto lhsType = cast<ShapedType>(lhs.getType());
+  auto rhsType = cast<ShapedType>(rhs.getType());
+  auto fail = [&]() {
+    return op->emitOpError("operands must broadcast to the result (same "
+                           "rank, each dimension the result's or 1, the "
+                           "result's the larger), got ")
+           << lhs.getType() << ", " << rhs.getType() << " -> " << out;
+  };
+  if (out.getRank() < 1)
+    return op->emitOpError("requires ranked tensors of rank >= 1");
+  if (lhsType.getRank() != out.getRank() || rhsType.getRank() != out.getRank())
+    return fail();
+  for (int64_t d = 0; d < out.getRank(); ++d) {
+    int64_t l = lhsType.getDimSize(d), r = rhsType.getDimSize(d),
+            o = out.getDimSize(d);
+    if ((l != o && l != 1) || (r != o && r != 1) || std::max(l, r) != o)
+      return fail();
+  }
+  if (isConstantOperand(lhs) && isConstantOperand(rhs))
+    return op->emitOpError("has two constant operands; fold them first");
+  return success();
+}
+
+/// The first operand of a binary layer that is not a constant.
+static Value firstActivation(Value lhs, Value rhs) {
+  return isConstantOperand(lhs) ? rhs : lhs;
+}
+
+/// The innermost extents segments tile: the output's and those of the
+/// operands read from the ring (a channel-broadcast one has 1).
+static SmallVector<int64_t> binarySegmentedExtents(Value lhs, Value rhs,
+                                                   ShapedType out) {
+  SmallVector<int64_t> extents = {out.getDimSize(out.getRank() - 1)};
+  for (Value v : {lhs, rhs})
+    if (!isConstantOperand(v))
+      extents.push_back(
+          cast<ShapedType>(v.getType()).getShape().back());
+  return extents;
+}
+
 LogicalResult AddOp::verify() {
   if (failed(verifyStaticShapes(*this)))
     return failure();
-  if (getLhs().getType() != getRhs().getType() ||
-      getLhs().getType() != getOutput().getType())
-    return emitOpError("operands and result must have the same type, got ")
-           << getLhs().getType() << ", " << getRhs().getType() << " -> "
-           << getOutput().getType();
   auto type = getOutput().getType();
-  if (type.getRank() < 1)
-    return emitOpError("requires ranked tensors of rank >= 1");
+  if (failed(verifyBroadcastOperands(*this, getLhs(), getRhs(), type)))
+    return failure();
   int64_t c = type.getDimSize(type.getRank() - 1);
   for (auto [name, attr] :
        {std::pair<StringRef, RequantAttr>{"lhs_rescale", getLhsRescale()},
@@ -523,42 +567,21 @@ LogicalResult AddOp::verify() {
                        /*fromAccumulator=*/true);
 }
 
-Value AddOp::getActivationInput() { return getLhs(); }
+Value AddOp::getActivationInput() { return firstActivation(getLhs(), getRhs()); }
 SmallVector<int64_t> AddOp::getSegmentedExtents() {
-  auto type = getOutput().getType();
-  return {type.getDimSize(type.getRank() - 1)};
+  return binarySegmentedExtents(getLhs(), getRhs(), getOutput().getType());
 }
 
 //===----------------------------------------------------------------------===//
 // MulOp
 //===----------------------------------------------------------------------===//
 
-bool MulOp::isGate(Value operand) {
-  auto type = cast<RankedTensorType>(operand.getType());
-  auto out = getOutput().getType();
-  if (type.getRank() != out.getRank() || out.getRank() < 1)
-    return false;
-  int64_t last = out.getRank() - 1;
-  for (int64_t d = 0; d < last; ++d)
-    if (type.getDimSize(d) != 1)
-      return false;
-  return type.getDimSize(last) == out.getDimSize(last);
-}
-
 LogicalResult MulOp::verify() {
   if (failed(verifyStaticShapes(*this)))
     return failure();
   auto out = getOutput().getType();
-  if (out.getRank() < 1)
-    return emitOpError("requires ranked tensors of rank >= 1");
-  bool lhsFull = getLhs().getType() == out, rhsFull = getRhs().getType() == out;
-  if (!(lhsFull || isGate(getLhs())) || !(rhsFull || isGate(getRhs())) ||
-      (!lhsFull && !rhsFull))
-    return emitOpError("operands must have the result's type or be a "
-                       "per-channel gate of it (every dimension 1 but the "
-                       "channels), one at least of the result's type, got ")
-           << getLhs().getType() << ", " << getRhs().getType() << " -> "
-           << out;
+  if (failed(verifyBroadcastOperands(*this, getLhs(), getRhs(), out)))
+    return failure();
   for (auto [name, zp] : {std::pair<StringRef, int64_t>{"lhs_zp", getLhsZp()},
                           {"rhs_zp", getRhsZp()}})
     if (failed(verifyZeroPoint(*this, name, zp)))
@@ -568,12 +591,11 @@ LogicalResult MulOp::verify() {
                        /*fromAccumulator=*/true);
 }
 
-/// The lhs, as for vmcu.add: vmcu-tile takes whichever operand the
-/// previous layer wrote as the chain's.
-Value MulOp::getActivationInput() { return getLhs(); }
+/// As for vmcu.add: vmcu-tile takes the most recent tensor read as the
+/// one the output is placed against.
+Value MulOp::getActivationInput() { return firstActivation(getLhs(), getRhs()); }
 SmallVector<int64_t> MulOp::getSegmentedExtents() {
-  auto type = getOutput().getType();
-  return {type.getDimSize(type.getRank() - 1)};
+  return binarySegmentedExtents(getLhs(), getRhs(), getOutput().getType());
 }
 
 //===----------------------------------------------------------------------===//

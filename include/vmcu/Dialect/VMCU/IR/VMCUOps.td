@@ -740,15 +740,18 @@ def VMCU_FullyConnectedOp : VMCU_LayerOp<"fully_connected", [Pure]> {
 }
 
 def VMCU_AddOp : VMCU_LayerOp<"add", [Pure]> {
-  let summary = "int8 elementwise add (or subtract) with TOSA input and output rescales";
+  let summary = "int8 elementwise add (or subtract) with broadcasting and TOSA rescales";
   let description = [{
     `output = requant(lhs_rescale(lhs) + rhs_rescale(rhs))`: each int8
     input is rescaled to int32 (its `input_zp` subtracted first), the sums
     are formed in int32, and `requant` brings them back to int8. This is the
     rescale/add/rescale sequence TOSA uses for a quantised add. With
     `subtract`, `lhs_rescale(lhs) - rhs_rescale(rhs)` (the same form around
-    `tosa.sub`, TFLite's int8 SUB). Both inputs and the output have the
-    same shape; the innermost dimension is the one segments tile.
+    `tosa.sub`, TFLite's int8 SUB). The operands broadcast to the output
+    as in TOSA: the output's rank, each dimension the output's or 1. One
+    operand may be a constant (read from flash, indexed through the
+    broadcast); the other is an activation. The innermost dimension is the
+    one segments tile.
 
     Example:
 
@@ -774,15 +777,15 @@ def VMCU_AddOp : VMCU_LayerOp<"add", [Pure]> {
 }
 
 def VMCU_MulOp : VMCU_LayerOp<"mul", [Pure]> {
-  let summary = "int8 elementwise multiply of two activations, one possibly broadcast";
+  let summary = "int8 elementwise multiply with broadcasting";
   let description = [{
     `output = requant((lhs - lhs_zp) * (rhs - rhs_zp))`: the int32 product
     of the zero-point-free operands (at most 255 * 255 in magnitude),
     requantized to int8. This is the rescale/mul/rescale form TOSA gives
-    TFLite's int8 MUL. Each operand has the output's shape, or is a
-    per-channel gate: the output's rank with every dimension 1 but the
-    innermost (a squeeze-and-excite block's `[1, 1, 1, C]`), broadcast over
-    the others. The innermost dimension is the one segments tile.
+    TFLite's int8 MUL. The operands broadcast to the output as for
+    `vmcu.add` (a squeeze-and-excite block's per-channel gate
+    `[1, 1, 1, C]` is the common case), and one may be a constant. The
+    innermost dimension is the one segments tile.
 
     Example:
 
@@ -801,11 +804,6 @@ def VMCU_MulOp : VMCU_LayerOp<"mul", [Pure]> {
     $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    /// Whether `operand`'s type is a per-channel gate of the output: every
-    /// dimension 1 but the innermost, the output's channel count.
-    bool isGate(Value operand);
-  }];
 }
 
 def VMCU_ConcatOp : VMCU_LayerOp<"concat", [Pure]> {

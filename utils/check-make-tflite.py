@@ -177,6 +177,8 @@ NOT_IN_ARMNN = {
     "grouped": "Arm NN 20.08 computes a grouped CONV_2D wrongly (off by up to 138)",
     "float-edges": "float32 input and output (float-edges.test checks it)",
     "squeeze": "Arm NN 20.08 writes no output for its rank-1 SQUEEZE / EXPAND_DIMS",
+    "resize": "Arm NN 20.08 ignores RESIZE_NEAREST_NEIGHBOR's half_pixel_centers "
+              "(plain and align_corners resizes agree with numpy)",
 }
 
 

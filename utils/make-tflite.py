@@ -656,6 +656,21 @@ class ModelBuilder:
                                 S.OPTIONS_TRANSPOSE)
         return y
 
+    def resize_nearest(self, x, out_h, out_w, align_corners=False, half_pixel_centers=False):
+        """RESIZE_NEAREST_NEIGHBOR to [out_h, out_w] (a constant int32 size
+        input, as the converter writes); keeps the quantization."""
+        name = self._name("resize")
+        size = self.graph.add_tensor(f"{name}/size", (2,), S.TENSOR_INT32,
+                                     data=np.array([out_h, out_w], dtype="<i4"))
+        n, _, _, c = x.shape
+        y = self._same_quant(name, (n, out_h, out_w, c), x, x.mean, x.std)
+        self.graph.add_operator(S.OP_RESIZE_NEAREST_NEIGHBOR, [x.index, size], [y.index],
+                                S.OPTIONS_RESIZE_NEAREST_NEIGHBOR, [
+                                    (S.RESIZE_ALIGN_CORNERS, N.BoolFlags, bool(align_corners)),
+                                    (S.RESIZE_HALF_PIXEL_CENTERS, N.BoolFlags,
+                                     bool(half_pixel_centers))])
+        return y
+
     def slice(self, x, begin, size, shape):
         """SLICE with constant int32 begin and size (-1: to the end)."""
         name = self._name("slice")
@@ -1048,6 +1063,20 @@ def kind_broadcasts(m):
     return m.add(y, m.random_const((1, 5, 8), _spread(y)))
 
 
+def kind_resize(m):
+    x = m.input((2, 3, 4, 8))
+    y = m.resize_nearest(x, 6, 8)
+    y = m.conv2d(y, 8, 3, 1, SAME, RELU6)
+    y = m.resize_nearest(y, 3, 4, half_pixel_centers=True)
+    y = m.resize_nearest(y, 6, 8, align_corners=True)
+    return m.conv2d(y, 8, 1, 1, VALID, NONE)
+
+
+def kind_resize_odd(m):
+    x = m.input((1, 3, 3, 8))
+    return m.resize_nearest(x, 5, 5)
+
+
 KINDS = {
     "conv": (kind_conv,
              "CONV_2D 3x3 stride 2 SAME + RELU6, 10x9x3 -> 5x5x8. SAME pads H by "
@@ -1172,6 +1201,13 @@ KINDS = {
                    "(neither operand of the output's shape), MUL by a one-channel CONV_2D "
                    "[1,6,5,1] (broadcast over channels), MUL by a one-element slice [1,1,1,1] of "
                    "that, SUB from a constant [6,5,1] (rank 3), ADD of a constant [1,5,8]"),
+    "resize": (kind_resize,
+               "RESIZE_NEAREST_NEIGHBOR 2x3x4x8 (batch 2) -> 6x8 (2x), CONV_2D 3x3, down 2x with "
+               "half_pixel_centers (rows and columns 1, 3, ...), up 2x with align_corners, "
+               "CONV_2D 1x1"),
+    "resize-odd": (kind_resize_odd,
+                   "RESIZE_NEAREST_NEIGHBOR 3x3 -> 5x5 (index map 0, 0, 1, 1, 2: not an "
+                   "integer ratio)"),
     "broadcast-ops": (kind_broadcast_ops,
                       "5x5x8: MUL by a per-channel constant [8], ADD of a per-channel constant "
                       "[1,1,1,8], SUB of that and CONV_2D 1x1 -> 8 of the input (two "

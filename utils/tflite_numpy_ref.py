@@ -12,7 +12,8 @@ IN.bin (raw int8, NHWC) and writes the raw int8 output, like
 and MUL (numpy broadcasting, up to 6 dimensions, either operand may be a
 constant tensor), AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D,
 FULLY_CONNECTED, MAX_POOL_2D, PAD, RESHAPE, CONCATENATION (a byte copy,
-as TFLM's int8 kernel), TRANSPOSE, SLICE and STRIDED_SLICE (positive strides, as
+as TFLM's int8 kernel), TRANSPOSE, RESIZE_NEAREST_NEIGHBOR (float32 index
+maps as TFLM computes them), SLICE and STRIDED_SLICE (positive strides, as
 strided_slice_logic.h resolves masks and negative indices), with fused
 NONE / RELU /
 RELU_N1_TO_1 / RELU6, SOFTMAX, and RELU, RELU6, LEAKY_RELU and
@@ -650,6 +651,44 @@ def transpose(op, t, v):
     return np.transpose(v[op.inputs[0]], _constant_ints(t, op.inputs[1]))
 
 
+def nearest_index_map(in_size, out_size, align_corners, half_pixel_centers):
+    """reference_ops::GetNearestNeighbor for every output index, in float32
+    as TFLM computes it (TfLiteRound rounds half away from zero)."""
+    f32 = np.float32
+    if align_corners and out_size > 1:
+        scale = f32(in_size - 1) / f32(out_size - 1)
+    else:
+        scale = f32(in_size) / f32(out_size)
+    offset = f32(0.5) if half_pixel_centers else f32(0.0)
+    out = []
+    for o in range(out_size):
+        value = float((f32(o) + offset) * scale)  # exact in double
+        if align_corners:
+            index = int(math.copysign(math.floor(abs(value) + 0.5), value))
+        else:
+            index = math.floor(value)
+        index = min(index, in_size - 1)
+        if half_pixel_centers:
+            index = max(0, index)
+        out.append(index)
+    return out
+
+
+def resize_nearest_neighbor(op, t, v):
+    """RESIZE_NEAREST_NEIGHBOR: reference_ops::ResizeNearestNeighbor copies
+    the int8 bytes of the input pixel each output pixel maps to; the output
+    size is the constant int32 [height, width] second input."""
+    x = v[op.inputs[0]]
+    out_h, out_w = _constant_ints(t, op.inputs[1])
+    align = bool(_scalar(op.options, S.RESIZE_ALIGN_CORNERS, N.BoolFlags)) \
+        if op.options is not None else False
+    half = bool(_scalar(op.options, S.RESIZE_HALF_PIXEL_CENTERS, N.BoolFlags)) \
+        if op.options is not None else False
+    rows = nearest_index_map(x.shape[1], out_h, align, half)
+    cols = nearest_index_map(x.shape[2], out_w, align, half)
+    return x[:, rows][:, :, cols]
+
+
 def pad(op, t, v):
     """Fills with the output zero point (the quantized 0.0), as TFLite does."""
     paddings = t[op.inputs[1]].data.astype(np.int64)
@@ -1143,6 +1182,7 @@ KERNELS = {
     S.OP_STRIDED_SLICE: strided_slice,
     S.OP_SLICE: slice_op,
     S.OP_TRANSPOSE: transpose,
+    S.OP_RESIZE_NEAREST_NEIGHBOR: resize_nearest_neighbor,
     S.OP_MEAN: mean,
     S.OP_RESHAPE: reshape,
     S.OP_SQUEEZE: reshape,      # the output tensor declares the shape

@@ -185,7 +185,8 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
         }
         return bytes;
       })
-      .Case<ConcatOp, SliceOp, TransposeOp>([&](Operation *) { return s; })
+      .Case<ConcatOp, SliceOp, TransposeOp, ResizeNearestOp>(
+          [&](Operation *) { return s; })
       .Case([&](SoftmaxOp op) {
         // The row being normalised.
         auto type = op.getInput().getType();

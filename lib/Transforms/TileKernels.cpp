@@ -556,6 +556,96 @@ LogicalResult emitTranspose(Emitter &e, TransposeOp op,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// resize_nearest: rows and columns copied as the index maps say.
+//===----------------------------------------------------------------------===//
+
+/// An index map that samples every `stride`-th input index from `first`,
+/// `samples` of them, each `repeat` times in a row: output index o reads
+/// first + (o / repeat) * stride. Integer up-scaling has stride 1, integer
+/// down-scaling repeat 1 (with half-pixel centres, first > 0).
+struct UniformSampling {
+  int64_t first, repeat, stride, samples;
+};
+
+std::optional<UniformSampling> uniformSampling(ArrayRef<int64_t> map) {
+  if (map.empty())
+    return std::nullopt;
+  int64_t size = map.size(), first = map.front();
+  int64_t repeat = llvm::count(map, first);
+  int64_t stride = size > repeat ? map[repeat] - first : 1;
+  if (size % repeat != 0 || stride < 1)
+    return std::nullopt;
+  for (int64_t o = 0; o < size; ++o)
+    if (map[o] != first + (o / repeat) * stride)
+      return std::nullopt;
+  return UniformSampling{first, repeat, stride, size / repeat};
+}
+
+/// Per image and sampled input row: each of its `repeat` output rows copies
+/// the sampled pixels, each segment loaded once and stored `repeat` times
+/// along the row; then the input rows up to the next sample are dead and
+/// freed (those before the first sample at the start, those after the
+/// last at the end), so the output can grow over them.
+LogicalResult emitResizeNearest(Emitter &e, ResizeNearestOp op,
+                                const KernelTensors &t) {
+  std::optional<UniformSampling> rows = uniformSampling(op.getRows());
+  std::optional<UniformSampling> cols = uniformSampling(op.getCols());
+  if (!rows || !cols) {
+    auto diag = op.emitOpError("needs index maps that repeat each sampled "
+                               "index equally often at an even stride "
+                               "(integer up- or down-scaling), got rows [");
+    llvm::interleaveComma(op.getRows(), diag);
+    diag << "] and cols [";
+    llvm::interleaveComma(op.getCols(), diag);
+    return diag << "]";
+  }
+  ArrayRef<int64_t> in = op.getInput().getType().getShape();
+  ArrayRef<int64_t> out = op.getOutput().getType().getShape();
+  int64_t cs = in[3] / e.seg;
+  int64_t inRow = in[2] * cs, outRow = out[2] * cs;
+  Value buf = e.scratch(e.seg, e.b.getI8Type());
+  // Frees input rows [lo, min(hi, H)) of image d0 (bounds over `dims`).
+  auto freeRows = [&](AffineExpr lo, AffineExpr hi, ValueRange dims) {
+    e.loop({lo}, {hi, e.c(in[1])}, dims, [&](Value row) {
+      e.loop(0, inRow, [&](Value k) {
+        e.freeSegment(t.input, (e.d(0) * in[1] + e.d(1)) * inRow + e.d(2),
+                      {dims[0], row, k});
+      });
+    });
+  };
+  e.loop(0, in[0], [&](Value n) {
+    if (rows->first > 0)
+      freeRows(e.c(0), e.c(rows->first), {n});
+    e.loop(0, rows->samples, [&](Value i) {
+      e.loop(0, rows->repeat, [&](Value r) {
+        e.loop(0, cols->samples, [&](Value j) {
+          e.loop(0, cs, [&](Value cc) {
+            // d0 = n, d1 = i, d2 = r, d3 = j, d4 = cc, d5 = q.
+            AffineExpr inSeg =
+                (e.d(0) * in[1] + rows->first + e.d(1) * rows->stride) *
+                    inRow +
+                (cols->first + e.d(3) * cols->stride) * cs + e.d(4);
+            e.loadSegment(t.input, inSeg, {n, i, r, j, cc}, buf);
+            e.loop(0, cols->repeat, [&](Value q) {
+              AffineExpr outSeg =
+                  (e.d(0) * out[1] + e.d(1) * rows->repeat + e.d(2)) * outRow +
+                  (e.d(3) * cols->repeat + e.d(5)) * cs + e.d(4);
+              e.storeSegment(t.output, outSeg, {n, i, r, j, cc, q}, buf);
+            });
+          });
+        });
+      });
+      AffineExpr sample = e.d(1) * rows->stride + rows->first;
+      freeRows(sample, sample + rows->stride, {n, i});
+    });
+    int64_t past = rows->first + rows->samples * rows->stride;
+    if (past < in[1])
+      freeRows(e.c(past), e.c(in[1]), {n});
+  });
+  return success();
+}
+
 /// Erases the loops left empty when frees of a kept-alive tensor were not
 /// emitted (innermost first).
 void eraseEmptyLoops(Block &body) {
@@ -595,6 +685,9 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
           .Case([&](TableOp op) { return emitTable(e, op, tensors); })
           .Case([&](ConcatOp op) { return emitConcat(e, op, tensors); })
           .Case([&](SliceOp op) { return emitSlice(e, op, tensors); })
+          .Case([&](ResizeNearestOp op) {
+            return emitResizeNearest(e, op, tensors);
+          })
           .Case([&](TransposeOp op) {
             return emitTranspose(e, op, tensors);
           })

@@ -171,6 +171,21 @@ Value TosaBuilder::slice(Value input, llvm::ArrayRef<int64_t> start,
   return tosa::SliceOp::create(b, loc, type, input, startValue, sizeValue);
 }
 
+Value TosaBuilder::resizeNearest(Value in, llvm::ArrayRef<int64_t> scale,
+                                 llvm::ArrayRef<int64_t> offset,
+                                 llvm::ArrayRef<int64_t> border) {
+  auto type = cast<RankedTensorType>(in.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  for (int axis = 0; axis < 2; ++axis)
+    shape[1 + axis] = ((shape[1 + axis] - 1) * scale[2 * axis] -
+                       offset[axis] + border[axis]) /
+                          scale[2 * axis + 1] +
+                      1;
+  return tosa::ResizeOp::create(b, loc, type.clone(shape), in, this->shape(scale),
+                                this->shape(offset), this->shape(border),
+                                tosa::ResizeMode::NEAREST_NEIGHBOR);
+}
+
 Value TosaBuilder::concat(llvm::ArrayRef<Value> inputs, int32_t axis) {
   auto first = cast<RankedTensorType>(inputs.front().getType());
   SmallVector<int64_t> shape(first.getShape());

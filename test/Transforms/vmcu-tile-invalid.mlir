@@ -78,3 +78,12 @@ func.func @main(%x: tensor<1x4x4x16xi8>) -> tensor<1x4x4x16xi8> {
   %z = vmcu.conv2d %y, %xw, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x4x4x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x4x4x16xi8>
   return %z : tensor<1x4x4x16xi8>
 }
+
+// -----
+
+// A resize ratio that is no integer scaling has no kernel.
+func.func @main(%x: tensor<1x3x3x8xi8>) -> tensor<1x5x5x8xi8> {
+  // expected-error @+1 {{needs index maps that repeat each sampled index equally often at an even stride (integer up- or down-scaling), got rows [0, 0, 1, 1, 2] and cols [0, 0, 1, 1, 2]}}
+  %y = vmcu.resize_nearest %x {rows = array<i64: 0, 0, 1, 1, 2>, cols = array<i64: 0, 0, 1, 1, 2>} : (tensor<1x3x3x8xi8>) -> tensor<1x5x5x8xi8>
+  return %y : tensor<1x5x5x8xi8>
+}

@@ -270,6 +270,13 @@ Act LayerBuilder::concatChannels(llvm::ArrayRef<Act> pieces) {
   return Act{tosa.concat(values, kChannelAxis), pieces.front().zp, widest};
 }
 
+Act LayerBuilder::resizeNearest(const Act &in, llvm::ArrayRef<int64_t> scale,
+                                llvm::ArrayRef<int64_t> offset,
+                                llvm::ArrayRef<int64_t> border) {
+  return Act{tosa.resizeNearest(in.value, scale, offset, border), in.zp,
+             in.stats};
+}
+
 llvm::Expected<Act> LayerBuilder::avgPool2d(llvm::StringRef what, const Act &in,
                                             int64_t kernel, int64_t stride,
                                             Padding padding) {

@@ -81,6 +81,12 @@ public:
   /// the result takes the first piece's zero point and the largest spread.
   Act concatChannels(llvm::ArrayRef<Act> pieces);
 
+  /// tosa.resize (NEAREST_NEIGHBOR) of `in`: a byte copy, so the result
+  /// keeps the zero point and the statistics.
+  Act resizeNearest(const Act &in, llvm::ArrayRef<int64_t> scale,
+                    llvm::ArrayRef<int64_t> offset,
+                    llvm::ArrayRef<int64_t> border);
+
   /// tosa.avg_pool2d, int32 accumulator, output zero point = input zero
   /// point (TFLite keeps the quantisation of an average pool).
   llvm::Expected<Act> avgPool2d(llvm::StringRef what, const Act &in,

@@ -142,6 +142,25 @@ llvm::Expected<Act> buildConcatBlock(LayerBuilder &lb, const Act &x,
                    Activation::None);
 }
 
+/// An up- and down-scaling pair as TOSA writes them: tosa.resize 2x up with
+/// TFLite's half-pixel parameters (scale 4/2, offset -1, border 1), a 3x3
+/// conv, tosa.resize 2x down (scale 1/2, border -1), a 1x1 conv.
+llvm::Expected<Act> buildResizeBlock(LayerBuilder &lb, const Act &x,
+                                     int64_t c) {
+  constexpr int64_t kHalfPixelUp[] = {4, 2, 4, 2}, kHalfPixelOffset[] = {-1, -1},
+                    kHalfPixelBorder[] = {1, 1};
+  constexpr int64_t kDown[] = {1, 2, 1, 2}, kDownOffset[] = {0, 0},
+                    kDownBorder[] = {-1, -1};
+  Act up = lb.resizeNearest(x, kHalfPixelUp, kHalfPixelOffset, kHalfPixelBorder);
+  llvm::Expected<Act> mixed = lb.conv2d("resize conv 3x3", up, c, 3, 1,
+                                        Padding::Same, Activation::Relu6);
+  if (!mixed)
+    return mixed.takeError();
+  Act down = lb.resizeNearest(*mixed, kDown, kDownOffset, kDownBorder);
+  return lb.conv2d("resize projection", down, c, 1, 1, Padding::Same,
+                   Activation::None);
+}
+
 /// Range checks that do not depend on the layer arithmetic.
 llvm::Error checkSpec(const ModelSpec &spec) {
   switch (spec.kind) {
@@ -185,6 +204,8 @@ llvm::Error checkSpec(const ModelSpec &spec) {
   }
   case Kind::McunetVwwChain:
     return llvm::Error::success();
+  case Kind::Resize:
+    return checkDims({{"h", spec.h}, {"w", spec.w}, {"c", spec.c}});
   case Kind::Concat:
     return checkDims({{"h", spec.h},
                       {"w", spec.w},
@@ -223,6 +244,8 @@ llvm::Expected<Act> buildBody(LayerBuilder &lb, const ModelSpec &spec,
     return buildMcunetVwwChain(lb, x);
   case Kind::Concat:
     return buildConcatBlock(lb, x, spec.cmid, spec.cout);
+  case Kind::Resize:
+    return buildResizeBlock(lb, x, spec.c);
   }
   llvm_unreachable("unknown kind");
 }
@@ -247,6 +270,8 @@ llvm::StringRef mlir::vmcu::gen::kindName(Kind kind) {
     return "mcunet-vww-chain";
   case Kind::Concat:
     return "concat";
+  case Kind::Resize:
+    return "resize";
   }
   llvm_unreachable("unknown kind");
 }
@@ -261,6 +286,7 @@ std::optional<Kind> mlir::vmcu::gen::parseKind(llvm::StringRef name) {
       .Case("bottleneck", Kind::Bottleneck)
       .Case("mcunet-vww-chain", Kind::McunetVwwChain)
       .Case("concat", Kind::Concat)
+      .Case("resize", Kind::Resize)
       .Default(std::nullopt);
 }
 
@@ -273,6 +299,7 @@ SmallVector<int64_t> mlir::vmcu::gen::inputShape(const ModelSpec &spec) {
   case Kind::Depthwise:
   case Kind::Add:
   case Kind::AvgPool:
+  case Kind::Resize:
     return {1, spec.h, spec.w, spec.c};
   case Kind::FullyConnected:
     return {1, spec.m, spec.k};

@@ -31,6 +31,7 @@ enum class Kind {
   Bottleneck,
   McunetVwwChain,
   Concat,
+  Resize,
 };
 
 /// The --kind spelling of `kind`, and back.

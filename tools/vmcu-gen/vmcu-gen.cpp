@@ -47,7 +47,7 @@ llvm::cl::OptionCategory genCategory("vmcu-gen options");
 llvm::cl::opt<std::string> kindOpt(
     "kind", llvm::cl::value_desc("kind"), llvm::cl::cat(genCategory),
     llvm::cl::desc("Model to generate (required): conv, depthwise, fc, add, "
-                   "avgpool, bottleneck, mcunet-vww-chain or concat"));
+                   "avgpool, bottleneck, mcunet-vww-chain, concat or resize"));
 llvm::cl::opt<std::string> modelOpt(
     "model", llvm::cl::value_desc("file"), llvm::cl::cat(genCategory),
     llvm::cl::desc("Instead of --kind, take @main from an existing model: "
@@ -166,6 +166,10 @@ Kinds and the shape options they read:
                     a graph, not a chain: x feeds a 1x1 and a 3x3 conv
                     (cmid channels each, ReLU6); tosa.concat of both and x
                     along the channels; a 1x1 conv to cout
+  resize            --h --w --c
+                    tosa.resize 2x up (NEAREST_NEIGHBOR, TFLite's half-pixel
+                    scale 4/2, offset -1, border 1), a 3x3 conv (ReLU6),
+                    tosa.resize 2x down (scale 1/2), a 1x1 conv
 
 With --model=FILE no model is generated: FILE's @main is written with
 its --driver and --input, e.g. to run a .tflite model through tosa_ref.sh.
@@ -200,6 +204,8 @@ llvm::SmallVector<llvm::cl::Option *> optionsOf(Kind kind) {
     return {};
   case Kind::Concat:
     return {&hOpt, &wOpt, &cinOpt, &cmidOpt, &coutOpt};
+  case Kind::Resize:
+    return {&hOpt, &wOpt, &cOpt};
   }
   llvm_unreachable("unknown kind");
 }
@@ -267,7 +273,7 @@ LogicalResult readSpec(ModelSpec &spec) {
   if (!kind) {
     printError("unknown --kind '" + kindOpt +
                "'; expected conv, depthwise, fc, add, avgpool, bottleneck, "
-               "mcunet-vww-chain or concat");
+               "mcunet-vww-chain, concat or resize");
     return failure();
   }
   spec.kind = *kind;

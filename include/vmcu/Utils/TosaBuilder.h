@@ -99,6 +99,12 @@ public:
               llvm::ArrayRef<int64_t> size);
   /// tosa.concat of `inputs` along `axis` (their element type).
   Value concat(llvm::ArrayRef<Value> inputs, int32_t axis);
+  /// tosa.resize of NHWC `in` in NEAREST_NEIGHBOR mode with `scale` [y_n,
+  /// y_d, x_n, x_d], `offset` [y, x] and `border` [y, x]; the output size
+  /// follows TOSA's rule ((in - 1) * n - offset + border) / d + 1.
+  Value resizeNearest(Value in, llvm::ArrayRef<int64_t> scale,
+                      llvm::ArrayRef<int64_t> offset,
+                      llvm::ArrayRef<int64_t> border);
   /// `in` (NHWC) without its last `trimH` rows and `trimW` columns.
   Value sliceTail(Value in, int64_t trimH, int64_t trimW);
 

@@ -8,6 +8,10 @@
 #include "Matchers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::vmcu;
@@ -254,6 +258,54 @@ LogicalResult tosa_to_vmcu::checkTranspose(tosa::TransposeOp op,
   return checkInt8Static(op, op.getInput1().getType(), diag);
 }
 
+/// The input index tosa.resize reads for each of `outSize` outputs along
+/// one axis in NEAREST_NEIGHBOR mode (the TOSA 1.0 arithmetic upstream
+/// MLIR lowers it to): p = o * d + offset, i = floor(p / n), rounded up
+/// where the remainder r has 2r >= n, clamped to the input.
+static SmallVector<int64_t> resizeNearestMap(int64_t inSize, int64_t outSize,
+                                             int64_t scaleN, int64_t scaleD,
+                                             int64_t offset) {
+  SmallVector<int64_t> map;
+  for (int64_t o = 0; o < outSize; ++o) {
+    int64_t position = o * scaleD + offset;
+    int64_t index = llvm::divideFloorSigned(position, scaleN);
+    int64_t remainder = position - index * scaleN;
+    if (2 * remainder >= scaleN)
+      ++index;
+    map.push_back(inSize == 1 ? 0 : std::clamp<int64_t>(index, 0, inSize - 1));
+  }
+  return map;
+}
+
+LogicalResult tosa_to_vmcu::checkResize(tosa::ResizeOp op,
+                                        SmallVectorImpl<int64_t> &rows,
+                                        SmallVectorImpl<int64_t> &cols,
+                                        MatchDiag &diag) {
+  if (op.getMode() != tosa::ResizeMode::NEAREST_NEIGHBOR)
+    return diag.fail(op, "only NEAREST_NEIGHBOR resize is supported (a "
+                         "bilinear int8 resize widens to int32)");
+  if (failed(checkInt8Static(op, op.getInput().getType(), diag)) ||
+      failed(checkInt8Static(op, op.getOutput().getType(), diag)))
+    return failure();
+  auto in = cast<ShapedType>(op.getInput().getType());
+  auto out = cast<ShapedType>(op.getOutput().getType());
+  if (in.getRank() != 4)
+    return diag.fail(op, "input must be NHWC");
+  SmallVector<int64_t> scale, offset, border;
+  if (!tosa::getConstShapeValues(op.getScale().getDefiningOp(), scale) ||
+      !tosa::getConstShapeValues(op.getOffset().getDefiningOp(), offset) ||
+      !tosa::getConstShapeValues(op.getBorder().getDefiningOp(), border) ||
+      scale.size() != 4 || offset.size() != 2)
+    return diag.fail(op, "needs constant scale, offset and border");
+  if (scale[0] <= 0 || scale[1] <= 0 || scale[2] <= 0 || scale[3] <= 0)
+    return diag.fail(op, "scale must be positive");
+  rows.assign(resizeNearestMap(in.getDimSize(1), out.getDimSize(1), scale[0],
+                               scale[1], offset[0]));
+  cols.assign(resizeNearestMap(in.getDimSize(2), out.getDimSize(2), scale[2],
+                               scale[3], offset[1]));
+  return success();
+}
+
 LogicalResult tosa_to_vmcu::checkConcat(tosa::ConcatOp op, MatchDiag &diag) {
   for (Value input : op.getInput1())
     if (failed(checkInt8Static(op, input.getType(), diag)))
@@ -280,6 +332,26 @@ struct SliceLowering : OpConversionPattern<tosa::SliceOp> {
         op, op.getOutput().getType(), adaptor.getInput1(),
         rewriter.getDenseI64ArrayAttr(start),
         rewriter.getDenseI64ArrayAttr(stride), IntegerAttr());
+    return success();
+  }
+};
+
+/// tosa.resize (int8, NEAREST_NEIGHBOR) is vmcu.resize_nearest with the
+/// index maps TOSA's arithmetic gives.
+struct ResizeLowering : OpConversionPattern<tosa::ResizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tosa::ResizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MatchDiag diag;
+    SmallVector<int64_t> rows, cols;
+    if (failed(checkResize(op, rows, cols, diag)))
+      return rewriter.notifyMatchFailure(op, diag.getReason());
+    rewriter.replaceOpWithNewOp<ResizeNearestOp>(
+        op, op.getOutput().getType(), adaptor.getInput(),
+        rewriter.getDenseI64ArrayAttr(rows), rewriter.getDenseI64ArrayAttr(cols),
+        IntegerAttr());
     return success();
   }
 };
@@ -436,6 +508,7 @@ void tosa_to_vmcu::populateElementwisePatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns) {
   patterns.add<Int8AddLowering<tosa::AddOp>, Int8AddLowering<tosa::SubOp>,
                Int8MulLowering, ReshapeLowering, ConstLowering, TableLowering,
-               ConcatLowering, SliceLowering, TransposeLowering>(
+               ConcatLowering, SliceLowering, TransposeLowering,
+               ResizeLowering>(
       converter, patterns.getContext());
 }

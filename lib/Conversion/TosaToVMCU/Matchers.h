@@ -183,6 +183,10 @@ LogicalResult checkTable(tosa::TableOp op, MatchDiag &diag);
 LogicalResult checkInt8Static(Operation *op, Type type, MatchDiag &diag);
 LogicalResult checkConcat(tosa::ConcatOp op, MatchDiag &diag);
 LogicalResult checkTranspose(tosa::TransposeOp op, MatchDiag &diag);
+/// An int8 NHWC tosa.resize in NEAREST_NEIGHBOR mode with constant
+/// scale, offset and border; `rows` and `cols` get its index maps.
+LogicalResult checkResize(tosa::ResizeOp op, SmallVectorImpl<int64_t> &rows,
+                          SmallVectorImpl<int64_t> &cols, MatchDiag &diag);
 /// A tosa.slice no window layer folds, with its constant `start`.
 LogicalResult checkSlice(tosa::SliceOp op, SmallVector<int64_t> &start,
                          MatchDiag &diag);

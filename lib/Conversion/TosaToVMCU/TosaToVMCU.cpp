@@ -139,6 +139,10 @@ LogicalResult vmcu::checkTosaToVMCUConvertible(Operation *root) {
             .Case([&](tosa::TransposeOp transpose) {
               return checkTranspose(transpose, diag);
             })
+            .Case([&](tosa::ResizeOp resize) {
+              SmallVector<int64_t> rows, cols;
+              return checkResize(resize, rows, cols, diag);
+            })
             .Case([&](tosa::SliceOp slice) -> std::optional<LogicalResult> {
               if (isFoldedWindowProducer(slice))
                 return std::nullopt;
@@ -163,7 +167,7 @@ LogicalResult vmcu::checkTosaToVMCUConvertible(Operation *root) {
         isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::AvgPool2dOp,
             tosa::MaxPool2dOp, tosa::MatMulOp, tosa::AddOp, tosa::SubOp,
             tosa::MulOp, tosa::ReshapeOp, tosa::TableOp, tosa::ConcatOp,
-            tosa::SliceOp, tosa::TransposeOp>(op))
+            tosa::SliceOp, tosa::TransposeOp, tosa::ResizeOp>(op))
       return;
     std::string reason = explainUnfolded(op, covered.contains(op));
     if (reason.empty())
@@ -181,7 +185,7 @@ void vmcu::configureTosaToVMCUConversionTarget(ConversionTarget &target) {
                       tosa::AvgPool2dOp, tosa::MaxPool2dOp, tosa::TableOp,
                       tosa::MatMulOp, tosa::AddOp, tosa::SubOp, tosa::MulOp,
                       tosa::ReshapeOp, tosa::ClampOp, tosa::ConcatOp,
-                      tosa::TransposeOp>();
+                      tosa::TransposeOp, tosa::ResizeOp>();
   // Folded into a later layer, which leaves them dead.
   target.addDynamicallyLegalOp<tosa::RescaleOp>(
       [](tosa::RescaleOp op) { return isAddInputRescale(op); });

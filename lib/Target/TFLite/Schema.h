@@ -75,6 +75,10 @@ constexpr unsigned kBeginMask = 0, kEndMask = 1, kEllipsisMask = 2,
                    kNewAxisMask = 3, kShrinkAxisMask = 4, kOffset = 5;
 } // namespace strided_slice_options
 
+namespace resize_nearest_options {
+constexpr unsigned kAlignCorners = 0, kHalfPixelCenters = 1;
+} // namespace resize_nearest_options
+
 namespace softmax_options {
 constexpr unsigned kBeta = 0;
 } // namespace softmax_options
@@ -112,6 +116,7 @@ enum class Builtin : int32_t {
   StridedSlice = 45,
   Slice = 65,
   ExpandDims = 70,
+  ResizeNearestNeighbor = 97,
   LeakyRelu = 98,
   Quantize = 114,
   HardSwish = 117,

@@ -230,6 +230,8 @@ private:
   LogicalResult importConcatenation(Table op, ArrayRef<int32_t> in,
                                     int32_t out);
   LogicalResult importTranspose(ArrayRef<int32_t> in, int32_t out);
+  LogicalResult importResizeNearest(Table op, ArrayRef<int32_t> in,
+                                    int32_t out);
   /// SLICE (begin, size) or STRIDED_SLICE (begin, end, strides and masks,
   /// one of each per input dimension) as TFLite Micro resolves them: a box
   /// of the input, reshaped to the output tensor (shrunk axes dropped).
@@ -367,6 +369,8 @@ const char *mlir::vmcu::tflite::builtinName(int32_t code) {
     return "SLICE";
   case 70:
     return "EXPAND_DIMS";
+  case 97:
+    return "RESIZE_NEAREST_NEIGHBOR";
   case 98:
     return "LEAKY_RELU";
   case 114:
@@ -1458,6 +1462,75 @@ LogicalResult Importer::importTranspose(ArrayRef<int32_t> in, int32_t out) {
   return success();
 }
 
+/// reference_ops::GetNearestNeighbor for every output index: the input
+/// index TFLite Micro reads, in its float arithmetic (TfLiteRound rounds
+/// half away from zero).
+static SmallVector<int64_t> nearestIndexMap(int32_t inSize, int32_t outSize,
+                                            bool alignCorners,
+                                            bool halfPixelCenters) {
+  float scale = alignCorners && outSize > 1
+                    ? static_cast<float>(inSize - 1) /
+                          static_cast<float>(outSize - 1)
+                    : static_cast<float>(inSize) / static_cast<float>(outSize);
+  float offset = halfPixelCenters ? 0.5f : 0.0f;
+  SmallVector<int64_t> map;
+  for (int32_t o = 0; o < outSize; ++o) {
+    float position = (static_cast<float>(o) + offset) * scale;
+    auto index = static_cast<int32_t>(alignCorners ? std::round(position)
+                                                   : std::floor(position));
+    index = std::min(index, inSize - 1);
+    if (halfPixelCenters)
+      index = std::max(index, 0);
+    map.push_back(index);
+  }
+  return map;
+}
+
+/// RESIZE_NEAREST_NEIGHBOR to the constant [height, width]: the index maps
+/// TFLite Micro computes, as a vmcu.resize_nearest (TOSA's resize rounds
+/// its own way, so the maps go straight to the layer). The bytes are
+/// copied, whatever the output's quantisation, as TFLite Micro does.
+LogicalResult Importer::importResizeNearest(Table op, ArrayRef<int32_t> in,
+                                            int32_t out) {
+  if (in.size() != 2)
+    return opError() << "expects input and size";
+  FailureOr<QuantValue> x = activation(in[0]);
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> shape = x->getType().getShape();
+  if (shape.size() != 4)
+    return opError() << "input must be NHWC";
+  FailureOr<SmallVector<int32_t>> size = constantI32(in[1], 2);
+  if (failed(size))
+    return failure();
+  if ((*size)[0] < 1 || (*size)[1] < 1)
+    return opError() << "output size must be positive, got "
+                     << (*size)[0] << "x" << (*size)[1];
+  std::optional<uint8_t> align =
+      optionScalar<uint8_t>(op, resize_nearest_options::kAlignCorners, 0);
+  std::optional<uint8_t> halfPixel =
+      optionScalar<uint8_t>(op, resize_nearest_options::kHalfPixelCenters, 0);
+  if (!align || !halfPixel)
+    return opError() << "has malformed options";
+  SmallVector<int64_t> outShape = {shape[0], (*size)[0], (*size)[1], shape[3]};
+  double outScale;
+  int32_t outZp;
+  if (failed(activationQuant(out, outScale, outZp)) ||
+      failed(checkShape(out, outShape)))
+    return failure();
+  auto inSize = [&](int d) { return static_cast<int32_t>(shape[d]); };
+  SmallVector<int64_t> rows =
+      nearestIndexMap(inSize(1), (*size)[0], *align, *halfPixel);
+  SmallVector<int64_t> cols =
+      nearestIndexMap(inSize(2), (*size)[1], *align, *halfPixel);
+  Value y = ResizeNearestOp::create(
+      builder, tosa.getLoc(), x->getType().clone(outShape), x->value,
+      builder.getDenseI64ArrayAttr(rows), builder.getDenseI64ArrayAttr(cols),
+      IntegerAttr());
+  define(out, QuantValue{y, outScale, outZp});
+  return success();
+}
+
 LogicalResult Importer::importConcatenation(Table op, ArrayRef<int32_t> in,
                                             int32_t out) {
   if (in.empty())
@@ -1852,6 +1925,8 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
     return importSlice(op, *in, result, /*strided=*/false);
   case Builtin::Transpose:
     return importTranspose(*in, result);
+  case Builtin::ResizeNearestNeighbor:
+    return importResizeNearest(op, *in, result);
   case Builtin::StridedSlice:
     return importSlice(op, *in, result, /*strided=*/true);
   case Builtin::Mean:

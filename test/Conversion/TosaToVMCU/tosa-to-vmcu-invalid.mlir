@@ -468,3 +468,14 @@ func.func @slice_i16(%x: tensor<1x8xi16>) -> tensor<1x4xi16> {
   %y = tosa.slice %x, %start, %size : (tensor<1x8xi16>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x4xi16>
   return %y : tensor<1x4xi16>
 }
+
+// -----
+
+func.func @resize_bilinear(%x: tensor<1x3x3x4xi8>) -> tensor<1x6x6x4xi32> {
+  %scale = tosa.const_shape { values = dense<[4, 2, 4, 2]> : tensor<4xindex> } : () -> !tosa.shape<4>
+  %offset = tosa.const_shape { values = dense<-1> : tensor<2xindex> } : () -> !tosa.shape<2>
+  %border = tosa.const_shape { values = dense<1> : tensor<2xindex> } : () -> !tosa.shape<2>
+  // expected-error @+1 {{'tosa.resize' op only NEAREST_NEIGHBOR resize is supported (a bilinear int8 resize widens to int32)}}
+  %y = tosa.resize %x, %scale, %offset, %border {mode = BILINEAR} : (tensor<1x3x3x4xi8>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x6x6x4xi32>
+  return %y : tensor<1x6x6x4xi32>
+}

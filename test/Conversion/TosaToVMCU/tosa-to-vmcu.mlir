@@ -841,3 +841,19 @@ func.func @add_broadcast(%a: tensor<1x4x4x8xi8>, %b: tensor<1x1x1x8xi8>) -> tens
   return %z : tensor<1x4x4x8xi8>
 }
 
+
+// -----
+
+// tosa.resize NEAREST_NEIGHBOR (int8) is vmcu.resize_nearest with TOSA's
+// index maps: 2x up with the half-pixel parameters (scale 4/2, offset -1,
+// border 1) reads rows and columns 0, 0, 1, 1, 2, 2.
+// CHECK-LABEL: func.func @resize_nearest(
+// CHECK: vmcu.resize_nearest %{{.*}} {cols = array<i64: 0, 0, 1, 1, 2, 2>, rows = array<i64: 0, 0, 1, 1, 2, 2>} : (tensor<1x3x3x4xi8>) -> tensor<1x6x6x4xi8>
+// CHECK-NOT: tosa.resize
+func.func @resize_nearest(%x: tensor<1x3x3x4xi8>) -> tensor<1x6x6x4xi8> {
+  %scale = tosa.const_shape { values = dense<[4, 2, 4, 2]> : tensor<4xindex> } : () -> !tosa.shape<4>
+  %offset = tosa.const_shape { values = dense<-1> : tensor<2xindex> } : () -> !tosa.shape<2>
+  %border = tosa.const_shape { values = dense<1> : tensor<2xindex> } : () -> !tosa.shape<2>
+  %y = tosa.resize %x, %scale, %offset, %border {mode = NEAREST_NEIGHBOR} : (tensor<1x3x3x4xi8>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x6x6x4xi8>
+  return %y : tensor<1x6x6x4xi8>
+}

@@ -1186,3 +1186,35 @@ func.func @concat_empty_dim(%a: tensor<2x0xi8>) -> tensor<2x0xi8> {
   %y = vmcu.concat %a, %a {axis = 1 : i32} : (tensor<2x0xi8>, tensor<2x0xi8>) -> tensor<2x0xi8>
   return %y : tensor<2x0xi8>
 }
+
+// -----
+
+func.func @resize_bad_0(%x: tensor<1x2x2x8xi8>) -> tensor<1x4x4x4xi8> {
+  // expected-error @+1 {{keeps the batch and the channels, got 'tensor<1x2x2x8xi8>' -> 'tensor<1x4x4x4xi8>'}}
+  %y = vmcu.resize_nearest %x {rows = array<i64: 0, 0, 1, 1>, cols = array<i64: 0, 0, 1, 1>} : (tensor<1x2x2x8xi8>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+
+// -----
+
+func.func @resize_bad_1(%x: tensor<1x2x2x8xi8>) -> tensor<1x4x4x8xi8> {
+  // expected-error @+1 {{rows has 3 entries, the output has 4}}
+  %y = vmcu.resize_nearest %x {rows = array<i64: 0, 0, 1>, cols = array<i64: 0, 0, 1, 1>} : (tensor<1x2x2x8xi8>) -> tensor<1x4x4x8xi8>
+  return %y : tensor<1x4x4x8xi8>
+}
+
+// -----
+
+func.func @resize_bad_2(%x: tensor<1x2x2x8xi8>) -> tensor<1x4x4x8xi8> {
+  // expected-error @+1 {{cols[3] = 2 is outside the input's 2}}
+  %y = vmcu.resize_nearest %x {rows = array<i64: 0, 0, 1, 1>, cols = array<i64: 0, 0, 1, 2>} : (tensor<1x2x2x8xi8>) -> tensor<1x4x4x8xi8>
+  return %y : tensor<1x4x4x8xi8>
+}
+
+// -----
+
+func.func @resize_bad_3(%x: tensor<1x2x2x8xi8>) -> tensor<1x4x4x8xi8> {
+  // expected-error @+1 {{rows must be non-decreasing, got 0 after 1}}
+  %y = vmcu.resize_nearest %x {rows = array<i64: 0, 1, 0, 1>, cols = array<i64: 0, 0, 1, 1>} : (tensor<1x2x2x8xi8>) -> tensor<1x4x4x8xi8>
+  return %y : tensor<1x4x4x8xi8>
+}

@@ -65,6 +65,13 @@ func.func @add_broadcast(%a: tensor<1x4x1x8xi8>, %b: tensor<1x1x4x8xi8>) -> tens
   return %z : tensor<1x4x4x8xi8>
 }
 
+// CHECK-LABEL: func.func @resize_nearest
+// CHECK: vmcu.resize_nearest %{{.*}} {cols = array<i64: 0, 0, 1, 1>, rows = array<i64: 0, 0, 1, 1>} : (tensor<1x2x2x8xi8>) -> tensor<1x4x4x8xi8>
+func.func @resize_nearest(%x: tensor<1x2x2x8xi8>) -> tensor<1x4x4x8xi8> {
+  %y = vmcu.resize_nearest %x {rows = array<i64: 0, 0, 1, 1>, cols = array<i64: 0, 0, 1, 1>} : (tensor<1x2x2x8xi8>) -> tensor<1x4x4x8xi8>
+  return %y : tensor<1x4x4x8xi8>
+}
+
 // CHECK-LABEL: func.func @avg_pool2d
 // CHECK: vmcu.avg_pool2d %{{.*}} {input_zp = 0 : i32, kernel = array<i64: 3, 3>
 func.func @avg_pool2d(%x: tensor<1x3x3x96xi8>) -> tensor<1x1x1x96xi8> {

@@ -757,6 +757,50 @@ SmallVector<int64_t> SliceOp::getSegmentedExtents() {
 }
 
 //===----------------------------------------------------------------------===//
+// ResizeNearestOp
+//===----------------------------------------------------------------------===//
+
+/// Checks an index map of `size` entries into `extent` input positions,
+/// non-decreasing (what the kernel's frees rely on).
+static LogicalResult verifyIndexMap(Operation *op, StringRef name,
+                                    ArrayRef<int64_t> map, int64_t size,
+                                    int64_t extent) {
+  if (static_cast<int64_t>(map.size()) != size)
+    return op->emitOpError() << name << " has " << map.size()
+                             << " entries, the output has " << size;
+  for (auto [i, index] : llvm::enumerate(map)) {
+    if (index < 0 || index >= extent)
+      return op->emitOpError() << name << "[" << i << "] = " << index
+                               << " is outside the input's " << extent;
+    if (i > 0 && index < map[i - 1])
+      return op->emitOpError() << name << " must be non-decreasing, got "
+                               << index << " after " << map[i - 1];
+  }
+  return success();
+}
+
+LogicalResult ResizeNearestOp::verify() {
+  if (failed(verifyNonEmptyShapes(*this)))
+    return failure();
+  auto in = getInput().getType();
+  auto out = getOutput().getType();
+  if (in.getDimSize(0) != out.getDimSize(0) ||
+      in.getDimSize(3) != out.getDimSize(3))
+    return emitOpError("keeps the batch and the channels, got ")
+           << in << " -> " << out;
+  if (failed(verifyIndexMap(*this, "rows", getRows(), out.getDimSize(1),
+                            in.getDimSize(1))))
+    return failure();
+  return verifyIndexMap(*this, "cols", getCols(), out.getDimSize(2),
+                        in.getDimSize(2));
+}
+
+Value ResizeNearestOp::getActivationInput() { return getInput(); }
+SmallVector<int64_t> ResizeNearestOp::getSegmentedExtents() {
+  return {getInput().getType().getDimSize(3)};
+}
+
+//===----------------------------------------------------------------------===//
 // TransposeOp
 //===----------------------------------------------------------------------===//
 

@@ -872,6 +872,36 @@ def VMCU_SliceOp : VMCU_LayerOp<"slice", [Pure]> {
   let hasVerifier = 1;
 }
 
+def VMCU_ResizeNearestOp : VMCU_LayerOp<"resize_nearest", [Pure]> {
+  let summary = "int8 nearest-neighbour resize of an NHWC tensor";
+  let description = [{
+    `output[n, y, x, c] = input[n, rows[y], cols[x], c]`: each output row
+    and column copies the input row and column its index map names. The
+    maps hold what the frontend's rounding gives (TFLite's
+    RESIZE_NEAREST_NEIGHBOR with its align_corners and half_pixel_centers,
+    TOSA's `resize` in NEAREST_NEIGHBOR mode), so the kernel only copies
+    bytes. Each map is non-decreasing and within the input; vmcu-tile takes
+    maps that repeat every sampled index equally often at an even stride
+    (integer up- and down-scaling). Segments tile the channels.
+
+    Example (2x upscaling):
+
+    ```mlir
+    %y = vmcu.resize_nearest %x {rows = array<i64: 0, 0, 1, 1>,
+                                 cols = array<i64: 0, 0, 1, 1>}
+         : (tensor<1x2x2x8xi8>) -> tensor<1x4x4x8xi8>
+    ```
+  }];
+  let arguments = (ins VMCU_I8Tensor4D:$input, DenseI64ArrayAttr:$rows,
+                       DenseI64ArrayAttr:$cols,
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
+  let results = (outs VMCU_I8Tensor4D:$output);
+  let assemblyFormat = [{
+    $input attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def VMCU_TransposeOp : VMCU_LayerOp<"transpose", [Pure]> {
   let summary = "int8 permutation of a tensor's dimensions (TOSA transpose)";
   let description = [{

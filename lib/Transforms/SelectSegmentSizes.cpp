@@ -28,37 +28,49 @@ struct VMCUSelectSegmentSizesPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (ramKb <= 0)
-      return;
     ModuleOp module = getOperation();
     auto func = module.lookupSymbol<func::FuncOp>(entry);
     if (!func || func.isExternal())
       return; // vmcu-tile reports a missing entry.
-    SmallVector<LayerOpInterface> layers = chainLayers(func);
-    SmallVector<SmallVector<int64_t>> candidates;
+    layers = chainLayers(func);
+    candidates.clear();
     for (LayerOpInterface layer : layers) {
       if (std::optional<uint64_t> fixed = layer.getSegmentSizeBytes())
         candidates.push_back({static_cast<int64_t>(*fixed)});
       else
         candidates.push_back(segmentSizeCandidates(layer));
     }
-
-    int64_t budget = ramKb * kBytesPerKiB;
     SmallVector<int64_t> sizes;
     for (ArrayRef<int64_t> options : candidates)
       sizes.push_back(options.front());
     FailureOr<PlanTrial> current = evaluate(sizes);
     if (failed(current))
       return; // vmcu-tile / vmcu-solve-offsets report why.
-    // The pool capacity is a multiple of every segment size, so the lcm of
-    // the sizes is what shrinking buys. Try alignments A from the default
-    // lcm down, each layer taking its largest size dividing A: the first
-    // that fits keeps the largest (fastest) segments.
+    if (ramKb > 0 && failed(fitBudget(sizes, *current)))
+      return signalPassFailure();
+    if (ramKb <= 0)
+      shrinkLargestFrame(sizes, *current);
+
+    Builder b(&getContext());
+    for (auto [layer, size] : llvm::zip_equal(layers, sizes))
+      if (!layer.getSegmentSizeBytes())
+        layer->setAttr("segment_bytes", b.getI64IntegerAttr(size));
+  }
+
+  /// Shrinks segments until the plan's SRAM (arena and the largest kernel's
+  /// stack buffers) fits ram-kb. The pool capacity is a multiple of every
+  /// segment size, so the lcm of the sizes is what shrinking buys: tries
+  /// alignments A from the default lcm down, each layer taking its largest
+  /// size dividing A; the first that fits keeps the largest (fastest)
+  /// segments. Without one, reports the smallest plan found.
+  LogicalResult fitBudget(SmallVectorImpl<int64_t> &sizes,
+                          PlanTrial &current) {
+    int64_t budget = ramKb * kBytesPerKiB;
     int64_t lcm = 1;
     for (int64_t size : sizes)
       lcm = std::lcm(lcm, size);
-    PlanTrial smallest = *current;
-    for (int64_t align = lcm; align >= 1 && current->arenaBytes > budget;
+    PlanTrial smallest = current;
+    for (int64_t align = lcm; align >= 1 && current.sramBytes() > budget;
          --align) {
       if (lcm % align != 0)
         continue;
@@ -68,32 +80,57 @@ struct VMCUSelectSegmentSizesPass
             options, [&](int64_t size) { return align % size == 0; });
         trialSizes.push_back(fit != options.end() ? *fit : options.back());
       }
-      if (trialSizes == sizes)
+      if (ArrayRef<int64_t>(trialSizes) == ArrayRef<int64_t>(sizes))
         continue;
       FailureOr<PlanTrial> trial = evaluate(trialSizes);
       if (failed(trial))
         continue;
-      if (trial->arenaBytes < smallest.arenaBytes)
+      if (trial->sramBytes() < smallest.sramBytes())
         smallest = *trial;
-      if (trial->arenaBytes <= budget) {
-        sizes = trialSizes;
-        current = trial;
+      if (trial->sramBytes() <= budget) {
+        sizes.assign(trialSizes);
+        current = *trial;
       }
     }
-    if (current->arenaBytes > budget) {
-      layers[smallest.worstIndex]->emitError("model needs ")
-          << smallest.arenaBytes << " bytes of arena at best, more than "
-          << "ram-kb=" << static_cast<int64_t>(ramKb) << " (" << budget
-          << " bytes); layer '" << smallest.worstLayer << "' alone needs "
-          << smallest.worstBytes() << " bytes";
-      return signalPassFailure();
-    }
-
-    Builder b(&getContext());
-    for (auto [layer, size] : llvm::zip_equal(layers, sizes))
-      if (!layer.getSegmentSizeBytes())
-        layer->setAttr("segment_bytes", b.getI64IntegerAttr(size));
+    if (current.sramBytes() <= budget)
+      return success();
+    layers[smallest.worstIndex]->emitError("model needs ")
+        << smallest.sramBytes() << " bytes of SRAM at best (arena "
+        << smallest.arenaBytes << " + kernel stack buffers "
+        << smallest.scratchBytes << "), more than ram-kb="
+        << static_cast<int64_t>(ramKb) << " (" << budget << " bytes); layer '"
+        << smallest.worstLayer << "' alone needs " << smallest.worstBytes()
+        << " bytes of arena";
+    return failure();
   }
+
+  /// The default plan is the least SRAM: while the kernel with the largest
+  /// stack buffers has a smaller segment size and taking it lowers the
+  /// plan's SRAM, take it (it costs only that kernel's speed).
+  void shrinkLargestFrame(SmallVectorImpl<int64_t> &sizes,
+                          PlanTrial &current) {
+    for (;;) {
+      ArrayRef<int64_t> frames = current.kernelScratchBytes;
+      if (frames.size() != sizes.size())
+        return;
+      unsigned k = llvm::max_element(frames) - frames.begin();
+      const int64_t *next = llvm::find_if(
+          candidates[k], [&](int64_t size) { return size < sizes[k]; });
+      if (next == candidates[k].end())
+        return;
+      SmallVector<int64_t> trialSizes(sizes.begin(), sizes.end());
+      trialSizes[k] = *next;
+      FailureOr<PlanTrial> trial = evaluate(trialSizes);
+      if (failed(trial) || trial->sramBytes() >= current.sramBytes())
+        return;
+      sizes.assign(trialSizes);
+      current = *trial;
+      ++numShrunkFrames;
+    }
+  }
+
+  SmallVector<LayerOpInterface> layers;
+  SmallVector<SmallVector<int64_t>> candidates;
 
   /// Tiles and places a copy of the module with `sizes`.
   FailureOr<PlanTrial> evaluate(ArrayRef<int64_t> sizes) {

@@ -38,9 +38,10 @@ struct VMCUPipelineOptions : public PassPipelineOptions<VMCUPipelineOptions> {
       llvm::cl::init("cortex-m4")};
   PassOptions::Option<unsigned> ramKb{
       *this, "ram-kb",
-      llvm::cl::desc("SRAM budget in KiB: vmcu-choose-schedule spends it on "
-                     "speed, the offset solver fails if the arena does not "
-                     "fit (0: the smallest plan's arena)"),
+      llvm::cl::desc("SRAM budget in KiB, the arena and the largest "
+                     "kernel's stack buffers: vmcu-choose-schedule spends "
+                     "it on speed, vmcu-select-segment-sizes shrinks "
+                     "segments to fit it or fails (0: the least SRAM)"),
       llvm::cl::init(0)};
   PassOptions::Option<std::string> from{
       *this, "from",

@@ -373,32 +373,44 @@ def VMCUUnrollMicroKernelsPass
 
 def VMCUSelectSegmentSizesPass
     : Pass<"vmcu-select-segment-sizes", "ModuleOp"> {
-  let summary = "Pick each layer's segment size to fit the arena in ram-kb";
+  let summary = "Pick each layer's segment size: the least SRAM, or the fastest within ram-kb";
   let description = [{
     Starts from the paper's rule (the gcd of the extents a layer's segments
     tile: min(C, K) when one divides the other), which is also the fastest
     choice: larger segments mean longer SIMD rows and fewer ring accesses.
-    If the model's arena (`vmcu-tile` + `vmcu-solve-offsets` on a copy)
-    exceeds `ram-kb`, it searches alignments: the pool capacity is a
-    multiple of every segment size and bases are aligned to them, so the
-    lcm of the sizes is what smaller segments buy. For each alignment `A`
-    dividing the default sizes' lcm, from the largest down, every layer
-    takes its largest candidate size dividing `A` (candidates: the gcd,
-    then its divisors that are multiples of the 4 SIMD lanes); each
-    assignment is tiled and placed on a copy, and the first that fits wins,
-    so segments stay as large (fast) as the budget allows.
+    The SRAM of a plan is its arena (`vmcu-tile` + `vmcu-solve-offsets` on
+    a copy) plus the largest kernel's stack buffers (`kernelScratchBytes`:
+    kernels are separate functions, one frame live at a time).
 
-    If no choice fits, it fails with an `error:` naming the largest layer
-    and the bytes it needs. With `ram-kb=0` it does nothing. Layers whose
-    `segment_bytes` is already set are left alone; the chosen sizes are
-    written to `segment_bytes` for `vmcu-tile`.
+    With `ram-kb` set and the SRAM over it, it searches alignments: the
+    pool capacity is a multiple of every segment size and bases are
+    aligned to them, so the lcm of the sizes is what smaller segments buy.
+    For each alignment `A` dividing the default sizes' lcm, from the
+    largest down, every layer takes its largest candidate size dividing `A`
+    (candidates: the gcd, then its divisors that are multiples of the 4
+    SIMD lanes); each assignment is tiled and placed on a copy, and the
+    first that fits wins, so segments stay as large (fast) as the budget
+    allows. If none fits, it fails with an `error:` giving the least SRAM
+    found (arena and stack buffers) and the largest layer.
+
+    With `ram-kb=0` the plan is the least SRAM: while the kernel with the
+    largest stack buffers can take a smaller segment and that lowers the
+    SRAM, it does (a window kernel's buffers grow with its segment, e.g. a
+    3x3 depthwise keeps 9 + 1 segments). Layers whose `segment_bytes` is
+    already set are left alone; the chosen sizes are written to
+    `segment_bytes` for `vmcu-tile`.
   }];
   let dependentDialects = ["::mlir::vmcu::VMCUDialect"];
   let options = [
     Option<"ramKb", "ram-kb", "int64_t", "0",
-           "Arena budget in KiB (0: keep the default segment sizes)">,
+           "SRAM budget in KiB, arena and stack buffers (0: the least "
+           "SRAM)">,
     Option<"entry", "entry", "std::string", "\"main\"",
            "The model function">,
+  ];
+  let statistics = [
+    Statistic<"numShrunkFrames", "shrunk-frames",
+              "Segment sizes lowered to shrink the largest stack frame">,
   ];
 }
 

@@ -104,16 +104,23 @@ struct VMCUSelectSegmentSizesPass
     return failure();
   }
 
-  /// The default plan is the least SRAM: while the kernel with the largest
-  /// stack buffers has a smaller segment size and taking it lowers the
-  /// plan's SRAM, take it (it costs only that kernel's speed).
+  /// Without a budget, a kernel whose stack buffers stand above every
+  /// other kernel's sets the stack alone: it takes smaller segments while
+  /// its buffers exceed the next largest kernel's and that lowers the
+  /// plan's SRAM. Only that kernel pays in speed, and only down to what the
+  /// rest of the model needs anyway (a model of one kernel keeps its
+  /// segments).
   void shrinkLargestFrame(SmallVectorImpl<int64_t> &sizes,
                           PlanTrial &current) {
-    for (;;) {
-      ArrayRef<int64_t> frames = current.kernelScratchBytes;
-      if (frames.size() != sizes.size())
-        return;
-      unsigned k = llvm::max_element(frames) - frames.begin();
+    ArrayRef<int64_t> frames = current.kernelScratchBytes;
+    if (frames.size() != sizes.size() || frames.size() < 2)
+      return;
+    unsigned k = llvm::max_element(frames) - frames.begin();
+    int64_t others = 0;
+    for (auto [i, bytes] : llvm::enumerate(frames))
+      if (i != k)
+        others = std::max(others, bytes);
+    while (current.kernelScratchBytes[k] > others) {
       const int64_t *next = llvm::find_if(
           candidates[k], [&](int64_t size) { return size < sizes[k]; });
       if (next == candidates[k].end())
@@ -121,7 +128,8 @@ struct VMCUSelectSegmentSizesPass
       SmallVector<int64_t> trialSizes(sizes.begin(), sizes.end());
       trialSizes[k] = *next;
       FailureOr<PlanTrial> trial = evaluate(trialSizes);
-      if (failed(trial) || trial->sramBytes() >= current.sramBytes())
+      if (failed(trial) || trial->sramBytes() >= current.sramBytes() ||
+          trial->kernelScratchBytes.size() != frames.size())
         return;
       sizes.assign(trialSizes);
       current = *trial;

@@ -22,15 +22,25 @@
 // RUN: not vmcu-opt %t.layers.mlir --vmcu-select-segment-sizes=ram-kb=6 -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFIT
 // NOFIT: error: model needs 7136 bytes of SRAM at best (arena 6736 + kernel stack buffers 400), more than ram-kb=6 (6144 bytes); layer 'bottleneck_0' alone needs 6736 bytes of arena
 
-// Without ram-kb the plan is the least SRAM. A 3x3 depthwise over 3x3x256
-// keeps a window of 9 segments and one more on the stack: 2560 B with the
-// default 256-byte segment, beside an arena of 3328 B. Smaller segments
-// lower the SRAM at each step, down to the 4 SIMD lanes (40 B of stack
-// buffers); the arena stays 3328 B.
-// RUN: vmcu-gen --kind=depthwise --h=3 --w=3 --c=256 --kernel=3 --stride=1 --padding=same --seed=1 -o %t.dw.mlir
-// RUN: vmcu-opt %t.dw.mlir --convert-tosa-to-vmcu -o %t.dw.layers.mlir
-// RUN: vmcu-opt %t.dw.layers.mlir --vmcu-tile --vmcu-solve-offsets | FileCheck %s --check-prefix=WIDE
-// RUN: vmcu-opt %t.dw.layers.mlir --vmcu-select-segment-sizes --vmcu-tile --vmcu-solve-offsets | FileCheck %s --check-prefix=LEAST
-// WIDE: vmcu.segment_pool : !vmcu.pool<segments = 13, segment_bytes = 256>
-// LEAST: vmcu.segment_pool : !vmcu.pool<segments = 832, segment_bytes = 4>
-// LEAST: segment_bytes = 4 : i64
+// Without ram-kb, a kernel whose stack buffers stand above every other
+// kernel's takes smaller segments until they no longer do. Here a 3x3
+// depthwise over 3x3x256 keeps its window of 9 segments and one more:
+// 2560 B with the default 256-byte segment, beside the 1536 B estimated for
+// a 256-byte lookup (kernelScratchBytes' default, 6 bytes per lane). At
+// 128 bytes (1280 B) the depthwise no longer stands above and stops; the
+// table keeps its segments, the arena stays 3328 B.
+// RUN: vmcu-opt %s --vmcu-tile --vmcu-solve-offsets | FileCheck %s --check-prefix=WIDE
+// RUN: vmcu-opt %s --vmcu-select-segment-sizes --vmcu-tile --vmcu-solve-offsets | FileCheck %s --check-prefix=LEAST
+// WIDE: vmcu.kernel "depthwise_conv2d_0" {{.*}}segment_bytes = 256 : i64
+// WIDE: vmcu.kernel "table_1" {{.*}}segment_bytes = 256 : i64
+// LEAST: vmcu.kernel "depthwise_conv2d_0" {{.*}}segment_bytes = 128 : i64
+// LEAST: vmcu.kernel "table_1" {{.*}}segment_bytes = 256 : i64
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+func.func @main(%x: tensor<1x3x3x256xi8>) -> tensor<1x3x3x256xi8> {
+  %w = arith.constant dense<1> : tensor<3x3x256x1xi8>
+  %b = arith.constant dense<0> : tensor<256xi32>
+  %t = arith.constant dense<2> : tensor<256xi8>
+  %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #rq} : (tensor<1x3x3x256xi8>, tensor<3x3x256x1xi8>, tensor<256xi32>) -> tensor<1x3x3x256xi8>
+  %z = vmcu.table %y, %t : (tensor<1x3x3x256xi8>, tensor<256xi8>) -> tensor<1x3x3x256xi8>
+  return %z : tensor<1x3x3x256xi8>
+}

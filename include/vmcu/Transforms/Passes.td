@@ -393,10 +393,12 @@ def VMCUSelectSegmentSizesPass
     allows. If none fits, it fails with an `error:` giving the least SRAM
     found (arena and stack buffers) and the largest layer.
 
-    With `ram-kb=0` the plan is the least SRAM: while the kernel with the
-    largest stack buffers can take a smaller segment and that lowers the
-    SRAM, it does (a window kernel's buffers grow with its segment, e.g. a
-    3x3 depthwise keeps 9 + 1 segments). Layers whose `segment_bytes` is
+    With `ram-kb=0`, a kernel whose stack buffers stand above every other
+    kernel's sets the stack alone (a window kernel's buffers grow with its
+    segment: a 3x3 depthwise keeps 9 + 1 segments). It takes smaller
+    segments while its buffers exceed the next largest kernel's and that
+    lowers the plan's SRAM; only that kernel pays in speed, and only down
+    to what the rest of the model needs anyway. Layers whose `segment_bytes` is
     already set are left alone; the chosen sizes are written to
     `segment_bytes` for `vmcu-tile`.
   }];

@@ -54,7 +54,9 @@ if [ "$TARGET" != compile ]; then
   rm -rf "$work" && mkdir -p "$work/corpus"
   for kind in conv conv1x1 depthwise depthwise-s2 add head mini-mcunet maxpool activations leaky-relu \
       logistic-tanh hard-swish mean mean-requant mean-head depthwise-mult dilated \
-      grouped scalar-ops channel-mul squeeze float-edges softmax classifier; do
+      grouped scalar-ops channel-mul squeeze float-edges softmax classifier \
+      inception concat-axes slices two-heads batched nchw broadcast-ops broadcasts \
+      resize resize-odd; do
     /usr/bin/python3 "$VMCU_ROOT/utils/make-tflite.py" --kind "$kind" --seed 1 \
       -o "$work/corpus/$kind.tflite"
   done
@@ -77,5 +79,7 @@ if [ "$TARGET" != tflite ]; then
   "$gen" --kind=add --h=2 --w=2 --c=8 -o "$work/corpus/add.mlir"
   "$gen" --kind=avgpool --h=4 --w=4 --c=8 --kernel=2 --stride=2 -o "$work/corpus/pool.mlir"
   "$gen" --kind=bottleneck --h=4 --w=4 --cin=8 --cmid=16 --cout=8 --kernel=3 --residual -o "$work/corpus/block.mlir"
+  "$gen" --kind=concat --h=4 --w=4 --cin=8 --cmid=8 --cout=8 -o "$work/corpus/concat.mlir"
+  "$gen" --kind=resize --h=3 --w=3 --c=8 -o "$work/corpus/resize.mlir"
   run_fuzzer vmcu-fuzz-compile "$work/corpus" 65536
 fi

@@ -592,9 +592,11 @@ LogicalResult emitResizeNearest(Emitter &e, ResizeNearestOp op,
   std::optional<UniformSampling> rows = uniformSampling(op.getRows());
   std::optional<UniformSampling> cols = uniformSampling(op.getCols());
   if (!rows || !cols) {
-    auto diag = op.emitOpError("needs index maps that repeat each sampled "
-                               "index equally often at an even stride "
-                               "(integer up- or down-scaling), got rows [");
+    auto diag = op.emitOpError()
+                << "(layer '" << e.env.name
+                << "') needs index maps that repeat each sampled index "
+                   "equally often at an even stride (integer up- or "
+                   "down-scaling), got rows [";
     llvm::interleaveComma(op.getRows(), diag);
     diag << "] and cols [";
     llvm::interleaveComma(op.getCols(), diag);

@@ -1060,7 +1060,13 @@ def kind_broadcasts(m):
     corner = m.slice(y, [0, 0, 0, 0], [1, 1, 1, 1], (1, 1, 1, 1))
     y = m.mul(y, corner)
     y = m.sub(m.random_const((6, 5, 1), 2.0 * _spread(y)), y)
-    return m.add(y, m.random_const((1, 5, 8), _spread(y)))
+    y = m.add(y, m.random_const((1, 5, 8), _spread(y)))
+    # A per-channel constant whose codes minus its zero point leave int8 (no
+    # 1x1 depthwise weights): the general MUL reads it.
+    q = [127, -128, 100, -90, 60, -50, 30, 5]
+    y = m.mul(y, m.const((8,), q, 0.01, -100))
+    # A one-element constant of higher rank makes the output rank 5.
+    return m.add(y, m.random_const((1, 1, 1, 1, 1), _spread(y)))
 
 
 def kind_resize(m):
@@ -1070,6 +1076,12 @@ def kind_resize(m):
     y = m.resize_nearest(y, 3, 4, half_pixel_centers=True)
     y = m.resize_nearest(y, 6, 8, align_corners=True)
     return m.conv2d(y, 8, 1, 1, VALID, NONE)
+
+
+def kind_resize_tie(m):
+    x = m.input((1, 2, 2, 8))
+    y = m.conv2d(x, 8, 1, 1, VALID, NONE)
+    return m.resize_nearest(y, 2, 2, align_corners=True, half_pixel_centers=True)
 
 
 def kind_resize_odd(m):
@@ -1200,11 +1212,17 @@ KINDS = {
                    "6x5x8: ADD of a column [1,6,1,8] and a row [1,1,5,8] sliced from the input "
                    "(neither operand of the output's shape), MUL by a one-channel CONV_2D "
                    "[1,6,5,1] (broadcast over channels), MUL by a one-element slice [1,1,1,1] of "
-                   "that, SUB from a constant [6,5,1] (rank 3), ADD of a constant [1,5,8]"),
+                   "that, SUB from a constant [6,5,1] (rank 3), ADD of a constant [1,5,8], "
+                   "MUL by a per-channel constant whose codes minus zero point leave int8, "
+                   "ADD of a one-element rank-5 constant (output [1,1,6,5,8])"),
     "resize": (kind_resize,
                "RESIZE_NEAREST_NEIGHBOR 2x3x4x8 (batch 2) -> 6x8 (2x), CONV_2D 3x3, down 2x with "
                "half_pixel_centers (rows and columns 1, 3, ...), up 2x with align_corners, "
                "CONV_2D 1x1"),
+    "resize-tie": (kind_resize_tie,
+                   "RESIZE_NEAREST_NEIGHBOR 2x2 -> 2x2 with align_corners and "
+                   "half_pixel_centers: positions 0.5 and 1.5, which TFLite rounds half "
+                   "away from zero (rows and columns 1, 1; half to even would give 0, 1)"),
     "resize-odd": (kind_resize_odd,
                    "RESIZE_NEAREST_NEIGHBOR 3x3 -> 5x5 (index map 0, 0, 1, 1, 2: not an "
                    "integer ratio)"),

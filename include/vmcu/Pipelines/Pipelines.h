@@ -41,7 +41,8 @@ struct VMCUPipelineOptions : public PassPipelineOptions<VMCUPipelineOptions> {
       llvm::cl::desc("SRAM budget in KiB, the arena and the largest "
                      "kernel's stack buffers: vmcu-choose-schedule spends "
                      "it on speed, vmcu-select-segment-sizes shrinks "
-                     "segments to fit it or fails (0: the least SRAM)"),
+                     "segments to fit it or fails (0: the all-fused plan's "
+                     "arena, an outlier kernel's stack frame levelled)"),
       llvm::cl::init(0)};
   PassOptions::Option<std::string> from{
       *this, "from",

@@ -373,7 +373,7 @@ def VMCUUnrollMicroKernelsPass
 
 def VMCUSelectSegmentSizesPass
     : Pass<"vmcu-select-segment-sizes", "ModuleOp"> {
-  let summary = "Pick each layer's segment size: the least SRAM, or the fastest within ram-kb";
+  let summary = "Pick each layer's segment size: the fastest within ram-kb, or level an outlier stack frame";
   let description = [{
     Starts from the paper's rule (the gcd of the extents a layer's segments
     tile: min(C, K) when one divides the other), which is also the fastest
@@ -405,8 +405,8 @@ def VMCUSelectSegmentSizesPass
   let dependentDialects = ["::mlir::vmcu::VMCUDialect"];
   let options = [
     Option<"ramKb", "ram-kb", "int64_t", "0",
-           "SRAM budget in KiB, arena and stack buffers (0: the least "
-           "SRAM)">,
+           "SRAM budget in KiB, arena and stack buffers (0: keep the "
+           "default sizes but level an outlier stack frame)">,
     Option<"entry", "entry", "std::string", "\"main\"",
            "The model function">,
   ];

@@ -895,6 +895,9 @@ FailureOr<bool> Importer::importWithScalar(Table op, ArrayRef<int32_t> in,
     return failure();
   if (x->isPadded())
     return opError() << "reads a padded tensor";
+  // A constant of higher rank broadcasts the output: the general path.
+  if (ArrayRef<int64_t>(tensors[out].shape) != x->getType().getShape())
+    return false;
   const TensorInfo &c = tensors[constIndex];
   FailureOr<SmallVector<int8_t>> value = constantI8(constIndex, 1);
   double cScale, outScale;
@@ -966,6 +969,10 @@ FailureOr<bool> Importer::importChannelMulOf(Table op, const QuantValue &x,
   if (x.isPadded())
     return opError() << "reads a padded tensor";
   ArrayRef<int64_t> shape = x.getType().getShape();
+  // An output of another rank (a constant of higher rank) broadcasts: the
+  // general MUL takes it.
+  if (ArrayRef<int64_t>(tensors[out].shape) != shape)
+    return false;
   int64_t channels = shape[3];
   FailureOr<SmallVector<int8_t>> c = constantI8(cIndex, channels);
   double cScale, outScale;
@@ -977,10 +984,9 @@ FailureOr<bool> Importer::importChannelMulOf(Table op, const QuantValue &x,
   SmallVector<int8_t> weights;
   for (int8_t v : *c) {
     int32_t w = v - cZp;
+    // Not a depthwise weight: the general MUL reads the constant instead.
     if (w < kInt8Min || w > kInt8Max)
-      return opError() << "per-channel constant '" << tensors[cIndex].name
-                       << "': value " << int(v) << " - zero point " << cZp
-                       << " leaves int8";
+      return false;
     weights.push_back(static_cast<int8_t>(w));
   }
   fixedpoint::QuantizedMultiplier m =
@@ -1089,7 +1095,8 @@ Importer::binaryOutput(Table op, int32_t out, ArrayRef<int64_t> shape) {
   if (!act)
     return opError() << "has malformed options";
   BinaryOutput output{*act, 0.0, 0};
-  if (failed(activationQuant(out, output.scale, output.zp)) ||
+  if (failed(activationType(out)) ||
+      failed(activationQuant(out, output.scale, output.zp)) ||
       failed(checkShape(out, shape)))
     return failure();
   return output;
@@ -1515,7 +1522,9 @@ LogicalResult Importer::importResizeNearest(Table op, ArrayRef<int32_t> in,
   SmallVector<int64_t> outShape = {shape[0], (*size)[0], (*size)[1], shape[3]};
   double outScale;
   int32_t outZp;
-  if (failed(activationQuant(out, outScale, outZp)) ||
+  // The declared output is bounded (activationType) before the maps are.
+  if (failed(activationType(out)) ||
+      failed(activationQuant(out, outScale, outZp)) ||
       failed(checkShape(out, outShape)))
     return failure();
   auto inSize = [&](int d) { return static_cast<int32_t>(shape[d]); };

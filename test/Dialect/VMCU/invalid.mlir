@@ -1218,3 +1218,30 @@ func.func @resize_bad_3(%x: tensor<1x2x2x8xi8>) -> tensor<1x4x4x8xi8> {
   %y = vmcu.resize_nearest %x {rows = array<i64: 0, 1, 0, 1>, cols = array<i64: 0, 0, 1, 1>} : (tensor<1x2x2x8xi8>) -> tensor<1x4x4x8xi8>
   return %y : tensor<1x4x4x8xi8>
 }
+
+// -----
+
+// A fused residual reads the block input at the output's segments: it must
+// not broadcast (a one-channel block input here).
+func.func @f(%a: tensor<1x6x6x1xi8>, %w1: tensor<24x1x1x1xi8>, %b1: tensor<24xi32>, %w2: tensor<3x3x24x1xi8>, %b2: tensor<24xi32>, %w3: tensor<8x1x1x24xi8>, %b3: tensor<8xi32>) {
+  // expected-error @+1 {{residual add must not broadcast: its operands 'tensor<1x6x6x1xi8>' and 'tensor<1x6x6x8xi8>' and its result 'tensor<1x6x6x8xi8>' must have one type}}
+  %e = vmcu.bottleneck %a : tensor<1x6x6x1xi8> -> tensor<1x6x6x8xi8> {
+  ^bb0(%in: tensor<1x6x6x1xi8>):
+    %b = vmcu.conv2d %in, %w1, %b1 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x1xi8>, tensor<24x1x1x1xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+    %c = vmcu.depthwise_conv2d %b, %w2, %b2 {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x24xi8>, tensor<3x3x24x1xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+    %d = vmcu.conv2d %c, %w3, %b3 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x24xi8>, tensor<8x1x1x24xi8>, tensor<8xi32>) -> tensor<1x6x6x8xi8>
+    %s = vmcu.add %d, %in {lhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -2147483648, max = 2147483647>, rhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -2147483648, max = 2147483647>, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x8xi8>, tensor<1x6x6x1xi8>) -> tensor<1x6x6x8xi8>
+    vmcu.yield %s : tensor<1x6x6x8xi8>
+  }
+  return
+}
+
+// -----
+
+// A rank-0 operand with segment_bytes set: the interface verifier asks for
+// the segmented extents before the op checks ranks; no crash, the op's error.
+func.func @add_rank0(%a: tensor<1x4x4x8xi8>, %b: tensor<i8>) -> tensor<1x4x4x8xi8> {
+  // expected-error @+1 {{operands must broadcast to the result}}
+  %y = vmcu.add %a, %b {lhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -2147483648, max = 2147483647>, rhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -2147483648, max = 2147483647>, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>, segment_bytes = 8 : i64} : (tensor<1x4x4x8xi8>, tensor<i8>) -> tensor<1x4x4x8xi8>
+  return %y : tensor<1x4x4x8xi8>
+}

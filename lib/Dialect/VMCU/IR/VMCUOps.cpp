@@ -539,11 +539,19 @@ static Value firstActivation(Value lhs, Value rhs) {
 /// operands read from the ring (a channel-broadcast one has 1).
 static SmallVector<int64_t> binarySegmentedExtents(Value lhs, Value rhs,
                                                    ShapedType out) {
-  SmallVector<int64_t> extents = {out.getDimSize(out.getRank() - 1)};
+  // The interface verifier asks before the op's own verifier has checked
+  // ranks: a tensor without a last dimension has no extents to offer.
+  auto hasInnermost = [](Type t) {
+    auto ranked = dyn_cast<RankedTensorType>(t);
+    return ranked && ranked.getRank() > 0;
+  };
+  if (!hasInnermost(out) || !hasInnermost(lhs.getType()) ||
+      !hasInnermost(rhs.getType()))
+    return {};
+  SmallVector<int64_t> extents = {out.getShape().back()};
   for (Value v : {lhs, rhs})
     if (!isConstantOperand(v))
-      extents.push_back(
-          cast<ShapedType>(v.getType()).getShape().back());
+      extents.push_back(cast<ShapedType>(v.getType()).getShape().back());
   return extents;
 }
 
@@ -567,7 +575,9 @@ LogicalResult AddOp::verify() {
                        /*fromAccumulator=*/true);
 }
 
-Value AddOp::getActivationInput() { return firstActivation(getLhs(), getRhs()); }
+Value AddOp::getActivationInput() {
+  return firstActivation(getLhs(), getRhs());
+}
 SmallVector<int64_t> AddOp::getSegmentedExtents() {
   return binarySegmentedExtents(getLhs(), getRhs(), getOutput().getType());
 }
@@ -591,9 +601,10 @@ LogicalResult MulOp::verify() {
                        /*fromAccumulator=*/true);
 }
 
-/// As for vmcu.add: vmcu-tile takes the most recent tensor read as the
-/// one the output is placed against.
-Value MulOp::getActivationInput() { return firstActivation(getLhs(), getRhs()); }
+/// As for vmcu.add: the first operand that is not a constant.
+Value MulOp::getActivationInput() {
+  return firstActivation(getLhs(), getRhs());
+}
 SmallVector<int64_t> MulOp::getSegmentedExtents() {
   return binarySegmentedExtents(getLhs(), getRhs(), getOutput().getType());
 }
@@ -797,7 +808,8 @@ LogicalResult ResizeNearestOp::verify() {
 
 Value ResizeNearestOp::getActivationInput() { return getInput(); }
 SmallVector<int64_t> ResizeNearestOp::getSegmentedExtents() {
-  return {getInput().getType().getDimSize(3)};
+  auto in = getInput().getType();
+  return {in.getRank() == 4 ? in.getDimSize(3) : int64_t(1)};
 }
 
 //===----------------------------------------------------------------------===//
@@ -985,6 +997,13 @@ LogicalResult BottleneckOp::verifyRegions() {
           (add.getRhs() == result && add.getLhs() == in)))
       return emitOpError("fourth body op must be a vmcu.add of the "
                          "projection and the block argument");
+    // The fused kernel reads both at the output's segments: no broadcast.
+    if (in.getType() != result.getType() ||
+        add.getOutput().getType() != result.getType())
+      return emitOpError("residual add must not broadcast: its operands ")
+             << in.getType() << " and " << result.getType()
+             << " and its result " << add.getOutput().getType()
+             << " must have one type";
     result = add.getOutput();
   }
   auto yield = dyn_cast<YieldOp>(block.getTerminator());

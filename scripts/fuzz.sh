@@ -56,7 +56,7 @@ if [ "$TARGET" != compile ]; then
       logistic-tanh hard-swish mean mean-requant mean-head depthwise-mult dilated \
       grouped scalar-ops channel-mul squeeze float-edges softmax classifier \
       inception concat-axes slices two-heads batched nchw broadcast-ops broadcasts \
-      resize resize-odd; do
+      resize resize-tie resize-odd; do
     /usr/bin/python3 "$VMCU_ROOT/utils/make-tflite.py" --kind "$kind" --seed 1 \
       -o "$work/corpus/$kind.tflite"
   done

@@ -1225,7 +1225,7 @@ KINDS = {
                    "away from zero (rows and columns 1, 1; half to even would give 0, 1)"),
     "resize-odd": (kind_resize_odd,
                    "RESIZE_NEAREST_NEIGHBOR 3x3 -> 5x5 (index map 0, 0, 1, 1, 2: not an "
-                   "integer ratio)"),
+                   "integer ratio; it repeats every 2 outputs)"),
     "broadcast-ops": (kind_broadcast_ops,
                       "5x5x8: MUL by a per-channel constant [8], ADD of a per-channel constant "
                       "[1,1,1,8], SUB of that and CONV_2D 1x1 -> 8 of the input (two "

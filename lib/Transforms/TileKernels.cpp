@@ -560,43 +560,72 @@ LogicalResult emitTranspose(Emitter &e, TransposeOp op,
 // resize_nearest: rows and columns copied as the index maps say.
 //===----------------------------------------------------------------------===//
 
-/// An index map that samples every `stride`-th input index from `first`,
-/// `samples` of them, each `repeat` times in a row: output index o reads
-/// first + (o / repeat) * stride. Integer up-scaling has stride 1, integer
-/// down-scaling repeat 1 (with half-pixel centres, first > 0).
-struct UniformSampling {
-  int64_t first, repeat, stride, samples;
+/// The longest period of an index map vmcu-tile unrolls: each run of
+/// equal indices in a period is one copy of the copying loop nest, so a
+/// period of P outputs costs up to P copies per axis (flash, not time).
+constexpr int64_t kMaxResizePeriod = 16;
+
+/// An index map as periods: output j * period + k reads input j * step +
+/// offsets[k], for `periods` whole periods and a last partial one of
+/// `rest` outputs. Integer up-scaling by f is one period of f equal
+/// offsets, integer down-scaling a period of 1; every rational ratio TFLite
+/// or TOSA rounds repeats too. Runs of equal offsets are copied by one
+/// loop.
+struct PeriodicSampling {
+  int64_t period, step, periods, rest;
+  /// Each run of equal offsets in a period: its first output and length.
+  SmallVector<std::pair<int64_t, int64_t>> runs;
+  SmallVector<int64_t> offsets;
+
+  int64_t first() const { return offsets.front(); }
 };
 
-std::optional<UniformSampling> uniformSampling(ArrayRef<int64_t> map) {
-  if (map.empty())
-    return std::nullopt;
-  int64_t size = map.size(), first = map.front();
-  int64_t repeat = llvm::count(map, first);
-  int64_t stride = size > repeat ? map[repeat] - first : 1;
-  if (size % repeat != 0 || stride < 1)
-    return std::nullopt;
-  for (int64_t o = 0; o < size; ++o)
-    if (map[o] != first + (o / repeat) * stride)
-      return std::nullopt;
-  return UniformSampling{first, repeat, stride, size / repeat};
+std::optional<PeriodicSampling> periodicSampling(ArrayRef<int64_t> map) {
+  int64_t size = map.size();
+  for (int64_t period = 1; period <= std::min(size, kMaxResizePeriod);
+       ++period) {
+    int64_t step = period < size ? map[period] - map[0] : 0;
+    bool repeats = true;
+    for (int64_t o = 0; o + period < size && repeats; ++o)
+      repeats = map[o + period] == map[o] + step;
+    if (!repeats)
+      continue;
+    PeriodicSampling sampling{period, step, size / period, size % period, {},
+                              SmallVector<int64_t>(map.take_front(period))};
+    for (int64_t k = 0; k < period; ++k)
+      if (k == 0 || map[k] != map[k - 1])
+        sampling.runs.push_back({k, 1});
+      else
+        ++sampling.runs.back().second;
+    return sampling;
+  }
+  return std::nullopt;
 }
 
-/// Per image and sampled input row: each of its `repeat` output rows copies
-/// the sampled pixels, each segment loaded once and stored `repeat` times
-/// along the row; then the input rows up to the next sample are dead and
-/// freed (those before the first sample at the start, those after the
-/// last at the end), so the output can grow over them.
+/// Calls body(first output, count, input offset) for each run of `s` in a
+/// whole period, or in the first `limit` outputs of one.
+void forEachRun(const PeriodicSampling &s, int64_t limit,
+                function_ref<void(int64_t, int64_t, int64_t)> body) {
+  for (auto [start, count] : s.runs)
+    if (start < limit)
+      body(start, std::min(count, limit - start), s.offsets[start]);
+}
+
+/// Copies rows and columns as the index maps say, period by period: each
+/// run of output rows reading one input row loads that row's sampled
+/// segments once per output row and stores each as often as its column
+/// run repeats it. The input rows before the first sample are freed first,
+/// the rows up to the next period's first after each period, the rest at
+/// the end, so the output can grow over them.
 LogicalResult emitResizeNearest(Emitter &e, ResizeNearestOp op,
                                 const KernelTensors &t) {
-  std::optional<UniformSampling> rows = uniformSampling(op.getRows());
-  std::optional<UniformSampling> cols = uniformSampling(op.getCols());
+  std::optional<PeriodicSampling> rows = periodicSampling(op.getRows());
+  std::optional<PeriodicSampling> cols = periodicSampling(op.getCols());
   if (!rows || !cols) {
     auto diag = op.emitOpError()
                 << "(layer '" << e.env.name
-                << "') needs index maps that repeat each sampled index "
-                   "equally often at an even stride (integer up- or "
-                   "down-scaling), got rows [";
+                << "') needs index maps that repeat with a period of at most "
+                << kMaxResizePeriod << " outputs, got rows [";
     llvm::interleaveComma(op.getRows(), diag);
     diag << "] and cols [";
     llvm::interleaveComma(op.getCols(), diag);
@@ -607,7 +636,7 @@ LogicalResult emitResizeNearest(Emitter &e, ResizeNearestOp op,
   int64_t cs = in[3] / e.seg;
   int64_t inRow = in[2] * cs, outRow = out[2] * cs;
   Value buf = e.scratch(e.seg, e.b.getI8Type());
-  // Frees input rows [lo, min(hi, H)) of image d0 (bounds over `dims`).
+  // Frees input rows [lo, min(hi, H)) of image dims[0] (bounds over dims).
   auto freeRows = [&](AffineExpr lo, AffineExpr hi, ValueRange dims) {
     e.loop({lo}, {hi, e.c(in[1])}, dims, [&](Value row) {
       e.loop(0, inRow, [&](Value k) {
@@ -616,32 +645,69 @@ LogicalResult emitResizeNearest(Emitter &e, ResizeNearestOp op,
       });
     });
   };
-  e.loop(0, in[0], [&](Value n) {
-    if (rows->first > 0)
-      freeRows(e.c(0), e.c(rows->first), {n});
-    e.loop(0, rows->samples, [&](Value i) {
-      e.loop(0, rows->repeat, [&](Value r) {
-        e.loop(0, cols->samples, [&](Value j) {
-          e.loop(0, cs, [&](Value cc) {
-            // d0 = n, d1 = i, d2 = r, d3 = j, d4 = cc, d5 = q.
-            AffineExpr inSeg =
-                (e.d(0) * in[1] + rows->first + e.d(1) * rows->stride) *
-                    inRow +
-                (cols->first + e.d(3) * cols->stride) * cs + e.d(4);
-            e.loadSegment(t.input, inSeg, {n, i, r, j, cc}, buf);
-            e.loop(0, cols->repeat, [&](Value q) {
-              AffineExpr outSeg =
-                  (e.d(0) * out[1] + e.d(1) * rows->repeat + e.d(2)) * outRow +
-                  (e.d(3) * cols->repeat + e.d(5)) * cs + e.d(4);
-              e.storeSegment(t.output, outSeg, {n, i, r, j, cc, q}, buf);
-            });
+  // Copies one output row: `dims` = {n, ...}, `inY` and `outY` over them.
+  auto copyRow = [&](SmallVector<Value> dims, AffineExpr inY,
+                     AffineExpr outY) {
+    unsigned n = dims.size();
+    auto columns = [&](AffineExpr period, int64_t limit,
+                       SmallVector<Value> at) {
+      unsigned m = at.size();
+      forEachRun(*cols, limit, [&](int64_t start, int64_t count,
+                                   int64_t offset) {
+        e.loop(0, cs, [&](Value cc) {
+          SmallVector<Value> seg(at);
+          seg.push_back(cc);
+          AffineExpr inX = period * cols->step + offset;
+          e.loadSegment(t.input,
+                        ((e.d(0) * in[1] + inY) * in[2] + inX) * cs + e.d(m),
+                        seg, buf);
+          e.loop(0, count, [&](Value q) {
+            SmallVector<Value> all(seg);
+            all.push_back(q);
+            AffineExpr outX = period * cols->period + start + e.d(m + 1);
+            e.storeSegment(
+                t.output,
+                ((e.d(0) * out[1] + outY) * out[2] + outX) * cs + e.d(m), all,
+                buf);
           });
         });
       });
-      AffineExpr sample = e.d(1) * rows->stride + rows->first;
-      freeRows(sample, sample + rows->stride, {n, i});
+    };
+    e.loop(0, cols->periods, [&](Value jc) {
+      SmallVector<Value> at(dims);
+      at.push_back(jc);
+      columns(e.d(n), cols->period, at);
     });
-    int64_t past = rows->first + rows->samples * rows->stride;
+    if (cols->rest)
+      columns(e.c(cols->periods), cols->rest, dims);
+  };
+  // Output rows of a period (`period` over `dims`), or its first `limit`.
+  auto rowsOf = [&](AffineExpr period, int64_t limit, SmallVector<Value> dims) {
+    unsigned n = dims.size();
+    forEachRun(*rows, limit, [&](int64_t start, int64_t count, int64_t offset) {
+      e.loop(0, count, [&](Value r) {
+        SmallVector<Value> all(dims);
+        all.push_back(r);
+        copyRow(all, period * rows->step + offset,
+                period * rows->period + start + e.d(n));
+      });
+    });
+  };
+  e.loop(0, in[0], [&](Value n) {
+    if (rows->first() > 0)
+      freeRows(e.c(0), e.c(rows->first()), {n});
+    e.loop(0, rows->periods, [&](Value j) {
+      rowsOf(e.d(1), rows->period, {n, j});
+      if (rows->step > 0) {
+        AffineExpr next = e.d(1) * rows->step + rows->first();
+        freeRows(next, next + rows->step, {n, j});
+      }
+    });
+    if (rows->rest)
+      rowsOf(e.c(rows->periods), rows->rest, {n});
+    int64_t past = rows->step > 0
+                       ? rows->first() + rows->periods * rows->step
+                       : rows->first();
     if (past < in[1])
       freeRows(e.c(past), e.c(in[1]), {n});
   });

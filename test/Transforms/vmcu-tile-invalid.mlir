@@ -81,9 +81,9 @@ func.func @main(%x: tensor<1x4x4x16xi8>) -> tensor<1x4x4x16xi8> {
 
 // -----
 
-// A resize ratio that is no integer scaling has no kernel.
-func.func @main(%x: tensor<1x3x3x8xi8>) -> tensor<1x5x5x8xi8> {
-  // expected-error @+1 {{(layer 'resize_nearest_0') needs index maps that repeat each sampled index equally often at an even stride (integer up- or down-scaling), got rows [0, 0, 1, 1, 2] and cols [0, 0, 1, 1, 2]}}
-  %y = vmcu.resize_nearest %x {rows = array<i64: 0, 0, 1, 1, 2>, cols = array<i64: 0, 0, 1, 1, 2>} : (tensor<1x3x3x8xi8>) -> tensor<1x5x5x8xi8>
-  return %y : tensor<1x5x5x8xi8>
+// A resize index map that does not repeat within 16 outputs has no kernel.
+func.func @main(%x: tensor<1x17x1x8xi8>) -> tensor<1x18x1x8xi8> {
+  // expected-error @+1 {{(layer 'resize_nearest_0') needs index maps that repeat with a period of at most 16 outputs, got rows [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16] and cols [0]}}
+  %y = vmcu.resize_nearest %x {rows = array<i64: 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16>, cols = array<i64: 0>} : (tensor<1x17x1x8xi8>) -> tensor<1x18x1x8xi8>
+  return %y : tensor<1x18x1x8xi8>
 }

@@ -49,3 +49,28 @@ func.func @main(%x: tensor<1x6x4x8xi8>) -> tensor<1x3x2x8xi8> {
   %y = vmcu.resize_nearest %x {rows = array<i64: 1, 3, 5>, cols = array<i64: 1, 3>} : (tensor<1x6x4x8xi8>) -> tensor<1x3x2x8xi8>
   return %y : tensor<1x3x2x8xi8>
 }
+
+// -----
+
+// 3 -> 5 rows (TFLite's floor(o * 0.6): 0, 0, 1, 1, 2): two whole periods
+// of two output rows reading one input row, then a partial period of one
+// (the last output row, input row 2), unrolled after the period loop; the
+// input rows are freed one per period, the last at the end.
+// CHECK-LABEL: func.func @vmcu_invoke
+// CHECK: vmcu.kernel "resize_nearest_0"
+// CHECK: affine.for %[[N:.*]] = 0 to 1 {
+// CHECK-NEXT: affine.for %[[J:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[R:.*]] = 0 to 2 {
+// CHECK: vmcu.ring_store
+// CHECK: vmcu.free
+// CHECK: }
+// CHECK: affine.for %{{.*}} = 0 to 1 {
+// CHECK: vmcu.ring_load
+// CHECK: vmcu.ring_store
+// CHECK: vmcu.free
+// PLACE-LABEL: func.func @vmcu_invoke
+// PLACE: vmcu.kernel "resize_nearest_0"
+func.func @main(%x: tensor<1x3x1x8xi8>) -> tensor<1x5x1x8xi8> {
+  %y = vmcu.resize_nearest %x {rows = array<i64: 0, 0, 1, 1, 2>, cols = array<i64: 0>} : (tensor<1x3x1x8xi8>) -> tensor<1x5x1x8xi8>
+  return %y : tensor<1x5x1x8xi8>
+}

@@ -881,8 +881,9 @@ def VMCU_ResizeNearestOp : VMCU_LayerOp<"resize_nearest", [Pure]> {
     RESIZE_NEAREST_NEIGHBOR with its align_corners and half_pixel_centers,
     TOSA's `resize` in NEAREST_NEIGHBOR mode), so the kernel only copies
     bytes. Each map is non-decreasing and within the input; vmcu-tile takes
-    maps that repeat every sampled index equally often at an even stride
-    (integer up- and down-scaling). Segments tile the channels.
+    maps that repeat with a period of at most 16 outputs (any integer up-
+    or down-scaling, and the rational ratios TFLite and TOSA round).
+    Segments tile the channels.
 
     Example (2x upscaling):
 

@@ -176,13 +176,9 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
         // Three segments, and the channels of each per-channel operand
         // staged once (as emitBinary reads them).
         int64_t bytes = 3 * s;
-        for (Value operand : op->getOperands()) {
-          auto type = cast<ShapedType>(operand.getType());
-          if (type != op->getResult(0).getType() &&
-              !matchPattern(operand, m_Constant()) &&
-              type.getNumElements() == type.getShape().back())
-            bytes += type.getNumElements();
-        }
+        for (Value operand : op->getOperands())
+          if (isStagedBinaryOperand(operand, op->getResult(0).getType()))
+            bytes += cast<ShapedType>(operand.getType()).getNumElements();
         return bytes;
       })
       .Case<ConcatOp, SliceOp, TransposeOp, ResizeNearestOp>(
@@ -210,6 +206,12 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
         return static_cast<int64_t>(llvm::alignTo(window, kDotLanes)) +
                w.getDimSize(0) * (kAccBytes + 1);
       });
+}
+
+bool mlir::vmcu::isStagedBinaryOperand(Value operand, Type out) {
+  auto type = cast<ShapedType>(operand.getType());
+  return type != out && !matchPattern(operand, m_Constant()) &&
+         type.getRank() > 0 && type.getNumElements() == type.getShape().back();
 }
 
 an::KernelWork mlir::vmcu::layerWork(LayerOpInterface layer,

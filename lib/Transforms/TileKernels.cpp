@@ -82,7 +82,7 @@ FailureOr<BinaryOperand> readOperand(Emitter &e, Operation *op, Value operand,
     read.buf = e.scratch(e.seg, i8Type);
     return read;
   }
-  if (type.getNumElements() == read.channels) {
+  if (isStagedBinaryOperand(operand, out)) {
     read.read = OperandRead::Staged;
     read.buf = e.scratch(read.channels, i8Type);
     return read;

@@ -55,6 +55,12 @@ GemmTileShape gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
 /// a GEMM: a fully connected layer, or a 1x1 stride-1 unpadded conv.
 bool isGemmLayer(LayerOpInterface layer);
 
+/// Whether the kernel of a vmcu.add or vmcu.mul stages `operand` on the
+/// stack before its loops: a ring operand (not a constant) of another
+/// shape than the output `out` whose every dimension but the innermost is
+/// 1 (a per-channel gate, or one element).
+bool isStagedBinaryOperand(Value operand, Type out);
+
 /// The stack bytes of the buffers `layer`'s kernel allocates with
 /// segments of `segmentBytes` (accumulators, staging segments, the
 /// depthwise window), as TileKernels.cpp emits them.

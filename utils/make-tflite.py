@@ -796,6 +796,16 @@ def kind_stem_wrapped(m):
     return m.conv2d(y, 8, 3, 2, SAME, RELU6)
 
 
+def kind_stems(m):
+    x = m.input((1, 31, 29, 3))
+    y = m.conv2d(x, 8, 3, 2, SAME, RELU6)
+    y = m.conv2d(m.depthwise(y, 3, 1, SAME, RELU6), 8, 1, 1, VALID, NONE)
+    y = m.conv2d(y, 16, 5, 1, VALID, RELU6)
+    y = m.conv2d(m.depthwise(y, 5, 2, SAME, RELU6), 8, 1, 1, VALID, NONE)
+    y = m.conv2d(y, 12, 7, 2, SAME, RELU6)
+    return m.conv2d(m.depthwise(y, 3, 1, VALID, RELU6), 4, 1, 1, VALID, NONE)
+
+
 def kind_conv1x1(m):
     x = m.input((1, 6, 6, 8))
     return m.conv2d(x, 12, 1, 1, VALID, NONE)
@@ -1098,6 +1108,11 @@ KINDS = {
                      "12x9x3, then CONV_2D 3x3 stride 2 SAME + RELU6 -> 6x5x8: a stem "
                      "conv whose input the offset solver places across the pool's end, "
                      "with a pixel split by it"),
+    "stems": (kind_stems,
+              "three KxK CONV_2D -> DEPTHWISE_CONV_2D -> CONV_2D 1x1 chains (stem "
+              "bottlenecks) on 31x29x3: 3x3 s2 SAME -> 16x15x8, dw 3x3 SAME, 1x1 -> 8; "
+              "5x5 s1 VALID -> 12x11x16, dw 5x5 s2 SAME -> 6x6x16, 1x1 -> 8; 7x7 s2 "
+              "SAME -> 3x3x12, dw 3x3 VALID -> 1x1x12, 1x1 -> 4"),
     "conv1x1": (kind_conv1x1, "CONV_2D 1x1, 6x6x8 -> 6x6x12, no activation"),
     "depthwise": (kind_depthwise,
                   "DEPTHWISE_CONV_2D 3x3 stride 1 SAME + RELU6, depth_multiplier 1, 7x7x8"),

@@ -61,6 +61,7 @@ llvm::json::Value mlir::vmcu::toJSON(const MemoryReport &report) {
         {"macs", layer.macs},
         {"executed_macs", layer.executedMacs},
         {"estimated_cycles", layer.estimatedCycles},
+        {"stack_bytes", layer.stackBytes},
         {"also_live", std::move(alsoLive)},
     });
   }
@@ -258,13 +259,18 @@ void mlir::vmcu::printMemorySVG(llvm::raw_ostream &os,
            << escapeXML(layer.name) << " live: " << escapeXML(tensor.name)
            << " [" << range.begin << ", " << range.end << ")</title></rect>\n";
     }
-    // Layer label, rotated under the column.
+    // Layer label, rotated under the column: the footprint in the arena
+    // and the stack buffers beside it.
     double labelX = columnX(k) + kColumnWidth / 2.0 + kFontSize / 3.0;
     int labelY = kMarginTop + kPlotHeight + 8;
     os << "<text class=\"layer\" x=\"" << fmt(labelX) << "\" y=\"" << labelY
        << "\" transform=\"rotate(-60 " << fmt(labelX) << " " << labelY
        << ")\" text-anchor=\"end\">" << escapeXML(layer.name) << " ("
-       << layer.footprintBytes << " B)</text>\n";
+       << layer.footprintBytes << " B";
+    // Its stack buffers, outside the arena (a stem's line buffer).
+    if (layer.stackBytes > 0)
+      os << " + " << layer.stackBytes << " B stack";
+    os << ")</text>\n";
   }
 
   // Legend: one colour per tensor.

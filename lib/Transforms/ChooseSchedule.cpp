@@ -85,12 +85,13 @@ struct Schedule {
 };
 
 /// Whether `op` may take a line buffer: unit strides, and a segment size
-/// (if one is set) that also divides the expanded channels.
+/// (if one is set) that also divides the expanded channels of a line
+/// buffer in the pool (a stem's is on the stack).
 bool canLineBuffer(BottleneckOp op) {
   int64_t cmid = op.getExpand().getOutput().getType().getDimSize(3);
   std::optional<uint64_t> seg = op.getSegmentBytes();
   return op.supportsLineBuffer() &&
-         (!seg || cmid % static_cast<int64_t>(*seg) == 0);
+         (op.isStem() || !seg || cmid % static_cast<int64_t>(*seg) == 0);
 }
 
 /// The top-level bottlenecks of `func`, in order.
@@ -115,7 +116,8 @@ int64_t separateCycles(BottleneckOp op) {
 int64_t lineBufferCycles(BottleneckOp op) {
   auto layer = cast<LayerOpInterface>(op.getOperation());
   analysis::KernelWork work = layerWork(layer, segmentSizeOf(layer));
-  work.kind = analysis::KernelKind::FusedLineBuffer;
+  if (!op.isStem())
+    work.kind = analysis::KernelKind::FusedLineBuffer;
   work.macs = layerMacs(layer);
   return analysis::estimateCycles(work);
 }
@@ -136,6 +138,20 @@ struct BlockOption {
 /// Cycles option `i` of `opts` saves against the next one.
 int64_t saving(ArrayRef<BlockOption> opts, unsigned i) {
   return opts[i + 1].cycles - opts[i].cycles;
+}
+
+/// The block (among those `eligible` marks; all if it is empty) that
+/// saves least against its next option, if any has one.
+std::optional<unsigned> leastSaving(ArrayRef<SmallVector<BlockOption>> options,
+                                    ArrayRef<unsigned> pick,
+                                    ArrayRef<bool> eligible) {
+  std::optional<unsigned> least;
+  for (auto [i, opts] : llvm::enumerate(options))
+    if (pick[i] + 1 < opts.size() && (eligible.empty() || eligible[i]) &&
+        (!least ||
+         saving(opts, pick[i]) < saving(options[*least], pick[*least])))
+      least = i;
+  return least;
 }
 
 /// The schedule that takes option `pick[i]` for bottleneck i.
@@ -205,15 +221,24 @@ struct VMCUChooseSchedulePass
     SmallVector<unsigned> pick(options.size(), 0);
     FailureOr<PlanTrial> trial = failure();
     for (;;) {
-      trial = plan(scheduleOf(options, pick));
+      Schedule current = scheduleOf(options, pick);
+      trial = plan(current);
       if (succeeded(trial) && trial->sramBytes() <= budget)
         break;
-      std::optional<unsigned> least;
-      for (auto [i, opts] : llvm::enumerate(options))
-        if (pick[i] + 1 < opts.size() &&
-            (!least ||
-             saving(opts, pick[i]) < saving(options[*least], pick[*least])))
-          least = i;
+      // The one fallback that brings the plan within the budget at the
+      // least cost, if one does; else the blocks whose kernels put the plan
+      // over the budget fall back first.
+      if (std::optional<unsigned> fix = fittingFallback(options, pick, budget)) {
+        ++pick[*fix];
+        trial = plan(scheduleOf(options, pick));
+        break;
+      }
+      SmallVector<bool> atFault(options.size(), true);
+      if (succeeded(trial))
+        atFault = blocksOverBudget(current, *trial, budget);
+      std::optional<unsigned> least = leastSaving(options, pick, atFault);
+      if (!least)
+        least = leastSaving(options, pick, {});
       if (!least)
         break;
       ++pick[*least];
@@ -246,12 +271,14 @@ struct VMCUChooseSchedulePass
     SmallVector<unsigned> paired;
     for (unsigned i : chosen.lineBuffer) {
       BottleneckOp op = ops[i];
-      // The attributes only for the estimate: applySchedule sets them.
+      // The attributes only for the estimate: applySchedule sets them (a
+      // stem has its line buffer from vmcu-fuse-bottleneck).
+      bool lineBuffer = op.getLineBuffer();
       op.setLineBuffer(true);
       op.setPairedProjection(true);
       auto layer = cast<LayerOpInterface>(op.getOperation());
       int64_t bytes = kernelScratchBytes(layer, segmentSizeOf(layer));
-      op.setLineBuffer(false);
+      op.setLineBuffer(lineBuffer);
       op.setPairedProjection(false);
       if (trial.arenaBytes + std::max(scratch, bytes + kPairedFrameMargin) >
           budget)
@@ -310,23 +337,91 @@ struct VMCUChooseSchedulePass
 
     SmallVector<SmallVector<BlockOption>> options;
     for (auto [i, op] : llvm::enumerate(ops)) {
-      SmallVector<BlockOption> opts = {
-          {BlockPlan::Recompute, recomputeCycles(op)}};
+      // The all-fused plan's option, which always fits: recomputing, or a
+      // stem's line buffer (its only fused schedule).
+      BlockOption base = {BlockPlan::Recompute, recomputeCycles(op)};
+      if (op.isStem())
+        base = {BlockPlan::LineBuffer, lineBufferCycles(op)};
+      SmallVector<BlockOption> opts = {base};
       if (unfusedFits[i])
         opts.push_back({BlockPlan::Unfused, separateCycles(op)});
-      if (lineBufferFits[i] && canLineBuffer(op))
+      if (!op.isStem() && lineBufferFits[i] && canLineBuffer(op))
         opts.push_back({BlockPlan::LineBuffer, lineBufferCycles(op)});
       llvm::stable_sort(opts, [](const BlockOption &a, const BlockOption &b) {
         return a.cycles < b.cycles;
       });
-      // Nothing slower than recomputing.
-      auto recompute = llvm::find_if(opts, [](const BlockOption &o) {
-        return o.plan == BlockPlan::Recompute;
+      // Nothing slower than the base.
+      auto last = llvm::find_if(opts, [&](const BlockOption &o) {
+        return o.plan == base.plan;
       });
-      opts.erase(std::next(recompute), opts.end());
+      opts.erase(std::next(last), opts.end());
       options.push_back(std::move(opts));
     }
     return options;
+  }
+
+  /// The block whose fallback to its next option alone brings the plan
+  /// `pick` within `budget` at the least estimated cost, if any does.
+  std::optional<unsigned>
+  fittingFallback(ArrayRef<SmallVector<BlockOption>> options,
+                  ArrayRef<unsigned> pick, int64_t budget) {
+    std::optional<unsigned> best;
+    for (auto [i, opts] : llvm::enumerate(options)) {
+      if (pick[i] + 1 >= opts.size() ||
+          (best && saving(opts, pick[i]) >= saving(options[*best], pick[*best])))
+        continue;
+      SmallVector<unsigned> fallback(pick);
+      ++fallback[i];
+      FailureOr<PlanTrial> trial = plan(scheduleOf(options, fallback));
+      if (succeeded(trial) && trial->sramBytes() <= budget)
+        best = i;
+    }
+    return best;
+  }
+
+  /// The block (or -1) of each kernel of the plan with `schedule`, in
+  /// chain order.
+  SmallVector<int> kernelBlocks(const Schedule &schedule) {
+    auto func = getOperation().lookupSymbol<func::FuncOp>(entry);
+    SmallVector<BottleneckOp> ops = bottlenecks(func);
+    SmallVector<int> blockOf;
+    for (LayerOpInterface layer : chainLayers(func)) {
+      auto it = llvm::find(ops, dyn_cast<BottleneckOp>(layer.getOperation()));
+      if (it == ops.end()) {
+        blockOf.push_back(-1);
+        continue;
+      }
+      int block = static_cast<int>(it - ops.begin());
+      if (!llvm::is_contained(schedule.unfused, block)) {
+        blockOf.push_back(block);
+        continue;
+      }
+      for (Operation &inner : it->getBody().front())
+        if (isa<LayerOpInterface>(inner))
+          blockOf.push_back(block);
+    }
+    return blockOf;
+  }
+
+  /// The blocks with a kernel that alone puts `trial` (planned with
+  /// `schedule`) over `budget`: its footprint beside the plan's largest
+  /// stack buffers, or its stack buffers beside the arena.
+  SmallVector<bool> blocksOverBudget(const Schedule &schedule,
+                                     const PlanTrial &trial, int64_t budget) {
+    SmallVector<int> blockOf = kernelBlocks(schedule);
+    SmallVector<bool> over(bottlenecks(getOperation().lookupSymbol<func::FuncOp>(
+                                           entry))
+                               .size(),
+                           false);
+    if (trial.footprintBytes.size() != blockOf.size() ||
+        trial.kernelScratchBytes.size() != blockOf.size())
+      return over;
+    for (auto [k, block] : llvm::enumerate(blockOf))
+      if (block >= 0 &&
+          (trial.footprintBytes[k] + trial.scratchBytes > budget ||
+           trial.arenaBytes + trial.kernelScratchBytes[k] > budget))
+        over[block] = true;
+    return over;
   }
 
   /// Whether each bottleneck's kernels fit `budget` in the plan `trial`:
@@ -336,25 +431,9 @@ struct VMCUChooseSchedulePass
   /// be planned.
   SmallVector<bool> fitting(const Schedule &trialSchedule, int64_t budget,
                             int64_t minArena) {
-    auto func = getOperation().lookupSymbol<func::FuncOp>(entry);
-    SmallVector<BottleneckOp> ops = bottlenecks(func);
-    // The block (or -1) of each kernel of the trial plan.
-    SmallVector<int> blockOf;
-    for (LayerOpInterface layer : chainLayers(func)) {
-      auto it = llvm::find(ops, dyn_cast<BottleneckOp>(layer.getOperation()));
-      if (it == ops.end()) {
-        blockOf.push_back(-1);
-        continue;
-      }
-      int block = static_cast<int>(it - ops.begin());
-      if (!llvm::is_contained(trialSchedule.unfused, block)) {
-        blockOf.push_back(block);
-        continue;
-      }
-      for (Operation &inner : it->getBody().front())
-        if (isa<LayerOpInterface>(inner))
-          blockOf.push_back(block);
-    }
+    SmallVector<BottleneckOp> ops =
+        bottlenecks(getOperation().lookupSymbol<func::FuncOp>(entry));
+    SmallVector<int> blockOf = kernelBlocks(trialSchedule);
     SmallVector<bool> fits(ops.size(), false);
     FailureOr<PlanTrial> trial = plan(trialSchedule);
     if (failed(trial) || trial->footprintBytes.size() != blockOf.size() ||

@@ -1,6 +1,7 @@
 //===- FuseBottleneck.cpp - fuse inverted bottlenecks ---------------------===//
 //
-// Moves pw-expand -> dw -> pw-project [-> add] chains into vmcu.bottleneck.
+// Moves pw-expand -> dw -> pw-project [-> add] chains, and KxK conv -> dw ->
+// pw-project stems, into vmcu.bottleneck.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,24 +28,36 @@ struct BottleneckChain {
   AddOp residual;
 };
 
+/// Whether `conv` may expand a stem bottleneck: a KxK conv whose stride
+/// does not exceed its kernel (the rows it skips would never be freed).
+static bool isStemExpansion(Conv2DOp conv) {
+  auto w = conv.getWeight().getType();
+  ArrayRef<int64_t> stride = conv.getStride();
+  return !conv.isPointwise() && stride[0] <= w.getDimSize(1) &&
+         stride[1] <= w.getDimSize(2);
+}
+
 /// Matches the chain that ends in `project`, if every intermediate has a
-/// single use and both convolutions are pointwise.
-static std::optional<BottleneckChain> matchChain(Conv2DOp project,
-                                                 bool fuseResidual) {
+/// single use, the projection is pointwise and the expansion pointwise
+/// or (with `fuseStem`) a stem conv.
+static std::optional<BottleneckChain>
+matchChain(Conv2DOp project, bool fuseResidual, bool fuseStem) {
   if (!project.isPointwise())
     return std::nullopt;
   auto dw = project.getInput().getDefiningOp<DepthwiseConv2DOp>();
   if (!dw || !dw->hasOneUse())
     return std::nullopt;
   auto expand = dw.getInput().getDefiningOp<Conv2DOp>();
-  if (!expand || !expand->hasOneUse() || !expand.isPointwise())
+  if (!expand || !expand->hasOneUse() ||
+      !(expand.isPointwise() || (fuseStem && isStemExpansion(expand))))
     return std::nullopt;
   // Already fused chains live inside a bottleneck body.
   if (isa<BottleneckOp>(project->getParentOp()))
     return std::nullopt;
 
   BottleneckChain chain{expand, dw, project, AddOp()};
-  if (!fuseResidual || !project->hasOneUse())
+  // A stem runs with a line buffer only, which takes no residual.
+  if (!fuseResidual || !expand.isPointwise() || !project->hasOneUse())
     return chain;
   auto add = dyn_cast<AddOp>(*project->getUsers().begin());
   Value blockInput = expand.getInput();
@@ -72,6 +85,9 @@ static void fuse(IRRewriter &rewriter, BottleneckChain chain) {
   for (Operation *op : ops)
     rewriter.clone(*op, mapping);
   YieldOp::create(rewriter, last->getLoc(), mapping.lookup(last->getResult(0)));
+  // A stem has no other schedule.
+  if (fused.isStem())
+    fused.setLineBuffer(true);
 
   rewriter.replaceOp(last, fused.getOutput());
   for (Operation *op : llvm::reverse(ArrayRef(ops).drop_back()))
@@ -84,27 +100,40 @@ struct VMCUFuseBottleneckPass
 
   void runOnOperation() override {
     // Chains are taken in program order; a conv claimed by an earlier chain
-    // (e.g. a projection that also looks like the next expansion) is skipped.
+    // (e.g. a projection that also looks like the next expansion) is
+    // skipped. Stems come second: a stem's projection may also be the next
+    // block's expansion, and that block, fused, keeps its expanded tensor
+    // out of the pool, which the stem's fusion cannot make up for.
     SmallVector<BottleneckChain> chains;
     llvm::DenseSet<Operation *> claimed;
-    getOperation().walk([&](Conv2DOp project) {
-      auto chain = matchChain(project, fuseResidual);
-      if (!chain || claimed.contains(chain->expand))
-        return;
-      for (Operation *op :
-           {chain->expand.getOperation(), chain->depthwise.getOperation(),
-            chain->project.getOperation()})
-        claimed.insert(op);
-      if (chain->residual)
-        claimed.insert(chain->residual);
-      chains.push_back(*chain);
-    });
+    auto collect = [&](bool stems) {
+      getOperation().walk([&](Conv2DOp project) {
+        auto chain = matchChain(project, fuseResidual, stems);
+        if (!chain || chain->expand.isPointwise() == stems)
+          return;
+        SmallVector<Operation *, 4> ops = {chain->expand, chain->depthwise,
+                                           chain->project};
+        if (chain->residual)
+          ops.push_back(chain->residual);
+        if (llvm::any_of(ops, [&](Operation *op) {
+              return claimed.contains(op);
+            }))
+          return;
+        claimed.insert(ops.begin(), ops.end());
+        chains.push_back(*chain);
+      });
+    };
+    collect(/*stems=*/false);
+    if (fuseStem)
+      collect(/*stems=*/true);
     IRRewriter rewriter(&getContext());
     for (BottleneckChain &chain : chains) {
       fuse(rewriter, chain);
       ++numFused;
       if (chain.residual)
         ++numResidual;
+      if (!chain.expand.isPointwise())
+        ++numStem;
     }
   }
 };

@@ -143,6 +143,44 @@ bool mlir::vmcu::isGemmLayer(LayerOpInterface layer) {
          llvm::all_of(conv.getPad(), [](int64_t v) { return v == 0; });
 }
 
+/// The channel groups a stem's depthwise part may take, largest first:
+/// whole blocks of vmcu.depthwise_block's 4 lanes up to an ordinary
+/// depthwise layer's 16-byte segment, then 2 and 1 for odd channel counts.
+constexpr int64_t kStemChannelGroups[] = {16, 8, 4, 2, 1};
+
+int64_t mlir::vmcu::stemChannelGroup(int64_t cmid) {
+  for (int64_t group : kStemChannelGroups)
+    if (cmid % group == 0)
+      return group;
+  llvm_unreachable("1 divides every channel count");
+}
+
+namespace {
+
+/// The stack buffers of a stem bottleneck's kernel (LineBufferEmitter):
+/// the line buffer, the KxK expansion's column rows and outputs, the
+/// window of one channel group, the projection's rows and outputs and one
+/// output segment.
+int64_t stemScratchBytes(BottleneckOp op, int64_t segmentBytes) {
+  Conv2DOp expand = op.getExpand();
+  auto w1 = expand.getWeight().getType();
+  auto dw = op.getDepthwise().getWeight().getType();
+  int64_t window = w1.getNumElements() / w1.getDimSize(0);
+  int64_t cmid = dw.getDimSize(2);
+  int64_t cout = op.getOutput().getType().getDimSize(3);
+  int64_t midW = expand.getOutput().getType().getDimSize(2);
+  int64_t group = stemChannelGroup(cmid);
+  GemmTileShape expandShape = gemmTileShape(
+      std::min(kStemBlockPixels, midW), window, cmid, group);
+  GemmTileShape projectShape =
+      gemmTileShape(op.getProjectPixels(), cmid, cout, segmentBytes);
+  return op.getLineBufferBytes() + expandShape.scratchBytes() +
+         dw.getDimSize(0) * dw.getDimSize(1) * group +
+         projectShape.scratchBytes() + segmentBytes;
+}
+
+} // namespace
+
 int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
                                        int64_t segmentBytes) {
   constexpr int64_t kAccBytes = 4;
@@ -154,6 +192,8 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
       })
       .Case([&](BottleneckOp op) {
         auto dw = op.getDepthwise().getWeight().getType();
+        if (op.isStem())
+          return stemScratchBytes(op, s);
         if (!op.getLineBuffer()) {
           int64_t cout = op.getOutput().getType().getDimSize(3);
           return cout * kAccBytes + 2 * kAccBytes + 2 * s;
@@ -226,8 +266,9 @@ an::KernelWork mlir::vmcu::layerWork(LayerOpInterface layer,
   else if (isa<DepthwiseConv2DOp>(layer))
     work.kind = an::KernelKind::Depthwise;
   else if (auto fused = dyn_cast<BottleneckOp>(layer.getOperation())) {
-    work.kind = fused.getLineBuffer() ? an::KernelKind::FusedLineBuffer
-                                      : an::KernelKind::FusedRecompute;
+    work.kind = fused.isStem()          ? an::KernelKind::FusedStem
+                : fused.getLineBuffer() ? an::KernelKind::FusedLineBuffer
+                                        : an::KernelKind::FusedRecompute;
     if (!fused.getLineBuffer())
       work.macs = fusedMacs(fused);
   }

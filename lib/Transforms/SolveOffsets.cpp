@@ -99,6 +99,7 @@ MemoryReport buildReport(SegmentPoolOp pool, ArrayRef<PlacedKernel> kernels,
     layer.macs = op.getMacs().value_or(0);
     layer.executedMacs = op.getExecutedMacs().value_or(0);
     layer.estimatedCycles = op.getEstimatedCycles().value_or(0);
+    layer.stackBytes = op.getStackBytes().value_or(0);
     layer.input = kernel.input;
     layer.output = kernel.output;
     layer.alsoLive.append(kernel.skips.begin(), kernel.skips.end());

@@ -296,8 +296,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       total += bytes / unit;
     for (ChainLayer layer : chain)
       if (auto fused = dyn_cast<BottleneckOp>(layer.op.getOperation()))
-        if (fused.getLineBuffer())
-          total += fused.getLineBufferBytes() / unit;
+        total += fused.getPoolWorkspaceBytes() / unit;
 
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());
@@ -371,11 +370,11 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       inputs.push_back(bases[t]);
     Value workspace;
     auto fused = dyn_cast<BottleneckOp>(layer.op.getOperation());
-    if (fused && fused.getLineBuffer())
+    if (fused && fused.getPoolWorkspaceBytes() > 0)
       workspace = TensorBaseOp::create(
           b, layer.op->getLoc(), b.getIndexType(), env.pool,
           b.getStringAttr(layer.name + "_line_buffer"),
-          b.getI64IntegerAttr(fused.getLineBufferBytes() / env.unitBytes),
+          b.getI64IntegerAttr(fused.getPoolWorkspaceBytes() / env.unitBytes),
           IntegerAttr());
     auto kernel =
         KernelOp::create(b, layer.op->getLoc(), b.getStringAttr(layer.name),
@@ -388,6 +387,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     kernel.setMacs(layerMacs(layer.op));
     kernel.setExecutedMacs(work.macs);
     kernel.setEstimatedCycles(analysis::estimateCycles(work));
+    kernel.setStackBytes(kernelScratchBytes(layer.op, layer.segmentBytes));
 
     tile::KernelTensors tensors{bases[layer.inputTensor],
                                 bases[layer.outputTensor]};

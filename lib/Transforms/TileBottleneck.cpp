@@ -218,32 +218,40 @@ LogicalResult mlir::vmcu::tile::emitBottleneck(Emitter &e, BottleneckOp op,
 
 namespace {
 
-/// The geometry of a line-buffer bottleneck: unit-stride expand and
-/// project, so the expanded tensor B has the input's H x W.
+/// The geometry of a line-buffer bottleneck: input A (h x w), expanded
+/// tensor B (midH x midW: A's with a 1x1 expansion), output; the depthwise
+/// window over B.
 struct LineBufferGeometry {
   int64_t h, w, cin, cmid, cout;
+  int64_t midH, midW;
   int64_t outH, outW;
   int64_t kr, kc, strideR, strideC, padR, padC;
 };
 
 LineBufferGeometry lineBufferGeometry(BottleneckOp op) {
   auto a = op.getInput().getType(), out = op.getOutput().getType();
+  auto mid = op.getExpand().getOutput().getType();
   DepthwiseConv2DOp dw = op.getDepthwise();
   auto dwW = dw.getWeight().getType();
   ArrayRef<int64_t> stride = dw.getStride(), pad = dw.getPad();
-  return {a.getDimSize(1),
-          a.getDimSize(2),
-          a.getDimSize(3),
-          dwW.getDimSize(2),
-          out.getDimSize(3),
-          out.getDimSize(1),
-          out.getDimSize(2),
-          dwW.getDimSize(0),
-          dwW.getDimSize(1),
-          stride[0],
-          stride[1],
-          pad[0],
-          pad[2]};
+  return {a.getDimSize(1),   a.getDimSize(2),   a.getDimSize(3),
+          dwW.getDimSize(2), out.getDimSize(3), mid.getDimSize(1),
+          mid.getDimSize(2), out.getDimSize(1), out.getDimSize(2),
+          dwW.getDimSize(0), dwW.getDimSize(1), stride[0],
+          stride[1],         pad[0],            pad[2]};
+}
+
+/// The input axes of a stem's KxK expansion computing its first `rows`
+/// rows.
+ConvGeometry stemGeometry(BottleneckOp op, int64_t rows) {
+  Conv2DOp ex = op.getExpand();
+  auto a = ex.getInput().getType(), mid = ex.getOutput().getType();
+  auto w = ex.getWeight().getType();
+  ArrayRef<int64_t> stride = ex.getStride(), pad = ex.getPad();
+  return {makeAxis(a.getDimSize(1), rows, stride[0], pad[0], w.getDimSize(1)),
+          makeAxis(a.getDimSize(2), mid.getDimSize(2), stride[1], pad[2],
+                   w.getDimSize(2)),
+          a.getDimSize(3), mid.getDimSize(3)};
 }
 
 /// Emits the line-buffer kernel of `op`; see emitBottleneckLineBuffer.
@@ -251,14 +259,27 @@ class LineBufferEmitter {
 public:
   LineBufferEmitter(Emitter &e, BottleneckOp op, const KernelTensors &t)
       : e(e), op(op), t(t), g(lineBufferGeometry(op)), s(e.seg),
-        cinS(g.cin / s), midS(g.cmid / s), coutS(g.cout / s) {}
+        cinS(g.cin / s), coutS(g.cout / s),
+        // Expanded rows an output needs.
+        neededRows(std::min(
+            g.midH, std::max<int64_t>(
+                        0, (g.outH - 1) * g.strideR - g.padR + g.kr))) {
+    if (op.isStem())
+      groupEmitter.emplace(e.b, e.env, e.loc,
+                           stemChannelGroup(g.cmid));
+    mg = mid().seg;
+    midS = g.cmid / mg;
+  }
 
   LogicalResult emit() {
     if (failed(buildTables()))
       return failure();
     Type i8 = e.b.getI8Type();
-    xrows = e.scratch(expand->shape.pixels * expand->shape.rowStride, i8);
-    win = e.scratch(g.kr * g.kc * s, i8);
+    if (op.isStem())
+      band = e.scratch(op.getLineBufferBytes(), i8);
+    else
+      xrows = e.scratch(expand->shape.pixels * expand->shape.rowStride, i8);
+    win = e.scratch(g.kr * g.kc * mg, i8);
     cpix = e.scratch(project->shape.pixels * project->shape.rowStride, i8);
     obuf = e.scratch(s, i8);
     if (op.getResidual())
@@ -266,23 +287,25 @@ public:
 
     // Rows output row 0 needs that the general step below does not expand.
     int64_t prologueEnd =
-        std::min(g.h, std::max<int64_t>(0, g.kr - g.padR - g.strideR));
+        std::min(g.midH, std::max<int64_t>(0, g.kr - g.padR - g.strideR));
     e.loop(0, prologueEnd, [&](Value y) { expandRow(y); });
     e.loop(0, g.outH, [&](Value p) {
       // The rows output row p needs and row p - 1 did not.
       e.loop(
           {e.c(prologueEnd), e.d(0) * g.strideR + (g.kr - g.padR - g.strideR)},
-          {e.c(g.h), e.d(0) * g.strideR + (g.kr - g.padR)}, p,
+          {e.c(g.midH), e.d(0) * g.strideR + (g.kr - g.padR)}, p,
           [&](Value y) { expandRow(y); });
       outputRow(p);
     });
-    // Rows no output needs: only freed.
-    int64_t lastNeeded = (g.outH - 1) * g.strideR - g.padR + g.kr;
-    if (!op.getResidual())
-      e.loop(std::min(g.h, std::max<int64_t>(0, lastNeeded)), g.h,
-             [&](Value y) {
-               e.loop(0, g.w, [&](Value x) { freeInputPixel(y, x); });
-             });
+    // Input rows no needed expanded row reads: only freed.
+    if (op.isStem()) {
+      ConvGeometry stem = stemGeometry(op, neededRows);
+      e.freeTail(stem.rows, stem.cols, t.input, cinS);
+    } else if (!op.getResidual()) {
+      e.loop(neededRows, g.h, [&](Value y) {
+        e.loop(0, g.w, [&](Value x) { freeInputPixel(y, x); });
+      });
+    }
     return success();
   }
 
@@ -291,17 +314,26 @@ private:
   BottleneckOp op;
   const KernelTensors &t;
   LineBufferGeometry g;
-  int64_t s, cinS, midS, coutS;
-  // The two pointwise convs as GEMM tiles (their flash tables inside).
+  int64_t s, cinS, coutS, neededRows;
+  // A stem's depthwise part works in channel groups of its own (mg bytes,
+  // midS groups), made by groupEmitter; other blocks in ring segments.
+  std::optional<Emitter> groupEmitter;
+  int64_t mg, midS;
+  // The two pointwise convs as GEMM tiles (their flash tables inside); a
+  // stem's KxK expansion as a WindowGemm instead of `expand`.
   std::optional<GemmTiles> expand, project;
+  std::optional<WindowGemm> stemExpand;
   // Flash tables of the depthwise conv and the residual add.
   std::optional<DepthwiseTables> dwTables;
   Value m2, sh2, addMult, addShift;
   // Stack buffers (besides the GEMM tiles' segments): a block of input
   // pixels, the depthwise window of one channel segment, one
   // depthwise output pixels of one projection block, one output (and
-  // residual) segment.
-  Value xrows, win, cpix, obuf, rbuf;
+  // residual) segment; a stem's line buffer.
+  Value xrows, win, cpix, obuf, rbuf, band;
+
+  /// The emitter of the expanded tensor's channel groups.
+  Emitter &mid() { return groupEmitter ? *groupEmitter : e; }
 
   LogicalResult buildTables() {
     Conv2DOp ex = op.getExpand(), pr = op.getProject();
@@ -310,13 +342,19 @@ private:
     auto w3 = constantValues<int8_t>(op, pr.getWeight(), "project weight");
     auto b3 = constantValues<int32_t>(op, pr.getBias(), "project bias");
     FailureOr<DepthwiseTables> dw =
-        packDepthwise(e, "dw_", op.getDepthwise(), s);
+        packDepthwise(mid(), "dw_", op.getDepthwise(), mg);
     if (failed(w1) || failed(b1) || failed(w3) || failed(b3) || failed(dw))
       return failure();
     // The expansion takes a row's input pixels in pairs, the projection
     // its output pixels.
-    expand.emplace(e, "expand_", g.cin, g.cmid, g.w, *w1, *b1,
-                   static_cast<int32_t>(ex.getInputZp()), ex.getRequant());
+    auto zp = static_cast<int32_t>(ex.getInputZp());
+    if (op.isStem())
+      stemExpand.emplace(e, mid(), "expand_", stemGeometry(op, neededRows),
+                         std::min(kStemBlockPixels, g.midW), *w1, *b1, zp,
+                         ex.getRequant(), t.input);
+    else
+      expand.emplace(e, "expand_", g.cin, g.cmid, g.w, *w1, *b1, zp,
+                     ex.getRequant());
     project.emplace(e, "project_", g.cmid, g.cout, op.getProjectPixels(), *w3,
                     *b3,
                     static_cast<int32_t>(pr.getInputZp()), pr.getRequant());
@@ -332,7 +370,30 @@ private:
   /// Line-buffer segment of expanded pixel (y, x), channel segment mm: slot
   /// y mod R of the workspace.
   AffineExpr slotSegment(AffineExpr y, AffineExpr x, AffineExpr mm) {
-    return (y % g.kr * g.w + x) * midS + mm;
+    return (y % g.kr * g.midW + x) * midS + mm;
+  }
+
+  /// Stores the channel group at element `at` of `buf` as the line
+  /// buffer's segment (y, x, mm), expressions over `dims`.
+  void storeBand(AffineExpr y, AffineExpr x, AffineExpr mm, ValueRange dims,
+                 Value buf, Value at) {
+    if (!band)
+      return e.storeSegment(t.workspace, slotSegment(y, x, mm), dims, buf, at);
+    Value v = vector::LoadOp::create(e.b, e.loc, mid().segType(), buf,
+                                     ValueRange{at});
+    Value to = e.apply(slotSegment(y, x, mm) * mg, dims);
+    vector::StoreOp::create(e.b, e.loc, v, band, ValueRange{to});
+  }
+
+  /// Loads the line buffer's segment (y, x, mm) into `buf` at `at`.
+  void loadBand(AffineExpr y, AffineExpr x, AffineExpr mm, ValueRange dims,
+                Value buf, Value at) {
+    if (!band)
+      return e.loadSegment(t.workspace, slotSegment(y, x, mm), dims, buf, at);
+    Value from = e.apply(slotSegment(y, x, mm) * mg, dims);
+    Value v = vector::LoadOp::create(e.b, e.loc, mid().segType(), band,
+                                     ValueRange{from});
+    vector::StoreOp::create(e.b, e.loc, v, buf, ValueRange{at});
   }
 
   void freeInputPixel(Value y, Value x) {
@@ -342,9 +403,12 @@ private:
     });
   }
 
-  /// Expands input row `y` into its line-buffer slot, a block of pixels at
-  /// a time; without a residual the row is then dead.
+  /// Expands row `y` of B into its line-buffer slot, a block of pixels at
+  /// a time. A 1x1 expansion's input row is then dead without a residual; a
+  /// stem frees the input rows no later row of B reads.
   void expandRow(Value y) {
+    if (stemExpand)
+      return expandStemRow(y);
     int64_t pixels = expand->shape.pixels;
     e.loop(0, g.w / pixels, [&](Value xb) {
       expandPixels(
@@ -352,6 +416,23 @@ private:
     });
     for (int64_t x = g.w - g.w % pixels; x < g.w; ++x)
       expandPixels(y, Value(), [&](int64_t) { return e.c(x); }, 1);
+  }
+
+  /// A stem's row y of B: the KxK conv over its input window rows.
+  void expandStemRow(Value y) {
+    ConvGeometry stem = stemGeometry(op, neededRows);
+    const GemmTileShape &shape = stemExpand->tiles.shape;
+    int64_t groupSegs = shape.groupBytes / mg;
+    e.emitWindowedRowBlocks(
+        stem.rows, stem.cols, t.input, cinS, shape.pixels, y,
+        [&](Value p, ArrayRef<Value> qs) {
+          stemExpand->emitBlock(
+              p, qs, [&](Value group, int64_t i, int64_t j, Value out) {
+                storeBand(e.d(0), e.d(1), e.d(2) * groupSegs + j,
+                          {p, qs[i], group}, out,
+                          e.index(i * shape.groupBytes + j * mg));
+              });
+        });
   }
 
   /// Expands `count` pixels of row y: pixel i at column `column(i)`, an
@@ -389,9 +470,8 @@ private:
                    SmallVector<Value, 3> all(dims);
                    all.push_back(group);
                    AffineExpr ms = e.d(dims.size()) * groupSegs + j;
-                   e.storeSegment(t.workspace,
-                                  slotSegment(e.d(0), column(i), ms), all, out,
-                                  e.index(i * shape.groupBytes + j * s));
+                   storeBand(e.d(0), column(i), ms, all, out,
+                             e.index(i * shape.groupBytes + j * s));
                  });
   }
 
@@ -405,20 +485,20 @@ private:
     // Tap (r, t) of (p, q) is in bounds: d0 = p, d1 = q, d2 = r, d3 = t.
     AffineExpr y = tap(e.d(0), g.strideR, g.padR, e.d(2));
     AffineExpr x = tap(e.d(1), g.strideC, g.padC, e.d(3));
-    IntegerSet inside =
-        IntegerSet::get(4, 0, {y, e.c(g.h - 1) - y, x, e.c(g.w - 1) - x},
-                        {false, false, false, false});
+    IntegerSet inside = IntegerSet::get(
+        4, 0, {y, e.c(g.midH - 1) - y, x, e.c(g.midW - 1) - x},
+        {false, false, false, false});
     Value zpSegment = arith::ConstantOp::create(
         e.b, e.loc,
         cast<TypedAttr>(DenseElementsAttr::get(
-            e.segType(), static_cast<int8_t>(dw.getInputZp()))));
+            mid().segType(), static_cast<int8_t>(dw.getInputZp()))));
     // Padding taps first, then the in-bounds ones, in two tap loops: one
     // if/else per tap would let LLVM merge both stores into one of a
     // selected vector, which it splits into byte moves.
     auto eachTap = [&](bool insideTaps) {
       e.loop(0, g.kr, [&](Value r) {
         e.loop(0, g.kc, [&](Value tt) {
-          Value at = e.apply((e.d(0) * g.kc + e.d(1)) * s, {r, tt});
+          Value at = e.apply((e.d(0) * g.kc + e.d(1)) * mg, {r, tt});
           auto ifOp = affine::AffineIfOp::create(e.b, e.loc, inside,
                                                  ValueRange{p, q, r, tt},
                                                  /*withElse=*/!insideTaps);
@@ -430,19 +510,17 @@ private:
             return;
           }
           e.b.setInsertionPointToStart(ifOp.getThenBlock());
-          e.loadSegment(t.workspace,
-                        slotSegment(tap(e.d(0), g.strideR, g.padR, e.d(2)),
-                                    tap(e.d(1), g.strideC, g.padC, e.d(3)),
-                                    e.d(4)),
-                        {p, q, r, tt, mm}, win, at);
+          loadBand(tap(e.d(0), g.strideR, g.padR, e.d(2)),
+                   tap(e.d(1), g.strideC, g.padC, e.d(3)), e.d(4),
+                   {p, q, r, tt, mm}, win, at);
         });
       });
     };
     eachTap(/*insideTaps=*/false);
     eachTap(/*insideTaps=*/true);
-    emitWindowRequant(e, win, *dwTables, g.kr, g.kc, mm,
+    emitWindowRequant(mid(), win, *dwTables, g.kr, g.kc, mm,
                       {dw.getRequant(), m2, sh2}, cpix,
-                      e.d(0) * s + row * project->shape.rowStride);
+                      e.d(0) * mg + row * project->shape.rowStride);
   }
 
   /// Output row p in blocks of the projection's pixels (the last block of
@@ -526,7 +604,7 @@ private:
 LogicalResult
 mlir::vmcu::tile::emitBottleneckLineBuffer(Emitter &e, BottleneckOp op,
                                            const KernelTensors &t) {
-  if (!t.workspace)
+  if (!t.workspace && op.getPoolWorkspaceBytes() > 0)
     return op.emitOpError("line_buffer needs a workspace from vmcu-tile");
   return LineBufferEmitter(e, op, t).emit();
 }

@@ -13,70 +13,34 @@ namespace {
 // conv2d / fully_connected: paper Figures 4 and 5.
 //===----------------------------------------------------------------------===//
 
-struct ConvGeometry {
-  Axis rows, cols;
-  int64_t inC, outC;
-};
-
 /// Output pixels of a row that share a narrow conv's GEMM tiles: the
 /// tiles' register blocks reuse each weight word across them.
 constexpr int64_t kNarrowBlockPixels = 2;
 
 /// A conv whose segments are narrower than the 4 lanes of a vmcu.dot (a
-/// stem conv over 1 or 3 input channels): per block of output pixels of a
-/// row, each pixel's whole kr x kc x Cin window is gathered once into its
-/// row of a column buffer (im2col; padding taps read the zero point, the
-/// lanes past the window, up to a multiple of 4, have zero weights) and
-/// the input pixels it reads last are freed; then the output channels are
-/// GEMM tiles (GemmTiles) over the block's rows.
-LogicalResult emitNarrowConv(Emitter &e, Operation *op, const ConvGeometry &g,
+/// stem conv over 1 or 3 input channels): WindowGemm over blocks of
+/// output pixels of a row.
+LogicalResult emitNarrowConv(Emitter &e, const ConvGeometry &g,
                              ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
                              int32_t inputZp, RequantAttr rq,
                              const KernelTensors &t) {
-  int64_t s = e.seg, cs = g.inC / s, ks = g.outC / s;
-  int64_t kc = g.cols.kernel;
-  int64_t window = g.rows.kernel * kc * g.inC;
-  // Weights stay [k][window]: the im2col order (r, t, c).
-  GemmTiles tiles(e, "", window, g.outC,
+  int64_t s = e.seg, ks = g.outC / s;
+  WindowGemm conv(e, e, "", g,
                   std::min(kNarrowBlockPixels, g.cols.outExtent), w, bias,
-                  inputZp, rq);
-  int64_t lanes = tiles.shape.rowStride;
-  int64_t groupSegs = tiles.shape.groupBytes / s;
-  Value col = e.scratch(tiles.shape.pixels * lanes, e.b.getI8Type());
-  Value zp =
-      arith::ConstantOp::create(e.b, e.loc, e.b.getI8IntegerAttr(inputZp));
-
-  // Row i of the column buffer: output pixel (p, q)'s window.
-  auto gather = [&](Value p, Value q, int64_t i) {
-    e.loop(0, window, [&](Value k) {
-      e.store(zp, col, e.apply(e.d(0) + i * lanes, {k}));
-    });
-    e.forEachTap(
-        g.rows, g.cols, p, q, [&](Value r, Value tt, Value y, Value x) {
-          e.loop(0, cs, [&](Value cc) {
-            e.loadSegment(
-                t.input, (e.d(0) * g.cols.inExtent + e.d(1)) * cs + e.d(2),
-                {y, x, cc}, col,
-                e.apply((e.d(0) * kc + e.d(1)) * g.inC + e.d(2) * s +
-                            i * lanes,
-                        {r, tt, cc}));
-          });
-        });
-    e.freeLastUses(g.rows, g.cols, t.input, cs, p, q, Value());
-  };
+                  inputZp, rq, t.input);
+  const GemmTileShape &shape = conv.tiles.shape;
+  int64_t groupSegs = shape.groupBytes / s;
   e.emitWindowedBlocks(
-      g.rows, g.cols, t.input, cs, tiles.shape.pixels,
+      g.rows, g.cols, t.input, g.inC / s, shape.pixels,
       [&](Value p, ArrayRef<Value> qs) {
-        for (auto [i, q] : llvm::enumerate(qs))
-          gather(p, q, i);
-        tiles.emit(col, qs.size(),
-                   [&](Value group, int64_t i, int64_t j, Value out) {
-                     e.storeSegment(t.output,
-                                    (e.d(0) * g.cols.outExtent + e.d(1)) * ks +
-                                        e.d(2) * groupSegs + j,
-                                    {p, qs[i], group}, out,
-                                    e.index(i * tiles.shape.groupBytes + j * s));
-                   });
+        conv.emitBlock(p, qs, [&](Value group, int64_t i, int64_t j,
+                                  Value out) {
+          e.storeSegment(t.output,
+                         (e.d(0) * g.cols.outExtent + e.d(1)) * ks +
+                             e.d(2) * groupSegs + j,
+                         {p, qs[i], group}, out,
+                         e.index(i * shape.groupBytes + j * s));
+        });
       });
   return success();
 }
@@ -96,7 +60,7 @@ LogicalResult emitConvLike(Emitter &e, Operation *op, const ConvGeometry &g,
                               g.outC},
                     *w, *bv, inputZp, rq, t);
   if (s < kDotLanes)
-    return emitNarrowConv(e, op, g, *w, *bv, inputZp, rq, t);
+    return emitNarrowConv(e, g, *w, *bv, inputZp, rq, t);
   // Packed [kk][r][t][cc][k][c] so each (k, c-block) is contiguous.
   SmallVector<int8_t> packed(w->size());
   for (int64_t k = 0; k < g.outC; ++k)
@@ -160,6 +124,45 @@ LogicalResult emitConvLike(Emitter &e, Operation *op, const ConvGeometry &g,
 }
 
 } // namespace
+
+WindowGemm::WindowGemm(Emitter &ring, Emitter &tileEmitter, StringRef prefix,
+                       const ConvGeometry &g, int64_t maxPixels,
+                       ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
+                       int32_t inputZp, RequantAttr rq, Value input)
+    // Weights stay [k][window]: the im2col order (r, t, c).
+    : tiles(tileEmitter, prefix, g.rows.kernel * g.cols.kernel * g.inC,
+            g.outC, maxPixels, w, bias, inputZp, rq),
+      e(ring), g(g), input(input) {
+  col = e.scratch(tiles.shape.pixels * tiles.shape.rowStride,
+                  e.b.getI8Type());
+  zp = arith::ConstantOp::create(e.b, e.loc, e.b.getI8IntegerAttr(inputZp));
+}
+
+/// Row i of the column buffer: output pixel (p, q)'s window.
+void WindowGemm::gather(Value p, Value q, int64_t i) {
+  int64_t s = e.seg, cs = g.inC / s, kc = g.cols.kernel;
+  int64_t lanes = tiles.shape.rowStride;
+  e.loop(0, g.rows.kernel * kc * g.inC, [&](Value k) {
+    e.store(zp, col, e.apply(e.d(0) + i * lanes, {k}));
+  });
+  e.forEachTap(g.rows, g.cols, p, q, [&](Value r, Value tt, Value y, Value x) {
+    e.loop(0, cs, [&](Value cc) {
+      e.loadSegment(input, (e.d(0) * g.cols.inExtent + e.d(1)) * cs + e.d(2),
+                    {y, x, cc}, col,
+                    e.apply((e.d(0) * kc + e.d(1)) * g.inC + e.d(2) * s +
+                                i * lanes,
+                            {r, tt, cc}));
+    });
+  });
+  e.freeLastUses(g.rows, g.cols, input, cs, p, q, Value());
+}
+
+void WindowGemm::emitBlock(Value p, ArrayRef<Value> qs,
+                           GemmTiles::SegmentDone done) {
+  for (auto [i, q] : llvm::enumerate(qs))
+    gather(p, q, i);
+  tiles.emit(col, qs.size(), done);
+}
 
 LogicalResult mlir::vmcu::tile::emitConv(Emitter &e, Conv2DOp op,
                                          const KernelTensors &t) {

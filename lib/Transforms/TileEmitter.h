@@ -566,22 +566,41 @@ public:
   void emitWindowedBlocks(const Axis &rows, const Axis &cols, Value inBase,
                           int64_t inSegsPerPixel, int64_t block,
                           function_ref<void(Value, ArrayRef<Value>)> blockBody) {
-    int64_t full = cols.outExtent / block;
     loop(0, rows.outExtent, [&](Value p) {
-      loop(0, full, [&](Value qb) {
-        SmallVector<Value, 2> qs;
-        for (int64_t i = 0; i < block; ++i)
-          qs.push_back(apply(d(0) * block + i, qb));
-        blockBody(p, qs);
-      });
-      SmallVector<Value, 2> rest;
-      for (int64_t q = full * block; q < cols.outExtent; ++q)
-        rest.push_back(index(q));
-      if (!rest.empty())
-        blockBody(p, rest);
-      freeRowTail(rows, cols, inBase, inSegsPerPixel, p);
+      emitWindowedRowBlocks(rows, cols, inBase, inSegsPerPixel, block, p,
+                            blockBody);
     });
     freeTail(rows, cols, inBase, inSegsPerPixel);
+  }
+
+  /// Output row p of emitWindowedBlocks: its blocks, then the input
+  /// columns of its last-use rows that no output reads.
+  void emitWindowedRowBlocks(
+      const Axis &rows, const Axis &cols, Value inBase, int64_t inSegsPerPixel,
+      int64_t block, Value p,
+      function_ref<void(Value, ArrayRef<Value>)> blockBody) {
+    int64_t full = cols.outExtent / block;
+    loop(0, full, [&](Value qb) {
+      SmallVector<Value, 2> qs;
+      for (int64_t i = 0; i < block; ++i)
+        qs.push_back(apply(d(0) * block + i, qb));
+      blockBody(p, qs);
+    });
+    SmallVector<Value, 2> rest;
+    for (int64_t q = full * block; q < cols.outExtent; ++q)
+      rest.push_back(index(q));
+    if (!rest.empty())
+      blockBody(p, rest);
+    freeRowTail(rows, cols, inBase, inSegsPerPixel, p);
+  }
+
+  /// The input rows no output reads (from tailStart(rows)).
+  void freeTail(const Axis &rows, const Axis &cols, Value inBase,
+                int64_t inSegsPerPixel) {
+    loop(tailStart(rows), rows.inExtent, [&](Value y) {
+      loop(0, cols.inExtent,
+           [&](Value x) { freePixels(inBase, cols, inSegsPerPixel, y, x); });
+    });
   }
 
   /// Frees the input pixels whose last reader is output (p, q): every
@@ -621,15 +640,6 @@ private:
       loop(tailStart(cols), cols.inExtent, [&](Value x) {
         freePixels(inBase, cols, inSegsPerPixel, y, x);
       });
-    });
-  }
-
-  /// The input rows no output reads.
-  void freeTail(const Axis &rows, const Axis &cols, Value inBase,
-                int64_t inSegsPerPixel) {
-    loop(tailStart(rows), rows.inExtent, [&](Value y) {
-      loop(0, cols.inExtent,
-           [&](Value x) { freePixels(inBase, cols, inSegsPerPixel, y, x); });
     });
   }
 };
@@ -786,6 +796,41 @@ private:
   /// zero point.
   Value records;
   bool recordsZpFolded = false;
+};
+
+/// A windowed conv's two axes and its channels.
+struct ConvGeometry {
+  Axis rows, cols;
+  int64_t inC, outC;
+};
+
+/// A windowed conv as GEMM tiles over an im2col column (TileConv.cpp): per
+/// block of output pixels of a row, each pixel's kr x kc x Cin window is
+/// gathered once into its row of a column buffer (padding taps read the
+/// zero point; the lanes past the window, up to a multiple of 4, have zero
+/// weights) and the input pixels it reads last are freed; then GemmTiles
+/// run over the block's rows. `ring` makes the input's ring accesses,
+/// `tileEmitter` the tiles, whose segment size sets the output segments
+/// their callback gets.
+class WindowGemm {
+public:
+  /// `w` is [Cout][kr][kc][Cin]; `maxPixels` output pixels per block.
+  WindowGemm(Emitter &ring, Emitter &tileEmitter, StringRef prefix,
+             const ConvGeometry &g, int64_t maxPixels, ArrayRef<int8_t> w,
+             ArrayRef<int32_t> bias, int32_t inputZp, RequantAttr rq,
+             Value input);
+
+  /// Output pixels (p, qs[i]), at most tiles.shape.pixels of one row.
+  void emitBlock(Value p, ArrayRef<Value> qs, GemmTiles::SegmentDone done);
+
+  GemmTiles tiles;
+
+private:
+  void gather(Value p, Value q, int64_t i);
+
+  Emitter &e;
+  ConvGeometry g;
+  Value input, col, zp;
 };
 
 /// The GEMM kernel (TileGemm.cpp): GemmTiles over blocks of up to two

@@ -37,11 +37,11 @@
 // CHECK-NEXT: <rect class="tensor"{{.*}} fill="[[IN_COLOR:#[0-9a-f]+]]"{{.*}}><title>conv2d_0 in: input [[[#IN]], [[#IN+IN_SIZE]])</title></rect>
 // CHECK-NEXT: <rect class="tensor"{{.*}} fill="[[MID_COLOR:#[0-9a-f]+]]"{{.*}}><title>conv2d_0 out: conv2d_0 [[[#MID]], [[#ARENA]])</title></rect>
 // CHECK-NEXT: <rect class="tensor"{{.*}} fill="[[MID_COLOR]]"{{.*}}><title>conv2d_0 out: conv2d_0 [0, [[#MID+MID_SIZE-ARENA]])</title></rect>
-// CHECK-NEXT: <text class="layer"{{.*}}>conv2d_0 ([[#FP0]] B)</text>
+// CHECK-NEXT: <text class="layer"{{.*}}>conv2d_0 ([[#FP0]] B + {{[0-9]+}} B stack)</text>
 // CHECK-NEXT: <rect class="tensor"{{.*}} fill="[[MID_COLOR]]"{{.*}}><title>conv2d_1 in: conv2d_0 [[[#MID]], [[#ARENA]])</title></rect>
 // CHECK-NEXT: <rect class="tensor"{{.*}} fill="[[MID_COLOR]]"{{.*}}><title>conv2d_1 in: conv2d_0 [0, [[#MID+MID_SIZE-ARENA]])</title></rect>
 // CHECK-NEXT: <rect class="tensor"{{.*}} fill="[[OUT_COLOR:#[0-9a-f]+]]"{{.*}}><title>conv2d_1 out: conv2d_1 [[[#OUT]], [[#OUT+OUT_SIZE]])</title></rect>
-// CHECK-NEXT: <text class="layer"{{.*}}>conv2d_1 ([[#FP1]] B)</text>
+// CHECK-NEXT: <text class="layer"{{.*}}>conv2d_1 ([[#FP1]] B + {{[0-9]+}} B stack)</text>
 // CHECK: <rect class="swatch"{{.*}} fill="[[IN_COLOR]]"/>
 // CHECK-NEXT: <text class="legend"{{.*}}>input ([[#IN_SIZE]] B)</text>
 // CHECK-NEXT: <rect class="swatch"{{.*}} fill="[[MID_COLOR]]"/>

@@ -16,7 +16,8 @@ constexpr KernelKind kAllKinds[] = {KernelKind::Gemm,
                                     KernelKind::Depthwise,
                                     KernelKind::Elementwise,
                                     KernelKind::FusedRecompute,
-                                    KernelKind::FusedLineBuffer};
+                                    KernelKind::FusedLineBuffer,
+                                    KernelKind::FusedStem};
 
 TEST(CostModel, EveryKindHasANameAndNonNegativeCosts) {
   for (KernelKind kind : kAllKinds) {

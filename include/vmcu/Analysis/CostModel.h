@@ -35,6 +35,9 @@ enum class KernelKind {
   /// A fused bottleneck that expands each input pixel once into a line
   /// buffer.
   FusedLineBuffer,
+  /// A stem bottleneck: a KxK conv computed row by row into a line buffer
+  /// on the stack, the depthwise and projection behind it.
+  FusedStem,
 };
 
 std::string_view kindName(KernelKind kind);

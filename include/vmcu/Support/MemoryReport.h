@@ -42,6 +42,8 @@ struct ReportLayer {
   int64_t executedMacs = 0;
   /// The cost model's Cortex-M4 cycles.
   int64_t estimatedCycles = 0;
+  /// Its stack buffers (estimated; a stem's line buffer is among them).
+  int64_t stackBytes = 0;
   unsigned input = 0;
   unsigned output = 0;
   /// Earlier tensors live while it runs: skip tensors it reads besides

@@ -61,6 +61,16 @@ bool isGemmLayer(LayerOpInterface layer);
 /// 1 (a per-channel gate, or one element).
 bool isStagedBinaryOperand(Value operand, Type out);
 
+/// Pixels of a row of B a stem bottleneck expands at once (its GEMM
+/// tiles' rows).
+constexpr int64_t kStemBlockPixels = 2;
+
+/// The channel group a stem bottleneck's depthwise part works in, whatever
+/// the ring's segment: the largest of 16, 8, 4, 2 and 1 dividing `cmid`
+/// (whole blocks of vmcu.depthwise_block's 4 lanes where it can, its
+/// window as small as an ordinary depthwise layer's).
+int64_t stemChannelGroup(int64_t cmid);
+
 /// The stack bytes of the buffers `layer`'s kernel allocates with
 /// segments of `segmentBytes` (accumulators, staging segments, the
 /// depthwise window), as TileKernels.cpp emits them.

@@ -20,6 +20,14 @@ def VMCUFuseBottleneckPass : Pass<"vmcu-fuse-bottleneck", "func::FuncOp"> {
     `vmcu.bottleneck`, whose kernel keeps only `R*R + 2` segments of
     workspace instead of the intermediate tensors.
 
+    With `fuse-stem` it also fuses a KxK `vmcu.conv2d` (stride at most its
+    kernel), a depthwise conv and a 1x1 projection, as a network's first
+    layers are, into a stem bottleneck with `line_buffer`: its kernel
+    computes each row of the conv once and keeps only the R rows the
+    depthwise window still needs (docs/streaming.md), so the conv's output
+    (often the model's largest tensor) never exists whole.
+    `vmcu-choose-schedule` unfuses it where that is faster and fits.
+
     Before:
 
     ```mlir
@@ -46,11 +54,15 @@ def VMCUFuseBottleneckPass : Pass<"vmcu-fuse-bottleneck", "func::FuncOp"> {
   let options = [
     Option<"fuseResidual", "fuse-residual", "bool", "true",
            "Also fold the residual vmcu.add into the fused op">,
+    Option<"fuseStem", "fuse-stem", "bool", "true",
+           "Also fuse KxK conv -> depthwise -> 1x1 conv chains (stems)">,
   ];
   let statistics = [
     Statistic<"numFused", "num-fused", "Number of bottlenecks fused">,
     Statistic<"numResidual", "num-residual",
               "Number of fused bottlenecks with a residual add">,
+    Statistic<"numStem", "num-stem",
+              "Number of fused bottlenecks with a KxK expansion">,
   ];
 }
 

@@ -598,9 +598,9 @@ func.func @f(%v: i32) -> i8 {
 
 // -----
 
-// A line buffer needs unit-stride expand and project convolutions.
+// A line buffer needs a unit-stride 1x1 expansion.
 func.func @f(%a: tensor<1x6x6x8xi8>, %w1: tensor<24x1x1x8xi8>, %b1: tensor<24xi32>, %w2: tensor<3x3x24x1xi8>, %b2: tensor<24xi32>, %w3: tensor<8x1x1x24xi8>, %b3: tensor<8xi32>) {
-  // expected-error @+1 {{line_buffer needs unit-stride expand and project convolutions and a depthwise stride no larger than its kernel}}
+  // expected-error @+1 {{line_buffer needs a unit-stride project convolution, a unit-stride 1x1 expansion or a KxK one of stride no larger than its kernel, and a depthwise stride no larger than its kernel}}
   %e = vmcu.bottleneck %a {line_buffer} : tensor<1x6x6x8xi8> -> tensor<1x3x3x8xi8> {
   ^bb0(%in: tensor<1x6x6x8xi8>):
     %b = vmcu.conv2d %in, %w1, %b1 {stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x8xi8>, tensor<24x1x1x8xi8>, tensor<24xi32>) -> tensor<1x3x3x24xi8>
@@ -1244,4 +1244,51 @@ func.func @add_rank0(%a: tensor<1x4x4x8xi8>, %b: tensor<i8>) -> tensor<1x4x4x8xi
   // expected-error @+1 {{operands must broadcast to the result}}
   %y = vmcu.add %a, %b {lhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -2147483648, max = 2147483647>, rhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -2147483648, max = 2147483647>, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>, segment_bytes = 8 : i64} : (tensor<1x4x4x8xi8>, tensor<i8>) -> tensor<1x4x4x8xi8>
   return %y : tensor<1x4x4x8xi8>
+}
+
+// -----
+
+// A stem bottleneck (a KxK expansion) has no recomputing kernel.
+func.func @f(%a: tensor<1x9x9x3xi8>, %w1: tensor<8x3x3x3xi8>, %b1: tensor<8xi32>, %w2: tensor<3x3x8x1xi8>, %b2: tensor<8xi32>, %w3: tensor<4x1x1x8xi8>, %b3: tensor<4xi32>) {
+  // expected-error @+1 {{a stem bottleneck (a KxK expansion) runs only with line_buffer and without a residual}}
+  %e = vmcu.bottleneck %a : tensor<1x9x9x3xi8> -> tensor<1x5x5x4xi8> {
+  ^bb0(%in: tensor<1x9x9x3xi8>):
+    %b = vmcu.conv2d %in, %w1, %b1 {stride = array<i64: 2, 2>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x9x9x3xi8>, tensor<8x3x3x3xi8>, tensor<8xi32>) -> tensor<1x5x5x8xi8>
+    %c = vmcu.depthwise_conv2d %b, %w2, %b2 {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x5x5x8xi8>, tensor<3x3x8x1xi8>, tensor<8xi32>) -> tensor<1x5x5x8xi8>
+    %d = vmcu.conv2d %c, %w3, %b3 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x5x5x8xi8>, tensor<4x1x1x8xi8>, tensor<4xi32>) -> tensor<1x5x5x4xi8>
+    vmcu.yield %d : tensor<1x5x5x4xi8>
+  }
+  return
+}
+
+// -----
+
+// Nor a residual.
+func.func @f(%a: tensor<1x6x6x8xi8>, %w1: tensor<16x3x3x8xi8>, %b1: tensor<16xi32>, %w2: tensor<3x3x16x1xi8>, %b2: tensor<16xi32>, %w3: tensor<8x1x1x16xi8>, %b3: tensor<8xi32>) {
+  // expected-error @+1 {{a stem bottleneck (a KxK expansion) runs only with line_buffer and without a residual}}
+  %e = vmcu.bottleneck %a {line_buffer} : tensor<1x6x6x8xi8> -> tensor<1x6x6x8xi8> {
+  ^bb0(%in: tensor<1x6x6x8xi8>):
+    %b = vmcu.conv2d %in, %w1, %b1 {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x8xi8>, tensor<16x3x3x8xi8>, tensor<16xi32>) -> tensor<1x6x6x16xi8>
+    %c = vmcu.depthwise_conv2d %b, %w2, %b2 {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x16xi8>, tensor<3x3x16x1xi8>, tensor<16xi32>) -> tensor<1x6x6x16xi8>
+    %d = vmcu.conv2d %c, %w3, %b3 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x16xi8>, tensor<8x1x1x16xi8>, tensor<8xi32>) -> tensor<1x6x6x8xi8>
+    %s = vmcu.add %d, %in {lhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [30], double_round = true, min = -2147483648, max = 2147483647>, rhs_rescale = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [30], double_round = true, min = -2147483648, max = 2147483647>, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x8xi8>, tensor<1x6x6x8xi8>) -> tensor<1x6x6x8xi8>
+    vmcu.yield %s : tensor<1x6x6x8xi8>
+  }
+  return
+}
+
+// -----
+
+// A stem's stride must not exceed its kernel: the rows it skips would never
+// be freed.
+func.func @f(%a: tensor<1x9x9x3xi8>, %w1: tensor<8x2x2x3xi8>, %b1: tensor<8xi32>, %w2: tensor<3x3x8x1xi8>, %b2: tensor<8xi32>, %w3: tensor<4x1x1x8xi8>, %b3: tensor<4xi32>) {
+  // expected-error @+1 {{line_buffer needs a unit-stride project convolution, a unit-stride 1x1 expansion or a KxK one of stride no larger than its kernel, and a depthwise stride no larger than its kernel}}
+  %e = vmcu.bottleneck %a {line_buffer} : tensor<1x9x9x3xi8> -> tensor<1x3x3x4xi8> {
+  ^bb0(%in: tensor<1x9x9x3xi8>):
+    %b = vmcu.conv2d %in, %w1, %b1 {stride = array<i64: 3, 3>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x9x9x3xi8>, tensor<8x2x2x3xi8>, tensor<8xi32>) -> tensor<1x3x3x8xi8>
+    %c = vmcu.depthwise_conv2d %b, %w2, %b2 {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x3x3x8xi8>, tensor<3x3x8x1xi8>, tensor<8xi32>) -> tensor<1x3x3x8xi8>
+    %d = vmcu.conv2d %c, %w3, %b3 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x3x3x8xi8>, tensor<4x1x1x8xi8>, tensor<4xi32>) -> tensor<1x3x3x4xi8>
+    vmcu.yield %d : tensor<1x3x3x4xi8>
+  }
+  return
 }

@@ -979,9 +979,9 @@ LogicalResult BottleneckOp::verifyRegions() {
   auto expand = dyn_cast<Conv2DOp>(layers[0]);
   auto dw = dyn_cast<DepthwiseConv2DOp>(layers[1]);
   auto project = dyn_cast<Conv2DOp>(layers[2]);
-  if (!expand || !expand.isPointwise() || expand.getInput() != in)
-    return emitOpError("first body op must be a 1x1 vmcu.conv2d of the "
-                       "block argument");
+  if (!expand || expand.getInput() != in)
+    return emitOpError("first body op must be a vmcu.conv2d of the block "
+                       "argument");
   if (!dw || dw.getInput() != expand.getOutput())
     return emitOpError("second body op must be a vmcu.depthwise_conv2d of "
                        "the expansion");
@@ -1013,10 +1013,14 @@ LogicalResult BottleneckOp::verifyRegions() {
     return emitOpError("result type ")
            << getOutput().getType() << " does not match the body's "
            << result.getType();
+  if (isStem() && (layers.size() == 4 || !getLineBuffer()))
+    return emitOpError("a stem bottleneck (a KxK expansion) runs only with "
+                       "line_buffer and without a residual");
   if (getLineBuffer() && !supportsLineBuffer())
-    return emitOpError("line_buffer needs unit-stride expand and project "
-                       "convolutions and a depthwise stride no larger than "
-                       "its kernel");
+    return emitOpError("line_buffer needs a unit-stride project convolution, "
+                       "a unit-stride 1x1 expansion or a KxK one of stride "
+                       "no larger than its kernel, and a depthwise stride "
+                       "no larger than its kernel");
   if (getPairedProjection() && !getLineBuffer())
     return emitOpError("paired_projection needs line_buffer");
   return success();
@@ -1040,21 +1044,37 @@ Value BottleneckOp::getActivationInput() { return getInput(); }
 SmallVector<int64_t> BottleneckOp::getSegmentedExtents() {
   SmallVector<int64_t> extents = {getInput().getType().getDimSize(3),
                                   getOutput().getType().getDimSize(3)};
-  if (getLineBuffer())
+  if (getLineBuffer() && !isStem())
     extents.push_back(getExpand().getOutput().getType().getDimSize(3));
   return extents;
 }
+
+bool BottleneckOp::isStem() { return !getExpand().isPointwise(); }
 
 bool BottleneckOp::supportsLineBuffer() {
   auto unit = [](ArrayRef<int64_t> stride) {
     return llvm::all_of(stride, [](int64_t s) { return s == 1; });
   };
   // A stride above the kernel would skip rows that are then never freed.
+  auto withinKernel = [](ArrayRef<int64_t> stride, ShapedType weight) {
+    return stride[0] <= weight.getDimSize(1) &&
+           stride[1] <= weight.getDimSize(2);
+  };
+  // Depthwise weights are [R][S][C]; conv weights [K][R][S][C].
   auto dwWeight = getDepthwise().getWeight().getType();
   ArrayRef<int64_t> dwStride = getDepthwise().getStride();
-  return unit(getExpand().getStride()) && unit(getProject().getStride()) &&
+  Conv2DOp expand = getExpand();
+  bool expandFits = isStem()
+                        ? withinKernel(expand.getStride(),
+                                       expand.getWeight().getType())
+                        : unit(expand.getStride());
+  return expandFits && unit(getProject().getStride()) &&
          dwStride[0] <= dwWeight.getDimSize(0) &&
          dwStride[1] <= dwWeight.getDimSize(1);
+}
+
+int64_t BottleneckOp::getPoolWorkspaceBytes() {
+  return getLineBuffer() && !isStem() ? getLineBufferBytes() : 0;
 }
 
 int64_t BottleneckOp::getLineBufferBytes() {

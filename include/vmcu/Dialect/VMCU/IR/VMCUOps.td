@@ -177,8 +177,10 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
     solver reads back. Lowering inlines the body.
 
     The facts the passes hand on are declared attributes: `segment_bytes`,
-    `layer`, `tensor_level_bytes`, `schedule`, `macs`, `executed_macs` and
-    `estimated_cycles` (set by `vmcu-tile`), `distance` and `footprint`
+    `layer`, `tensor_level_bytes`, `schedule`, `macs`, `executed_macs`,
+    `estimated_cycles` and `stack_bytes` (its stack buffers as the schedule
+    chooser estimates them, a stem's line buffer included; set by
+    `vmcu-tile`), `distance` and `footprint`
     (set by `vmcu-solve-offsets`, in the kernel's segments).
 
     Example:
@@ -201,6 +203,7 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
                        OptionalAttr<VMCU_NonNegativeI64Attr>:$macs,
                        OptionalAttr<VMCU_NonNegativeI64Attr>:$executed_macs,
                        OptionalAttr<VMCU_NonNegativeI64Attr>:$estimated_cycles,
+                       OptionalAttr<VMCU_NonNegativeI64Attr>:$stack_bytes,
                        // Set by vmcu-solve-offsets: b_In - b_Out and the
                        // footprint, both in the kernel's segments.
                        OptionalAttr<I64Attr>:$distance,
@@ -214,8 +217,8 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
             /*segment_bytes=*/nullptr, /*layer=*/nullptr,
             /*tensor_level_bytes=*/nullptr, /*schedule=*/nullptr,
             /*macs=*/nullptr, /*executed_macs=*/nullptr,
-            /*estimated_cycles=*/nullptr, /*distance=*/nullptr,
-            /*footprint=*/nullptr);
+            /*estimated_cycles=*/nullptr, /*stack_bytes=*/nullptr,
+            /*distance=*/nullptr, /*footprint=*/nullptr);
     }]>,
   ];
   let assemblyFormat = [{
@@ -1095,6 +1098,16 @@ def VMCU_BottleneckOp : VMCU_LayerOp<"bottleneck", [
     re-expanding every pixel once per tap. `segment_bytes` must then also
     divide Cmid, and the expand and project convolutions have unit stride.
 
+    A stem bottleneck has a KxK `vmcu.conv2d` (any stride up to its kernel)
+    as its expansion, as a network's first conv, depthwise and projection
+    are: each row of the expansion is computed once from its window of
+    input rows (an im2col gather), and the input rows no later row reads
+    are freed. It runs only with `line_buffer`, without a residual, and
+    keeps its line buffer on the stack: the input is the pool's peak at a
+    stem, so a pool line buffer would add to the arena byte for byte, and
+    on the stack it is read in whole channel groups whatever the segment
+    size. `segment_bytes` must divide the input and output channels only.
+
     With `paired_projection` (line buffer only; set by
     `vmcu-choose-schedule` where the larger stack buffers fit the budget),
     the kernel computes the depthwise outputs of two output pixels and
@@ -1130,14 +1143,21 @@ def VMCU_BottleneckOp : VMCU_LayerOp<"bottleneck", [
     DepthwiseConv2DOp getDepthwise();
     Conv2DOp getProject();
     AddOp getResidual();
-    /// Whether the line-buffer schedule applies: unit-stride expand and
-    /// project convolutions.
+    /// Whether the expansion is a KxK convolution (a network's stem conv):
+    /// the kernel computes its rows from windows of input rows.
+    bool isStem();
+    /// Whether the line-buffer schedule applies: a unit-stride project
+    /// convolution; a unit-stride 1x1 expansion, or a KxK one whose stride
+    /// does not exceed its kernel; the same for the depthwise stride.
     bool supportsLineBuffer();
     /// Output pixels the line-buffer kernel projects at once: 2 with
     /// `paired_projection`, else 1.
     int64_t getProjectPixels() { return getPairedProjection() ? 2 : 1; }
     /// Bytes of the line buffer: R rows of expanded pixels.
     int64_t getLineBufferBytes();
+    /// Bytes of the line buffer in the segment pool: a stem keeps its line
+    /// buffer on the stack, other blocks with line_buffer in the pool.
+    int64_t getPoolWorkspaceBytes();
   }];
 }
 

@@ -12,8 +12,8 @@ std::string_view mlir::vmcu::analysis::kindName(KernelKind kind) {
     return "gemm";
   case KernelKind::Dot:
     return "dot";
-  case KernelKind::NarrowDot:
-    return "narrow-dot";
+  case KernelKind::Im2col:
+    return "im2col";
   case KernelKind::Depthwise:
     return "depthwise";
   case KernelKind::Elementwise:
@@ -42,7 +42,7 @@ CycleCost mlir::vmcu::analysis::cycleCost(KernelKind kind) {
   // The same GEMM tiles per MAC; per output, the im2col gather of the
   // shared models' stems (a free fit of their 6 kernels, whose MACs per
   // output barely differ, gives a meaningless negative per-MAC cost).
-  case KernelKind::NarrowDot:
+  case KernelKind::Im2col:
     return {1.44, 61.6};
   case KernelKind::Depthwise:
     return {4.15, 27.0};

@@ -228,7 +228,8 @@ struct VMCUChooseSchedulePass
       // The one fallback that brings the plan within the budget at the
       // least cost, if one does; else the blocks whose kernels put the plan
       // over the budget fall back first.
-      if (std::optional<unsigned> fix = fittingFallback(options, pick, budget)) {
+      if (std::optional<unsigned> fix =
+              fittingFallback(options, pick, budget)) {
         ++pick[*fix];
         trial = plan(scheduleOf(options, pick));
         break;
@@ -351,9 +352,8 @@ struct VMCUChooseSchedulePass
         return a.cycles < b.cycles;
       });
       // Nothing slower than the base.
-      auto last = llvm::find_if(opts, [&](const BlockOption &o) {
-        return o.plan == base.plan;
-      });
+      auto last = llvm::find_if(
+          opts, [&](const BlockOption &o) { return o.plan == base.plan; });
       opts.erase(std::next(last), opts.end());
       options.push_back(std::move(opts));
     }
@@ -368,7 +368,8 @@ struct VMCUChooseSchedulePass
     std::optional<unsigned> best;
     for (auto [i, opts] : llvm::enumerate(options)) {
       if (pick[i] + 1 >= opts.size() ||
-          (best && saving(opts, pick[i]) >= saving(options[*best], pick[*best])))
+          (best &&
+           saving(opts, pick[i]) >= saving(options[*best], pick[*best])))
         continue;
       SmallVector<unsigned> fallback(pick);
       ++fallback[i];
@@ -377,6 +378,11 @@ struct VMCUChooseSchedulePass
         best = i;
     }
     return best;
+  }
+
+  /// The top-level bottlenecks of the entry function, in order.
+  SmallVector<BottleneckOp> entryBottlenecks() {
+    return bottlenecks(getOperation().lookupSymbol<func::FuncOp>(entry));
   }
 
   /// The block (or -1) of each kernel of the plan with `schedule`, in
@@ -409,10 +415,7 @@ struct VMCUChooseSchedulePass
   SmallVector<bool> blocksOverBudget(const Schedule &schedule,
                                      const PlanTrial &trial, int64_t budget) {
     SmallVector<int> blockOf = kernelBlocks(schedule);
-    SmallVector<bool> over(bottlenecks(getOperation().lookupSymbol<func::FuncOp>(
-                                           entry))
-                               .size(),
-                           false);
+    SmallVector<bool> over(entryBottlenecks().size(), false);
     if (trial.footprintBytes.size() != blockOf.size() ||
         trial.kernelScratchBytes.size() != blockOf.size())
       return over;
@@ -431,8 +434,7 @@ struct VMCUChooseSchedulePass
   /// be planned.
   SmallVector<bool> fitting(const Schedule &trialSchedule, int64_t budget,
                             int64_t minArena) {
-    SmallVector<BottleneckOp> ops =
-        bottlenecks(getOperation().lookupSymbol<func::FuncOp>(entry));
+    SmallVector<BottleneckOp> ops = entryBottlenecks();
     SmallVector<int> blockOf = kernelBlocks(trialSchedule);
     SmallVector<bool> fits(ops.size(), false);
     FailureOr<PlanTrial> trial = plan(trialSchedule);

@@ -115,9 +115,8 @@ struct VMCUFuseBottleneckPass
                                            chain->project};
         if (chain->residual)
           ops.push_back(chain->residual);
-        if (llvm::any_of(ops, [&](Operation *op) {
-              return claimed.contains(op);
-            }))
+        if (llvm::any_of(ops,
+                         [&](Operation *op) { return claimed.contains(op); }))
           return;
         claimed.insert(ops.begin(), ops.end());
         chains.push_back(*chain);

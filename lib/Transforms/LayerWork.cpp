@@ -103,13 +103,24 @@ int64_t widenedWeightGroup(int64_t outC, int64_t segmentBytes) {
 
 } // namespace
 
-GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC,
-                                        int64_t outC, int64_t segmentBytes,
+namespace {
+
+/// Two rows of a GEMM block are staged on the stack: at most this many
+/// bytes each, so a block's buffers stay below a 7x7 depthwise window of
+/// 16-byte segments (the largest stack buffer of the fused plans).
+constexpr int64_t kMaxPairRowBytes = 256;
+
+/// The bytes of a conv's im2col row: its window, rounded up to the lanes.
+int64_t windowRowBytes(ShapedType weight) {
+  return llvm::alignTo(weight.getNumElements() / weight.getDimSize(0),
+                       kDotLanes);
+}
+
+} // namespace
+
+GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
+                                        int64_t segmentBytes,
                                         bool widenWeights) {
-  // Two rows of a block are staged on the stack: at most this many bytes
-  // each, so a block's buffers stay below a 7x7 depthwise window of
-  // 16-byte segments (the largest stack buffer of the fused plans).
-  constexpr int64_t kMaxPairRowBytes = 256;
   // Rows widened to int16 pairs take twice their bytes more stack: only
   // short rows, so two widened rows stay within two kMaxPairRowBytes rows.
   constexpr int64_t kMaxWidenedRowBytes = kMaxPairRowBytes / 2;
@@ -129,6 +140,14 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC,
       return {pixels, n, rowStride, group, widened};
   }
   return {pixels, 1, rowStride, segmentBytes, widened};
+}
+
+bool mlir::vmcu::usesIm2col(LayerOpInterface layer, int64_t segmentBytes) {
+  auto conv = dyn_cast<Conv2DOp>(layer.getOperation());
+  if (!conv || isGemmLayer(layer))
+    return false;
+  return segmentBytes < kDotLanes ||
+         windowRowBytes(conv.getWeight().getType()) <= kMaxPairRowBytes;
 }
 
 bool mlir::vmcu::isGemmLayer(LayerOpInterface layer) {
@@ -170,8 +189,8 @@ int64_t stemScratchBytes(BottleneckOp op, int64_t segmentBytes) {
   int64_t cout = op.getOutput().getType().getDimSize(3);
   int64_t midW = expand.getOutput().getType().getDimSize(2);
   int64_t group = stemChannelGroup(cmid);
-  GemmTileShape expandShape = gemmTileShape(
-      std::min(kStemBlockPixels, midW), window, cmid, group);
+  GemmTileShape expandShape =
+      gemmTileShape(std::min(kIm2colBlockPixels, midW), window, cmid, group);
   GemmTileShape projectShape =
       gemmTileShape(op.getProjectPixels(), cmid, cout, segmentBytes);
   return op.getLineBufferBytes() + expandShape.scratchBytes() +
@@ -238,13 +257,15 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
           return gemmTileShape(out.getNumElements() / outC, inC, outC, s)
               .scratchBytes();
         }
-        // A narrow conv gathers its whole window and keeps every channel.
-        if (!isa<Conv2DOp, FullyConnectedOp>(op) || s >= kDotLanes)
+        // An im2col conv stages its windows and output groups as GEMM
+        // tiles; 4-lane dot rows keep a segment of sums and two of bytes.
+        if (!usesIm2col(layer, s))
           return s * (kAccBytes + 2);
         auto w = cast<ShapedType>(op->getOperand(1).getType());
-        int64_t window = w.getNumElements() / w.getDimSize(0);
-        return static_cast<int64_t>(llvm::alignTo(window, kDotLanes)) +
-               w.getDimSize(0) * (kAccBytes + 1);
+        auto out = cast<ShapedType>(op->getResult(0).getType());
+        return gemmTileShape(std::min(kIm2colBlockPixels, out.getDimSize(2)),
+                             windowRowBytes(w), w.getDimSize(0), s)
+            .scratchBytes();
       });
 }
 
@@ -261,8 +282,8 @@ an::KernelWork mlir::vmcu::layerWork(LayerOpInterface layer,
   if (isGemmLayer(layer))
     work.kind = an::KernelKind::Gemm;
   else if (isa<Conv2DOp, FullyConnectedOp>(layer))
-    work.kind = segmentBytes < kDotLanes ? an::KernelKind::NarrowDot
-                                         : an::KernelKind::Dot;
+    work.kind = usesIm2col(layer, segmentBytes) ? an::KernelKind::Im2col
+                                                : an::KernelKind::Dot;
   else if (isa<DepthwiseConv2DOp>(layer))
     work.kind = an::KernelKind::Depthwise;
   else if (auto fused = dyn_cast<BottleneckOp>(layer.getOperation())) {

@@ -234,11 +234,21 @@ LineBufferGeometry lineBufferGeometry(BottleneckOp op) {
   DepthwiseConv2DOp dw = op.getDepthwise();
   auto dwW = dw.getWeight().getType();
   ArrayRef<int64_t> stride = dw.getStride(), pad = dw.getPad();
-  return {a.getDimSize(1),   a.getDimSize(2),   a.getDimSize(3),
-          dwW.getDimSize(2), out.getDimSize(3), mid.getDimSize(1),
-          mid.getDimSize(2), out.getDimSize(1), out.getDimSize(2),
-          dwW.getDimSize(0), dwW.getDimSize(1), stride[0],
-          stride[1],         pad[0],            pad[2]};
+  return {a.getDimSize(1),
+          a.getDimSize(2),
+          a.getDimSize(3),
+          dwW.getDimSize(2),
+          out.getDimSize(3),
+          mid.getDimSize(1),
+          mid.getDimSize(2),
+          out.getDimSize(1),
+          out.getDimSize(2),
+          dwW.getDimSize(0),
+          dwW.getDimSize(1),
+          stride[0],
+          stride[1],
+          pad[0],
+          pad[2]};
 }
 
 /// The input axes of a stem's KxK expansion computing its first `rows`
@@ -262,11 +272,10 @@ public:
         cinS(g.cin / s), coutS(g.cout / s),
         // Expanded rows an output needs.
         neededRows(std::min(
-            g.midH, std::max<int64_t>(
-                        0, (g.outH - 1) * g.strideR - g.padR + g.kr))) {
+            g.midH,
+            std::max<int64_t>(0, (g.outH - 1) * g.strideR - g.padR + g.kr))) {
     if (op.isStem())
-      groupEmitter.emplace(e.b, e.env, e.loc,
-                           stemChannelGroup(g.cmid));
+      groupEmitter.emplace(e.b, e.env, e.loc, stemChannelGroup(g.cmid));
     mg = mid().seg;
     midS = g.cmid / mg;
   }
@@ -350,7 +359,7 @@ private:
     auto zp = static_cast<int32_t>(ex.getInputZp());
     if (op.isStem())
       stemExpand.emplace(e, mid(), "expand_", stemGeometry(op, neededRows),
-                         std::min(kStemBlockPixels, g.midW), *w1, *b1, zp,
+                         std::min(kIm2colBlockPixels, g.midW), *w1, *b1, zp,
                          ex.getRequant(), t.input);
     else
       expand.emplace(e, "expand_", g.cin, g.cmid, g.w, *w1, *b1, zp,
@@ -485,9 +494,9 @@ private:
     // Tap (r, t) of (p, q) is in bounds: d0 = p, d1 = q, d2 = r, d3 = t.
     AffineExpr y = tap(e.d(0), g.strideR, g.padR, e.d(2));
     AffineExpr x = tap(e.d(1), g.strideC, g.padC, e.d(3));
-    IntegerSet inside = IntegerSet::get(
-        4, 0, {y, e.c(g.midH - 1) - y, x, e.c(g.midW - 1) - x},
-        {false, false, false, false});
+    IntegerSet inside =
+        IntegerSet::get(4, 0, {y, e.c(g.midH - 1) - y, x, e.c(g.midW - 1) - x},
+                        {false, false, false, false});
     Value zpSegment = arith::ConstantOp::create(
         e.b, e.loc,
         cast<TypedAttr>(DenseElementsAttr::get(

@@ -13,34 +13,29 @@ namespace {
 // conv2d / fully_connected: paper Figures 4 and 5.
 //===----------------------------------------------------------------------===//
 
-/// Output pixels of a row that share a narrow conv's GEMM tiles: the
-/// tiles' register blocks reuse each weight word across them.
-constexpr int64_t kNarrowBlockPixels = 2;
-
-/// A conv whose segments are narrower than the 4 lanes of a vmcu.dot (a
-/// stem conv over 1 or 3 input channels): WindowGemm over blocks of
-/// output pixels of a row.
-LogicalResult emitNarrowConv(Emitter &e, const ConvGeometry &g,
+/// A conv as GEMM tiles over im2col windows (usesIm2col: stem convs over
+/// 1 or 3 input channels, and windows of at most 256 bytes): WindowGemm
+/// over blocks of output pixels of a row.
+LogicalResult emitIm2colConv(Emitter &e, const ConvGeometry &g,
                              ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
                              int32_t inputZp, RequantAttr rq,
                              const KernelTensors &t) {
   int64_t s = e.seg, ks = g.outC / s;
-  WindowGemm conv(e, e, "", g,
-                  std::min(kNarrowBlockPixels, g.cols.outExtent), w, bias,
-                  inputZp, rq, t.input);
+  WindowGemm conv(e, e, "", g, std::min(kIm2colBlockPixels, g.cols.outExtent),
+                  w, bias, inputZp, rq, t.input);
   const GemmTileShape &shape = conv.tiles.shape;
   int64_t groupSegs = shape.groupBytes / s;
   e.emitWindowedBlocks(
       g.rows, g.cols, t.input, g.inC / s, shape.pixels,
       [&](Value p, ArrayRef<Value> qs) {
-        conv.emitBlock(p, qs, [&](Value group, int64_t i, int64_t j,
-                                  Value out) {
-          e.storeSegment(t.output,
-                         (e.d(0) * g.cols.outExtent + e.d(1)) * ks +
-                             e.d(2) * groupSegs + j,
-                         {p, qs[i], group}, out,
-                         e.index(i * shape.groupBytes + j * s));
-        });
+        conv.emitBlock(
+            p, qs, [&](Value group, int64_t i, int64_t j, Value out) {
+              e.storeSegment(t.output,
+                             (e.d(0) * g.cols.outExtent + e.d(1)) * ks +
+                                 e.d(2) * groupSegs + j,
+                             {p, qs[i], group}, out,
+                             e.index(i * shape.groupBytes + j * s));
+            });
       });
   return success();
 }
@@ -59,8 +54,8 @@ LogicalResult emitConvLike(Emitter &e, Operation *op, const ConvGeometry &g,
                     GemmShape{g.rows.outExtent * g.cols.outExtent, g.inC,
                               g.outC},
                     *w, *bv, inputZp, rq, t);
-  if (s < kDotLanes)
-    return emitNarrowConv(e, g, *w, *bv, inputZp, rq, t);
+  if (usesIm2col(cast<LayerOpInterface>(op), s))
+    return emitIm2colConv(e, g, *w, *bv, inputZp, rq, t);
   // Packed [kk][r][t][cc][k][c] so each (k, c-block) is contiguous.
   SmallVector<int8_t> packed(w->size());
   for (int64_t k = 0; k < g.outC; ++k)
@@ -130,11 +125,10 @@ WindowGemm::WindowGemm(Emitter &ring, Emitter &tileEmitter, StringRef prefix,
                        ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
                        int32_t inputZp, RequantAttr rq, Value input)
     // Weights stay [k][window]: the im2col order (r, t, c).
-    : tiles(tileEmitter, prefix, g.rows.kernel * g.cols.kernel * g.inC,
-            g.outC, maxPixels, w, bias, inputZp, rq),
+    : tiles(tileEmitter, prefix, g.rows.kernel * g.cols.kernel * g.inC, g.outC,
+            maxPixels, w, bias, inputZp, rq),
       e(ring), g(g), input(input) {
-  col = e.scratch(tiles.shape.pixels * tiles.shape.rowStride,
-                  e.b.getI8Type());
+  col = e.scratch(tiles.shape.pixels * tiles.shape.rowStride, e.b.getI8Type());
   zp = arith::ConstantOp::create(e.b, e.loc, e.b.getI8IntegerAttr(inputZp));
 }
 
@@ -142,16 +136,15 @@ WindowGemm::WindowGemm(Emitter &ring, Emitter &tileEmitter, StringRef prefix,
 void WindowGemm::gather(Value p, Value q, int64_t i) {
   int64_t s = e.seg, cs = g.inC / s, kc = g.cols.kernel;
   int64_t lanes = tiles.shape.rowStride;
-  e.loop(0, g.rows.kernel * kc * g.inC, [&](Value k) {
-    e.store(zp, col, e.apply(e.d(0) + i * lanes, {k}));
-  });
+  e.loop(0, g.rows.kernel * kc * g.inC,
+         [&](Value k) { e.store(zp, col, e.apply(e.d(0) + i * lanes, {k})); });
   e.forEachTap(g.rows, g.cols, p, q, [&](Value r, Value tt, Value y, Value x) {
     e.loop(0, cs, [&](Value cc) {
-      e.loadSegment(input, (e.d(0) * g.cols.inExtent + e.d(1)) * cs + e.d(2),
-                    {y, x, cc}, col,
-                    e.apply((e.d(0) * kc + e.d(1)) * g.inC + e.d(2) * s +
-                                i * lanes,
-                            {r, tt, cc}));
+      e.loadSegment(
+          input, (e.d(0) * g.cols.inExtent + e.d(1)) * cs + e.d(2), {y, x, cc},
+          col,
+          e.apply((e.d(0) * kc + e.d(1)) * g.inC + e.d(2) * s + i * lanes,
+                  {r, tt, cc}));
     });
   });
   e.freeLastUses(g.rows, g.cols, input, cs, p, q, Value());

@@ -563,9 +563,10 @@ public:
   /// row (the last block of a row may be shorter): `blockBody(p, qs)` gets
   /// the block's columns and frees the inputs whose last reader is (p, q)
   /// with freeLastUses.
-  void emitWindowedBlocks(const Axis &rows, const Axis &cols, Value inBase,
-                          int64_t inSegsPerPixel, int64_t block,
-                          function_ref<void(Value, ArrayRef<Value>)> blockBody) {
+  void
+  emitWindowedBlocks(const Axis &rows, const Axis &cols, Value inBase,
+                     int64_t inSegsPerPixel, int64_t block,
+                     function_ref<void(Value, ArrayRef<Value>)> blockBody) {
     loop(0, rows.outExtent, [&](Value p) {
       emitWindowedRowBlocks(rows, cols, inBase, inSegsPerPixel, block, p,
                             blockBody);
@@ -575,10 +576,10 @@ public:
 
   /// Output row p of emitWindowedBlocks: its blocks, then the input
   /// columns of its last-use rows that no output reads.
-  void emitWindowedRowBlocks(
-      const Axis &rows, const Axis &cols, Value inBase, int64_t inSegsPerPixel,
-      int64_t block, Value p,
-      function_ref<void(Value, ArrayRef<Value>)> blockBody) {
+  void
+  emitWindowedRowBlocks(const Axis &rows, const Axis &cols, Value inBase,
+                        int64_t inSegsPerPixel, int64_t block, Value p,
+                        function_ref<void(Value, ArrayRef<Value>)> blockBody) {
     int64_t full = cols.outExtent / block;
     loop(0, full, [&](Value qb) {
       SmallVector<Value, 2> qs;

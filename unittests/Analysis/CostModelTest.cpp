@@ -12,7 +12,7 @@ namespace {
 
 constexpr KernelKind kAllKinds[] = {KernelKind::Gemm,
                                     KernelKind::Dot,
-                                    KernelKind::NarrowDot,
+                                    KernelKind::Im2col,
                                     KernelKind::Depthwise,
                                     KernelKind::Elementwise,
                                     KernelKind::FusedRecompute,

@@ -20,12 +20,13 @@ enum class KernelKind {
   /// A pointwise conv2d or a fully_connected layer: a GEMM of
   /// vmcu.dot_block register tiles.
   Gemm,
-  /// conv2d with a window: 4-lane SMLAD dots over input segments.
+  /// conv2d with a window too large for Im2col: 4-lane SMLAD dots over
+  /// input segments.
   Dot,
-  /// A conv whose segments are narrower than the 4 SIMD lanes (stem convs
-  /// over 1 or 3 input channels): an im2col column per output pixel, then
-  /// GEMM tiles over it.
-  NarrowDot,
+  /// A windowed conv as an im2col column per output pixel, then GEMM tiles
+  /// over it: stem convs (segments narrower than the 4 SIMD lanes) and
+  /// windows of at most 256 bytes (usesIm2col in LayerWork.h).
+  Im2col,
   /// depthwise_conv2d: per-channel windows.
   Depthwise,
   /// avg_pool2d and add: no weights.

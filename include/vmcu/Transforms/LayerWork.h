@@ -61,9 +61,17 @@ bool isGemmLayer(LayerOpInterface layer);
 /// 1 (a per-channel gate, or one element).
 bool isStagedBinaryOperand(Value operand, Type out);
 
-/// Pixels of a row of B a stem bottleneck expands at once (its GEMM
-/// tiles' rows).
-constexpr int64_t kStemBlockPixels = 2;
+/// Output pixels of a row an im2col conv (WindowGemm: usesIm2col convs and
+/// stem bottlenecks' expansions) gathers at once: its GEMM tiles' register
+/// blocks reuse each weight word across them.
+constexpr int64_t kIm2colBlockPixels = 2;
+
+/// Whether `layer` is a windowed conv2d that vmcu-tile emits as GEMM tiles
+/// over an im2col column of its windows (WindowGemm): always where its
+/// segments are narrower than the 4 SIMD lanes (stem convs), else where a
+/// window fits the bytes gemmTileShape stages per row (kMaxPairRowBytes).
+/// Other windowed convs take 4-lane dot rows per segment.
+bool usesIm2col(LayerOpInterface layer, int64_t segmentBytes);
 
 /// The channel group a stem bottleneck's depthwise part works in, whatever
 /// the ring's segment: the largest of 16, 8, 4, 2 and 1 dividing `cmid`

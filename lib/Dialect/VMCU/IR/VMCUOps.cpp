@@ -1064,10 +1064,9 @@ bool BottleneckOp::supportsLineBuffer() {
   auto dwWeight = getDepthwise().getWeight().getType();
   ArrayRef<int64_t> dwStride = getDepthwise().getStride();
   Conv2DOp expand = getExpand();
-  bool expandFits = isStem()
-                        ? withinKernel(expand.getStride(),
-                                       expand.getWeight().getType())
-                        : unit(expand.getStride());
+  bool expandFits =
+      isStem() ? withinKernel(expand.getStride(), expand.getWeight().getType())
+               : unit(expand.getStride());
   return expandFits && unit(getProject().getStride()) &&
          dwStride[0] <= dwWeight.getDimSize(0) &&
          dwStride[1] <= dwWeight.getDimSize(1);

@@ -56,7 +56,7 @@ if [ "$TARGET" != compile ]; then
       logistic-tanh hard-swish mean mean-requant mean-head depthwise-mult dilated \
       grouped scalar-ops channel-mul squeeze float-edges softmax classifier \
       inception concat-axes slices two-heads batched nchw broadcast-ops broadcasts \
-      resize resize-tie resize-odd; do
+      resize resize-tie resize-odd stems; do
     /usr/bin/python3 "$VMCU_ROOT/utils/make-tflite.py" --kind "$kind" --seed 1 \
       -o "$work/corpus/$kind.tflite"
   done
@@ -81,5 +81,8 @@ if [ "$TARGET" != tflite ]; then
   "$gen" --kind=bottleneck --h=4 --w=4 --cin=8 --cmid=16 --cout=8 --kernel=3 --residual -o "$work/corpus/block.mlir"
   "$gen" --kind=concat --h=4 --w=4 --cin=8 --cmid=8 --cout=8 -o "$work/corpus/concat.mlir"
   "$gen" --kind=resize --h=3 --w=3 --c=8 -o "$work/corpus/resize.mlir"
+  # Stem bottlenecks (KxK conv, depthwise, 1x1), imported from make-tflite.
+  /usr/bin/python3 "$VMCU_ROOT/utils/make-tflite.py" --kind stems --seed 1 -o "$work/stems.tflite"
+  "$gen" --model="$work/stems.tflite" -o "$work/corpus/stems.mlir"
   run_fuzzer vmcu-fuzz-compile "$work/corpus" 65536
 fi

@@ -28,18 +28,10 @@ struct BottleneckChain {
   AddOp residual;
 };
 
-/// Whether `conv` may expand a stem bottleneck: a KxK conv whose stride
-/// does not exceed its kernel (the rows it skips would never be freed).
-static bool isStemExpansion(Conv2DOp conv) {
-  auto w = conv.getWeight().getType();
-  ArrayRef<int64_t> stride = conv.getStride();
-  return !conv.isPointwise() && stride[0] <= w.getDimSize(1) &&
-         stride[1] <= w.getDimSize(2);
-}
-
 /// Matches the chain that ends in `project`, if every intermediate has a
 /// single use, the projection is pointwise and the expansion pointwise
-/// or (with `fuseStem`) a stem conv.
+/// or (with `fuseStem`) a KxK conv whose chain the line-buffer kernel
+/// takes, a stem's only kernel.
 static std::optional<BottleneckChain>
 matchChain(Conv2DOp project, bool fuseResidual, bool fuseStem) {
   if (!project.isPointwise())
@@ -48,8 +40,10 @@ matchChain(Conv2DOp project, bool fuseResidual, bool fuseStem) {
   if (!dw || !dw->hasOneUse())
     return std::nullopt;
   auto expand = dw.getInput().getDefiningOp<Conv2DOp>();
-  if (!expand || !expand->hasOneUse() ||
-      !(expand.isPointwise() || (fuseStem && isStemExpansion(expand))))
+  if (!expand || !expand->hasOneUse())
+    return std::nullopt;
+  if (!expand.isPointwise() &&
+      !(fuseStem && BottleneckOp::supportsLineBuffer(expand, dw, project)))
     return std::nullopt;
   // Already fused chains live inside a bottleneck body.
   if (isa<BottleneckOp>(project->getParentOp()))
@@ -127,12 +121,13 @@ struct VMCUFuseBottleneckPass
       collect(/*stems=*/true);
     IRRewriter rewriter(&getContext());
     for (BottleneckChain &chain : chains) {
-      fuse(rewriter, chain);
+      // Counted first: fusing erases the chain's ops.
       ++numFused;
       if (chain.residual)
         ++numResidual;
       if (!chain.expand.isPointwise())
         ++numStem;
+      fuse(rewriter, chain);
     }
   }
 };

@@ -160,3 +160,19 @@ func.func @stem_stride_over_kernel(%a: tensor<1x9x9x3xi8>, %w1: tensor<8x2x2x3xi
   %d = vmcu.conv2d %c, %w3, %b3 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x3x3x8xi8>, tensor<4x1x1x8xi8>, tensor<4xi32>) -> tensor<1x3x3x4xi8>
   return %d : tensor<1x3x3x4xi8>
 }
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
+
+// A strided projection: the line-buffer kernel, a stem's only one, does not
+// take it, so the stem stays separate layers.
+// CHECK-LABEL: func.func @stem_strided_projection
+// CHECK-NOT: vmcu.bottleneck
+// CHECK: return
+func.func @stem_strided_projection(%a: tensor<1x9x9x3xi8>, %w1: tensor<8x3x3x3xi8>, %b1: tensor<8xi32>, %w2: tensor<3x3x8x1xi8>, %b2: tensor<8xi32>, %w3: tensor<4x1x1x8xi8>, %b3: tensor<4xi32>) -> tensor<1x3x3x4xi8> {
+  %b = vmcu.conv2d %a, %w1, %b1 {stride = array<i64: 2, 2>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #rq} : (tensor<1x9x9x3xi8>, tensor<8x3x3x3xi8>, tensor<8xi32>) -> tensor<1x5x5x8xi8>
+  %c = vmcu.depthwise_conv2d %b, %w2, %b2 {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #rq} : (tensor<1x5x5x8xi8>, tensor<3x3x8x1xi8>, tensor<8xi32>) -> tensor<1x5x5x8xi8>
+  %d = vmcu.conv2d %c, %w3, %b3 {stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x5x5x8xi8>, tensor<4x1x1x8xi8>, tensor<4xi32>) -> tensor<1x3x3x4xi8>
+  return %d : tensor<1x3x3x4xi8>
+}

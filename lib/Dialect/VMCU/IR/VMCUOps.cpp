@@ -1052,6 +1052,11 @@ SmallVector<int64_t> BottleneckOp::getSegmentedExtents() {
 bool BottleneckOp::isStem() { return !getExpand().isPointwise(); }
 
 bool BottleneckOp::supportsLineBuffer() {
+  return supportsLineBuffer(getExpand(), getDepthwise(), getProject());
+}
+
+bool BottleneckOp::supportsLineBuffer(Conv2DOp expand, DepthwiseConv2DOp dw,
+                                      Conv2DOp project) {
   auto unit = [](ArrayRef<int64_t> stride) {
     return llvm::all_of(stride, [](int64_t s) { return s == 1; });
   };
@@ -1061,13 +1066,13 @@ bool BottleneckOp::supportsLineBuffer() {
            stride[1] <= weight.getDimSize(2);
   };
   // Depthwise weights are [R][S][C]; conv weights [K][R][S][C].
-  auto dwWeight = getDepthwise().getWeight().getType();
-  ArrayRef<int64_t> dwStride = getDepthwise().getStride();
-  Conv2DOp expand = getExpand();
+  auto dwWeight = dw.getWeight().getType();
+  ArrayRef<int64_t> dwStride = dw.getStride();
   bool expandFits =
-      isStem() ? withinKernel(expand.getStride(), expand.getWeight().getType())
-               : unit(expand.getStride());
-  return expandFits && unit(getProject().getStride()) &&
+      expand.isPointwise()
+          ? unit(expand.getStride())
+          : withinKernel(expand.getStride(), expand.getWeight().getType());
+  return expandFits && unit(project.getStride()) &&
          dwStride[0] <= dwWeight.getDimSize(0) &&
          dwStride[1] <= dwWeight.getDimSize(1);
 }

@@ -1150,6 +1150,9 @@ def VMCU_BottleneckOp : VMCU_LayerOp<"bottleneck", [
     /// convolution; a unit-stride 1x1 expansion, or a KxK one whose stride
     /// does not exceed its kernel; the same for the depthwise stride.
     bool supportsLineBuffer();
+    /// The same for a chain not fused yet.
+    static bool supportsLineBuffer(Conv2DOp expand, DepthwiseConv2DOp dw,
+                                   Conv2DOp project);
     /// Output pixels the line-buffer kernel projects at once: 2 with
     /// `paired_projection`, else 1.
     int64_t getProjectPixels() { return getPairedProjection() ? 2 : 1; }

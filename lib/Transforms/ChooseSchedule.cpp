@@ -1,9 +1,10 @@
 //===- ChooseSchedule.cpp - fused or unfused, per block, under a budget ---===//
 //
 // vmcu-fuse-bottleneck fuses every inverted bottleneck: the minimum-RAM
-// plan, whose kernel re-expands every input pixel once per depthwise tap.
-// This pass gives each block the fastest of recomputing, a line buffer or
-// separate ring layers (by the cost model) whose SRAM fits the budget.
+// plan, whose kernel re-expands every input pixel once per depthwise tap
+// (a stem's, a KxK expansion, keeps a line buffer instead). This pass gives
+// each block the fastest of recomputing, a line buffer or separate ring
+// layers (by the cost model) whose SRAM fits the budget.
 //
 //===----------------------------------------------------------------------===//
 

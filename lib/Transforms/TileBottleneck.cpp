@@ -603,13 +603,16 @@ private:
 
 } // namespace
 
-/// Line-buffer schedule (unit-stride expand and project): input row y is
+/// Line-buffer schedule (unit-stride project): input row y is
 /// expanded once, when the first output row that needs it starts, into
 /// slot y mod R of the workspace (R rows x W x Cmid); each output pixel
 /// gathers its depthwise window from there one channel segment at a time
 /// (padding taps read the zero point), then projects with GEMM tiles, one
 /// output pixel at a time or, with `paired_projection`, two. Without a
-/// residual an input row is freed as soon as it is expanded.
+/// residual an input row is freed as soon as it is expanded. A stem (a KxK
+/// expansion) computes each row of B from its window of input rows with
+/// WindowGemm, into a line buffer on the stack in channel groups of its
+/// own, and frees the input rows no later row of B reads.
 LogicalResult
 mlir::vmcu::tile::emitBottleneckLineBuffer(Emitter &e, BottleneckOp op,
                                            const KernelTensors &t) {

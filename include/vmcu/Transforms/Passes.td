@@ -75,21 +75,25 @@ def VMCUChooseSchedulePass : Pass<"vmcu-choose-schedule", "ModuleOp"> {
     re-expands each input pixel once per depthwise tap (R*R times), so
     where the separate layers fit in the RAM budget they are much faster.
 
-    The budget is `ram-kb` KiB, or, with `ram-kb=0`, the arena of the
-    all-fused plan: by default speed never costs RAM. The pass tiles and
-    places a copy of the model with every bottleneck unfused, keeps as
-    candidates the blocks whose kernels' footprints fit the budget, ranks
-    them by the cycles the cost model (`vmcu/Analysis/CostModel.h`) says
-    unfusing saves, and unfuses them all; if the pool's alignment then
-    pushes the arena over the budget it drops the smallest saving until
-    the plan fits. If even the all-fused plan is over the budget it does
-    nothing (`vmcu-select-segment-sizes` shrinks segments or reports).
-    Then, largest estimated saving first, it gives each bottleneck still
-    fused a line buffer (`line_buffer`: each input pixel expanded once into
-    R rows kept in the pool) where the arena stays within the budget.
-    Last, in order, it lets each line-buffered block project its output
-    pixels in pairs (`paired_projection`: 2-row GEMM tiles) where the
-    larger stack buffers keep the plan's SRAM within the budget.
+    The budget is `ram-kb` KiB, or, with `ram-kb=0`, the SRAM (arena plus
+    the largest kernel's stack buffers) of the all-fused plan: by default
+    speed never costs RAM. Each block has options: recomputing (the
+    all-fused plan's), a line buffer (`line_buffer`: each input pixel
+    expanded once into R rows kept in the pool) and separate layers; a stem
+    bottleneck (a KxK conv expansion) has its line buffer, on the stack, as
+    the all-fused option and separate layers as the other. The pass tiles
+    and places copies of the model to learn which options fit the budget
+    on their own, ranks them by the cycles of the cost model
+    (`vmcu/Analysis/CostModel.h`), and starts each block at its fastest.
+    While the whole plan is over the budget (the pool's alignment is
+    global) it takes the one fallback to a block's next option that alone
+    brings the plan within the budget at the least cost, or, if none does,
+    moves the block saving least among those whose kernels are over the
+    budget. If even the all-fused plan is over the budget it does nothing
+    (`vmcu-select-segment-sizes` shrinks segments or reports). Last, in
+    order, it lets each line-buffered block project its output pixels in
+    pairs (`paired_projection`: 2-row GEMM tiles) where the larger stack
+    buffers keep the plan's SRAM within the budget.
 
     `schedule` overrides the choice for every bottleneck (for tests and
     measurements): `fused`, `line-buffer`, `line-buffer-paired` or

@@ -634,7 +634,7 @@ LogicalResult emitResizeNearest(Emitter &e, ResizeNearestOp op,
   ArrayRef<int64_t> in = op.getInput().getType().getShape();
   ArrayRef<int64_t> out = op.getOutput().getType().getShape();
   int64_t cs = in[3] / e.seg;
-  int64_t inRow = in[2] * cs, outRow = out[2] * cs;
+  int64_t inRow = in[2] * cs;
   Value buf = e.scratch(e.seg, e.b.getI8Type());
   // Frees input rows [lo, min(hi, H)) of image dims[0] (bounds over dims).
   auto freeRows = [&](AffineExpr lo, AffineExpr hi, ValueRange dims) {

@@ -702,7 +702,8 @@ LogicalResult ConcatOp::verify() {
 
 int64_t ConcatOp::getRowBytes(Value value) {
   ArrayRef<int64_t> shape = cast<ShapedType>(value.getType()).getShape();
-  if (getAxis() < 0 || getAxis() >= static_cast<int64_t>(shape.size()))
+  // An I32Attr reads as unsigned: a negative axis is out of range too.
+  if (getAxis() >= shape.size())
     return 0; // The verifier reports the axis.
   int64_t bytes = 1;
   for (int64_t extent : shape.drop_front(getAxis()))

@@ -1309,10 +1309,13 @@ FailureOr<SmallVector<int64_t>> Importer::meanAxes(int32_t index,
                                                    int64_t rank) {
   if (index < 0 || index >= static_cast<int32_t>(tensors.size()))
     return opError() << "axes tensor " << index << " does not exist";
-  int64_t count = 1;
-  for (int64_t d : tensors[index].shape)
-    count *= d;
-  FailureOr<SmallVector<int32_t>> raw = constantI32(index, count);
+  // At most one entry per dimension of the input.
+  std::optional<int64_t> count = boundedElements(tensors[index].shape, rank);
+  if (!count)
+    return opError() << "axes tensor '" << tensors[index].name
+                     << "' needs a positive shape of at most " << rank
+                     << " elements";
+  FailureOr<SmallVector<int32_t>> raw = constantI32(index, *count);
   if (failed(raw))
     return failure();
   SmallVector<int64_t> axes;

@@ -15,6 +15,8 @@ usage: bad_models.py MAKE_TFLITE_PY KIND OUT.tflite
   mean-axes    a MEAN over the channels (axis -1) of an NHWC tensor
   mean-shift   a MEAN whose output scale is 2^24 times finer than its
                input's: the folded rescale shifts the sum left by 23 bits
+  mean-huge-axes  a MEAN whose axes tensor claims 2^30 x 2^30 x 2^30
+               entries (scripts/fuzz.sh found the count overflowing)
 """
 import importlib.util
 import os
@@ -59,10 +61,11 @@ def main():
         y = m.graph.add_tensor("relu", (1, 10), mt.S.TENSOR_INT8,
                                scale=[np.float32(x.scale)], zero_point=[0])
         m.graph.add_operator(mt.S.OP_RELU, [f], [y], 0)
-    elif kind in ("mean-axes", "mean-shift"):
+    elif kind in ("mean-axes", "mean-shift", "mean-huge-axes"):
         x = m.input((1, 2, 2, 4))
         axes = [-1] if kind == "mean-axes" else [1, 2]
-        a = m.graph.add_tensor("axes", (len(axes),), mt.S.TENSOR_INT32,
+        axes_shape = (2 ** 30,) * 3 if kind == "mean-huge-axes" else (len(axes),)
+        a = m.graph.add_tensor("axes", axes_shape, mt.S.TENSOR_INT32,
                                data=np.array(axes, dtype="<i4"))
         shape = (1, 2, 2, 1) if kind == "mean-axes" else (1, 1, 1, 4)
         y = m.graph.add_tensor("mean", shape, mt.S.TENSOR_INT8,

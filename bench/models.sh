@@ -45,7 +45,8 @@ separate = sum(1 for l in layers if l["op"] != "bottleneck")
 arena = report["peak_ram_bytes"]
 print(f"{cycles:>12} {macs / cycles:8.3f} {arena:7} {max(l['workspace_bytes'] for l in layers):9}"
       f" {stack:6} {arena + stack:7} {report['tensor_level_bytes']:12} {report['flash_bytes']:8}"
-      f"  recompute={kinds['fused-recompute']} line-buffer={kinds['fused-line-buffer']} layers={separate}")
+      f"  recompute={kinds['fused-recompute']} line-buffer={kinds['fused-line-buffer']}"
+      f" stem={kinds['fused-stem']} layers={separate}")
 PY
 }
 

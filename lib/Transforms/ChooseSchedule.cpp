@@ -229,10 +229,10 @@ struct VMCUChooseSchedulePass
       // The one fallback that brings the plan within the budget at the
       // least cost, if one does; else the blocks whose kernels put the plan
       // over the budget fall back first.
-      if (std::optional<unsigned> fix =
+      if (std::optional<std::pair<unsigned, PlanTrial>> fix =
               fittingFallback(options, pick, budget)) {
-        ++pick[*fix];
-        trial = plan(scheduleOf(options, pick));
+        ++pick[fix->first];
+        trial = std::move(fix->second);
         break;
       }
       SmallVector<bool> atFault(options.size(), true);
@@ -362,21 +362,22 @@ struct VMCUChooseSchedulePass
   }
 
   /// The block whose fallback to its next option alone brings the plan
-  /// `pick` within `budget` at the least estimated cost, if any does.
-  std::optional<unsigned>
+  /// `pick` within `budget` at the least estimated cost, if any does, with
+  /// the plan that fallback gives.
+  std::optional<std::pair<unsigned, PlanTrial>>
   fittingFallback(ArrayRef<SmallVector<BlockOption>> options,
                   ArrayRef<unsigned> pick, int64_t budget) {
-    std::optional<unsigned> best;
+    std::optional<std::pair<unsigned, PlanTrial>> best;
     for (auto [i, opts] : llvm::enumerate(options)) {
       if (pick[i] + 1 >= opts.size() ||
-          (best &&
-           saving(opts, pick[i]) >= saving(options[*best], pick[*best])))
+          (best && saving(opts, pick[i]) >=
+                       saving(options[best->first], pick[best->first])))
         continue;
       SmallVector<unsigned> fallback(pick);
       ++fallback[i];
       FailureOr<PlanTrial> trial = plan(scheduleOf(options, fallback));
       if (succeeded(trial) && trial->sramBytes() <= budget)
-        best = i;
+        best.emplace(i, std::move(*trial));
     }
     return best;
   }

@@ -93,33 +93,8 @@ enum class Activation : int8_t {
 };
 
 enum class Builtin : int32_t {
-  Add = 0,
-  AveragePool2D = 1,
-  Concatenation = 2,
-  Conv2D = 3,
-  DepthwiseConv2D = 4,
-  Dequantize = 6,
-  FullyConnected = 9,
-  Logistic = 14,
-  MaxPool2D = 17,
-  Mul = 18,
-  Relu = 19,
-  Relu6 = 21,
-  Reshape = 22,
-  Transpose = 39,
-  Softmax = 25,
-  Tanh = 28,
-  Pad = 34,
-  Mean = 40,
-  Sub = 41,
-  Squeeze = 43,
-  StridedSlice = 45,
-  Slice = 65,
-  ExpandDims = 70,
-  ResizeNearestNeighbor = 97,
-  LeakyRelu = 98,
-  Quantize = 114,
-  HardSwish = 117,
+#define VMCU_TFLITE_BUILTIN(Enumerator, Code, Name) Enumerator = Code,
+#include "Builtins.def"
 };
 
 /// The name of a builtin operator code, for diagnostics.

@@ -28,6 +28,7 @@
 #include "vmcu/Utils/TosaBuilder.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MathExtras.h"
@@ -323,63 +324,22 @@ private:
 
 const char *mlir::vmcu::tflite::builtinName(int32_t code) {
   switch (code) {
-  case 0:
-    return "ADD";
-  case 1:
-    return "AVERAGE_POOL_2D";
-  case 2:
-    return "CONCATENATION";
-  case 3:
-    return "CONV_2D";
-  case 4:
-    return "DEPTHWISE_CONV_2D";
-  case 6:
-    return "DEQUANTIZE";
-  case 9:
-    return "FULLY_CONNECTED";
-  case 14:
-    return "LOGISTIC";
-  case 17:
-    return "MAX_POOL_2D";
-  case 18:
-    return "MUL";
-  case 19:
-    return "RELU";
-  case 21:
-    return "RELU6";
-  case 22:
-    return "RESHAPE";
-  case 25:
-    return "SOFTMAX";
-  case 28:
-    return "TANH";
-  case 34:
-    return "PAD";
-  case 39:
-    return "TRANSPOSE";
-  case 40:
-    return "MEAN";
-  case 41:
-    return "SUB";
-  case 43:
-    return "SQUEEZE";
-  case 45:
-    return "STRIDED_SLICE";
-  case 65:
-    return "SLICE";
-  case 70:
-    return "EXPAND_DIMS";
-  case 97:
-    return "RESIZE_NEAREST_NEIGHBOR";
-  case 98:
-    return "LEAKY_RELU";
-  case 114:
-    return "QUANTIZE";
-  case 117:
-    return "HARD_SWISH";
+#define VMCU_TFLITE_BUILTIN(Enumerator, Code, Name)                            \
+  case Code:                                                                   \
+    return Name;
+#include "Builtins.def"
   default:
     return "builtin operator";
   }
+}
+
+std::string mlir::vmcu::supportedTFLiteOperators() {
+  SmallVector<StringRef> names = {
+#define VMCU_TFLITE_BUILTIN(Enumerator, Code, Name) Name,
+#include "Builtins.def"
+  };
+  llvm::sort(names);
+  return llvm::join(names, ", ");
 }
 
 bool mlir::vmcu::isTFLiteFile(llvm::ArrayRef<uint8_t> bytes) {
@@ -1957,12 +1917,9 @@ LogicalResult Importer::importOperator(Table op, const OperatorRefs &refs) {
                              static_cast<Builtin>(opCode));
   }
   return opError() << "is not supported (builtin code " << opCode
-                   << "); vmcu imports CONV_2D, DEPTHWISE_CONV_2D, "
-                      "FULLY_CONNECTED, ADD, SUB, MUL, AVERAGE_POOL_2D, "
-                      "MAX_POOL_2D, MEAN, CONCATENATION, SLICE, STRIDED_SLICE, "
-                      "TRANSPOSE, RESHAPE, SQUEEZE, "
-                      "EXPAND_DIMS, PAD, SOFTMAX, RELU, RELU6, LEAKY_RELU, "
-                      "LOGISTIC, TANH, HARD_SWISH and int8 QUANTIZE";
+                   << "); vmcu imports " << supportedTFLiteOperators()
+                   << " (DEQUANTIZE and QUANTIZE from or to float32 only at "
+                      "the model's edges)";
 }
 
 LogicalResult Importer::readOperators() {

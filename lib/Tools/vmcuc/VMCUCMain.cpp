@@ -17,6 +17,7 @@
 #include "mlir/Support/Timing.h"
 #include "vmcu/Conversion/VMCUToLLVM/VMCUToLLVM.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUDialect.h"
+#include "vmcu/Target/TFLite/TFLiteImporter.h"
 #include "vmcu/Tools/vmcuc/Compiler.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -59,9 +60,9 @@ runtime/vmcu_model_api.h:
 
 The input is int8 TOSA 1.0 MLIR (or a later vmcu stage, see --from) or an
 int8 .tflite model, recognised by its TFL3 identifier and imported first
-(CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, AVERAGE_POOL_2D,
-MAX_POOL_2D, RESHAPE, PAD, SOFTMAX; --tflite-output stops at an earlier
-tensor).
+(--tflite-output stops at an earlier tensor). Its operators may be:
+{0}
+(QUANTIZE and DEQUANTIZE from or to float32 only at the model's edges).
 
 It runs the vmcu-tosa-to-llvm pipeline (the same one vmcu-opt registers),
 translates the result to LLVM IR, optimises it at O2 and emits the object
@@ -333,6 +334,25 @@ static std::string getDefaultOutput(StringRef input, EmitKind emit) {
   return (path + ext).str();
 }
 
+/// `text` broken at spaces into lines of at most `width` columns.
+std::string wrapped(StringRef text, size_t width) {
+  std::string out;
+  size_t lineStart = 0;
+  for (StringRef word : llvm::split(text, ' ')) {
+    if (out.size() > lineStart && out.size() - lineStart + word.size() >= width) {
+      out.back() = '\n';
+      lineStart = out.size();
+    }
+    out += word.str() + " ";
+  }
+  if (!out.empty())
+    out.pop_back();
+  return out;
+}
+
+/// Width of the overview's hand-wrapped lines.
+constexpr size_t kOverviewColumns = 76;
+
 } // namespace
 
 int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
@@ -343,7 +363,9 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   cl::HideUnrelatedOptions(opts.category);
-  cl::ParseCommandLineOptions(argc, argv, kOverview);
+  std::string overview = llvm::formatv(
+      kOverview.data(), wrapped(supportedTFLiteOperators(), kOverviewColumns));
+  cl::ParseCommandLineOptions(argc, argv, overview);
 
   std::optional<CortexMTarget> target = lookupCortexMTarget(opts.cpu);
   if (!target)

@@ -2,9 +2,8 @@
 //
 // Imports an int8 TFLite flatbuffer as `func.func @main` of TOSA 1.0 ops in
 // the form convert-tosa-to-vmcu accepts, so a .tflite model takes the same
-// path as TOSA input. Supported operators: CONV_2D, DEPTHWISE_CONV_2D,
-// FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, RESHAPE and PAD (folded into the
-// convolution it feeds). Anything else is a located error.
+// path as TOSA input. The operators it takes are listed by
+// supportedTFLiteOperators(); anything else is a located error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +27,10 @@ namespace mlir::vmcu {
 
 /// Whether `bytes` start like a .tflite file (FlatBuffer identifier TFL3).
 bool isTFLiteFile(llvm::ArrayRef<uint8_t> bytes);
+
+/// The builtin operators the importer takes, sorted and comma-separated
+/// (lib/Target/TFLite/Builtins.def).
+std::string supportedTFLiteOperators();
 
 struct TFLiteImportOptions {
   /// When set, the model's result is this tensor instead of the subgraph's

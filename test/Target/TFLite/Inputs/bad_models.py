@@ -17,12 +17,16 @@ usage: bad_models.py MAKE_TFLITE_PY KIND OUT.tflite
                input's: the folded rescale shifts the sum left by 23 bits
   mean-huge-axes  a MEAN whose axes tensor claims 2^30 x 2^30 x 2^30
                entries (scripts/fuzz.sh found the count overflowing)
+  resize-bilinear  a RESIZE_BILINEAR, an operator vmcu does not import
 """
 import importlib.util
 import os
 import sys
 
 import numpy as np
+
+# TFLite's BuiltinOperator code of RESIZE_BILINEAR (schema.fbs).
+OP_RESIZE_BILINEAR = 23
 
 
 def main():
@@ -72,6 +76,10 @@ def main():
                                scale=[np.float32(x.scale / 2.0 ** 24)], zero_point=[0])
         m.graph.add_operator(mt.S.OP_MEAN, [x.index, a], [y], mt.S.OPTIONS_REDUCER,
                              [(mt.S.REDUCER_KEEP_DIMS, mt.N.BoolFlags, True)])
+    elif kind == "resize-bilinear":
+        y = m.graph.add_tensor("resized", (1, 10), mt.S.TENSOR_INT8,
+                               scale=[np.float32(x.scale)], zero_point=[0])
+        m.graph.add_operator(OP_RESIZE_BILINEAR, [x.index], [y], 0, version=1)
     else:
         sys.exit(f"unknown kind {kind}")
     m.graph.outputs = [y]

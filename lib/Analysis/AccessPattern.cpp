@@ -131,49 +131,142 @@ int64_t upperBound(const Bound &bound, const std::vector<int64_t> &ivs) {
   return value;
 }
 
-int64_t linearAddress(const Access &access, const std::vector<int64_t> &ivs) {
-  int64_t address = 0;
-  for (size_t d = 0; d < access.indices.size(); ++d)
-    address += access.mapping[d] * evaluate(access.indices[d], ivs);
-  return address;
+/// A schedule tree node with each access's address folded into one affine
+/// expression over the ivs (sum over d of mapping[d] * indices[d]), so an
+/// event costs one evaluation: the walks run once per executed access, and
+/// the offset solver and validate() walk every kernel of every trial plan.
+struct FlatNode {
+  /// The loop, or null for an access.
+  const Loop *loop = nullptr;
+  AccessKind kind = AccessKind::Load;
+  TensorRole role = TensorRole::Input;
+  AffineExpr address;
+  std::vector<FlatNode> body;
+  /// A loop whose body holds accesses only, with the current address of
+  /// each and its step per iteration (walkInnermost's scratch).
+  bool innermost = false;
+  std::vector<int64_t> addresses, deltas;
+  /// A loop's bounds where they use no iv (most do), else nullopt.
+  std::optional<int64_t> constantLower, constantUpper;
+};
+
+/// The value of `bound` (its largest or smallest term) if no term uses an
+/// iv.
+std::optional<int64_t> constantBound(const Bound &bound, bool lower) {
+  std::optional<int64_t> value;
+  for (const AffineExpr &term : bound.terms) {
+    if (std::any_of(term.coeffs.begin(), term.coeffs.end(),
+                    [](int64_t c) { return c != 0; }))
+      return std::nullopt;
+    value = !value  ? term.constant
+            : lower ? std::max(*value, term.constant)
+                    : std::min(*value, term.constant);
+  }
+  return value;
+}
+
+/// Whether `body` holds accesses only (an innermost loop's body).
+bool accessesOnly(const std::vector<FlatNode> &body) {
+  return std::none_of(body.begin(), body.end(),
+                      [](const FlatNode &node) { return node.loop; });
+}
+
+std::vector<FlatNode> flatten(const std::vector<Node> &body) {
+  std::vector<FlatNode> flat;
+  flat.reserve(body.size());
+  for (const Node &node : body) {
+    FlatNode &f = flat.emplace_back();
+    if (node.isLoop()) {
+      f.loop = &node.loop();
+      f.body = flatten(f.loop->body);
+      f.innermost = accessesOnly(f.body);
+      f.constantLower = constantBound(f.loop->lower, /*lower=*/true);
+      f.constantUpper = constantBound(f.loop->upper, /*lower=*/false);
+      if (f.innermost) {
+        f.addresses.resize(f.body.size());
+        f.deltas.resize(f.body.size());
+      }
+      continue;
+    }
+    const Access &access = node.access();
+    f.kind = access.kind;
+    f.role = access.role;
+    size_t dims = std::min(access.indices.size(), access.mapping.size());
+    for (size_t d = 0; d < dims; ++d)
+      f.address = f.address + access.indices[d] * access.mapping[d];
+  }
+  return flat;
+}
+
+/// An innermost loop from `lo` to `hi`: each access's address is evaluated
+/// once and then stepped by its iv coefficient, so an event costs an
+/// addition.
+template <typename Fn>
+void walkInnermost(FlatNode &loop, int64_t lo, int64_t hi,
+                   std::vector<int64_t> &ivs, Fn &fn) {
+  size_t depth = ivs.size();
+  int64_t step = loop.loop->step;
+  ivs.push_back(lo);
+  for (size_t a = 0; a < loop.body.size(); ++a) {
+    const AffineExpr &address = loop.body[a].address;
+    loop.addresses[a] = evaluate(address, ivs);
+    loop.deltas[a] =
+        depth < address.coeffs.size() ? address.coeffs[depth] * step : 0;
+  }
+  ivs.pop_back();
+  for (int64_t iv = lo; iv < hi; iv += step)
+    for (size_t a = 0; a < loop.body.size(); ++a) {
+      fn(loop.body[a].kind, loop.body[a].role, loop.addresses[a]);
+      loop.addresses[a] += loop.deltas[a];
+    }
 }
 
 template <typename Fn>
-void walk(const std::vector<Node> &body, std::vector<int64_t> &ivs, Fn &fn) {
-  for (const Node &node : body) {
-    if (!node.isLoop()) {
-      const Access &access = node.access();
-      fn(access.kind, access.role, linearAddress(access, ivs));
+void walk(std::vector<FlatNode> &body, std::vector<int64_t> &ivs, Fn &fn) {
+  for (FlatNode &node : body) {
+    if (!node.loop) {
+      fn(node.kind, node.role, evaluate(node.address, ivs));
       continue;
     }
-    const Loop &loop = node.loop();
-    int64_t lo = lowerBound(loop.lower, ivs);
-    int64_t hi = upperBound(loop.upper, ivs);
+    int64_t lo = node.constantLower ? *node.constantLower
+                                    : lowerBound(node.loop->lower, ivs);
+    int64_t hi = node.constantUpper ? *node.constantUpper
+                                    : upperBound(node.loop->upper, ivs);
+    int64_t step = node.loop->step;
+    if (node.innermost) {
+      walkInnermost(node, lo, hi, ivs, fn);
+      continue;
+    }
     ivs.push_back(lo);
-    for (int64_t iv = lo; iv < hi; iv += loop.step) {
+    for (int64_t iv = lo; iv < hi; iv += step) {
       ivs.back() = iv;
-      walk(loop.body, ivs, fn);
+      walk(node.body, ivs, fn);
     }
     ivs.pop_back();
   }
+}
+
+/// Calls `fn` on every event of `body`, in execution order.
+template <typename Fn> void walk(const std::vector<Node> &body, Fn &fn) {
+  std::vector<int64_t> ivs;
+  std::vector<FlatNode> flat = flatten(body);
+  walk(flat, ivs, fn);
 }
 
 } // namespace
 
 void mlir::vmcu::analysis::forEachEvent(const KernelPattern &pattern,
                                         const EventCallback &callback) {
-  std::vector<int64_t> ivs;
-  walk(pattern.body, ivs, callback);
+  walk(pattern.body, callback);
 }
 
 std::vector<Event>
 mlir::vmcu::analysis::collectEvents(const KernelPattern &pattern) {
   std::vector<Event> events;
-  std::vector<int64_t> ivs;
   auto record = [&](AccessKind kind, TensorRole role, int64_t address) {
     events.push_back(Event{kind, role, address});
   };
-  walk(pattern.body, ivs, record);
+  walk(pattern.body, record);
   return events;
 }
 
@@ -235,54 +328,57 @@ std::optional<std::string> checkStructure(const std::vector<Node> &body,
 } // namespace
 
 std::optional<std::string>
-mlir::vmcu::analysis::validate(const KernelPattern &pattern) {
+mlir::vmcu::analysis::validateStructure(const KernelPattern &pattern) {
   if (pattern.inputSegments < 0 || pattern.outputSegments < 0 ||
       pattern.workspaceSegments < 0)
     return std::string("negative tensor size");
-  if (auto error = checkStructure(pattern.body, 0))
-    return error;
+  return checkStructure(pattern.body, 0);
+}
 
-  // Replay: per-segment state of every tensor.
-  std::vector<bool> inputFreed(pattern.inputSegments, false);
-  std::vector<bool> outputStored(pattern.outputSegments, false);
-  std::vector<bool> workspaceStored(pattern.workspaceSegments, false);
-  std::optional<std::string> error;
-  int64_t eventIndex = 0;
-  auto check = [&](AccessKind kind, TensorRole role, int64_t address) {
-    int64_t index = eventIndex++;
-    if (error)
-      return;
-    auto fail = [&](const char *why) {
-      std::ostringstream os;
-      os << "event #" << index << " (" << stringifyAccessKind(kind) << " "
-         << stringifyTensorRole(role) << "[" << address << "]): " << why;
-      error = os.str();
-    };
-    int64_t size = segmentsOf(pattern, role);
-    if (address < 0 || address >= size)
-      return fail(
-          ("address outside [0, " + std::to_string(size) + ")").c_str());
-    switch (role) {
-    case TensorRole::Input:
-      if (inputFreed[address])
-        return fail(kind == AccessKind::Free ? "double free"
-                                             : "load after free");
-      if (kind == AccessKind::Free)
-        inputFreed[address] = true;
-      return;
-    case TensorRole::Output:
-    case TensorRole::Workspace: {
-      std::vector<bool> &stored =
-          role == TensorRole::Output ? outputStored : workspaceStored;
-      if (kind == AccessKind::Store)
-        stored[address] = true;
-      else if (!stored[address])
-        fail("load of a segment never stored");
-      return;
-    }
-    }
+EventChecker::EventChecker(const KernelPattern &pattern)
+    : pattern(pattern), inputFreed(pattern.inputSegments, false),
+      outputStored(pattern.outputSegments, false),
+      workspaceStored(pattern.workspaceSegments, false) {}
+
+void EventChecker::operator()(AccessKind kind, TensorRole role,
+                              int64_t address) {
+  int64_t index = eventIndex++;
+  if (firstError)
+    return;
+  auto fail = [&](const char *why) {
+    std::ostringstream os;
+    os << "event #" << index << " (" << stringifyAccessKind(kind) << " "
+       << stringifyTensorRole(role) << "[" << address << "]): " << why;
+    firstError = os.str();
   };
-  std::vector<int64_t> ivs;
-  walk(pattern.body, ivs, check);
-  return error;
+  int64_t size = segmentsOf(pattern, role);
+  if (address < 0 || address >= size)
+    return fail(("address outside [0, " + std::to_string(size) + ")").c_str());
+  switch (role) {
+  case TensorRole::Input:
+    if (inputFreed[address])
+      return fail(kind == AccessKind::Free ? "double free" : "load after free");
+    if (kind == AccessKind::Free)
+      inputFreed[address] = true;
+    return;
+  case TensorRole::Output:
+  case TensorRole::Workspace: {
+    std::vector<bool> &stored =
+        role == TensorRole::Output ? outputStored : workspaceStored;
+    if (kind == AccessKind::Store)
+      stored[address] = true;
+    else if (!stored[address])
+      fail("load of a segment never stored");
+    return;
+  }
+  }
+}
+
+std::optional<std::string>
+mlir::vmcu::analysis::validate(const KernelPattern &pattern) {
+  if (auto error = validateStructure(pattern))
+    return error;
+  EventChecker check(pattern);
+  walk(pattern.body, check);
+  return check.error();
 }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <iterator>
 #include <map>
 
@@ -115,17 +116,18 @@ private:
 
 } // namespace
 
-std::vector<DistanceInterval>
-mlir::vmcu::analysis::computeForbiddenDistances(const KernelPattern &pattern) {
-  const int64_t numInputs = pattern.inputSegments;
-  const int64_t numOutputs = pattern.outputSegments;
-  std::vector<bool> freed(numInputs, false);
-  std::vector<bool> stored(numOutputs, false);
-  RunSet storedRuns;
-  std::vector<DistanceInterval> intervals;
-  ForbiddenCollector collector(intervals);
+namespace {
 
-  forEachEvent(pattern, [&](AccessKind kind, TensorRole role, int64_t addr) {
+/// Collects the forbidden distances from a pattern's events, in order.
+class ForbiddenDistanceWalk {
+public:
+  explicit ForbiddenDistanceWalk(const KernelPattern &pattern)
+      : freed(pattern.inputSegments, false),
+        stored(pattern.outputSegments, false), collector(intervals) {}
+
+  void operator()(AccessKind kind, TensorRole role, int64_t addr) {
+    int64_t numInputs = static_cast<int64_t>(freed.size());
+    int64_t numOutputs = static_cast<int64_t>(stored.size());
     if (kind == AccessKind::Store && role == TensorRole::Output) {
       if (addr < 0 || addr >= numOutputs || stored[addr])
         return;
@@ -140,35 +142,72 @@ mlir::vmcu::analysis::computeForbiddenDistances(const KernelPattern &pattern) {
       freed[addr] = true;
       collector.addFree(addr, storedRuns);
     }
+  }
+
+  /// The intervals, sorted and merged, after the last event.
+  std::vector<DistanceInterval> finish() {
+    collector.flush(storedRuns);
+    emitNeverFreed();
+    std::sort(intervals.begin(), intervals.end(),
+              [](const DistanceInterval &a, const DistanceInterval &b) {
+                return a.lo < b.lo;
+              });
+    std::vector<DistanceInterval> merged;
+    for (const DistanceInterval &interval : intervals) {
+      if (!merged.empty() && interval.lo <= merged.back().hi + 1) {
+        merged.back().hi = std::max(merged.back().hi, interval.hi);
+        continue;
+      }
+      merged.push_back(interval);
+    }
+    return merged;
+  }
+
+private:
+  /// Never-freed inputs stay live past every store.
+  void emitNeverFreed() {
+    int64_t numInputs = static_cast<int64_t>(freed.size());
+    for (int64_t x = 0; x < numInputs;) {
+      if (freed[x]) {
+        ++x;
+        continue;
+      }
+      int64_t end = x;
+      while (end < numInputs && !freed[end])
+        ++end;
+      collector.emit(x, end - 1, storedRuns);
+      x = end;
+    }
+  }
+
+  std::vector<bool> freed, stored;
+  RunSet storedRuns;
+  std::vector<DistanceInterval> intervals;
+  ForbiddenCollector collector;
+};
+
+} // namespace
+
+std::vector<DistanceInterval>
+mlir::vmcu::analysis::computeForbiddenDistances(const KernelPattern &pattern) {
+  ForbiddenDistanceWalk distances(pattern);
+  forEachEvent(pattern, std::ref(distances));
+  return distances.finish();
+}
+
+CheckedDistances mlir::vmcu::analysis::validateAndComputeForbiddenDistances(
+    const KernelPattern &pattern) {
+  if (std::optional<std::string> error = validateStructure(pattern))
+    return {error, {}};
+  EventChecker check(pattern);
+  ForbiddenDistanceWalk distances(pattern);
+  forEachEvent(pattern, [&](AccessKind kind, TensorRole role, int64_t addr) {
+    check(kind, role, addr);
+    distances(kind, role, addr);
   });
-  collector.flush(storedRuns);
-
-  // Never-freed inputs stay live past every store.
-  for (int64_t x = 0; x < numInputs;) {
-    if (freed[x]) {
-      ++x;
-      continue;
-    }
-    int64_t end = x;
-    while (end < numInputs && !freed[end])
-      ++end;
-    collector.emit(x, end - 1, storedRuns);
-    x = end;
-  }
-
-  std::sort(intervals.begin(), intervals.end(),
-            [](const DistanceInterval &a, const DistanceInterval &b) {
-              return a.lo < b.lo;
-            });
-  std::vector<DistanceInterval> merged;
-  for (const DistanceInterval &interval : intervals) {
-    if (!merged.empty() && interval.lo <= merged.back().hi + 1) {
-      merged.back().hi = std::max(merged.back().hi, interval.hi);
-      continue;
-    }
-    merged.push_back(interval);
-  }
-  return merged;
+  if (check.error())
+    return {check.error(), {}};
+  return {std::nullopt, distances.finish()};
 }
 
 OffsetSolution

@@ -38,6 +38,8 @@ struct PlacedKernel {
   int64_t segmentBytes;
   int64_t unitsPerSegment;
   an::KernelPattern pattern;
+  /// The distances at which its output would overwrite live input.
+  std::vector<an::DistanceInterval> forbidden;
   /// The tensor its output is placed against, and its output.
   unsigned input = 0;
   unsigned output = 0;
@@ -45,6 +47,7 @@ struct PlacedKernel {
   /// (that tensor in the input role).
   SmallVector<unsigned> skips;
   std::vector<an::KernelPattern> skipPatterns;
+  std::vector<std::vector<an::DistanceInterval>> skipForbidden;
   int64_t distance = 0;       // kernel segments
   int64_t footprintUnits = 0; // pool units
 };
@@ -135,9 +138,8 @@ LogicalResult placeWithLiveTensors(
     lo = std::min(lo, base[t]);
     hi = std::max(hi, base[t] + units[t]);
   }
-  std::vector<std::vector<an::DistanceInterval>> skipForbidden;
-  for (const an::KernelPattern &sp : kernel.skipPatterns)
-    skipForbidden.push_back(an::computeForbiddenDistances(sp));
+  const std::vector<std::vector<an::DistanceInterval>> &skipForbidden =
+      kernel.skipForbidden;
 
   // Output bases below `lo - outUnits` or above `hi` overlap nothing.
   int64_t slack = wrapAlign + 1;
@@ -201,7 +203,7 @@ LogicalResult writeTextFile(Operation *anchor, StringRef path, StringRef what,
 /// inputs (by position), then each kernel's output in program order.
 struct PoolPlan {
   int64_t unit = 0;
-  SmallVector<PlacedKernel> kernels;
+  SmallVector<PlacedKernel, 0> kernels;
   SmallVector<TensorBaseOp> tensors;
   unsigned numInputs = 0;
   /// Per tensor: its size and alignment (units), its last reader (a model
@@ -240,16 +242,25 @@ LogicalResult readModelInputs(SegmentPoolOp pool, PoolPlan &plan) {
   return success();
 }
 
-/// The ring access pattern of `kernel`'s `input`-th input, validated.
-FailureOr<an::KernelPattern> readPattern(KernelOp kernel, int64_t seg,
-                                         unsigned input) {
+/// A validated ring access pattern and its forbidden distances.
+struct CheckedPattern {
+  an::KernelPattern pattern;
+  std::vector<an::DistanceInterval> forbidden;
+};
+
+/// The ring access pattern of `kernel`'s `input`-th input, validated, and
+/// its forbidden distances (one walk of its events for both).
+FailureOr<CheckedPattern> readPattern(KernelOp kernel, int64_t seg,
+                                      unsigned input) {
   auto pattern = buildKernelPattern(kernel, seg, input);
   if (failed(pattern))
     return failure();
-  if (auto error = an::validate(*pattern))
+  an::CheckedDistances checked =
+      an::validateAndComputeForbiddenDistances(*pattern);
+  if (checked.error)
     return kernel.emitOpError("has an invalid ring access pattern: ")
-           << *error;
-  return pattern;
+           << *checked.error;
+  return CheckedPattern{std::move(*pattern), std::move(checked.forbidden)};
 }
 
 /// Reads one kernel: its patterns, the tensor its output is placed against
@@ -268,11 +279,16 @@ FailureOr<PlacedKernel> readKernel(KernelOp kernel, const PoolPlan &plan) {
   if (!input)
     return kernel.emitOpError("must read the model input or an earlier "
                               "kernel's output");
-  FailureOr<an::KernelPattern> pattern = readPattern(kernel, *seg, 0);
+  FailureOr<CheckedPattern> pattern = readPattern(kernel, *seg, 0);
   if (failed(pattern))
     return failure();
-  PlacedKernel placed{kernel, *seg, *seg / plan.unit, std::move(*pattern),
-                      *input, static_cast<unsigned>(plan.tensors.size())};
+  PlacedKernel placed{kernel,
+                      *seg,
+                      *seg / plan.unit,
+                      std::move(pattern->pattern),
+                      std::move(pattern->forbidden),
+                      *input,
+                      static_cast<unsigned>(plan.tensors.size())};
   for (auto [i, other] : llvm::enumerate(kernel.getInputs())) {
     if (i == 0)
       continue;
@@ -280,11 +296,12 @@ FailureOr<PlacedKernel> readKernel(KernelOp kernel, const PoolPlan &plan) {
     if (!skip || *skip == *input || llvm::is_contained(placed.skips, *skip))
       return kernel.emitOpError("input #")
              << i << " must be another earlier tensor of the graph";
-    FailureOr<an::KernelPattern> skipPattern = readPattern(kernel, *seg, i);
+    FailureOr<CheckedPattern> skipPattern = readPattern(kernel, *seg, i);
     if (failed(skipPattern))
       return failure();
     placed.skips.push_back(*skip);
-    placed.skipPatterns.push_back(std::move(*skipPattern));
+    placed.skipPatterns.push_back(std::move(skipPattern->pattern));
+    placed.skipForbidden.push_back(std::move(skipPattern->forbidden));
   }
   return placed;
 }
@@ -394,7 +411,7 @@ LogicalResult placeKernels(PoolPlan &plan) {
         llvm::alignTo(plan.base[i - 1] + plan.units[i - 1], plan.align[i]);
   plan.workspaceBase.assign(plan.kernels.size(), 0);
   for (auto [k, kernel] : llvm::enumerate(plan.kernels)) {
-    auto forbidden = an::computeForbiddenDistances(kernel.pattern);
+    ArrayRef<an::DistanceInterval> forbidden = kernel.forbidden;
     int64_t r = kernel.unitsPerSegment;
     if (kernel.skips.empty() && plan.held[k].empty()
             ? failed(placeAlone(k, plan, forbidden))

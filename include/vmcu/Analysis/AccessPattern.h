@@ -119,6 +119,26 @@ std::vector<Event> collectEvents(const KernelPattern &pattern);
 /// output/workspace segments never stored.
 std::optional<std::string> validate(const KernelPattern &pattern);
 
+/// validate()'s checks that need no walk: sizes and the loop structure
+/// (a pattern that fails them must not be walked).
+std::optional<std::string> validateStructure(const KernelPattern &pattern);
+
+/// validate()'s checks of the events, one at a time, so a walk that does
+/// other work (computeForbiddenDistances) can validate on its way.
+class EventChecker {
+public:
+  explicit EventChecker(const KernelPattern &pattern);
+  void operator()(AccessKind kind, TensorRole role, int64_t address);
+  /// The first event's error, if any.
+  const std::optional<std::string> &error() const { return firstError; }
+
+private:
+  const KernelPattern &pattern;
+  std::vector<bool> inputFreed, outputStored, workspaceStored;
+  std::optional<std::string> firstError;
+  int64_t eventIndex = 0;
+};
+
 } // namespace mlir::vmcu::analysis
 
 #endif // VMCU_ANALYSIS_ACCESSPATTERN_H

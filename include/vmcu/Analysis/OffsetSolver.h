@@ -24,6 +24,8 @@
 #include "vmcu/Analysis/AccessPattern.h"
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace mlir::vmcu::analysis {
@@ -58,6 +60,15 @@ bool isBetterDistance(const KernelPattern &pattern, int64_t a, int64_t b);
 /// They lie within [1 - I, O - 1]. The pattern must pass validate().
 std::vector<DistanceInterval>
 computeForbiddenDistances(const KernelPattern &pattern);
+
+/// validate() and computeForbiddenDistances() in one walk of the events:
+/// the error, or the forbidden distances of a valid pattern.
+struct CheckedDistances {
+  std::optional<std::string> error;
+  std::vector<DistanceInterval> forbidden;
+};
+CheckedDistances
+validateAndComputeForbiddenDistances(const KernelPattern &pattern);
 
 /// The optimal safe distance. The pattern must pass validate().
 OffsetSolution solveOffsets(const KernelPattern &pattern);

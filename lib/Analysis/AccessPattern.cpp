@@ -133,8 +133,8 @@ int64_t upperBound(const Bound &bound, const std::vector<int64_t> &ivs) {
 
 /// A schedule tree node with each access's address folded into one affine
 /// expression over the ivs (sum over d of mapping[d] * indices[d]), so an
-/// event costs one evaluation: the walks run once per executed access, and
-/// the offset solver and validate() walk every kernel of every trial plan.
+/// event costs one evaluation: the walk runs once per executed access, over
+/// every kernel of every plan the schedule chooser tries.
 struct FlatNode {
   /// The loop, or null for an access.
   const Loop *loop = nullptr;

@@ -326,3 +326,73 @@ TEST(KernelPatternsTest, RandomFullyConnectedFreesAtLastUse) {
 }
 
 } // namespace
+
+namespace {
+
+/// The events of `body` by direct evaluation of every index at every
+/// iteration: the walk's reference (forEachEvent steps innermost addresses
+/// by addition and keeps constant bounds).
+void directEvents(const std::vector<Node> &body, std::vector<int64_t> &ivs,
+                  std::vector<Event> &events) {
+  for (const Node &node : body) {
+    if (!node.isLoop()) {
+      const Access &access = node.access();
+      int64_t address = 0;
+      for (size_t d = 0; d < access.indices.size(); ++d)
+        address += access.mapping[d] * evaluate(access.indices[d], ivs);
+      events.push_back(Event{access.kind, access.role, address});
+      continue;
+    }
+    const Loop &loop = node.loop();
+    int64_t lo = evaluate(loop.lower.terms.front(), ivs);
+    for (const AffineExpr &term : loop.lower.terms)
+      lo = std::max(lo, evaluate(term, ivs));
+    int64_t hi = evaluate(loop.upper.terms.front(), ivs);
+    for (const AffineExpr &term : loop.upper.terms)
+      hi = std::min(hi, evaluate(term, ivs));
+    ivs.push_back(lo);
+    for (int64_t iv = lo; iv < hi; iv += loop.step) {
+      ivs.back() = iv;
+      directEvents(loop.body, ivs, events);
+    }
+    ivs.pop_back();
+  }
+}
+
+} // namespace
+
+// A triangular nest (the inner loop's lower bound uses the outer iv), two
+// indices per access, a step of 2, and an access between two loops: the
+// walk's events are those of direct evaluation.
+TEST(KernelPatternsTest, WalkMatchesDirectEvaluation) {
+  Access load{AccessKind::Load,
+              TensorRole::Input,
+              {affineDim(0), affineDim(1, 2) + 1},
+              {3, 1}};
+  Access store{AccessKind::Store, TensorRole::Output, {affineDim(0)}, {1}};
+  Loop inner{{{affineDim(0)}},
+             {{affineConstant(9), affineDim(0) + 7}},
+             2,
+             {Node(load), Node(load)}};
+  Loop outer{{{affineConstant(0)}},
+             {{affineConstant(4)}},
+             1,
+             {Node(inner), Node(store)}};
+  KernelPattern pattern;
+  pattern.inputSegments = 64;
+  pattern.outputSegments = 4;
+  pattern.body = {Node(outer)};
+  ASSERT_FALSE(validate(pattern).has_value()) << *validate(pattern);
+
+  std::vector<Event> expected;
+  std::vector<int64_t> ivs;
+  directEvents(pattern.body, ivs, expected);
+  std::vector<Event> events = collectEvents(pattern);
+  ASSERT_EQ(events.size(), expected.size());
+  EXPECT_GT(events.size(), 4u);
+  for (size_t i = 0; i < events.size(); ++i) {
+    EXPECT_EQ(events[i].kind, expected[i].kind) << "event " << i;
+    EXPECT_EQ(events[i].role, expected[i].role) << "event " << i;
+    EXPECT_EQ(events[i].address, expected[i].address) << "event " << i;
+  }
+}

@@ -80,6 +80,13 @@ void expectExact(const KernelPattern &pattern, const std::string &what) {
 
   // (c)
   std::vector<DistanceInterval> forbidden = computeForbiddenDistances(pattern);
+  CheckedDistances checked = validateAndComputeForbiddenDistances(pattern);
+  EXPECT_FALSE(checked.error.has_value()) << *checked.error;
+  ASSERT_EQ(checked.forbidden.size(), forbidden.size());
+  for (size_t i = 0; i < forbidden.size(); ++i) {
+    EXPECT_EQ(checked.forbidden[i].lo, forbidden[i].lo);
+    EXPECT_EQ(checked.forbidden[i].hi, forbidden[i].hi);
+  }
   int64_t range = pattern.inputSegments + pattern.outputSegments;
   std::optional<int64_t> best;
   for (int64_t candidate = -range; candidate <= range; ++candidate) {
@@ -413,3 +420,24 @@ TEST(OffsetSolverTest, LargeLayers) {
 }
 
 } // namespace
+
+// The one-walk check reports what validate() reports, and no distances.
+TEST(OffsetSolverTest, CheckedDistancesReportInvalidPatterns) {
+  PatternResult fc = fullyConnected(2, 3, 2);
+  ASSERT_TRUE(fc.ok()) << fc.error;
+  KernelPattern reloaded = *fc;
+  // A load of input segment 0 after the kernel, which frees it.
+  reloaded.body.push_back(Node(
+      Access{AccessKind::Load, TensorRole::Input, {affineConstant(0)}, {1}}));
+  KernelPattern badStep = *fc;
+  badStep.body.push_back(
+      Node(Loop{{{affineConstant(0)}}, {{affineConstant(2)}}, 0, {}}));
+  for (const KernelPattern &pattern : {reloaded, badStep}) {
+    std::optional<std::string> expected = validate(pattern);
+    ASSERT_TRUE(expected.has_value());
+    CheckedDistances checked = validateAndComputeForbiddenDistances(pattern);
+    ASSERT_TRUE(checked.error.has_value());
+    EXPECT_EQ(*checked.error, *expected);
+    EXPECT_TRUE(checked.forbidden.empty());
+  }
+}

@@ -69,7 +69,7 @@ def fit(sel, per_mac=None):
     return coef, max(abs(a @ coef - y) / y)
 print(f"{'kind':17} {'kernels':>7} {'fit perMac':>10} {'perOutput':>10} {'compiled in':>16} {'max |err|':>9}")
 fits = {}
-for kind in sorted({r[0] for r in rows}, key=lambda k: k in PER_MAC_OF):
+for kind in sorted({r[0] for r in rows}, key=lambda k: (k in PER_MAC_OF, k)):
     sel = [r for r in rows if r[0] == kind]
     base = fits.get(PER_MAC_OF.get(kind))
     coef, err = fit(sel, None if base is None else base[0])

@@ -44,7 +44,6 @@ constexpr int64_t kPairedFrameMargin = 256;
 /// 2% slower, with a 14 KB larger arena.
 constexpr double kMinEstimatedSaving = 0.05;
 
-
 /// What unfused layers must keep: the all-fused plan's pool alignment (the
 /// lcm of its segment sizes) and its largest kernel stack buffers.
 struct FusedPlanLimits {

@@ -339,7 +339,8 @@ std::string wrapped(StringRef text, size_t width) {
   std::string out;
   size_t lineStart = 0;
   for (StringRef word : llvm::split(text, ' ')) {
-    if (out.size() > lineStart && out.size() - lineStart + word.size() >= width) {
+    if (out.size() > lineStart &&
+        out.size() - lineStart + word.size() >= width) {
       out.back() = '\n';
       lineStart = out.size();
     }

@@ -150,19 +150,13 @@ struct FlatNode {
   std::optional<int64_t> constantLower, constantUpper;
 };
 
-/// The value of `bound` (its largest or smallest term) if no term uses an
-/// iv.
-std::optional<int64_t> constantBound(const Bound &bound, bool lower) {
-  std::optional<int64_t> value;
-  for (const AffineExpr &term : bound.terms) {
-    if (std::any_of(term.coeffs.begin(), term.coeffs.end(),
-                    [](int64_t c) { return c != 0; }))
-      return std::nullopt;
-    value = !value  ? term.constant
-            : lower ? std::max(*value, term.constant)
-                    : std::min(*value, term.constant);
-  }
-  return value;
+/// Whether some term of `bound` uses an iv.
+bool usesIvs(const Bound &bound) {
+  return std::any_of(
+      bound.terms.begin(), bound.terms.end(), [](const AffineExpr &term) {
+        return std::any_of(term.coeffs.begin(), term.coeffs.end(),
+                           [](int64_t c) { return c != 0; });
+      });
 }
 
 /// Whether `body` holds accesses only (an innermost loop's body).
@@ -180,8 +174,10 @@ std::vector<FlatNode> flatten(const std::vector<Node> &body) {
       f.loop = &node.loop();
       f.body = flatten(f.loop->body);
       f.innermost = accessesOnly(f.body);
-      f.constantLower = constantBound(f.loop->lower, /*lower=*/true);
-      f.constantUpper = constantBound(f.loop->upper, /*lower=*/false);
+      if (!usesIvs(f.loop->lower))
+        f.constantLower = lowerBound(f.loop->lower, {});
+      if (!usesIvs(f.loop->upper))
+        f.constantUpper = upperBound(f.loop->upper, {});
       if (f.innermost) {
         f.addresses.resize(f.body.size());
         f.deltas.resize(f.body.size());

@@ -43,10 +43,9 @@ struct PlacedKernel {
   /// The tensor its output is placed against, and its output.
   unsigned input = 0;
   unsigned output = 0;
-  /// Earlier tensors it reads besides its input, each with its pattern
-  /// (that tensor in the input role).
+  /// Earlier tensors it reads besides its input, each with the forbidden
+  /// distances of its pattern (that tensor in the input role).
   SmallVector<unsigned> skips;
-  std::vector<an::KernelPattern> skipPatterns;
   std::vector<std::vector<an::DistanceInterval>> skipForbidden;
   int64_t distance = 0;       // kernel segments
   int64_t footprintUnits = 0; // pool units
@@ -122,10 +121,12 @@ MemoryReport buildReport(SegmentPoolOp pool, ArrayRef<PlacedKernel> kernels,
 /// all. The footprint is the span of every live tensor plus the workspace;
 /// a pool at least that large sees the same (linear) placement, so the
 /// checks are exact on the ring.
-LogicalResult placeWithLiveTensors(
-    size_t k, MutableArrayRef<PlacedKernel> kernels, ArrayRef<unsigned> held,
-    ArrayRef<an::DistanceInterval> forbidden, ArrayRef<int64_t> base,
-    ArrayRef<int64_t> units, int64_t outAlign, int64_t wrapAlign) {
+LogicalResult placeWithLiveTensors(size_t k,
+                                   MutableArrayRef<PlacedKernel> kernels,
+                                   ArrayRef<unsigned> held,
+                                   ArrayRef<int64_t> base,
+                                   ArrayRef<int64_t> units, int64_t outAlign,
+                                   int64_t wrapAlign) {
   PlacedKernel &kernel = kernels[k];
   const an::KernelPattern &p = kernel.pattern;
   int64_t r = kernel.unitsPerSegment;
@@ -138,8 +139,6 @@ LogicalResult placeWithLiveTensors(
     lo = std::min(lo, base[t]);
     hi = std::max(hi, base[t] + units[t]);
   }
-  const std::vector<std::vector<an::DistanceInterval>> &skipForbidden =
-      kernel.skipForbidden;
 
   // Output bases below `lo - outUnits` or above `hi` overlap nothing.
   int64_t slack = wrapAlign + 1;
@@ -149,11 +148,11 @@ LogicalResult placeWithLiveTensors(
   int64_t bestSpan = 0;
   for (int64_t d = dMin; d <= dMax; ++d) {
     int64_t outBase = base[in] - d * r;
-    if (floorMod(outBase, outAlign) != 0 || isForbidden(forbidden, d))
+    if (floorMod(outBase, outAlign) != 0 || isForbidden(kernel.forbidden, d))
       continue;
     bool safe = true;
     for (auto [i, skip] : llvm::enumerate(kernel.skips))
-      safe &= !isForbidden(skipForbidden[i], (base[skip] - outBase) / r);
+      safe &= !isForbidden(kernel.skipForbidden[i], (base[skip] - outBase) / r);
     for (unsigned t : held)
       safe &= outBase + outUnits <= base[t] || base[t] + units[t] <= outBase;
     if (!safe)
@@ -300,7 +299,6 @@ FailureOr<PlacedKernel> readKernel(KernelOp kernel, const PoolPlan &plan) {
     if (failed(skipPattern))
       return failure();
     placed.skips.push_back(*skip);
-    placed.skipPatterns.push_back(std::move(skipPattern->pattern));
     placed.skipForbidden.push_back(std::move(skipPattern->forbidden));
   }
   return placed;
@@ -377,8 +375,7 @@ void computeLiveness(PoolPlan &plan) {
 
 /// Places the output of kernel `k` when only its input and output are live:
 /// the best aligned safe distance of its pattern.
-LogicalResult placeAlone(size_t k, PoolPlan &plan,
-                         ArrayRef<an::DistanceInterval> forbidden) {
+LogicalResult placeAlone(size_t k, PoolPlan &plan) {
   PlacedKernel &kernel = plan.kernels[k];
   const an::KernelPattern &p = kernel.pattern;
   int64_t r = kernel.unitsPerSegment;
@@ -389,7 +386,7 @@ LogicalResult placeAlone(size_t k, PoolPlan &plan,
        ++d) {
     if (floorMod(plan.base[kernel.input] - d * r, plan.align[kernel.output]) !=
             0 ||
-        isForbidden(forbidden, d))
+        isForbidden(kernel.forbidden, d))
       continue;
     if (!best || an::isBetterDistance(p, d, *best))
       best = d;
@@ -411,13 +408,12 @@ LogicalResult placeKernels(PoolPlan &plan) {
         llvm::alignTo(plan.base[i - 1] + plan.units[i - 1], plan.align[i]);
   plan.workspaceBase.assign(plan.kernels.size(), 0);
   for (auto [k, kernel] : llvm::enumerate(plan.kernels)) {
-    ArrayRef<an::DistanceInterval> forbidden = kernel.forbidden;
     int64_t r = kernel.unitsPerSegment;
     if (kernel.skips.empty() && plan.held[k].empty()
-            ? failed(placeAlone(k, plan, forbidden))
+            ? failed(placeAlone(k, plan))
             : failed(placeWithLiveTensors(
-                  k, plan.kernels, plan.held[k], forbidden, plan.base,
-                  plan.units, plan.align[kernel.output], plan.wrapAlign)))
+                  k, plan.kernels, plan.held[k], plan.base, plan.units,
+                  plan.align[kernel.output], plan.wrapAlign)))
       return failure();
     plan.base[kernel.output] = plan.base[kernel.input] - kernel.distance * r;
     if (kernel.op.getWorkspace()) {

@@ -67,33 +67,46 @@ int64_t mlir::vmcu::layerMacs(LayerOpInterface layer) {
 
 namespace {
 
-/// Widened rows times widened weights: the widest tile the registers take.
+/// Widened weights: the widest tile the registers take, over two widened
+/// rows (2 x 3) or one raw row (1 x 5; dotBlockRegisters).
 constexpr int64_t kWideWeightChannels = 3;
-/// Cycles of one half step of a 2-row tile over widened weights, by its
-/// channels (0 to 3): 2 + n loads (the first after the SMLADs costs 2
-/// cycles, the rest pipeline) and 2n SMLADs (docs/kernels.md, "Widened
-/// weights": 12 MACs in 12 cycles for 3 channels).
-constexpr std::array<int64_t, 4> kWideHalfStepCycles = {0, 6, 9, 12};
+constexpr int64_t kRawRowWideWeightChannels = 5;
+static_assert(dotBlockRegisters(2, kWideWeightChannels, true) <=
+              kMaxDotBlockRegisters);
+static_assert(dotBlockRegisters(1, kRawRowWideWeightChannels, true) <=
+              kMaxDotBlockRegisters);
+
+/// Cycles of one half step of a `pixels` x `n` tile over widened weights
+/// (docs/kernels.md, "Widened weights"): pixels + n loads back to back (the
+/// first after the SMLADs costs 2 cycles, the rest pipeline), an unpack per
+/// raw row, and pixels x n SMLADs. 2 x 3: 12 MACs in 12 cycles; 1 x 5: 10
+/// MACs in 13.
+constexpr int64_t wideHalfStepCycles(int64_t pixels, int64_t n, bool rawX) {
+  if (n == 0)
+    return 0;
+  return (pixels + n + 1) + (rawX ? pixels : 0) + pixels * n;
+}
+
 /// The largest output group a widened-weight GEMM stages on the stack
 /// per pixel (beyond one segment).
 constexpr int64_t kMaxWideGroupBytes = 48;
 
-/// Groups of whole segments dividing Cout, split into 2 x 3 tiles and one
-/// tile of the channels left over: the group with the fewest tile cycles
-/// per channel (the smallest of equals, within kMaxWideGroupBytes or one
-/// segment). A 1-byte stem segment into 8 outputs: groups of 8 (3 + 3 + 2
-/// channels, 33 cycles) rather than 4 (3 + 1, 2 x 18).
-int64_t widenedWeightGroup(int64_t outC, int64_t segmentBytes) {
-  constexpr int64_t kTile = kWideWeightChannels;
-  static_assert(kWideHalfStepCycles.size() == kTile + 1);
+/// Groups of whole segments dividing Cout, split into tiles of `tile`
+/// channels and one tile of the channels left over: the group with the
+/// fewest tile cycles per channel (the smallest of equals, within
+/// kMaxWideGroupBytes or one segment). A 1-byte stem segment into 8
+/// outputs, 2 x 3 tiles: groups of 8 (3 + 3 + 2 channels, 33 cycles) rather
+/// than 4 (3 + 1, 2 x 18).
+int64_t widenedWeightGroup(int64_t outC, int64_t segmentBytes, int64_t pixels,
+                           int64_t tile, bool rawX) {
   int64_t best = 0, bestCycles = 0;
   int64_t limit = std::max(segmentBytes, kMaxWideGroupBytes);
   for (int64_t group = segmentBytes; group <= std::min(outC, limit);
        group += segmentBytes) {
     if (outC % group != 0)
       continue;
-    int64_t cycles = group / kTile * kWideHalfStepCycles[kTile] +
-                     kWideHalfStepCycles[group % kTile];
+    int64_t cycles = group / tile * wideHalfStepCycles(pixels, tile, rawX) +
+                     wideHalfStepCycles(pixels, group % tile, rawX);
     // cycles / group < bestCycles / best, in integers.
     if (!best || cycles * best < bestCycles * group)
       best = group, bestCycles = cycles;
@@ -127,12 +140,16 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
   int64_t rowStride = llvm::alignTo(inC, kDotLanes);
   int64_t pixels = rows > 1 && rowStride <= kMaxPairRowBytes ? 2 : 1;
   bool widened = pixels == 2 && rowStride <= kMaxWidenedRowBytes;
-  static_assert(dotBlockRegisters(2, kWideWeightChannels, true) <=
-                kMaxDotBlockRegisters);
-  if (widenWeights && widened && outC % segmentBytes == 0)
-    return {pixels, kWideWeightChannels, rowStride,
-            widenedWeightGroup(outC, segmentBytes), widened,
-            /*widenedWeights=*/true};
+  // Widened weights where the rows are widened too, or over a single raw
+  // row (no weight word is reused there: unpacking it was pure overhead).
+  if (widenWeights && (widened || rows == 1) && outC % segmentBytes == 0) {
+    bool rawX = !widened;
+    int64_t tile = rawX ? kRawRowWideWeightChannels : kWideWeightChannels;
+    return {
+        pixels,    tile,
+        rowStride, widenedWeightGroup(outC, segmentBytes, pixels, tile, rawX),
+        widened,   /*widenedWeights=*/true};
+  }
   for (int64_t n : {4, 2}) {
     int64_t group = std::lcm(segmentBytes, n);
     if (outC % group == 0 &&

@@ -121,6 +121,30 @@ func.func @main(%x: tensor<2x64xi8>) -> tensor<2x4xi8> {
 
 // -----
 
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+
+// A single row (a matrix-vector product) reuses no weight word: its weights
+// are widened offline (i32 words) over the raw row (no `widened`). Its 50
+// steps go in 16-step chunks, 3 of them straight-line, then a 2-step rest;
+// each 4-byte output segment is one tile of 4 channels.
+// CHECK-LABEL: func.func @vmcu_invoke
+// CHECK:   %[[W:.*]] = memref.get_global @fully_connected_0_weights : memref<1200xi32>
+// CHECK:   %[[X:.*]] = memref.alloca() : memref<200xi8>
+// CHECK-NOT: vmcu.widen_pairs
+// CHECK:   affine.for %{{.*}} = 0 to 3 {
+// CHECK-NOT: scf.for
+// CHECK-COUNT-3: vmcu.dot_block %[[X]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 1 : i64, widened_weights, words = 16 : i64, x_stride = 200 : i64}
+// CHECK:     vmcu.dot_block %[[X]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 1 : i64, widened_weights, words = 2 : i64, x_stride = 200 : i64}
+// CHECK:     vmcu.requant_block
+func.func @main(%x: tensor<1x200xi8>) -> tensor<1x12xi8> {
+  %w = arith.constant dense<1> : tensor<12x200xi8>
+  %b = arith.constant dense<2> : tensor<12xi32>
+  %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq} : (tensor<1x200xi8>, tensor<12x200xi8>, tensor<12xi32>) -> tensor<1x12xi8>
+  return %y : tensor<1x12xi8>
+}
+
+// -----
+
 #rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 
 // A strided 3x3 conv with SAME-style padding (paper Figure 5): clipped tap

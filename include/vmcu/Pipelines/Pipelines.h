@@ -86,8 +86,8 @@ struct VMCUPipelineOptions : public PassPipelineOptions<VMCUPipelineOptions> {
   PassOptions::Option<bool> widenWeights{
       *this, "widen-weights",
       llvm::cl::desc("Keep GEMM tiles' weights as int16 pairs where their "
-                     "rows are widened (vmcu-tile{widen-weights}): faster, "
-                     "twice those weights' flash"),
+                     "rows are widened or single (vmcu-tile{widen-weights}): "
+                     "faster, twice those weights' flash"),
       llvm::cl::init(true)};
 
   /// Checks `cpu` and `from`; on failure calls `emitError` and fails.

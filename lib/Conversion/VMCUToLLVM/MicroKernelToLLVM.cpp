@@ -125,11 +125,16 @@ static std::string dotBlockConstraints(int64_t outputs, int64_t accs,
   return constraints;
 }
 
-/// The block over widened inputs and widened weights: per half step, one
-/// word of each pixel and of each channel, loaded back to back, then the
-/// SMLADs. Operands: accumulators, pixel words, channel words.
+/// The block over widened weights: per half step, one word of each pixel
+/// and of each channel, loaded back to back, then the SMLADs. Operands:
+/// accumulators, pixel words, channel words. Over raw inputs (`rawX`, one
+/// pixel) the pixel's word is the step's raw word, loaded again for each
+/// half and unpacked in place to that half's lanes (SXTB16, then SXTB16
+/// ROR #8): a reload pipelines with the weight loads, where keeping the
+/// raw word would take a register from the channels.
 static DotBlockAsm buildWidenedWeightsAsm(int64_t pixels, int64_t channels,
-                                          int64_t words, int64_t xStride) {
+                                          int64_t words, int64_t xStride,
+                                          bool rawX) {
   constexpr int64_t kWordBytes = 4, kHalves = 2;
   int64_t accs = pixels * channels;
   auto xWord = [&](int64_t i) { return accs + i; };
@@ -140,12 +145,18 @@ static DotBlockAsm buildWidenedWeightsAsm(int64_t pixels, int64_t channels,
   llvm::raw_string_ostream os(text);
   auto reg = [](int64_t operand) { return "$" + std::to_string(operand); };
   for (int64_t h = 0; h < kHalves * words; ++h) {
+    // Widened rows hold a word per half step; raw rows one per step.
+    int64_t xOffset = (rawX ? h / kHalves : h) * kWordBytes;
     for (int64_t i = 0; i < pixels; ++i)
       os << "ldr " << reg(xWord(i)) << ", [" << reg(px) << ", #"
-         << i * xStride + h * kWordBytes << "]\n\t";
+         << i * xStride + xOffset << "]\n\t";
     for (int64_t j = 0; j < channels; ++j)
       os << "ldr " << reg(wWord(j)) << ", [" << reg(pw) << ", #"
          << (h * channels + j) * kWordBytes << "]\n\t";
+    if (rawX)
+      for (int64_t i = 0; i < pixels; ++i)
+        os << "sxtb16 " << reg(xWord(i)) << ", " << reg(xWord(i))
+           << (h % kHalves ? ", ror #8" : "") << "\n\t";
     for (int64_t j = 0; j < channels; ++j)
       for (int64_t i = 0; i < pixels; ++i) {
         std::string a = reg(i * channels + j);
@@ -267,10 +278,10 @@ struct DotBlockOpLowering : public ConvertOpToLLVMPattern<DotBlockOp> {
     DotBlockAsm block =
         op.getWidenedWeights()
             ? buildWidenedWeightsAsm(op.getPixels(), op.getChannels(),
-                                     op.getWords(), op.getXStride())
-            : buildDotBlockAsm(op.getPixels(), op.getChannels(),
-                               op.getWords(), op.getXStride(),
-                               op.getWidened());
+                                     op.getWords(), op.getXStride(),
+                                     /*rawX=*/!op.getWidened())
+            : buildDotBlockAsm(op.getPixels(), op.getChannels(), op.getWords(),
+                               op.getXStride(), op.getWidened());
     SmallVector<Value> operands{px, pw};
     llvm::append_range(operands, adaptor.getAcc());
     auto asmOp = createRegisterBlockAsm(rewriter, loc, block.outputs, operands,

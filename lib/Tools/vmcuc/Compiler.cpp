@@ -425,10 +425,11 @@ SharedCompileFlags::SharedCompileFlags(llvm::cl::OptionCategory &category)
           "widen-weights",
           llvm::cl::desc(
               "Store the weights of pointwise convs and expansions with at "
-              "most 128 input channels as int16 pairs, so their 2 x 3 "
-              "register tiles unpack nothing (about 6% fewer cycles on the "
-              "MLPerf Tiny models, up to 40% more flash). Default on; "
-              "--widen-weights=false keeps int8 weights"),
+              "most 128 input channels, and of fully connected layers on one "
+              "vector, as int16 pairs, so their register tiles unpack no "
+              "weight (about 6% fewer cycles on the MLPerf Tiny models, up "
+              "to 40% more flash). Default on; --widen-weights=false keeps "
+              "int8 weights"),
           llvm::cl::init(true), llvm::cl::cat(category)) {}
 
 void SharedCompileFlags::apply(CompileOptions &options) const {

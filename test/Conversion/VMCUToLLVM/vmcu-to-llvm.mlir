@@ -177,6 +177,22 @@ func.func @dot_block_widened_weights(%x: memref<16xi32>, %w: memref<64xi32>,
   return %r#0, %r#4, %r#5 : i32, i32, i32
 }
 
+// Widened weights over one raw row (a matrix-vector product): per half
+// step the row's raw word ($3) is loaded again with the 3 channels' words
+// ($4-$6) and unpacked in place to that half's lanes, the even ones (no
+// rotation) for half 0, the odd ones (ROR #8) for half 1; the next step's
+// word is at byte 4 of the row. $7 and $8 are the pointers.
+// CHECK-LABEL: llvm.func @dot_block_widened_weights_raw_row
+// CHECK:       llvm.inline_asm "ldr $3, [$7, #0]\0A\09ldr $4, [$8, #0]\0A\09ldr $5, [$8, #4]\0A\09ldr $6, [$8, #8]\0A\09sxtb16 $3, $3\0A\09smlad $0, $3, $4, $0\0A\09smlad $1, $3, $5, $1\0A\09smlad $2, $3, $6, $2\0A\09ldr $3, [$7, #0]\0A\09ldr $4, [$8, #12]\0A\09ldr $5, [$8, #16]\0A\09ldr $6, [$8, #20]\0A\09sxtb16 $3, $3, ror #8\0A\09smlad $0, $3, $4, $0\0A\09smlad $1, $3, $5, $1\0A\09smlad $2, $3, $6, $2\0A\09ldr $3, [$7, #4]\0A\09ldr $4, [$8, #24]
+// CHECK-SAME:  "=&r,=&r,=&r,=&r,=&r,=&r,=&r,r,r,0,1,2,~{memory}"
+func.func @dot_block_widened_weights_raw_row(%x: memref<16xi8>,
+                                             %w: memref<64xi32>, %i: index,
+                                             %a: i32, %b: i32, %c: i32)
+    -> (i32, i32, i32) {
+  %r:3 = vmcu.dot_block %x[%i], %w[%i], %a, %b, %c {pixels = 1 : i64, words = 2 : i64, x_stride = 8 : i64, widened_weights} : memref<16xi8>, memref<64xi32>
+  return %r#0, %r#1, %r#2 : i32, i32, i32
+}
+
 // widen_pairs: two SXTB16 (the second of the word rotated by 8) into a
 // vector<2xi32>.
 // CHECK-LABEL: llvm.func @widen_pairs

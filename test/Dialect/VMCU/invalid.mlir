@@ -878,8 +878,8 @@ func.func @dot_block_wide_weights_type(%x: memref<32xi32>, %w: memref<64xi32>, %
 // -----
 
 func.func @dot_block_wide_weights_raw_x(%x: memref<32xi8>, %w: memref<64xi32>, %i: index, %a: i32) -> i32 {
-  // expected-error @below {{widened_weights needs widened inputs}}
-  %r:2 = vmcu.dot_block %x[%i], %w[%i], %a, %a {pixels = 1 : i64, words = 1 : i64, x_stride = 8 : i64, widened_weights} : memref<32xi8>, memref<64xi32>
+  // expected-error @below {{widened_weights over raw inputs takes 1 pixel, got 2}}
+  %r:4 = vmcu.dot_block %x[%i], %w[%i], %a, %a, %a, %a {pixels = 2 : i64, words = 1 : i64, x_stride = 8 : i64, widened_weights} : memref<32xi8>, memref<64xi32>
   return %r#0 : i32
 }
 

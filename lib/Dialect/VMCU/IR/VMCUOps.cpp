@@ -220,8 +220,9 @@ LogicalResult DotBlockOp::verify() {
   bool wideW = getW().getType().getElementType().isInteger(32);
   if (wideW != getWidenedWeights())
     return emitOpError("w must be i32 exactly when widened_weights");
-  if (wideW && !getWidened())
-    return emitOpError("widened_weights needs widened inputs");
+  if (wideW && !getWidened() && pixels != 1)
+    return emitOpError("widened_weights over raw inputs takes 1 pixel, got ")
+           << pixels;
   int64_t registers = dotBlockRegisters(pixels, channels, wideW);
   if (registers > kMaxDotBlockRegisters)
     return emitOpError("needs ")

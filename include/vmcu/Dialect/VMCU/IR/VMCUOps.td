@@ -300,16 +300,20 @@ def VMCU_DotBlockOp : VMCU_Op<"dot_block",
     1, 3): the block loads two words per pixel and step and unpacks only
     the weights. `x_stride` is in bytes either way, `x_index` in elements.
 
-    With `widened_weights` (and `widened`), `w` is i32 and holds the
-    weights as int16 pairs too, packed offline per step and half (lanes
-    0, 2, then 1, 3), each half's words channel by channel:
+    With `widened_weights`, `w` is i32 and holds the weights as int16
+    pairs too, packed offline per step and half (lanes 0, 2, then 1, 3),
+    each half's words channel by channel:
 
     ```
     w[w_index + (2 * step + half) * channels + j]
     ```
 
-    Nothing is unpacked: per half step, `pixels + channels` loads and
-    `pixels * channels` SMLADs, at twice the weights' flash.
+    With `widened` too, nothing is unpacked: per half step,
+    `pixels + channels` loads and `pixels * channels` SMLADs, at twice the
+    weights' flash. Without `widened` (one pixel only: a single row, where
+    no weight word is reused), each half step loads the raw input word
+    again and unpacks its half (one `sxtb16`): `1 + channels` loads, one
+    unpack and `channels` SMLADs, 1 x 5 channels in the 13 registers.
 
     The block is a register tile as MEMA derives them (docs/kernels.md):
     `pixels * channels` accumulators, two unpacked input words per pixel and

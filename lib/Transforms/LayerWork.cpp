@@ -87,6 +87,13 @@ constexpr int64_t wideHalfStepCycles(int64_t pixels, int64_t n, bool rawX) {
   return (pixels + n + 1) + (rawX ? pixels : 0) + pixels * n;
 }
 
+/// The fewest output channels for which a single raw row's tile over
+/// widened weights is faster: per step 2 x wideHalfStepCycles(1, n) =
+/// 4n + 6 cycles against the raw 1 x n tile's 4 + 5n (a load and two
+/// unpacks of the row, a load, two unpacks and two SMLADs per channel), so
+/// only from 3 channels on; 1 or 2 keep int8 weights (half the flash).
+constexpr int64_t kMinRowWideWeightChannels = 3;
+
 /// The largest output group a widened-weight GEMM stages on the stack
 /// per pixel (beyond one segment).
 constexpr int64_t kMaxWideGroupBytes = 48;
@@ -141,8 +148,10 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
   int64_t pixels = rows > 1 && rowStride <= kMaxPairRowBytes ? 2 : 1;
   bool widened = pixels == 2 && rowStride <= kMaxWidenedRowBytes;
   // Widened weights where the rows are widened too, or over a single raw
-  // row (no weight word is reused there: unpacking it was pure overhead).
-  if (widenWeights && (widened || rows == 1) && outC % segmentBytes == 0) {
+  // row (no weight word is reused there: unpacking it was pure overhead)
+  // of enough channels.
+  bool wideRow = rows == 1 && outC >= kMinRowWideWeightChannels;
+  if (widenWeights && (widened || wideRow) && outC % segmentBytes == 0) {
     bool rawX = !widened;
     int64_t tile = rawX ? kRawRowWideWeightChannels : kWideWeightChannels;
     return {

@@ -145,6 +145,23 @@ func.func @main(%x: tensor<1x200xi8>) -> tensor<1x12xi8> {
 
 // -----
 
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+
+// A single row into 2 channels keeps int8 weights: a 1 x 2 tile over
+// widened weights would be no faster (kMinRowWideWeightChannels), and its
+// 50 steps keep 8-step chunks in a rolled loop.
+// CHECK-LABEL: func.func @vmcu_invoke
+// CHECK:   memref.get_global @fully_connected_0_weights : memref<400xi8>
+// CHECK:   vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 200 : i64} : memref<200xi8>, memref<400xi8>
+func.func @main(%x: tensor<1x200xi8>) -> tensor<1x2xi8> {
+  %w = arith.constant dense<1> : tensor<2x200xi8>
+  %b = arith.constant dense<2> : tensor<2xi32>
+  %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq} : (tensor<1x200xi8>, tensor<2x200xi8>, tensor<2xi32>) -> tensor<1x2xi8>
+  return %y : tensor<1x2xi8>
+}
+
+// -----
+
 #rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 
 // A strided 3x3 conv with SAME-style padding (paper Figure 5): clipped tap

@@ -2,7 +2,8 @@
 # table2.sh - memory of the inverted bottlenecks of the vMCU paper's Table 2,
 # measured by running vmcu on generated modules (vmcu-gen, seeded).
 #
-# For each module: vmcu's arena (vmcu-solve-offsets' peak_ram_bytes), what a
+# For each module: vmcu's arena (vmcu-solve-offsets' peak_ram_bytes, in the
+# traversal order vmcu-choose-traversal picks: row-major or reverse), what a
 # tensor-level planner needs (TinyEngine-style, in-place depthwise), the
 # lower bound max(in, out), the paper's accounting
 # max(in, out) + (R*R + 2) * min(Cin, Cout), and any_order_lb: a lower bound
@@ -85,7 +86,7 @@ while read -r name h cin cmid cout r strides; do
       "$cmid" "$cout" "$r" "$strides" "$(head -1 "$tmp/gen.err")"
     continue
   fi
-  if ! "$OPT" "$model" --convert-tosa-to-vmcu --vmcu-fuse-bottleneck --vmcu-tile \
+  if ! "$OPT" "$model" --convert-tosa-to-vmcu --vmcu-fuse-bottleneck --vmcu-choose-traversal --vmcu-tile \
       --vmcu-solve-offsets="memory-report=$tmp/$name.json" -o /dev/null 2> "$tmp/opt.err"; then
     printf "%-4s  vmcu failed: %s\n" "$name" "$(grep -m1 error "$tmp/opt.err")"
     continue

@@ -71,6 +71,7 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm,
     VMCUSelectSegmentSizesPassOptions select;
     select.ramKb = options.ramKb;
     pm.addPass(createVMCUSelectSegmentSizesPass(select));
+    pm.addPass(createVMCUChooseTraversalPass());
     VMCUTilePassOptions tile;
     tile.windowCache = options.windowCache;
     tile.widenWeights = options.widenWeights;

@@ -132,15 +132,21 @@ LogicalResult mlir::vmcu::tile::emitBottleneck(Emitter &e, BottleneckOp op,
   // the output may then start one segment closer.
   int64_t freeBefore =
       residual && rows.pad == 0 && cols.pad == 0 ? coutS - 1 : 0;
-  e.emitWindowed(
-      rows, cols, t.input, cinS,
+  bool reversed = op.getReverseOrder();
+  auto pixelBody =
       [&](Value p, Value q, Emitter::FreeHook frees) {
         Value z = e.index(0);
-        if (cacheWindow) {
+        if (cacheWindow && !reversed) {
           // The whole window at the row's first pixel, then its new column.
           e.loop({e.d(0)}, {e.d(0) + 1, e.c(1)}, q,
                  [&](Value) { fillWindow(p, q, 0, kc - cs); });
           fillWindow(p, q, kc - cs, kc);
+        } else if (cacheWindow) {
+          // Leftwards: the row's first pixel is its last; the new column is
+          // the window's first.
+          e.loop({e.d(0), e.c(cols.outExtent - 1)}, {e.d(0) + 1}, q,
+                 [&](Value) { fillWindow(p, q, cs, kc); });
+          fillWindow(p, q, 0, cs);
         }
         e.loop(0, cout, [&](Value k) { e.store(e.load(b3t, k), accD, k); });
         e.loop(0, cmid, [&](Value m) {
@@ -208,7 +214,11 @@ LogicalResult mlir::vmcu::tile::emitBottleneck(Emitter &e, BottleneckOp op,
           frees(Value(), kk, freeBefore);
           e.storeSegment(t.output, pixelSeg, {p, q, kk}, obuf);
         });
-      });
+      };
+  if (reversed)
+    e.emitWindowedReversed(rows, cols, t.input, cinS, pixelBody);
+  else
+    e.emitWindowed(rows, cols, t.input, cinS, pixelBody);
   return success();
 }
 

@@ -525,13 +525,43 @@ public:
     return std::max<int64_t>(0, (a.outExtent * a.stride - a.pad) * a.scale);
   }
 
-  /// Frees every input segment of pixels (y, x) for y, x in the ranges.
-  void freePixels(Value inBase, const Axis &cols, int64_t segsPerPixel, Value y,
+  /// In reverse order (outputs from the last to the first), the input
+  /// indices whose last reader is output `d0`: those above the window of
+  /// output d0 - 1, up to the top of d0's own, as bounds. Output 0, the
+  /// last, also frees [0, bottomEnd).
+  std::pair<SmallVector<AffineExpr>, SmallVector<AffineExpr>>
+  reverseLastUseRange(const Axis &a) {
+    AffineExpr top = (d(0) * a.stride - a.pad + a.kernel - 1) * a.scale + 1;
+    return {{c(0), top - a.stride * a.scale}, {c(a.inExtent), top}};
+  }
+
+  /// In reverse order, the first input index above every window: those from
+  /// here up are never read.
+  int64_t headStart(const Axis &a) {
+    int64_t top =
+        ((a.outExtent - 1) * a.stride - a.pad + a.kernel - 1) * a.scale + 1;
+    return std::clamp<int64_t>(top, 0, a.inExtent);
+  }
+
+  /// In reverse order, the input indices below the window of output -1:
+  /// [0, this), which output 0, the last, frees besides its own range.
+  int64_t bottomEnd(const Axis &a) {
+    int64_t top = (-a.stride - a.pad + a.kernel - 1) * a.scale + 1;
+    return std::clamp<int64_t>(top, 0, a.inExtent);
+  }
+
+  /// Frees every input segment of pixel (y, x), of an input `inCols` pixels
+  /// wide.
+  void freePixels(Value inBase, int64_t inCols, int64_t segsPerPixel, Value y,
                   Value x) {
     loop(0, segsPerPixel, [&](Value cc) {
-      freeSegment(inBase, (d(0) * cols.inExtent + d(1)) * segsPerPixel + d(2),
+      freeSegment(inBase, (d(0) * inCols + d(1)) * segsPerPixel + d(2),
                   {y, x, cc});
     });
+  }
+  void freePixels(Value inBase, const Axis &cols, int64_t segsPerPixel, Value y,
+                  Value x) {
+    freePixels(inBase, cols.inExtent, segsPerPixel, y, x);
   }
 
   /// freeLastUses for the output pixel a pixel body is called for.
@@ -557,6 +587,49 @@ public:
       freeRowTail(rows, cols, inBase, inSegsPerPixel, p);
     });
     freeTail(rows, cols, inBase, inSegsPerPixel);
+  }
+
+  /// emitWindowed with the output pixels in reverse row-major order (the
+  /// last pixel first): the inputs above every window are freed first,
+  /// each other input pixel right after its reader of lowest index.
+  void
+  emitWindowedReversed(const Axis &rows, const Axis &cols, Value inBase,
+                       int64_t inSegsPerPixel,
+                       function_ref<void(Value, Value, FreeHook)> pixelBody) {
+    freeRows(headStart(rows), rows.inExtent, cols, inBase, inSegsPerPixel);
+    Bounds rowRange = reverseLastUseRange(rows);
+    Bounds colRange = reverseLastUseRange(cols);
+    loop(0, rows.outExtent, [&](Value pr) {
+      Value p = apply(c(rows.outExtent - 1) - d(0), {pr});
+      // The columns no output reads of the rows p frees.
+      freeColumns(rowRange, p, headStart(cols), cols.inExtent, cols, inBase,
+                  inSegsPerPixel);
+      loop(0, cols.outExtent, [&](Value qr) {
+        Value q = apply(c(cols.outExtent - 1) - d(0), {qr});
+        auto hook = [&](Value cc, Value guard, int64_t guardLast) {
+          auto frees = [&](const Bounds &rowSet, const Bounds &colSet) {
+            freeRanges(rowSet, colSet, cols.inExtent, inBase, inSegsPerPixel, p,
+                       q, cc, guard, guardLast);
+          };
+          // Output 0 of an axis also frees [0, bottomEnd) of it: under a
+          // single-trip loop where the index is 0.
+          Bounds rowBottom{{c(0)}, {c(bottomEnd(rows))}};
+          Bounds colBottom{{c(0)}, {c(bottomEnd(cols))}};
+          auto whereZero = [&](Value index, int64_t bottom,
+                               function_ref<void()> body) {
+            if (bottom > 0)
+              loop({d(0)}, {d(0) + 1, c(1)}, index, [&](Value) { body(); });
+          };
+          frees(rowRange, colRange);
+          whereZero(q, bottomEnd(cols), [&] { frees(rowRange, colBottom); });
+          whereZero(p, bottomEnd(rows), [&] {
+            frees(rowBottom, colRange);
+            whereZero(q, bottomEnd(cols), [&] { frees(rowBottom, colBottom); });
+          });
+        };
+        pixelBody(p, q, hook);
+      });
+    });
   }
 
   /// emitWindowed over blocks of `block` consecutive output pixels of a
@@ -598,10 +671,7 @@ public:
   /// The input rows no output reads (from tailStart(rows)).
   void freeTail(const Axis &rows, const Axis &cols, Value inBase,
                 int64_t inSegsPerPixel) {
-    loop(tailStart(rows), rows.inExtent, [&](Value y) {
-      loop(0, cols.inExtent,
-           [&](Value x) { freePixels(inBase, cols, inSegsPerPixel, y, x); });
-    });
+    freeRows(tailStart(rows), rows.inExtent, cols, inBase, inSegsPerPixel);
   }
 
   /// Frees the input pixels whose last reader is output (p, q): every
@@ -611,15 +681,24 @@ public:
   void freeLastUses(const Axis &rows, const Axis &cols, Value inBase,
                     int64_t inSegsPerPixel, Value p, Value q, Value cc,
                     Value guard = Value(), int64_t guardLast = 0) {
-    auto [rowLo, rowHi] = lastUseRange(rows);
-    auto [colLo, colHi] = lastUseRange(cols);
+    freeRanges(lastUseRange(rows), lastUseRange(cols), cols.inExtent, inBase,
+               inSegsPerPixel, p, q, cc, guard, guardLast);
+  }
+
+private:
+  using Bounds = std::pair<SmallVector<AffineExpr>, SmallVector<AffineExpr>>;
+
+  /// Frees the input pixels in `rowRange` (over p) x `colRange` (over q),
+  /// as freeLastUses does.
+  void freeRanges(const Bounds &rowRange, const Bounds &colRange,
+                  int64_t inCols, Value inBase, int64_t inSegsPerPixel, Value p,
+                  Value q, Value cc, Value guard, int64_t guardLast) {
     auto frees = [&]() {
-      loop(rowLo, rowHi, p, [&](Value y) {
-        loop(colLo, colHi, q, [&](Value x) {
+      loop(rowRange.first, rowRange.second, p, [&](Value y) {
+        loop(colRange.first, colRange.second, q, [&](Value x) {
           if (!cc)
-            return freePixels(inBase, cols, inSegsPerPixel, y, x);
-          freeSegment(inBase,
-                      (d(0) * cols.inExtent + d(1)) * inSegsPerPixel + d(2),
+            return freePixels(inBase, inCols, inSegsPerPixel, y, x);
+          freeSegment(inBase, (d(0) * inCols + d(1)) * inSegsPerPixel + d(2),
                       {y, x, cc});
         });
       });
@@ -630,17 +709,30 @@ public:
          [&](Value) { frees(); });
   }
 
-private:
   /// The input columns of row p's last-use rows that no output reads.
   void freeRowTail(const Axis &rows, const Axis &cols, Value inBase,
                    int64_t inSegsPerPixel, Value p) {
-    if (tailStart(cols) >= cols.inExtent)
+    freeColumns(lastUseRange(rows), p, tailStart(cols), cols.inExtent, cols,
+                inBase, inSegsPerPixel);
+  }
+
+  /// Frees input columns [from, to) of the rows in `rowRange` over p.
+  void freeColumns(const Bounds &rowRange, Value p, int64_t from, int64_t to,
+                   const Axis &cols, Value inBase, int64_t inSegsPerPixel) {
+    if (from >= to)
       return;
-    auto [rowLo, rowHi] = lastUseRange(rows);
-    loop(rowLo, rowHi, p, [&](Value y) {
-      loop(tailStart(cols), cols.inExtent, [&](Value x) {
-        freePixels(inBase, cols, inSegsPerPixel, y, x);
-      });
+    loop(rowRange.first, rowRange.second, p, [&](Value y) {
+      loop(from, to,
+           [&](Value x) { freePixels(inBase, cols, inSegsPerPixel, y, x); });
+    });
+  }
+
+  /// Frees input rows [from, to), every column.
+  void freeRows(int64_t from, int64_t to, const Axis &cols, Value inBase,
+                int64_t inSegsPerPixel) {
+    loop(from, to, [&](Value y) {
+      loop(0, cols.inExtent,
+           [&](Value x) { freePixels(inBase, cols, inSegsPerPixel, y, x); });
     });
   }
 };

@@ -433,4 +433,44 @@ def VMCUSelectSegmentSizesPass
   ];
 }
 
+def VMCUChooseTraversalPass : Pass<"vmcu-choose-traversal", "ModuleOp"> {
+  let summary = "Run a recomputing bottleneck's output pixels backwards where that lowers its footprint";
+  let description = [{
+    A recomputing `vmcu.bottleneck` kernel visits its output pixels in
+    row-major order by default, and the offset solver places its output
+    below its input in the ring. Visited in reverse (`reverse_order`: the
+    last pixel first, inputs freed after their reader of lowest index), the
+    output grows down from above the input instead. Where the padding is
+    uneven (TensorFlow's SAME padding of a stride-2 layer sits at the
+    bottom and right) the two orders free the input at different rates and
+    one overlaps more.
+
+    The pass tiles and places two copies of the model, one as it is and
+    one with every recomputing block (neither `line_buffer` nor a stem)
+    reversed, and keeps `reverse_order` on each block whose kernel's
+    footprint the reversal lowers. A block's footprint depends on its own
+    order only, so the two trials decide every block at once; a model
+    without recomputing blocks costs none. Run after
+    `vmcu-select-segment-sizes` (the trials use the final segments) and
+    before `vmcu-tile`.
+
+    Before (paper Table 2's B1, 176x176x3 -> 8, stride-2 expansion):
+    `vmcu.bottleneck %a : ...` with an arena of 93,814 B; after:
+    `vmcu.bottleneck %a {reverse_order} : ...` with 93,281 B.
+  }];
+  let dependentDialects = ["::mlir::vmcu::VMCUDialect"];
+  let options = [
+    Option<"entry", "entry", "std::string", "\"main\"",
+           "The model function">,
+    Option<"order", "order", "std::string", "\"auto\"",
+           "auto (default: per block, the order with the smaller "
+           "footprint), reverse (every recomputing block) or row-major "
+           "(none), for tests and measurements">,
+  ];
+  let statistics = [
+    Statistic<"numReversed", "reversed",
+              "Bottlenecks whose output pixels run in reverse order">,
+  ];
+}
+
 #endif // VMCU_TRANSFORMS_PASSES_TD

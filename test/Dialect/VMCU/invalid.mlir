@@ -628,6 +628,21 @@ func.func @f(%a: tensor<1x6x6x8xi8>, %w1: tensor<24x1x1x8xi8>, %b1: tensor<24xi3
 
 // -----
 
+// Reverse order is a traversal of the recomputing kernel only.
+func.func @f(%a: tensor<1x6x6x8xi8>, %w1: tensor<24x1x1x8xi8>, %b1: tensor<24xi32>, %w2: tensor<3x3x24x1xi8>, %b2: tensor<24xi32>, %w3: tensor<8x1x1x24xi8>, %b3: tensor<8xi32>) {
+  // expected-error @+1 {{reverse_order is for the recomputing kernel, not with line_buffer}}
+  %e = vmcu.bottleneck %a {line_buffer, reverse_order} : tensor<1x6x6x8xi8> -> tensor<1x6x6x8xi8> {
+  ^bb0(%in: tensor<1x6x6x8xi8>):
+    %b = vmcu.conv2d %in, %w1, %b1 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x8xi8>, tensor<24x1x1x8xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+    %c = vmcu.depthwise_conv2d %b, %w2, %b2 {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x24xi8>, tensor<3x3x24x1xi8>, tensor<24xi32>) -> tensor<1x6x6x24xi8>
+    %d = vmcu.conv2d %c, %w3, %b3 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x6x6x24xi8>, tensor<8x1x1x24xi8>, tensor<8xi32>) -> tensor<1x6x6x8xi8>
+    vmcu.yield %d : tensor<1x6x6x8xi8>
+  }
+  return
+}
+
+// -----
+
 // With a line buffer the segment must also divide the expanded channels.
 func.func @f(%a: tensor<1x6x6x8xi8>, %w1: tensor<12x1x1x8xi8>, %b1: tensor<12xi32>, %w2: tensor<3x3x12x1xi8>, %b2: tensor<12xi32>, %w3: tensor<8x1x1x12xi8>, %b3: tensor<8xi32>) {
   // expected-error @+1 {{segment_bytes (8) must divide the segmented extent 12}}

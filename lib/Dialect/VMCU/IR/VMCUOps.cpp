@@ -1025,6 +1025,9 @@ LogicalResult BottleneckOp::verifyRegions() {
                        "no larger than its kernel");
   if (getPairedProjection() && !getLineBuffer())
     return emitOpError("paired_projection needs line_buffer");
+  if (getReverseOrder() && getLineBuffer())
+    return emitOpError("reverse_order is for the recomputing kernel, not "
+                       "with line_buffer");
   return success();
 }
 

@@ -1117,6 +1117,14 @@ def VMCU_BottleneckOp : VMCU_LayerOp<"bottleneck", [
     the kernel computes the depthwise outputs of two output pixels and
     projects them together, as 2-row GEMM tiles instead of 1-row ones.
 
+    With `reverse_order` (recomputing only, not with `line_buffer`; set by
+    `vmcu-choose-traversal` where it lowers the block's footprint), the
+    kernel visits the output pixels in reverse row-major order, the last
+    first, and frees each input pixel after its reader of lowest index:
+    the output then grows down from above the input instead of up from
+    below it, which fits in fewer bytes where the padding is uneven (a
+    stride-2 expansion with the padding at the bottom and right).
+
     Example:
 
     ```mlir
@@ -1132,7 +1140,8 @@ def VMCU_BottleneckOp : VMCU_LayerOp<"bottleneck", [
   }];
   let arguments = (ins VMCU_I8Tensor4D:$input,
                        OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes,
-                       UnitAttr:$line_buffer, UnitAttr:$paired_projection);
+                       UnitAttr:$line_buffer, UnitAttr:$paired_projection,
+                       UnitAttr:$reverse_order);
   let results = (outs VMCU_I8Tensor4D:$output);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{

@@ -1,0 +1,81 @@
+//===- ChooseTraversal.cpp - reverse a recomputing block where it fits ----===//
+//
+// A recomputing bottleneck kernel may visit its output pixels in row-major
+// order or in reverse; the offset solver then places its output below or
+// above its input. This pass plans the model both ways and keeps, per
+// block, the order with the smaller footprint.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vmcu/Transforms/Passes.h"
+
+#include "vmcu/Transforms/PlanTrial.h"
+
+namespace mlir::vmcu {
+#define GEN_PASS_DEF_VMCUCHOOSETRAVERSALPASS
+#include "vmcu/Transforms/Passes.h.inc"
+} // namespace mlir::vmcu
+
+using namespace mlir;
+using namespace mlir::vmcu;
+
+namespace {
+
+/// The chain positions (kernel indices) of `func`'s recomputing
+/// bottlenecks: neither line-buffered nor stems.
+SmallVector<unsigned> recomputingBlocks(func::FuncOp func) {
+  SmallVector<unsigned> blocks;
+  for (auto [i, layer] : llvm::enumerate(chainLayers(func))) {
+    auto op = dyn_cast<BottleneckOp>(layer.getOperation());
+    if (op && !op.getLineBuffer() && !op.isStem())
+      blocks.push_back(i);
+  }
+  return blocks;
+}
+
+/// Sets `reverse_order` on the layers of `func` at chain positions
+/// `blocks` (recomputing bottlenecks).
+void reverse(func::FuncOp func, ArrayRef<unsigned> blocks) {
+  SmallVector<LayerOpInterface> layers = chainLayers(func);
+  for (unsigned i : blocks)
+    cast<BottleneckOp>(layers[i].getOperation()).setReverseOrder(true);
+}
+
+struct VMCUChooseTraversalPass
+    : vmcu::impl::VMCUChooseTraversalPassBase<VMCUChooseTraversalPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto func = module.lookupSymbol<func::FuncOp>(entry);
+    if (!func || func.isExternal())
+      return; // vmcu-tile reports a missing entry.
+    if (order != "auto" && order != "reverse" && order != "row-major") {
+      module.emitError("vmcu-choose-traversal: unknown order '")
+          << order << "'; expected auto, reverse or row-major";
+      return signalPassFailure();
+    }
+    SmallVector<unsigned> blocks = recomputingBlocks(func);
+    if (blocks.empty() || order == "row-major")
+      return;
+    if (order == "reverse") {
+      reverse(func, blocks);
+      numReversed += blocks.size();
+      return;
+    }
+    FailureOr<PlanTrial> forward =
+        tryPlan(module, entry, [](func::FuncOp) {});
+    FailureOr<PlanTrial> backward = tryPlan(
+        module, entry, [&](func::FuncOp copy) { reverse(copy, blocks); });
+    if (failed(forward) || failed(backward))
+      return; // vmcu-tile / vmcu-solve-offsets report why.
+    SmallVector<unsigned> smaller;
+    for (unsigned i : blocks)
+      if (backward->footprintBytes[i] < forward->footprintBytes[i])
+        smaller.push_back(i);
+    reverse(func, smaller);
+    numReversed += smaller.size();
+  }
+};
+
+} // namespace

@@ -22,23 +22,23 @@ using namespace mlir::vmcu;
 namespace {
 
 /// The chain positions (kernel indices) of `func`'s recomputing
-/// bottlenecks: neither line-buffered nor stems.
+/// bottlenecks: those without a line buffer (a stem always has one).
 SmallVector<unsigned> recomputingBlocks(func::FuncOp func) {
   SmallVector<unsigned> blocks;
   for (auto [i, layer] : llvm::enumerate(chainLayers(func))) {
     auto op = dyn_cast<BottleneckOp>(layer.getOperation());
-    if (op && !op.getLineBuffer() && !op.isStem())
+    if (op && !op.getLineBuffer())
       blocks.push_back(i);
   }
   return blocks;
 }
 
-/// Sets `reverse_order` on the layers of `func` at chain positions
-/// `blocks` (recomputing bottlenecks).
-void reverse(func::FuncOp func, ArrayRef<unsigned> blocks) {
+/// Sets `reverse_order` to `reversed` on the layers of `func` at chain
+/// positions `blocks` (recomputing bottlenecks).
+void setOrder(func::FuncOp func, ArrayRef<unsigned> blocks, bool reversed) {
   SmallVector<LayerOpInterface> layers = chainLayers(func);
   for (unsigned i : blocks)
-    cast<BottleneckOp>(layers[i].getOperation()).setReverseOrder(true);
+    cast<BottleneckOp>(layers[i].getOperation()).setReverseOrder(reversed);
 }
 
 struct VMCUChooseTraversalPass
@@ -56,24 +56,30 @@ struct VMCUChooseTraversalPass
       return signalPassFailure();
     }
     SmallVector<unsigned> blocks = recomputingBlocks(func);
-    if (blocks.empty() || order == "row-major")
+    if (blocks.empty())
       return;
-    if (order == "reverse") {
-      reverse(func, blocks);
-      numReversed += blocks.size();
+    if (order != "auto") {
+      setOrder(func, blocks, order == "reverse");
+      numReversed += order == "reverse" ? blocks.size() : 0;
       return;
     }
     FailureOr<PlanTrial> forward =
-        tryPlan(module, entry, [](func::FuncOp) {});
-    FailureOr<PlanTrial> backward = tryPlan(
-        module, entry, [&](func::FuncOp copy) { reverse(copy, blocks); });
-    if (failed(forward) || failed(backward))
+        tryPlan(module, entry,
+                [&](func::FuncOp copy) { setOrder(copy, blocks, false); });
+    FailureOr<PlanTrial> backward =
+        tryPlan(module, entry,
+                [&](func::FuncOp copy) { setOrder(copy, blocks, true); });
+    size_t kernels = chainLayers(func).size();
+    if (failed(forward) || failed(backward) ||
+        forward->footprintBytes.size() != kernels ||
+        backward->footprintBytes.size() != kernels)
       return; // vmcu-tile / vmcu-solve-offsets report why.
     SmallVector<unsigned> smaller;
     for (unsigned i : blocks)
       if (backward->footprintBytes[i] < forward->footprintBytes[i])
         smaller.push_back(i);
-    reverse(func, smaller);
+    setOrder(func, blocks, false);
+    setOrder(func, smaller, true);
     numReversed += smaller.size();
   }
 };

@@ -76,15 +76,19 @@ static_assert(dotBlockRegisters(2, kWideWeightChannels, true) <=
 static_assert(dotBlockRegisters(1, kRawRowWideWeightChannels, true) <=
               kMaxDotBlockRegisters);
 
+/// The extra cycle of the first of back-to-back loads after other
+/// instructions (Cortex-M4 TRM: LDR takes 2 cycles, 1 when pipelined).
+constexpr int64_t kFirstLoadExtraCycles = 1;
+
 /// Cycles of one half step of a `pixels` x `n` tile over widened weights
-/// (docs/kernels.md, "Widened weights"): pixels + n loads back to back (the
-/// first after the SMLADs costs 2 cycles, the rest pipeline), an unpack per
-/// raw row, and pixels x n SMLADs. 2 x 3: 12 MACs in 12 cycles; 1 x 5: 10
-/// MACs in 13.
+/// (docs/kernels.md, "Widened weights"): pixels + n loads back to back, an
+/// unpack per raw row, and pixels x n SMLADs. 2 x 3: 12 MACs in 12 cycles;
+/// 1 x 5: 10 MACs in 13.
 constexpr int64_t wideHalfStepCycles(int64_t pixels, int64_t n, bool rawX) {
   if (n == 0)
     return 0;
-  return (pixels + n + 1) + (rawX ? pixels : 0) + pixels * n;
+  return (pixels + n + kFirstLoadExtraCycles) + (rawX ? pixels : 0) +
+         pixels * n;
 }
 
 /// The fewest output channels for which a single raw row's tile over

@@ -513,9 +513,11 @@ public:
          });
   }
 
+  /// Loop bounds: lower (their max) and upper (their min) expressions.
+  using Bounds = std::pair<SmallVector<AffineExpr>, SmallVector<AffineExpr>>;
+
   /// Input indices whose last reader is output `d0`: [lo, hi) as bounds.
-  std::pair<SmallVector<AffineExpr>, SmallVector<AffineExpr>>
-  lastUseRange(const Axis &a) {
+  Bounds lastUseRange(const Axis &a) {
     return {{c(0), (d(0) * a.stride - a.pad) * a.scale},
             {c(a.inExtent), (d(0) * a.stride + (a.stride - a.pad)) * a.scale}};
   }
@@ -529,8 +531,7 @@ public:
   /// indices whose last reader is output `d0`: those above the window of
   /// output d0 - 1, up to the top of d0's own, as bounds. Output 0, the
   /// last, also frees [0, bottomEnd).
-  std::pair<SmallVector<AffineExpr>, SmallVector<AffineExpr>>
-  reverseLastUseRange(const Axis &a) {
+  Bounds reverseLastUseRange(const Axis &a) {
     AffineExpr top = (d(0) * a.stride - a.pad + a.kernel - 1) * a.scale + 1;
     return {{c(0), top - a.stride * a.scale}, {c(a.inExtent), top}};
   }
@@ -543,8 +544,9 @@ public:
     return std::clamp<int64_t>(top, 0, a.inExtent);
   }
 
-  /// In reverse order, the input indices below the window of output -1:
-  /// [0, this), which output 0, the last, frees besides its own range.
+  /// In reverse order, [0, this): the inputs a virtual output -1 would
+  /// read, which reverseLastUseRange(0) leaves out; output 0, the last,
+  /// frees them too.
   int64_t bottomEnd(const Axis &a) {
     int64_t top = (-a.stride - a.pad + a.kernel - 1) * a.scale + 1;
     return std::clamp<int64_t>(top, 0, a.inExtent);
@@ -590,45 +592,55 @@ public:
   }
 
   /// emitWindowed with the output pixels in reverse row-major order (the
-  /// last pixel first): the inputs above every window are freed first,
-  /// each other input pixel right after its reader of lowest index.
+  /// last pixel first): the inputs no window reads are freed first, each
+  /// other input pixel before the first store of its reader of lowest index
+  /// (freeReverseLastUses).
   void
   emitWindowedReversed(const Axis &rows, const Axis &cols, Value inBase,
                        int64_t inSegsPerPixel,
                        function_ref<void(Value, Value, FreeHook)> pixelBody) {
+    // Above every window: whole rows, then the columns of the other rows.
     freeRows(headStart(rows), rows.inExtent, cols, inBase, inSegsPerPixel);
-    Bounds rowRange = reverseLastUseRange(rows);
-    Bounds colRange = reverseLastUseRange(cols);
+    freePixelBlock(0, headStart(rows), headStart(cols), cols.inExtent, cols,
+                   inBase, inSegsPerPixel);
     loop(0, rows.outExtent, [&](Value pr) {
       Value p = apply(c(rows.outExtent - 1) - d(0), {pr});
-      // The columns no output reads of the rows p frees.
-      freeColumns(rowRange, p, headStart(cols), cols.inExtent, cols, inBase,
-                  inSegsPerPixel);
       loop(0, cols.outExtent, [&](Value qr) {
         Value q = apply(c(cols.outExtent - 1) - d(0), {qr});
         auto hook = [&](Value cc, Value guard, int64_t guardLast) {
-          auto frees = [&](const Bounds &rowSet, const Bounds &colSet) {
-            freeRanges(rowSet, colSet, cols.inExtent, inBase, inSegsPerPixel, p,
-                       q, cc, guard, guardLast);
-          };
-          // Output 0 of an axis also frees [0, bottomEnd) of it: under a
-          // single-trip loop where the index is 0.
-          Bounds rowBottom{{c(0)}, {c(bottomEnd(rows))}};
-          Bounds colBottom{{c(0)}, {c(bottomEnd(cols))}};
-          auto whereZero = [&](Value index, int64_t bottom,
-                               function_ref<void()> body) {
-            if (bottom > 0)
-              loop({d(0)}, {d(0) + 1, c(1)}, index, [&](Value) { body(); });
-          };
-          frees(rowRange, colRange);
-          whereZero(q, bottomEnd(cols), [&] { frees(rowRange, colBottom); });
-          whereZero(p, bottomEnd(rows), [&] {
-            frees(rowBottom, colRange);
-            whereZero(q, bottomEnd(cols), [&] { frees(rowBottom, colBottom); });
-          });
+          freeReverseLastUses(rows, cols, inBase, inSegsPerPixel, p, q, cc,
+                              guard, guardLast);
         };
         pixelBody(p, q, hook);
       });
+    });
+  }
+
+  /// freeLastUses for reverse order: the inputs whose last reader is output
+  /// (p, q) there (reverseLastUseRange on each axis), and where p or q is 0
+  /// those below the ranges as well (bottomEnd), each under a single-trip
+  /// loop where the index is 0.
+  void freeReverseLastUses(const Axis &rows, const Axis &cols, Value inBase,
+                           int64_t inSegsPerPixel, Value p, Value q, Value cc,
+                           Value guard, int64_t guardLast) {
+    Bounds rowRange = reverseLastUseRange(rows);
+    Bounds colRange = reverseLastUseRange(cols);
+    Bounds rowBottom{{c(0)}, {c(bottomEnd(rows))}};
+    Bounds colBottom{{c(0)}, {c(bottomEnd(cols))}};
+    auto frees = [&](const Bounds &rowSet, const Bounds &colSet) {
+      freeRanges(rowSet, colSet, cols.inExtent, inBase, inSegsPerPixel, p, q,
+                 cc, guard, guardLast);
+    };
+    auto whereZero = [&](Value index, int64_t bottom,
+                         function_ref<void()> body) {
+      if (bottom > 0)
+        loop({d(0)}, {d(0) + 1, c(1)}, index, [&](Value) { body(); });
+    };
+    frees(rowRange, colRange);
+    whereZero(q, bottomEnd(cols), [&] { frees(rowRange, colBottom); });
+    whereZero(p, bottomEnd(rows), [&] {
+      frees(rowBottom, colRange);
+      whereZero(q, bottomEnd(cols), [&] { frees(rowBottom, colBottom); });
     });
   }
 
@@ -686,8 +698,6 @@ public:
   }
 
 private:
-  using Bounds = std::pair<SmallVector<AffineExpr>, SmallVector<AffineExpr>>;
-
   /// Frees the input pixels in `rowRange` (over p) x `colRange` (over q),
   /// as freeLastUses does.
   void freeRanges(const Bounds &rowRange, const Bounds &colRange,
@@ -730,8 +740,16 @@ private:
   /// Frees input rows [from, to), every column.
   void freeRows(int64_t from, int64_t to, const Axis &cols, Value inBase,
                 int64_t inSegsPerPixel) {
-    loop(from, to, [&](Value y) {
-      loop(0, cols.inExtent,
+    freePixelBlock(from, to, 0, cols.inExtent, cols, inBase, inSegsPerPixel);
+  }
+
+  /// Frees the input pixels of rows [rowFrom, rowTo) x columns [colFrom,
+  /// colTo).
+  void freePixelBlock(int64_t rowFrom, int64_t rowTo, int64_t colFrom,
+                      int64_t colTo, const Axis &cols, Value inBase,
+                      int64_t inSegsPerPixel) {
+    loop(rowFrom, rowTo, [&](Value y) {
+      loop(colFrom, colTo,
            [&](Value x) { freePixels(inBase, cols, inSegsPerPixel, y, x); });
     });
   }

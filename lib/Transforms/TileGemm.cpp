@@ -6,8 +6,8 @@
 // output group (whole segments; see GemmTileShape) at a time, each tile of
 // output channels is one vmcu.dot_block register tile (2 pixels x 3
 // channels over int16-pair weights, the group's last tile taking the rest;
-// 1 x 5 over int16-pair weights for a single row; else 2 x 2, or 1 x 4 for
-// rows too long to stage in pairs) per chunk of input channels, starting
+// 1 x 5 over int16-pair weights for a single row into 3 or more channels;
+// else 2 x 2, or 1 x 4 for one row) per chunk of input channels, starting
 // from biases with the input zero point folded in; the sums are
 // requantized into a group buffer, whose segments are ring-stored.
 // GemmTiles is also the expansion and projection of the line-buffer
@@ -28,12 +28,13 @@ namespace {
 /// 3% of the block's cycles.
 constexpr int64_t kChunkSteps = 8;
 /// Steps of one vmcu.dot_block of a single-row tile over widened weights
-/// (a matrix-vector product) in a rolled chunk loop: the loop's overhead
-/// (about 13 cycles per chunk: the counter, the pointers and the moves LLVM
-/// adds around the tied sums) halved against 8-step chunks. Measured (M4
-/// cycles): the FC kernel of bench/cycles.sh 24,030 -> 22,909. For every
-/// rolled tile it saved 0.43% of MCUNet's cycles for 38 KB more flash: not
-/// taken.
+/// (a matrix-vector product) whose row is too long for kMaxStraightChunks
+/// 8-step chunks: 16-step chunks, straight-line up to 64 steps, else in a
+/// rolled loop whose overhead (about 13 cycles per chunk: the counter, the
+/// pointers and the moves LLVM adds around the tied sums) they halve.
+/// Measured (M4 cycles): the FC kernel of bench/cycles.sh (64 steps, now
+/// straight) 24,030 -> 22,909. For every rolled tile it saved 0.43% of
+/// MCUNet's cycles for 38 KB more flash: not taken.
 constexpr int64_t kRowChunkSteps = 16;
 /// Chunks a tile runs straight-line rather than in a rolled loop: a few
 /// more blocks of flash per GEMM kernel (its tiles are a loop) instead of

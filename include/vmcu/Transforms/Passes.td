@@ -440,14 +440,14 @@ def VMCUChooseTraversalPass : Pass<"vmcu-choose-traversal", "ModuleOp"> {
     row-major order by default, and the offset solver places its output
     below its input in the ring. Visited in reverse (`reverse_order`: the
     last pixel first, inputs freed after their reader of lowest index), the
-    output grows down from above the input instead. Where the padding is
+    output grows down from above the input instead. The two orders free the
+    input at different rates, so one may overlap more: where the padding is
     uneven (TensorFlow's SAME padding of a stride-2 layer sits at the
-    bottom and right) the two orders free the input at different rates and
-    one overlaps more.
+    bottom and right), and at the edges of larger windows (Table 2's B5, a
+    5x5 window at stride 1: 8 bytes).
 
     The pass tiles and places two copies of the model, one as it is and
-    one with every recomputing block (neither `line_buffer` nor a stem)
-    reversed, and keeps `reverse_order` on each block whose kernel's
+    one with every recomputing block (no `line_buffer`) reversed, and keeps `reverse_order` on each block whose kernel's
     footprint the reversal lowers. A block's footprint depends on its own
     order only, so the two trials decide every block at once; a model
     without recomputing blocks costs none. Run after

@@ -68,8 +68,8 @@ inline constexpr int64_t gemmTileRegisters(int64_t pixels, int64_t channels) {
 /// accumulators, 2 input halves per pixel, a weight word per channel, a
 /// scratch half and the two pointers (2 x 2 and 1 x 4 take 13). With
 /// widened weights it works on one half of a step at a time: one input
-/// word per pixel, one weight word per channel and the pointers (2 x 3
-/// takes 13).
+/// word per pixel (widened, or a raw row's word unpacked in place), one
+/// weight word per channel and the pointers (2 x 3 and 1 x 5 take 13).
 inline constexpr int64_t dotBlockRegisters(int64_t pixels, int64_t channels,
                                            bool widenedWeights = false) {
   constexpr int64_t kPointers = 2;

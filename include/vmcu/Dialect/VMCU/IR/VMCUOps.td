@@ -1122,8 +1122,9 @@ def VMCU_BottleneckOp : VMCU_LayerOp<"bottleneck", [
     kernel visits the output pixels in reverse row-major order, the last
     first, and frees each input pixel after its reader of lowest index:
     the output then grows down from above the input instead of up from
-    below it, which fits in fewer bytes where the padding is uneven (a
-    stride-2 expansion with the padding at the bottom and right).
+    below it. The two orders free the input at different rates, so one may
+    fit in fewer bytes (a stride-2 expansion with the padding at the
+    bottom and right: Table 2's B1, 533 bytes).
 
     Example:
 

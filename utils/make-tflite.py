@@ -828,6 +828,13 @@ def kind_depthwise_mult(m):
     return m.depthwise(y, 3, 2, VALID, NONE, mult=2)
 
 
+def kind_depthwise_mult_few(m):
+    x = m.input((1, 9, 7, 1))
+    y = m.depthwise(x, 3, 2, SAME, RELU6, mult=8)
+    y = m.conv2d(y, 3, 1, 1, VALID, NONE)
+    return m.depthwise(y, 3, 1, VALID, NONE, mult=2)
+
+
 def kind_grouped(m):
     x = m.input((1, 6, 6, 8))
     y = m.conv2d(x, 8, 3, 1, SAME, RELU6, groups=2)
@@ -1123,6 +1130,10 @@ KINDS = {
                        "DEPTHWISE_CONV_2D 3x3 SAME + RELU6 with depth_multiplier 3 (6x6x4 -> "
                        "6x6x12), CONV_2D 1x1 -> 8, DEPTHWISE_CONV_2D 3x3 stride 2 VALID with "
                        "depth_multiplier 2 (-> 2x2x16)"),
+    "depthwise-mult-few": (kind_depthwise_mult_few,
+                           "DEPTHWISE_CONV_2D 3x3 stride 2 SAME + RELU6 with depth_multiplier 8 "
+                           "over 1 channel (9x7x1 -> 5x4x8), CONV_2D 1x1 -> 3, DEPTHWISE_CONV_2D "
+                           "3x3 VALID with depth_multiplier 2 over 3 channels (-> 3x2x6)"),
     "grouped": (kind_grouped,
                 "grouped CONV_2D: 3x3 SAME + RELU6 with 2 groups (6x6x8 -> 6x6x8, filter "
                 "depth 4), then 1x1 with 4 groups (-> 6x6x12, filter depth 2)"),

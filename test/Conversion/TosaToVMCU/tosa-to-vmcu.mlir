@@ -745,6 +745,49 @@ func.func @depthwise_multiplier(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x8xi8> {
 
 // -----
 
+// Depth multiplier 2 over 3 input channels: a dense conv2d, output channel
+// c * 2 + m reading input channel c with the depthwise's tap and the other
+// channels with 0; no repeated input.
+// CHECK-LABEL: func.func @depthwise_multiplier_as_conv(
+// CHECK-SAME:      %[[X:.*]]: tensor<1x4x4x3xi8>
+// CHECK:         %[[W:.*]] = arith.constant dense<{{\[}}{{\[}}{{\[}}[1, 0, 0]]], {{\[}}{{\[}}[2, 0, 0]]], {{\[}}{{\[}}[0, 3, 0]]], {{\[}}{{\[}}[0, 4, 0]]], {{\[}}{{\[}}[0, 0, 5]]], {{\[}}{{\[}}[0, 0, 6]]]]> : tensor<6x1x1x3xi8>
+// CHECK-NOT:     vmcu.depthwise_conv2d
+// CHECK:         vmcu.conv2d %[[X]], %[[W]], %{{.*}} {input_zp = -3 : i32{{.*}}} : (tensor<1x4x4x3xi8>, tensor<6x1x1x3xi8>, tensor<6xi32>) -> tensor<1x4x4x6xi8>
+// CHECK-NOT:     vmcu.depthwise_conv2d
+func.func @depthwise_multiplier_as_conv(%x: tensor<1x4x4x3xi8>) -> tensor<1x4x4x6xi8> {
+  %w = "tosa.const"() {values = dense<[[[[1, 2], [3, 4], [5, 6]]]]> : tensor<1x1x3x2xi8>} : () -> tensor<1x1x3x2xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<6xi32>} : () -> tensor<6xi32>
+  %zp8 = "tosa.const"() {values = dense<-3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.depthwise_conv2d %x, %w, %b, %zp8, %wzp {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x3xi8>, tensor<1x1x3x2xi8>, tensor<6xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x6xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x6xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x6xi8>
+  return %y : tensor<1x4x4x6xi8>
+}
+
+// -----
+
+// Depth multiplier 4 over one input channel: exactly a conv2d 1 -> 4, its
+// weight [4, 2, 2, 1] the depthwise's [2, 2, 1, 4] transposed.
+// CHECK-LABEL: func.func @depthwise_one_channel(
+// CHECK:         %[[W:.*]] = arith.constant dense<{{\[}}{{\[}}{{\[}}[1], [5]], {{\[}}[9], [13]]], {{\[}}{{\[}}[2], [6]], {{\[}}[10], [14]]], {{\[}}{{\[}}[3], [7]], {{\[}}[11], [15]]], {{\[}}{{\[}}[4], [8]], {{\[}}[12], [16]]]]> : tensor<4x2x2x1xi8>
+// CHECK:         vmcu.conv2d %{{.*}}, %[[W]], %{{.*}} : (tensor<1x5x5x1xi8>, tensor<4x2x2x1xi8>, tensor<4xi32>) -> tensor<1x4x4x4xi8>
+func.func @depthwise_one_channel(%x: tensor<1x5x5x1xi8>) -> tensor<1x4x4x4xi8> {
+  %w = "tosa.const"() {values = dense<[[[[1, 2, 3, 4]], [[5, 6, 7, 8]]], [[[9, 10, 11, 12]], [[13, 14, 15, 16]]]]> : tensor<2x2x1x4xi8>} : () -> tensor<2x2x1x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.depthwise_conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x5x5x1xi8>, tensor<2x2x1x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+
+// -----
+
 // Dilation 2: the 3x3 kernel becomes a dense 5x5 one with zeros between the
 // dilated taps (row 1 of the dense kernel is all zeros).
 // CHECK-LABEL: func.func @conv2d_dilation(

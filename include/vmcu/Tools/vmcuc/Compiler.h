@@ -119,6 +119,18 @@ LogicalResult emitObject(llvm::Module &module, llvm::TargetMachine &machine,
 /// All of the above for the model file `inputPath` ("-" is stdin), with
 /// diagnostics printed against its source. Fails unless the model exports
 /// its input and output.
+/// The flash an object emitted by emitObject() takes, by kind: code
+/// (executable sections) and constants (weights, requantization tables,
+/// .data's load image, .ARM.exidx). The arena, which the runtime's linker
+/// scripts place NOLOAD in RAM, is not counted.
+struct ObjectFlash {
+  uint64_t codeBytes = 0;
+  uint64_t constantBytes = 0;
+  uint64_t totalBytes() const { return codeBytes + constantBytes; }
+};
+/// Zeros if `object` is not an ELF object.
+ObjectFlash getObjectFlash(ArrayRef<char> object);
+
 /// Bytes an object emitted by emitObject() puts in flash: its allocated
 /// sections with contents (.text, .rodata, .data's load image, .ARM.exidx)
 /// but the arena, which the runtime's linker scripts place NOLOAD in RAM.

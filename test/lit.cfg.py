@@ -51,6 +51,11 @@ host_cc = shutil.which("cc")
 if host_cc:
     config.available_features.add("host-cc")
 config.substitutions.append(("%host_cc", host_cc or "cc"))
+# A host clang, for tests that compile generated C with both compilers.
+host_clang = shutil.which("clang") or shutil.which("clang-22")
+if host_clang:
+    config.available_features.add("host-clang")
+config.substitutions.append(("%host_clang", host_clang or "clang"))
 config.substitutions.append(
     ("%runtime_dir", os.path.join(config.vmcu_src_root, "runtime")))
 # Semihosting gives the guest stdout (on qemu's stderr) and the exit code.

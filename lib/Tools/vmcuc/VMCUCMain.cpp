@@ -156,6 +156,17 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
+/// `value` as a C float literal that every C and C++ compiler reads: nine
+/// significant digits (a float round-trips), and a decimal point where
+/// %g printed neither one nor an exponent ("1" would make "1f", which is
+/// an integer with an invalid suffix).
+static std::string cFloatLiteral(double value) {
+  std::string digits = llvm::formatv("{0}", llvm::format("%.9g", value)).str();
+  if (digits.find_first_of(".eE") == std::string::npos)
+    digits += ".0";
+  return digits + "f";
+}
+
 /// The quantisation of the model's input and output (when the source model
 /// declares it: a .tflite) and the conversions TFLite Micro's QUANTIZE
 /// (reference_ops::AffineQuantize) and DEQUANTIZE (reference_ops::Dequantize)
@@ -163,10 +174,7 @@ static int fail(const llvm::Twine &message) {
 static void printEdges(llvm::raw_ostream &os, EdgeAttr input,
                        EdgeAttr output) {
   auto scale = [](EdgeAttr edge) {
-    return llvm::formatv(
-               "{0}f",
-               llvm::format("%.9g", edge.getScale().getValueAsDouble()))
-        .str();
+    return cFloatLiteral(edge.getScale().getValueAsDouble());
   };
   os << "/* Quantisation of the input and output: real = scale * (q - "
         "zero_point).\n"

@@ -17,6 +17,7 @@
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -62,12 +63,21 @@ struct Board {
   llvm::StringRef cpu;
   llvm::StringRef machine;
   llvm::StringRef linkerScript;
+  /// The FLASH region of the linker script (its VMCU_FLASH_SIZE).
+  uint64_t flashBytes;
 };
 
+/// Both MPS2 boards map 4 MiB of ZBT SSRAM1 at 0 as flash
+/// (runtime/boards/mps2-an386.ld and mps2-an500.ld).
+constexpr uint64_t kMps2FlashBytes = 4 * 1024 * 1024;
+
 constexpr Board kBoards[] = {
-    {"cortex-m4", "mps2-an386", "boards/mps2-an386.ld"},
-    {"cortex-m7", "mps2-an500", "boards/mps2-an500.ld"},
+    {"cortex-m4", "mps2-an386", "boards/mps2-an386.ld", kMps2FlashBytes},
+    {"cortex-m7", "mps2-an500", "boards/mps2-an500.ld", kMps2FlashBytes},
 };
+
+/// What GNU ld prints when a section does not fit its memory region.
+constexpr llvm::StringLiteral kLinkerOverflowMessage = "overflowed by";
 
 /// Flags of runtime/README.md's link command (besides -mcpu and -T).
 constexpr llvm::StringLiteral kLinkFlags[] = {
@@ -226,6 +236,17 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
+/// "the model needs N B of flash (code C B, weights and tables W B), the
+/// board's flash is F B".
+static std::string describeFlash(const ObjectFlash &flash,
+                                 const Board &board) {
+  return llvm::formatv("the model needs {0} B of flash (code {1} B, weights "
+                       "and tables {2} B), and {3}'s flash holds {4} B",
+                       flash.totalBytes(), flash.codeBytes,
+                       flash.constantBytes, board.machine, board.flashBytes)
+      .str();
+}
+
 static const Board *lookupBoard(llvm::StringRef cpu) {
   for (const Board &board : kBoards)
     if (board.cpu == cpu)
@@ -362,6 +383,11 @@ static int runMain(int argc, char **argv) {
   FailureOr<CompiledModel> model = compileModelFile(opts.model, compileOptions);
   if (failed(model))
     return 1;
+  ObjectFlash flash = getObjectFlash(model->object);
+  if (flash.totalBytes() > board->flashBytes)
+    return fail(describeFlash(flash, *board) +
+                "; it does not fit (try --widen-weights=false, which "
+                "halves the widened weights)");
   uint64_t inputSize = (*inputBytes)->getBufferSize();
   if (inputSize != static_cast<uint64_t>(model->inputBytes))
     return fail("input file '" + opts.input + "' has " + Twine(inputSize) +
@@ -430,7 +456,12 @@ static int runMain(int argc, char **argv) {
   std::string error;
   int rc = execute(*cc, link, linkLog, /*timeoutSeconds=*/0, error);
   if (rc != 0) {
-    if (auto log = llvm::MemoryBuffer::getFile(linkLog))
+    auto log = llvm::MemoryBuffer::getFile(linkLog);
+    if (log && (*log)->getBuffer().contains(kLinkerOverflowMessage))
+      return fail(describeFlash(flash, *board) +
+                  "; with the runtime it does not fit (the linker: " +
+                  (*log)->getBuffer().trim() + ")");
+    if (log)
       llvm::errs() << (*log)->getBuffer();
     return fail(rc < 0 ? "cannot run " + *cc + ": " + error
                        : "linking failed (" + Twine(kCcName) + " exited " +
@@ -496,7 +527,7 @@ static int runMain(int argc, char **argv) {
   }
   llvm::outs() << kToolName << ": " << board->cpu << " arena=" << summary->arena
                << " B stack=" << summary->stack
-               << " B flash=" << getObjectFlashBytes(model->object)
+               << " B flash=" << flash.totalBytes()
                << " B status=" << summary->status;
   if (instructions)
     llvm::outs() << " instructions=" << *instructions;

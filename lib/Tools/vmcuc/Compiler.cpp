@@ -347,17 +347,17 @@ mlir::vmcu::compileModelFile(StringRef inputPath,
   return model;
 }
 
-uint64_t mlir::vmcu::getObjectFlashBytes(ArrayRef<char> object) {
+ObjectFlash mlir::vmcu::getObjectFlash(ArrayRef<char> object) {
+  ObjectFlash flash;
   llvm::MemoryBufferRef ref(StringRef(object.data(), object.size()), "model");
   auto file = llvm::object::ObjectFile::createObjectFile(ref);
   if (!file) {
     llvm::consumeError(file.takeError());
-    return 0;
+    return flash;
   }
   auto *elf = dyn_cast<llvm::object::ELFObjectFileBase>(file->get());
   if (!elf)
-    return 0;
-  uint64_t bytes = 0;
+    return flash;
   for (llvm::object::ELFSectionRef section : elf->sections()) {
     if (!(section.getFlags() & llvm::ELF::SHF_ALLOC) ||
         section.getType() == llvm::ELF::SHT_NOBITS)
@@ -367,10 +367,18 @@ uint64_t mlir::vmcu::getObjectFlashBytes(ArrayRef<char> object) {
       llvm::consumeError(name.takeError());
       continue;
     }
-    if (*name != model_abi::kArenaSection)
-      bytes += section.getSize();
+    if (*name == model_abi::kArenaSection)
+      continue;
+    if (section.getFlags() & llvm::ELF::SHF_EXECINSTR)
+      flash.codeBytes += section.getSize();
+    else
+      flash.constantBytes += section.getSize();
   }
-  return bytes;
+  return flash;
+}
+
+uint64_t mlir::vmcu::getObjectFlashBytes(ArrayRef<char> object) {
+  return getObjectFlash(object).totalBytes();
 }
 
 SharedCompileFlags::SharedCompileFlags(llvm::cl::OptionCategory &category)

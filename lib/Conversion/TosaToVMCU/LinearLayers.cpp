@@ -15,8 +15,11 @@ namespace {
 
 /// Everything needed to build the vmcu.fully_connected of a tosa.matmul.
 struct MatMulPlan {
-  /// The weight as [N, K] and the bias as [N].
+  /// The weight as [N, K] (or [N, copies * K]) and the bias as [N].
   ElementsAttr weight;
+  /// Copies of the rows the layer runs over: more than 1 where the weight
+  /// zero point does not fold into int8 weights (splitWeightZeroPoint).
+  int64_t inputCopies = 1;
   ElementsAttr bias;
   int64_t inputZp = 0;
   /// The folded bias tosa.add, if any.
@@ -96,15 +99,26 @@ static FailureOr<MatMulPlan> matchMatMul(tosa::MatMulOp op, Absorbed &absorbed,
   FailureOr<int64_t> aZp = op.getAZeroPoint(), bZp = op.getBZeroPoint();
   if (failed(aZp) || failed(bZp))
     return diag.fail(op, "zero points must be constants");
-  FailureOr<ElementsAttr> folded = foldWeightZeroPoint(op, weight, *bZp, diag);
-  if (failed(folded))
-    return failure();
-  weight = *folded;
   plan.inputZp = *aZp;
+  // [K, N] -> vmcu's [N, K], then the zero point folded or, where a
+  // difference leaves int8, split over copies of the rows.
   FailureOr<ElementsAttr> transposed = transposeWeight(weight, k, n);
   if (failed(transposed))
     return diag.fail(op, "cannot read the weight constant");
-  plan.weight = *transposed;
+  if (weightZeroPointFolds(*transposed, *bZp)) {
+    FailureOr<ElementsAttr> folded =
+        foldWeightZeroPoint(op, *transposed, *bZp, diag);
+    if (failed(folded))
+      return failure();
+    plan.weight = *folded;
+  } else {
+    FailureOr<SplitWeights> split =
+        splitWeightZeroPoint(op, *transposed, *bZp, diag);
+    if (failed(split))
+      return failure();
+    plan.weight = split->weights;
+    plan.inputCopies = split->copies;
+  }
 
   Value acc = op.getOutput();
   if (acc.hasOneUse())
@@ -147,9 +161,11 @@ struct MatMulLowering : OpConversionPattern<tosa::MatMulOp> {
         plan->requant.ops.back()->getResult(0).getType());
     int64_t m = a.getDimSize(1), k = a.getDimSize(2);
     int64_t n = resultType.getDimSize(2);
-    Value rows =
+    Value rows = repeatInnermost(
+        rewriter, loc,
         createReshape(rewriter, loc, adaptor.getA(),
-                      RankedTensorType::get({m, k}, a.getElementType()));
+                      RankedTensorType::get({m, k}, a.getElementType())),
+        plan->inputCopies);
     Value fc = FullyConnectedOp::create(
         rewriter, loc,
         RankedTensorType::get({m, n}, resultType.getElementType()), rows,

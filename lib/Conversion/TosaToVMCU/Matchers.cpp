@@ -83,6 +83,50 @@ tosa_to_vmcu::foldWeightZeroPoint(Operation *op, ElementsAttr weights,
       DenseElementsAttr::get(type, ArrayRef<int8_t>(folded)));
 }
 
+bool tosa_to_vmcu::weightZeroPointFolds(ElementsAttr weights, int64_t zp) {
+  FailureOr<SmallVector<APInt>> values = getIntValues(weights);
+  return succeeded(values) && llvm::all_of(*values, [&](const APInt &w) {
+           int64_t v = w.getSExtValue() - zp;
+           return v >= std::numeric_limits<int8_t>::min() &&
+                  v <= std::numeric_limits<int8_t>::max();
+         });
+}
+
+FailureOr<SplitWeights>
+tosa_to_vmcu::splitWeightZeroPoint(Operation *op, ElementsAttr weights,
+                                   int64_t zp, MatchDiag &diag) {
+  FailureOr<SmallVector<APInt>> values = getIntValues(weights);
+  if (failed(values))
+    return diag.fail(op, "cannot read the weight constant");
+  constexpr int64_t kMin = std::numeric_limits<int8_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int8_t>::max();
+  int64_t copies = 1;
+  for (const APInt &w : *values) {
+    int64_t v = w.getSExtValue() - zp;
+    copies = std::max(copies, v > 0 ? llvm::divideCeilSigned(v, kMax)
+                                    : llvm::divideCeilSigned(-v, -kMin));
+  }
+  auto type = cast<ShapedType>(weights.getType());
+  int64_t inner = type.getShape().back();
+  int64_t rows = type.getNumElements() / inner;
+  SmallVector<int8_t> parts(copies * type.getNumElements());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t i = 0; i < inner; ++i) {
+      int64_t left = (*values)[r * inner + i].getSExtValue() - zp;
+      for (int64_t j = 0; j < copies; ++j) {
+        int64_t part = std::clamp(left, kMin, kMax);
+        parts[(r * copies + j) * inner + i] = static_cast<int8_t>(part);
+        left -= part;
+      }
+    }
+  SmallVector<int64_t> shape(type.getShape());
+  shape.back() = copies * inner;
+  auto split = cast<ElementsAttr>(DenseElementsAttr::get(
+      RankedTensorType::get(shape, type.getElementType()),
+      ArrayRef<int8_t>(parts)));
+  return SplitWeights{split, copies};
+}
+
 ElementsAttr tosa_to_vmcu::getConstantElements(Value value) {
   ElementsAttr attr;
   if (matchPattern(value, m_Constant(&attr)))
@@ -143,6 +187,18 @@ static FailureOr<int64_t> getScalarConstant(Value value) {
 Value tosa_to_vmcu::createConstant(OpBuilder &builder, Location loc,
                                    ElementsAttr attr) {
   return arith::ConstantOp::create(builder, loc, cast<TypedAttr>(attr));
+}
+
+Value tosa_to_vmcu::repeatInnermost(OpBuilder &builder, Location loc,
+                                    Value value, int64_t copies) {
+  if (copies == 1)
+    return value;
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape.back() *= copies;
+  SmallVector<Value> parts(copies, value);
+  return ConcatOp::create(builder, loc, type.clone(shape), parts,
+                          /*axis=*/type.getRank() - 1, IntegerAttr());
 }
 
 Value tosa_to_vmcu::createReshape(OpBuilder &builder, Location loc, Value value,

@@ -147,6 +147,24 @@ ElementsAttr reshapeElements(ElementsAttr attr, ShapedType type);
 /// The integer elements of `attr`, or failure if they cannot be read.
 FailureOr<SmallVector<APInt>> getIntValues(ElementsAttr attr);
 
+/// `weights - zp` (in [-255, 255]) as `copies` int8 parts along the
+/// innermost (input channel) dimension: [..., C] -> [..., copies * C], part
+/// j the difference left after parts 0..j-1, clamped to int8. A layer over
+/// its input repeated `copies` times along the channels ([x, x, ...]) with
+/// these weights sums exactly (x - xzp) * (weights - zp): TFLite's
+/// arithmetic where a difference leaves int8. Two parts hold [-256, 254];
+/// only 127 - (-128) needs three. Fails if the constant cannot be read.
+struct SplitWeights {
+  ElementsAttr weights;
+  int64_t copies;
+};
+FailureOr<SplitWeights> splitWeightZeroPoint(Operation *op,
+                                             ElementsAttr weights, int64_t zp,
+                                             MatchDiag &diag);
+
+/// True if every `weights - zp` is an int8 (foldWeightZeroPoint succeeds).
+bool weightZeroPointFolds(ElementsAttr weights, int64_t zp);
+
 /// The int8 weights `weights - zp`, which multiply as `weights` with zero
 /// point `zp` do; fails (with the reason in `diag`) when a difference leaves
 /// int8 or the constant cannot be read.
@@ -224,6 +242,12 @@ Value createConstant(OpBuilder &builder, Location loc, ElementsAttr attr);
 /// `tensor.reshape` when neither applies. Returns `value` if types match.
 Value createReshape(OpBuilder &builder, Location loc, Value value,
                     RankedTensorType type);
+
+/// `value` repeated `copies` times along its innermost dimension (a
+/// vmcu.concat), or `value` itself for one copy: the input of a layer
+/// whose weights splitWeightZeroPoint split.
+Value repeatInnermost(OpBuilder &builder, Location loc, Value value,
+                      int64_t copies);
 
 /// Replaces the last op of `chain` (a layer and the ops folded after it, in
 /// program order, each using the previous one) with `replacement` and

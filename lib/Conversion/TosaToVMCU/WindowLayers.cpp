@@ -39,6 +39,10 @@ struct ConvPlan {
   /// A depthwise with a multiplier over few input channels, run as a dense
   /// conv2d (`weight` is then [C * M, kh, kw, C]).
   bool depthwiseAsConv = false;
+  /// A conv2d whose weight zero point does not fold into int8 weights runs
+  /// over its input repeated this many times along the channels, `weight`
+  /// then holding the split differences (splitWeightZeroPoint).
+  int64_t inputCopies = 1;
 };
 
 /// The most input channels for which a depthwise with a depth multiplier
@@ -156,11 +160,20 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
   FailureOr<int64_t> weightZp = op.getWeightZeroPoint();
   if (failed(weightZp))
     return diag.fail(op, "weight zero point must be a constant");
-  FailureOr<ElementsAttr> folded =
-      foldWeightZeroPoint(op, plan.weight, *weightZp, diag);
-  if (failed(folded))
-    return failure();
-  plan.weight = *folded;
+  if (!isDepthwise && !weightZeroPointFolds(plan.weight, *weightZp)) {
+    FailureOr<SplitWeights> split =
+        splitWeightZeroPoint(op, plan.weight, *weightZp, diag);
+    if (failed(split))
+      return failure();
+    plan.weight = split->weights;
+    plan.inputCopies = split->copies;
+  } else {
+    FailureOr<ElementsAttr> folded =
+        foldWeightZeroPoint(op, plan.weight, *weightZp, diag);
+    if (failed(folded))
+      return failure();
+    plan.weight = *folded;
+  }
   if (llvm::any_of(dilation, [](int64_t d) { return d != 1; })) {
     plan.weight = dilateWeights(plan.weight, isDepthwise, dilation[0],
                                 dilation[1]);
@@ -216,8 +229,9 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
           op.getInput().getDefiningOp());
   if (plan.asFullyConnected) {
     plan.weight = reshapeElements(
-        plan.weight, RankedTensorType::get({channels, input.getDimSize(3)},
-                                           weight.getElementType()));
+        plan.weight,
+        RankedTensorType::get({channels, plan.inputCopies * input.getDimSize(3)},
+                              weight.getElementType()));
     if (!plan.weight)
       return diag.fail(op, "cannot relabel the weight constant to [K, C]");
   }
@@ -340,7 +354,9 @@ template <typename OpTy> struct ConvLowering : OpConversionPattern<OpTy> {
       return rewriter.notifyMatchFailure(op, diag.getReason());
 
     Location loc = op.getLoc();
-    Value input = rewriter.getRemappedValue(plan->window.input);
+    Value input = repeatInnermost(
+        rewriter, loc, rewriter.getRemappedValue(plan->window.input),
+        plan->inputCopies);
     Value weight = createConstant(rewriter, loc, plan->weight);
     IntegerAttr inputZp = rewriter.getI32IntegerAttr(plan->inputZp);
     Value bias = plan->bias ? createConstant(rewriter, loc, plan->bias)

@@ -40,22 +40,6 @@ func.func @conv2d_weight_not_constant(%x: tensor<1x4x4x4xi8>, %w: tensor<4x1x1x4
 
 // -----
 
-func.func @conv2d_weight_zero_point(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8> {
-  %w = "tosa.const"() {values = dense<-127> : tensor<4x1x1x4xi8>} : () -> tensor<4x1x1x4xi8>
-  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
-  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
-  %wzp = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
-  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
-  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
-  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.conv2d' op weight zero point 3 does not fold: weight -127 - 3 leaves int8}}
-  %acc = tosa.conv2d %x, %w, %b, %zp8, %wzp {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
-  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
-  return %y : tensor<1x4x4x4xi8>
-}
-
-// -----
-
 func.func @rescale_inexact_round(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8> {
   %w = "tosa.const"() {values = dense<1> : tensor<4x1x1x4xi8>} : () -> tensor<4x1x1x4xi8>
   %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
@@ -269,21 +253,6 @@ func.func @matmul_weight_not_constant(%a: tensor<1x2x4xi8>, %b: tensor<1x4x3xi8>
   %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
   // expected-error @+1 {{'tosa.matmul' op B (the weight) must be a constant}}
   %acc = tosa.matmul %a, %b, %zp8, %zp8 : (tensor<1x2x4xi8>, tensor<1x4x3xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x2x3xi32>
-  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x3xi8>
-  return %y : tensor<1x2x3xi8>
-}
-
-// -----
-
-func.func @matmul_weight_zero_point(%a: tensor<1x2x4xi8>) -> tensor<1x2x3xi8> {
-  %b = "tosa.const"() {values = dense<127> : tensor<1x4x3xi8>} : () -> tensor<1x4x3xi8>
-  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
-  %bzp = "tosa.const"() {values = dense<-1> : tensor<1xi8>} : () -> tensor<1xi8>
-  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
-  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
-  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.matmul' op weight zero point -1 does not fold: weight 127 - -1 leaves int8}}
-  %acc = tosa.matmul %a, %b, %zp8, %bzp : (tensor<1x2x4xi8>, tensor<1x4x3xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x2x3xi32>
   %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x3xi8>
   return %y : tensor<1x2x3xi8>
 }

@@ -808,6 +808,50 @@ func.func @conv2d_dilation(%x: tensor<1x8x8x4xi8>) -> tensor<1x4x4x4xi8> {
 
 // -----
 
+// A weight zero point that does not fold (-127 - 3 = -130 leaves int8):
+// the conv runs over its input twice along the channels, with the
+// differences split into int8 parts (-128 and -2).
+// CHECK-LABEL: func.func @conv2d_weight_zero_point_split(
+// CHECK-SAME:      %[[X:.*]]: tensor<1x4x4x4xi8>
+// CHECK-DAG:     %[[W:.*]] = arith.constant dense<{{\[}}{{\[}}{{\[}}[-128, -128, -128, -128, -2, -2, -2, -2]]]{{.*}}> : tensor<4x1x1x8xi8>
+// CHECK-DAG:     %[[XX:.*]] = vmcu.concat %[[X]], %[[X]] {axis = 3 : i32} : (tensor<1x4x4x4xi8>, tensor<1x4x4x4xi8>) -> tensor<1x4x4x8xi8>
+// CHECK:         vmcu.conv2d %[[XX]], %[[W]], %{{.*}} : (tensor<1x4x4x8xi8>, tensor<4x1x1x8xi8>, tensor<4xi32>) -> tensor<1x4x4x4xi8>
+func.func @conv2d_weight_zero_point_split(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8> {
+  %w = "tosa.const"() {values = dense<-127> : tensor<4x1x1x4xi8>} : () -> tensor<4x1x1x4xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %wzp = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %wzp {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+
+// -----
+
+// A matmul's weight zero point -128 under a weight 127 (a difference of 255,
+// past two int8 parts): the rows run three times, the [N, K] weights split
+// into 127, 127 and 1.
+// CHECK-LABEL: func.func @matmul_weight_zero_point_split(
+// CHECK-DAG:     %[[W:.*]] = arith.constant dense<{{\[}}[127, 127, 127, 127, 127, 127, 127, 127, 1, 1, 1, 1]{{.*}}> : tensor<3x12xi8>
+// CHECK-DAG:     %[[ROWS:.*]] = vmcu.concat %[[A:.*]], %[[A]], %[[A]] {axis = 1 : i32} : (tensor<2x4xi8>, tensor<2x4xi8>, tensor<2x4xi8>) -> tensor<2x12xi8>
+// CHECK:         vmcu.fully_connected %[[ROWS]], %[[W]], %{{.*}} : (tensor<2x12xi8>, tensor<3x12xi8>, tensor<3xi32>) -> tensor<2x3xi8>
+func.func @matmul_weight_zero_point_split(%a: tensor<1x2x4xi8>) -> tensor<1x2x3xi8> {
+  %b = "tosa.const"() {values = dense<127> : tensor<1x4x3xi8>} : () -> tensor<1x4x3xi8>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %bzp = "tosa.const"() {values = dense<-128> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.matmul %a, %b, %zp8, %bzp : (tensor<1x2x4xi8>, tensor<1x4x3xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x2x3xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x3xi8>
+  return %y : tensor<1x2x3xi8>
+}
+
+// -----
+
 // A weight zero point folds into the weights when every difference stays
 // int8: (x - xzp) * (w - wzp) with w - wzp = 1 - 3 = -2.
 // CHECK-LABEL: func.func @conv2d_weight_zero_point(
@@ -821,7 +865,6 @@ func.func @conv2d_weight_zero_point(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8
   %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
   %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
   %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.conv2d' op weight zero point must be 0, got 3}}
   %acc = tosa.conv2d %x, %w, %b, %zp8, %wzp {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
   %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
   return %y : tensor<1x4x4x4xi8>

@@ -265,29 +265,43 @@ private:
     }
     if (failed(unit))
       return failure();
-    int64_t first = *unit + byteOffset / state.unitBytes;
-    int64_t last = *unit + (byteOffset + bytes - 1) / state.unitBytes;
-    for (int64_t u = first; u <= last; ++u) {
-      int64_t slot = ((u % state.units) + state.units) % state.units;
+    const char *what = kind == Kind::Load    ? "loads"
+                       : kind == Kind::Store ? "stores over"
+                                             : "frees";
+    auto fail = [&](const Twine &message) -> LogicalResult {
+      InFlightDiagnostic diag =
+          kernel.emitError("vmcu-verify-ring: kernel '" + kernel.getSymName() +
+                           "' " + message + "; first at loop iteration " +
+                           iteration());
+      diag.attachNote(op->getLoc()) << "the access";
+      return diag;
+    };
+    // The lowering (RingToLLVM) subtracts the pool once from an address in
+    // [0, 2N), then loads or stores the bytes contiguously: an access must
+    // end inside the pool, as the runtime's checker requires.
+    if (*unit < 0 || *unit >= 2 * state.units)
+      return fail(llvm::formatv("{0} pool unit {1} for tensor '{2}', outside "
+                                "[0, 2 x {3})",
+                                what, *unit, state.tensors[*tensor].getName(),
+                                state.units));
+    int64_t start = *unit % state.units;
+    int64_t end = start + (byteOffset + bytes - 1) / state.unitBytes;
+    if (kind != Kind::Free && end >= state.units)
+      return fail(llvm::formatv("{0} {1} bytes from pool unit {2} for tensor "
+                                "'{3}', past the end of the pool of {4} units",
+                                what, bytes, start,
+                                state.tensors[*tensor].getName(), state.units));
+    int64_t first = start + byteOffset / state.unitBytes;
+    for (int64_t u = first; u <= end; ++u) {
+      int64_t slot = u % state.units;
       int &owner = state.owner[slot];
       bool ok = kind == Kind::Store ? owner == kDead || owner == *tensor
                                     : owner == *tensor;
-      if (!ok) {
-        const char *what = kind == Kind::Load    ? "loads"
-                           : kind == Kind::Store ? "stores over"
-                                                 : "frees";
-        return kernel
-                   .emitError(llvm::formatv(
-                       "vmcu-verify-ring: kernel '{0}' {1} pool unit {2} for "
-                       "tensor '{3}', but it holds {4}; first at loop "
-                       "iteration "
-                       "{5}",
-                       kernel.getSymName(), what, slot,
-                       state.tensors[*tensor].getName(), state.ownerName(owner),
-                       iteration()))
-                   .attachNote(op->getLoc())
-               << "the access";
-      }
+      if (!ok)
+        return fail(llvm::formatv("{0} pool unit {1} for tensor '{2}', but "
+                                  "it holds {3}",
+                                  what, slot, state.tensors[*tensor].getName(),
+                                  state.ownerName(owner)));
       owner = kind == Kind::Free ? kDead : *tensor;
     }
     return success();

@@ -248,7 +248,10 @@ def VMCUVerifyRingPass : Pass<"vmcu-verify-ring", "ModuleOp"> {
     tracks an owner per pool unit. A store must land on a dead unit or one
     of its own tensor; a load or a free only on a unit its tensor owns; the
     model input owns its units at the start; a kernel's workspace (a
-    line buffer) dies at the kernel's end. The first violation is an
+    line buffer) dies at the kernel's end. An address must lie in
+    [0, 2N) for a pool of N units, and a load or store must end inside
+    the pool: the lowering subtracts the pool once, then moves the bytes
+    contiguously. The first violation is an
     `error:` naming the kernel, the tensor, what the unit holds and the loop
     iteration. Unlike the solver it also sees the workspace accesses, whose
     slots (`y mod R`) are not affine-linear.

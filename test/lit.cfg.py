@@ -73,6 +73,8 @@ shared_dir = os.environ.get("VMCU_SHARED_DIR",
 config.substitutions.append(("%shared_dir", shared_dir))
 if os.path.isdir(os.path.join(shared_dir, "models")):
     config.available_features.add("shared-models")
+if os.path.isdir(os.path.join(shared_dir, "cmsis-vectors", "cases")):
+    config.available_features.add("cmsis-vectors")
 # Debian's python modules import only with /usr/bin/python3.
 def debian_python_has(modules):
     code = "import " + ", ".join(modules)

@@ -37,7 +37,7 @@ matchChain(Conv2DOp project, bool fuseResidual, bool fuseStem) {
   if (!project.isPointwise())
     return std::nullopt;
   auto dw = project.getInput().getDefiningOp<DepthwiseConv2DOp>();
-  if (!dw || !dw->hasOneUse())
+  if (!dw || !dw->hasOneUse() || dw.getDepthMultiplier() != 1)
     return std::nullopt;
   auto expand = dw.getInput().getDefiningOp<Conv2DOp>();
   if (!expand || !expand->hasOneUse())

@@ -236,8 +236,12 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
   int64_t s = segmentBytes;
   return llvm::TypeSwitch<Operation *, int64_t>(layer)
       .Case([&](DepthwiseConv2DOp op) {
+        // The window, each segment's lanes repeated M times, and one
+        // output segment.
         auto w = op.getWeight().getType();
-        return w.getDimSize(0) * w.getDimSize(1) * s + s;
+        return w.getDimSize(0) * w.getDimSize(1) * s *
+                   op.getDepthMultiplier() +
+               s;
       })
       .Case([&](BottleneckOp op) {
         auto dw = op.getDepthwise().getWeight().getType();

@@ -85,7 +85,8 @@ int64_t tensorLevelBytes(LayerOpInterface layer) {
   };
   int64_t in = bytes(layer.getActivationInput()),
           out = bytes(layer->getResult(0));
-  if (isa<DepthwiseConv2DOp>(layer))
+  if (auto dw = dyn_cast<DepthwiseConv2DOp>(layer.getOperation());
+      dw && dw.getDepthMultiplier() == 1)
     return std::max(in, out);
   auto block = dyn_cast<BottleneckOp>(layer.getOperation());
   if (!block)

@@ -829,17 +829,31 @@ struct LaneRequant {
   Value shift;
 };
 
-/// The requantized per-channel sums of channel segment `cc` over the
-/// kr x kc window buffer `win` ([tap][lane] int8): lane k of the segment
-/// (channel cc * seg + k) goes to out[outAt + k], outAt an expression over
-/// d0 = cc. Each block of 4 lanes keeps its sums in registers through tap
-/// loops of constant bounds (vmcu-unroll-microkernels unrolls them) and
-/// through its requantization, and stores its 4 bytes at once. With
-/// `slideQ` (a sliding window, see emitDepthwise), tap column t of output
-/// column q is window column (q + t) mod kc.
+/// Where a segment's lanes sit in a depthwise window buffer: those of tap
+/// i start at byte i * tapBytes + laneBase. A depthwise with depth
+/// multiplier M keeps each tap's input lanes repeated M times (the lanes
+/// of M output segments), so output segment m reads tapBytes = M * seg
+/// from laneBase = m * seg. The default is one segment per tap.
+struct WindowLanes {
+  /// 0: the segment size.
+  int64_t tapBytes = 0;
+  /// Null: 0.
+  Value laneBase;
+};
+
+/// The requantized per-channel sums of output channel segment `cc` over the
+/// kr x kc window buffer `win` ([tap][lane] int8, laid out as `lanes`
+/// says): lane k of the segment (channel cc * seg + k) goes to
+/// out[outAt + k], outAt an expression over d0 = cc. Each block of 4 lanes
+/// keeps its sums in registers through tap loops of constant bounds
+/// (vmcu-unroll-microkernels unrolls them) and through its
+/// requantization, and stores its 4 bytes at once. With `slideQ` (a
+/// sliding window, see emitDepthwise), tap column t of output column q is
+/// window column (q + t) mod kc.
 void emitWindowRequant(Emitter &e, Value win, const DepthwiseTables &dw,
                        int64_t kr, int64_t kc, Value cc, const LaneRequant &rq,
-                       Value out, AffineExpr outAt, Value slideQ = Value());
+                       Value out, AffineExpr outAt, Value slideQ = Value(),
+                       WindowLanes lanes = {});
 
 /// A pointwise (1x1, stride 1, unpadded) conv or a fully connected layer:
 /// an M x Cout x Cin GEMM over `pixels` = M pixels.

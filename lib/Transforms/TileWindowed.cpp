@@ -100,12 +100,13 @@ AffineExpr slideColumn(Emitter &e, int64_t kc) {
   return (e.d(0) + e.d(1)) % kc;
 }
 
-/// Sum over the window of channel lanes [k, k + n) of segment `cc` as a
-/// vector<n x i32> carried through both tap loops; `init` holds the biases.
+/// Sum over the window of channel lanes [k, k + n) of output segment `cc`
+/// as a vector<n x i32> carried through both tap loops; `init` holds the
+/// biases. The lanes of tap i start at window byte i * tapBytes + winLane.
 /// With `slideQ`, tap column t is window column slideColumn(slideQ, t).
 Value windowSum(Emitter &e, Value win, const DepthwiseTables &dw, int64_t kr,
                 int64_t kc, Value cc, Value k, int64_t n, Value init,
-                Value slideQ) {
+                Value slideQ, Value winLane, int64_t tapBytes) {
   int64_t s = e.seg;
   Type i32Type = e.b.getI32Type();
   auto x8 = VectorType::get({n}, e.b.getI8Type());
@@ -121,7 +122,8 @@ Value windowSum(Emitter &e, Value win, const DepthwiseTables &dw, int64_t kr,
     e.b.setInsertionPointToStart(tLoop.getBody());
     Value tt = tLoop.getInductionVar();
     Value column = slideQ ? e.apply(slideColumn(e, kc), {slideQ, tt}) : tt;
-    Value xIdx = e.apply((e.d(0) * kc + e.d(1)) * s + e.d(2), {r, column, k});
+    Value xIdx =
+        e.apply((e.d(0) * kc + e.d(1)) * tapBytes + e.d(2), {r, column, winLane});
     Value xv = vector::LoadOp::create(e.b, e.loc, x8, win, ValueRange{xIdx});
     Value acc = tLoop.getRegionIterArgs()[0];
     AffineExpr tap = (e.d(0) * kr + e.d(1)) * kc + e.d(2);
@@ -145,11 +147,11 @@ Value windowSum(Emitter &e, Value win, const DepthwiseTables &dw, int64_t kr,
 }
 
 /// The byte offsets in the window buffer of its kr x kc taps (row-major),
-/// each the first of its segment; with a constant `slideQ`, tap column t
+/// tapBytes apart; with a constant `slideQ`, tap column t
 /// is window column slideColumn(slideQ, t). None where a sliding window's
 /// column is not a constant.
-std::optional<SmallVector<int64_t>> tapOffsets(Emitter &e, int64_t kr,
-                                               int64_t kc, Value slideQ) {
+std::optional<SmallVector<int64_t>> tapOffsets(int64_t kr, int64_t kc,
+                                               int64_t tapBytes, Value slideQ) {
   int64_t phase = 0;
   if (slideQ) {
     std::optional<int64_t> q = getConstantIntValue(slideQ);
@@ -161,7 +163,7 @@ std::optional<SmallVector<int64_t>> tapOffsets(Emitter &e, int64_t kr,
   for (int64_t r = 0; r < kr; ++r)
     for (int64_t tt = 0; tt < kc; ++tt) {
       int64_t column = slideQ ? (phase + tt) % kc : tt;
-      offsets.push_back((r * kc + column) * e.seg);
+      offsets.push_back((r * kc + column) * tapBytes);
     }
   return offsets;
 }
@@ -169,27 +171,30 @@ std::optional<SmallVector<int64_t>> tapOffsets(Emitter &e, int64_t kr,
 /// True if whole 4-lane blocks of a kr x kc window read at `slideQ` are
 /// summed and requantized by vmcu.depthwise_block: their taps at constant
 /// offsets within its reach, a record per block.
-bool hasDepthwiseBlocks(Emitter &e, const DepthwiseTables &dw, int64_t kr,
-                        int64_t kc, Value slideQ) {
-  std::optional<SmallVector<int64_t>> offsets = tapOffsets(e, kr, kc, slideQ);
+bool hasDepthwiseBlocks(const DepthwiseTables &dw, int64_t kr, int64_t kc,
+                        int64_t tapBytes, Value slideQ) {
+  std::optional<SmallVector<int64_t>> offsets =
+      tapOffsets(kr, kc, tapBytes, slideQ);
   return dw.records && offsets &&
          *llvm::max_element(*offsets) + DepthwiseBlockOp::kLanes <=
              kMaxImmediateOffset + 1;
 }
 
-/// Lanes [k, k + 4) of segment `cc`, summed over the window, requantized
-/// and stored at out[at] by one vmcu.depthwise_block (hasDepthwiseBlocks).
+/// Lanes [k, k + 4) of output segment `cc`, summed over the window (from
+/// byte winLane of each tap, taps tapBytes apart), requantized and stored
+/// at out[at] by one vmcu.depthwise_block (hasDepthwiseBlocks).
 void emitDepthwiseBlock(Emitter &e, Value win, const DepthwiseTables &dw,
                         int64_t kr, int64_t kc, Value cc, Value k,
-                        RequantAttr rq, Value out, Value at, Value slideQ) {
-  SmallVector<int64_t> offsets = *tapOffsets(e, kr, kc, slideQ);
+                        Value winLane, int64_t tapBytes, RequantAttr rq,
+                        Value out, Value at, Value slideQ) {
+  SmallVector<int64_t> offsets = *tapOffsets(kr, kc, tapBytes, slideQ);
   int64_t words = DepthwiseBlockOp::recordWords(kr * kc);
   int64_t blocksPerSegment = e.seg / DepthwiseBlockOp::kLanes;
   AffineExpr block = e.d(0) * blocksPerSegment +
                      e.d(1).floorDiv(DepthwiseBlockOp::kLanes);
   Value record = e.apply(block * words, {cc, k});
   DepthwiseBlockOp::create(
-      e.b, e.loc, win, k, dw.records, record, out, at,
+      e.b, e.loc, win, winLane, dw.records, record, out, at,
       e.b.getDenseI64ArrayAttr(offsets), e.b.getBoolAttr(rq.getDoubleRound()),
       e.b.getI32IntegerAttr(dw.recordsZpFolded ? 0 : rq.getOutputZp()),
       e.b.getI32IntegerAttr(rq.getMin()), e.b.getI32IntegerAttr(rq.getMax()));
@@ -223,13 +228,21 @@ void mlir::vmcu::tile::emitWindowRequant(Emitter &e, Value win,
                                          const DepthwiseTables &dw, int64_t kr,
                                          int64_t kc, Value cc,
                                          const LaneRequant &rq, Value out,
-                                         AffineExpr outAt, Value slideQ) {
+                                         AffineExpr outAt, Value slideQ,
+                                         WindowLanes layout) {
   int64_t s = e.seg, blocks = s / kDotLanes;
+  int64_t tapBytes = layout.tapBytes ? layout.tapBytes : s;
   Type i32Type = e.b.getI32Type(), i8Type = e.b.getI8Type();
+  // Lane k's byte in each tap of the window.
+  auto winLane = [&](Value k) {
+    return layout.laneBase ? e.apply(e.d(0) + e.d(1), {layout.laneBase, k})
+                           : k;
+  };
   // With one segment, straight-line blocks see constant channels: LLVM
   // folds their requant table loads into immediates. Beyond a few blocks
   // only where the stack their hoisted weights take is free.
-  bool asmBlocks = blocks > 0 && hasDepthwiseBlocks(e, dw, kr, kc, slideQ);
+  bool asmBlocks =
+      blocks > 0 && hasDepthwiseBlocks(dw, kr, kc, tapBytes, slideQ);
   bool straight =
       !asmBlocks && isSingleTrip(cc) &&
       (blocks <= kMaxStraightBlocks ||
@@ -240,13 +253,15 @@ void mlir::vmcu::tile::emitWindowRequant(Emitter &e, Value win,
   auto lanes = [&](Value k, int64_t n) {
     Value at = e.apply(outAt + e.d(1), {cc, k});
     if (asmBlocks && n == kDotLanes) {
-      emitDepthwiseBlock(e, win, dw, kr, kc, cc, k, rq.attr, out, at, slideQ);
+      emitDepthwiseBlock(e, win, dw, kr, kc, cc, k, winLane(k), tapBytes,
+                         rq.attr, out, at, slideQ);
       return;
     }
     Value init = vector::LoadOp::create(
         e.b, e.loc, VectorType::get({n}, i32Type), dw.bias,
         ValueRange{e.apply(e.d(0) * s + e.d(1), {cc, k})});
-    Value sums = windowSum(e, win, dw, kr, kc, cc, k, n, init, slideQ);
+    Value sums = windowSum(e, win, dw, kr, kc, cc, k, n, init, slideQ,
+                           winLane(k), tapBytes);
     Value first = e.apply(e.d(0) * s + e.d(1), {cc, k});
     SmallVector<Value, kDotLanes> laneSums;
     for (int64_t j = 0; j < n; ++j)
@@ -286,15 +301,21 @@ void mlir::vmcu::tile::emitWindowRequant(Emitter &e, Value win,
 namespace {
 
 /// The kr x kc window buffer of a depthwise kernel ([row][column][lane]
-/// int8) and how it is filled from the ring: in-bounds taps ring-loaded in
-/// clipped tap loops, padding taps set to the input zero point.
+/// int8, each tap's segment lanes repeated `multiplier` times: lane j of a
+/// tap is input lane j / multiplier) and how it is filled from the ring:
+/// in-bounds taps ring-loaded in clipped tap loops, padding taps set to
+/// the input zero point.
 struct DepthwiseWindow {
   Emitter &e;
   const KernelTensors &t;
   Axis rows, cols;
   int64_t cs;
   int32_t zp;
+  int64_t multiplier;
   Value win;
+
+  /// Bytes of one tap in the window.
+  int64_t tapBytes() const { return e.seg * multiplier; }
 
   /// Fills tap columns [firstTap, kc) of output (p, qv) for channel segment
   /// `cc`. With `slide`, tap column t goes to window column
@@ -305,14 +326,15 @@ struct DepthwiseWindow {
       return slide ? e.apply(slideColumn(e, kc), {qv, tt}) : tt;
     };
     auto at = [&](Value r, Value tt) {
-      return e.apply((e.d(0) * kc + e.d(1)) * e.seg, {r, columnOf(tt)});
+      return e.apply((e.d(0) * kc + e.d(1)) * tapBytes(), {r, columnOf(tt)});
     };
+    auto tapType = VectorType::get({tapBytes()}, e.b.getI8Type());
     // Padding taps read as the zero point.
     IntegerSet inside = insideSet();
     Value zpSegment = arith::ConstantOp::create(
         e.b, e.loc,
         cast<TypedAttr>(
-            DenseElementsAttr::get(e.segType(), static_cast<int8_t>(zp))));
+            DenseElementsAttr::get(tapType, static_cast<int8_t>(zp))));
     e.loop(0, kr, [&](Value r) {
       e.loop(firstTap, kc, [&](Value tt) {
         auto ifOp = affine::AffineIfOp::create(
@@ -341,13 +363,23 @@ struct DepthwiseWindow {
                           {y, x, cc});
                       Value v = RingLoadOp::create(e.b, e.loc, e.segType(),
                                                    e.env.pool, addr, Value());
-                      vector::StoreOp::create(e.b, e.loc, v, win,
+                      vector::StoreOp::create(e.b, e.loc, repeatLanes(v), win,
                                               ValueRange{at(r, tt)});
                     });
            });
   }
 
 private:
+  /// A segment's lanes, each repeated `multiplier` times.
+  Value repeatLanes(Value segment) {
+    if (multiplier == 1)
+      return segment;
+    SmallVector<int64_t> mask;
+    for (int64_t j = 0; j < tapBytes(); ++j)
+      mask.push_back(j / multiplier);
+    return vector::ShuffleOp::create(e.b, e.loc, segment, segment, mask);
+  }
+
   /// Tap (r, t) of output (p, q) is in bounds: d0 = p, d1 = q, d2 = r,
   /// d3 = t.
   IntegerSet insideSet() {
@@ -412,7 +444,8 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
   auto in = op.getInput().getType(), out = op.getOutput().getType();
   auto wType = op.getWeight().getType();
   int64_t kr = wType.getDimSize(0), kc = wType.getDimSize(1);
-  int64_t ch = in.getDimSize(3), s = e.seg, cs = ch / s;
+  int64_t m = op.getDepthMultiplier();
+  int64_t s = e.seg, cs = in.getDimSize(3) / s;
   ArrayRef<int64_t> stride = op.getStride(), pad = op.getPad();
   Axis rows =
       makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0], pad[0], kr);
@@ -422,16 +455,40 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
   if (failed(tables))
     return failure();
   RequantAttr rq = op.getRequant();
-  auto [mult, shift] = e.requantTables("", rq, ch, tables->valueBound);
-  DepthwiseWindow window{e,  t,  rows,
-                         cols, cs, static_cast<int32_t>(op.getInputZp()),
-                         e.scratch(kr * kc * s, e.b.getI8Type())};
-  Value obuf = e.scratch(s, e.b.getI8Type());
+  auto [mult, shift] =
+      e.requantTables("", rq, out.getDimSize(3), tables->valueBound);
+  DepthwiseWindow window{e,
+                         t,
+                         rows,
+                         cols,
+                         cs,
+                         static_cast<int32_t>(op.getInputZp()),
+                         m,
+                         e.scratch(kr * kc * s * m, e.b.getI8Type())};
+  // The pixel's m output segments of input segment cc, stored once it is
+  // freed.
+  Value obuf = e.scratch(s * m, e.b.getI8Type());
   bool slide = cs == 1 && cols.stride == 1 && kc > 1;
   auto rowStart = [&](Value p) {
     Value before = e.index(-1);
     Value segment = e.index(0);
     window.fill(p, before, segment, /*firstTap=*/1, /*slide=*/true);
+  };
+  // Output segment cc * m + j of a pixel (into obuf[j * s]) from lanes
+  // j * s of each window tap.
+  auto outputSegments = [&](Value cc, Value slideQ) {
+    if (m == 1) {
+      emitWindowRequant(e, window.win, *tables, kr, kc, cc, {rq, mult, shift},
+                        obuf, e.c(0), slideQ);
+      return;
+    }
+    e.loop(0, m, [&](Value j) {
+      Value occ = e.apply(e.d(0) * m + e.d(1), {cc, j});
+      WindowLanes lanes{window.tapBytes(), e.apply(e.d(0) * s, {j})};
+      emitWindowRequant(e, window.win, *tables, kr, kc, occ,
+                        {rq, mult, shift}, obuf, (e.d(0) % m) * s, slideQ,
+                        lanes);
+    });
   };
 
   e.emitWindowed(
@@ -439,20 +496,26 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
       [&](Value p, Value q, Emitter::FreeHook frees) {
         e.loop(0, cs, [&](Value cc) {
           window.fill(p, q, cc, slide ? kc - 1 : 0, slide);
-          auto sums = [&](Value slideQ) {
-            emitWindowRequant(e, window.win, *tables, kr, kc, cc,
-                              {rq, mult, shift}, obuf, e.c(0), slideQ);
-          };
+          auto sums = [&](Value slideQ) { outputSegments(cc, slideQ); };
           // Only register blocks need constant columns: one copy per phase.
-          if (slide && hasDepthwiseBlocks(e, *tables, kr, kc, Value()))
+          if (slide &&
+              hasDepthwiseBlocks(*tables, kr, kc, window.tapBytes(), Value()))
             eachSlidePhase(e, q, kc, sums);
           else
             sums(slide ? q : Value());
-          // Channel segment cc of the window is dead once this segment is done.
+          // Channel segment cc of the window is dead once its outputs are
+          // computed.
           frees(cc, Value(), 0);
-          e.storeSegment(t.output,
-                         (e.d(0) * cols.outExtent + e.d(1)) * cs + e.d(2),
-                         {p, q, cc}, obuf);
+          AffineExpr pixelSegment =
+              (e.d(0) * cols.outExtent + e.d(1)) * cs + e.d(2);
+          if (m == 1) {
+            e.storeSegment(t.output, pixelSegment, {p, q, cc}, obuf);
+            return;
+          }
+          e.loop(0, m, [&](Value j) {
+            e.storeSegment(t.output, pixelSegment * m + e.d(3), {p, q, cc, j},
+                           obuf, e.apply(e.d(0) * s, {j}));
+          });
         });
       },
       slide ? function_ref<void(Value)>(rowStart) : function_ref<void(Value)>());

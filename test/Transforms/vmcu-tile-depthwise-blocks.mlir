@@ -49,3 +49,30 @@ func.func @main(%x: tensor<1x8x8x4xi8>) -> tensor<1x4x4x4xi8> {
   %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>, input_zp = 0 : i32, requant = #rq} : (tensor<1x8x8x4xi8>, tensor<3x3x4x1xi8>, tensor<4xi32>) -> tensor<1x4x4x4xi8>
   return %y : tensor<1x4x4x4xi8>
 }
+
+// -----
+
+// Depth multiplier 2 (8 input channels, 16 output): each in-bounds tap's
+// input segment is stored into the window with every lane repeated twice
+// (16 bytes per tap), output segment m of the pixel reads lanes m * 8 of
+// each tap, and both output segments are stored after the input segment
+// is freed.
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+// CHECK-LABEL: vmcu.kernel "depthwise_conv2d_0"
+// CHECK-DAG: %[[WIN:.*]] = memref.alloca() : memref<144xi8>
+// CHECK-DAG: %[[OUT:.*]] = memref.alloca() : memref<16xi8>
+// CHECK: %[[SEG:.*]] = vmcu.ring_load %{{.*}}[%{{.*}}] : !vmcu.pool<segments = {{[0-9]+}}, segment_bytes = 8> -> vector<8xi8>
+// CHECK: %[[REP:.*]] = vector.shuffle %[[SEG]], %[[SEG]] [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7] : vector<8xi8>, vector<8xi8>
+// CHECK: vector.store %[[REP]], %[[WIN]][%{{.*}}] : memref<144xi8>, vector<16xi8>
+// CHECK: affine.for %{{.*}} = 0 to 2 {
+// CHECK: vmcu.depthwise_block %[[WIN]][%{{.*}}], %{{.*}}[%{{.*}}] into %[[OUT]][%{{.*}}] {{{.*}}tap_offsets = array<i64: 0, 16, 32, 48, 64, 80, 96, 112, 128>}
+// CHECK: vmcu.free
+// CHECK: affine.for %{{.*}} = 0 to 2 {
+// CHECK: vector.load %[[OUT]][%{{.*}}] : memref<16xi8>, vector<8xi8>
+// CHECK: vmcu.ring_store
+func.func @main(%x: tensor<1x8x8x8xi8>) -> tensor<1x4x4x16xi8> {
+  %w = arith.constant dense<2> : tensor<3x3x16x1xi8>
+  %b = arith.constant dense<10> : tensor<16xi32>
+  %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>, input_zp = 0 : i32, requant = #rq, segment_bytes = 8 : i64} : (tensor<1x8x8x8xi8>, tensor<3x3x16x1xi8>, tensor<16xi32>) -> tensor<1x4x4x16xi8>
+  return %y : tensor<1x4x4x16xi8>
+}

@@ -4,8 +4,8 @@
 // pads/slices, rescale and clamps, to one vmcu layer op each. A batched 1x1
 // tosa.conv2d (TFLite FULLY_CONNECTED) becomes vmcu.fully_connected; other
 // batched layers run image by image (vmcu.slice, the layer, vmcu.concat); a
-// depthwise with depth multiplier M > 1 becomes a 1x1 vmcu.conv2d that
-// repeats each channel M times (exactly) and a multiplier-1 depthwise.
+// depthwise with depth multiplier M > 1 is a vmcu.depthwise_conv2d of C * M
+// output channels, or a dense vmcu.conv2d over at most 3 input channels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,9 +33,6 @@ struct ConvPlan {
   OutputRequant requant;
   /// A batched 1x1 convolution, lowered to vmcu.fully_connected.
   bool asFullyConnected = false;
-  /// A depthwise's depth multiplier: output channel c * M + m reads input
-  /// channel c.
-  int64_t depthMultiplier = 1;
   /// A depthwise with a multiplier over few input channels, run as a dense
   /// conv2d (`weight` is then [C * M, kh, kw, C]).
   bool depthwiseAsConv = false;
@@ -47,12 +44,11 @@ struct ConvPlan {
 
 /// The most input channels for which a depthwise with a depth multiplier
 /// runs as a dense conv2d (zero weights between an output channel and the
-/// input channels it does not read) instead of over its input repeated M
-/// times. One input channel makes it exactly a conv. With C channels the
-/// conv computes C times the depthwise's MACs, but through im2col at about
+/// input channels it does not read) instead of the depthwise kernel. One
+/// input channel makes it exactly a conv. With C channels the conv
+/// computes C times the depthwise's MACs, but through im2col at about
 /// 0.65 MAC/cycle against the depthwise kernel's 0.22 (bench/cycles.sh),
-/// so up to 3 channels it is no slower, and it never builds the repeated
-/// tensor (M times the input).
+/// so up to 3 channels it is no slower.
 constexpr int64_t kMaxDenseDepthwiseInputChannels = 3;
 
 } // namespace
@@ -190,9 +186,9 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
     if (!plan.weight)
       return diag.fail(op, "cannot read the weight constant");
   } else if (isDepthwise && weight.getDimSize(3) != 1) {
-    // [kh, kw, C, M] in row-major order is [kh, kw, C * M, 1]: channel
-    // c * M + m of the repeated input.
-    plan.depthMultiplier = weight.getDimSize(3);
+    // [kh, kw, C, M] in row-major order is [kh, kw, C * M, 1]: output
+    // channel c * M + m, which vmcu.depthwise_conv2d reads from input
+    // channel c.
     plan.weight = reshapeElements(
         plan.weight, RankedTensorType::get({kh, kw, channels, 1},
                                            weight.getElementType()));
@@ -255,39 +251,6 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
   return plan;
 }
 
-/// A 1x1 vmcu.conv2d that repeats each channel of `input` `times` times:
-/// weight 1 from input channel c to output channels c * times + m, and an
-/// identity requantisation (multiplier 2^30, shift 30) back to the input's
-/// zero point, so every output is its input value exactly.
-static Value repeatChannels(OpBuilder &b, Location loc, Value input,
-                            int32_t zp, int64_t times) {
-  constexpr int32_t kIdentityShift = 30;
-  constexpr int32_t kIdentityMultiplier = int32_t(1) << kIdentityShift;
-  auto inType = cast<RankedTensorType>(input.getType());
-  int64_t c = inType.getDimSize(3), out = c * times;
-  SmallVector<int8_t> ones(out * c, 0);
-  for (int64_t o = 0; o < out; ++o)
-    ones[o * c + o / times] = 1;
-  Type i8 = b.getI8Type();
-  auto weightType = RankedTensorType::get({out, 1, 1, c}, i8);
-  auto biasType = RankedTensorType::get({out}, b.getI32Type());
-  Value weight = createConstant(
-      b, loc, DenseElementsAttr::get(weightType, ArrayRef<int8_t>(ones)));
-  Value bias = createConstant(
-      b, loc, DenseElementsAttr::get(biasType, b.getI32IntegerAttr(0)));
-  auto requant = RequantAttr::get(
-      b.getContext(), 0, zp, {kIdentityMultiplier}, {kIdentityShift},
-      /*double_round=*/false, std::numeric_limits<int8_t>::min(),
-      std::numeric_limits<int8_t>::max());
-  auto outType = RankedTensorType::get(
-      {inType.getDimSize(0), inType.getDimSize(1), inType.getDimSize(2), out},
-      i8);
-  return Conv2DOp::create(b, loc, outType, input, weight, bias,
-                          b.getDenseI64ArrayAttr({1, 1}),
-                          b.getDenseI64ArrayAttr({0, 0, 0, 0}),
-                          b.getI32IntegerAttr(zp), requant, IntegerAttr());
-}
-
 /// `build` applied to each image of a batched NHWC `input` (a vmcu.slice of
 /// it), the results joined along the batch by a vmcu.concat: vmcu's window
 /// layers take one image. `resultType` is the batched result; `build` gets
@@ -333,9 +296,6 @@ template <typename OpTy> struct ConvLowering : OpConversionPattern<OpTy> {
         return Conv2DOp::create(b, loc, type, image, weight, bias, stride,
                                 pad, inputZp, plan.requant.requant,
                                 IntegerAttr());
-      if (plan.depthMultiplier > 1)
-        image = repeatChannels(b, loc, image, plan.inputZp,
-                               plan.depthMultiplier);
       return DepthwiseConv2DOp::create(b, loc, type, image, weight, bias,
                                        stride, pad, inputZp,
                                        plan.requant.requant, IntegerAttr());

@@ -721,14 +721,14 @@ func.func @table(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8> {
 
 // -----
 
-// Depth multiplier 2: a 1x1 conv repeats each channel twice exactly (weight
-// 1 from channel o / 2, identity requant back to the zero point), then a
-// multiplier-1 depthwise over the 8 repeated channels.
+// Depth multiplier 2 over 4 channels: one vmcu.depthwise_conv2d of 8 output
+// channels (channel c * 2 + m reads input c), its weight TOSA's [1, 1, 4, 2]
+// relabelled [1, 1, 8, 1]; no repeated input.
 // CHECK-LABEL: func.func @depthwise_multiplier(
 // CHECK-SAME:      %[[X:.*]]: tensor<1x4x4x4xi8>
-// CHECK-DAG:     %[[ONES:.*]] = arith.constant dense<{{\[}}{{\[}}{{\[}}[1, 0, 0, 0]]], {{\[}}{{\[}}[1, 0, 0, 0]]], {{\[}}{{\[}}[0, 1, 0, 0]]]{{.*}}> : tensor<8x1x1x4xi8>
-// CHECK:         %[[REP:.*]] = vmcu.conv2d %[[X]], %[[ONES]], %{{.*}} {input_zp = -3 : i32, pad = array<i64: 0, 0, 0, 0>, requant = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [30], double_round = false, min = -128, max = 127>, stride = array<i64: 1, 1>} : (tensor<1x4x4x4xi8>, tensor<8x1x1x4xi8>, tensor<8xi32>) -> tensor<1x4x4x8xi8>
-// CHECK:         vmcu.depthwise_conv2d %[[REP]], %{{.*}}, %{{.*}} {input_zp = -3 : i32{{.*}}} : (tensor<1x4x4x8xi8>, tensor<1x1x8x1xi8>, tensor<8xi32>) -> tensor<1x4x4x8xi8>
+// CHECK-NOT:     vmcu.conv2d
+// CHECK:         vmcu.depthwise_conv2d %[[X]], %{{.*}}, %{{.*}} {input_zp = -3 : i32{{.*}}} : (tensor<1x4x4x4xi8>, tensor<1x1x8x1xi8>, tensor<8xi32>) -> tensor<1x4x4x8xi8>
+// CHECK-NOT:     vmcu.conv2d
 func.func @depthwise_multiplier(%x: tensor<1x4x4x4xi8>) -> tensor<1x4x4x8xi8> {
   %w = "tosa.const"() {values = dense<1> : tensor<1x1x4x2xi8>} : () -> tensor<1x1x4x2xi8>
   %b = "tosa.const"() {values = dense<0> : tensor<8xi32>} : () -> tensor<8xi32>

@@ -283,16 +283,24 @@ func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<8x3x3x4xi8>, %b: tensor<8xi32>) 
 // -----
 
 func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<3x3x4x2xi8>, %b: tensor<4xi32>) {
-  // expected-error @+1 {{weight must be [R, S, 4, 1] (channel multiplier 1), got 'tensor<3x3x4x2xi8>'}}
+  // expected-error @+1 {{weight must be [R, S, 4, 1] (output channel c * M + m at c * M + m), got 'tensor<3x3x4x2xi8>'}}
   %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<3x3x4x2xi8>, tensor<4xi32>) -> tensor<1x8x8x4xi8>
   return
 }
 
 // -----
 
-func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<3x3x4x1xi8>, %b: tensor<4xi32>) {
-  // expected-error @+1 {{output shape must be [1, 8, 8, 4], got 'tensor<1x8x8x8xi8>'}}
-  %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<3x3x4x1xi8>, tensor<4xi32>) -> tensor<1x8x8x8xi8>
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<3x3x6x1xi8>, %b: tensor<6xi32>) {
+  // expected-error @+1 {{output channels 6 must be a multiple of the input's 4 (a depth multiplier)}}
+  %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<3x3x6x1xi8>, tensor<6xi32>) -> tensor<1x8x8x6xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<3x3x8x1xi8>, %b: tensor<8xi32>) {
+  // expected-error @+1 {{output shape must be [1, 8, 8, 8], got 'tensor<1x4x8x8xi8>'}}
+  %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<1x8x8x4xi8>, tensor<3x3x8x1xi8>, tensor<8xi32>) -> tensor<1x4x8x8xi8>
   return
 }
 

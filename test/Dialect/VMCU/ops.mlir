@@ -40,6 +40,14 @@ func.func @depthwise_conv2d(%x: tensor<1x8x8x16xi8>, %w: tensor<3x3x16x1xi8>, %b
   return %y : tensor<1x8x8x16xi8>
 }
 
+// A depth multiplier of 4: 4 input channels, 16 output channels.
+// CHECK-LABEL: func.func @depthwise_conv2d_multiplier
+// CHECK: vmcu.depthwise_conv2d {{.*}} : (tensor<1x8x8x4xi8>, tensor<3x3x16x1xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+func.func @depthwise_conv2d_multiplier(%x: tensor<1x8x8x4xi8>, %w: tensor<3x3x16x1xi8>, %b: tensor<16xi32>) -> tensor<1x8x8x16xi8> {
+  %y = vmcu.depthwise_conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 5 : i32, requant = #rq} : (tensor<1x8x8x4xi8>, tensor<3x3x16x1xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+  return %y : tensor<1x8x8x16xi8>
+}
+
 // CHECK-LABEL: func.func @fully_connected
 // CHECK: vmcu.fully_connected %{{.*}}, %{{.*}}, %{{.*}} {input_zp = 0 : i32
 func.func @fully_connected(%x: tensor<4x64xi8>, %w: tensor<32x64xi8>, %b: tensor<32xi32>) -> tensor<4x32xi8> {

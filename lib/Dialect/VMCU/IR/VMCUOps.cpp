@@ -448,10 +448,14 @@ LogicalResult DepthwiseConv2DOp::verify() {
   if (failed(verifyStaticShapes(*this)))
     return failure();
   auto in = getInput().getType(), w = getWeight().getType();
-  int64_t c = in.getDimSize(3);
+  int64_t c = getOutput().getType().getDimSize(3);
+  if (c % in.getDimSize(3) != 0)
+    return emitOpError("output channels ")
+           << c << " must be a multiple of the input's " << in.getDimSize(3)
+           << " (a depth multiplier)";
   if (w.getDimSize(2) != c || w.getDimSize(3) != 1)
     return emitOpError("weight must be [R, S, ")
-           << c << ", 1] (channel multiplier 1), got " << w;
+           << c << ", 1] (output channel c * M + m at c * M + m), got " << w;
   if (failed(verifyWindow(*this, in, w.getDimSize(0), w.getDimSize(1),
                           getStride(), getPad(), getOutput().getType(), c)) ||
       failed(verifyBias(*this, getBias().getType(), c)) ||
@@ -463,7 +467,8 @@ LogicalResult DepthwiseConv2DOp::verify() {
 
 Value DepthwiseConv2DOp::getActivationInput() { return getInput(); }
 SmallVector<int64_t> DepthwiseConv2DOp::getSegmentedExtents() {
-  return {getInput().getType().getDimSize(3)};
+  return {getInput().getType().getDimSize(3),
+          getOutput().getType().getDimSize(3)};
 }
 
 //===----------------------------------------------------------------------===//
@@ -987,6 +992,10 @@ LogicalResult BottleneckOp::verifyRegions() {
   if (!dw || dw.getInput() != expand.getOutput())
     return emitOpError("second body op must be a vmcu.depthwise_conv2d of "
                        "the expansion");
+  if (dw.getDepthMultiplier() != 1)
+    return emitOpError("the depthwise conv must have depth multiplier 1, "
+                       "got ")
+           << dw.getDepthMultiplier();
   if (!project || !project.isPointwise() ||
       project.getInput() != dw.getOutput())
     return emitOpError("third body op must be a 1x1 vmcu.conv2d of the "

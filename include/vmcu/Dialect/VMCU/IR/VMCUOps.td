@@ -685,12 +685,14 @@ def VMCU_Conv2DOp : VMCU_LayerOp<"conv2d", [Pure]> {
 }
 
 def VMCU_DepthwiseConv2DOp : VMCU_LayerOp<"depthwise_conv2d", [Pure]> {
-  let summary = "int8 NHWC depthwise 2-D convolution (channel multiplier 1)";
+  let summary = "int8 NHWC depthwise 2-D convolution";
   let description = [{
-    `output[0,p,q,c] = requant(bias[c] + sum_{r,s} (in(p*sh+r-pt,
-    q*sw+s-pl, c) - input_zp) * weight[r,s,c,0])`, padding contributing 0
-    (TOSA `depthwise_conv2d`, multiplier 1). The weight is `[R,S,C,1]`.
-    Shapes, strides and padding follow `vmcu.conv2d`.
+    `output[0,p,q,o] = requant(bias[o] + sum_{r,s} (in(p*sh+r-pt,
+    q*sw+s-pl, o / M) - input_zp) * weight[r,s,o,0])`, padding contributing
+    0 (TOSA `depthwise_conv2d`). The output has C * M channels for a depth
+    multiplier M (1 or more): output channel o = c * M + m reads input
+    channel c. The weight is `[R,S,C*M,1]` (TOSA's `[R,S,C,M]` in the same
+    memory order). Shapes, strides and padding follow `vmcu.conv2d`.
 
     Example:
 
@@ -712,6 +714,13 @@ def VMCU_DepthwiseConv2DOp : VMCU_LayerOp<"depthwise_conv2d", [Pure]> {
   let results = (outs VMCU_I8Tensor4D:$output);
   let assemblyFormat = [{
     $input `,` $weight `,` $bias attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = [{
+    /// Output channels per input channel (M).
+    int64_t getDepthMultiplier() {
+      return getOutput().getType().getDimSize(3) /
+             getInput().getType().getDimSize(3);
+    }
   }];
   let hasVerifier = 1;
 }

@@ -28,17 +28,13 @@ std::optional<PipelineInput> mlir::vmcu::parsePipelineInput(StringRef name) {
       .Default(std::nullopt);
 }
 
+VMCUPipelineOptions::VMCUPipelineOptions() {
+  CompileFlags defaults;
+  defaults.bind(flags);
+}
+
 LogicalResult
 VMCUPipelineOptions::verify(function_ref<void(const Twine &)> emitError) const {
-  if (!lookupCortexMTarget(cpu)) {
-    emitError("unknown cpu '" + cpu + "'; expected cortex-m4 or cortex-m7");
-    return failure();
-  }
-  if (!isScheduleName(schedule)) {
-    emitError("unknown schedule '" + schedule + "'; expected " +
-              scheduleNameList());
-    return failure();
-  }
   if (!parsePipelineInput(from)) {
     emitError("unknown input stage '" + from +
               "'; expected tosa, vmcu or vmcu-tiled");
@@ -47,43 +43,49 @@ VMCUPipelineOptions::verify(function_ref<void(const Twine &)> emitError) const {
   return success();
 }
 
-PipelineInput VMCUPipelineOptions::getInput() const {
-  return parsePipelineInput(from).value_or(PipelineInput::Tosa);
+PipelineIO VMCUPipelineOptions::getIO() const {
+  return {parsePipelineInput(from).value_or(PipelineInput::Tosa), memoryReport,
+          memorySvg};
 }
 
 bool mlir::vmcu::pipelineRunsOffsetSolver(PipelineInput input) {
   return input != PipelineInput::Tiled;
 }
 
-void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm,
-                                   const VMCUPipelineOptions &options) {
-  PipelineInput input = options.getInput();
+/// The passes that plan and place the layers: fusion, schedules, segment
+/// sizes, traversal orders, tiling, offsets and their proof.
+static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
+                              const PipelineIO &io) {
+  pm.addNestedPass<func::FuncOp>(createVMCUFuseBottleneckPass());
+  VMCUChooseSchedulePassOptions choose;
+  choose.ramKb = flags.ramKb;
+  choose.schedule = nameOf(kSchedules, flags.schedule).str();
+  pm.addPass(createVMCUChooseSchedulePass(choose));
+  VMCUSelectSegmentSizesPassOptions select;
+  select.ramKb = flags.ramKb;
+  pm.addPass(createVMCUSelectSegmentSizesPass(select));
+  VMCUChooseTraversalPassOptions traversal;
+  traversal.order = nameOf(kTraversalOrders, flags.order).str();
+  pm.addPass(createVMCUChooseTraversalPass(traversal));
+  VMCUTilePassOptions tile;
+  tile.windowCache = flags.windowCache;
+  tile.widenWeights = flags.widenWeights;
+  pm.addPass(createVMCUTilePass(tile));
+  VMCUSolveOffsetsPassOptions solve;
+  solve.maxArenaKb = flags.ramKb;
+  solve.memoryReport = io.memoryReport;
+  solve.memorySvg = io.memorySvg;
+  pm.addPass(createVMCUSolveOffsetsPass(solve));
+  if (flags.verifyRing)
+    pm.addPass(createVMCUVerifyRingPass());
+}
 
-  if (input == PipelineInput::Tosa)
+void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm, const CompileFlags &flags,
+                                   const PipelineIO &io) {
+  if (io.from == PipelineInput::Tosa)
     pm.addNestedPass<func::FuncOp>(createConvertTosaToVMCUPass());
-
-  if (input != PipelineInput::Tiled) {
-    pm.addNestedPass<func::FuncOp>(createVMCUFuseBottleneckPass());
-    VMCUChooseSchedulePassOptions choose;
-    choose.ramKb = options.ramKb;
-    choose.schedule = options.schedule;
-    pm.addPass(createVMCUChooseSchedulePass(choose));
-    VMCUSelectSegmentSizesPassOptions select;
-    select.ramKb = options.ramKb;
-    pm.addPass(createVMCUSelectSegmentSizesPass(select));
-    pm.addPass(createVMCUChooseTraversalPass());
-    VMCUTilePassOptions tile;
-    tile.windowCache = options.windowCache;
-    tile.widenWeights = options.widenWeights;
-    pm.addPass(createVMCUTilePass(tile));
-    VMCUSolveOffsetsPassOptions solve;
-    solve.ramKb = options.ramKb;
-    solve.memoryReport = options.memoryReport;
-    solve.memorySvg = options.memorySvg;
-    pm.addPass(createVMCUSolveOffsetsPass(solve));
-    if (options.verifyRing)
-      pm.addPass(createVMCUVerifyRingPass());
-  }
+  if (io.from != PipelineInput::Tiled)
+    addPlanningPasses(pm, flags, io);
 
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createVMCUUnrollMicroKernelsPass());
@@ -95,11 +97,11 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm,
   // No convert-scf-to-cf before the kernels are outlined: cf cannot live
   // in a vmcu.kernel body (a single block); convert-vmcu-to-llvm runs the
   // scf-to-cf patterns itself.
-  if (options.ringCheck)
+  if (flags.ringCheck)
     pm.addPass(createVMCUInsertRingChecksPass());
   pm.addPass(createVMCUOutlineKernelsPass());
   ConvertVMCUToLLVMPassOptions toLLVM;
-  toLLVM.cpu = options.cpu;
+  toLLVM.cpu = nameOf(kTargetCpus, flags.cpu).str();
   pm.addPass(createConvertVMCUToLLVMPass(toLLVM));
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
@@ -118,7 +120,7 @@ void mlir::vmcu::registerVMCUPipelines() {
         if (failed(options.verify(
                 [&](const Twine &message) { error = message.str(); })))
           return errorHandler("vmcu-tosa-to-llvm: " + error);
-        buildVMCUPipeline(pm, options);
+        buildVMCUPipeline(pm, options.getFlags(), options.getIO());
         return success();
       },
       [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "vmcu/Support/Units.h"
 #include "vmcu/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -25,8 +26,6 @@ using namespace mlir;
 using namespace mlir::vmcu;
 
 namespace {
-
-constexpr int64_t kBytesPerKiB = 1024;
 
 /// How much more a paired-projection kernel's stack frame exceeds its
 /// buffer estimate (kernelScratchBytes) than the plan's largest frame

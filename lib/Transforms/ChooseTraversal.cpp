@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "vmcu/Transforms/Passes.h"
+#include "vmcu/Transforms/ScheduleNames.h"
 
 #include "vmcu/Transforms/PlanTrial.h"
 
@@ -50,9 +51,9 @@ struct VMCUChooseTraversalPass
     auto func = module.lookupSymbol<func::FuncOp>(entry);
     if (!func || func.isExternal())
       return; // vmcu-tile reports a missing entry.
-    if (order != "auto" && order != "reverse" && order != "row-major") {
+    if (!parseName(kTraversalOrders, order)) {
       module.emitError("vmcu-choose-traversal: unknown order '")
-          << order << "'; expected auto, reverse or row-major";
+          << order << "'; expected " << nameList(kTraversalOrders);
       return signalPassFailure();
     }
     SmallVector<unsigned> blocks = recomputingBlocks(func);

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "vmcu/Support/Units.h"
 #include "vmcu/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,8 +21,6 @@ using namespace mlir;
 using namespace mlir::vmcu;
 
 namespace {
-
-constexpr int64_t kBytesPerKiB = 1024;
 
 struct VMCUSelectSegmentSizesPass
     : vmcu::impl::VMCUSelectSegmentSizesPassBase<VMCUSelectSegmentSizesPass> {
@@ -63,8 +62,7 @@ struct VMCUSelectSegmentSizesPass
   /// alignments A from the default lcm down, each layer taking its largest
   /// size dividing A; the first that fits keeps the largest (fastest)
   /// segments. Without one, reports the smallest plan found.
-  LogicalResult fitBudget(SmallVectorImpl<int64_t> &sizes,
-                          PlanTrial &current) {
+  LogicalResult fitBudget(SmallVectorImpl<int64_t> &sizes, PlanTrial &current) {
     int64_t budget = ramKb * kBytesPerKiB;
     int64_t lcm = 1;
     for (int64_t size : sizes)
@@ -97,10 +95,10 @@ struct VMCUSelectSegmentSizesPass
     layers[smallest.worstIndex]->emitError("model needs ")
         << smallest.sramBytes() << " bytes of SRAM at best (arena "
         << smallest.arenaBytes << " + kernel stack buffers "
-        << smallest.scratchBytes << "), more than ram-kb="
-        << static_cast<int64_t>(ramKb) << " (" << budget << " bytes); layer '"
-        << smallest.worstLayer << "' alone needs " << smallest.worstBytes()
-        << " bytes of arena";
+        << smallest.scratchBytes
+        << "), more than ram-kb=" << static_cast<int64_t>(ramKb) << " ("
+        << budget << " bytes); layer '" << smallest.worstLayer
+        << "' alone needs " << smallest.worstBytes() << " bytes of arena";
     return failure();
   }
 
@@ -110,8 +108,7 @@ struct VMCUSelectSegmentSizesPass
   /// plan's SRAM. Only that kernel pays in speed, and only down to what the
   /// rest of the model needs anyway (a model of one kernel keeps its
   /// segments).
-  void shrinkLargestFrame(SmallVectorImpl<int64_t> &sizes,
-                          PlanTrial &current) {
+  void shrinkLargestFrame(SmallVectorImpl<int64_t> &sizes, PlanTrial &current) {
     ArrayRef<int64_t> frames = current.kernelScratchBytes;
     if (frames.size() != sizes.size() || frames.size() < 2)
       return;

@@ -7,10 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "vmcu/Support/Units.h"
 #include "vmcu/Transforms/Passes.h"
 
-#include "vmcu/Analysis/OffsetSolver.h"
 #include "vmcu/Analysis/KernelPatternFromIR.h"
+#include "vmcu/Analysis/OffsetSolver.h"
 #include "vmcu/Support/MemoryReport.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -28,8 +29,6 @@ using namespace mlir::vmcu;
 namespace an = mlir::vmcu::analysis;
 
 namespace {
-
-constexpr int64_t kBytesPerKiB = 1024;
 
 /// One kernel of the graph with its solved placement. The model inputs are
 /// the first tensors, each kernel's output the next.
@@ -521,10 +520,10 @@ struct VMCUSolveOffsetsPass
   }
 
   /// Fails with the arena size and the largest layer when the plan exceeds
-  /// `ram-kb`.
+  /// `max-arena-kb`.
   LogicalResult checkBudget(PoolPlan &plan) {
     int64_t arenaBytes = plan.capacity * plan.unit;
-    int64_t limitKb = ramKb;
+    int64_t limitKb = maxArenaKb;
     if (limitKb <= 0 || arenaBytes <= limitKb * kBytesPerKiB)
       return success();
     auto worst = llvm::max_element(
@@ -532,8 +531,9 @@ struct VMCUSolveOffsetsPass
           return a.footprintUnits < b.footprintUnits;
         });
     return worst->op.emitError("model needs ")
-           << arenaBytes << " bytes of arena, more than ram-kb=" << limitKb
-           << " (" << limitKb * kBytesPerKiB << " bytes); layer '"
+           << arenaBytes
+           << " bytes of arena, more than max-arena-kb=" << limitKb << " ("
+           << limitKb * kBytesPerKiB << " bytes); layer '"
            << worst->op.getSymName() << "' alone needs "
            << worst->footprintUnits * plan.unit << " bytes";
   }

@@ -1,6 +1,6 @@
 // RUN: vmcu-opt %s --vmcu-tile --vmcu-solve-offsets=memory-report=%t.json > /dev/null
 // RUN: FileCheck %s < %t.json
-// RUN: not vmcu-opt %s --vmcu-tile --vmcu-solve-offsets=ram-kb=1 2>&1 | FileCheck %s --check-prefix=RAM
+// RUN: not vmcu-opt %s --vmcu-tile --vmcu-solve-offsets=max-arena-kb=1 2>&1 | FileCheck %s --check-prefix=RAM
 // RUN: not vmcu-opt %s --vmcu-tile --vmcu-solve-offsets=memory-report=%t.missing/dir/r.json 2>&1 | FileCheck %s --check-prefix=IO
 
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
@@ -22,7 +22,7 @@
 // CHECK: "pool_segments": 128,
 // CHECK: "pool_unit_bytes": 16,
 // CHECK: "tensor_level_bytes": 3072
-// RAM: error: model needs 2048 bytes of arena, more than ram-kb=1 (1024 bytes); layer 'conv2d_0' alone needs 2048 bytes
+// RAM: error: model needs 2048 bytes of arena, more than max-arena-kb=1 (1024 bytes); layer 'conv2d_0' alone needs 2048 bytes
 // IO: error: cannot write memory report
 func.func @main(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> {
   %w = arith.constant dense<1> : tensor<32x1x1x16xi8>

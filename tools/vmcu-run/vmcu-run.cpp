@@ -60,7 +60,7 @@ constexpr llvm::StringLiteral kInstalledRuntimeDir = "../share/vmcu/runtime";
 
 /// A QEMU board and the runtime linker script for one core.
 struct Board {
-  llvm::StringRef cpu;
+  TargetCpu cpu;
   llvm::StringRef machine;
   llvm::StringRef linkerScript;
   /// The FLASH region of the linker script (its VMCU_FLASH_SIZE).
@@ -69,11 +69,13 @@ struct Board {
 
 /// Both MPS2 boards map 4 MiB of ZBT SSRAM1 at 0 as flash
 /// (runtime/boards/mps2-an386.ld and mps2-an500.ld).
-constexpr uint64_t kMps2FlashBytes = 4 * 1024 * 1024;
+constexpr uint64_t kMps2FlashBytes = 4 * kBytesPerKiB * kBytesPerKiB;
 
 constexpr Board kBoards[] = {
-    {"cortex-m4", "mps2-an386", "boards/mps2-an386.ld", kMps2FlashBytes},
-    {"cortex-m7", "mps2-an500", "boards/mps2-an500.ld", kMps2FlashBytes},
+    {TargetCpu::CortexM4, "mps2-an386", "boards/mps2-an386.ld",
+     kMps2FlashBytes},
+    {TargetCpu::CortexM7, "mps2-an500", "boards/mps2-an500.ld",
+     kMps2FlashBytes},
 };
 
 /// What GNU ld prints when a section does not fit its memory region.
@@ -169,11 +171,6 @@ struct RunOptions {
   cl::opt<std::string> model{cl::Positional, cl::Required,
                              cl::desc("<model.mlir|model.tflite>"),
                              cl::cat(category)};
-  cl::opt<std::string> cpu{
-      "cpu",
-      cl::desc("Target core: cortex-m4 (default, QEMU mps2-an386) or "
-               "cortex-m7 (mps2-an500)"),
-      cl::init("cortex-m4"), cl::cat(category)};
   cl::opt<std::string> input{
       "input", cl::Required,
       cl::desc("Input bytes of the model (exactly its input size)"),
@@ -185,13 +182,6 @@ struct RunOptions {
       "report", cl::desc("Also write the offset solver's JSON memory report"),
       cl::value_desc("file"), cl::cat(category)};
   SharedCompileFlags shared{category};
-  cl::opt<bool> ringCheck{
-      "ring-check",
-      cl::desc("Compile with ring-safety checks and link the runtime's "
-               "checker: a ring access that breaks the ring discipline "
-               "(e.g. a store over a live segment) stops the board with "
-               "`vmcu: ring-safety violation ...`"),
-      cl::init(false), cl::cat(category)};
   cl::opt<std::string> keepTemps{
       "keep-temps",
       cl::desc("Build and run in this directory and keep its files "
@@ -238,20 +228,19 @@ static int fail(const llvm::Twine &message) {
 
 /// "the model needs N B of flash (code C B, weights and tables W B), the
 /// board's flash is F B".
-static std::string describeFlash(const ObjectFlash &flash,
-                                 const Board &board) {
+static std::string describeFlash(const ObjectFlash &flash, const Board &board) {
   return llvm::formatv("the model needs {0} B of flash (code {1} B, weights "
                        "and tables {2} B), and {3}'s flash holds {4} B",
-                       flash.totalBytes(), flash.codeBytes,
-                       flash.constantBytes, board.machine, board.flashBytes)
+                       flash.totalBytes(), flash.codeBytes, flash.constantBytes,
+                       board.machine, board.flashBytes)
       .str();
 }
 
-static const Board *lookupBoard(llvm::StringRef cpu) {
+static const Board &lookupBoard(TargetCpu cpu) {
   for (const Board &board : kBoards)
     if (board.cpu == cpu)
-      return &board;
-  return nullptr;
+      return board;
+  llvm_unreachable("every TargetCpu has a board");
 }
 
 /// `override` if set (a path, or a name looked up on PATH), else `name` on
@@ -341,10 +330,9 @@ static int runMain(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, kOverview);
 
   // Everything that can be checked before compiling.
-  const Board *board = lookupBoard(opts.cpu);
-  if (!board)
-    return fail("unknown --cpu '" + opts.cpu +
-                "'; expected cortex-m4 or cortex-m7");
+  const CompileFlags &flags = opts.shared.flags;
+  const Board &board = lookupBoard(flags.cpu);
+  StringRef cpu = nameOf(kTargetCpus, flags.cpu);
   std::optional<std::string> cc = findTool(opts.cc, kCcName);
   if (!cc)
     return opts.cc.empty()
@@ -364,7 +352,7 @@ static int runMain(int argc, char **argv) {
                           kHarnessSource);
   llvm::SmallString<256> ringCheckSource(runtime);
   path::append(ringCheckSource, kRingCheckSource);
-  if (opts.ringCheck && !fs::exists(ringCheckSource))
+  if (flags.ringCheck && !fs::exists(ringCheckSource))
     return fail("--ring-check needs " + ringCheckSource +
                 ", which this runtime does not have");
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> inputBytes =
@@ -375,17 +363,15 @@ static int runMain(int argc, char **argv) {
                 "': " + inputBytes.getError().message());
 
   CompileOptions compileOptions;
-  compileOptions.cpu = opts.cpu;
   compileOptions.memoryReport = opts.report;
-  compileOptions.ringCheck = opts.ringCheck;
   opts.shared.apply(compileOptions);
   compileOptions.toolName = kToolName.str();
   FailureOr<CompiledModel> model = compileModelFile(opts.model, compileOptions);
   if (failed(model))
     return 1;
   ObjectFlash flash = getObjectFlash(model->object);
-  if (flash.totalBytes() > board->flashBytes)
-    return fail(describeFlash(flash, *board) +
+  if (flash.totalBytes() > board.flashBytes)
+    return fail(describeFlash(flash, board) +
                 "; it does not fit (try --widen-weights=false, which "
                 "halves the widened weights)");
   uint64_t inputSize = (*inputBytes)->getBufferSize();
@@ -435,19 +421,19 @@ static int runMain(int argc, char **argv) {
     path::append(file, name);
     return file.str().str();
   };
-  std::vector<std::string> link = {*cc, ("-mcpu=" + board->cpu).str()};
+  std::vector<std::string> link = {*cc, ("-mcpu=" + cpu).str()};
   for (llvm::StringRef flag : kLinkFlags)
     link.push_back(flag.str());
   link.push_back("-I" + runtime);
   link.push_back("-T");
-  link.push_back(inRuntime(board->linkerScript));
+  link.push_back(inRuntime(board.linkerScript));
   for (llvm::StringRef source : kRuntimeSources)
     link.push_back(inRuntime(source));
-  if (opts.ringCheck)
+  if (flags.ringCheck)
     link.push_back(ringCheckSource.str().str());
   // The checker's owner table needs one entry per pool segment; a segment
   // is at least one byte, so the arena size always suffices.
-  if (opts.ringCheck && model->arenaBytes > kRingCheckDefaultSegments)
+  if (flags.ringCheck && model->arenaBytes > kRingCheckDefaultSegments)
     link.push_back("-DVMCU_RING_CHECK_MAX_SEGMENTS=" +
                    std::to_string(model->arenaBytes) + "u");
   if (opts.icount)
@@ -458,7 +444,7 @@ static int runMain(int argc, char **argv) {
   if (rc != 0) {
     auto log = llvm::MemoryBuffer::getFile(linkLog);
     if (log && (*log)->getBuffer().contains(kLinkerOverflowMessage))
-      return fail(describeFlash(flash, *board) +
+      return fail(describeFlash(flash, board) +
                   "; with the runtime it does not fit (the linker: " +
                   (*log)->getBuffer().trim() + ")");
     if (log)
@@ -469,7 +455,7 @@ static int runMain(int argc, char **argv) {
   }
 
   // Run.
-  std::vector<std::string> run = {*qemu, "-M", board->machine.str()};
+  std::vector<std::string> run = {*qemu, "-M", board.machine.str()};
   for (llvm::StringRef flag : kQemuFlags)
     run.push_back(flag.str());
   if (opts.icount)
@@ -525,7 +511,7 @@ static int runMain(int argc, char **argv) {
     if (std::error_code ec = fs::copy_file(outFile, opts.output))
       return fail("cannot write '" + opts.output + "': " + ec.message());
   }
-  llvm::outs() << kToolName << ": " << board->cpu << " arena=" << summary->arena
+  llvm::outs() << kToolName << ": " << cpu << " arena=" << summary->arena
                << " B stack=" << summary->stack
                << " B flash=" << flash.totalBytes()
                << " B status=" << summary->status;

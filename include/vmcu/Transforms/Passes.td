@@ -114,7 +114,9 @@ def VMCUChooseSchedulePass : Pass<"vmcu-choose-schedule", "ModuleOp"> {
   let dependentDialects = ["::mlir::vmcu::VMCUDialect"];
   let options = [
     Option<"ramKb", "ram-kb", "int64_t", "0",
-           "Arena budget in KiB (0: the arena of the all-fused plan)">,
+           "SRAM budget in KiB, the arena and the largest kernel's stack "
+           "buffers, that the chosen schedules may fill (0: that of the "
+           "all-fused plan)">,
     Option<"schedule", "schedule", "std::string", "\"auto\"",
            "auto: the fastest plan within the budget; fused: leave every "
            "bottleneck recomputing; line-buffer: a line buffer for every "
@@ -229,7 +231,7 @@ def VMCUSolveOffsetsPass : Pass<"vmcu-solve-offsets", "ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::vmcu::VMCUDialect"];
   let options = [
-    Option<"ramKb", "ram-kb", "int64_t", "0",
+    Option<"maxArenaKb", "max-arena-kb", "int64_t", "0",
            "Fail if the arena exceeds this many KiB (0: no limit)">,
     Option<"memoryReport", "memory-report", "std::string", "\"\"",
            "Write the JSON memory report to this file">,

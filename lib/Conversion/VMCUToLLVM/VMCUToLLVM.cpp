@@ -24,10 +24,8 @@ std::optional<CortexMTarget> mlir::vmcu::lookupCortexMTarget(StringRef cpu) {
   // the CPU name brings the FPU, which vmcu code does not use, so objects
   // stay compatible with the soft-float ABI of the runtime.
   static constexpr StringRef kDSP[] = {"+dsp"};
-  if (cpu == "cortex-m4")
-    return CortexMTarget{"cortex-m4", kDSP};
-  if (cpu == "cortex-m7")
-    return CortexMTarget{"cortex-m7", kDSP};
+  if (std::optional<TargetCpu> known = parseName(kTargetCpus, cpu))
+    return CortexMTarget{nameOf(kTargetCpus, *known), kDSP};
   return std::nullopt;
 }
 

@@ -14,10 +14,10 @@
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
-#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/LLVMCommon/LoweringOptions.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
@@ -256,13 +256,13 @@ struct ConvertVMCUToLLVMPass
     if (!target) {
       // Not module.emitError: that would print the whole module as a note.
       emitError(module.getLoc(), "unknown cpu '")
-          << cpu
-          << "' for convert-vmcu-to-llvm; expected cortex-m4 or "
-             "cortex-m7";
+          << cpu << "' for convert-vmcu-to-llvm; expected "
+          << nameList(kTargetCpus);
       return signalPassFailure();
     }
     ModelIO io;
-    if (failed(verifyPlacedModule(module, io)) || failed(prepareForLLVM(module)))
+    if (failed(verifyPlacedModule(module, io)) ||
+        failed(prepareForLLVM(module)))
       return signalPassFailure();
     createIOTables(module, io);
 

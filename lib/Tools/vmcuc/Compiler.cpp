@@ -80,18 +80,6 @@ PipelineInput mlir::vmcu::detectPipelineInput(ModuleOp module) {
   return tiled ? PipelineInput::Tiled : PipelineInput::Tosa;
 }
 
-static StringRef getInputName(PipelineInput input) {
-  switch (input) {
-  case PipelineInput::Tosa:
-    return "tosa";
-  case PipelineInput::Layers:
-    return "vmcu";
-  case PipelineInput::Tiled:
-    return "vmcu-tiled";
-  }
-  llvm_unreachable("unknown pipeline input");
-}
-
 static std::optional<int64_t> readI32Global(ModuleOp module, StringRef name) {
   auto global = module.lookupSymbol<LLVM::GlobalOp>(name);
   if (!global)
@@ -105,9 +93,8 @@ static std::optional<int64_t> readI32Global(ModuleOp module, StringRef name) {
 static SmallVector<int64_t> readI32Array(ModuleOp module, StringRef name) {
   SmallVector<int64_t> values;
   auto global = module.lookupSymbol<LLVM::GlobalOp>(name);
-  if (auto dense =
-          dyn_cast_or_null<DenseIntElementsAttr>(global ? global.getValueOrNull()
-                                                        : Attribute()))
+  if (auto dense = dyn_cast_or_null<DenseIntElementsAttr>(
+          global ? global.getValueOrNull() : Attribute()))
     for (const APInt &v : dense.getValues<APInt>())
       values.push_back(v.getSExtValue());
   return values;
@@ -149,26 +136,12 @@ mlir::vmcu::lowerToLLVMDialect(ModuleOp module, const CompileOptions &options) {
   if (!options.memorySvg.empty() && !pipelineRunsOffsetSolver(input))
     return fail(options, "--memory-svg needs vmcu-solve-offsets, which the "
                          "vmcu-tiled input stage skips");
-  VMCUPipelineOptions pipelineOptions;
-  pipelineOptions.cpu = options.cpu;
-  pipelineOptions.ramKb = options.ramKb;
-  pipelineOptions.from = getInputName(input).str();
-  pipelineOptions.memoryReport = options.memoryReport;
-  pipelineOptions.memorySvg = options.memorySvg;
-  pipelineOptions.ringCheck = options.ringCheck;
-  pipelineOptions.windowCache = options.windowCache;
-  pipelineOptions.widenWeights = options.widenWeights;
-  pipelineOptions.schedule = options.schedule;
-  pipelineOptions.verifyRing = options.verifyRing;
-  if (failed(pipelineOptions.verify(
-          [&](const Twine &message) { (void)fail(options, message); })))
-    return failure();
-
+  PipelineIO io{input, options.memoryReport, options.memorySvg};
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
   if (failed(applyPassManagerCLOptions(pm)))
     return fail(options, "invalid pass manager options");
   applyDefaultTimingPassManagerCLOptions(pm);
-  buildVMCUPipeline(pm, pipelineOptions);
+  buildVMCUPipeline(pm, options.flags, io);
   if (failed(pm.run(module)))
     return failure();
 
@@ -176,24 +149,21 @@ mlir::vmcu::lowerToLLVMDialect(ModuleOp module, const CompileOptions &options) {
   if (failed(info))
     return failure();
   int64_t arenaBytes = info->arenaBytes.value_or(0);
-  int64_t ramKb = options.ramKb;
-  if (ramKb && arenaBytes > ramKb * 1024) {
+  int64_t ramKb = options.flags.ramKb;
+  if (ramKb && arenaBytes > ramKb * kBytesPerKiB) {
     Location loc = info->arena ? info->arena.getLoc() : module.getLoc();
     return emitError(loc) << "the tensor arena needs " << arenaBytes
                           << " bytes but --ram-kb=" << ramKb << " allows "
-                          << ramKb * 1024;
+                          << ramKb * kBytesPerKiB;
   }
   return info;
 }
 
 std::unique_ptr<llvm::TargetMachine>
 mlir::vmcu::createCortexMTargetMachine(const CompileOptions &options) {
-  std::optional<CortexMTarget> target = lookupCortexMTarget(options.cpu);
-  if (!target) {
-    (void)fail(options, "unknown --cpu '" + options.cpu +
-                            "'; expected cortex-m4 or cortex-m7");
-    return nullptr;
-  }
+  std::optional<CortexMTarget> target =
+      lookupCortexMTarget(nameOf(kTargetCpus, options.flags.cpu));
+  assert(target && "every TargetCpu has a target");
   LLVMInitializeARMTargetInfo();
   LLVMInitializeARMTarget();
   LLVMInitializeARMTargetMC();
@@ -338,9 +308,9 @@ mlir::vmcu::compileModelFile(StringRef inputPath,
     return failure();
   model.arenaBytes = info->arenaBytes.value_or(0);
   auto sum = [](ArrayRef<int64_t> sizes, int64_t first) {
-    return sizes.empty() ? first
-                         : std::accumulate(sizes.begin(), sizes.end(),
-                                           int64_t(0));
+    return sizes.empty()
+               ? first
+               : std::accumulate(sizes.begin(), sizes.end(), int64_t(0));
   };
   model.inputBytes = sum(info->inputSizes, *info->inputBytes);
   model.outputBytes = sum(info->outputSizes, *info->outputBytes);
@@ -382,69 +352,18 @@ uint64_t mlir::vmcu::getObjectFlashBytes(ArrayRef<char> object) {
 }
 
 SharedCompileFlags::SharedCompileFlags(llvm::cl::OptionCategory &category)
-    : ramKb("ram-kb",
-            llvm::cl::desc(
-                "SRAM budget in KiB. The schedule chooser spends it on speed "
-                "(runs fused bottlenecks as separate layers or with a line "
-                "buffer where the arena stays within it); compilation fails "
-                "if even the smallest plan's arena is larger. 0 (default): "
-                "the arena of the smallest plan, so speed never costs RAM"),
-            llvm::cl::init(0), llvm::cl::cat(category)),
-      schedule(
-          "schedule",
-          llvm::cl::desc(
-              "How fused inverted bottlenecks run: auto (default: the "
-              "fastest plan within --ram-kb, by the cost model), fused "
-              "(re-expand per tap: the least RAM), line-buffer (expand each "
-              "pixel once into an R-row buffer in the pool, wherever the "
-              "strides allow), line-buffer-paired (the same, projecting "
-              "output pixels in pairs: faster, more stack) or unfused "
-              "(separate layers)"),
-          llvm::cl::value_desc("auto|fused|line-buffer|line-buffer-paired|"
-                               "unfused"),
-          llvm::cl::init("auto"), llvm::cl::cat(category)),
-      verifyRing(
-          "verify-ring",
-          llvm::cl::desc(
-              "Prove the placement at compile time: replay every ring access "
-              "with the placed bases and fail with an error naming the "
-              "kernel, tensor and loop iteration if a store could land on "
-              "live data or a load or free on a dead segment (default on; "
-              "--verify-ring=false skips it)"),
-          llvm::cl::init(true), llvm::cl::cat(category)),
+    : binder(category),
       tfliteOutput(
           "tflite-output",
           llvm::cl::desc(
               "For a .tflite model: compile up to the tensor of this name "
               "instead of the model's output, e.g. the logits before a "
               "final SOFTMAX"),
-          llvm::cl::value_desc("tensor"), llvm::cl::cat(category)),
-      windowCache(
-          "window-cache",
-          llvm::cl::desc(
-              "Stack bytes each fused inverted bottleneck may spend keeping "
-              "its R x R window of expanded pixels (R*R*Cmid bytes) and "
-              "sliding it along the row, so each input pixel is expanded "
-              "once per output row instead of once per tap: faster, more "
-              "stack, the same arena. 0 (default): recompute, least RAM"),
-          llvm::cl::value_desc("bytes"), llvm::cl::init(0),
-          llvm::cl::cat(category)),
-      widenWeights(
-          "widen-weights",
-          llvm::cl::desc(
-              "Store the weights of pointwise convs and expansions with at "
-              "most 128 input channels, and of fully connected layers on one "
-              "vector, as int16 pairs, so their register tiles unpack no "
-              "weight (about 6% fewer cycles on the MLPerf Tiny models, up "
-              "to 40% more flash). Default on; --widen-weights=false keeps "
-              "int8 weights"),
-          llvm::cl::init(true), llvm::cl::cat(category)) {}
+          llvm::cl::value_desc("tensor"), llvm::cl::cat(category)) {
+  flags.bind(binder);
+}
 
 void SharedCompileFlags::apply(CompileOptions &options) const {
-  options.ramKb = ramKb;
-  options.schedule = schedule;
-  options.verifyRing = verifyRing;
+  options.flags = flags;
   options.tfliteOutput = tfliteOutput;
-  options.windowCache = windowCache;
-  options.widenWeights = widenWeights;
 }

@@ -95,9 +95,6 @@ struct VMCUCOptions {
                ".lowered.mlir (per --emit), in the working directory; '-' "
                "writes to stdout"),
       cl::value_desc("file"), cl::cat(category)};
-  cl::opt<std::string> cpu{
-      "cpu", cl::desc("Target core: cortex-m4 (default) or cortex-m7"),
-      cl::init("cortex-m4"), cl::cat(category)};
   cl::opt<EmitKind> emit{
       "emit", cl::desc("What to write:"), cl::init(EmitKind::Obj),
       cl::values(
@@ -130,13 +127,6 @@ struct VMCUCOptions {
                "functions (for float model edges)"),
       cl::value_desc("file"), cl::cat(category)};
   SharedCompileFlags shared{category};
-  cl::opt<bool> ringCheck{
-      "ring-check",
-      cl::desc("Instrument every ring access with a call into the runtime's "
-               "ring-safety checker, which stops the program on a store to "
-               "a live segment or a load or free of a dead one; link "
-               "runtime/vmcu_ring_check.c"),
-      cl::init(false), cl::cat(category)};
   cl::opt<std::string> report{
       "report",
       cl::desc("Also write the JSON memory report of the offset solver "
@@ -171,8 +161,7 @@ static std::string cFloatLiteral(double value) {
 /// declares it: a .tflite) and the conversions TFLite Micro's QUANTIZE
 /// (reference_ops::AffineQuantize) and DEQUANTIZE (reference_ops::Dequantize)
 /// make at float edges, as static inline C.
-static void printEdges(llvm::raw_ostream &os, EdgeAttr input,
-                       EdgeAttr output) {
+static void printEdges(llvm::raw_ostream &os, EdgeAttr input, EdgeAttr output) {
   auto scale = [](EdgeAttr edge) {
     return cFloatLiteral(edge.getScale().getValueAsDouble());
   };
@@ -186,8 +175,7 @@ static void printEdges(llvm::raw_ostream &os, EdgeAttr input,
      << "#define VMCU_INPUT_IS_FLOAT " << int(input.getIsFloat()) << "\n"
      << "#define VMCU_OUTPUT_SCALE " << scale(output) << "\n"
      << "#define VMCU_OUTPUT_ZERO_POINT (" << output.getZeroPoint() << ")\n"
-     << "#define VMCU_OUTPUT_IS_FLOAT " << int(output.getIsFloat())
-     << "\n\n"
+     << "#define VMCU_OUTPUT_IS_FLOAT " << int(output.getIsFloat()) << "\n\n"
      << "/* TFLite Micro's QUANTIZE of n floats to the input's int8 "
         "(rounded half\n"
      << " * away from zero in float, then clamped), e.g. into vmcu_input(). "
@@ -250,8 +238,8 @@ static void printHeader(llvm::raw_ostream &os, const ModelInfo &info,
      << "#define VMCU_ARENA_BYTES " << info.arenaBytes.value_or(0) << "u\n"
      << "#define VMCU_INPUT_BYTES " << *info.inputBytes << "u\n"
      << "#define VMCU_OUTPUT_BYTES " << *info.outputBytes << "u\n"
-     << "#define VMCU_INPUT_COUNT " << std::max<size_t>(info.inputSizes.size(), 1)
-     << "u\n"
+     << "#define VMCU_INPUT_COUNT "
+     << std::max<size_t>(info.inputSizes.size(), 1) << "u\n"
      << "#define VMCU_OUTPUT_COUNT "
      << std::max<size_t>(info.outputSizes.size(), 1) << "u\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
@@ -376,10 +364,7 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
       kOverview.data(), wrapped(supportedTFLiteOperators(), kOverviewColumns));
   cl::ParseCommandLineOptions(argc, argv, overview);
 
-  std::optional<CortexMTarget> target = lookupCortexMTarget(opts.cpu);
-  if (!target)
-    return fail("unknown --cpu '" + opts.cpu +
-                "'; expected cortex-m4 or cortex-m7");
+  StringRef cpu = nameOf(kTargetCpus, opts.shared.flags.cpu);
 
   DialectRegistry registry;
   registerCompilerDialects(registry);
@@ -388,10 +373,8 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
 
   // The pipeline, from the stage the input is in.
   CompileOptions compileOptions;
-  compileOptions.cpu = opts.cpu;
   compileOptions.memoryReport = opts.report;
   compileOptions.memorySvg = opts.memorySvg;
-  compileOptions.ringCheck = opts.ringCheck;
   opts.shared.apply(compileOptions);
   switch (opts.from) {
   case FromKind::Auto:
@@ -429,8 +412,7 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
       return 1;
     }
     if (failed(writeFile(opts.header, [&](llvm::raw_ostream &os) {
-          printHeader(os, *info, opts.input, target->cpu, inputEdge,
-                      outputEdge);
+          printHeader(os, *info, opts.input, cpu, inputEdge, outputEdge);
         })))
       return 1;
   }

@@ -2,7 +2,7 @@
 // when there is one), a non-zero exit and no crash.
 
 // RUN: not vmcuc %S/Inputs/two-kernels.mlir --cpu=cortex-m0 -o %t.o 2>&1 | FileCheck %s --check-prefix=CPU
-// CPU: vmcuc: error: unknown --cpu 'cortex-m0'; expected cortex-m4 or cortex-m7
+// CPU: vmcuc: for the --cpu option: Cannot find option named 'cortex-m0'!
 
 // RUN: not vmcuc %S/Inputs/two-kernels.mlir --emit=exe 2>&1 | FileCheck %s --check-prefix=EMIT
 // EMIT: for the --emit option: Cannot find option named 'exe'!

@@ -11,6 +11,7 @@
 
 #include "mlir/Pass/Pass.h"
 #include "vmcu/Dialect/VMCU/IR/ModelABI.h"
+#include "vmcu/Support/EnumNames.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -26,6 +27,15 @@ namespace vmcu {
 
 #define GEN_PASS_DECL_CONVERTVMCUTOLLVMPASS
 #include "vmcu/Conversion/Passes.h.inc"
+
+/// The cores vmcu compiles for.
+enum class TargetCpu { CortexM4, CortexM7 };
+inline constexpr EnumName<TargetCpu> kTargetCpus[] = {
+    {TargetCpu::CortexM4, "cortex-m4",
+     "Armv7E-M with the DSP extension (default; QEMU mps2-an386)"},
+    {TargetCpu::CortexM7, "cortex-m7",
+     "Armv7E-M with the DSP extension, dual-issue (QEMU mps2-an500)"},
+};
 
 /// The code generation target of a Cortex-M core vmcu supports.
 struct CortexMTarget {

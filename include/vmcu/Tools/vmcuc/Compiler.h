@@ -36,33 +36,17 @@ namespace vmcu {
 
 /// Options of one compilation.
 struct CompileOptions {
-  /// Target core: cortex-m4 or cortex-m7.
-  std::string cpu = "cortex-m4";
-  /// Arena budget in KiB; 0 means unlimited.
-  unsigned ramKb = 0;
-  /// How fused bottlenecks run (the pipeline's `schedule`): auto, fused,
-  /// line-buffer, line-buffer-paired or unfused (ScheduleNames.h).
-  std::string schedule = "auto";
-  /// Replay the placed ring accesses at compile time (vmcu-verify-ring).
-  bool verifyRing = true;
+  /// The options the pipeline and the tools share (cpu, ram-kb, ...).
+  CompileFlags flags;
   /// Stage of the input; std::nullopt detects it (detectPipelineInput).
   std::optional<PipelineInput> from;
   /// Where vmcu-solve-offsets writes its JSON memory report (empty: none).
   std::string memoryReport;
   /// Where vmcu-solve-offsets draws the arena as SVG (empty: none).
   std::string memorySvg;
-  /// Make every ring access trap at run time when it breaks the ring
-  /// discipline (convert-vmcu-to-llvm's `ring-check`).
-  bool ringCheck = false;
   /// For a .tflite input: compile up to this tensor instead of the model's
   /// output (empty: the output).
   std::string tfliteOutput;
-  /// Stack bytes a fused bottleneck may spend caching its window of
-  /// expanded pixels (the pipeline's `window-cache`; 0: none).
-  unsigned windowCache = 0;
-  /// Int16-pair weights for widened GEMM tiles (the pipeline's
-  /// `widen-weights`).
-  bool widenWeights = true;
   /// Prefix of errors that have no source location.
   std::string toolName = "vmcuc";
 };
@@ -158,17 +142,16 @@ FailureOr<CompiledModel> compileModelFile(StringRef inputPath,
                                           const CompileOptions &options);
 
 /// The command-line options vmcuc and vmcu-run share, in `category`.
+/// The flags vmcuc and vmcu-run share: every CompileFlags option, bound
+/// from its one declaration, and --tflite-output.
 struct SharedCompileFlags {
   explicit SharedCompileFlags(llvm::cl::OptionCategory &category);
   /// Copies the flags into `options`.
   void apply(CompileOptions &options) const;
 
-  llvm::cl::opt<unsigned> ramKb;
-  llvm::cl::opt<std::string> schedule;
-  llvm::cl::opt<bool> verifyRing;
+  CompileFlags flags;
+  CommandLineBinder binder;
   llvm::cl::opt<std::string> tfliteOutput;
-  llvm::cl::opt<unsigned> windowCache;
-  llvm::cl::opt<bool> widenWeights;
 };
 
 } // namespace vmcu

@@ -1,0 +1,184 @@
+//===- CompileFlags.h - every compile option, declared once -----*- C++ -*-===//
+//
+// The options of a compilation, whoever sets them: the vmcu-tosa-to-llvm
+// pipeline (as pass options), vmcuc and vmcu-run (as command-line flags).
+// Each is declared once, in CompileFlags::bind, with its name, description
+// and allowed values; a binder turns those declarations into its host's
+// options, stored in the flags (IREE's OptionsBinder, CIRCT's
+// FirtoolOptions).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VMCU_PIPELINES_COMPILEFLAGS_H
+#define VMCU_PIPELINES_COMPILEFLAGS_H
+
+#include "mlir/Pass/PassOptions.h"
+#include "vmcu/Conversion/VMCUToLLVM/VMCUToLLVM.h"
+#include "vmcu/Support/EnumNames.h"
+#include "vmcu/Support/Units.h"
+#include "vmcu/Transforms/ScheduleNames.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::vmcu {
+
+/// Every option of a compilation that the pipeline and the tools share.
+struct CompileFlags {
+  TargetCpu cpu = TargetCpu::CortexM4;
+  unsigned ramKb = 0;
+  Schedule schedule = Schedule::Auto;
+  TraversalOrder order = TraversalOrder::Auto;
+  unsigned windowCache = 0;
+  bool widenWeights = true;
+  bool verifyRing = true;
+  bool ringCheck = false;
+
+  /// Declares every flag to `binder`: binder.option(name, field, help[,
+  /// values]).
+  template <typename Binder> void bind(Binder &binder) {
+    binder.option("cpu", cpu, "Target core", kTargetCpus);
+    binder.option(
+        "ram-kb", ramKb,
+        "SRAM budget in KiB: the arena and the largest kernel's stack "
+        "buffers. The schedule chooser spends it on speed (runs fused "
+        "bottlenecks as separate layers or with a line buffer where they "
+        "fit) and segments shrink to fit it; a budget no plan fits is an "
+        "error. 0 (default): the arena of the smallest plan, so speed never "
+        "costs RAM");
+    binder.option("schedule", schedule, "How fused inverted bottlenecks run",
+                  kSchedules);
+    binder.option("order", order,
+                  "The order recomputing bottlenecks visit their output "
+                  "pixels in",
+                  kTraversalOrders);
+    binder.option(
+        "window-cache", windowCache,
+        "Stack bytes each fused inverted bottleneck may spend keeping its "
+        "R x R window of expanded pixels (R*R*Cmid bytes) and sliding it "
+        "along the row, so each input pixel is expanded once per output row "
+        "instead of once per tap: faster, more stack, the same arena. 0 "
+        "(default): recompute, least RAM");
+    binder.option(
+        "widen-weights", widenWeights,
+        "Store the weights of pointwise convs and expansions with at most "
+        "128 input channels, and of fully connected layers on one vector, "
+        "as int16 pairs, so their register tiles unpack no weight (about 6% "
+        "fewer cycles on the MLPerf Tiny models, up to 40% more flash). "
+        "Default on; --widen-weights=false keeps int8 weights");
+    binder.option(
+        "verify-ring", verifyRing,
+        "Prove the placement at compile time: replay every ring access with "
+        "the placed bases and fail with an error naming the kernel, tensor "
+        "and loop iteration if a store could land on live data or a load or "
+        "free on a dead segment (vmcu-verify-ring; default on)");
+    binder.option(
+        "ring-check", ringCheck,
+        "Instrument every ring access with a call into the runtime's "
+        "ring-safety checker (runtime/vmcu_ring_check.c), which stops the "
+        "program on a store to a live segment or a load or free of a dead "
+        "one");
+  }
+};
+
+/// Binds CompileFlags to a tool's command-line flags in `category`, each
+/// stored in its field of the flags.
+class CommandLineBinder {
+public:
+  explicit CommandLineBinder(llvm::cl::OptionCategory &category)
+      : category(category) {}
+
+  template <typename T>
+  void option(llvm::StringRef name, T &field, llvm::StringRef help) {
+    options.push_back(std::make_unique<llvm::cl::opt<T, true>>(
+        name, llvm::cl::desc(help), llvm::cl::location(field),
+        llvm::cl::cat(category)));
+  }
+
+  template <typename E, size_t N>
+  void option(llvm::StringRef name, E &field, llvm::StringRef help,
+              const EnumName<E> (&values)[N]) {
+    auto opt = std::make_unique<llvm::cl::opt<E, true>>(
+        name, llvm::cl::desc(help), llvm::cl::location(field),
+        llvm::cl::cat(category));
+    for (const EnumName<E> &value : values)
+      opt->getParser().addLiteralOption(value.name, value.value, value.help);
+    options.push_back(std::move(opt));
+  }
+
+private:
+  llvm::cl::OptionCategory &category;
+  std::vector<std::unique_ptr<llvm::cl::Option>> options;
+};
+
+/// Binds CompileFlags to the options of a pass pipeline (`parent`), by
+/// name; read() gives the flags the parsed options hold.
+class PassOptionsBinder {
+public:
+  explicit PassOptionsBinder(::mlir::detail::PassOptions &parent)
+      : parent(parent) {}
+
+  template <typename T>
+  void option(llvm::StringRef name, T &field, llvm::StringRef help) {
+    own(name, std::make_shared<::mlir::detail::PassOptions::Option<T>>(
+                  parent, name, llvm::cl::desc(help), llvm::cl::init(field)));
+  }
+
+  template <typename E, size_t N>
+  void option(llvm::StringRef name, E &field, llvm::StringRef help,
+              const EnumName<E> (&values)[N]) {
+    auto opt = std::make_shared<::mlir::detail::PassOptions::Option<E>>(
+        parent, name, llvm::cl::desc(help), llvm::cl::init(field));
+    for (const EnumName<E> &value : values)
+      opt->getParser().addLiteralOption(value.name, value.value, value.help);
+    own(name, std::move(opt));
+  }
+
+  /// The flags the options hold (their defaults where not given).
+  CompileFlags read() const {
+    CompileFlags flags;
+    Reader reader{*this};
+    flags.bind(reader);
+    return flags;
+  }
+
+private:
+  /// Stores each option's value in the field bound to its name.
+  struct Reader {
+    const PassOptionsBinder &binder;
+    template <typename T>
+    void option(llvm::StringRef name, T &field, llvm::StringRef) {
+      field = binder.get<T>(name);
+    }
+    template <typename E, size_t N>
+    void option(llvm::StringRef name, E &field, llvm::StringRef,
+                const EnumName<E> (&)[N]) {
+      field = binder.get<E>(name);
+    }
+  };
+
+  template <typename T> T get(llvm::StringRef name) const {
+    // Bound by the same CompileFlags::bind, so the option has type T.
+    for (const auto &[optionName, option] : options)
+      if (optionName == name)
+        return static_cast<const ::mlir::detail::PassOptions::Option<T> *>(
+                   option.get())
+            ->getValue();
+    llvm_unreachable("option not bound");
+  }
+
+  /// Keeps `option` (a ::mlir::detail::PassOptions::Option<T>, type-erased).
+  void own(llvm::StringRef name, std::shared_ptr<void> option) {
+    options.emplace_back(name.str(), std::move(option));
+  }
+
+  ::mlir::detail::PassOptions &parent;
+  std::vector<std::pair<std::string, std::shared_ptr<void>>> options;
+};
+
+} // namespace mlir::vmcu
+
+#endif // VMCU_PIPELINES_COMPILEFLAGS_H

@@ -61,6 +61,7 @@ static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
   choose.ramKb = flags.ramKb;
   choose.schedule = nameOf(kSchedules, flags.schedule).str();
   pm.addPass(createVMCUChooseSchedulePass(choose));
+  pm.addNestedPass<func::FuncOp>(createVMCUFuseResidualAddPass());
   VMCUSelectSegmentSizesPassOptions select;
   select.ramKb = flags.ramKb;
   pm.addPass(createVMCUSelectSegmentSizesPass(select));

@@ -34,13 +34,13 @@ struct BottleneckChain {
 /// takes, a stem's only kernel.
 static std::optional<BottleneckChain>
 matchChain(Conv2DOp project, bool fuseResidual, bool fuseStem) {
-  if (!project.isPointwise())
+  if (!project.isPointwise() || project.getResidual())
     return std::nullopt;
   auto dw = project.getInput().getDefiningOp<DepthwiseConv2DOp>();
   if (!dw || !dw->hasOneUse() || dw.getDepthMultiplier() != 1)
     return std::nullopt;
   auto expand = dw.getInput().getDefiningOp<Conv2DOp>();
-  if (!expand || !expand->hasOneUse())
+  if (!expand || !expand->hasOneUse() || expand.getResidual())
     return std::nullopt;
   if (!expand.isPointwise() &&
       !(fuseStem && BottleneckOp::supportsLineBuffer(expand, dw, project)))

@@ -228,10 +228,8 @@ int64_t stemScratchBytes(BottleneckOp op, int64_t segmentBytes) {
          projectShape.scratchBytes() + segmentBytes;
 }
 
-} // namespace
-
-int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
-                                       int64_t segmentBytes) {
+/// The stack buffers of `layer`'s own kernel.
+int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
   constexpr int64_t kAccBytes = 4;
   int64_t s = segmentBytes;
   return llvm::TypeSwitch<Operation *, int64_t>(layer)
@@ -239,8 +237,7 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
         // The window, each segment's lanes repeated M times, and one
         // output segment.
         auto w = op.getWeight().getType();
-        return w.getDimSize(0) * w.getDimSize(1) * s *
-                   op.getDepthMultiplier() +
+        return w.getDimSize(0) * w.getDimSize(1) * s * op.getDepthMultiplier() +
                s;
       })
       .Case([&](BottleneckOp op) {
@@ -301,6 +298,16 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
                              windowRowBytes(w), w.getDimSize(0), s)
             .scratchBytes();
       });
+}
+
+} // namespace
+
+int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
+                                       int64_t segmentBytes) {
+  // A folded residual ADD stages the residual's segment and the sums'.
+  auto conv = dyn_cast<Conv2DOp>(layer.getOperation());
+  int64_t residualBytes = conv && conv.getResidual() ? 2 * segmentBytes : 0;
+  return layerScratchBytes(layer, segmentBytes) + residualBytes;
 }
 
 bool mlir::vmcu::isStagedBinaryOperand(Value operand, Type out) {

@@ -118,9 +118,10 @@ int64_t defaultSegmentBytes(LayerOpInterface layer) {
 }
 
 /// The tensors `layer` reads: its operands that are model tensors, the most
-/// recent one as the input its output is placed against, the others (a
-/// vmcu.add's or vmcu.mul's second operand, a vmcu.concat's further pieces)
-/// as further ring inputs.
+/// recent one (a conv's own input where it folds a residual) as the input
+/// its output is placed against, the others (a vmcu.add's or vmcu.mul's
+/// second operand, a vmcu.concat's further pieces, a conv's residual) as
+/// further ring inputs.
 FailureOr<ChainLayer> readLayer(LayerOpInterface layer,
                                 const DenseMap<Value, unsigned> &tensorOf) {
   Operation *op = layer.getOperation();
@@ -146,15 +147,18 @@ FailureOr<ChainLayer> readLayer(LayerOpInterface layer,
   }
   if (read.operandTensors.empty())
     return op->emitOpError("reads no activation tensor of the graph");
-  read.inputTensor = *llvm::max_element(read.operandTensors);
+  auto conv = dyn_cast<Conv2DOp>(op);
+  bool foldsResidual = conv && conv.getResidual();
+  read.inputTensor = foldsResidual ? tensorOf.lookup(conv.getInput())
+                                   : *llvm::max_element(read.operandTensors);
   for (auto [i, t] : llvm::enumerate(read.operandTensors)) {
     if (t == read.inputTensor ||
         llvm::is_contained(ArrayRef(read.operandTensors).take_front(i), t))
       continue;
-    if (!lhs && !isa<ConcatOp>(op))
+    if (!lhs && !isa<ConcatOp>(op) && !foldsResidual)
       return op->emitOpError("reads a second activation tensor; only "
-                             "vmcu.add, vmcu.mul and vmcu.concat read "
-                             "several");
+                             "vmcu.add, vmcu.mul, vmcu.concat and a conv's "
+                             "residual read several");
     read.otherTensors.push_back(t);
   }
   read.skipIsLhs = lhs && !read.otherTensors.empty() &&
@@ -312,7 +316,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     SmallVector<TensorBaseOp> bases;
     unsigned numInputs = graph.numInputs;
     for (auto [i, bytes] : llvm::enumerate(tensorBytes)) {
-      std::string name = i >= numInputs ? chain[i - numInputs].name
+      std::string name = i >= numInputs   ? chain[i - numInputs].name
                          : numInputs == 1 ? std::string("input")
                                           : "input_" + std::to_string(i);
       auto base = TensorBaseOp::create(
@@ -341,7 +345,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       maxScratch = std::max(maxScratch,
                             kernelScratchBytes(layer.op, layer.segmentBytes));
     for (auto [k, layer] : llvm::enumerate(chain)) {
-      tile::KernelEnv env{module,     pool,       unit,
+      tile::KernelEnv env{module,     pool,        unit,
                           layer.name, windowCache, widenWeights};
       env.stackAllowanceBytes =
           maxScratch - kernelScratchBytes(layer.op, layer.segmentBytes);

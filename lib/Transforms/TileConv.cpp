@@ -30,11 +30,11 @@ LogicalResult emitIm2colConv(Emitter &e, const ConvGeometry &g,
       [&](Value p, ArrayRef<Value> qs) {
         conv.emitBlock(
             p, qs, [&](Value group, int64_t i, int64_t j, Value out) {
-              e.storeSegment(t.output,
-                             (e.d(0) * g.cols.outExtent + e.d(1)) * ks +
-                                 e.d(2) * groupSegs + j,
-                             {p, qs[i], group}, out,
-                             e.index(i * shape.groupBytes + j * s));
+              e.storeOutput(t.output,
+                            (e.d(0) * g.cols.outExtent + e.d(1)) * ks +
+                                e.d(2) * groupSegs + j,
+                            {p, qs[i], group}, out,
+                            e.index(i * shape.groupBytes + j * s));
             });
       });
   return success();
@@ -50,10 +50,9 @@ LogicalResult emitConvLike(Emitter &e, Operation *op, const ConvGeometry &g,
   if (failed(w) || failed(bv))
     return failure();
   if (isGemmLayer(cast<LayerOpInterface>(op)))
-    return emitGemm(e,
-                    GemmShape{g.rows.outExtent * g.cols.outExtent, g.inC,
-                              g.outC},
-                    *w, *bv, inputZp, rq, t);
+    return emitGemm(
+        e, GemmShape{g.rows.outExtent * g.cols.outExtent, g.inC, g.outC}, *w,
+        *bv, inputZp, rq, t);
   if (usesIm2col(cast<LayerOpInterface>(op), s))
     return emitIm2colConv(e, g, *w, *bv, inputZp, rq, t);
   // Packed [kk][r][t][cc][k][c] so each (k, c-block) is contiguous.
@@ -110,9 +109,9 @@ LogicalResult emitConvLike(Emitter &e, Operation *op, const ConvGeometry &g,
           // The last output segment has read everything: free before storing
           // it.
           frees(Value(), kk, ks - 1);
-          e.storeSegment(t.output,
-                         (e.d(0) * g.cols.outExtent + e.d(1)) * ks + e.d(2),
-                         {p, q, kk}, obuf);
+          e.storeOutput(t.output,
+                        (e.d(0) * g.cols.outExtent + e.d(1)) * ks + e.d(2),
+                        {p, q, kk}, obuf);
         });
       });
   return success();
@@ -167,6 +166,8 @@ LogicalResult mlir::vmcu::tile::emitConv(Emitter &e, Conv2DOp op,
                  makeAxis(in.getDimSize(2), out.getDimSize(2), stride[1],
                           pad[2], w.getDimSize(2)),
                  in.getDimSize(3), out.getDimSize(3)};
+  if (op.getResidual())
+    e.foldResidual(t.skip, op.getResidualAddAttr(), out.getDimSize(3));
   return emitConvLike(e, op, g, op.getWeight(), op.getBias(),
                       static_cast<int32_t>(op.getInputZp()), op.getRequant(),
                       t);

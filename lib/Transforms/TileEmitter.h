@@ -107,12 +107,12 @@ public:
   scf::ForOp rolledLoop(int64_t trips, ValueRange inits = {}) {
     auto loop =
         scf::ForOp::create(b, loc, index(0), index(trips), index(1), inits);
-    auto noUnroll = LLVM::LoopUnrollAttr::get(ctx, BoolAttr::get(ctx, true),
-                                              {}, {}, {}, {}, {}, {});
+    auto noUnroll = LLVM::LoopUnrollAttr::get(ctx, BoolAttr::get(ctx, true), {},
+                                              {}, {}, {}, {}, {});
     loop->setAttr("llvm.loop_annotation",
                   LLVM::LoopAnnotationAttr::get(ctx, {}, {}, {}, noUnroll, {},
-                                                {}, {}, {}, {}, {}, {}, {},
-                                                {}, {}, {}));
+                                                {}, {}, {}, {}, {}, {}, {}, {},
+                                                {}, {}));
     return loop;
   }
 
@@ -279,8 +279,7 @@ public:
       Value table = getGlobal(rescaleTable(rq));
       Value offset = i32(-kInt8Lowest);
       Value biased = arith::AddIOp::create(b, loc, wide, offset);
-      Value at =
-          arith::IndexCastOp::create(b, loc, b.getIndexType(), biased);
+      Value at = arith::IndexCastOp::create(b, loc, b.getIndexType(), biased);
       return load(table, at);
     }
     return RequantizeOp::create(
@@ -295,13 +294,71 @@ public:
   /// The largest |sum| (or difference) of the two int8 operands of `add`
   /// after their input rescales: the value bound of its requantization.
   int64_t addValueBound(AddOp add) {
+    return addValueBound(add.getLhsRescale(), add.getRhsRescale());
+  }
+  /// The same for two int8 operands rescaled by `lhs` and `rhs`.
+  int64_t addValueBound(RequantAttr lhs, RequantAttr rhs) {
     auto largest = [](RequantAttr rq) {
       int64_t bound = 0;
       for (int32_t r : rescaleResults(rq))
         bound = std::max<int64_t>(bound, std::abs(int64_t{r}));
       return bound;
     };
-    return largest(add.getLhsRescale()) + largest(add.getRhsRescale());
+    return largest(lhs) + largest(rhs);
+  }
+
+  /// A residual ADD folded into this kernel's conv (vmcu.conv2d's
+  /// residual_add), or none: storeOutput applies it.
+  struct ResidualEpilogue {
+    Value skip;
+    ResidualAddAttr add;
+    /// Output segments per pixel.
+    int64_t pixelSegments;
+    Value mult, shift, skipBuf, sumBuf;
+  };
+  std::optional<ResidualEpilogue> residual;
+
+  /// Folds the residual ADD of a conv of `channels` output channels into
+  /// every storeOutput: its tables and buffers, at the kernel's start.
+  void foldResidual(Value skip, ResidualAddAttr add, int64_t channels) {
+    auto [mult, shift] =
+        requantTables("add_", add.getRequant(), channels,
+                      addValueBound(add.getConv(), add.getSkip()));
+    residual = ResidualEpilogue{skip,
+                                add,
+                                channels / seg,
+                                mult,
+                                shift,
+                                scratch(seg, b.getI8Type()),
+                                scratch(seg, b.getI8Type())};
+  }
+
+  /// Ring-stores output segment `segIndex` from `buf` at `at` (default 0)
+  /// as storeSegment does; with a folded residual, first adds the
+  /// residual's segment at the same index (TFLite's int8 ADD) and frees
+  /// it, so the output may be placed over the residual.
+  void storeOutput(Value output, AffineExpr segIndex, ValueRange dims,
+                   Value buf, Value at = Value()) {
+    if (!residual)
+      return storeSegment(output, segIndex, dims, buf, at);
+    const ResidualEpilogue &r = *residual;
+    loadSegment(r.skip, segIndex, dims, r.skipBuf);
+    unsigned k = dims.size();
+    SmallVector<Value> operands(dims.begin(), dims.end());
+    loop(0, seg, [&](Value lane) {
+      operands.push_back(lane);
+      Value ch = apply(segIndex % r.pixelSegments * seg + d(k), operands);
+      Value y = load(buf, at ? apply(d(0) + d(1), {at, lane}) : lane);
+      Value sum = arith::AddIOp::create(
+          b, loc, rescaleToI32(y, r.add.getConv()),
+          rescaleToI32(load(r.skipBuf, lane), r.add.getSkip()));
+      store(requantize(sum, r.add.getRequant(), r.mult, r.shift, ch,
+                       b.getI8Type()),
+            r.sumBuf, lane);
+      operands.pop_back();
+    });
+    freeSegment(r.skip, segIndex, dims);
+    storeSegment(output, segIndex, dims, r.sumBuf);
   }
 
   /// Per-channel multiplier and shift tables for `channels` channels. With
@@ -310,10 +367,9 @@ public:
   /// table (boundedTables) is both; with such shifts otherwise, the
   /// rounding terms are a table too (roundTables). `requantize` follows
   /// either.
-  std::pair<Value, Value> requantTables(StringRef prefix, RequantAttr rq,
-                                        int64_t channels,
-                                        std::optional<int64_t> valueBound =
-                                            std::nullopt) {
+  std::pair<Value, Value>
+  requantTables(StringRef prefix, RequantAttr rq, int64_t channels,
+                std::optional<int64_t> valueBound = std::nullopt) {
     if (std::optional<BoundedWords> bounded =
             boundedWords(rq, channels, valueBound)) {
       Value params = i32Table((prefix + "requant").str(), bounded->words);
@@ -364,8 +420,7 @@ public:
     RequantBlockOp::create(
         b, loc, sums, out, at, mult, entry, b.getI64IntegerAttr(pixels),
         b.getI64IntegerAttr(stride), b.getBoolAttr(rq.getDoubleRound()),
-        b.getI32IntegerAttr(bounded->second.zpFolded ? 0
-                                                      : rq.getOutputZp()),
+        b.getI32IntegerAttr(bounded->second.zpFolded ? 0 : rq.getOutputZp()),
         b.getI32IntegerAttr(rq.getMin()), b.getI32IntegerAttr(rq.getMax()));
     return true;
   }
@@ -408,10 +463,9 @@ private:
     for (int64_t k = 0; k < channels; ++k) {
       size_t i = rq.isPerChannel() ? k : 0;
       mult.push_back(rq.getMultiplier()[i]);
-      shift.push_back(mult.back() == 0
-                          ? std::max<int32_t>(rq.getShift()[i],
-                                              kRequantMinWideShift)
-                          : rq.getShift()[i]);
+      shift.push_back(mult.back() == 0 ? std::max<int32_t>(rq.getShift()[i],
+                                                           kRequantMinWideShift)
+                                       : rq.getShift()[i]);
     }
     return {mult, shift};
   }
@@ -901,8 +955,7 @@ private:
   SmallVector<int32_t> packTileRecords(ArrayRef<int32_t> wide,
                                        ArrayRef<int32_t> bias,
                                        ArrayRef<int32_t> requant) const;
-  SmallVector<int32_t> foldZeroPoint(ArrayRef<int8_t> w,
-                                     ArrayRef<int32_t> bias,
+  SmallVector<int32_t> foldZeroPoint(ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
                                      int32_t inputZp) const;
   void emitTile(Value x, int64_t rows, Value first, int64_t n, Value at);
   void widenRows(Value x, int64_t rows);
@@ -961,8 +1014,8 @@ private:
 /// The GEMM kernel (TileGemm.cpp): GemmTiles over blocks of up to two
 /// pixels; `w` is [Cout][Cin].
 LogicalResult emitGemm(Emitter &e, const GemmShape &g, ArrayRef<int8_t> w,
-                       ArrayRef<int32_t> bias, int32_t inputZp,
-                       RequantAttr rq, const KernelTensors &t);
+                       ArrayRef<int32_t> bias, int32_t inputZp, RequantAttr rq,
+                       const KernelTensors &t);
 
 LogicalResult emitConv(Emitter &e, Conv2DOp op, const KernelTensors &t);
 LogicalResult emitFullyConnected(Emitter &e, FullyConnectedOp op,

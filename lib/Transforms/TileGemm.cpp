@@ -63,8 +63,7 @@ GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
                      int64_t maxPixels, ArrayRef<int8_t> w,
                      ArrayRef<int32_t> bias, int32_t inputZp, RequantAttr rq)
     : shape(gemmTileShape(maxPixels, inC, outC, e.seg, e.env.widenWeights)),
-      e(e), inC(inC),
-      outC(outC), rq(rq), steps(shape.rowStride / kDotLanes) {
+      e(e), inC(inC), outC(outC), rq(rq), steps(shape.rowStride / kDotLanes) {
   obuf = e.scratch(shape.pixels * shape.groupBytes, e.b.getI8Type());
   if (shape.widened)
     xw = e.scratch(shape.pixels * steps * kWordsPerStep, e.b.getI32Type());
@@ -97,8 +96,7 @@ SmallVector<int8_t> GemmTiles::packWeights(ArrayRef<int8_t> w) const {
   for (int64_t c = 0; c < outC; ++c)
     for (int64_t k = 0; k < inC; ++k) {
       int64_t step = (c / channels) * steps + k / kDotLanes;
-      int64_t at =
-          (step * channels + c % channels) * kDotLanes + k % kDotLanes;
+      int64_t at = (step * channels + c % channels) * kDotLanes + k % kDotLanes;
       packed[at] = w[c * inC + k];
     }
   return packed;
@@ -145,8 +143,7 @@ GemmTiles::packTileRecords(ArrayRef<int32_t> wide, ArrayRef<int32_t> bias,
                            ArrayRef<int32_t> requant) const {
   int64_t group = shape.groupBytes, n = shape.channels;
   int64_t weightWords = steps * kWordsPerStep;
-  SmallVector<int32_t> records(
-      GemmTileOp::recordWords(outC, steps), 0);
+  SmallVector<int32_t> records(GemmTileOp::recordWords(outC, steps), 0);
   for (int64_t c = 0; c < outC; ++c) {
     int64_t u = c % group;
     int64_t c0 = c - u % n;
@@ -198,12 +195,10 @@ void GemmTiles::widenRows(Value x, int64_t rows) {
   auto pairs = VectorType::get({kWordsPerStep}, e.b.getI32Type());
   for (int64_t i = 0; i < rows; ++i)
     e.loop(0, steps, [&](Value k) {
-      Value from =
-          e.apply(e.c(i * shape.rowStride) + e.d(0) * kDotLanes, {k});
+      Value from = e.apply(e.c(i * shape.rowStride) + e.d(0) * kDotLanes, {k});
       Value raw = vector::LoadOp::create(e.b, e.loc, lanes, x, from);
       Value wide = WidenPairsOp::create(e.b, e.loc, pairs, raw);
-      Value to =
-          e.apply((e.c(i * steps) + e.d(0)) * kWordsPerStep, {k});
+      Value to = e.apply((e.c(i * steps) + e.d(0)) * kWordsPerStep, {k});
       vector::StoreOp::create(e.b, e.loc, wide, xw, to);
     });
 }
@@ -275,8 +270,7 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
   int64_t stepElements = shape.widened ? kWordsPerStep : kDotLanes;
   int64_t xStride =
       shape.widened ? steps * kWordsPerStep * kWordBytes : shape.rowStride;
-  auto block = [&](Value xIndex, Value wIndex, ValueRange sums,
-                   int64_t words) {
+  auto block = [&](Value xIndex, Value wIndex, ValueRange sums, int64_t words) {
     auto op = DotBlockOp::create(
         e.b, e.loc, x, xIndex, weights, wIndex, sums,
         e.b.getI64IntegerAttr(rows), e.b.getI64IntegerAttr(words),
@@ -313,8 +307,8 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
   for (int64_t j = 0; j < n; ++j) {
     Value c = add(first, e.index(j));
     for (int64_t i = 0; i < rows; ++i) {
-      Value q = e.requantize(accs[i * n + j], rq, mult, shift, c,
-                             e.b.getI8Type());
+      Value q =
+          e.requantize(accs[i * n + j], rq, mult, shift, c, e.b.getI8Type());
       e.store(q, obuf, add(at, e.index(i * shape.groupBytes + j)));
     }
   }
@@ -358,17 +352,15 @@ private:
       });
     int64_t outSegs = g.outC / e.seg;
     int64_t groupSegs = tiles.shape.groupBytes / e.seg;
-    tiles.emit(xbuf, pixels,
-               [&](Value group, int64_t i, int64_t j, Value out) {
-                 SmallVector<Value, 2> dims;
-                 if (mb)
-                   dims.push_back(mb);
-                 dims.push_back(group);
-                 AffineExpr kk = e.d(dims.size() - 1) * groupSegs + j;
-                 e.storeSegment(
-                     t.output, pixel(i) * outSegs + kk, dims, out,
-                     e.index(i * tiles.shape.groupBytes + j * e.seg));
-               });
+    tiles.emit(xbuf, pixels, [&](Value group, int64_t i, int64_t j, Value out) {
+      SmallVector<Value, 2> dims;
+      if (mb)
+        dims.push_back(mb);
+      dims.push_back(group);
+      AffineExpr kk = e.d(dims.size() - 1) * groupSegs + j;
+      e.storeOutput(t.output, pixel(i) * outSegs + kk, dims, out,
+                    e.index(i * tiles.shape.groupBytes + j * e.seg));
+    });
   }
 
   /// Calls `body(segment, dims)` for each of `count` segments of the pixel:

@@ -44,3 +44,13 @@ func.func @main(%x: tensor<1x3x3x256xi8>) -> tensor<1x3x3x256xi8> {
   %z = vmcu.table %y, %t : (tensor<1x3x3x256xi8>, tensor<256xi8>) -> tensor<1x3x3x256xi8>
   return %z : tensor<1x3x3x256xi8>
 }
+
+// Without ram-kb, a pool whose rounding to the segments' lcm dwarfs every
+// layer takes smaller segments: convs over 27, 47 and 80 channels have
+// default segments 27, 47 and 80 (lcm 101,520 B; the pool 203,040 B for
+// a largest footprint under 10 KB); leveled to the largest alignment
+// within 1/8 of that footprint, the pool is 10,152 B.
+// RUN: vmcu-opt %S/Inputs/odd-channels.mlir --vmcu-tile --vmcu-solve-offsets | FileCheck %s --check-prefix=ODD
+// ODD: vmcu.segment_pool : !vmcu.pool<segments = 203040, segment_bytes = 1>
+// RUN: vmcu-opt %S/Inputs/odd-channels.mlir --vmcu-select-segment-sizes --vmcu-tile --vmcu-solve-offsets | FileCheck %s --check-prefix=LEVELED
+// LEVELED: vmcu.segment_pool : !vmcu.pool<segments = 10152, segment_bytes = 1>

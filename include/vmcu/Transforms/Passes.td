@@ -66,6 +66,48 @@ def VMCUFuseBottleneckPass : Pass<"vmcu-fuse-bottleneck", "func::FuncOp"> {
   ];
 }
 
+def VMCUFuseResidualAddPass
+    : Pass<"vmcu-fuse-residual-add", "func::FuncOp"> {
+  let summary = "Fold a residual vmcu.add into the conv that computes one "
+                "operand";
+  let description = [{
+    A residual block of plain convs (ResNet: x -> conv -> conv -> add(x),
+    or with a 1x1 projection shortcut) keeps its skip tensor live while
+    the block's convs run. Folded into the conv that computes the add's
+    other operand, the add becomes that conv's epilogue: per output
+    segment it loads the skip's segment at the same place, adds with the
+    ADD's arithmetic (TFLite's int8 ADD), frees it and stores the sum, so
+    the conv's output may be placed over the skip tensor: the block needs
+    about the skip, one tensor and the conv's halo, not three tensors.
+
+    A `vmcu.add` (not a subtract) whose operands and result have one type
+    folds into an operand's top-level `vmcu.conv2d` when that conv has no
+    other use and no residual yet, and the other operand, which is not
+    the conv's own input, is computed before the conv; of two such convs,
+    the later one. The pipeline runs it after `vmcu-choose-schedule`, so
+    the adds of bottlenecks it runs as separate layers fold too.
+
+    Before:
+
+    ```mlir
+    %y = vmcu.conv2d %h, %w, %b {...}
+    %s = vmcu.add %y, %x {lhs_rescale = #a, rhs_rescale = #b, requant = #c}
+    ```
+
+    After:
+
+    ```mlir
+    %s = vmcu.conv2d %h, %w, %b residual %x {...,
+           residual_add = #vmcu.residual_add<conv = #a, skip = #b,
+                                             requant = #c>}
+    ```
+  }];
+  let dependentDialects = ["::mlir::vmcu::VMCUDialect"];
+  let statistics = [
+    Statistic<"numFolded", "num-folded", "Number of residual adds folded">,
+  ];
+}
+
 def VMCUChooseSchedulePass : Pass<"vmcu-choose-schedule", "ModuleOp"> {
   let summary = "Run each fused bottleneck as one kernel or as separate "
                 "layers: the fastest plan whose arena fits the budget";
@@ -433,6 +475,8 @@ def VMCUSelectSegmentSizesPass
            "The model function">,
   ];
   let statistics = [
+    Statistic<"numLeveledAlignments", "leveled-alignments",
+              "Plans whose segments shrank to a smaller pool alignment">,
     Statistic<"numShrunkFrames", "shrunk-frames",
               "Segment sizes lowered to shrink the largest stack frame">,
   ];

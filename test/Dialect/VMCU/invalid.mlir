@@ -1315,3 +1315,33 @@ func.func @f(%a: tensor<1x9x9x3xi8>, %w1: tensor<8x2x2x3xi8>, %b1: tensor<8xi32>
   }
   return
 }
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<4x1x1x4xi8>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{a residual operand and residual_add go together}}
+  %y = vmcu.conv2d %x, %w, %b residual %x {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x8x8x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>, tensor<1x8x8x4xi8>) -> tensor<1x8x8x4xi8>
+  return
+}
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
+#rs = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [30], double_round = true, min = -2147483648, max = 2147483647>
+func.func @f(%x: tensor<1x8x8x4xi8>, %r: tensor<1x8x8x8xi8>, %w: tensor<4x1x1x4xi8>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{residual must have the output's type 'tensor<1x8x8x4xi8>', got 'tensor<1x8x8x8xi8>'}}
+  %y = vmcu.conv2d %x, %w, %b residual %r {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq, residual_add = #vmcu.residual_add<conv = #rs, skip = #rs, requant = #rq>} : (tensor<1x8x8x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>, tensor<1x8x8x8xi8>) -> tensor<1x8x8x4xi8>
+  return
+}
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
+#rs = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [30], double_round = true, min = -2147483648, max = 2147483647>
+#rc = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824, 1073741824], shift = [30, 30], double_round = true, min = -2147483648, max = 2147483647>
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<4x1x1x4xi8>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{residual_add skip rescale must be per-tensor}}
+  %y = vmcu.conv2d %x, %w, %b residual %x {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq, residual_add = #vmcu.residual_add<conv = #rs, skip = #rc, requant = #rq>} : (tensor<1x8x8x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>, tensor<1x8x8x4xi8>) -> tensor<1x8x8x4xi8>
+  return
+}

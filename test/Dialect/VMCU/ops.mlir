@@ -40,6 +40,14 @@ func.func @depthwise_conv2d(%x: tensor<1x8x8x16xi8>, %w: tensor<3x3x16x1xi8>, %b
   return %y : tensor<1x8x8x16xi8>
 }
 
+// A folded residual add: the residual operand and its arithmetic.
+// CHECK-LABEL: func.func @conv2d_residual
+// CHECK: vmcu.conv2d %{{.*}}, %{{.*}}, %{{.*}} residual %{{.*}} {{{.*}}residual_add = #vmcu.residual_add<conv = <{{.*}}>, skip = <{{.*}}>, requant = <{{.*}}>>
+func.func @conv2d_residual(%x: tensor<1x8x8x16xi8>, %w: tensor<16x1x1x16xi8>, %b: tensor<16xi32>, %r: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> {
+  %y = vmcu.conv2d %x, %w, %b residual %r {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq, residual_add = #vmcu.residual_add<conv = #vmcu.requant<input_zp = -128, output_zp = 0, multiplier = [1073741824], shift = [30], double_round = true, min = -2147483648, max = 2147483647>, skip = #vmcu.requant<input_zp = 5, output_zp = 0, multiplier = [1073741824], shift = [31], double_round = true, min = -2147483648, max = 2147483647>, requant = #rq>} : (tensor<1x8x8x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+  return %y : tensor<1x8x8x16xi8>
+}
+
 // A depth multiplier of 4: 4 input channels, 16 output channels.
 // CHECK-LABEL: func.func @depthwise_conv2d_multiplier
 // CHECK: vmcu.depthwise_conv2d {{.*}} : (tensor<1x8x8x4xi8>, tensor<3x3x16x1xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>

@@ -136,8 +136,7 @@ LogicalResult DepthwiseBlockOp::verify() {
   for (int64_t offset : offsets)
     if (offset < 0 || offset + kLanes - 1 > kMaxImmediateOffset)
       return emitOpError("tap offset ")
-             << offset << " is outside [0, "
-             << kMaxImmediateOffset - kLanes + 1
+             << offset << " is outside [0, " << kMaxImmediateOffset - kLanes + 1
              << "]: the block reads every tap at an immediate offset";
   constexpr int64_t kWordBytes = 4;
   int64_t lastWord =
@@ -172,9 +171,8 @@ LogicalResult GemmTileOp::verify() {
   int64_t lastOut = (pixels - 1) * outStride + channels - 1;
   if (std::max({lastX, lastRecord, lastOut}) > kMaxImmediateOffset)
     return emitOpError("addresses bytes beyond offset ")
-           << kMaxImmediateOffset << " of its operands (" << lastX
-           << " of x, " << lastRecord << " of the record, " << lastOut
-           << " of out)";
+           << kMaxImmediateOffset << " of its operands (" << lastX << " of x, "
+           << lastRecord << " of the record, " << lastOut << " of out)";
   if (pixels > 1 && outStride < channels)
     return emitOpError("out_stride (")
            << outStride << ") overlaps the pixels' " << channels << " bytes";
@@ -190,9 +188,8 @@ LogicalResult RequantBlockOp::verify() {
            << accs << " sums for " << pixels << " pixels";
   if (accs + kRequantBlockFixedRegisters > kMaxDotBlockRegisters)
     return emitOpError("needs ")
-           << accs + kRequantBlockFixedRegisters << " registers for "
-           << accs << " sums, more than the " << kMaxDotBlockRegisters
-           << " available";
+           << accs + kRequantBlockFixedRegisters << " registers for " << accs
+           << " sums, more than the " << kMaxDotBlockRegisters << " available";
   if (failed(verifyInt8Requant(*this, static_cast<int32_t>(getOutputZp()),
                                static_cast<int32_t>(getMin()),
                                static_cast<int32_t>(getMax()))))
@@ -205,8 +202,7 @@ LogicalResult RequantBlockOp::verify() {
            << " a store's immediate offset reaches";
   if (pixels > 1 && stride < getChannels())
     return emitOpError("out_stride (")
-           << stride << ") overlaps the pixels' " << getChannels()
-           << " bytes";
+           << stride << ") overlaps the pixels' " << getChannels() << " bytes";
   return success();
 }
 
@@ -236,23 +232,23 @@ LogicalResult DotBlockOp::verify() {
   // A step reads one word of each raw row, two of each widened row.
   int64_t stepBytes = (wideX ? 2 : 1) * kBytesPerWord;
   if (pixels > 1 && stride < stepBytes * words)
-    return emitOpError("x_stride (")
-           << stride << ") overlaps the pixels' " << stepBytes * words
-           << " bytes";
+    return emitOpError("x_stride (") << stride << ") overlaps the pixels' "
+                                     << stepBytes * words << " bytes";
   int64_t lastX = (pixels - 1) * stride + words * stepBytes - kBytesPerWord;
   int64_t wordsPerStep = wideW ? 2 : 1;
   int64_t lastW = (wordsPerStep * words * getChannels() - 1) * kBytesPerWord;
   if (std::max(lastX, lastW) > kMaxImmediateOffset)
     return emitOpError("addresses bytes beyond offset ")
-           << kMaxImmediateOffset << " of its operands (" << lastX
-           << " of x, " << lastW << " of w); split it into shorter blocks";
+           << kMaxImmediateOffset << " of its operands (" << lastX << " of x, "
+           << lastW << " of w); split it into shorter blocks";
   return success();
 }
 
-LogicalResult DotBlockOp::inferReturnTypes(
-    MLIRContext *context, std::optional<Location>, ValueRange operands,
-    DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult DotBlockOp::inferReturnTypes(MLIRContext *context,
+                                           std::optional<Location>,
+                                           ValueRange operands, DictionaryAttr,
+                                           OpaqueProperties, RegionRange,
+                                           SmallVectorImpl<Type> &inferred) {
   // x, x_index, w, w_index, then the accumulators.
   constexpr size_t kLeadingOperands = 4;
   if (operands.size() < kLeadingOperands)
@@ -291,8 +287,8 @@ LogicalResult RequantizeOp::verify() {
   APInt round;
   if (getRound() && matchPattern(getShift(), m_ConstantInt(&shift)) &&
       matchPattern(getRound(), m_ConstantInt(&round)) &&
-      round.getSExtValue() != requantRoundTerm(shift.getSExtValue(),
-                                               getDoubleRound()))
+      round.getSExtValue() !=
+          requantRoundTerm(shift.getSExtValue(), getDoubleRound()))
     return emitOpError("round ")
            << round.getSExtValue() << " is not the rounding term of shift "
            << shift.getSExtValue();
@@ -416,6 +412,32 @@ bool Conv2DOp::isPointwise() {
   return w.getDimSize(1) == 1 && w.getDimSize(2) == 1;
 }
 
+/// A layer's folded residual ADD: the operand and the attribute together,
+/// the residual of the output's type, per-tensor operand rescales and a
+/// requantization per output channel.
+static LogicalResult verifyResidualAdd(Operation *op, Value residual,
+                                       ResidualAddAttr add,
+                                       RankedTensorType output) {
+  if (!residual && !add)
+    return success();
+  if (!residual || !add)
+    return op->emitOpError("a residual operand and residual_add go together");
+  if (residual.getType() != output)
+    return op->emitOpError("residual must have the output's type ")
+           << output << ", got " << residual.getType();
+  for (auto [name, attr] :
+       {std::pair<StringRef, RequantAttr>{"residual_add conv", add.getConv()},
+        {"residual_add skip", add.getSkip()}}) {
+    if (attr.isPerChannel())
+      return op->emitOpError() << name << " rescale must be per-tensor";
+    if (failed(
+            verifyZeroPoint(op, (name + " input_zp").str(), attr.getInputZp())))
+      return failure();
+  }
+  return verifyRequant(op, "residual_add requant", add.getRequant(),
+                       output.getDimSize(3), /*fromAccumulator=*/true);
+}
+
 LogicalResult Conv2DOp::verify() {
   if (failed(verifyStaticShapes(*this)))
     return failure();
@@ -430,8 +452,11 @@ LogicalResult Conv2DOp::verify() {
       failed(verifyBias(*this, getBias().getType(), k)) ||
       failed(verifyZeroPoint(*this, "input_zp", getInputZp())))
     return failure();
-  return verifyRequant(*this, "requant", getRequant(), k,
-                       /*fromAccumulator=*/true);
+  if (failed(verifyRequant(*this, "requant", getRequant(), k,
+                           /*fromAccumulator=*/true)))
+    return failure();
+  return verifyResidualAdd(*this, getResidual(), getResidualAddAttr(),
+                           getOutput().getType());
 }
 
 Value Conv2DOp::getActivationInput() { return getInput(); }
@@ -621,8 +646,7 @@ SmallVector<int64_t> MulOp::getSegmentedExtents() {
 
 /// What every pool checks: static shapes, a 2-entry kernel, the window
 /// geometry and an int8 clamp [min, max].
-template <typename PoolOp>
-static LogicalResult verifyPool(PoolOp op) {
+template <typename PoolOp> static LogicalResult verifyPool(PoolOp op) {
   if (failed(verifyStaticShapes(op)))
     return failure();
   if (op.getKernel().size() != 2)
@@ -684,14 +708,14 @@ LogicalResult ConcatOp::verify() {
   auto outType = cast<ShapedType>(getOutput().getType());
   int64_t rank = outType.getRank(), axis = getAxis();
   if (axis < 0 || axis >= rank)
-    return emitOpError("axis ") << axis << " is outside the output's rank "
-                                << rank;
+    return emitOpError("axis ")
+           << axis << " is outside the output's rank " << rank;
   int64_t extent = 0;
   for (auto [i, input] : llvm::enumerate(getInputs())) {
     auto type = cast<ShapedType>(input.getType());
     if (type.getRank() != rank)
-      return emitOpError("input #") << i << " has rank " << type.getRank()
-                                    << ", the output " << rank;
+      return emitOpError("input #")
+             << i << " has rank " << type.getRank() << ", the output " << rank;
     for (int64_t d = 0; d < rank; ++d)
       if (d != axis && type.getDimSize(d) != outType.getDimSize(d))
         return emitOpError("input #")
@@ -755,8 +779,7 @@ LogicalResult SliceOp::verify() {
     int64_t last = start + (out.getDimSize(d) - 1) * stride;
     if (last >= in.getDimSize(d))
       return emitOpError("dimension ")
-             << d << " reads element " << last << " of "
-             << in.getDimSize(d);
+             << d << " reads element " << last << " of " << in.getDimSize(d);
   }
   return success();
 }
@@ -992,6 +1015,9 @@ LogicalResult BottleneckOp::verifyRegions() {
   if (!dw || dw.getInput() != expand.getOutput())
     return emitOpError("second body op must be a vmcu.depthwise_conv2d of "
                        "the expansion");
+  if (expand.getResidual() || (project && project.getResidual()))
+    return emitOpError("the body's convs must not fold a residual (the "
+                       "block's own add does)");
   if (dw.getDepthMultiplier() != 1)
     return emitOpError("the depthwise conv must have depth multiplier 1, "
                        "got ")

@@ -65,6 +65,27 @@ def VMCU_RequantAttr : VMCU_Attr<"Requant", "requant"> {
   }];
 }
 
+def VMCU_ResidualAddAttr : VMCU_Attr<"ResidualAdd", "residual_add"> {
+  let summary = "A residual ADD folded into the layer that computes one operand";
+  let description = [{
+    The arithmetic of a `vmcu.add` whose one operand is the layer's own
+    int8 result and the other its `residual` operand: `out =
+    requant(conv(y) + skip(residual))`, `conv` and `skip` rescaling each
+    int8 operand to int32 (their `input_zp` subtracted first, per-tensor),
+    `requant` bringing the sum back to int8 per channel (TFLite's int8 ADD).
+
+    Example:
+
+    ```mlir
+    #vmcu.residual_add<conv = #vmcu.requant<...>, skip = #vmcu.requant<...>,
+                       requant = #vmcu.requant<...>>
+    ```
+  }];
+  let parameters = (ins "RequantAttr":$conv, "RequantAttr":$skip,
+                        "RequantAttr":$requant);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 def VMCU_EdgeAttr : VMCU_Attr<"Edge", "edge"> {
   let summary = "Quantisation of the model's input or output";
   let description = [{

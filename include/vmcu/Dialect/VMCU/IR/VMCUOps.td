@@ -656,6 +656,13 @@ def VMCU_Conv2DOp : VMCU_LayerOp<"conv2d", [Pure]> {
     `requant` is applied per output channel. `segment_bytes`, once chosen,
     must divide C and K.
 
+    With a `residual` operand (of the output's type) and `residual_add`,
+    the layer also folds the residual ADD that consumes its result: each
+    output element is `residual_add`'s sum of the convolution's int8 value
+    and the residual's element at the same position (vmcu-fuse-residual-add
+    folds it; the kernel frees each residual segment as it adds it, so the
+    output may be placed over the residual).
+
     Example:
 
     ```mlir
@@ -670,14 +677,30 @@ def VMCU_Conv2DOp : VMCU_LayerOp<"conv2d", [Pure]> {
   }];
   let arguments = (ins VMCU_I8Tensor4D:$input, VMCU_I8Tensor4D:$weight,
                        TensorRankOf<[I32], [1]>:$bias,
+                       Optional<VMCU_I8Tensor4D>:$residual,
                        DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$pad,
                        I32Attr:$input_zp, VMCU_RequantAttr:$requant,
-                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes,
+                       OptionalAttr<VMCU_ResidualAddAttr>:$residual_add);
   let results = (outs VMCU_I8Tensor4D:$output);
   let assemblyFormat = [{
-    $input `,` $weight `,` $bias attr-dict `:` functional-type(operands, results)
+    $input `,` $weight `,` $bias (`residual` $residual^)? attr-dict `:`
+    functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$output, "::mlir::Value":$input,
+                   "::mlir::Value":$weight, "::mlir::Value":$bias,
+                   "::mlir::DenseI64ArrayAttr":$stride,
+                   "::mlir::DenseI64ArrayAttr":$pad,
+                   "::mlir::IntegerAttr":$input_zp,
+                   "::mlir::vmcu::RequantAttr":$requant,
+                   "::mlir::IntegerAttr":$segment_bytes), [{
+      build($_builder, $_state, output, input, weight, bias, ::mlir::Value(),
+            stride, pad, input_zp, requant, segment_bytes,
+            ::mlir::vmcu::ResidualAddAttr());
+    }]>,
+  ];
   let extraClassDeclaration = [{
     /// True for a 1x1 kernel (a pointwise convolution).
     bool isPointwise();

@@ -167,7 +167,8 @@ func.func @main(%x: tensor<1x200xi8>) -> tensor<1x2xi8> {
 // A strided 3x3 conv with SAME-style padding (paper Figure 5): clipped tap
 // loops, and frees of the rows/columns whose last reader is the current
 // output pixel, right before its last output segment is stored. Its window
-// of 288 bytes is too large for im2col GEMM tiles: 4-lane dot rows.
+// of 1,152 bytes is too large for an im2col row (kMaxIm2colWindowBytes):
+// 4-lane dot rows.
 // CHECK-LABEL: func.func @vmcu_invoke
 // CHECK: vmcu.kernel "conv2d_0"
 // CHECK: affine.for %[[P:.*]] = 0 to 2 {
@@ -181,10 +182,10 @@ func.func @main(%x: tensor<1x200xi8>) -> tensor<1x2xi8> {
 // CHECK-NEXT:    affine.for %{{.*}} = max #[[FREELO]](%[[Q]]) to min #[[FREEHI]](%[[Q]]) {
 // CHECK:           vmcu.free
 // CHECK:     vmcu.ring_store
-func.func @main(%x: tensor<1x4x4x32xi8>) -> tensor<1x2x2x8xi8> {
-  %w = arith.constant dense<1> : tensor<8x3x3x32xi8>
+func.func @main(%x: tensor<1x4x4x128xi8>) -> tensor<1x2x2x8xi8> {
+  %w = arith.constant dense<1> : tensor<8x3x3x128xi8>
   %b = arith.constant dense<2> : tensor<8xi32>
-  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>, input_zp = -128 : i32, requant = #rq} : (tensor<1x4x4x32xi8>, tensor<8x3x3x32xi8>, tensor<8xi32>) -> tensor<1x2x2x8xi8>
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>, input_zp = -128 : i32, requant = #rq} : (tensor<1x4x4x128xi8>, tensor<8x3x3x128xi8>, tensor<8xi32>) -> tensor<1x2x2x8xi8>
   return %y : tensor<1x2x2x8xi8>
 }
 
@@ -196,8 +197,8 @@ func.func @main(%x: tensor<1x4x4x32xi8>) -> tensor<1x2x2x8xi8> {
 // A VALID 3x3 stride-2 conv on 8x8 (TOSA's sliced 7x7 with the slice folded):
 // row and column 7 are never read. They are still freed, with row and column
 // 6 (last read by the last window), by the tail loops after each output row
-// and after the kernel, so every input pixel is freed exactly once (4-lane
-// dot rows here; an im2col conv frees the same way).
+// and after the kernel, so every input pixel is freed exactly once (an
+// im2col row here; 4-lane dot rows free the same way).
 // CHECK-LABEL: func.func @vmcu_invoke
 // CHECK: vmcu.kernel "conv2d_0"
 // CHECK: affine.for %[[P:.*]] = 0 to 3 {

@@ -147,9 +147,10 @@ mps2-an500) and writes the output bytes. On success it prints one line:
 
 The input file must hold exactly the model's input bytes (int8, NHWC). The
 exit code is 0 on success and 1 on any error: a compile error (printed with
-its source location), a missing tool, a wrong input size, a link error, a
-timeout, or a non-zero board status (the board's console is printed; with
---ring-check, a ring-safety violation is one).
+its source location), a missing tool, a wrong input size, a model whose
+flash (code, weights and tables) exceeds the board's 4 MiB (checked before
+linking), a link error, a timeout, or a non-zero board status (the board's
+console is printed; with --ring-check, a ring-safety violation is one).
 
 Needs arm-none-eabi-gcc with newlib (Debian: gcc-arm-none-eabi
 libnewlib-arm-none-eabi) and qemu-system-arm, found on PATH unless --cc and

@@ -45,9 +45,9 @@ FailureOr<DepthwiseTables> mlir::vmcu::tile::packDepthwise(Emitter &e,
   std::optional<Emitter::BoundedWords> bounded =
       Emitter::boundedWords(op.getRequant(), ch, tables.valueBound);
   if (s >= kDotLanes && bounded) {
-    tables.records = e.i32Table(
-        (prefix + "blocks").str(),
-        packDepthwiseRecords(*w, bias, bounded->words, kr * kc, s));
+    tables.records =
+        e.i32Table((prefix + "blocks").str(),
+                   packDepthwiseRecords(*w, bias, bounded->words, kr * kc, s));
     tables.recordsZpFolded = bounded->zpFolded;
   }
   return tables;
@@ -122,8 +122,8 @@ Value windowSum(Emitter &e, Value win, const DepthwiseTables &dw, int64_t kr,
     e.b.setInsertionPointToStart(tLoop.getBody());
     Value tt = tLoop.getInductionVar();
     Value column = slideQ ? e.apply(slideColumn(e, kc), {slideQ, tt}) : tt;
-    Value xIdx =
-        e.apply((e.d(0) * kc + e.d(1)) * tapBytes + e.d(2), {r, column, winLane});
+    Value xIdx = e.apply((e.d(0) * kc + e.d(1)) * tapBytes + e.d(2),
+                         {r, column, winLane});
     Value xv = vector::LoadOp::create(e.b, e.loc, x8, win, ValueRange{xIdx});
     Value acc = tLoop.getRegionIterArgs()[0];
     AffineExpr tap = (e.d(0) * kr + e.d(1)) * kc + e.d(2);
@@ -190,8 +190,8 @@ void emitDepthwiseBlock(Emitter &e, Value win, const DepthwiseTables &dw,
   SmallVector<int64_t> offsets = *tapOffsets(kr, kc, tapBytes, slideQ);
   int64_t words = DepthwiseBlockOp::recordWords(kr * kc);
   int64_t blocksPerSegment = e.seg / DepthwiseBlockOp::kLanes;
-  AffineExpr block = e.d(0) * blocksPerSegment +
-                     e.d(1).floorDiv(DepthwiseBlockOp::kLanes);
+  AffineExpr block =
+      e.d(0) * blocksPerSegment + e.d(1).floorDiv(DepthwiseBlockOp::kLanes);
   Value record = e.apply(block * words, {cc, k});
   DepthwiseBlockOp::create(
       e.b, e.loc, win, winLane, dw.records, record, out, at,
@@ -235,8 +235,7 @@ void mlir::vmcu::tile::emitWindowRequant(Emitter &e, Value win,
   Type i32Type = e.b.getI32Type(), i8Type = e.b.getI8Type();
   // Lane k's byte in each tap of the window.
   auto winLane = [&](Value k) {
-    return layout.laneBase ? e.apply(e.d(0) + e.d(1), {layout.laneBase, k})
-                           : k;
+    return layout.laneBase ? e.apply(e.d(0) + e.d(1), {layout.laneBase, k}) : k;
   };
   // With one segment, straight-line blocks see constant channels: LLVM
   // folds their requant table loads into immediates. Beyond a few blocks
@@ -267,8 +266,8 @@ void mlir::vmcu::tile::emitWindowRequant(Emitter &e, Value win,
     for (int64_t j = 0; j < n; ++j)
       laneSums.push_back(vector::ExtractOp::create(e.b, e.loc, sums, j));
     if (!straight && s <= kMaxBlockRequantSegment &&
-        e.requantizeBlock(laneSums, /*pixels=*/1, rq.attr, rq.mult, first,
-                          out, at, /*stride=*/0))
+        e.requantizeBlock(laneSums, /*pixels=*/1, rq.attr, rq.mult, first, out,
+                          at, /*stride=*/0))
       return;
     SmallVector<Value, kDotLanes> bytes;
     for (int64_t j = 0; j < n; ++j) {
@@ -331,10 +330,10 @@ struct DepthwiseWindow {
     auto tapType = VectorType::get({tapBytes()}, e.b.getI8Type());
     // Padding taps read as the zero point.
     IntegerSet inside = insideSet();
-    Value zpSegment = arith::ConstantOp::create(
-        e.b, e.loc,
-        cast<TypedAttr>(
-            DenseElementsAttr::get(tapType, static_cast<int8_t>(zp))));
+    Value zpSegment =
+        arith::ConstantOp::create(e.b, e.loc,
+                                  cast<TypedAttr>(DenseElementsAttr::get(
+                                      tapType, static_cast<int8_t>(zp))));
     e.loop(0, kr, [&](Value r) {
       e.loop(firstTap, kc, [&](Value tt) {
         auto ifOp = affine::AffineIfOp::create(
@@ -349,23 +348,22 @@ struct DepthwiseWindow {
     e.loop({e.c(0), e.c(rows.pad) - e.d(0) * rows.stride},
            {e.c(kr), e.c(rows.bExtent + rows.pad) - e.d(0) * rows.stride}, p,
            [&](Value r) {
-             e.loop({e.c(firstTap), e.c(cols.pad) - e.d(0) * cols.stride},
-                    {e.c(kc),
-                     e.c(cols.bExtent + cols.pad) - e.d(0) * cols.stride},
-                    qv, [&](Value tt) {
-                      Value y = e.apply(e.d(0) * rows.stride - rows.pad + e.d(1),
-                                        {p, r});
-                      Value x = e.apply(e.d(0) * cols.stride - cols.pad + e.d(1),
-                                        {qv, tt});
-                      Value addr = e.ringAddress(
-                          t.input,
-                          (e.d(0) * cols.inExtent + e.d(1)) * cs + e.d(2),
-                          {y, x, cc});
-                      Value v = RingLoadOp::create(e.b, e.loc, e.segType(),
-                                                   e.env.pool, addr, Value());
-                      vector::StoreOp::create(e.b, e.loc, repeatLanes(v), win,
-                                              ValueRange{at(r, tt)});
-                    });
+             e.loop(
+                 {e.c(firstTap), e.c(cols.pad) - e.d(0) * cols.stride},
+                 {e.c(kc), e.c(cols.bExtent + cols.pad) - e.d(0) * cols.stride},
+                 qv, [&](Value tt) {
+                   Value y = e.apply(e.d(0) * rows.stride - rows.pad + e.d(1),
+                                     {p, r});
+                   Value x = e.apply(e.d(0) * cols.stride - cols.pad + e.d(1),
+                                     {qv, tt});
+                   Value addr = e.ringAddress(
+                       t.input, (e.d(0) * cols.inExtent + e.d(1)) * cs + e.d(2),
+                       {y, x, cc});
+                   Value v = RingLoadOp::create(e.b, e.loc, e.segType(),
+                                                e.env.pool, addr, Value());
+                   vector::StoreOp::create(e.b, e.loc, repeatLanes(v), win,
+                                           ValueRange{at(r, tt)});
+                 });
            });
   }
 
@@ -457,14 +455,10 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
   RequantAttr rq = op.getRequant();
   auto [mult, shift] =
       e.requantTables("", rq, out.getDimSize(3), tables->valueBound);
-  DepthwiseWindow window{e,
-                         t,
-                         rows,
-                         cols,
-                         cs,
-                         static_cast<int32_t>(op.getInputZp()),
-                         m,
-                         e.scratch(kr * kc * s * m, e.b.getI8Type())};
+  DepthwiseWindow window{e,    t,
+                         rows, cols,
+                         cs,   static_cast<int32_t>(op.getInputZp()),
+                         m,    e.scratch(kr * kc * s * m, e.b.getI8Type())};
   // The pixel's m output segments of input segment cc, stored once it is
   // freed.
   Value obuf = e.scratch(s * m, e.b.getI8Type());
@@ -485,9 +479,8 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
     e.loop(0, m, [&](Value j) {
       Value occ = e.apply(e.d(0) * m + e.d(1), {cc, j});
       WindowLanes lanes{window.tapBytes(), e.apply(e.d(0) * s, {j})};
-      emitWindowRequant(e, window.win, *tables, kr, kc, occ,
-                        {rq, mult, shift}, obuf, (e.d(0) % m) * s, slideQ,
-                        lanes);
+      emitWindowRequant(e, window.win, *tables, kr, kc, occ, {rq, mult, shift},
+                        obuf, (e.d(0) % m) * s, slideQ, lanes);
     });
   };
 
@@ -518,7 +511,8 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
           });
         });
       },
-      slide ? function_ref<void(Value)>(rowStart) : function_ref<void(Value)>());
+      slide ? function_ref<void(Value)>(rowStart)
+            : function_ref<void(Value)>());
   return success();
 }
 
@@ -537,8 +531,7 @@ std::pair<int32_t, int32_t> reciprocalScale(int64_t count) {
 }
 
 /// The row and column axes of a pool's windows.
-template <typename PoolOp>
-std::pair<Axis, Axis> poolAxes(PoolOp op) {
+template <typename PoolOp> std::pair<Axis, Axis> poolAxes(PoolOp op) {
   auto in = op.getInput().getType(), out = op.getOutput().getType();
   ArrayRef<int64_t> stride = op.getStride(), pad = op.getPad();
   return {makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0], pad[0],
@@ -554,8 +547,8 @@ Value roundHalfAwayAverage(Emitter &e, Value sum, Value count, int32_t min,
   OpBuilder &b = e.b;
   Value n = arith::IndexCastOp::create(b, e.loc, b.getI32Type(), count);
   Value half = arith::DivSIOp::create(b, e.loc, n, e.i32(2));
-  Value positive = arith::CmpIOp::create(b, e.loc, arith::CmpIPredicate::sgt,
-                                         sum, e.i32(0));
+  Value positive =
+      arith::CmpIOp::create(b, e.loc, arith::CmpIPredicate::sgt, sum, e.i32(0));
   Value biased = arith::SelectOp::create(
       b, e.loc, positive, arith::AddIOp::create(b, e.loc, sum, half),
       arith::SubIOp::create(b, e.loc, sum, half));
@@ -611,11 +604,11 @@ LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
           });
           Value n = e.load(count, e.index(0));
           e.loop(0, s, [&](Value k) {
-            Value average =
-                tflite ? roundHalfAwayAverage(e, e.load(acc, k), n,
-                                              rq.getMin(), rq.getMax())
-                       : e.requantize(e.load(acc, k), rq, mt, st, n,
-                                      e.b.getI8Type());
+            Value average = tflite
+                                ? roundHalfAwayAverage(e, e.load(acc, k), n,
+                                                       rq.getMin(), rq.getMax())
+                                : e.requantize(e.load(acc, k), rq, mt, st, n,
+                                               e.b.getI8Type());
             e.store(average, obuf, k);
           });
           frees(cc, Value(), 0);

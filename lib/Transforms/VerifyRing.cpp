@@ -269,10 +269,9 @@ private:
                        : kind == Kind::Store ? "stores over"
                                              : "frees";
     auto fail = [&](const Twine &message) -> LogicalResult {
-      InFlightDiagnostic diag =
-          kernel.emitError("vmcu-verify-ring: kernel '" + kernel.getSymName() +
-                           "' " + message + "; first at loop iteration " +
-                           iteration());
+      InFlightDiagnostic diag = kernel.emitError(
+          "vmcu-verify-ring: kernel '" + kernel.getSymName() + "' " + message +
+          "; first at loop iteration " + iteration());
       diag.attachNote(op->getLoc()) << "the access";
       return diag;
     };

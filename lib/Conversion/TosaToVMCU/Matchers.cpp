@@ -59,9 +59,10 @@ ElementsAttr tosa_to_vmcu::reshapeElements(ElementsAttr attr, ShapedType type) {
   return {};
 }
 
-FailureOr<ElementsAttr>
-tosa_to_vmcu::foldWeightZeroPoint(Operation *op, ElementsAttr weights,
-                                  int64_t zp, MatchDiag &diag) {
+FailureOr<ElementsAttr> tosa_to_vmcu::foldWeightZeroPoint(Operation *op,
+                                                          ElementsAttr weights,
+                                                          int64_t zp,
+                                                          MatchDiag &diag) {
   if (zp == 0)
     return weights;
   FailureOr<SmallVector<APInt>> values = getIntValues(weights);
@@ -72,10 +73,9 @@ tosa_to_vmcu::foldWeightZeroPoint(Operation *op, ElementsAttr weights,
     int64_t v = w.getSExtValue() - zp;
     if (v < std::numeric_limits<int8_t>::min() ||
         v > std::numeric_limits<int8_t>::max())
-      return diag.fail(op, "weight zero point " + Twine(zp) +
-                               " does not fold: weight " +
-                               Twine(w.getSExtValue()) + " - " + Twine(zp) +
-                               " leaves int8");
+      return diag.fail(
+          op, "weight zero point " + Twine(zp) + " does not fold: weight " +
+                  Twine(w.getSExtValue()) + " - " + Twine(zp) + " leaves int8");
     folded.push_back(static_cast<int8_t>(v));
   }
   auto type = cast<ShapedType>(weights.getType());
@@ -92,9 +92,10 @@ bool tosa_to_vmcu::weightZeroPointFolds(ElementsAttr weights, int64_t zp) {
          });
 }
 
-FailureOr<SplitWeights>
-tosa_to_vmcu::splitWeightZeroPoint(Operation *op, ElementsAttr weights,
-                                   int64_t zp, MatchDiag &diag) {
+FailureOr<SplitWeights> tosa_to_vmcu::splitWeightZeroPoint(Operation *op,
+                                                           ElementsAttr weights,
+                                                           int64_t zp,
+                                                           MatchDiag &diag) {
   FailureOr<SmallVector<APInt>> values = getIntValues(weights);
   if (failed(values))
     return diag.fail(op, "cannot read the weight constant");
@@ -294,8 +295,7 @@ FailureOr<RescaleParams> tosa_to_vmcu::readRescale(tosa::RescaleOp op,
                                Twine(kMinShift) + ", " + Twine(kMaxShift) +
                                "]");
     if (multiplier < 0)
-      return diag.fail(op, "multiplier " + Twine(multiplier) +
-                               " is negative");
+      return diag.fail(op, "multiplier " + Twine(multiplier) + " is negative");
     if (!op.getScale32()) {
       // apply_scale_16(v, m, s) == apply_scale_32(v, m << 16, s + 16) with
       // single rounding: the extra factor 2^16 cancels exactly.

@@ -168,9 +168,8 @@ bool weightZeroPointFolds(ElementsAttr weights, int64_t zp);
 /// The int8 weights `weights - zp`, which multiply as `weights` with zero
 /// point `zp` do; fails (with the reason in `diag`) when a difference leaves
 /// int8 or the constant cannot be read.
-FailureOr<ElementsAttr> foldWeightZeroPoint(Operation *op,
-                                            ElementsAttr weights, int64_t zp,
-                                            MatchDiag &diag);
+FailureOr<ElementsAttr> foldWeightZeroPoint(Operation *op, ElementsAttr weights,
+                                            int64_t zp, MatchDiag &diag);
 
 /// True if `type` is a ranked tensor of static shape.
 bool hasStaticShape(Type type);

@@ -87,8 +87,8 @@ static ElementsAttr dilateWeights(ElementsAttr weights, bool isDepthwise,
       for (int64_t t = 0; t < kw; ++t)
         for (int64_t i = 0; i < inner; ++i)
           dense[((o * dkh + r * dh) * dkw + t * dw) * inner + i] =
-              static_cast<int8_t>(
-                  (*values)[((o * kh + r) * kw + t) * inner + i].getSExtValue());
+              static_cast<int8_t>((*values)[((o * kh + r) * kw + t) * inner + i]
+                                      .getSExtValue());
   shape[rowDim] = dkh;
   shape[rowDim + 1] = dkw;
   return DenseElementsAttr::get(
@@ -171,8 +171,8 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
     plan.weight = *folded;
   }
   if (llvm::any_of(dilation, [](int64_t d) { return d != 1; })) {
-    plan.weight = dilateWeights(plan.weight, isDepthwise, dilation[0],
-                                dilation[1]);
+    plan.weight =
+        dilateWeights(plan.weight, isDepthwise, dilation[0], dilation[1]);
     if (!plan.weight)
       return diag.fail(op, "cannot read the weight constant to dilate it");
     weight = cast<RankedTensorType>(plan.weight.getType());
@@ -190,8 +190,8 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
     // channel c * M + m, which vmcu.depthwise_conv2d reads from input
     // channel c.
     plan.weight = reshapeElements(
-        plan.weight, RankedTensorType::get({kh, kw, channels, 1},
-                                           weight.getElementType()));
+        plan.weight,
+        RankedTensorType::get({kh, kw, channels, 1}, weight.getElementType()));
   }
   FailureOr<int64_t> inputZp = op.getInputZeroPoint();
   if (failed(inputZp))
@@ -219,15 +219,14 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
       (input.getDimSize(1) == 1 && input.getDimSize(2) == 1);
   plan.asFullyConnected =
       input.getDimSize(0) != 1 && !isDepthwise && kh == 1 && kw == 1 &&
-      llvm::all_of(pad, [](int64_t p) { return p == 0; }) &&
-      spatiallyTrivial &&
+      llvm::all_of(pad, [](int64_t p) { return p == 0; }) && spatiallyTrivial &&
       !isa_and_nonnull<tosa::PadOp, tosa::SliceOp>(
           op.getInput().getDefiningOp());
   if (plan.asFullyConnected) {
     plan.weight = reshapeElements(
-        plan.weight,
-        RankedTensorType::get({channels, plan.inputCopies * input.getDimSize(3)},
-                              weight.getElementType()));
+        plan.weight, RankedTensorType::get(
+                         {channels, plan.inputCopies * input.getDimSize(3)},
+                         weight.getElementType()));
     if (!plan.weight)
       return diag.fail(op, "cannot relabel the weight constant to [K, C]");
   }
@@ -268,10 +267,10 @@ static Value perImage(OpBuilder &b, Location loc, Value input,
   imageResult[0] = 1;
   SmallVector<Value> images;
   for (int64_t n = 0; n < batch; ++n) {
-    Value image = SliceOp::create(b, loc, inType.clone(imageShape), input,
-                                  b.getDenseI64ArrayAttr({n, 0, 0, 0}),
-                                  b.getDenseI64ArrayAttr({1, 1, 1, 1}),
-                                  IntegerAttr());
+    Value image =
+        SliceOp::create(b, loc, inType.clone(imageShape), input,
+                        b.getDenseI64ArrayAttr({n, 0, 0, 0}),
+                        b.getDenseI64ArrayAttr({1, 1, 1, 1}), IntegerAttr());
     images.push_back(build(image, resultType.clone(imageResult)));
   }
   return ConcatOp::create(b, loc, resultType, images, /*axis=*/0,
@@ -293,9 +292,8 @@ template <typename OpTy> struct ConvLowering : OpConversionPattern<OpTy> {
     DenseI64ArrayAttr pad = b.getDenseI64ArrayAttr(plan.window.pad);
     if constexpr (std::is_same_v<OpTy, tosa::DepthwiseConv2DOp>) {
       if (plan.depthwiseAsConv)
-        return Conv2DOp::create(b, loc, type, image, weight, bias, stride,
-                                pad, inputZp, plan.requant.requant,
-                                IntegerAttr());
+        return Conv2DOp::create(b, loc, type, image, weight, bias, stride, pad,
+                                inputZp, plan.requant.requant, IntegerAttr());
       return DepthwiseConv2DOp::create(b, loc, type, image, weight, bias,
                                        stride, pad, inputZp,
                                        plan.requant.requant, IntegerAttr());
@@ -314,9 +312,9 @@ template <typename OpTy> struct ConvLowering : OpConversionPattern<OpTy> {
       return rewriter.notifyMatchFailure(op, diag.getReason());
 
     Location loc = op.getLoc();
-    Value input = repeatInnermost(
-        rewriter, loc, rewriter.getRemappedValue(plan->window.input),
-        plan->inputCopies);
+    Value input = repeatInnermost(rewriter, loc,
+                                  rewriter.getRemappedValue(plan->window.input),
+                                  plan->inputCopies);
     Value weight = createConstant(rewriter, loc, plan->weight);
     IntegerAttr inputZp = rewriter.getI32IntegerAttr(plan->inputZp);
     Value bias = plan->bias ? createConstant(rewriter, loc, plan->bias)
@@ -381,8 +379,8 @@ static LogicalResult checkPoolTypes(Operation *op, Value input, Value output,
 static FailureOr<PoolPlan> matchAvgPool(tosa::AvgPool2dOp op,
                                         Absorbed &absorbed, MatchDiag &diag) {
   if (failed(checkPoolTypes(op, op.getInput(), op.getOutput(),
-                            /*accumulates=*/true,
-                            op.getAccType().isInteger(32), diag)))
+                            /*accumulates=*/true, op.getAccType().isInteger(32),
+                            diag)))
     return failure();
 
   PoolPlan plan;
@@ -444,24 +442,24 @@ namespace {
 Value buildPool(ConversionPatternRewriter &rewriter, tosa::AvgPool2dOp op,
                 const PoolPlan &plan, Value image, RankedTensorType type) {
   auto i32 = [&](int64_t v) { return rewriter.getI32IntegerAttr(v); };
-  return AvgPool2DOp::create(
-      rewriter, op.getLoc(), type, image,
-      rewriter.getDenseI64ArrayAttr(op.getKernel()),
-      rewriter.getDenseI64ArrayAttr(op.getStride()),
-      rewriter.getDenseI64ArrayAttr(plan.window.pad), i32(plan.inputZp),
-      i32(plan.outputZp), i32(plan.clamps.min), i32(plan.clamps.max),
-      roundsHalfAway(op), IntegerAttr());
+  return AvgPool2DOp::create(rewriter, op.getLoc(), type, image,
+                             rewriter.getDenseI64ArrayAttr(op.getKernel()),
+                             rewriter.getDenseI64ArrayAttr(op.getStride()),
+                             rewriter.getDenseI64ArrayAttr(plan.window.pad),
+                             i32(plan.inputZp), i32(plan.outputZp),
+                             i32(plan.clamps.min), i32(plan.clamps.max),
+                             roundsHalfAway(op), IntegerAttr());
 }
 
 Value buildPool(ConversionPatternRewriter &rewriter, tosa::MaxPool2dOp op,
                 const PoolPlan &plan, Value image, RankedTensorType type) {
   auto i32 = [&](int64_t v) { return rewriter.getI32IntegerAttr(v); };
-  return MaxPool2DOp::create(
-      rewriter, op.getLoc(), type, image,
-      rewriter.getDenseI64ArrayAttr(op.getKernel()),
-      rewriter.getDenseI64ArrayAttr(op.getStride()),
-      rewriter.getDenseI64ArrayAttr(plan.window.pad), i32(plan.clamps.min),
-      i32(plan.clamps.max), IntegerAttr());
+  return MaxPool2DOp::create(rewriter, op.getLoc(), type, image,
+                             rewriter.getDenseI64ArrayAttr(op.getKernel()),
+                             rewriter.getDenseI64ArrayAttr(op.getStride()),
+                             rewriter.getDenseI64ArrayAttr(plan.window.pad),
+                             i32(plan.clamps.min), i32(plan.clamps.max),
+                             IntegerAttr());
 }
 
 FailureOr<PoolPlan> matchPool(tosa::AvgPool2dOp op, Absorbed &absorbed,
@@ -523,8 +521,8 @@ LogicalResult tosa_to_vmcu::checkWindowLayer(Operation *op, Absorbed &absorbed,
 
 void tosa_to_vmcu::populateWindowPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns) {
-  patterns.add<ConvLowering<tosa::Conv2DOp>,
-               ConvLowering<tosa::DepthwiseConv2DOp>,
-               PoolLowering<tosa::AvgPool2dOp>, PoolLowering<tosa::MaxPool2dOp>>(
-      converter, patterns.getContext());
+  patterns
+      .add<ConvLowering<tosa::Conv2DOp>, ConvLowering<tosa::DepthwiseConv2DOp>,
+           PoolLowering<tosa::AvgPool2dOp>, PoolLowering<tosa::MaxPool2dOp>>(
+          converter, patterns.getContext());
 }

@@ -806,6 +806,14 @@ def kind_stems(m):
     return m.conv2d(m.depthwise(y, 3, 1, VALID, RELU6), 4, 1, 1, VALID, NONE)
 
 
+def kind_stems_narrow(m):
+    x = m.input((1, 20, 17, 3))
+    y = m.conv2d(x, 10, 3, 2, SAME, RELU6)
+    y = m.conv2d(m.depthwise(y, 3, 1, SAME, RELU6), 5, 1, 1, VALID, NONE)
+    y = m.conv2d(y, 6, 3, 1, SAME, RELU6)
+    return m.conv2d(m.depthwise(y, 3, 1, VALID, RELU6), 7, 1, 1, VALID, NONE)
+
+
 def kind_conv1x1(m):
     x = m.input((1, 6, 6, 8))
     return m.conv2d(x, 12, 1, 1, VALID, NONE)
@@ -1130,6 +1138,11 @@ KINDS = {
                        "DEPTHWISE_CONV_2D 3x3 SAME + RELU6 with depth_multiplier 3 (6x6x4 -> "
                        "6x6x12), CONV_2D 1x1 -> 8, DEPTHWISE_CONV_2D 3x3 stride 2 VALID with "
                        "depth_multiplier 2 (-> 2x2x16)"),
+    "stems-narrow": (kind_stems_narrow,
+                     "two stem bottlenecks whose depthwise part takes channel groups of 2 "
+                     "and 1: CONV_2D 3x3 stride 2 SAME -> 10, DEPTHWISE_CONV_2D 3x3, CONV_2D "
+                     "1x1 -> 5 (20x17x3 -> 10x9x5); CONV_2D 3x3 -> 6, DEPTHWISE_CONV_2D 3x3 "
+                     "VALID, CONV_2D 1x1 -> 7"),
     "depthwise-mult-few": (kind_depthwise_mult_few,
                            "DEPTHWISE_CONV_2D 3x3 stride 2 SAME + RELU6 with depth_multiplier 8 "
                            "over 1 channel (9x7x1 -> 5x4x8), CONV_2D 1x1 -> 3, DEPTHWISE_CONV_2D "

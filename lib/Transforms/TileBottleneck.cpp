@@ -378,7 +378,7 @@ private:
                     *b3,
                     static_cast<int32_t>(pr.getInputZp()), pr.getRequant());
     dwTables = *dw;
-    std::tie(m2, sh2) = e.requantTables(
+    std::tie(m2, sh2) = mid().requantTables(
         "dw_", op.getDepthwise().getRequant(), g.cmid, dw->valueBound);
     if (AddOp residual = op.getResidual())
       std::tie(addMult, addShift) = e.requantTables(

@@ -96,5 +96,10 @@ config.substitutions.append(
                                   "tosa-ref.sh"))))
 if os.path.exists(os.path.join(shared_dir, "tools", "tflite_ref.py")):
     config.available_features.add("shared-tools")
+# `corpus-full`: the whole generality corpus (utils/corpus.py, 42 models,
+# 10-30 minutes) end to end; VMCU_CORPUS_FULL=1 enables it. Its CI
+# subset (test/E2E/corpus.test) always runs.
+if os.environ.get("VMCU_CORPUS_FULL") == "1":
+    config.available_features.add("corpus-full")
 if os.environ.get("VMCU_INSTALL_TEST") != "0":
     config.available_features.add("install")

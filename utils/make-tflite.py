@@ -18,12 +18,12 @@ TFLite converter quantizes a trained network:
     deviations over its channels, computed from the layer's real weights and
     the statistics of its input (uniform int8 for the model input, clamped
     normal after each layer); a RELU6 output is [0, min(6, that)] with zero
-    point -128. PAD, RESHAPE and AVERAGE_POOL_2D keep their input's
-    quantization, as TFLite requires; SOFTMAX and LOGISTIC write 1/256 with
-    zero point -128, TANH 1/128 with zero point 0, the only int8 outputs
-    TFLite's kernels compute. MEAN (free to requantize) either keeps its
-    input's quantization or takes the range of the means. ADD, SUB and MUL
-    requantize to the range of their result;
+    point -128, a RELU output [0, that]. PAD, RESHAPE and AVERAGE_POOL_2D
+    keep their input's quantization, as TFLite requires; SOFTMAX and
+    LOGISTIC write 1/256 with zero point -128, TANH 1/128 with zero point
+    0, the only int8 outputs TFLite's kernels compute. MEAN (free to
+    requantize) either keeps its input's quantization or takes the range of
+    the means. ADD, SUB and MUL requantize to the range of their result;
   * constant operands of ADD, SUB and MUL (a single element, rank 0 to 4,
     or one value per channel): int8 with their own per-tensor scale and
     zero point, over the range of their values and 0, randomly widened.
@@ -32,10 +32,18 @@ TFLite converter quantizes a trained network:
 shape (raw bytes, NHWC) drawn from the same seed. The kinds are listed by
 --help. utils/check-make-tflite.py checks every kind against Arm NN and
 utils/tflite_numpy_ref.py.
+
+The corpus-* kinds are the generality corpus of issue 29: families of
+real-shaped networks (MobileNetV1 / V2, DS-CNN, ResNet-style stacks, CNN +
+FC, FC autoencoders, branches joined by CONCATENATION) whose architecture
+each seed draws from the distribution stated in the family's docstring,
+within stated bounds (see "the generality corpus" below); utils/corpus.py
+lists the corpus' seeds.
 """
 import argparse
 import sys
 import textwrap
+import zlib
 from dataclasses import dataclass, field
 
 import flatbuffers
@@ -46,6 +54,7 @@ import tflite_schema as S
 
 RANGE_SIGMAS = 3.0        # an output's int8 range covers mean +- this many sigmas
 RELU6_MAX = 6.0
+RELU_MIN_RANGE = 1e-3     # a RELU output holds at least [0, this]
 INT8_MIN, INT8_MAX = -128, 127
 WEIGHT_MAX = 127          # symmetric weights use [-127, 127]
 INPUT_SCALE_RANGE = (0.004, 0.04)
@@ -72,6 +81,7 @@ NORMAL_GRID = np.linspace(-6.0, 6.0, 481)  # quadrature points for clamped norma
 CONST_RANGE_WIDEN = (0.0, 0.5)  # random widening of each end of a constant's range
 
 INT32_VECTOR = "int32 vector"  # option field kind besides N.Int8Flags / N.Int32Flags
+NONE_ACT = S.ACT_NONE  # the default fused activation of the builder's layers
 
 
 # --- the graph and its FlatBuffer serialization ------------------------------
@@ -350,11 +360,15 @@ class ModelBuilder:
         hi = max(0.0, float((mean + RANGE_SIGMAS * std).max()))
         if act == S.ACT_RELU6:
             lo, hi = 0.0, min(RELU6_MAX, hi)
+        elif act == S.ACT_RELU:  # [0, that], zero point -128
+            lo, hi = 0.0, max(hi, RELU_MIN_RANGE)
         scale = np.float32((hi - lo) / (INT8_MAX - INT8_MIN))
         zp = int(np.clip(round(INT8_MIN - lo / scale), INT8_MIN, INT8_MAX))
         lo_held, hi_held = scale * (INT8_MIN - zp), scale * (INT8_MAX - zp)
         if act == S.ACT_RELU6:
             lo_held, hi_held = max(lo_held, 0.0), min(hi_held, RELU6_MAX)
+        elif act == S.ACT_RELU:
+            lo_held = max(lo_held, 0.0)
         m, s = _clamped_normal(mean, std, lo_held, hi_held)
         index = self.graph.add_tensor(name, shape, S.TENSOR_INT8, scale=[scale], zero_point=[zp])
         return Act(index, tuple(shape), scale, zp, m, s)
@@ -389,18 +403,25 @@ class ModelBuilder:
             scale=list(bias_scale.astype(np.float32)), zero_point=[0] * len(bias_scale))
         return w_index, b_index, mean + bias * bias_scale, std
 
-    def conv2d(self, x, cout, k, stride, padding, act, gain=1.0, dilation=1, groups=1):
+    def conv2d(self, x, cout, k, stride, padding, act, gain=1.0, dilation=1, groups=1,
+               kw=None, stride_w=None):
         """CONV_2D; `gain` scales the drawn weights (and so the output range);
         `dilation` spaces the taps (the window spans (k - 1) * dilation + 1);
         `groups` > 1 makes it grouped (filter depth cin / groups, output
-        channel o reading group o / (cout / groups))."""
+        channel o reading group o / (cout / groups)). `kw` and `stride_w`
+        (default k and stride) make the window k x kw and the strides
+        (stride, stride_w) along (H, W)."""
         name = self._name("conv")
         _, h, w, cin = x.shape
         depth = cin // groups
-        filt = self._filter((cout, k, k, depth), k * k * depth, axis=0) * gain
+        kh, kw = k, k if kw is None else kw
+        sh, sw = stride, stride if stride_w is None else stride_w
+        filt = self._filter((cout, kh, kw, depth), kh * kw * depth, axis=0) * gain
 
-        def dense(wd):  # the grouped filter as a dense [cout, k, k, cin] one
-            full = np.zeros((cout, k, k, cin))
+        def dense(wd):  # the grouped filter as a dense [cout, kh, kw, cin] one
+            if groups == 1:
+                return wd
+            full = np.zeros((cout, kh, kw, cin))
             for o in range(cout):
                 g = o // (cout // groups)
                 full[o, :, :, g * depth:(g + 1) * depth] = wd[o]
@@ -409,47 +430,50 @@ class ModelBuilder:
             name, x, filt, 0,
             lambda wd: np.einsum("oijc,c->o", dense(wd), x.mean),
             lambda wd: np.einsum("oijc,c->o", dense(wd) ** 2, x.std ** 2))
-        span = (k - 1) * dilation + 1
-        shape = (x.shape[0], _out_size(h, span, stride, padding),
-                 _out_size(w, span, stride, padding), cout)
+        shape = (x.shape[0], _out_size(h, (kh - 1) * dilation + 1, sh, padding),
+                 _out_size(w, (kw - 1) * dilation + 1, sw, padding), cout)
         y = self._activation(name, shape, mean, std, act)
         self.graph.add_operator(S.OP_CONV_2D, [x.index, w_index, b_index], [y.index],
                                 S.OPTIONS_CONV_2D, [
                                     (S.CONV_PADDING, N.Int8Flags, padding),
-                                    (S.CONV_STRIDE_W, N.Int32Flags, stride),
-                                    (S.CONV_STRIDE_H, N.Int32Flags, stride),
+                                    (S.CONV_STRIDE_W, N.Int32Flags, sw),
+                                    (S.CONV_STRIDE_H, N.Int32Flags, sh),
                                     (S.CONV_FUSED_ACTIVATION, N.Int8Flags, act),
                                     (S.CONV_DILATION_W, N.Int32Flags, dilation),
                                     (S.CONV_DILATION_H, N.Int32Flags, dilation)])
         return y
 
-    def depthwise(self, x, k, stride, padding, act, mult=1, dilation=1):
+    def depthwise(self, x, k, stride, padding, act, mult=1, dilation=1, kw=None,
+                  stride_w=None):
         """DEPTHWISE_CONV_2D with depth multiplier `mult` (output channel
-        c * mult + m reads input channel c) and `dilation`."""
+        c * mult + m reads input channel c) and `dilation`; `kw` and
+        `stride_w` as for conv2d."""
         name = self._name("depthwise")
         _, h, w, c = x.shape
-        filt = self._filter((1, k, k, c * mult), k * k, axis=3)
+        kh, kw = k, k if kw is None else kw
+        sh, sw = stride, stride if stride_w is None else stride_w
+        filt = self._filter((1, kh, kw, c * mult), kh * kw, axis=3)
         x_mean, x_std = np.repeat(x.mean, mult), np.repeat(x.std, mult)
         w_index, b_index, mean, std = self._weights_and_bias(
             name, x, filt, 3,
             lambda wd: x_mean * wd.sum(axis=(0, 1, 2)),
             lambda wd: x_std ** 2 * (wd ** 2).sum(axis=(0, 1, 2)))
-        span = (k - 1) * dilation + 1
-        shape = (x.shape[0], _out_size(h, span, stride, padding),
-                 _out_size(w, span, stride, padding), c * mult)
+        shape = (x.shape[0], _out_size(h, (kh - 1) * dilation + 1, sh, padding),
+                 _out_size(w, (kw - 1) * dilation + 1, sw, padding), c * mult)
         y = self._activation(name, shape, mean, std, act)
         self.graph.add_operator(S.OP_DEPTHWISE_CONV_2D, [x.index, w_index, b_index], [y.index],
                                 S.OPTIONS_DEPTHWISE_CONV_2D, [
                                     (S.DW_PADDING, N.Int8Flags, padding),
-                                    (S.DW_STRIDE_W, N.Int32Flags, stride),
-                                    (S.DW_STRIDE_H, N.Int32Flags, stride),
+                                    (S.DW_STRIDE_W, N.Int32Flags, sw),
+                                    (S.DW_STRIDE_H, N.Int32Flags, sh),
                                     (S.DW_DEPTH_MULTIPLIER, N.Int32Flags, mult),
                                     (S.DW_FUSED_ACTIVATION, N.Int8Flags, act),
                                     (S.DW_DILATION_W, N.Int32Flags, dilation),
                                     (S.DW_DILATION_H, N.Int32Flags, dilation)])
         return y
 
-    def fully_connected(self, x, units):
+    def fully_connected(self, x, units, act=NONE_ACT):
+        """FULLY_CONNECTED with a fused activation (default none)."""
         name = self._name("fc")
         fan_in = x.shape[-1]
         filt = self._filter((units, fan_in), fan_in, axis=0)
@@ -458,10 +482,10 @@ class ModelBuilder:
             lambda wd: wd @ x.mean,
             lambda wd: (wd ** 2) @ (x.std ** 2))
         rows = int(np.prod(x.shape[:-1]))  # TFLite's FC: every leading dim a row
-        y = self._activation(name, (rows, units), mean, std, S.ACT_NONE)
+        y = self._activation(name, (rows, units), mean, std, act)
         self.graph.add_operator(S.OP_FULLY_CONNECTED, [x.index, w_index, b_index], [y.index],
                                 S.OPTIONS_FULLY_CONNECTED,
-                                [(S.FC_FUSED_ACTIVATION, N.Int8Flags, S.ACT_NONE)])
+                                [(S.FC_FUSED_ACTIVATION, N.Int8Flags, act)])
         return y
 
     def pad(self, x, p):
@@ -603,11 +627,33 @@ class ModelBuilder:
             (S.POOL_FUSED_ACTIVATION, N.Int8Flags, act)])
         return y
 
-    def concat(self, pieces, axis):
+    def avg_pool(self, x, k, stride, padding, act=NONE_ACT):
+        """AVERAGE_POOL_2D k x k; keeps the input's quantization (as TFLite
+        requires); the output std assumes independent window elements."""
+        name = self._name("avgpool")
+        n, h, w, c = x.shape
+        shape = (n, _out_size(h, k, stride, padding), _out_size(w, k, stride, padding), c)
+        y = self._same_quant(name, shape, x, x.mean, x.std / k)
+        self.graph.add_operator(S.OP_AVERAGE_POOL_2D, [x.index], [y.index], S.OPTIONS_POOL_2D, [
+            (S.POOL_PADDING, N.Int8Flags, padding),
+            (S.POOL_STRIDE_W, N.Int32Flags, stride),
+            (S.POOL_STRIDE_H, N.Int32Flags, stride),
+            (S.POOL_FILTER_W, N.Int32Flags, k),
+            (S.POOL_FILTER_H, N.Int32Flags, k),
+            (S.POOL_FUSED_ACTIVATION, N.Int8Flags, act)])
+        return y
+
+    def concat(self, pieces, axis, shared=False):
         """CONCATENATION along `axis` with the first piece's quantization:
         TFLM copies the bytes, and the converter gives the pieces the
-        output's quantization (here only the first has it)."""
+        output's quantization (here only the first has it, unless
+        `shared`: then every piece, an activation no other operator has
+        read yet, is requantized to one scale and zero point covering all
+        their ranges, as the converter writes it and as TFLite's int8
+        kernel requires)."""
         name = self._name("concat")
+        if shared:
+            self._share_quantization(pieces)
         first = pieces[0]
         rank = len(first.shape)
         positive = axis + rank if axis < 0 else axis
@@ -622,6 +668,20 @@ class ModelBuilder:
                                 [(S.CONCAT_AXIS, N.Int32Flags, axis),
                                  (S.CONCAT_FUSED_ACTIVATION, N.Int8Flags, S.ACT_NONE)])
         return y
+
+    def _share_quantization(self, pieces):
+        """Gives the tensors of `pieces` one quantization over the union of
+        the real ranges they hold (their producers requantize to it)."""
+        ranges = [_held_range(p) for p in pieces]
+        lo, hi = min(r[0] for r in ranges), max(r[1] for r in ranges)
+        scale = np.float32((hi - lo) / (INT8_MAX - INT8_MIN))
+        zp = int(np.clip(round(INT8_MIN - lo / scale), INT8_MIN, INT8_MAX))
+        for p, (p_lo, p_hi) in zip(pieces, ranges):
+            tensor = self.graph.tensors[p.index]
+            tensor.scale, tensor.zero_point = [scale], [zp]
+            p.scale, p.zero_point = scale, zp
+            held_lo, held_hi = _held_range(p)
+            p.mean, p.std = _clamped_normal(p.mean, p.std, max(held_lo, p_lo), min(held_hi, p_hi))
 
     def strided_slice(self, x, begin, end, strides, shape, begin_mask=0, end_mask=0,
                       shrink_axis_mask=0):
@@ -766,7 +826,12 @@ class ModelBuilder:
         new_shape = np.array(shape, dtype="<i4")
         s_index = self.graph.add_tensor(f"{name}/shape", new_shape.shape, S.TENSOR_INT32,
                                         data=new_shape)
-        y = self._same_quant(name, shape, x, x.mean, x.std)
+        mean, std = x.mean, x.std
+        if shape[-1] != mean.size:  # e.g. a flatten: the statistics of the new last axis
+            mean = np.broadcast_to(x.mean, x.shape).reshape(-1, shape[-1])
+            std = np.broadcast_to(x.std, x.shape).reshape(-1, shape[-1])
+            mean, std = mean.mean(axis=0), np.sqrt((std ** 2).mean(axis=0))
+        y = self._same_quant(name, shape, x, mean, std)
         self.graph.add_operator(S.OP_RESHAPE, [x.index, s_index], [y.index], S.OPTIONS_RESHAPE,
                                 [(S.RESHAPE_NEW_SHAPE, INT32_VECTOR, list(shape))])
         return y
@@ -1270,6 +1335,417 @@ KINDS = {
                       "[1,1,1,8], SUB of that and CONV_2D 1x1 -> 8 of the input (two "
                       "same-shape activations; the input has two readers)"),
 }
+
+
+# --- the generality corpus (issue 29) -----------------------------------------------
+#
+# Families of real-shaped networks, one kind each (corpus-*). A family draws
+# an architecture per seed from the distribution its docstring states, using
+# a shape stream of its own; weights and quantization come from the model's
+# stream as for every kind. "U[a, b]" is uniform over the integers a..b,
+# "U(a, b)" uniform over the reals, "logU" log-uniform (rounded), "p" a
+# probability. Channel counts are round(c * alpha), not rounded to multiples
+# of 8, so most are not multiples of 4. Every family then keeps the first
+# draw whose graph lies within the corpus bounds below and draws again (from
+# the next shape stream) otherwise: its distribution is the stated one
+# conditioned on the bounds, which is what makes large inputs (up to 224 on a
+# side) appear mostly with narrow widths or early downsampling.
+# utils/corpus.py lists the corpus' (family, seed) pairs; `corpus.py stats`
+# prints each model's shapes, MACs, weights and TFLM arena.
+
+CORPUS_MAX_ARENA = 200 * 1024    # TFLM's arena (utils/tflm_arena.py) of the graph, bytes
+CORPUS_MAX_MACS = 30_000_000     # multiply-accumulates of CONV_2D, DEPTHWISE_CONV_2D, FC
+CORPUS_MAX_WEIGHTS = 512 * 1024  # bytes of constant data (weights, biases, shapes)
+CORPUS_MAX_DRAWS = 1000          # draws before giving up (none of the families comes close)
+RELU = S.ACT_RELU
+
+
+def graph_macs(graph):
+    """Multiply-accumulates of the graph's CONV_2D, DEPTHWISE_CONV_2D and
+    FULLY_CONNECTED operators (other operators count 0)."""
+    macs = 0
+    for op in graph.operators:
+        code = graph.opcodes[op.opcode_index]
+        out = int(np.prod(graph.tensors[op.outputs[0]].shape))
+        w = graph.tensors[op.inputs[1]].shape if len(op.inputs) > 1 else ()
+        if code == S.OP_CONV_2D:        # [cout, kh, kw, depth]
+            macs += out * w[1] * w[2] * w[3]
+        elif code == S.OP_DEPTHWISE_CONV_2D:  # [1, kh, kw, c * mult]
+            macs += out * w[1] * w[2]
+        elif code == S.OP_FULLY_CONNECTED:    # [units, fan_in]
+            macs += out * w[1]
+    return macs
+
+
+def graph_tflm_arena(graph):
+    """TFLM's arena of the graph (tflm_arena.plan_tensors)."""
+    import tflm_arena
+    itemsize = {S.TENSOR_INT8: 1, S.TENSOR_INT32: 4, S.TENSOR_FLOAT32: 4}
+    sizes = [int(np.prod(t.shape)) * itemsize[t.type] for t in graph.tensors]
+    constant = [t.buffer != 0 for t in graph.tensors]
+    ops = [(op.inputs, op.outputs) for op in graph.operators]
+    return tflm_arena.plan_tensors(sizes, constant, ops, graph.inputs, graph.outputs)[0]
+
+
+def graph_weight_bytes(graph):
+    return sum(len(b) for b in graph.buffers)
+
+
+def corpus_within_bounds(graph):
+    return (graph_macs(graph) <= CORPUS_MAX_MACS
+            and graph_weight_bytes(graph) <= CORPUS_MAX_WEIGHTS
+            and graph_tflm_arena(graph) <= CORPUS_MAX_ARENA)
+
+
+def _corpus_kind(family):
+    """The kind of a family(m, r): r is the shape stream. Each draw is first
+    built with throwaway weights and checked against the bounds."""
+    family_id = zlib.crc32(family.__name__.encode())  # other families, other shapes
+
+    def kind(m):
+        base = int(m.rng.integers(1 << 62))
+        for draw in range(CORPUS_MAX_DRAWS):
+            trial = ModelBuilder(np.random.default_rng(0), "trial")
+            trial.output(family(trial, np.random.default_rng([base, family_id, draw])))
+            if corpus_within_bounds(trial.graph):
+                return family(m, np.random.default_rng([base, family_id, draw]))
+        raise RuntimeError(f"{family.__name__}: no draw within the corpus bounds "
+                           f"in {CORPUS_MAX_DRAWS}")
+    return kind
+
+
+def _u(r, lo, hi):
+    """U[lo, hi]: a uniform integer."""
+    return int(r.integers(lo, hi + 1))
+
+
+def _log_u(r, lo, hi):
+    """logU[lo, hi]: a log-uniform integer."""
+    return int(round(np.exp(r.uniform(np.log(lo), np.log(hi)))))
+
+
+def _width(c, alpha):
+    return max(1, int(round(c * alpha)))
+
+
+def _image_input(m, r):
+    """S x S x C: S ~ U[32, 224], C = 1 (p 0.3) or 3."""
+    side = _u(r, 32, 224)
+    channels = 1 if r.random() < 0.3 else 3
+    return m.input((1, side, side, channels))
+
+
+def _keras_pad(m, x, k):
+    """Keras' correct_pad before a strided VALID window (MobileNetV2's
+    ZeroPadding2D): k // 2 on each side, one less above (left) where the
+    height (width) is even."""
+    _, h, w, _ = x.shape
+    p = k // 2
+    return m.pad(x, (p - (1 - h % 2), p, p - (1 - w % 2), p))
+
+
+def _window(m, layer, x, k, stride, style, *args, **kwargs):
+    """A k x k CONV_2D or DEPTHWISE_CONV_2D (`layer`): SAME, or for a strided
+    window in the "pad" style a PAD (Keras' correct_pad) then VALID."""
+    if stride > 1 and style == "pad":
+        return layer(_keras_pad(m, x, k), *args, padding=VALID, **kwargs)
+    return layer(x, *args, padding=SAME, **kwargs)
+
+
+def _dw(m, x, k, stride, act, style, mult=1):
+    return _window(m, lambda y, padding: m.depthwise(y, k, stride, padding, act, mult=mult),
+                   x, k, stride, style)
+
+
+def _conv(m, x, cout, k, stride, act, style="same"):
+    if k == 1:
+        return m.conv2d(x, cout, 1, stride, VALID, act)
+    return _window(m, lambda y, padding: m.conv2d(y, cout, k, stride, padding, act),
+                   x, k, stride, style)
+
+
+def _classifier(m, r, x, hidden=()):
+    """Global AVERAGE_POOL_2D, RESHAPE to [1, C], FULLY_CONNECTED + RELU per
+    `hidden` width, FULLY_CONNECTED -> K classes (K ~ logU[2, 100]),
+    SOFTMAX (beta 1)."""
+    y = m.global_avg_pool(x)
+    y = m.reshape(y, (1, y.shape[-1]))
+    return _fc_head(m, r, y, hidden)
+
+
+def _fc_head(m, r, y, hidden=(), classes=None):
+    for units in hidden:
+        y = m.fully_connected(y, units, RELU)
+    classes = _log_u(r, 2, 100) if classes is None else classes
+    return m.softmax(m.fully_connected(y, classes), 1.0)
+
+
+def _mobilenet_stem(m, r, x, c0, style):
+    """CONV_2D 3x3 stride 2 + RELU6 -> c0 (p 0.5), else a separable stem:
+    DEPTHWISE_CONV_2D 3x3 stride 2 + RELU6 with multiplier 8 over a
+    1-channel input, 2 or 8 (p 0.5 each) over 3 channels, then CONV_2D 1x1
+    + RELU6 -> c0."""
+    if r.random() < 0.5:
+        return _conv(m, x, c0, 3, 2, RELU6, style)
+    mult = 8 if x.shape[-1] == 1 or r.random() < 0.5 else 2
+    y = _dw(m, x, 3, 2, RELU6, style, mult)
+    return m.conv2d(y, c0, 1, 1, VALID, RELU6)
+
+
+# MobileNetV1's depthwise-separable blocks (pointwise channels, stride).
+MOBILENET_V1_BLOCKS = ((64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2), (512, 1),
+                       (512, 1), (512, 1), (512, 1), (512, 1), (1024, 2), (1024, 1))
+
+
+def corpus_mobilenet_v1(m, r):
+    """MobileNetV1 (Howard et al. 2017; MLPerf Tiny's VWW model is one):
+    input S x S x C, S ~ U[32, 224], C = 1 (p 0.3) or 3; width multiplier
+    alpha ~ U(0.1, 0.5); the first B ~ U[4, 13] of V1's 13 blocks; strided
+    windows SAME (p 0.5) or Keras' PAD + VALID (the model's style); stem as
+    _mobilenet_stem -> round(32 alpha); block: DEPTHWISE_CONV_2D 3x3 +
+    RELU6 (multiplier 2 with p 0.03, else 1), CONV_2D 1x1 + RELU6 ->
+    round(c alpha); head: _classifier."""
+    x = _image_input(m, r)
+    alpha = r.uniform(0.1, 0.5)
+    blocks = _u(r, 4, 13)
+    style = "same" if r.random() < 0.5 else "pad"
+    y = _mobilenet_stem(m, r, x, _width(32, alpha), style)
+    for c, stride in MOBILENET_V1_BLOCKS[:blocks]:
+        mult = 2 if r.random() < 0.03 else 1
+        y = _dw(m, y, 3, stride, RELU6, style, mult)
+        y = m.conv2d(y, _width(c, alpha), 1, 1, VALID, RELU6)
+    return _classifier(m, r, y)
+
+
+# MobileNetV2's stages (expansion, channels, repeats, stride of the first).
+MOBILENET_V2_STAGES = ((1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2),
+                       (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1))
+
+
+def corpus_mobilenet_v2(m, r):
+    """MobileNetV2 (Sandler et al. 2018): input, alpha ~ U(0.1, 0.5), style
+    and stem as corpus-mobilenet-v1; the first G ~ U[3, 7] of V2's 7
+    stages, stage i repeated n_i ~ U[1, V2's n_i] times; expansion t ~
+    U[2, 6] for the model (the first stage: 1); block: CONV_2D 1x1 + RELU6
+    -> cin * t (if t > 1), DEPTHWISE_CONV_2D 3x3 stride s + RELU6, CONV_2D
+    1x1 -> round(c alpha) (linear), ADD of the block input where s = 1 and
+    the channels agree; last CONV_2D 1x1 + RELU6 -> round(1280 beta), beta ~
+    U(0.1, 0.5); head: _classifier."""
+    x = _image_input(m, r)
+    alpha = r.uniform(0.1, 0.5)
+    stages = _u(r, 3, 7)
+    expansion = _u(r, 2, 6)
+    style = "same" if r.random() < 0.5 else "pad"
+    y = _mobilenet_stem(m, r, x, _width(32, alpha), style)
+    for i, (t, c, n, s) in enumerate(MOBILENET_V2_STAGES[:stages]):
+        t = t if i == 0 else expansion
+        for j in range(_u(r, 1, n)):
+            stride = s if j == 0 else 1
+            cin, cout = y.shape[-1], _width(c, alpha)
+            z = m.conv2d(y, cin * t, 1, 1, VALID, RELU6) if t > 1 else y
+            z = _dw(m, z, 3, stride, RELU6, style)
+            z = m.conv2d(z, cout, 1, 1, VALID, NONE)
+            y = m.add(y, z) if stride == 1 and cin == cout else z
+    y = m.conv2d(y, _width(1280, r.uniform(0.1, 0.5)), 1, 1, VALID, RELU6)
+    return _classifier(m, r, y)
+
+
+def corpus_dscnn(m, r):
+    """DS-CNN keyword spotting (Zhang et al. 2017, "Hello Edge"; MLPerf
+    Tiny's KWS): a spectrogram T x F x 1, T ~ U[25, 99] frames, F ~ U[10, 40]
+    features; C ~ U[16, 172] filters; B ~ U[2, 6] blocks; activation RELU
+    (p 0.5) or RELU6. First layer (p 0.7): CONV_2D kh x kw -> C, kh ~ U[3,
+    10], kw ~ U[3, 4], strides along T and F each 2 (p 0.7) or 1, SAME (p
+    0.7) or VALID; else the same window as a DEPTHWISE_CONV_2D with
+    multiplier 8 over the one channel (the blocks then read 8 channels).
+    Block: DEPTHWISE_CONV_2D 3x3 SAME, CONV_2D 1x1 -> C, each + activation.
+    Head (p 0.75): AVERAGE_POOL_2D over the whole (non-square) map, RESHAPE,
+    else RESHAPE of the whole map (flatten); then FULLY_CONNECTED -> K ~
+    U[2, 35] classes, SOFTMAX."""
+    frames, features = _u(r, 25, 99), _u(r, 10, 40)
+    filters, blocks = _u(r, 16, 172), _u(r, 2, 6)
+    act = RELU if r.random() < 0.5 else RELU6
+    first_conv = r.random() < 0.7
+    kh, kw = _u(r, 3, 10), _u(r, 3, 4)
+    sh, sw = (2 if r.random() < 0.7 else 1), (2 if r.random() < 0.7 else 1)
+    padding = SAME if r.random() < 0.7 else VALID
+    pooled = r.random() < 0.75
+    classes = _u(r, 2, 35)
+    x = m.input((1, frames, features, 1))
+    if first_conv:
+        y = m.conv2d(x, filters, kh, sh, padding, act, kw=kw, stride_w=sw)
+    else:
+        y = m.depthwise(x, kh, sh, padding, act, mult=8, kw=kw, stride_w=sw)
+    for _ in range(blocks):
+        y = m.depthwise(y, 3, 1, SAME, act)
+        y = m.conv2d(y, filters, 1, 1, VALID, act)
+    if pooled:
+        y = m.global_avg_pool(y)
+    y = m.reshape(y, (1, int(np.prod(y.shape))))
+    return _fc_head(m, r, y, classes=classes)
+
+
+def corpus_resnet(m, r):
+    """ResNet-style residual stacks (He et al. 2016; MLPerf Tiny's ResNet-8
+    is one): input as corpus-mobilenet-v1; stem CONV_2D k x k SAME + RELU ->
+    w0, k = 3 (p 0.5), 5 or 7 (p 0.25 each), stride 2 (p 0.5) or 1, w0 ~
+    U[8, 32]; G ~ U[2, 4] stages of n ~ U[1, 2] blocks each (per stage),
+    stage i with round(w0 g^i) channels, g ~ U(1.5, 2); the first block of
+    every stage after the first has stride 2. Block: CONV_2D 3x3 stride s
+    SAME + RELU, CONV_2D 3x3 SAME (linear), ADD + RELU of that and the
+    shortcut (operand order p 0.5 each): the block input where s = 1 and
+    the channels agree (identity), else CONV_2D 1x1 stride s (projection).
+    Head: _classifier."""
+    x = _image_input(m, r)
+    k = 3 if r.random() < 0.5 else (5 if r.random() < 0.5 else 7)
+    stride = 2 if r.random() < 0.5 else 1
+    w0, stages, growth = _u(r, 8, 32), _u(r, 2, 4), r.uniform(1.5, 2.0)
+    y = m.conv2d(x, w0, k, stride, SAME, RELU)
+    for i in range(stages):
+        width = _width(w0, growth ** i)
+        for j in range(_u(r, 1, 2)):
+            s = 2 if i > 0 and j == 0 else 1
+            z = m.conv2d(y, width, 3, s, SAME, RELU)
+            z = m.conv2d(z, width, 3, 1, SAME, NONE)
+            identity = s == 1 and y.shape[-1] == width
+            shortcut = y if identity else m.conv2d(y, width, 1, s, VALID, NONE)
+            y = m.add(shortcut, z, RELU) if r.random() < 0.5 else m.add(z, shortcut, RELU)
+    return _classifier(m, r, y)
+
+
+def corpus_cnn_fc(m, r):
+    """Plain CNN + FC (LeNet-style; the CMSIS-NN CIFAR-10 example's shape):
+    input as corpus-mobilenet-v1; L ~ U[2, 5] CONV_2D k x k layers (k = 3
+    (p 0.6) or 5), channels c1 ~ U[4, 32] then c_{i+1} = round(c_i U(1,
+    2)); activation RELU (p 0.5) or RELU6 and padding SAME (p 0.5) or VALID
+    for the model; each layer halves the map: stride 2 (p 0.5), else stride
+    1 and AVERAGE_POOL_2D 2x2 stride 2 VALID (layers stop early where the
+    map is too small for the next); then RESHAPE to [1, H W C]
+    (flatten), H ~ U[0, 2] FULLY_CONNECTED + RELU of U[16, 128] units each,
+    FULLY_CONNECTED -> K ~ logU[2, 100] classes, SOFTMAX."""
+    x = _image_input(m, r)
+    layers = _u(r, 2, 5)
+    act = RELU if r.random() < 0.5 else RELU6
+    padding = SAME if r.random() < 0.5 else VALID
+    y, c = x, _u(r, 4, 32)
+    for _ in range(layers):
+        k = 3 if r.random() < 0.6 else 5
+        strided = r.random() < 0.5
+        side = min(y.shape[1:3])
+        if padding == VALID and side < k + (0 if strided else 1) or side < 2:
+            break  # the map is too small for more layers
+        if strided:
+            y = m.conv2d(y, c, k, 2, padding, act)
+        else:
+            y = m.avg_pool(m.conv2d(y, c, k, 1, padding, act), 2, 2, VALID)
+        c = _width(c, r.uniform(1.0, 2.0))
+    y = m.reshape(y, (1, int(np.prod(y.shape))))
+    hidden = [_u(r, 16, 128) for _ in range(_u(r, 0, 2))]
+    return _fc_head(m, r, y, hidden)
+
+
+def corpus_fc_autoencoder(m, r):
+    """Fully connected autoencoder (MLPerf Tiny's anomaly detection on
+    ToyADMOS: 640 -> 128 x 4 -> 8 -> 128 x 4 -> 640): input [1, D], D =
+    frames x bins, frames ~ U[1, 5], bins ~ U[32, 128]; h ~ U[32, 256];
+    E ~ U[2, 4] encoder and E' ~ U[2, 4] decoder layers, each
+    FULLY_CONNECTED + RELU of round(h U(0.75, 1.25)) units; between them
+    the bottleneck FULLY_CONNECTED + RELU -> b ~ U[4, 32]; last
+    FULLY_CONNECTED -> D (linear)."""
+    d = _u(r, 1, 5) * _u(r, 32, 128)
+    h, encoder, decoder, bottleneck = _u(r, 32, 256), _u(r, 2, 4), _u(r, 2, 4), _u(r, 4, 32)
+    y = m.input((1, d))
+    for _ in range(encoder):
+        y = m.fully_connected(y, _width(h, r.uniform(0.75, 1.25)), RELU)
+    y = m.fully_connected(y, bottleneck, RELU)
+    for _ in range(decoder):
+        y = m.fully_connected(y, _width(h, r.uniform(0.75, 1.25)), RELU)
+    return m.fully_connected(y, d)
+
+
+def corpus_concat_branches(m, r):
+    """Branches joined by CONCATENATION (Inception modules, SqueezeNet's fire
+    modules): input as corpus-mobilenet-v1; stem CONV_2D 3x3 stride 2 SAME +
+    RELU -> c0 ~ U[8, 32]; M ~ U[1, 4] modules, each preceded (p 0.6) by a
+    downsampling: MAX_POOL_2D 3x3 stride 2 SAME (p 0.5) or CONV_2D 3x3
+    stride 2 SAME + RELU keeping the channels. A module is (p 0.5) a fire
+    module: CONV_2D 1x1 + RELU -> s ~ U[4, 32], then CONCATENATION of CONV_2D
+    1x1 and CONV_2D 3x3 SAME of it (+ RELU, U[4, 64] channels each); else an
+    inception module: CONCATENATION of B ~ U[2, 4] branches of the module
+    input, each (p 0.25 each) 1x1 -> c; 1x1 -> q, 3x3 -> c; 1x1 -> q, 3x3 ->
+    q, 3x3 -> c; MAX_POOL_2D 3x3 stride 1 SAME, 1x1 -> c (CONV_2D SAME +
+    RELU, c, q ~ U[4, 48]). The pieces of a CONCATENATION share one
+    quantization, as the converter writes them. Head: _classifier."""
+    x = _image_input(m, r)
+    y = m.conv2d(x, _u(r, 8, 32), 3, 2, SAME, RELU)
+    for _ in range(_u(r, 1, 4)):
+        if r.random() < 0.6:
+            if r.random() < 0.5:
+                y = m.max_pool(y, 3, 2, SAME, NONE)
+            else:
+                y = m.conv2d(y, y.shape[-1], 3, 2, SAME, RELU)
+        if r.random() < 0.5:
+            s = m.conv2d(y, _u(r, 4, 32), 1, 1, VALID, RELU)
+            y = m.concat([m.conv2d(s, _u(r, 4, 64), 1, 1, VALID, RELU),
+                          m.conv2d(s, _u(r, 4, 64), 3, 1, SAME, RELU)], 3, shared=True)
+            continue
+        branches = []
+        for _ in range(_u(r, 2, 4)):
+            kind, c, q = _u(r, 0, 3), _u(r, 4, 48), _u(r, 4, 48)
+            if kind == 0:
+                b = m.conv2d(y, c, 1, 1, VALID, RELU)
+            elif kind == 1:
+                b = m.conv2d(m.conv2d(y, q, 1, 1, VALID, RELU), c, 3, 1, SAME, RELU)
+            elif kind == 2:
+                b = m.conv2d(m.conv2d(y, q, 1, 1, VALID, RELU), q, 3, 1, SAME, RELU)
+                b = m.conv2d(b, c, 3, 1, SAME, RELU)
+            else:
+                b = m.conv2d(m.max_pool(y, 3, 1, SAME, NONE), c, 1, 1, VALID, RELU)
+            branches.append(b)
+        y = m.concat(branches, 3, shared=True)
+    return _classifier(m, r, y)
+
+
+_CORPUS_BOUNDS = (f"Drawn per seed (the distribution: make-tflite.py's docstring of "
+                  f"the family), kept within TFLM arena <= {CORPUS_MAX_ARENA // 1024} KiB, "
+                  f"MACs <= {CORPUS_MAX_MACS // 1_000_000} M, constants <= "
+                  f"{CORPUS_MAX_WEIGHTS // 1024} KiB (redrawn otherwise).")
+KINDS.update({
+    "corpus-mobilenet-v1": (_corpus_kind(corpus_mobilenet_v1),
+                            "MobileNetV1: input 32..224 on a side, 1 or 3 channels, width "
+                            "0.1-0.5, 4-13 depthwise-separable blocks, a conv stem or a "
+                            "depthwise stem with multiplier 8 (1 channel) or 2 / 8 (3), "
+                            "multiplier 2 on 3% of the later depthwise layers, SAME or "
+                            "PAD + VALID strides, AVERAGE_POOL + FC + SOFTMAX. "
+                            + _CORPUS_BOUNDS),
+    "corpus-mobilenet-v2": (_corpus_kind(corpus_mobilenet_v2),
+                            "MobileNetV2: inverted residual blocks (expansion 2-6, ADD where "
+                            "the shape stays), 3-7 stages, input, width and stem as "
+                            "corpus-mobilenet-v1. " + _CORPUS_BOUNDS),
+    "corpus-dscnn": (_corpus_kind(corpus_dscnn),
+                     "DS-CNN for audio: a T x F x 1 spectrogram (T 25..99, F 10..40), a "
+                     "kh x kw (3..10 x 3..4) CONV_2D or depthwise with multiplier 8, 2-6 "
+                     "depthwise-separable blocks of 16..172 filters, AVERAGE_POOL or "
+                     "flatten, FC + SOFTMAX. " + _CORPUS_BOUNDS),
+    "corpus-resnet": (_corpus_kind(corpus_resnet),
+                      "ResNet-style stacks: a 3/5/7 stem, 2-4 stages of 1-2 blocks (two "
+                      "3x3 convs, ADD + RELU with an identity or a 1x1 stride-2 projection "
+                      "shortcut), AVERAGE_POOL + FC + SOFTMAX. " + _CORPUS_BOUNDS),
+    "corpus-cnn-fc": (_corpus_kind(corpus_cnn_fc),
+                      "plain CNN + FC: 2-5 3x3 / 5x5 convs, each halving the map by stride "
+                      "2 or AVERAGE_POOL_2D 2x2, flatten, 0-2 hidden FC + RELU, FC + "
+                      "SOFTMAX. " + _CORPUS_BOUNDS),
+    "corpus-fc-autoencoder": (_corpus_kind(corpus_fc_autoencoder),
+                              "FC autoencoder: [1, D] (D 32..640), 2-4 + 2-4 FC + RELU "
+                              "layers of 24..320 units around a 4..32 bottleneck, FC -> D. "
+                              + _CORPUS_BOUNDS),
+    "corpus-concat-branches": (_corpus_kind(corpus_concat_branches),
+                               "branches joined by CONCATENATION: a stride-2 stem, 1-4 fire "
+                               "or inception modules (2-4 branches of 1x1, 3x3, double 3x3, "
+                               "MAX_POOL + 1x1), MAX_POOL or conv downsampling, "
+                               "AVERAGE_POOL + FC + SOFTMAX. " + _CORPUS_BOUNDS),
+})
+CORPUS_FAMILIES = [k for k in KINDS if k.startswith("corpus-")]
 
 
 def build_graph(kind, seed):

@@ -64,7 +64,8 @@ int64_t fittingSegmentSize(LayerOpInterface layer,
 }
 
 /// Replaces `op` by the layers of its body, each with a segment size that
-/// fits `limits`.
+/// fits `limits`. A layer whose default segments fit is left unset, so that
+/// vmcu-select-segment-sizes may still level it with the others.
 void unfuse(BottleneckOp op, const FusedPlanLimits &limits) {
   OpBuilder b(op);
   IRMapping mapping;
@@ -73,9 +74,11 @@ void unfuse(BottleneckOp op, const FusedPlanLimits &limits) {
   for (Operation &inner : body.without_terminator()) {
     Operation *copy = b.clone(inner, mapping);
     auto layer = dyn_cast<LayerOpInterface>(copy);
-    if (layer && !layer.getSegmentSizeBytes())
-      copy->setAttr("segment_bytes",
-                    b.getI64IntegerAttr(fittingSegmentSize(layer, limits)));
+    if (!layer || layer.getSegmentSizeBytes())
+      continue;
+    int64_t size = fittingSegmentSize(layer, limits);
+    if (size != segmentSizeCandidates(layer).front())
+      copy->setAttr("segment_bytes", b.getI64IntegerAttr(size));
   }
   Value result = mapping.lookup(body.getTerminator()->getOperand(0));
   op.getOutput().replaceAllUsesWith(result);

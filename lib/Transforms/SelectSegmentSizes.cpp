@@ -30,6 +30,40 @@ namespace {
 /// leaves to --ram-kb; the three shared models are within it as well.
 constexpr int64_t kMaxWrapOverhead = 8;
 
+/// Plans the wrap leveling evaluates at most (each tiles and places a copy
+/// of the module).
+constexpr int kMaxWrapTrials = 8;
+
+/// Above this the pool's alignment is no longer a usable plan, and its
+/// divisors are not enumerated.
+constexpr int64_t kMaxAlignment = int64_t(1) << 40;
+
+/// The lcm of the segment sizes, if it stays below kMaxAlignment.
+std::optional<int64_t> segmentLcm(ArrayRef<int64_t> sizes) {
+  int64_t lcm = 1;
+  for (int64_t size : sizes) {
+    lcm = std::lcm(lcm, size);
+    if (lcm > kMaxAlignment)
+      return std::nullopt;
+  }
+  return lcm;
+}
+
+/// The divisors of `n`, largest first.
+SmallVector<int64_t> divisorsDescending(int64_t n) {
+  SmallVector<int64_t> small, large;
+  for (int64_t d = 1; d * d <= n; ++d) {
+    if (n % d != 0)
+      continue;
+    small.push_back(d);
+    if (d != n / d)
+      large.push_back(n / d);
+  }
+  SmallVector<int64_t> all(large.begin(), large.end());
+  all.append(small.rbegin(), small.rend());
+  return all;
+}
+
 struct VMCUSelectSegmentSizesPass
     : vmcu::impl::VMCUSelectSegmentSizesPassBase<VMCUSelectSegmentSizesPass> {
   using Base::Base;
@@ -41,8 +75,11 @@ struct VMCUSelectSegmentSizesPass
       return; // vmcu-tile reports a missing entry.
     layers = chainLayers(func);
     candidates.clear();
+    fixedSizes.clear();
     for (LayerOpInterface layer : layers) {
-      if (std::optional<uint64_t> fixed = layer.getSegmentSizeBytes())
+      std::optional<uint64_t> fixed = layer.getSegmentSizeBytes();
+      fixedSizes.push_back(fixed.has_value());
+      if (fixed)
         candidates.push_back({static_cast<int64_t>(*fixed)});
       else
         candidates.push_back(segmentSizeCandidates(layer));
@@ -74,14 +111,12 @@ struct VMCUSelectSegmentSizesPass
   /// segments. Without one, reports the smallest plan found.
   LogicalResult fitBudget(SmallVectorImpl<int64_t> &sizes, PlanTrial &current) {
     int64_t budget = ramKb * kBytesPerKiB;
-    int64_t lcm = 1;
-    for (int64_t size : sizes)
-      lcm = std::lcm(lcm, size);
+    std::optional<int64_t> lcm = segmentLcm(sizes);
     PlanTrial smallest = current;
-    for (int64_t align = lcm; align >= 1 && current.sramBytes() > budget;
-         --align) {
-      if (lcm % align != 0)
-        continue;
+    for (int64_t align :
+         lcm ? divisorsDescending(*lcm) : SmallVector<int64_t>{1}) {
+      if (current.sramBytes() <= budget)
+        break;
       SmallVector<int64_t> trialSizes = sizesDividing(align);
       if (ArrayRef<int64_t>(trialSizes) == ArrayRef<int64_t>(sizes))
         continue;
@@ -107,25 +142,36 @@ struct VMCUSelectSegmentSizesPass
     return failure();
   }
 
-  /// The layers' segment sizes when each takes its largest candidate that
-  /// divides `align`.
-  SmallVector<int64_t> sizesDividing(int64_t align) const {
+  /// The layers' segment sizes when each takes its largest option (from
+  /// `table`) that divides `align`; a layer with none takes the option
+  /// that raises the alignment least (the largest on a tie).
+  static SmallVector<int64_t>
+  sizesDividing(int64_t align, ArrayRef<SmallVector<int64_t>> table) {
     SmallVector<int64_t> sizes;
-    for (ArrayRef<int64_t> options : candidates) {
+    for (ArrayRef<int64_t> options : table) {
       const int64_t *fit = llvm::find_if(
           options, [&](int64_t size) { return align % size == 0; });
-      sizes.push_back(fit != options.end() ? *fit : options.back());
+      if (fit == options.end())
+        fit = llvm::min_element(options, [&](int64_t a, int64_t b) {
+          return std::lcm(a, align) < std::lcm(b, align);
+        });
+      sizes.push_back(*fit);
     }
     return sizes;
+  }
+  SmallVector<int64_t> sizesDividing(int64_t align) const {
+    return sizesDividing(align, candidates);
   }
 
   /// Without a budget, the pool's capacity is still a multiple of every
   /// segment size. Where channel counts with different odd factors make
   /// that lcm large (layers of 27, 47 and 80 channels: an lcm of
   /// 101,520 B over a largest layer of 23,328 B), the rounding, not any
-  /// layer, sets the arena. Then the layers take the segments of the
-  /// largest alignment whose rounding of the largest footprint stays
-  /// within 1/kMaxWrapOverhead of it, if that plan needs less SRAM.
+  /// layer, sets the arena. Then the pass plans with the segments of the
+  /// alignments, largest first, whose rounding of the largest footprint
+  /// stays within 1/kMaxWrapOverhead of it (each layer its largest divisor
+  /// of the alignment, SIMD multiples first), and keeps the plan needing
+  /// the least SRAM; it stops at the first plan within the slack.
   void levelWrapAlignment(SmallVectorImpl<int64_t> &sizes, PlanTrial &current) {
     int64_t worst = current.worstBytes();
     auto withinOverhead = [&](int64_t bytes) {
@@ -133,21 +179,45 @@ struct VMCUSelectSegmentSizesPass
     };
     if (withinOverhead(current.arenaBytes))
       return;
-    int64_t lcm = 1;
-    for (int64_t size : sizes)
-      lcm = std::lcm(lcm, size);
-    for (int64_t align = lcm; align >= 1; --align) {
-      if (lcm % align != 0 || !withinOverhead(llvm::alignTo(worst, align)))
+    std::optional<int64_t> lcm = segmentLcm(sizes);
+    if (!lcm)
+      return;
+    SmallVector<SmallVector<int64_t>> divisors = divisorCandidates();
+    SmallVector<SmallVector<int64_t>> tried = {
+        SmallVector<int64_t>(sizes.begin(), sizes.end())};
+    int trials = 0;
+    for (int64_t align : divisorsDescending(*lcm)) {
+      int64_t rounded = llvm::alignTo(worst, align);
+      if (!withinOverhead(rounded) || rounded >= current.arenaBytes)
         continue;
-      SmallVector<int64_t> trialSizes = sizesDividing(align);
+      SmallVector<int64_t> trialSizes = sizesDividing(align, divisors);
+      if (llvm::is_contained(tried, trialSizes))
+        continue;
+      tried.push_back(trialSizes);
       FailureOr<PlanTrial> trial = evaluate(trialSizes);
       if (succeeded(trial) && trial->sramBytes() < current.sramBytes()) {
         sizes.assign(trialSizes);
         current = *trial;
         ++numLeveledAlignments;
       }
-      return;
+      if (withinOverhead(current.arenaBytes) || ++trials == kMaxWrapTrials)
+        return;
     }
+  }
+
+  /// Each layer's candidates followed by the other divisors of its largest
+  /// candidate, largest first: sizes that are not SIMD multiples are slower
+  /// but let an odd channel count meet the others' alignment.
+  SmallVector<SmallVector<int64_t>> divisorCandidates() const {
+    SmallVector<SmallVector<int64_t>> table;
+    for (auto [options, fixed] : llvm::zip_equal(candidates, fixedSizes)) {
+      SmallVector<int64_t> all(options.begin(), options.end());
+      for (int64_t d = fixed ? 0 : options.front(); d >= 1; --d)
+        if (options.front() % d == 0 && !llvm::is_contained(options, d))
+          all.push_back(d);
+      table.push_back(std::move(all));
+    }
+    return table;
   }
 
   /// Without a budget, a kernel whose stack buffers stand above every
@@ -184,6 +254,8 @@ struct VMCUSelectSegmentSizesPass
 
   SmallVector<LayerOpInterface> layers;
   SmallVector<SmallVector<int64_t>> candidates;
+  /// Whether each layer's segment_bytes was set before this pass.
+  SmallVector<bool> fixedSizes;
 
   /// Tiles and places a copy of the module with `sizes`.
   FailureOr<PlanTrial> evaluate(ArrayRef<int64_t> sizes) {

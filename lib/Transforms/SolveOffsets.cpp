@@ -114,6 +114,29 @@ MemoryReport buildReport(SegmentPoolOp pool, ArrayRef<PlacedKernel> kernels,
   return report;
 }
 
+/// The distances d in [lo, hi] whose output base `inBase - d * r` is a
+/// multiple of `outAlign`, visited in increasing order. They repeat with the
+/// period outAlign / gcd(r, outAlign), so each placement searches one
+/// period beyond the safe range, not the whole pool's alignment (an lcm of
+/// segment sizes that reached 40 M units on a generated model).
+void forEachAlignedDistance(int64_t lo, int64_t hi, int64_t inBase, int64_t r,
+                            int64_t outAlign,
+                            function_ref<void(int64_t)> visit) {
+  int64_t period = outAlign / std::gcd(r, outAlign);
+  int64_t first = lo;
+  while (first < lo + period && floorMod(inBase - first * r, outAlign) != 0)
+    ++first;
+  if (first == lo + period)
+    return;
+  for (int64_t d = first; d <= hi; d += period)
+    visit(d);
+}
+
+/// Distances beyond the safe range searched for an aligned one.
+int64_t alignmentSlack(int64_t r, int64_t outAlign) {
+  return outAlign / std::gcd(r, outAlign) + 1;
+}
+
 /// Places the output of kernel `k` when more tensors than its input are
 /// live: each skip tensor it reads constrains the distance through its own
 /// exact forbidden set, and every `held` tensor must not be overlapped at
@@ -124,8 +147,7 @@ LogicalResult placeWithLiveTensors(size_t k,
                                    MutableArrayRef<PlacedKernel> kernels,
                                    ArrayRef<unsigned> held,
                                    ArrayRef<int64_t> base,
-                                   ArrayRef<int64_t> units, int64_t outAlign,
-                                   int64_t wrapAlign) {
+                                   ArrayRef<int64_t> units, int64_t outAlign) {
   PlacedKernel &kernel = kernels[k];
   const an::KernelPattern &p = kernel.pattern;
   int64_t r = kernel.unitsPerSegment;
@@ -140,22 +162,22 @@ LogicalResult placeWithLiveTensors(size_t k,
   }
 
   // Output bases below `lo - outUnits` or above `hi` overlap nothing.
-  int64_t slack = wrapAlign + 1;
+  int64_t slack = alignmentSlack(r, outAlign);
   int64_t dMin = (base[in] - hi) / r - slack;
   int64_t dMax = (base[in] - lo + outUnits) / r + slack;
   std::optional<int64_t> best;
   int64_t bestSpan = 0;
-  for (int64_t d = dMin; d <= dMax; ++d) {
+  forEachAlignedDistance(dMin, dMax, base[in], r, outAlign, [&](int64_t d) {
     int64_t outBase = base[in] - d * r;
-    if (floorMod(outBase, outAlign) != 0 || isForbidden(kernel.forbidden, d))
-      continue;
+    if (isForbidden(kernel.forbidden, d))
+      return;
     bool safe = true;
     for (auto [i, skip] : llvm::enumerate(kernel.skips))
       safe &= !isForbidden(kernel.skipForbidden[i], (base[skip] - outBase) / r);
     for (unsigned t : held)
       safe &= outBase + outUnits <= base[t] || base[t] + units[t] <= outBase;
     if (!safe)
-      continue;
+      return;
     int64_t span = std::max(hi, outBase + outUnits) - std::min(lo, outBase);
     auto key = [](int64_t spanUnits, int64_t dist) {
       return std::make_tuple(spanUnits, std::abs(dist), dist);
@@ -164,7 +186,7 @@ LogicalResult placeWithLiveTensors(size_t k,
       best = d;
       bestSpan = span;
     }
-  }
+  });
   if (!best)
     return kernel.op.emitOpError("found no safe aligned distance");
   kernel.distance = *best;
@@ -379,17 +401,16 @@ LogicalResult placeAlone(size_t k, PoolPlan &plan) {
   const an::KernelPattern &p = kernel.pattern;
   int64_t r = kernel.unitsPerSegment;
   std::optional<int64_t> best;
-  int64_t slack = plan.wrapAlign + 1;
+  int64_t outAlign = plan.align[kernel.output];
+  int64_t slack = alignmentSlack(r, outAlign);
   // Every d <= -I or >= O is safe; the best aligned one lies within.
-  for (int64_t d = -p.inputSegments - slack; d <= p.outputSegments + slack;
-       ++d) {
-    if (floorMod(plan.base[kernel.input] - d * r, plan.align[kernel.output]) !=
-            0 ||
-        isForbidden(kernel.forbidden, d))
-      continue;
-    if (!best || an::isBetterDistance(p, d, *best))
-      best = d;
-  }
+  forEachAlignedDistance(-p.inputSegments - slack, p.outputSegments + slack,
+                         plan.base[kernel.input], r, outAlign, [&](int64_t d) {
+                           if (isForbidden(kernel.forbidden, d))
+                             return;
+                           if (!best || an::isBetterDistance(p, d, *best))
+                             best = d;
+                         });
   if (!best)
     return kernel.op.emitOpError("found no safe aligned distance");
   kernel.distance = *best;
@@ -410,9 +431,9 @@ LogicalResult placeKernels(PoolPlan &plan) {
     int64_t r = kernel.unitsPerSegment;
     if (kernel.skips.empty() && plan.held[k].empty()
             ? failed(placeAlone(k, plan))
-            : failed(placeWithLiveTensors(
-                  k, plan.kernels, plan.held[k], plan.base, plan.units,
-                  plan.align[kernel.output], plan.wrapAlign)))
+            : failed(placeWithLiveTensors(k, plan.kernels, plan.held[k],
+                                          plan.base, plan.units,
+                                          plan.align[kernel.output])))
       return failure();
     plan.base[kernel.output] = plan.base[kernel.input] - kernel.distance * r;
     if (kernel.op.getWorkspace()) {

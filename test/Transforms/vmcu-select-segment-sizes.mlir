@@ -48,9 +48,26 @@ func.func @main(%x: tensor<1x3x3x256xi8>) -> tensor<1x3x3x256xi8> {
 // Without ram-kb, a pool whose rounding to the segments' lcm dwarfs every
 // layer takes smaller segments: convs over 27, 47 and 80 channels have
 // default segments 27, 47 and 80 (lcm 101,520 B; the pool 203,040 B for
-// a largest footprint under 10 KB); leveled to the largest alignment
-// within 1/8 of that footprint, the pool is 10,152 B.
+// a largest footprint under 3 KB); leveled to the largest alignment
+// within 1/8 of that footprint (540: the 47-channel conv takes 1-byte
+// segments, the 80-channel ones 20), the pool is 3,240 B.
 // RUN: vmcu-opt %S/Inputs/odd-channels.mlir --vmcu-tile --vmcu-solve-offsets | FileCheck %s --check-prefix=ODD
 // ODD: vmcu.segment_pool : !vmcu.pool<segments = 203040, segment_bytes = 1>
 // RUN: vmcu-opt %S/Inputs/odd-channels.mlir --vmcu-select-segment-sizes --vmcu-tile --vmcu-solve-offsets | FileCheck %s --check-prefix=LEVELED
-// LEVELED: vmcu.segment_pool : !vmcu.pool<segments = 10152, segment_bytes = 1>
+// LEVELED: vmcu.segment_pool : !vmcu.pool<segments = 3240, segment_bytes = 1>
+// LEVELED: vmcu.kernel "conv2d_0" {{.*}}segment_bytes = 27 : i64
+// LEVELED: vmcu.kernel "conv2d_2" {{.*}}segment_bytes = 1 : i64
+// LEVELED: vmcu.kernel "conv2d_4" {{.*}}segment_bytes = 20 : i64
+
+// A layer whose channels are a prime (13) has no SIMD-multiple segment
+// size but its own: leveling gives it a divisor that is not a multiple of
+// 4 (here 1), so the others keep theirs where they divide the alignment.
+// Default segments 13, 1, 17, 1, 80 (lcm 17,680 B) make the pool 35,360 B;
+// leveled to the alignment 340 (17 x 20): 3,060 B.
+// RUN: vmcu-opt %S/Inputs/prime-channels.mlir --vmcu-tile --vmcu-solve-offsets | FileCheck %s --check-prefix=PRIME
+// PRIME: vmcu.segment_pool : !vmcu.pool<segments = 35360, segment_bytes = 1>
+// RUN: vmcu-opt %S/Inputs/prime-channels.mlir --vmcu-select-segment-sizes --vmcu-tile --vmcu-solve-offsets | FileCheck %s --check-prefix=PRIME-LEVELED
+// PRIME-LEVELED: vmcu.segment_pool : !vmcu.pool<segments = 3060, segment_bytes = 1>
+// PRIME-LEVELED: vmcu.kernel "conv2d_0" {{.*}}segment_bytes = 1 : i64
+// PRIME-LEVELED: vmcu.kernel "conv2d_2" {{.*}}segment_bytes = 17 : i64
+// PRIME-LEVELED: vmcu.kernel "conv2d_4" {{.*}}segment_bytes = 20 : i64

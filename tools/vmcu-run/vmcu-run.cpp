@@ -65,21 +65,26 @@ struct Board {
   llvm::StringRef linkerScript;
   /// The FLASH region of the linker script (its VMCU_FLASH_SIZE).
   uint64_t flashBytes;
+  /// The RAM region of the linker script (its VMCU_RAM_SIZE).
+  uint64_t ramBytes;
 };
 
-/// Both MPS2 boards map 4 MiB of ZBT SSRAM1 at 0 as flash
-/// (runtime/boards/mps2-an386.ld and mps2-an500.ld).
+/// Both MPS2 boards map 4 MiB of ZBT SSRAM1 at 0 as flash and 4 MiB of
+/// SSRAM2&3 as RAM (runtime/boards/mps2-an386.ld and mps2-an500.ld).
 constexpr uint64_t kMps2FlashBytes = 4 * kBytesPerKiB * kBytesPerKiB;
+constexpr uint64_t kMps2RamBytes = 4 * kBytesPerKiB * kBytesPerKiB;
 
 constexpr Board kBoards[] = {
     {TargetCpu::CortexM4, "mps2-an386", "boards/mps2-an386.ld",
-     kMps2FlashBytes},
+     kMps2FlashBytes, kMps2RamBytes},
     {TargetCpu::CortexM7, "mps2-an500", "boards/mps2-an500.ld",
-     kMps2FlashBytes},
+     kMps2FlashBytes, kMps2RamBytes},
 };
 
 /// What GNU ld prints when a section does not fit its memory region.
 constexpr llvm::StringLiteral kLinkerOverflowMessage = "overflowed by";
+/// What it prints when the RAM region is the one that does not fit.
+constexpr llvm::StringLiteral kLinkerRamOverflowMessage = "region `RAM'";
 
 /// Flags of runtime/README.md's link command (besides -mcpu and -T).
 constexpr llvm::StringLiteral kLinkFlags[] = {
@@ -375,6 +380,11 @@ static int runMain(int argc, char **argv) {
     return fail(describeFlash(flash, board) +
                 "; it does not fit (try --widen-weights=false, which "
                 "halves the widened weights)");
+  if (static_cast<uint64_t>(model->arenaBytes) > board.ramBytes)
+    return fail(llvm::formatv("the model's arena needs {0} B of RAM, and "
+                              "{1}'s RAM holds {2} B",
+                              model->arenaBytes, board.machine, board.ramBytes)
+                    .str());
   uint64_t inputSize = (*inputBytes)->getBufferSize();
   if (inputSize != static_cast<uint64_t>(model->inputBytes))
     return fail("input file '" + opts.input + "' has " + Twine(inputSize) +
@@ -444,6 +454,13 @@ static int runMain(int argc, char **argv) {
   int rc = execute(*cc, link, linkLog, /*timeoutSeconds=*/0, error);
   if (rc != 0) {
     auto log = llvm::MemoryBuffer::getFile(linkLog);
+    if (log && (*log)->getBuffer().contains(kLinkerRamOverflowMessage))
+      return fail(llvm::formatv("the model's arena ({0} B), the runtime's "
+                                "data and its stack do not fit {1}'s RAM "
+                                "({2} B; the linker: {3})",
+                                model->arenaBytes, board.machine,
+                                board.ramBytes, (*log)->getBuffer().trim())
+                      .str());
     if (log && (*log)->getBuffer().contains(kLinkerOverflowMessage))
       return fail(describeFlash(flash, board) +
                   "; with the runtime it does not fit (the linker: " +

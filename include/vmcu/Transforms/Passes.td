@@ -457,6 +457,15 @@ def VMCUSelectSegmentSizesPass
     allows. If none fits, it fails with an `error:` giving the least SRAM
     found (arena and stack buffers) and the largest layer.
 
+    With `ram-kb=0`, where the pool's rounding to the lcm adds more than
+    1/8 of the largest layer's footprint, it levels the alignment: for the
+    alignments `A` dividing the lcm whose rounding of that footprint stays
+    within the 1/8, largest first (at most 8 plans), every layer takes its
+    largest candidate dividing `A`, here also the gcd's divisors that are
+    not SIMD multiples (a layer of 13 channels can take 1-byte segments),
+    or else the one that raises the alignment least; it keeps the plan of
+    least SRAM and stops at the first within the 1/8.
+
     With `ram-kb=0`, a kernel whose stack buffers stand above every other
     kernel's sets the stack alone (a window kernel's buffers grow with its
     segment: a 3x3 depthwise keeps 9 + 1 segments). It takes smaller

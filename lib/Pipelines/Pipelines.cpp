@@ -71,6 +71,8 @@ static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
   VMCUTilePassOptions tile;
   tile.windowCache = flags.windowCache;
   tile.widenWeights = flags.widenWeights;
+  tile.int8WeightKernels.assign(io.int8WeightKernels.begin(),
+                                io.int8WeightKernels.end());
   pm.addPass(createVMCUTilePass(tile));
   VMCUSolveOffsetsPassOptions solve;
   solve.maxArenaKb = flags.ramKb;

@@ -345,8 +345,9 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       maxScratch = std::max(maxScratch,
                             kernelScratchBytes(layer.op, layer.segmentBytes));
     for (auto [k, layer] : llvm::enumerate(chain)) {
-      tile::KernelEnv env{module,     pool,        unit,
-                          layer.name, windowCache, widenWeights};
+      bool widen =
+          widenWeights && !llvm::is_contained(int8WeightKernels, layer.name);
+      tile::KernelEnv env{module, pool, unit, layer.name, windowCache, widen};
       env.stackAllowanceBytes =
           maxScratch - kernelScratchBytes(layer.op, layer.segmentBytes);
       int64_t alsoLiveBytes = 0;

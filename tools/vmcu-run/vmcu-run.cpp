@@ -12,6 +12,7 @@
 #include "mlir/Support/Timing.h"
 #include "vmcu/Conversion/VMCUToLLVM/VMCUToLLVM.h"
 #include "vmcu/Tools/vmcuc/Compiler.h"
+#include "vmcu/Tools/vmcuc/FlashBudget.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -75,10 +76,10 @@ constexpr uint64_t kMps2FlashBytes = 4 * kBytesPerKiB * kBytesPerKiB;
 constexpr uint64_t kMps2RamBytes = 4 * kBytesPerKiB * kBytesPerKiB;
 
 constexpr Board kBoards[] = {
-    {TargetCpu::CortexM4, "mps2-an386", "boards/mps2-an386.ld",
-     kMps2FlashBytes, kMps2RamBytes},
-    {TargetCpu::CortexM7, "mps2-an500", "boards/mps2-an500.ld",
-     kMps2FlashBytes, kMps2RamBytes},
+    {TargetCpu::CortexM4, "mps2-an386", "boards/mps2-an386.ld", kMps2FlashBytes,
+     kMps2RamBytes},
+    {TargetCpu::CortexM7, "mps2-an500", "boards/mps2-an500.ld", kMps2FlashBytes,
+     kMps2RamBytes},
 };
 
 /// What GNU ld prints when a section does not fit its memory region.
@@ -372,14 +373,22 @@ static int runMain(int argc, char **argv) {
   compileOptions.memoryReport = opts.report;
   opts.shared.apply(compileOptions);
   compileOptions.toolName = kToolName.str();
+  FailureOr<std::vector<std::string>> int8Kernels =
+      chooseInt8WeightKernels(opts.model, compileOptions);
+  if (failed(int8Kernels))
+    return 1;
+  compileOptions.int8WeightKernels = *int8Kernels;
   FailureOr<CompiledModel> model = compileModelFile(opts.model, compileOptions);
-  if (failed(model))
+  if (failed(model) ||
+      failed(checkFlashBudget(opts.model, model->object, compileOptions)))
     return 1;
   ObjectFlash flash = getObjectFlash(model->object);
   if (flash.totalBytes() > board.flashBytes)
     return fail(describeFlash(flash, board) +
-                "; it does not fit (try --widen-weights=false, which "
-                "halves the widened weights)");
+                llvm::formatv("; it does not fit (try --flash-kb={0}, which "
+                              "keeps int8 weights where they fit least)",
+                              board.flashBytes / kBytesPerKiB)
+                    .str());
   if (static_cast<uint64_t>(model->arenaBytes) > board.ramBytes)
     return fail(llvm::formatv("the model's arena needs {0} B of RAM, and "
                               "{1}'s RAM holds {2} B",

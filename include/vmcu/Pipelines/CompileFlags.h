@@ -30,6 +30,7 @@ namespace mlir::vmcu {
 struct CompileFlags {
   TargetCpu cpu = TargetCpu::CortexM4;
   unsigned ramKb = 0;
+  unsigned flashKb = 0;
   Schedule schedule = Schedule::Auto;
   TraversalOrder order = TraversalOrder::Auto;
   unsigned windowCache = 0;
@@ -49,6 +50,15 @@ struct CompileFlags {
         "fit) and segments shrink to fit it; a budget no plan fits is an "
         "error. 0 (default): the arena of the smallest plan, so speed never "
         "costs RAM");
+    binder.option(
+        "flash-kb", flashKb,
+        "Flash budget in KiB: code, weights and tables of the object. Where "
+        "the default plan exceeds it, layers keep int8 instead of widened "
+        "int16 weights, those whose widening saves the fewest MACs per "
+        "flash byte first; a budget that even int8 weights exceed is an "
+        "error. Applied by vmcuc and vmcu-run, which emit the object (the "
+        "vmcu-tosa-to-llvm pipeline stops before it). 0 (default): no "
+        "budget");
     binder.option("schedule", schedule, "How fused inverted bottlenecks run",
                   kSchedules);
     binder.option("order", order,

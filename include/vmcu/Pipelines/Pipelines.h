@@ -13,6 +13,8 @@
 #include "vmcu/Pipelines/CompileFlags.h"
 
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace mlir {
 class OpPassManager;
@@ -41,6 +43,9 @@ struct PipelineIO {
   std::string memoryReport;
   /// Where vmcu-solve-offsets draws the arena as SVG (empty: none).
   std::string memorySvg;
+  /// Layers that keep int8 weights (vmcu-tile's int8-weight-kernels), as
+  /// the flash budget chose them (FlashBudget.h).
+  std::vector<std::string> int8WeightKernels;
 };
 
 /// The options of `vmcu-tosa-to-llvm`: every CompileFlags option (bound

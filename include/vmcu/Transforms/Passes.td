@@ -229,6 +229,10 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
            "single-row GEMMs (fully connected layers on one vector) as "
            "int16 pairs, so the register tiles unpack no weight: faster, "
            "twice those weights' flash. false keeps int8 weights">,
+    ListOption<"int8WeightKernels", "int8-weight-kernels", "std::string",
+               "Layers (by kernel name) that keep int8 weights although "
+               "widen-weights is on: the flash budget's choice (vmcuc and "
+               "vmcu-run --flash-kb)">,
   ];
 }
 

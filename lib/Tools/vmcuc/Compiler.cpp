@@ -136,7 +136,8 @@ mlir::vmcu::lowerToLLVMDialect(ModuleOp module, const CompileOptions &options) {
   if (!options.memorySvg.empty() && !pipelineRunsOffsetSolver(input))
     return fail(options, "--memory-svg needs vmcu-solve-offsets, which the "
                          "vmcu-tiled input stage skips");
-  PipelineIO io{input, options.memoryReport, options.memorySvg};
+  PipelineIO io{input, options.memoryReport, options.memorySvg,
+                options.int8WeightKernels};
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
   if (failed(applyPassManagerCLOptions(pm)))
     return fail(options, "invalid pass manager options");

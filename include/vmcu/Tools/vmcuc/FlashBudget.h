@@ -1,0 +1,50 @@
+//===- FlashBudget.h - fit a model's object into --flash-kb -----*- C++ -*-===//
+//
+// The flash of an emitted object per layer (its kernel function and its
+// tables, found by symbol name), and the choice of the layers that keep
+// int8 weights so that the object fits a flash budget.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VMCU_TOOLS_VMCUC_FLASHBUDGET_H
+#define VMCU_TOOLS_VMCUC_FLASHBUDGET_H
+
+#include "vmcu/Tools/vmcuc/Compiler.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::vmcu {
+
+/// The flash one layer's kernel takes in an object.
+struct LayerFlash {
+  /// Its kernel function (`vmcu_kernel_<k>_<name>`).
+  uint64_t codeBytes = 0;
+  /// Its constant tables (`<name>_<suffix>` globals: weights, biases,
+  /// requantization).
+  uint64_t tableBytes = 0;
+  uint64_t totalBytes() const { return codeBytes + tableBytes; }
+};
+
+/// Per kernel name, the flash of its code and tables in `object` (an
+/// object emitted by emitObject()); empty if it is not an ELF object.
+llvm::StringMap<LayerFlash> getLayerFlash(ArrayRef<char> object);
+
+/// With options.flags.flashKb set, compiles `inputPath` with widened
+/// weights; if that exceeds the budget, also with int8 weights, and returns
+/// the layers that keep int8 weights, fewest MACs per byte saved first,
+/// until the object fits (verified by compiling it). Empty if the default
+/// plan fits or there is no budget. Fails with an error naming the code,
+/// weight and table bytes when even int8 weights do not fit.
+FailureOr<std::vector<std::string>>
+chooseInt8WeightKernels(StringRef inputPath, const CompileOptions &options);
+
+/// Fails with an error located at `inputPath` if `object` exceeds
+/// options.flags.flashKb (when set).
+LogicalResult checkFlashBudget(StringRef inputPath, ArrayRef<char> object,
+                               const CompileOptions &options);
+
+} // namespace mlir::vmcu
+
+#endif // VMCU_TOOLS_VMCUC_FLASHBUDGET_H

@@ -1,0 +1,277 @@
+//===- FlashBudget.cpp - fit a model's object into --flash-kb -------------===//
+//
+// Widened (int16) weights make GEMM tiles faster and double those weights'
+// flash. Under a flash budget the layers give them up where they buy the
+// least: the saving of widening is about one unpack per weight word per
+// use, so proportional to the layer's MACs, and the cost is the bytes the
+// objects measure. Both sides come from compiled objects, not estimates.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vmcu/Tools/vmcuc/FlashBudget.h"
+
+#include "vmcu/Support/Units.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::vmcu;
+
+namespace {
+
+/// The prefix of a kernel's function symbol, before `<k>_<name>`
+/// (vmcu-outline-kernels).
+constexpr llvm::StringLiteral kKernelSymbolPrefix = "vmcu_kernel_";
+/// The prefix LLVM gives private globals' local symbols.
+constexpr llvm::StringLiteral kPrivateSymbolPrefix = ".L";
+
+LogicalResult fail(const CompileOptions &options, const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), options.toolName) << message << "\n";
+  return failure();
+}
+
+/// The kernel name in a function symbol `vmcu_kernel_<k>_<name>`, else "".
+StringRef kernelOfFunction(StringRef symbol) {
+  if (!symbol.consume_front(kKernelSymbolPrefix))
+    return {};
+  StringRef digits = symbol.take_while(llvm::isDigit);
+  if (digits.empty() || !symbol.drop_front(digits.size()).starts_with("_"))
+    return {};
+  return symbol.drop_front(digits.size() + 1);
+}
+
+/// The sized symbols of an ELF object, by name.
+std::vector<std::pair<std::string, uint64_t>>
+sizedSymbols(ArrayRef<char> object, bool code) {
+  std::vector<std::pair<std::string, uint64_t>> symbols;
+  llvm::MemoryBufferRef ref(StringRef(object.data(), object.size()), "model");
+  auto file = llvm::object::ObjectFile::createObjectFile(ref);
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return symbols;
+  }
+  auto *elf = dyn_cast<llvm::object::ELFObjectFileBase>(file->get());
+  if (!elf)
+    return symbols;
+  for (llvm::object::ELFSymbolRef symbol : elf->symbols()) {
+    llvm::Expected<StringRef> name = symbol.getName();
+    llvm::Expected<llvm::object::SymbolRef::Type> type = symbol.getType();
+    if (!name || !type) {
+      if (!name)
+        llvm::consumeError(name.takeError());
+      if (!type)
+        llvm::consumeError(type.takeError());
+      continue;
+    }
+    bool isCode = *type == llvm::object::SymbolRef::ST_Function;
+    if (isCode == code && symbol.getSize() > 0)
+      symbols.emplace_back(name->str(), symbol.getSize());
+  }
+  return symbols;
+}
+
+/// The MACs of every layer in the memory report at `path`, by name.
+llvm::StringMap<int64_t> readLayerMacs(StringRef path) {
+  llvm::StringMap<int64_t> macs;
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return macs;
+  llvm::Expected<llvm::json::Value> report =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!report) {
+    llvm::consumeError(report.takeError());
+    return macs;
+  }
+  const llvm::json::Object *fields = report->getAsObject();
+  const llvm::json::Array *layers =
+      fields ? fields->getArray("layers") : nullptr;
+  if (!layers)
+    return macs;
+  for (const llvm::json::Value &layer : *layers)
+    if (const llvm::json::Object *l = layer.getAsObject())
+      if (std::optional<StringRef> name = l->getString("name"))
+        macs[*name] = l->getInteger("macs").value_or(0);
+  return macs;
+}
+
+/// A compiled object and the memory report written with it.
+struct Trial {
+  SmallVector<char, 0> object;
+  llvm::StringMap<int64_t> macs;
+};
+
+FailureOr<Trial> compileTrial(StringRef inputPath, CompileOptions options) {
+  SmallString<128> report;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("vmcu-flash", "json", report)) {
+    (void)fail(options, "cannot create a temporary file: " + ec.message());
+    return failure();
+  }
+  options.memoryReport = report.str().str();
+  options.memorySvg.clear();
+  FailureOr<CompiledModel> model = compileModelFile(inputPath, options);
+  Trial trial;
+  if (succeeded(model)) {
+    trial.object = std::move(model->object);
+    trial.macs = readLayerMacs(report);
+  }
+  llvm::sys::fs::remove(report);
+  if (failed(model))
+    return failure();
+  return trial;
+}
+
+/// A layer whose int8 weights save flash.
+struct Candidate {
+  std::string kernel;
+  uint64_t savedBytes;
+  int64_t macs;
+};
+
+/// The layers that take less flash with int8 weights, fewest MACs per
+/// byte saved first.
+std::vector<Candidate> rankCandidates(const Trial &wide, const Trial &narrow) {
+  llvm::StringMap<LayerFlash> wideFlash = getLayerFlash(wide.object);
+  llvm::StringMap<LayerFlash> narrowFlash = getLayerFlash(narrow.object);
+  std::vector<Candidate> candidates;
+  for (const auto &entry : wideFlash) {
+    auto it = narrowFlash.find(entry.getKey());
+    if (it == narrowFlash.end() ||
+        it->second.totalBytes() >= entry.getValue().totalBytes())
+      continue;
+    candidates.push_back(
+        {entry.getKey().str(),
+         entry.getValue().totalBytes() - it->second.totalBytes(),
+         wide.macs.lookup(entry.getKey())});
+  }
+  std::sort(candidates.begin(), candidates.end(),
+            [](const Candidate &a, const Candidate &b) {
+              // a.macs / a.saved < b.macs / b.saved, without division.
+              __int128 lhs = static_cast<__int128>(a.macs) * b.savedBytes;
+              __int128 rhs = static_cast<__int128>(b.macs) * a.savedBytes;
+              return lhs != rhs ? lhs < rhs : a.kernel < b.kernel;
+            });
+  return candidates;
+}
+
+uint64_t budgetBytes(const CompileOptions &options) {
+  return static_cast<uint64_t>(options.flags.flashKb) * kBytesPerKiB;
+}
+
+std::string describe(const ObjectFlash &flash) {
+  return llvm::formatv("{0} B (code {1} B, weights and tables {2} B)",
+                       flash.totalBytes(), flash.codeBytes, flash.constantBytes)
+      .str();
+}
+
+/// Prints `<model file>: error: <what> needs ... of flash, more than
+/// flash-kb=K (B B)`.
+void reportOverBudget(StringRef inputPath, const CompileOptions &options,
+                      StringRef what, const ObjectFlash &flash) {
+  llvm::WithColor::error(llvm::errs(), inputPath)
+      << llvm::formatv("{0} needs {1} of flash, more than flash-kb={2} ({3} B)",
+                       what, describe(flash), options.flags.flashKb,
+                       budgetBytes(options))
+      << "\n";
+}
+
+} // namespace
+
+llvm::StringMap<LayerFlash> mlir::vmcu::getLayerFlash(ArrayRef<char> object) {
+  llvm::StringMap<LayerFlash> layers;
+  for (const auto &[name, size] : sizedSymbols(object, /*code=*/true)) {
+    StringRef kernel = kernelOfFunction(name);
+    if (!kernel.empty())
+      layers[kernel].codeBytes += size;
+  }
+  for (const auto &[symbol, size] : sizedSymbols(object, /*code=*/false)) {
+    StringRef name = symbol;
+    name.consume_front(kPrivateSymbolPrefix);
+    // The longest kernel name the table's name extends with `_<suffix>`.
+    StringRef owner;
+    for (const auto &entry : layers) {
+      StringRef kernel = entry.getKey();
+      if (kernel.size() > owner.size() && name.size() > kernel.size() &&
+          name.starts_with(kernel) && name[kernel.size()] == '_')
+        owner = kernel;
+    }
+    if (!owner.empty())
+      layers[owner].tableBytes += size;
+  }
+  return layers;
+}
+
+FailureOr<std::vector<std::string>>
+mlir::vmcu::chooseInt8WeightKernels(StringRef inputPath,
+                                    const CompileOptions &options) {
+  std::vector<std::string> chosen;
+  if (options.flags.flashKb == 0)
+    return chosen;
+  uint64_t budget = budgetBytes(options);
+  FailureOr<Trial> wide = compileTrial(inputPath, options);
+  if (failed(wide))
+    return failure();
+  ObjectFlash wideFlash = getObjectFlash(wide->object);
+  if (wideFlash.totalBytes() <= budget)
+    return chosen;
+  if (!options.flags.widenWeights) {
+    reportOverBudget(inputPath, options, "the model", wideFlash);
+    return failure();
+  }
+  CompileOptions narrowOptions = options;
+  narrowOptions.flags.widenWeights = false;
+  FailureOr<Trial> narrow = compileTrial(inputPath, narrowOptions);
+  if (failed(narrow))
+    return failure();
+  ObjectFlash narrowFlash = getObjectFlash(narrow->object);
+  if (narrowFlash.totalBytes() > budget) {
+    reportOverBudget(inputPath, options,
+                     "the model, with int8 weights everywhere,", narrowFlash);
+    return failure();
+  }
+
+  // Take layers in rank order until the measured sizes predict a fit, then
+  // check the prediction on the object; the layers are compiled
+  // independently, so it holds up to section alignment.
+  std::vector<Candidate> ranked = rankCandidates(*wide, *narrow);
+  uint64_t predicted = wideFlash.totalBytes();
+  size_t taken = 0;
+  while (taken < ranked.size()) {
+    while (taken < ranked.size() && predicted > budget)
+      predicted -= std::min(predicted, ranked[taken++].savedBytes);
+    chosen.clear();
+    for (size_t i = 0; i < taken; ++i)
+      chosen.push_back(ranked[i].kernel);
+    CompileOptions trialOptions = options;
+    trialOptions.int8WeightKernels = chosen;
+    FailureOr<Trial> trial = compileTrial(inputPath, trialOptions);
+    if (failed(trial))
+      return failure();
+    uint64_t measured = getObjectFlash(trial->object).totalBytes();
+    if (measured <= budget)
+      return chosen;
+    predicted = measured;
+  }
+  // Every ranked layer taken: int8 everywhere, which fits.
+  chosen.clear();
+  for (const Candidate &candidate : ranked)
+    chosen.push_back(candidate.kernel);
+  return chosen;
+}
+
+LogicalResult mlir::vmcu::checkFlashBudget(StringRef inputPath,
+                                           ArrayRef<char> object,
+                                           const CompileOptions &options) {
+  ObjectFlash flash = getObjectFlash(object);
+  if (options.flags.flashKb == 0 || flash.totalBytes() <= budgetBytes(options))
+    return success();
+  reportOverBudget(inputPath, options, "the model", flash);
+  return failure();
+}

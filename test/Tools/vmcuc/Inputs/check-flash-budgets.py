@@ -1,0 +1,39 @@
+#!/usr/bin/python3
+"""Checks memory reports compiled under shrinking --flash-kb budgets: each
+object's flash (`flash_bytes`) fits its budget and equals the header's
+VMCU_FLASH_BYTES; the layers' code and tables add up to at most the flash;
+and the layers keeping int8 weights only grow as the budget shrinks (a
+larger budget never keeps a layer int8 that a smaller one widens).
+Arguments: REPORT.json:HEADER.h:KIB, in decreasing KIB (0: no budget)."""
+import json
+import re
+import sys
+
+ok = True
+previous = None
+for arg in sys.argv[1:]:
+    report_path, header_path, kib = arg.rsplit(":", 2)
+    kib = int(kib)
+    report = json.load(open(report_path))
+    flash = report["flash_bytes"]
+    header = open(header_path).read()
+    macro = int(re.search(r"#define VMCU_FLASH_BYTES (\d+)u", header).group(1))
+    layers = report["layers"]
+    int8 = {l["name"] for l in layers if l["int8_weights"]}
+    per_layer = sum(l["code_bytes"] + l["table_bytes"] for l in layers)
+    print(f"flash-kb={kib}: flash={flash} int8_layers={len(int8)}")
+    if kib and flash > kib * 1024:
+        print(f"flash-kb={kib}: flash {flash} over the budget {kib * 1024}")
+        ok = False
+    if macro != flash:
+        print(f"flash-kb={kib}: header says {macro}, report {flash}")
+        ok = False
+    if not 0 < per_layer <= flash:
+        print(f"flash-kb={kib}: layers add up to {per_layer} of {flash}")
+        ok = False
+    if previous is not None and not previous <= int8:
+        print(f"flash-kb={kib}: widens {sorted(previous - int8)}, int8 under a larger budget")
+        ok = False
+    previous = int8
+print(f"budgets={len(sys.argv) - 1} consistent={'yes' if ok else 'no'}")
+sys.exit(0 if ok else 1)

@@ -59,8 +59,11 @@ size_t vmcu_rt_stack_size(void);
  * true depth as long as the stack did not reach the heap or the arena). */
 int vmcu_rt_stack_overflowed(void);
 
-/* Core clock that QEMU 7.2 gives SysTick on mps2-an386 and mps2-an500. */
+/* Core clock that QEMU 7.2 gives SysTick on mps2-an386 and mps2-an500
+ * (mps2-an505: 20 MHz; vmcu-run defines it per board). */
+#ifndef VMCU_RT_CORE_CLOCK_HZ
 #define VMCU_RT_CORE_CLOCK_HZ 25000000u
+#endif
 /* Starts SysTick as a free-running 24-bit counter on the core clock with a
  * wrap interrupt (so the stack high-water mark may include one exception
  * frame); vmcu_rt_vtime_ns() then returns QEMU virtual nanoseconds since

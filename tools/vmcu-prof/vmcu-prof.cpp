@@ -52,13 +52,21 @@ constexpr llvm::StringLiteral kToolName = "vmcu-prof";
 /// (kFlashSizeSymbol, ...), which describe the same regions.
 struct Board {
   StringRef cpu;
+  /// The unicorn core that executes it.
+  uc_cpu_arm model;
   uint32_t flashBase, flashSize, ramBase, ramSize;
 };
 
 constexpr Board kBoards[] = {
     // runtime/boards/mps2-an386.ld: FLASH ORIGIN 0x00000000 LENGTH 4 MiB,
     // RAM ORIGIN 0x20000000 LENGTH 4 MiB.
-    {"cortex-m4", 0x00000000, 0x00400000, 0x20000000, 0x00400000},
+    {"cortex-m4", UC_CPU_ARM_CORTEX_M4, 0x00000000, 0x00400000, 0x20000000,
+     0x00400000},
+    // runtime/boards/mps2-an505.ld: FLASH ORIGIN 0x10000000 LENGTH 4 MiB,
+    // RAM ORIGIN 0x38000000 LENGTH 4 MiB. Timed with the Cortex-M4 table
+    // (docs/tools/vmcu-prof.md states why).
+    {"cortex-m33", UC_CPU_ARM_CORTEX_M33, 0x10000000, 0x00400000, 0x38000000,
+     0x00400000},
 };
 
 /// Linker-script symbols that give the regions: FLASH starts at the vector
@@ -182,7 +190,9 @@ struct ProfOptions {
       "output", cl::desc("Where to write the output bytes (default: nowhere)"),
       cl::value_desc("file"), cl::cat(category)};
   cl::opt<std::string> cpu{
-      "cpu", cl::desc("Core whose timing to model: cortex-m4 (the only one)"),
+      "cpu",
+      cl::desc("Core to run: cortex-m4, or cortex-m33 (an mps2-an505 ELF, "
+               "timed with the Cortex-M4 table)"),
       cl::init("cortex-m4"), cl::cat(category)};
   cl::opt<bool> perFunction{
       "per-function",
@@ -470,8 +480,9 @@ std::optional<std::string> Profiler::setUp(const Board &board) {
     uc = nullptr;
     return std::string("cannot start unicorn: ") + uc_strerror(err);
   }
-  if ((err = uc_ctl_set_cpu_model(uc, UC_CPU_ARM_CORTEX_M4)) != UC_ERR_OK)
-    return std::string("unicorn has no Cortex-M4 model: ") + uc_strerror(err);
+  if ((err = uc_ctl_set_cpu_model(uc, board.model)) != UC_ERR_OK)
+    return ("unicorn has no " + board.cpu + " model: ").str() +
+           uc_strerror(err);
   if ((err = uc_mem_map(uc, flashBase, flashSize, UC_PROT_ALL)) != UC_ERR_OK ||
       (err = uc_mem_map(uc, ramBase, ramSize, UC_PROT_ALL)) != UC_ERR_OK)
     return std::string("cannot map the board's memory: ") + uc_strerror(err);
@@ -900,7 +911,7 @@ void printPerFunction(const Image &image, const Profiler &profiler,
 /// their function and disassembly.
 void printHot(const Image &image, Profiler &profiler, unsigned count) {
   std::vector<std::pair<uint32_t, Counts>> hot(profiler.pcCounts.begin(),
-                                                profiler.pcCounts.end());
+                                               profiler.pcCounts.end());
   std::sort(hot.begin(), hot.end(), [](const auto &a, const auto &b) {
     return a.second.cycles > b.second.cycles ||
            (a.second.cycles == b.second.cycles && a.first < b.first);
@@ -928,7 +939,7 @@ int runMain(int argc, char **argv) {
   const Board *board = lookupBoard(opts.cpu);
   if (!board)
     return fail("unknown --cpu '" + opts.cpu +
-                "'; only cortex-m4 has a timing table");
+                "'; expected cortex-m4 or cortex-m33");
 
   // The ELF.
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> elfBuffer =

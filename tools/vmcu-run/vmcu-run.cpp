@@ -68,18 +68,27 @@ struct Board {
   uint64_t flashBytes;
   /// The RAM region of the linker script (its VMCU_RAM_SIZE).
   uint64_t ramBytes;
+  /// The core clock QEMU 7.2 gives SysTick (the runtime's
+  /// VMCU_RT_CORE_CLOCK_HZ): 25 MHz on the MPS2 boards, 20 MHz on the
+  /// IoTKit ones (39,999 ticks per 2 M instructions under -icount shift=0).
+  uint64_t systickHz;
 };
 
-/// Both MPS2 boards map 4 MiB of ZBT SSRAM1 at 0 as flash and 4 MiB of
-/// SSRAM2&3 as RAM (runtime/boards/mps2-an386.ld and mps2-an500.ld).
+/// Every MPS2 board maps 4 MiB of ZBT SSRAM1 as flash and 4 MiB of
+/// SSRAM2&3 as RAM (runtime/boards/mps2-an386.ld, mps2-an500.ld and
+/// mps2-an505.ld, the last at the IoTKit's secure aliases).
 constexpr uint64_t kMps2FlashBytes = 4 * kBytesPerKiB * kBytesPerKiB;
 constexpr uint64_t kMps2RamBytes = 4 * kBytesPerKiB * kBytesPerKiB;
+constexpr uint64_t kMps2SystickHz = 25000000;
+constexpr uint64_t kIoTKitSystickHz = 20000000;
 
 constexpr Board kBoards[] = {
     {TargetCpu::CortexM4, "mps2-an386", "boards/mps2-an386.ld", kMps2FlashBytes,
-     kMps2RamBytes},
+     kMps2RamBytes, kMps2SystickHz},
     {TargetCpu::CortexM7, "mps2-an500", "boards/mps2-an500.ld", kMps2FlashBytes,
-     kMps2RamBytes},
+     kMps2RamBytes, kMps2SystickHz},
+    {TargetCpu::CortexM33, "mps2-an505", "boards/mps2-an505.ld",
+     kMps2FlashBytes, kMps2RamBytes, kIoTKitSystickHz},
 };
 
 /// What GNU ld prints when a section does not fit its memory region.
@@ -141,7 +150,7 @@ constexpr llvm::StringLiteral kOverview = R"(vmcu model runner
 Compiles an int8 model exactly as vmcuc does (in-process), links it with the
 bare-metal runtime (runtime/) using arm-none-eabi-gcc, runs one inference on
 QEMU's MPS2 board for the core (cortex-m4: mps2-an386, cortex-m7:
-mps2-an500) and writes the output bytes. On success it prints one line:
+mps2-an500, cortex-m33: mps2-an505) and writes the output bytes. On success it prints one line:
 
   vmcu-run: cortex-m4 arena=1096 B stack=264 B flash=3318 B status=0
 
@@ -458,6 +467,8 @@ static int runMain(int argc, char **argv) {
                    std::to_string(model->arenaBytes) + "u");
   if (opts.icount)
     link.push_back(kHarnessVtimeDefine.str());
+  link.push_back("-DVMCU_RT_CORE_CLOCK_HZ=" + std::to_string(board.systickHz) +
+                 "u");
   link.insert(link.end(), {objectFile, "-lm", "-o", elfFile});
   std::string error;
   int rc = execute(*cc, link, linkLog, /*timeoutSeconds=*/0, error);

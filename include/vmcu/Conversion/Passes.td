@@ -178,7 +178,8 @@ def ConvertVMCUToLLVMPass : Pass<"convert-vmcu-to-llvm", "ModuleOp"> {
   ];
   let options = [
     Option<"cpu", "cpu", "std::string", /*default=*/"\"cortex-m4\"",
-           "Target core: cortex-m4 or cortex-m7 (sets target_cpu and "
+           "Target core: cortex-m4, cortex-m7 or cortex-m33 (sets the "
+           "module's triple, and target_cpu and "
            "target_features on every function)">,
   ];
 }

@@ -20,13 +20,17 @@ using namespace mlir;
 using namespace mlir::vmcu;
 
 std::optional<CortexMTarget> mlir::vmcu::lookupCortexMTarget(StringRef cpu) {
-  // Both cores are Armv7E-M with the DSP extension (SMLAD, SXTB16, SSAT);
-  // the CPU name brings the FPU, which vmcu code does not use, so objects
-  // stay compatible with the soft-float ABI of the runtime.
+  // Every core has the DSP extension (SMLAD, SXTB16, SSAT): Armv7E-M
+  // (M4, M7) or Armv8-M Mainline (M33). The CPU name brings the FPU, which
+  // vmcu code does not use, so objects stay compatible with the soft-float
+  // ABI of the runtime.
   static constexpr StringRef kDSP[] = {"+dsp"};
-  if (std::optional<TargetCpu> known = parseName(kTargetCpus, cpu))
-    return CortexMTarget{nameOf(kTargetCpus, *known), kDSP};
-  return std::nullopt;
+  std::optional<TargetCpu> known = parseName(kTargetCpus, cpu);
+  if (!known)
+    return std::nullopt;
+  StringRef triple =
+      *known == TargetCpu::CortexM33 ? kTargetTripleV8M : kTargetTriple;
+  return CortexMTarget{nameOf(kTargetCpus, *known), kDSP, triple};
 }
 
 void mlir::vmcu::populateVMCUToLLVMTypeConversion(

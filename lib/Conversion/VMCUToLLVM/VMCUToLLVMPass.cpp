@@ -304,7 +304,7 @@ struct ConvertVMCUToLLVMPass
 
     moveLoopAnnotations(module);
     module->setAttr(LLVM::LLVMDialect::getTargetTripleAttrName(),
-                    StringAttr::get(ctx, kTargetTriple));
+                    StringAttr::get(ctx, target->triple));
     module->setAttr(LLVM::LLVMDialect::getDataLayoutAttrName(),
                     StringAttr::get(ctx, kDataLayout));
     auto features = LLVM::TargetFeaturesAttr::get(ctx, target->features);

@@ -172,7 +172,7 @@ mlir::vmcu::createCortexMTargetMachine(const CompileOptions &options) {
   // vmcu.dot_block lowers to inline assembly, which the object streamer
   // assembles.
   LLVMInitializeARMAsmParser();
-  llvm::Triple triple(kTargetTriple);
+  llvm::Triple triple(target->triple);
   std::string error;
   const llvm::Target *llvmTarget =
       llvm::TargetRegistry::lookupTarget(triple, error);

@@ -29,12 +29,15 @@ namespace vmcu {
 #include "vmcu/Conversion/Passes.h.inc"
 
 /// The cores vmcu compiles for.
-enum class TargetCpu { CortexM4, CortexM7 };
+enum class TargetCpu { CortexM4, CortexM7, CortexM33 };
 inline constexpr EnumName<TargetCpu> kTargetCpus[] = {
     {TargetCpu::CortexM4, "cortex-m4",
      "Armv7E-M with the DSP extension (default; QEMU mps2-an386)"},
     {TargetCpu::CortexM7, "cortex-m7",
      "Armv7E-M with the DSP extension, dual-issue (QEMU mps2-an500)"},
+    {TargetCpu::CortexM33, "cortex-m33",
+     "Armv8-M Mainline with the DSP extension, the same SIMD kernels "
+     "(QEMU mps2-an505)"},
 };
 
 /// The code generation target of a Cortex-M core vmcu supports.
@@ -43,14 +46,19 @@ struct CortexMTarget {
   llvm::StringRef cpu;
   /// Subtarget features, e.g. {"+dsp"}.
   llvm::ArrayRef<llvm::StringRef> features;
+  /// Target triple of the core's architecture.
+  llvm::StringRef triple;
 };
 
-/// The target triple and data layout of every lowered model.
+/// The target triples of the Armv7E-M and Armv8-M Mainline cores, and the
+/// data layout of every lowered model (the same AAPCS layout on both).
 inline constexpr llvm::StringLiteral kTargetTriple = "thumbv7em-none-eabi";
+inline constexpr llvm::StringLiteral kTargetTripleV8M =
+    "thumbv8m.main-none-eabi";
 inline constexpr llvm::StringLiteral kDataLayout =
     "e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64";
 
-/// Returns the target for `cpu` ("cortex-m4" or "cortex-m7"), or nullopt.
+/// Returns the target for `cpu` (a kTargetCpus name), or nullopt.
 std::optional<CortexMTarget> lookupCortexMTarget(llvm::StringRef cpu);
 
 /// Converts `!vmcu.pool` to `!llvm.ptr` (the arena's address).

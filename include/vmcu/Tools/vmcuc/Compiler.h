@@ -87,7 +87,7 @@ PipelineInput detectPipelineInput(ModuleOp module);
 FailureOr<ModelInfo> lowerToLLVMDialect(ModuleOp module,
                                         const CompileOptions &options);
 
-/// A thumbv7em target machine for `options.cpu`.
+/// A thumbv7em or thumbv8m.main target machine for `options.cpu`.
 std::unique_ptr<llvm::TargetMachine>
 createCortexMTargetMachine(const CompileOptions &options);
 

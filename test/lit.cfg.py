@@ -62,7 +62,8 @@ config.substitutions.append(
 qemu_flags = ("-nographic -monitor none -serial none "
               "-semihosting-config enable=on,target=native")
 qemu_timeout_s = 120
-for name, board in (("%qemu_m4", "mps2-an386"), ("%qemu_m7", "mps2-an500")):
+for name, board in (("%qemu_m4", "mps2-an386"), ("%qemu_m7", "mps2-an500"),
+                    ("%qemu_m33x2", "mps2-an521")):
     config.substitutions.append(
         (name, "timeout %d %s -M %s %s" % (qemu_timeout_s, qemu or "qemu-system-arm",
                                            board, qemu_flags)))

@@ -318,15 +318,23 @@ mlir::vmcu::compileModelFile(StringRef inputPath,
   return model;
 }
 
-ObjectFlash mlir::vmcu::getObjectFlash(ArrayRef<char> object) {
-  ObjectFlash flash;
+std::unique_ptr<llvm::object::ObjectFile>
+mlir::vmcu::openELFObject(ArrayRef<char> object) {
   llvm::MemoryBufferRef ref(StringRef(object.data(), object.size()), "model");
   auto file = llvm::object::ObjectFile::createObjectFile(ref);
   if (!file) {
     llvm::consumeError(file.takeError());
-    return flash;
+    return nullptr;
   }
-  auto *elf = dyn_cast<llvm::object::ELFObjectFileBase>(file->get());
+  if (!isa<llvm::object::ELFObjectFileBase>(file->get()))
+    return nullptr;
+  return std::move(*file);
+}
+
+ObjectFlash mlir::vmcu::getObjectFlash(ArrayRef<char> object) {
+  ObjectFlash flash;
+  std::unique_ptr<llvm::object::ObjectFile> file = openELFObject(object);
+  auto *elf = dyn_cast_or_null<llvm::object::ELFObjectFileBase>(file.get());
   if (!elf)
     return flash;
   for (llvm::object::ELFSectionRef section : elf->sections()) {

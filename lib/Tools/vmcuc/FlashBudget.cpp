@@ -51,13 +51,8 @@ StringRef kernelOfFunction(StringRef symbol) {
 std::vector<std::pair<std::string, uint64_t>>
 sizedSymbols(ArrayRef<char> object, bool code) {
   std::vector<std::pair<std::string, uint64_t>> symbols;
-  llvm::MemoryBufferRef ref(StringRef(object.data(), object.size()), "model");
-  auto file = llvm::object::ObjectFile::createObjectFile(ref);
-  if (!file) {
-    llvm::consumeError(file.takeError());
-    return symbols;
-  }
-  auto *elf = dyn_cast<llvm::object::ELFObjectFileBase>(file->get());
+  std::unique_ptr<llvm::object::ObjectFile> file = openELFObject(object);
+  auto *elf = dyn_cast_or_null<llvm::object::ELFObjectFileBase>(file.get());
   if (!elf)
     return symbols;
   for (llvm::object::ELFSymbolRef symbol : elf->symbols()) {

@@ -276,14 +276,11 @@ writeFile(StringRef path, llvm::function_ref<void(llvm::raw_ostream &)> print) {
 
 /// Total size of the object's .text sections.
 static uint64_t getTextBytes(ArrayRef<char> object) {
-  llvm::MemoryBufferRef ref(StringRef(object.data(), object.size()), "model");
-  auto file = llvm::object::ObjectFile::createObjectFile(ref);
-  if (!file) {
-    llvm::consumeError(file.takeError());
+  std::unique_ptr<llvm::object::ObjectFile> file = openELFObject(object);
+  if (!file)
     return 0;
-  }
   uint64_t bytes = 0;
-  for (const llvm::object::SectionRef &section : (*file)->sections()) {
+  for (const llvm::object::SectionRef &section : file->sections()) {
     llvm::Expected<StringRef> name = section.getName();
     if (!name) {
       llvm::consumeError(name.takeError());

@@ -16,6 +16,7 @@
 #include "mlir/Support/LLVM.h"
 #include "vmcu/Pipelines/Pipelines.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/CommandLine.h"
 
 #include <memory>
@@ -117,6 +118,10 @@ struct ObjectFlash {
 };
 /// Zeros if `object` is not an ELF object.
 ObjectFlash getObjectFlash(ArrayRef<char> object);
+
+/// `object` (bytes emitted by emitObject()) read as an ELF object file;
+/// null if it is not one.
+std::unique_ptr<llvm::object::ObjectFile> openELFObject(ArrayRef<char> object);
 
 /// Bytes an object emitted by emitObject() puts in flash: its allocated
 /// sections with contents (.text, .rodata, .data's load image, .ARM.exidx)

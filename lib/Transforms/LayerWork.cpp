@@ -2,6 +2,8 @@
 
 #include "vmcu/Transforms/LayerWork.h"
 
+#include "vmcu/Support/TargetConstants.h"
+
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -14,9 +16,6 @@ using namespace mlir::vmcu;
 namespace an = mlir::vmcu::analysis;
 
 namespace {
-
-/// Lanes of one vmcu.dot (two SMLADs).
-constexpr int64_t kDotLanes = 4;
 
 int64_t elements(Value v) {
   return cast<ShapedType>(v.getType()).getNumElements();

@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "vmcu/Support/TargetConstants.h"
 #include "vmcu/Transforms/LayerWork.h"
 #include "vmcu/Transforms/Passes.h"
 
@@ -20,18 +21,13 @@ SmallVector<LayerOpInterface> mlir::vmcu::chainLayers(func::FuncOp func) {
   return layers;
 }
 
-namespace {
-/// Lanes of one vmcu.dot (an SMLAD pair).
-constexpr int64_t kSimdLanes = 4;
-} // namespace
-
 SmallVector<int64_t> mlir::vmcu::segmentSizeCandidates(LayerOpInterface layer) {
   int64_t g = 0;
   for (int64_t extent : layer.getSegmentedExtents())
     g = std::gcd(g, extent);
   SmallVector<int64_t> sizes = {std::max<int64_t>(g, 1)};
-  for (int64_t d = g - 1; d >= kSimdLanes; --d)
-    if (g % d == 0 && d % kSimdLanes == 0)
+  for (int64_t d = g - 1; d >= kDotLanes; --d)
+    if (g % d == 0 && d % kDotLanes == 0)
       sizes.push_back(d);
   return sizes;
 }

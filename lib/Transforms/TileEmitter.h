@@ -13,6 +13,7 @@
 #define VMCU_LIB_TRANSFORMS_TILEEMITTER_H
 
 #include "TileKernels.h"
+#include "vmcu/Support/TargetConstants.h"
 #include "vmcu/Transforms/LayerWork.h"
 #include "vmcu/Utils/FixedPoint.h"
 
@@ -29,9 +30,6 @@
 
 namespace mlir::vmcu::tile {
 
-/// Lanes of one vmcu.dot: SMLAD multiplies two int16 pairs, and one 32-bit
-/// word of int8 data feeds two of them.
-constexpr int64_t kDotLanes = 4;
 /// Alignment of the flash tables, so 4-lane weight loads are word loads.
 constexpr int64_t kTableAlignment = 4;
 

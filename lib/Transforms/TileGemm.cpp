@@ -55,7 +55,6 @@ constexpr int64_t kMaxStraightChunks = 4;
 constexpr int64_t kMaxGemmTileSteps = 8;
 /// Widened words per step of 4 inputs (even and odd int16 pairs).
 constexpr int64_t kWordsPerStep = 2;
-constexpr int64_t kWordBytes = 4;
 
 } // namespace
 

@@ -24,8 +24,6 @@ namespace {
 
 constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
 constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
-constexpr int64_t kInt8Min = std::numeric_limits<int8_t>::min();
-constexpr int64_t kInt8Max = std::numeric_limits<int8_t>::max();
 /// Value bits of an int32 and width of the int8 output (the final shift of
 /// reference_ops::Softmax is num_bits_over_unit + 31 - 8).
 constexpr int64_t kInt32ValueBits = 31;

@@ -2,6 +2,8 @@
 
 #include "vmcu/Utils/FixedPoint.h"
 
+#include "vmcu/Support/TargetConstants.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -13,8 +15,6 @@ constexpr int32_t kInt32Min = std::numeric_limits<int32_t>::min();
 constexpr int32_t kInt32Max = std::numeric_limits<int32_t>::max();
 constexpr int kInt32Bits = 31; // value bits of int32
 constexpr int kInt8Bits = 8;
-constexpr int32_t kInt8Min = std::numeric_limits<int8_t>::min();
-constexpr int32_t kInt8Max = std::numeric_limits<int8_t>::max();
 
 /// gemmlowp's constants of exp on [-1/4, 0) (a Taylor series around -1/8)
 /// and of its barrel shifter: exp(-2^k) for k = -2..4, all Q0.31.

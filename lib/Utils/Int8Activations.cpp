@@ -2,6 +2,8 @@
 
 #include "vmcu/Utils/Int8Activations.h"
 
+#include "vmcu/Support/TargetConstants.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,8 +12,6 @@ using namespace mlir::vmcu;
 using namespace mlir::vmcu::fixedpoint;
 
 namespace {
-constexpr int32_t kInt8Min = std::numeric_limits<int8_t>::min();
-constexpr int32_t kInt8Max = std::numeric_limits<int8_t>::max();
 constexpr int32_t kInt16Min = std::numeric_limits<int16_t>::min();
 constexpr int32_t kInt16Max = std::numeric_limits<int16_t>::max();
 constexpr int kInt32Bits = 31; // value bits of int32
@@ -27,7 +27,7 @@ constexpr int kHiresInputShift = 7;
 constexpr float kReluishScale = 3.0f / 32768.0f;
 
 int8_t clampInt8(int32_t v) {
-  return static_cast<int8_t>(std::clamp(v, kInt8Min, kInt8Max));
+  return static_cast<int8_t>(std::clamp<int32_t>(v, kInt8Min, kInt8Max));
 }
 
 // gemmlowp's and TFLite's int16 fixed-point helpers used by HardSwish.

@@ -2,6 +2,8 @@
 
 #include "vmcu/Utils/TosaBuilder.h"
 
+#include "vmcu/Support/TargetConstants.h"
+
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -15,9 +17,6 @@ using namespace mlir::vmcu;
 namespace {
 /// 2^31: the fixed-point one of a 32-bit TOSA multiplier.
 constexpr double kMantissaOne = 2147483648.0;
-/// TOSA 1.0 rescale shifts must lie in [2, 62].
-constexpr int64_t kMinShift = 2;
-constexpr int64_t kMaxShift = 62;
 
 llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -36,20 +35,20 @@ llvm::Expected<Multiplier> mlir::vmcu::quantizeScale(double scale) {
     ++exponent;
   }
   int64_t shift = 31 - exponent;
-  if (shift < kMinShift || shift > kMaxShift)
+  if (shift < kTosaRescaleMinShift || shift > kTosaRescaleMaxShift)
     return makeError(llvm::formatv(
         "requantisation scale {0:e} needs shift {1}, outside TOSA's [{2}, {3}]",
-        scale, shift, kMinShift, kMaxShift));
+        scale, shift, kTosaRescaleMinShift, kTosaRescaleMaxShift));
   return Multiplier{static_cast<int32_t>(fixed), static_cast<int8_t>(shift)};
 }
 
 llvm::Expected<Multiplier> mlir::vmcu::tfliteMultiplier(int32_t multiplier,
                                                          int shift) {
   int64_t tosaShift = 31 - static_cast<int64_t>(shift);
-  if (tosaShift < kMinShift || tosaShift > kMaxShift)
+  if (tosaShift < kTosaRescaleMinShift || tosaShift > kTosaRescaleMaxShift)
     return makeError(llvm::formatv(
         "TFLite shift {0} is TOSA shift {1}, outside TOSA's [{2}, {3}]", shift,
-        tosaShift, kMinShift, kMaxShift));
+        tosaShift, kTosaRescaleMinShift, kTosaRescaleMaxShift));
   return Multiplier{multiplier, static_cast<int8_t>(tosaShift)};
 }
 

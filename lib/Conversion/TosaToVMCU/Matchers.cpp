@@ -239,10 +239,7 @@ void tosa_to_vmcu::replaceChain(ConversionPatternRewriter &rewriter,
 // Rescale and clamp
 //===----------------------------------------------------------------------===//
 
-// TOSA limits shifts to [2, 62]; the 32-bit form of a 16-bit multiplier
-// adds 16 to the shift.
-static constexpr int64_t kMinShift = 2;
-static constexpr int64_t kMaxShift = 62;
+// The 32-bit form of a 16-bit multiplier adds 16 to the shift.
 static constexpr int64_t kScale16Shift = 16;
 
 FailureOr<RescaleParams> tosa_to_vmcu::readRescale(tosa::RescaleOp op,
@@ -290,16 +287,16 @@ FailureOr<RescaleParams> tosa_to_vmcu::readRescale(tosa::RescaleOp op,
 
   for (auto [m, s] : llvm::zip_equal(*multipliers, *shifts)) {
     int64_t multiplier = m.getSExtValue(), shift = s.getSExtValue();
-    if (shift < kMinShift || shift > kMaxShift)
+    if (shift < kTosaRescaleMinShift || shift > kTosaRescaleMaxShift)
       return diag.fail(op, "shift " + Twine(shift) + " is outside TOSA's [" +
-                               Twine(kMinShift) + ", " + Twine(kMaxShift) +
-                               "]");
+                               Twine(kTosaRescaleMinShift) + ", " +
+                               Twine(kTosaRescaleMaxShift) + "]");
     if (multiplier < 0)
       return diag.fail(op, "multiplier " + Twine(multiplier) + " is negative");
     if (!op.getScale32()) {
       // apply_scale_16(v, m, s) == apply_scale_32(v, m << 16, s + 16) with
       // single rounding: the extra factor 2^16 cancels exactly.
-      if (shift + kScale16Shift > kMaxShift)
+      if (shift + kScale16Shift > kTosaRescaleMaxShift)
         return diag.fail(op, "16-bit multiplier with shift " + Twine(shift) +
                                  " has no exact 32-bit form (shift + 16 > 62)");
       multiplier *= int64_t(1) << kScale16Shift;

@@ -16,14 +16,13 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+#include "vmcu/Support/TargetConstants.h"
 
 #include <string>
 
 namespace mlir {
 namespace vmcu::tosa_to_vmcu {
 
-inline constexpr int64_t kInt8Min = -128;
-inline constexpr int64_t kInt8Max = 127;
 inline constexpr int64_t kInt32Min = INT32_MIN;
 inline constexpr int64_t kInt32Max = INT32_MAX;
 

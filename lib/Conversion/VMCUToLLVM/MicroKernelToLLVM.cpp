@@ -10,6 +10,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+#include "vmcu/Support/TargetConstants.h"
 
 #include <limits>
 
@@ -135,7 +136,7 @@ static std::string dotBlockConstraints(int64_t outputs, int64_t accs,
 static DotBlockAsm buildWidenedWeightsAsm(int64_t pixels, int64_t channels,
                                           int64_t words, int64_t xStride,
                                           bool rawX) {
-  constexpr int64_t kWordBytes = 4, kHalves = 2;
+  constexpr int64_t kHalves = 2;
   int64_t accs = pixels * channels;
   auto xWord = [&](int64_t i) { return accs + i; };
   auto wWord = [&](int64_t j) { return accs + pixels + j; };
@@ -171,7 +172,6 @@ static DotBlockAsm buildWidenedWeightsAsm(int64_t pixels, int64_t channels,
 static DotBlockAsm buildDotBlockAsm(int64_t pixels, int64_t channels,
                                     int64_t words, int64_t xStride,
                                     bool widened) {
-  constexpr int64_t kWordBytes = 4;
   int64_t accs = pixels * channels;
   auto acc = [&](int64_t i, int64_t j) { return i * channels + j; };
   // Pixel i's input word is loaded into xOdd(i), then split into its even
@@ -337,7 +337,6 @@ struct BoundedRequantAsm {
   /// `table`.
   void loadEntry(llvm::raw_ostream &os, const std::string &table,
                  int64_t entry) const {
-    constexpr int64_t kWordBytes = 4;
     os << "ldr " << m << ", [" << table << ", #" << entry << "]\n\t";
     os << "ldr " << e << ", [" << table << ", #" << entry + kWordBytes
        << "]\n\t";
@@ -374,7 +373,7 @@ struct BoundedRequantAsm {
 constexpr int64_t kRequantBlockScratch = 4;
 
 static std::string buildRequantBlockAsm(RequantBlockOp op) {
-  constexpr int64_t kWordBytes = 4, kScratch = kRequantBlockScratch;
+  constexpr int64_t kScratch = kRequantBlockScratch;
   int64_t pixels = op.getPixels(), channels = op.getChannels();
   auto reg = [](int64_t operand) { return "$" + std::to_string(operand); };
   std::string m = reg(0), e = reg(1), h = reg(2), t = reg(3);
@@ -452,7 +451,6 @@ struct DepthwiseBlockRegisters {
 /// SMLABB/SMLATT against its two words; last the 4 requantizations.
 class DepthwiseBlockAsm {
   using R = DepthwiseBlockRegisters;
-  static constexpr int64_t kWordBytes = 4;
 
 public:
   explicit DepthwiseBlockAsm(DepthwiseBlockOp op) : op(op), os(text) {}
@@ -562,8 +560,6 @@ private:
 /// first's register; then per channel its requantization entry and the
 /// pixels' outputs.
 class GemmTileAsm {
-  static constexpr int64_t kWordBytes = 4;
-
 public:
   explicit GemmTileAsm(GemmTileOp op)
       : op(op), pixels(op.getPixels()), channels(op.getChannels()),

@@ -23,6 +23,7 @@
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUDialect.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+#include "vmcu/Support/TargetConstants.h"
 #include "vmcu/Utils/FixedPoint.h"
 #include "vmcu/Utils/Int8Activations.h"
 #include "vmcu/Utils/TosaBuilder.h"
@@ -48,9 +49,6 @@ using flatbuffer::Table;
 using flatbuffer::Vector;
 
 namespace {
-/// int8 range.
-constexpr int64_t kInt8Min = -128;
-constexpr int64_t kInt8Max = 127;
 /// Upper bound of RELU6 and the bounds of RELU_N1_TO_1, in real units.
 constexpr double kRelu6Max = 6.0;
 /// The int8 output quantisation TFLite Micro's SOFTMAX requires.

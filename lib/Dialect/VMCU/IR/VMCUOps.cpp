@@ -7,6 +7,7 @@
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
 
 #include "vmcu/Dialect/VMCU/IR/ModelABI.h"
+#include "vmcu/Support/TargetConstants.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -17,10 +18,6 @@
 
 using namespace mlir;
 using namespace mlir::vmcu;
-
-// Activations are int8; zero points must be representable in it.
-static constexpr int64_t kInt8Min = -128;
-static constexpr int64_t kInt8Max = 127;
 
 //===----------------------------------------------------------------------===//
 // Ring ops
@@ -138,7 +135,6 @@ LogicalResult DepthwiseBlockOp::verify() {
       return emitOpError("tap offset ")
              << offset << " is outside [0, " << kMaxImmediateOffset - kLanes + 1
              << "]: the block reads every tap at an immediate offset";
-  constexpr int64_t kWordBytes = 4;
   int64_t lastWord =
       (recordWords(static_cast<int64_t>(offsets.size())) - 1) * kWordBytes;
   if (lastWord > kMaxImmediateOffset)
@@ -159,7 +155,6 @@ LogicalResult GemmTileOp::verify() {
     return emitOpError("needs ")
            << registers << " registers for " << pixels << " x " << channels
            << ", more than the " << kMaxDotBlockRegisters << " available";
-  constexpr int64_t kWordBytes = 4;
   int64_t words = getWords(), stride = getXStride();
   int64_t rowBytes = kWordsPerStep * words * kWordBytes;
   if (pixels > 1 && stride < rowBytes)

@@ -77,7 +77,7 @@ void unfuse(BottleneckOp op, const FusedPlanLimits &limits) {
     if (!layer || layer.getSegmentSizeBytes())
       continue;
     int64_t size = fittingSegmentSize(layer, limits);
-    if (size != segmentSizeCandidates(layer).front())
+    if (size != segmentSizeOf(layer))
       copy->setAttr("segment_bytes", b.getI64IntegerAttr(size));
   }
   Value result = mapping.lookup(body.getTerminator()->getOperand(0));

@@ -75,11 +75,8 @@ struct VMCUSelectSegmentSizesPass
       return; // vmcu-tile reports a missing entry.
     layers = chainLayers(func);
     candidates.clear();
-    fixedSizes.clear();
     for (LayerOpInterface layer : layers) {
-      std::optional<uint64_t> fixed = layer.getSegmentSizeBytes();
-      fixedSizes.push_back(fixed.has_value());
-      if (fixed)
+      if (std::optional<uint64_t> fixed = layer.getSegmentSizeBytes())
         candidates.push_back({static_cast<int64_t>(*fixed)});
       else
         candidates.push_back(segmentSizeCandidates(layer));
@@ -210,8 +207,11 @@ struct VMCUSelectSegmentSizesPass
   /// but let an odd channel count meet the others' alignment.
   SmallVector<SmallVector<int64_t>> divisorCandidates() const {
     SmallVector<SmallVector<int64_t>> table;
-    for (auto [options, fixed] : llvm::zip_equal(candidates, fixedSizes)) {
+    for (auto [options, layerRef] : llvm::zip_equal(candidates, layers)) {
+      LayerOpInterface layer = layerRef;
       SmallVector<int64_t> all(options.begin(), options.end());
+      // A segment_bytes set before this pass is kept.
+      bool fixed = layer.getSegmentSizeBytes().has_value();
       for (int64_t d = fixed ? 0 : options.front(); d >= 1; --d)
         if (options.front() % d == 0 && !llvm::is_contained(options, d))
           all.push_back(d);
@@ -254,8 +254,6 @@ struct VMCUSelectSegmentSizesPass
 
   SmallVector<LayerOpInterface> layers;
   SmallVector<SmallVector<int64_t>> candidates;
-  /// Whether each layer's segment_bytes was set before this pass.
-  SmallVector<bool> fixedSizes;
 
   /// Tiles and places a copy of the module with `sizes`.
   FailureOr<PlanTrial> evaluate(ArrayRef<int64_t> sizes) {

@@ -40,11 +40,15 @@
 using namespace mlir;
 using namespace mlir::vmcu;
 
-/// Prints `<tool>: error: message` for errors without a source location.
-static LogicalResult fail(const CompileOptions &options,
-                          const llvm::Twine &message) {
+LogicalResult mlir::vmcu::failWithToolError(const CompileOptions &options,
+                                            const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), options.toolName) << message << "\n";
   return failure();
+}
+
+static LogicalResult fail(const CompileOptions &options,
+                          const llvm::Twine &message) {
+  return failWithToolError(options, message);
 }
 
 void mlir::vmcu::applyDiagnosticDefaults(MLIRContext &context) {

@@ -32,11 +32,6 @@ constexpr llvm::StringLiteral kKernelSymbolPrefix = "vmcu_kernel_";
 /// The prefix LLVM gives private globals' local symbols.
 constexpr llvm::StringLiteral kPrivateSymbolPrefix = ".L";
 
-LogicalResult fail(const CompileOptions &options, const llvm::Twine &message) {
-  llvm::WithColor::error(llvm::errs(), options.toolName) << message << "\n";
-  return failure();
-}
-
 /// The kernel name in a function symbol `vmcu_kernel_<k>_<name>`, else "".
 StringRef kernelOfFunction(StringRef symbol) {
   if (!symbol.consume_front(kKernelSymbolPrefix))
@@ -106,7 +101,8 @@ FailureOr<Trial> compileTrial(StringRef inputPath, CompileOptions options) {
   SmallString<128> report;
   if (std::error_code ec =
           llvm::sys::fs::createTemporaryFile("vmcu-flash", "json", report)) {
-    (void)fail(options, "cannot create a temporary file: " + ec.message());
+    (void)failWithToolError(options,
+                            "cannot create a temporary file: " + ec.message());
     return failure();
   }
   options.memoryReport = report.str().str();

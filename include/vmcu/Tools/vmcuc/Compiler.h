@@ -55,6 +55,11 @@ struct CompileOptions {
   std::string toolName = "vmcuc";
 };
 
+/// Prints `<options.toolName>: error: message` for an error without a
+/// source location; fails.
+LogicalResult failWithToolError(const CompileOptions &options,
+                                const llvm::Twine &message);
+
 /// What a lowered module exports, read back from its LLVM dialect.
 struct ModelInfo {
   LLVM::GlobalOp arena;

@@ -54,6 +54,10 @@ int64_t mlir::vmcu::layerMacs(LayerOpInterface layer) {
         return convMacs(op.getOutput(), op.getWeight().getType());
       })
       .Case([](DepthwiseConv2DOp op) { return depthwiseMacs(op); })
+      .Case([](BatchMatMulOp op) {
+        return op.getOutput().getType().getNumElements() *
+               op.getLhs().getType().getDimSize(2);
+      })
       .Case([](BottleneckOp op) {
         int64_t macs = 0;
         for (Operation &inner : op.getBody().front())
@@ -282,6 +286,14 @@ int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
             bytes += cast<ShapedType>(operand.getType()).getNumElements();
         return bytes;
       })
+      .Case([&](BatchMatMulOp op) {
+        // As emitBatchMatMul allocates them: the staged rhs [N, K], the
+        // lhs row, a segment, the row's sums and outputs, the zero-point
+        // term.
+        int64_t k = op.getLhs().getType().getDimSize(2);
+        int64_t n = op.getRhs().getType().getDimSize(2);
+        return n * k + k + s + n * kAccBytes + n + kAccBytes;
+      })
       .Case<ConcatOp, SliceOp, TransposeOp, ResizeNearestOp>(
           [&](Operation *) { return s; })
       .Case([&](SoftmaxOp op) {
@@ -333,6 +345,8 @@ an::KernelWork mlir::vmcu::layerWork(LayerOpInterface layer,
   an::KernelWork work{an::KernelKind::Elementwise, layerMacs(layer), outputs};
   if (isGemmLayer(layer))
     work.kind = an::KernelKind::Gemm;
+  else if (isa<BatchMatMulOp>(layer))
+    work.kind = an::KernelKind::Dot;
   else if (isa<Conv2DOp, FullyConnectedOp>(layer))
     work.kind = usesIm2col(layer, segmentBytes) ? an::KernelKind::Im2col
                                                 : an::KernelKind::Dot;

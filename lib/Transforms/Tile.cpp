@@ -88,6 +88,8 @@ int64_t tensorLevelBytes(LayerOpInterface layer) {
   if (auto dw = dyn_cast<DepthwiseConv2DOp>(layer.getOperation());
       dw && dw.getDepthMultiplier() == 1)
     return std::max(in, out);
+  if (auto matmul = dyn_cast<BatchMatMulOp>(layer.getOperation()))
+    return bytes(matmul.getLhs()) + bytes(matmul.getRhs()) + out;
   auto block = dyn_cast<BottleneckOp>(layer.getOperation());
   if (!block)
     return in + out;
@@ -155,10 +157,10 @@ FailureOr<ChainLayer> readLayer(LayerOpInterface layer,
     if (t == read.inputTensor ||
         llvm::is_contained(ArrayRef(read.operandTensors).take_front(i), t))
       continue;
-    if (!lhs && !isa<ConcatOp>(op) && !foldsResidual)
+    if (!lhs && !isa<ConcatOp, BatchMatMulOp>(op) && !foldsResidual)
       return op->emitOpError("reads a second activation tensor; only "
-                             "vmcu.add, vmcu.mul, vmcu.concat and a conv's "
-                             "residual read several");
+                             "vmcu.add, vmcu.mul, vmcu.batch_matmul, "
+                             "vmcu.concat and a conv's residual read several");
     read.otherTensors.push_back(t);
   }
   read.skipIsLhs = lhs && !read.otherTensors.empty() &&

@@ -506,6 +506,101 @@ LogicalResult emitSlice(Emitter &e, SliceOp op, const KernelTensors &t) {
 }
 
 //===----------------------------------------------------------------------===//
+// batch_matmul: per batch, the rhs staged transposed, then the lhs rows.
+//===----------------------------------------------------------------------===//
+
+/// Stages rhs[b] ([K, N] in the pool) transposed into `staged` ([N, K]),
+/// freeing its segments unless the lhs is the same tensor.
+void stageTransposedRhs(Emitter &e, Value rhs, bool freeRhs, Value b,
+                               int64_t depth, int64_t colSegs, Value seg,
+                               Value staged) {
+  int64_t s = e.seg;
+  e.loop(0, depth, [&](Value k) {
+    e.loop(0, colSegs, [&](Value j) {
+      AffineExpr index = (e.d(0) * depth + e.d(1)) * colSegs + e.d(2);
+      e.loadSegment(rhs, index, {b, k, j}, seg);
+      if (freeRhs)
+        e.freeSegment(rhs, index, {b, k, j});
+      e.loop(0, s, [&](Value l) {
+        Value at = e.apply((e.d(0) * s + e.d(1)) * depth + e.d(2), {j, l, k});
+        e.store(e.load(seg, l), staged, at);
+      });
+    });
+  });
+}
+
+/// -rhs_zp * sum_k (row[k] - lhs_zp): the rhs zero point's share of each
+/// of a row's sums, so that the dot products read raw rhs bytes.
+Value rhsZeroPointTerm(Emitter &e, BatchMatMulOp op, Value row,
+                              int64_t depth) {
+  if (op.getRhsZp() == 0)
+    return e.i32(0);
+  Type i32Type = e.b.getI32Type();
+  Value sum = e.scratch(1, i32Type);
+  e.store(e.i32(0), sum, e.index(0));
+  e.loop(0, depth, [&](Value k) {
+    Value x = arith::ExtSIOp::create(e.b, e.loc, i32Type, e.load(row, k));
+    e.store(arith::AddIOp::create(e.b, e.loc, e.load(sum, e.index(0)), x),
+            sum, e.index(0));
+  });
+  int64_t zp = static_cast<int32_t>(op.getLhsZp());
+  int64_t rhsZp = static_cast<int32_t>(op.getRhsZp());
+  Value centred = arith::SubIOp::create(e.b, e.loc, e.load(sum, e.index(0)),
+                                        e.i32(depth * zp));
+  return arith::MulIOp::create(e.b, e.loc, centred, e.i32(-rhsZp));
+}
+
+/// Per batch b: stages rhs[b] transposed on the stack; then per lhs row m
+/// loads and frees the row, computes its N sums as 4-lane dot products
+/// over raw rhs bytes (rhsZeroPointTerm), requantizes them and stores the
+/// output row, which may land on the rows and the rhs already freed.
+LogicalResult emitBatchMatMul(Emitter &e, BatchMatMulOp op,
+                              const KernelTensors &t) {
+  if (t.operands.size() != 2)
+    return op.emitOpError("needs both operands in the pool (a constant rhs "
+                          "is a vmcu.fully_connected)");
+  auto lhsType = op.getLhs().getType();
+  int64_t batches = lhsType.getDimSize(0), rows = lhsType.getDimSize(1);
+  int64_t depth = lhsType.getDimSize(2);
+  int64_t cols = op.getRhs().getType().getDimSize(2);
+  int64_t s = e.seg, depthSegs = depth / s, colSegs = cols / s;
+  Value lhs = t.operands[0], rhs = t.operands[1];
+  Type i8Type = e.b.getI8Type(), i32Type = e.b.getI32Type();
+  auto [mult, shift] = e.requantTables("bmm_", op.getRequant(), 1,
+                                       depth * kMaxInt8Product);
+  Value staged = e.scratch(cols * depth, i8Type);
+  Value row = e.scratch(depth, i8Type);
+  Value seg = e.scratch(s, i8Type);
+  Value acc = e.scratch(cols, i32Type);
+  Value out = e.scratch(cols, i8Type);
+  e.loop(0, batches, [&](Value b) {
+    stageTransposedRhs(e, rhs, lhs != rhs, b, depth, colSegs, seg, staged);
+    e.loop(0, rows, [&](Value m) {
+      e.loop(0, depthSegs, [&](Value j) {
+        AffineExpr index = (e.d(0) * rows + e.d(1)) * depthSegs + e.d(2);
+        e.loadSegment(lhs, index, {b, m, j}, row, e.apply(e.d(0) * s, {j}));
+        e.freeSegment(lhs, index, {b, m, j});
+      });
+      Value start = rhsZeroPointTerm(e, op, row, depth);
+      e.loop(0, cols, [&](Value n) {
+        e.store(start, acc, n);
+        e.dotRow(acc, n, row, depth, static_cast<int32_t>(op.getLhsZp()),
+                 staged, e.d(0) * depth, {n});
+        e.store(e.requantize(e.load(acc, n), op.getRequant(), mult, shift,
+                             e.index(0), i8Type),
+                out, n);
+      });
+      e.loop(0, colSegs, [&](Value j) {
+        AffineExpr index = (e.d(0) * rows + e.d(1)) * colSegs + e.d(2);
+        e.storeSegment(t.output, index, {b, m, j}, out,
+                       e.apply(e.d(0) * s, {j}));
+      });
+    });
+  });
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // transpose: a permutation of the dimensions, segment by segment.
 //===----------------------------------------------------------------------===//
 
@@ -749,6 +844,9 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
           })
           .Case([&](AddOp op) { return emitAdd(e, op, tensors); })
           .Case([&](MulOp op) { return emitMul(e, op, tensors); })
+          .Case([&](BatchMatMulOp op) {
+            return emitBatchMatMul(e, op, tensors);
+          })
           .Case([&](SoftmaxOp op) { return emitSoftmax(e, op, tensors); })
           .Case([&](TableOp op) { return emitTable(e, op, tensors); })
           .Case([&](ConcatOp op) { return emitConcat(e, op, tensors); })
@@ -763,8 +861,8 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
             return op->emitOpError(
                 "is not supported by vmcu-tile yet (only conv2d, "
                 "depthwise_conv2d, fully_connected, avg_pool2d, "
-                "max_pool2d, add, mul, table, softmax, concat, slice, "
-                "transpose and bottleneck)");
+                "max_pool2d, add, mul, batch_matmul, table, softmax, concat, "
+                "slice, transpose and bottleneck)");
           });
   if (succeeded(result) && !e.keepAlive.empty())
     eraseEmptyLoops(*body);

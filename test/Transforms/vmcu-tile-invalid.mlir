@@ -74,7 +74,7 @@ func.func @main(%x: tensor<1x4x4x16xi8>) -> tensor<1x4x4x16xi8> {
   %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x4x4x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x4x4x16xi8>
   %flat = tensor.collapse_shape %x [[0, 1, 2, 3]] : tensor<1x4x4x16xi8> into tensor<256xi8>
   %xw = tensor.expand_shape %flat [[0, 1, 2, 3]] output_shape [16, 1, 1, 16] : tensor<256xi8> into tensor<16x1x1x16xi8>
-  // expected-error @+1 {{reads a second activation tensor; only vmcu.add, vmcu.mul, vmcu.concat and a conv's residual read several}}
+  // expected-error @+1 {{reads a second activation tensor; only vmcu.add, vmcu.mul, vmcu.batch_matmul, vmcu.concat and a conv's residual read several}}
   %z = vmcu.conv2d %y, %xw, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x4x4x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x4x4x16xi8>
   return %z : tensor<1x4x4x16xi8>
 }

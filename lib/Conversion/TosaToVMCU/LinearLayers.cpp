@@ -1,7 +1,9 @@
 //===- LinearLayers.cpp - TOSA matmul to vmcu.fully_connected -------------===//
 //
 // tosa.matmul with a constant B, an optional constant bias tosa.add, the
-// rescale and clamps, to vmcu.fully_connected between row-major reshapes.
+// rescale and clamps, to vmcu.fully_connected between row-major reshapes;
+// tosa.matmul over two activations (TFLite's BATCH_MATMUL), the rescale and
+// clamps, to vmcu.batch_matmul.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,8 +77,9 @@ static LogicalResult matchBias(tosa::AddOp add, Value acc, int64_t n,
   return success();
 }
 
-static FailureOr<MatMulPlan> matchMatMul(tosa::MatMulOp op, Absorbed &absorbed,
-                                         MatchDiag &diag) {
+/// Checks what both kinds of tosa.matmul need: int8 operands, an int32
+/// result, static shapes and constant zero points.
+static LogicalResult matchMatMulTypes(tosa::MatMulOp op, MatchDiag &diag) {
   Type aType = op.getA().getType(), bType = op.getB().getType();
   Type outputType = op.getOutput().getType();
   if (!hasIntElements(aType, 8) || !hasIntElements(bType, 8) ||
@@ -87,33 +90,45 @@ static FailureOr<MatMulPlan> matchMatMul(tosa::MatMulOp op, Absorbed &absorbed,
   if (!hasStaticShape(aType) || !hasStaticShape(bType) ||
       !hasStaticShape(outputType))
     return diag.fail(op, "requires static shapes");
-  auto a = cast<RankedTensorType>(aType), b = cast<RankedTensorType>(bType);
+  if (failed(op.getAZeroPoint()) || failed(op.getBZeroPoint()))
+    return diag.fail(op, "zero points must be constants");
+  return success();
+}
+
+/// A matmul whose B is an activation (BATCH_MATMUL) rather than a weight.
+static bool isActivationMatMul(tosa::MatMulOp op) {
+  return !getConstantElements(op.getB());
+}
+
+static FailureOr<MatMulPlan> matchMatMul(tosa::MatMulOp op, Absorbed &absorbed,
+                                         MatchDiag &diag) {
+  if (failed(matchMatMulTypes(op, diag)))
+    return failure();
+  auto a = cast<RankedTensorType>(op.getA().getType());
+  auto b = cast<RankedTensorType>(op.getB().getType());
   if (a.getDimSize(0) != 1)
-    return diag.fail(op, "batch must be 1, got " + Twine(a.getDimSize(0)));
+    return diag.fail(op, "with a constant B (a weight), batch must be 1, got " +
+                             Twine(a.getDimSize(0)));
   int64_t k = b.getDimSize(1), n = b.getDimSize(2);
 
   MatMulPlan plan;
   ElementsAttr weight = getConstantElements(op.getB());
-  if (!weight)
-    return diag.fail(op, "B (the weight) must be a constant");
-  FailureOr<int64_t> aZp = op.getAZeroPoint(), bZp = op.getBZeroPoint();
-  if (failed(aZp) || failed(bZp))
-    return diag.fail(op, "zero points must be constants");
-  plan.inputZp = *aZp;
+  int64_t aZp = *op.getAZeroPoint(), bZp = *op.getBZeroPoint();
+  plan.inputZp = aZp;
   // [K, N] -> vmcu's [N, K], then the zero point folded or, where a
   // difference leaves int8, split over copies of the rows.
   FailureOr<ElementsAttr> transposed = transposeWeight(weight, k, n);
   if (failed(transposed))
     return diag.fail(op, "cannot read the weight constant");
-  if (weightZeroPointFolds(*transposed, *bZp)) {
+  if (weightZeroPointFolds(*transposed, bZp)) {
     FailureOr<ElementsAttr> folded =
-        foldWeightZeroPoint(op, *transposed, *bZp, diag);
+        foldWeightZeroPoint(op, *transposed, bZp, diag);
     if (failed(folded))
       return failure();
     plan.weight = *folded;
   } else {
     FailureOr<SplitWeights> split =
-        splitWeightZeroPoint(op, *transposed, *bZp, diag);
+        splitWeightZeroPoint(op, *transposed, bZp, diag);
     if (failed(split))
       return failure();
     plan.weight = split->weights;
@@ -141,6 +156,24 @@ static FailureOr<MatMulPlan> matchMatMul(tosa::MatMulOp op, Absorbed &absorbed,
   return plan;
 }
 
+/// A matmul over two activations: its zero points and the per-tensor
+/// rescale and clamps that bring the int32 products back to int8.
+static FailureOr<OutputRequant> matchBatchMatMul(tosa::MatMulOp op,
+                                                 Absorbed &absorbed,
+                                                 MatchDiag &diag) {
+  if (failed(matchMatMulTypes(op, diag)))
+    return failure();
+  int64_t n = cast<RankedTensorType>(op.getB().getType()).getDimSize(2);
+  FailureOr<OutputRequant> requant =
+      matchOutputRequant(op, op.getOutput(), n, absorbed, diag);
+  if (failed(requant))
+    return failure();
+  if (requant->requant.getNumChannels() != 1)
+    return diag.fail(op, "a matmul over two activations needs a per-tensor "
+                         "output rescale");
+  return requant;
+}
+
 namespace {
 
 struct MatMulLowering : OpConversionPattern<tosa::MatMulOp> {
@@ -149,6 +182,8 @@ struct MatMulLowering : OpConversionPattern<tosa::MatMulOp> {
   LogicalResult
   matchAndRewrite(tosa::MatMulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (isActivationMatMul(op))
+      return rewriteBatchMatMul(op, adaptor, rewriter);
     MatchDiag diag;
     SmallVector<Operation *> absorbed;
     FailureOr<MatMulPlan> plan = matchMatMul(op, absorbed, diag);
@@ -180,12 +215,33 @@ struct MatMulLowering : OpConversionPattern<tosa::MatMulOp> {
     replaceChain(rewriter, chain, createReshape(rewriter, loc, fc, resultType));
     return success();
   }
+
+  LogicalResult rewriteBatchMatMul(tosa::MatMulOp op, OpAdaptor adaptor,
+                                   ConversionPatternRewriter &rewriter) const {
+    MatchDiag diag;
+    SmallVector<Operation *> absorbed;
+    FailureOr<OutputRequant> requant = matchBatchMatMul(op, absorbed, diag);
+    if (failed(requant))
+      return rewriter.notifyMatchFailure(op, diag.getReason());
+    Value result = BatchMatMulOp::create(
+        rewriter, op.getLoc(), requant->ops.back()->getResult(0).getType(),
+        adaptor.getA(), adaptor.getB(),
+        rewriter.getI32IntegerAttr(*op.getAZeroPoint()),
+        rewriter.getI32IntegerAttr(*op.getBZeroPoint()), requant->requant,
+        IntegerAttr());
+    SmallVector<Operation *> chain = {op};
+    llvm::append_range(chain, requant->ops);
+    replaceChain(rewriter, chain, result);
+    return success();
+  }
 };
 
 } // namespace
 
 LogicalResult tosa_to_vmcu::checkMatMul(tosa::MatMulOp op, Absorbed &absorbed,
                                         MatchDiag &diag) {
+  if (isActivationMatMul(op))
+    return matchBatchMatMul(op, absorbed, diag);
   return matchMatMul(op, absorbed, diag);
 }
 

@@ -246,15 +246,15 @@ func.func @pad_standalone(%x: tensor<1x4x4x4xi8>) -> tensor<1x6x6x4xi8> {
 
 // -----
 
-func.func @matmul_weight_not_constant(%a: tensor<1x2x4xi8>, %b: tensor<1x4x3xi8>) -> tensor<1x2x3xi8> {
+func.func @batch_matmul_per_channel(%a: tensor<2x2x4xi8>, %b: tensor<2x4x3xi8>) -> tensor<2x2x3xi8> {
   %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
   %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
-  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
-  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.matmul' op B (the weight) must be a constant}}
-  %acc = tosa.matmul %a, %b, %zp8, %zp8 : (tensor<1x2x4xi8>, tensor<1x4x3xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x2x3xi32>
-  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x3xi8>
-  return %y : tensor<1x2x3xi8>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<3xi32>} : () -> tensor<3xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<3xi8>} : () -> tensor<3xi8>
+  // expected-error @+1 {{'tosa.matmul' op a matmul over two activations needs a per-tensor output rescale}}
+  %acc = tosa.matmul %a, %b, %zp8, %zp8 : (tensor<2x2x4xi8>, tensor<2x4x3xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x2x3xi32>
+  %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = true, input_unsigned = false, output_unsigned = false} : (tensor<2x2x3xi32>, tensor<3xi32>, tensor<3xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x2x3xi8>
+  return %y : tensor<2x2x3xi8>
 }
 
 // -----
@@ -265,7 +265,7 @@ func.func @matmul_batch(%a: tensor<2x2x4xi8>) -> tensor<2x2x3xi8> {
   %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
   %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
   %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.matmul' op batch must be 1, got 2}}
+  // expected-error @+1 {{'tosa.matmul' op with a constant B (a weight), batch must be 1, got 2}}
   %acc = tosa.matmul %a, %b, %zp8, %zp8 : (tensor<2x2x4xi8>, tensor<2x4x3xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x2x3xi32>
   %y = tosa.rescale %acc, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<2x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x2x3xi8>
   return %y : tensor<2x2x3xi8>

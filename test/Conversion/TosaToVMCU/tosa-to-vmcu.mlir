@@ -302,6 +302,30 @@ func.func @matmul_fc_bias(%a: tensor<1x2x3xi8>) -> tensor<1x2x2xi8> {
 
 // -----
 
+// tosa.matmul over two activations (TFLite's BATCH_MATMUL), per-tensor
+// rescale and clamp: one vmcu.batch_matmul with both zero points.
+// CHECK-LABEL: func.func @batch_matmul_activations(
+// CHECK-SAME:    %[[A:.*]]: tensor<3x2x4xi8>, %[[B:.*]]: tensor<3x4x8xi8>)
+// CHECK:         %[[Y:.*]] = vmcu.batch_matmul %[[A]], %[[B]] {lhs_zp = -128 : i32,
+// CHECK-SAME:      requant = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [34], double_round = true, min = -3, max = 127>, rhs_zp = 5 : i32}
+// CHECK-SAME:      : (tensor<3x2x4xi8>, tensor<3x4x8xi8>) -> tensor<3x2x8xi8>
+// CHECK-NEXT:    return %[[Y]]
+// CHECK-NOT:     tosa.
+func.func @batch_matmul_activations(%a: tensor<3x2x4xi8>, %b: tensor<3x4x8xi8>) -> tensor<3x2x8xi8> {
+  %azp = "tosa.const"() {values = dense<-128> : tensor<1xi8>} : () -> tensor<1xi8>
+  %bzp = "tosa.const"() {values = dense<5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.matmul %a, %b, %azp, %bzp : (tensor<3x2x4xi8>, tensor<3x4x8xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<3x2x8xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<34> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<-3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %r = tosa.rescale %acc, %m, %s, %izp, %ozp {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<3x2x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<3x2x8xi8>
+  %c = tosa.clamp %r {min_val = -3 : i8, max_val = 127 : i8} : (tensor<3x2x8xi8>) -> tensor<3x2x8xi8>
+  return %c : tensor<3x2x8xi8>
+}
+
+// -----
+
 // The TFLite shape: reshape [1, K] -> [1, 1, K], matmul, a bias given as a
 // reshaped [N] constant, rescale, reshape back to [1, N].
 // CHECK-LABEL: func.func @matmul_fc_reshapes(

@@ -1345,3 +1345,35 @@ func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<4x1x1x4xi8>, %b: tensor<4xi32>) 
   %y = vmcu.conv2d %x, %w, %b residual %x {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq, residual_add = #vmcu.residual_add<conv = #rs, skip = #rc, requant = #rq>} : (tensor<1x8x8x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>, tensor<1x8x8x4xi8>) -> tensor<1x8x8x4xi8>
   return
 }
+
+// -----
+
+func.func @batch_matmul_shapes(%a: tensor<2x4x8xi8>, %b: tensor<2x6x3xi8>) -> tensor<2x4x3xi8> {
+  // expected-error @+1 {{expects lhs [B, M, K], rhs [B, K, N] and output [B, M, N], got 'tensor<2x4x8xi8>', 'tensor<2x6x3xi8>' -> 'tensor<2x4x3xi8>'}}
+  %y = vmcu.batch_matmul %a, %b {lhs_zp = 0 : i32, rhs_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<2x4x8xi8>, tensor<2x6x3xi8>) -> tensor<2x4x3xi8>
+  return %y : tensor<2x4x3xi8>
+}
+
+// -----
+
+func.func @batch_matmul_batches(%a: tensor<2x4x8xi8>, %b: tensor<3x8x3xi8>) -> tensor<2x4x3xi8> {
+  // expected-error @+1 {{expects lhs [B, M, K], rhs [B, K, N] and output [B, M, N]}}
+  %y = vmcu.batch_matmul %a, %b {lhs_zp = 0 : i32, rhs_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<2x4x8xi8>, tensor<3x8x3xi8>) -> tensor<2x4x3xi8>
+  return %y : tensor<2x4x3xi8>
+}
+
+// -----
+
+func.func @batch_matmul_per_channel(%a: tensor<2x4x8xi8>, %b: tensor<2x8x2xi8>) -> tensor<2x4x2xi8> {
+  // expected-error @+1 {{requant must be per tensor (1 channel), got 2}}
+  %y = vmcu.batch_matmul %a, %b {lhs_zp = 0 : i32, rhs_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824, 1073741824], shift = [35, 35], double_round = true, min = -128, max = 127>} : (tensor<2x4x8xi8>, tensor<2x8x2xi8>) -> tensor<2x4x2xi8>
+  return %y : tensor<2x4x2xi8>
+}
+
+// -----
+
+func.func @batch_matmul_zero_point(%a: tensor<2x4x8xi8>, %b: tensor<2x8x2xi8>) -> tensor<2x4x2xi8> {
+  // expected-error @+1 {{rhs_zp must be in the int8 range, got 200}}
+  %y = vmcu.batch_matmul %a, %b {lhs_zp = 0 : i32, rhs_zp = 200 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<2x4x8xi8>, tensor<2x8x2xi8>) -> tensor<2x4x2xi8>
+  return %y : tensor<2x4x2xi8>
+}

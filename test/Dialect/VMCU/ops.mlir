@@ -63,6 +63,13 @@ func.func @fully_connected(%x: tensor<4x64xi8>, %w: tensor<32x64xi8>, %b: tensor
   return %y : tensor<4x32xi8>
 }
 
+// CHECK-LABEL: func.func @batch_matmul
+// CHECK: vmcu.batch_matmul %{{.*}}, %{{.*}} {lhs_zp = -128 : i32, requant = {{.*}}, rhs_zp = 3 : i32}
+func.func @batch_matmul(%a: tensor<9x32x16xi8>, %b: tensor<9x16x24xi8>) -> tensor<9x32x24xi8> {
+  %y = vmcu.batch_matmul %a, %b {lhs_zp = -128 : i32, rhs_zp = 3 : i32, requant = #rq} : (tensor<9x32x16xi8>, tensor<9x16x24xi8>) -> tensor<9x32x24xi8>
+  return %y : tensor<9x32x24xi8>
+}
+
 // CHECK-LABEL: func.func @add
 // CHECK: vmcu.add %{{.*}}, %{{.*}} {lhs_rescale = #vmcu.requant<input_zp = -1
 func.func @add(%a: tensor<1x4x4x8xi8>, %b: tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8> {

@@ -609,6 +609,39 @@ SmallVector<int64_t> AddOp::getSegmentedExtents() {
 }
 
 //===----------------------------------------------------------------------===//
+// BatchMatMulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BatchMatMulOp::verify() {
+  if (failed(verifyStaticShapes(*this)))
+    return failure();
+  ArrayRef<int64_t> a = getLhs().getType().getShape();
+  ArrayRef<int64_t> b = getRhs().getType().getShape();
+  ArrayRef<int64_t> out = getOutput().getType().getShape();
+  if (a[0] != b[0] || a[2] != b[1] || out[0] != a[0] || out[1] != a[1] ||
+      out[2] != b[2])
+    return emitOpError("expects lhs [B, M, K], rhs [B, K, N] and output "
+                       "[B, M, N], got ")
+           << getLhs().getType() << ", " << getRhs().getType() << " -> "
+           << getOutput().getType();
+  for (auto [name, zp] : {std::pair<StringRef, int64_t>{"lhs_zp", getLhsZp()},
+                          {"rhs_zp", getRhsZp()}})
+    if (failed(verifyZeroPoint(*this, name, zp)))
+      return failure();
+  if (getRequant().getNumChannels() != 1)
+    return emitOpError("requant must be per tensor (1 channel), got ")
+           << getRequant().getNumChannels();
+  return verifyRequant(*this, "requant", getRequant(), 1,
+                       /*fromAccumulator=*/true);
+}
+
+/// The output is placed against the lhs; the rhs is a further ring input.
+Value BatchMatMulOp::getActivationInput() { return getLhs(); }
+SmallVector<int64_t> BatchMatMulOp::getSegmentedExtents() {
+  return {getLhs().getType().getDimSize(2), getRhs().getType().getDimSize(2)};
+}
+
+//===----------------------------------------------------------------------===//
 // MulOp
 //===----------------------------------------------------------------------===//
 

@@ -778,6 +778,38 @@ def VMCU_FullyConnectedOp : VMCU_LayerOp<"fully_connected", [Pure]> {
   let hasVerifier = 1;
 }
 
+def VMCU_BatchMatMulOp : VMCU_LayerOp<"batch_matmul", [Pure]> {
+  let summary = "int8 batched matrix product of two activations (BATCH_MATMUL)";
+  let description = [{
+    `output[b,m,n] = requant(sum_k (lhs[b,m,k] - lhs_zp) *
+    (rhs[b,k,n] - rhs_zp))` with lhs `[B,M,K]`, rhs `[B,K,N]` and output
+    `[B,M,N]`: TOSA's `tosa.matmul` with two activation operands, which is
+    TFLite's int8 BATCH_MATMUL. Both operands live in the pool; per batch
+    the kernel stages `rhs[b]` transposed on the stack (N x K bytes), then
+    computes the output row by row, each lhs row freed before its output
+    row is stored. `requant` is per tensor. `segment_bytes` must divide K
+    and N.
+
+    Example:
+
+    ```mlir
+    %y = vmcu.batch_matmul %a, %b {lhs_zp = -128 : i32, rhs_zp = -128 : i32,
+           requant = #vmcu.requant<...>}
+         : (tensor<9x32x16xi8>, tensor<9x16x24xi8>) -> tensor<9x32x24xi8>
+    ```
+  }];
+  let arguments = (ins TensorRankOf<[I8], [3]>:$lhs,
+                       TensorRankOf<[I8], [3]>:$rhs,
+                       I32Attr:$lhs_zp, I32Attr:$rhs_zp,
+                       VMCU_RequantAttr:$requant,
+                       OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes);
+  let results = (outs TensorRankOf<[I8], [3]>:$output);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def VMCU_AddOp : VMCU_LayerOp<"add", [Pure]> {
   let summary = "int8 elementwise add (or subtract) with broadcasting and TOSA rescales";
   let description = [{

@@ -2,6 +2,7 @@
 """make-tflite.py - write small seeded int8 .tflite models for the importer's tests.
 
   make-tflite.py --kind KIND --seed N -o OUT.tflite [--input-bin IN.bin]
+  make-tflite.py --layer OP:KEY=VALUE,... --seed N -o OUT.tflite [--input-bin IN.bin]
 
 Writes a one-subgraph TFLite FlatBuffer (schema version 3, identifier TFL3)
 with Debian's python3-flatbuffers low-level Builder; the schema ids live in
@@ -39,6 +40,10 @@ FC, FC autoencoders, branches joined by CONCATENATION) whose architecture
 each seed draws from the distribution stated in the family's docstring,
 within stated bounds (see "the generality corpus" below); utils/corpus.py
 lists the corpus' seeds.
+
+--layer builds one parametrized CONV_2D, DEPTHWISE_CONV_2D or
+FULLY_CONNECTED instead of a kind (its section below lists the keys);
+bench/shape-grid.sh sweeps a grid of them.
 """
 import argparse
 import sys
@@ -1748,12 +1753,63 @@ KINDS.update({
 CORPUS_FAMILIES = [k for k in KINDS if k.startswith("corpus-")]
 
 
-def build_graph(kind, seed):
-    """Returns (the model's Graph, a random int8 input of its input shape)."""
+# --- one parametrized layer (--layer; bench/shape-grid.sh) ------------------------
+#
+# --layer OP:KEY=VALUE,... builds a model of one CONV_2D, DEPTHWISE_CONV_2D or
+# FULLY_CONNECTED (OP conv, depthwise or fc) instead of a kind. Keys (default):
+# h, w: input height and width (16, 16); cin (8); cout: conv and fc output
+# channels (8; a depthwise has cin * mult); kh, kw: window (1, 1); sh, sw:
+# strides (1, 1); dil: dilation of both axes (1); mult: depthwise multiplier
+# (1); pad: same or valid (same); act: none, relu or relu6 (relu6 for conv and
+# depthwise, none for fc); rows: fc input rows, the input being [rows, cin] (1).
+
+LAYER_OPS = ("conv", "depthwise", "fc")
+LAYER_KEYS = dict(h=16, w=16, cin=8, cout=8, kh=1, kw=1, sh=1, sw=1, dil=1, mult=1, rows=1)
+LAYER_PADS = {"same": SAME, "valid": VALID}
+LAYER_ACTS = {"none": NONE, "relu": S.ACT_RELU, "relu6": RELU6}
+
+
+def parse_layer(spec):
+    """'OP:KEY=VALUE,...' -> (op, {key: value}) with the defaults filled in."""
+    op, _, rest = spec.partition(":")
+    if op not in LAYER_OPS:
+        raise ValueError(f"--layer {spec}: OP must be one of {', '.join(LAYER_OPS)}")
+    p = dict(LAYER_KEYS, pad="same", act="none" if op == "fc" else "relu6")
+    for item in filter(None, rest.split(",")):
+        key, _, value = item.partition("=")
+        if key in LAYER_KEYS:
+            p[key] = int(value)
+        elif key == "pad" and value in LAYER_PADS or key == "act" and value in LAYER_ACTS:
+            p[key] = value
+        else:
+            raise ValueError(f"--layer {spec}: bad key or value {item!r}")
+    return op, p
+
+
+def layer_kind(spec):
+    """The kind function of --layer SPEC."""
+    op, p = parse_layer(spec)
+    act = LAYER_ACTS[p["act"]]
+
+    def kind(m):
+        if op == "fc":
+            return m.fully_connected(m.input((p["rows"], p["cin"])), p["cout"], act)
+        x = m.input((1, p["h"], p["w"], p["cin"]))
+        window = dict(dilation=p["dil"], kw=p["kw"], stride_w=p["sw"])
+        if op == "conv":
+            return m.conv2d(x, p["cout"], p["kh"], p["sh"], LAYER_PADS[p["pad"]], act, **window)
+        return m.depthwise(x, p["kh"], p["sh"], LAYER_PADS[p["pad"]], act, mult=p["mult"],
+                           **window)
+    return kind
+
+
+def build_graph(kind, seed, layer=None):
+    """Returns (the model's Graph, a random int8 input of its input shape);
+    `layer`: a --layer SPEC, built instead of `kind`."""
     model_seed, input_seed = np.random.SeedSequence(seed).spawn(2)
-    m = ModelBuilder(np.random.default_rng(model_seed),
-                     f"make-tflite.py --kind {kind} --seed {seed}")
-    out = KINDS[kind][0](m)
+    what = f"--layer {layer}" if layer else f"--kind {kind}"
+    m = ModelBuilder(np.random.default_rng(model_seed), f"make-tflite.py {what} --seed {seed}")
+    out = (layer_kind(layer) if layer else KINDS[kind][0])(m)
     if out is not None:
         m.output(*(out if isinstance(out, tuple) else (out,)))
     # Every input's bytes, one after another.
@@ -1789,8 +1845,13 @@ def main():
                     "weight scales, int32 biases).",
         epilog=f"kinds:\n{kinds}",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--kind", required=True, choices=list(KINDS), metavar="KIND",
-                        help="which model (listed below)")
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--kind", choices=list(KINDS), metavar="KIND",
+                       help="which model (listed below)")
+    which.add_argument("--layer", metavar="OP:KEY=VALUE,...",
+                       help="a model of one layer: OP conv, depthwise or fc; keys h, w, cin, "
+                            "cout, kh, kw, sh, sw, dil, mult, rows, pad (same/valid), act "
+                            "(none/relu/relu6) (see make-tflite.py's --layer section)")
     parser.add_argument("--seed", type=int, required=True,
                         help="seed of the weights, quantization and --input-bin")
     parser.add_argument("-o", dest="out", required=True, metavar="OUT.tflite",
@@ -1798,7 +1859,10 @@ def main():
     parser.add_argument("--input-bin", metavar="IN.bin",
                         help="also write a uniform [-128, 127] int8 input (raw bytes, NHWC)")
     args = parser.parse_args()
-    graph, x = build_graph(args.kind, args.seed)
+    try:
+        graph, x = build_graph(args.kind, args.seed, args.layer)
+    except ValueError as e:
+        parser.error(str(e))
     with open(args.out, "wb") as f:
         f.write(graph.serialize())
     if args.input_bin:

@@ -88,8 +88,10 @@ int64_t tensorLevelBytes(LayerOpInterface layer) {
   if (auto dw = dyn_cast<DepthwiseConv2DOp>(layer.getOperation());
       dw && dw.getDepthMultiplier() == 1)
     return std::max(in, out);
-  if (auto matmul = dyn_cast<BatchMatMulOp>(layer.getOperation()))
-    return bytes(matmul.getLhs()) + bytes(matmul.getRhs()) + out;
+  if (auto matmul = dyn_cast<BatchMatMulOp>(layer.getOperation())) {
+    Value lhs = matmul.getLhs(), rhs = matmul.getRhs();
+    return bytes(lhs) + (rhs == lhs ? 0 : bytes(rhs)) + out;
+  }
   auto block = dyn_cast<BottleneckOp>(layer.getOperation());
   if (!block)
     return in + out;

@@ -512,8 +512,8 @@ LogicalResult emitSlice(Emitter &e, SliceOp op, const KernelTensors &t) {
 /// Stages rhs[b] ([K, N] in the pool) transposed into `staged` ([N, K]),
 /// freeing its segments unless the lhs is the same tensor.
 void stageTransposedRhs(Emitter &e, Value rhs, bool freeRhs, Value b,
-                               int64_t depth, int64_t colSegs, Value seg,
-                               Value staged) {
+                        int64_t depth, int64_t colSegs, Value seg,
+                        Value staged) {
   int64_t s = e.seg;
   e.loop(0, depth, [&](Value k) {
     e.loop(0, colSegs, [&](Value j) {
@@ -531,8 +531,7 @@ void stageTransposedRhs(Emitter &e, Value rhs, bool freeRhs, Value b,
 
 /// -rhs_zp * sum_k (row[k] - lhs_zp): the rhs zero point's share of each
 /// of a row's sums, so that the dot products read raw rhs bytes.
-Value rhsZeroPointTerm(Emitter &e, BatchMatMulOp op, Value row,
-                              int64_t depth) {
+Value rhsZeroPointTerm(Emitter &e, BatchMatMulOp op, Value row, int64_t depth) {
   if (op.getRhsZp() == 0)
     return e.i32(0);
   Type i32Type = e.b.getI32Type();
@@ -540,8 +539,8 @@ Value rhsZeroPointTerm(Emitter &e, BatchMatMulOp op, Value row,
   e.store(e.i32(0), sum, e.index(0));
   e.loop(0, depth, [&](Value k) {
     Value x = arith::ExtSIOp::create(e.b, e.loc, i32Type, e.load(row, k));
-    e.store(arith::AddIOp::create(e.b, e.loc, e.load(sum, e.index(0)), x),
-            sum, e.index(0));
+    e.store(arith::AddIOp::create(e.b, e.loc, e.load(sum, e.index(0)), x), sum,
+            e.index(0));
   });
   int64_t zp = static_cast<int32_t>(op.getLhsZp());
   int64_t rhsZp = static_cast<int32_t>(op.getRhsZp());
@@ -566,8 +565,8 @@ LogicalResult emitBatchMatMul(Emitter &e, BatchMatMulOp op,
   int64_t s = e.seg, depthSegs = depth / s, colSegs = cols / s;
   Value lhs = t.operands[0], rhs = t.operands[1];
   Type i8Type = e.b.getI8Type(), i32Type = e.b.getI32Type();
-  auto [mult, shift] = e.requantTables("bmm_", op.getRequant(), 1,
-                                       depth * kMaxInt8Product);
+  auto [mult, shift] =
+      e.requantTables("bmm_", op.getRequant(), 1, depth * kMaxInt8Product);
   Value staged = e.scratch(cols * depth, i8Type);
   Value row = e.scratch(depth, i8Type);
   Value seg = e.scratch(s, i8Type);
@@ -844,9 +843,8 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
           })
           .Case([&](AddOp op) { return emitAdd(e, op, tensors); })
           .Case([&](MulOp op) { return emitMul(e, op, tensors); })
-          .Case([&](BatchMatMulOp op) {
-            return emitBatchMatMul(e, op, tensors);
-          })
+          .Case(
+              [&](BatchMatMulOp op) { return emitBatchMatMul(e, op, tensors); })
           .Case([&](SoftmaxOp op) { return emitSoftmax(e, op, tensors); })
           .Case([&](TableOp op) { return emitTable(e, op, tensors); })
           .Case([&](ConcatOp op) { return emitConcat(e, op, tensors); })
@@ -854,9 +852,7 @@ LogicalResult mlir::vmcu::tile::emitKernel(OpBuilder &b, const KernelEnv &env,
           .Case([&](ResizeNearestOp op) {
             return emitResizeNearest(e, op, tensors);
           })
-          .Case([&](TransposeOp op) {
-            return emitTranspose(e, op, tensors);
-          })
+          .Case([&](TransposeOp op) { return emitTranspose(e, op, tensors); })
           .Default([&](Operation *op) {
             return op->emitOpError(
                 "is not supported by vmcu-tile yet (only conv2d, "

@@ -158,9 +158,8 @@ static FailureOr<MatMulPlan> matchMatMul(tosa::MatMulOp op, Absorbed &absorbed,
 
 /// A matmul over two activations: its zero points and the per-tensor
 /// rescale and clamps that bring the int32 products back to int8.
-static FailureOr<OutputRequant> matchBatchMatMul(tosa::MatMulOp op,
-                                                 Absorbed &absorbed,
-                                                 MatchDiag &diag) {
+static FailureOr<OutputRequant>
+matchBatchMatMul(tosa::MatMulOp op, Absorbed &absorbed, MatchDiag &diag) {
   if (failed(matchMatMulTypes(op, diag)))
     return failure();
   int64_t n = cast<RankedTensorType>(op.getB().getType()).getDimSize(2);

@@ -163,6 +163,20 @@ void vmcu_ring_check_store(uint32_t segment, uint32_t offset, uint32_t bytes,
   }
 }
 
+void vmcu_ring_check_view(uint32_t segment, uint32_t count, uint32_t alignment,
+                          uint32_t kernel) {
+  uint32_t first = wrap(segment, kernel);
+  if ((first * pool_segment_bytes) % alignment != 0 ||
+      (pool_segments * pool_segment_bytes) % alignment != 0)
+    violation("in-place read not word-aligned at segment", first, kernel,
+              OWNER_DEAD);
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t s = (first + i) % pool_segments;
+    if (owners[s] == OWNER_DEAD)
+      violation("in-place read of dead segment", s, kernel, OWNER_DEAD);
+  }
+}
+
 void vmcu_ring_check_free(uint32_t segment, uint32_t count, uint32_t kernel) {
   uint32_t first = wrap(segment, kernel);
   for (uint32_t i = 0; i < count; ++i) {

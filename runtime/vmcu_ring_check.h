@@ -63,6 +63,13 @@ void vmcu_ring_check_load(uint32_t segment, uint32_t offset, uint32_t bytes,
 void vmcu_ring_check_store(uint32_t segment, uint32_t offset, uint32_t bytes,
                            uint32_t kernel);
 
+/* Before a kernel reads `count` segments from `segment` in place
+ * (vmcu.ring_view; the run may wrap): they must be live, and the run must
+ * start at a multiple of `alignment` bytes, which must divide the pool's
+ * size, so that its word loads never straddle the pool's end. */
+void vmcu_ring_check_view(uint32_t segment, uint32_t count, uint32_t alignment,
+                          uint32_t kernel);
+
 /* vmcu.free of `count` segments from `segment` (wrapping): they must be
  * live, and die. */
 void vmcu_ring_check_free(uint32_t segment, uint32_t count, uint32_t kernel);

@@ -31,7 +31,7 @@ namespace {
 
 /// The checker's entry points, declared in the module.
 struct RingCheckFns {
-  LLVM::LLVMFuncOp init, input, load, store, free, release;
+  LLVM::LLVMFuncOp init, input, load, store, view, free, release;
 };
 
 /// Emits the checker calls; every argument is an i32.
@@ -101,6 +101,7 @@ LogicalResult RingCheckBuilder::declareFunctions(bool withRelease) {
       succeeded(declare(abi::kInputFn, {i32, i32}, fns.input)) &&
       succeeded(declare(abi::kLoadFn, {i32, i32, i32, i32}, fns.load)) &&
       succeeded(declare(abi::kStoreFn, {i32, i32, i32, i32}, fns.store)) &&
+      succeeded(declare(abi::kViewFn, {i32, i32, i32, i32}, fns.view)) &&
       succeeded(declare(abi::kFreeFn, {i32, i32, i32}, fns.free)) &&
       (!withRelease ||
        succeeded(declare(abi::kReleaseFn, {i32, i32, i32}, fns.release))));
@@ -188,7 +189,7 @@ LogicalResult RingCheckBuilder::run() {
       kernels.push_back(kernel);
     } else if (auto pool = dyn_cast<SegmentPoolOp>(op)) {
       pools.push_back(pool);
-    } else if (isa<RingLoadOp, RingStoreOp, FreeOp>(op)) {
+    } else if (isa<RingLoadOp, RingStoreOp, RingViewOp, FreeOp>(op)) {
       accesses.push_back(op);
     }
   });
@@ -208,6 +209,14 @@ LogicalResult RingCheckBuilder::run() {
       instrumentAccess(load, fns.load, load.getType());
     } else if (auto store = dyn_cast<RingStoreOp>(op)) {
       instrumentAccess(store, fns.store, store.getValue().getType());
+    } else if (auto view = dyn_cast<RingViewOp>(op)) {
+      builder.setInsertionPoint(view);
+      Location loc = view.getLoc();
+      call(fns.view, loc,
+           {toI32(loc, view.getSegment()),
+            constant(loc, static_cast<int64_t>(view.getCount())),
+            constant(loc, static_cast<int64_t>(view.getAlignment())),
+            kernelIdOf(view)});
     } else if (auto free = dyn_cast<FreeOp>(op)) {
       builder.setInsertionPoint(free);
       Location loc = free.getLoc();

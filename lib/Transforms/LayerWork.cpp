@@ -303,13 +303,15 @@ int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
       })
       .Default([&](Operation *op) {
         if (isGemmLayer(layer)) {
-          // The block's input rows and outputs.
+          // The block's input rows and outputs; a single row is read in
+          // place (TileGemm.cpp), only its outputs staged.
           auto out = cast<ShapedType>(op->getResult(0).getType());
           int64_t outC = out.getDimSize(out.getRank() - 1);
           int64_t inC = cast<ShapedType>(op->getOperand(0).getType())
                             .getDimSize(out.getRank() - 1);
-          return gemmTileShape(out.getNumElements() / outC, inC, outC, s)
-              .scratchBytes();
+          int64_t rows = out.getNumElements() / outC;
+          GemmTileShape shape = gemmTileShape(rows, inC, outC, s);
+          return rows == 1 ? shape.groupBytes : shape.scratchBytes();
         }
         // An im2col conv stages its windows and output groups as GEMM
         // tiles; 4-lane dot rows keep a segment of sums and two of bytes.

@@ -14,6 +14,7 @@
 #include "vmcu/Analysis/OffsetSolver.h"
 #include "vmcu/Support/MemoryReport.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -344,19 +345,51 @@ LogicalResult readKernels(SegmentPoolOp pool, PoolPlan &plan) {
   return success();
 }
 
+/// The tensor of `plan` whose base the unwrapped address `segment` adds.
+std::optional<unsigned> tensorOfAddress(const PoolPlan &plan, Value segment) {
+  SmallVector<Value> terms{segment};
+  if (auto apply = segment.getDefiningOp<affine::AffineApplyOp>())
+    terms.assign(apply.getOperands().begin(), apply.getOperands().end());
+  for (Value term : terms) {
+    auto it = llvm::find(plan.tensors, term.getDefiningOp<TensorBaseOp>());
+    if (it != plan.tensors.end())
+      return std::distance(plan.tensors.begin(), it);
+  }
+  return std::nullopt;
+}
+
 /// Tensor t starts on a multiple of its producer's and readers' segments
 /// (in units), and the capacity on a multiple of every segment, so no
-/// segment straddles the wrap.
-void computeAlignment(PoolPlan &plan) {
+/// segment straddles the wrap. A tensor a kernel reads in place
+/// (vmcu.ring_view) starts, and the capacity ends, on a multiple of the
+/// view's alignment too, so that no word straddles the wrap.
+LogicalResult computeAlignment(PoolPlan &plan) {
   plan.align.assign(plan.tensors.size(), 1);
+  auto alignTo = [&](unsigned t, int64_t units) {
+    plan.align[t] = lcm(plan.align[t], units);
+    plan.wrapAlign = lcm(plan.wrapAlign, units);
+  };
   for (const PlacedKernel &kernel : plan.kernels) {
     int64_t r = kernel.unitsPerSegment;
-    plan.align[kernel.input] = lcm(plan.align[kernel.input], r);
-    plan.align[kernel.output] = lcm(plan.align[kernel.output], r);
+    alignTo(kernel.input, r);
+    alignTo(kernel.output, r);
     for (unsigned skip : kernel.skips)
-      plan.align[skip] = lcm(plan.align[skip], r);
-    plan.wrapAlign = lcm(plan.wrapAlign, r);
+      alignTo(skip, r);
+    KernelOp op = kernel.op;
+    WalkResult walk = op.walk([&](RingViewOp view) {
+      std::optional<unsigned> t = tensorOfAddress(plan, view.getSegment());
+      if (!t) {
+        view.emitOpError("segment must add the base of a tensor of the pool");
+        return WalkResult::interrupt();
+      }
+      int64_t bytes = static_cast<int64_t>(view.getAlignment());
+      alignTo(*t, lcm(plan.unit, bytes) / plan.unit);
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
   }
+  return success();
 }
 
 /// A tensor stays live until its last reader (a model output to the end).
@@ -527,9 +560,9 @@ struct VMCUSolveOffsetsPass
   LogicalResult solve(SegmentPoolOp pool) {
     PoolPlan plan;
     plan.unit = pool.getType().getSegmentBytes();
-    if (failed(readModelInputs(pool, plan)) || failed(readKernels(pool, plan)))
+    if (failed(readModelInputs(pool, plan)) ||
+        failed(readKernels(pool, plan)) || failed(computeAlignment(plan)))
       return failure();
-    computeAlignment(plan);
     computeLiveness(plan);
     if (failed(placeKernels(plan)))
       return failure();

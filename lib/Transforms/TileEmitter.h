@@ -943,6 +943,14 @@ public:
   /// narrow ones).
   void emit(Value x, int64_t rows, SegmentDone segmentDone);
 
+  /// A single row read in place from the pool (vmcu.ring_view's results):
+  /// its bytes from `offset` up to `contiguous` bytes, then from byte 0.
+  struct RowView {
+    Value view, offset, contiguous;
+  };
+  /// emit() over one row read in place (shape.pixels == 1).
+  void emitFromView(const RowView &row, SegmentDone segmentDone);
+
   /// Rows and channels per tile and the bytes between rows of x.
   const GemmTileShape shape;
 
@@ -955,7 +963,15 @@ private:
                                        ArrayRef<int32_t> requant) const;
   SmallVector<int32_t> foldZeroPoint(ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
                                      int32_t inputZp) const;
+  using TileBody = function_ref<void(Value first, int64_t n, Value at)>;
+  void forEachTile(int64_t rows, SegmentDone segmentDone, TileBody tile);
   void emitTile(Value x, int64_t rows, Value first, int64_t n, Value at);
+  void emitViewTile(const RowView &row, Value first, int64_t n, Value at);
+  SmallVector<Value> initialSums(int64_t rows, Value first, int64_t n);
+  SmallVector<Value> accumulateRun(const RowView &run, Value first, int64_t n,
+                                   ValueRange sums, Value from, Value to);
+  void storeSums(ArrayRef<Value> sums, int64_t rows, Value first, int64_t n,
+                 Value at);
   void widenRows(Value x, int64_t rows);
   Value mul(Value a, int64_t b);
   Value add(Value a, Value b);

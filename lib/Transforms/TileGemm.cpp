@@ -203,13 +203,28 @@ void GemmTiles::widenRows(Value x, int64_t rows) {
 }
 
 void GemmTiles::emit(Value x, int64_t rows, SegmentDone segmentDone) {
-  int64_t group = shape.groupBytes, n = shape.channels;
   if (shape.widened) {
     widenRows(x, rows);
     x = xw;
   }
-  // Output group g: its tiles of n channels and one of the rest, then the
-  // caller's stores of its segments.
+  forEachTile(rows, segmentDone, [&](Value first, int64_t n, Value at) {
+    emitTile(x, rows, first, n, at);
+  });
+}
+
+void GemmTiles::emitFromView(const RowView &row, SegmentDone segmentDone) {
+  assert(shape.pixels == 1 && !shape.widened && !records &&
+         "a row read in place is a single raw row");
+  forEachTile(1, segmentDone, [&](Value first, int64_t n, Value at) {
+    emitViewTile(row, first, n, at);
+  });
+}
+
+/// Output group g: its tiles of n channels and one of the rest, then the
+/// caller's stores of its segments.
+void GemmTiles::forEachTile(int64_t rows, SegmentDone segmentDone,
+                            TileBody tile) {
+  int64_t group = shape.groupBytes, n = shape.channels;
   int64_t full = group / n, rest = group % n;
   e.loop(0, outC / group, [&](Value g) {
     Value groupFirst = mul(g, group);
@@ -218,16 +233,44 @@ void GemmTiles::emit(Value x, int64_t rows, SegmentDone segmentDone) {
       OpBuilder::InsertionGuard guard(e.b);
       e.b.setInsertionPointToStart(loop.getBody());
       Value at = mul(loop.getInductionVar(), n);
-      emitTile(x, rows, add(groupFirst, at), n, at);
+      tile(add(groupFirst, at), n, at);
     }
     if (rest > 0) {
       Value at = e.index(full * n);
-      emitTile(x, rows, add(groupFirst, at), rest, at);
+      tile(add(groupFirst, e.index(full * n)), rest, at);
     }
     for (int64_t i = 0; i < rows; ++i)
       for (int64_t j = 0; j < group / e.seg; ++j)
         segmentDone(g, i, j, obuf);
   });
+}
+
+/// Every row starts from the tile's biases, loaded once.
+SmallVector<Value> GemmTiles::initialSums(int64_t rows, Value first,
+                                          int64_t n) {
+  SmallVector<Value> biasOf;
+  for (int64_t j = 0; j < n; ++j)
+    biasOf.push_back(e.load(biases, add(first, e.index(j))));
+  SmallVector<Value> sums;
+  for (int64_t i = 0; i < rows; ++i)
+    llvm::append_range(sums, biasOf);
+  return sums;
+}
+
+/// The tile's sums requantized into obuf[at + i * group + j].
+void GemmTiles::storeSums(ArrayRef<Value> sums, int64_t rows, Value first,
+                          int64_t n, Value at) {
+  if (e.requantizeBlock(sums, rows, rq, mult, first, obuf, at,
+                        shape.groupBytes))
+    return;
+  for (int64_t j = 0; j < n; ++j) {
+    Value c = add(first, e.index(j));
+    for (int64_t i = 0; i < rows; ++i) {
+      Value q =
+          e.requantize(sums[i * n + j], rq, mult, shift, c, e.b.getI8Type());
+      e.store(q, obuf, add(at, e.index(i * shape.groupBytes + j)));
+    }
+  }
 }
 
 /// The tile of output channels [first, first + n) over all input chunks,
@@ -247,13 +290,7 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
         e.b.getI32IntegerAttr(rq.getMin()), e.b.getI32IntegerAttr(rq.getMax()));
     return;
   }
-  // Every row starts from the same biases, loaded once.
-  SmallVector<Value> biasOf;
-  for (int64_t j = 0; j < n; ++j)
-    biasOf.push_back(e.load(biases, add(first, e.index(j))));
-  SmallVector<Value> accs;
-  for (int64_t i = 0; i < rows; ++i)
-    llvm::append_range(accs, biasOf);
+  SmallVector<Value> accs = initialSums(rows, first, n);
   // Weight elements per channel and step: 4 bytes, or 2 widened words. The
   // tile's packed weights start at first * steps of them.
   int64_t wStep = shape.widenedWeights ? kWordsPerStep : kDotLanes;
@@ -300,17 +337,77 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
     Value wIndex = add(tileBase, e.index(full * chunk * n * wStep));
     accs = block(xIndex, wIndex, accs, rest);
   }
-  if (e.requantizeBlock(accs, rows, rq, mult, first, obuf, at,
-                        shape.groupBytes))
-    return;
-  for (int64_t j = 0; j < n; ++j) {
-    Value c = add(first, e.index(j));
-    for (int64_t i = 0; i < rows; ++i) {
-      Value q =
-          e.requantize(accs[i * n + j], rq, mult, shift, c, e.b.getI8Type());
-      e.store(q, obuf, add(at, e.index(i * shape.groupBytes + j)));
-    }
-  }
+  storeSums(accs, rows, first, n, at);
+}
+
+/// emitTile over a row read in place: its steps before the pool's end from
+/// `offset`, then the rest from byte 0.
+void GemmTiles::emitViewTile(const RowView &row, Value first, int64_t n,
+                             Value at) {
+  SmallVector<Value> sums = initialSums(1, first, n);
+  // Two runs: r = 0 reads steps [0, split) at offset + 4k, r = 1 steps
+  // [split, steps) at 4k - contiguous (the bytes past the pool's end).
+  auto cmp = [&](arith::CmpIPredicate p, Value a, Value b) {
+    return arith::CmpIOp::create(e.b, e.loc, p, a, b);
+  };
+  auto select = [&](Value c, Value a, Value b) {
+    return arith::SelectOp::create(e.b, e.loc, c, a, b);
+  };
+  Value split = arith::MinUIOp::create(
+      e.b, e.loc, e.index(steps),
+      arith::DivUIOp::create(e.b, e.loc, row.contiguous, e.index(kDotLanes)));
+  auto runs =
+      scf::ForOp::create(e.b, e.loc, e.index(0), e.index(2), e.index(1), sums);
+  OpBuilder::InsertionGuard guard(e.b);
+  e.b.setInsertionPointToStart(runs.getBody());
+  Value isFirst =
+      cmp(arith::CmpIPredicate::eq, runs.getInductionVar(), e.index(0));
+  RowView run{
+      row.view,
+      select(isFirst, row.offset,
+             arith::SubIOp::create(e.b, e.loc, e.index(0), row.contiguous)),
+      Value()};
+  Value from = select(isFirst, e.index(0), split);
+  Value to = select(isFirst, split, e.index(steps));
+  SmallVector<Value> out =
+      accumulateRun(run, first, n, runs.getRegionIterArgs(), from, to);
+  scf::YieldOp::create(e.b, e.loc, out);
+  e.b.setInsertionPointAfter(runs);
+  storeSums(SmallVector<Value>(runs.getResults()), 1, first, n, at);
+}
+
+/// `sums` plus steps [from, to) of the row, step k's 4 bytes at
+/// run.offset + 4k of run.view: chunks of dot blocks, then single steps.
+SmallVector<Value> GemmTiles::accumulateRun(const RowView &run, Value first,
+                                            int64_t n, ValueRange sums,
+                                            Value from, Value to) {
+  int64_t wStep = shape.widenedWeights ? kWordsPerStep : kDotLanes;
+  // Chunks as emitTile takes them for a single row.
+  int64_t chunk =
+      shape.widenedWeights && steps / kChunkSteps > kMaxStraightChunks
+          ? kRowChunkSteps
+          : kChunkSteps;
+  Value tileBase = mul(first, steps * wStep);
+  auto stepLoop = [&](Value lo, Value hi, int64_t words, ValueRange init) {
+    auto loop = scf::ForOp::create(e.b, e.loc, lo, hi, e.index(words), init);
+    OpBuilder::InsertionGuard guard(e.b);
+    e.b.setInsertionPointToStart(loop.getBody());
+    Value k = loop.getInductionVar();
+    auto op = DotBlockOp::create(
+        e.b, e.loc, run.view, add(run.offset, mul(k, kDotLanes)), weights,
+        add(tileBase, mul(k, n * wStep)), loop.getRegionIterArgs(),
+        e.b.getI64IntegerAttr(1), e.b.getI64IntegerAttr(words),
+        e.b.getI64IntegerAttr(shape.rowStride), UnitAttr(),
+        shape.widenedWeights ? e.b.getUnitAttr() : UnitAttr());
+    scf::YieldOp::create(e.b, e.loc, op.getResults());
+    return SmallVector<Value>(loop.getResults());
+  };
+  // Whole chunks up to `mid`, then single steps.
+  Value span = arith::SubIOp::create(e.b, e.loc, to, from);
+  Value mid = arith::SubIOp::create(
+      e.b, e.loc, to, arith::RemUIOp::create(e.b, e.loc, span, e.index(chunk)));
+  SmallVector<Value> chunked = stepLoop(from, mid, chunk, sums);
+  return stepLoop(mid, to, 1, chunked);
 }
 
 namespace {
@@ -324,6 +421,8 @@ public:
       : e(e), g(g), t(t), tiles(tiles) {}
 
   void emit() {
+    if (g.pixels == 1)
+      return emitInPlaceRow();
     int64_t pixels = tiles.shape.pixels;
     xbuf = e.scratch(pixels * tiles.shape.rowStride, e.b.getI8Type());
     e.loop(0, g.pixels / pixels, [&](Value mb) {
@@ -359,6 +458,29 @@ private:
       AffineExpr kk = e.d(dims.size() - 1) * groupSegs + j;
       e.storeOutput(t.output, pixel(i) * outSegs + kk, dims, out,
                     e.index(i * tiles.shape.groupBytes + j * e.seg));
+    });
+  }
+
+  /// A single row (a fully connected layer over one row) is read in place:
+  /// staging it would take its whole length of stack, where reading it
+  /// from the pool only keeps it live until the last output group (its
+  /// output then cannot overlap it).
+  void emitInPlaceRow() {
+    int64_t segments = g.inC / e.seg;
+    auto view = RingViewOp::create(
+        e.b, e.loc, MemRefType::get({ShapedType::kDynamic}, e.b.getI8Type()),
+        e.b.getIndexType(), e.b.getIndexType(), e.env.pool,
+        e.ringAddress(t.input, e.c(0), {}),
+        e.b.getI64IntegerAttr(segments * e.unitsPerSeg),
+        e.b.getI64IntegerAttr(kWordBytes));
+    int64_t groupSegs = tiles.shape.groupBytes / e.seg;
+    tiles.emitFromView({view.getView(), view.getOffset(), view.getContiguous()},
+                       [&](Value group, int64_t, int64_t j, Value out) {
+                         e.storeOutput(t.output, e.d(0) * groupSegs + j,
+                                       {group}, out, e.index(j * e.seg));
+                       });
+    forSegments(e.c(0), Value(), segments, [&](AffineExpr seg, auto dims) {
+      e.freeSegment(t.input, seg, dims);
     });
   }
 

@@ -50,7 +50,7 @@ public:
                const DenseMap<Operation *, int> &tensorIds)
       : kernel(kernel), state(state), tensorIds(tensorIds) {
     kernel.getBody().walk([&](Operation *op) {
-      if (!isa<RingLoadOp, RingStoreOp, FreeOp>(op))
+      if (!isa<RingLoadOp, RingStoreOp, RingViewOp, FreeOp>(op))
         return;
       for (Operation *p = op->getParentOp(); p != kernel; p = p->getParentOp())
         touchesRing.insert(p);
@@ -231,7 +231,7 @@ private:
   }
 
   LogicalResult replay(Operation *op) {
-    enum class Kind { Load, Store, Free } kind;
+    enum class Kind { Load, Store, View, Free } kind;
     Value address;
     int64_t bytes = 0;
     Value offset;
@@ -245,6 +245,10 @@ private:
       address = store.getSegment();
       offset = store.getOffset();
       bytes = cast<VectorType>(store.getValue().getType()).getNumElements();
+    } else if (auto view = dyn_cast<RingViewOp>(op)) {
+      kind = Kind::View;
+      address = view.getSegment();
+      bytes = static_cast<int64_t>(view.getCount()) * state.unitBytes;
     } else if (auto free = dyn_cast<FreeOp>(op)) {
       kind = Kind::Free;
       address = free.getSegment();
@@ -267,6 +271,7 @@ private:
       return failure();
     const char *what = kind == Kind::Load    ? "loads"
                        : kind == Kind::Store ? "stores over"
+                       : kind == Kind::View  ? "reads in place"
                                              : "frees";
     auto fail = [&](const Twine &message) -> LogicalResult {
       InFlightDiagnostic diag = kernel.emitError(
@@ -277,15 +282,28 @@ private:
     };
     // The lowering (RingToLLVM) subtracts the pool once from an address in
     // [0, 2N), then loads or stores the bytes contiguously: an access must
-    // end inside the pool, as the runtime's checker requires.
+    // end inside the pool, as the runtime's checker requires. A view and a
+    // free wrap.
     if (*unit < 0 || *unit >= 2 * state.units)
       return fail(llvm::formatv("{0} pool unit {1} for tensor '{2}', outside "
                                 "[0, 2 x {3})",
                                 what, *unit, state.tensors[*tensor].getName(),
                                 state.units));
     int64_t start = *unit % state.units;
+    if (auto view = dyn_cast<RingViewOp>(op)) {
+      // Its word loads must not straddle the pool's end.
+      int64_t align = static_cast<int64_t>(view.getAlignment());
+      if ((start * state.unitBytes) % align != 0 ||
+          (state.units * state.unitBytes) % align != 0)
+        return fail(llvm::formatv("reads tensor '{0}' in place from byte {1} "
+                                  "of a pool of {2} bytes, not both "
+                                  "multiples of {3}",
+                                  state.tensors[*tensor].getName(),
+                                  start * state.unitBytes,
+                                  state.units * state.unitBytes, align));
+    }
     int64_t end = start + (byteOffset + bytes - 1) / state.unitBytes;
-    if (kind != Kind::Free && end >= state.units)
+    if ((kind == Kind::Load || kind == Kind::Store) && end >= state.units)
       return fail(llvm::formatv("{0} {1} bytes from pool unit {2} for tensor "
                                 "'{3}', past the end of the pool of {4} units",
                                 what, bytes, start,
@@ -296,6 +314,7 @@ private:
       int &owner = state.owner[slot];
       bool ok = kind == Kind::Store ? owner == kDead || owner == *tensor
                                     : owner == *tensor;
+
       if (!ok)
         return fail(llvm::formatv("{0} pool unit {1} for tensor '{2}', but "
                                   "it holds {3}",

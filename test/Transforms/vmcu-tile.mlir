@@ -124,18 +124,33 @@ func.func @main(%x: tensor<2x64xi8>) -> tensor<2x4xi8> {
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 
 // A single row (a matrix-vector product) reuses no weight word: its weights
-// are widened offline (i32 words) over the raw row (no `widened`). Its 50
-// steps go in 16-step chunks, 3 of them straight-line, then a 2-step rest;
-// each 4-byte output segment is one tile of 4 channels.
+// are widened offline (i32 words) over the raw row (no `widened`). The row
+// is read in place from the pool (vmcu.ring_view), not staged on the stack:
+// its 50 steps in two runs, before and past the pool's end, each in
+// 16-step chunks then single steps; each 4-byte output segment is one tile
+// of 4 channels. The input is freed after the last tile, so the output
+// cannot overlap it: the pool holds both (50 + 3 segments).
 // CHECK-LABEL: func.func @vmcu_invoke
+// CHECK:   %[[POOL:.*]] = vmcu.segment_pool : !vmcu.pool<segments = 53, segment_bytes = 4>
+// CHECK:   vmcu.kernel "fully_connected_0" {{.*}}stack_bytes = 4 : i64
+// CHECK-NOT: memref.alloca() : memref<200xi8>
 // CHECK:   %[[W:.*]] = memref.get_global @fully_connected_0_weights : memref<1200xi32>
-// CHECK:   %[[X:.*]] = memref.alloca() : memref<200xi8>
-// CHECK-NOT: vmcu.widen_pairs
+// CHECK:   %[[VIEW:.*]], %[[OFF:.*]], %[[CONT:.*]] = vmcu.ring_view %[[POOL]][%{{.*}}] {alignment = 4 : i64, count = 50 : i64}
+// CHECK-NOT: vmcu.ring_load
 // CHECK:   affine.for %{{.*}} = 0 to 3 {
-// CHECK-NOT: scf.for
-// CHECK-COUNT-3: vmcu.dot_block %[[X]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 1 : i64, widened_weights, words = 16 : i64, x_stride = 200 : i64}
-// CHECK:     vmcu.dot_block %[[X]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 1 : i64, widened_weights, words = 2 : i64, x_stride = 200 : i64}
+// CHECK:     %[[SPLIT:.*]] = arith.minui %{{.*}}, %{{.*}} : index
+// CHECK:     scf.for %[[PART:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:       %[[FIRST:.*]] = arith.cmpi eq, %[[PART]]
+// CHECK:       %[[PAST:.*]] = arith.subi %{{.*}}, %[[CONT]] : index
+// CHECK:       arith.select %[[FIRST]], %[[OFF]], %[[PAST]] : index
+// CHECK:       scf.for {{.*}} step %{{.*}} iter_args
+// CHECK:         vmcu.dot_block %[[VIEW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 1 : i64, widened_weights, words = 16 : i64, x_stride = 200 : i64}
+// CHECK:       scf.for {{.*}} iter_args
+// CHECK:         vmcu.dot_block %[[VIEW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 1 : i64, widened_weights, words = 1 : i64, x_stride = 200 : i64}
 // CHECK:     vmcu.requant_block
+// CHECK:     vmcu.ring_store
+// CHECK:   affine.for %{{.*}} = 0 to 50 {
+// CHECK:     vmcu.free %[[POOL]]
 func.func @main(%x: tensor<1x200xi8>) -> tensor<1x12xi8> {
   %w = arith.constant dense<1> : tensor<12x200xi8>
   %b = arith.constant dense<2> : tensor<12xi32>
@@ -149,10 +164,10 @@ func.func @main(%x: tensor<1x200xi8>) -> tensor<1x12xi8> {
 
 // A single row into 2 channels keeps int8 weights: a 1 x 2 tile over
 // widened weights would be no faster (kMinRowWideWeightChannels), and its
-// 50 steps keep 8-step chunks in a rolled loop.
+// 50 steps keep 8-step chunks in a rolled loop, read in place.
 // CHECK-LABEL: func.func @vmcu_invoke
 // CHECK:   memref.get_global @fully_connected_0_weights : memref<400xi8>
-// CHECK:   vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 200 : i64} : memref<200xi8>, memref<400xi8>
+// CHECK:   vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 200 : i64} : memref<?xi8>, memref<400xi8>
 func.func @main(%x: tensor<1x200xi8>) -> tensor<1x2xi8> {
   %w = arith.constant dense<1> : tensor<2x200xi8>
   %b = arith.constant dense<2> : tensor<2xi32>

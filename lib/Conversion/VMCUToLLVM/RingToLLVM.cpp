@@ -9,6 +9,7 @@
 
 #include "PopulatePatterns.h"
 
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -199,6 +200,32 @@ struct FreeOpLowering : public ConvertOpToLLVMPattern<FreeOp> {
 // ring_load and ring_store
 //===----------------------------------------------------------------------===//
 
+/// `(segment mod N) * S`, the byte of a ring access's segment in the pool.
+/// The tiler keeps `segment` in [0, 2N), so the wrap is one `and` when N is
+/// a power of two and otherwise one compare and select; never a division.
+static Value wrappedSegmentByte(OpBuilder &b, Location loc, Value segment,
+                                PoolType pool, Type indexType) {
+  auto cst = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, indexType, b.getIndexAttr(v));
+  };
+  int64_t n = pool.getSegments();
+  Value wrapped;
+  if (llvm::isPowerOf2_64(n)) {
+    wrapped = LLVM::AndOp::create(b, loc, segment, cst(n - 1));
+  } else {
+    Value count = cst(n);
+    Value past =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, segment, count);
+    Value lowered = LLVM::SubOp::create(b, loc, segment, count);
+    wrapped = LLVM::SelectOp::create(b, loc, past, lowered, segment);
+  }
+  if (pool.getSegmentBytes() == 1)
+    return wrapped;
+  return LLVM::MulOp::create(b, loc, wrapped, cst(pool.getSegmentBytes()),
+                             LLVM::IntegerOverflowFlags::nuw |
+                                 LLVM::IntegerOverflowFlags::nsw);
+}
+
 /// Shared lowering of the two ring accesses.
 template <typename RingOp>
 struct RingAccessLowering : public ConvertOpToLLVMPattern<RingOp> {
@@ -206,38 +233,17 @@ struct RingAccessLowering : public ConvertOpToLLVMPattern<RingOp> {
   using OpAdaptor = typename RingOp::Adaptor;
 
 protected:
-  /// Returns `pool + (segment mod N) * S + offset`. The tiler keeps
-  /// `segment` in [0, 2N), so the wrap is one `and` when N is a power of
-  /// two and otherwise one compare and select; never a division.
+  /// Returns `pool + (segment mod N) * S + offset`.
   Value computeAddress(RingOp op, OpAdaptor adaptor,
                        ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
-    PoolType pool = op.getPool().getType();
-    Type indexType = this->getIndexType();
-    auto cst = [&](int64_t v) {
-      return this->createIndexAttrConstant(rewriter, loc, indexType, v);
-    };
-    auto noWrap =
-        LLVM::IntegerOverflowFlags::nuw | LLVM::IntegerOverflowFlags::nsw;
-
-    Value segment = adaptor.getSegment();
-    int64_t n = pool.getSegments();
-    Value wrapped;
-    if (llvm::isPowerOf2_64(n)) {
-      wrapped = LLVM::AndOp::create(rewriter, loc, segment, cst(n - 1));
-    } else {
-      Value count = cst(n);
-      Value past = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::uge,
-                                        segment, count);
-      Value lowered = LLVM::SubOp::create(rewriter, loc, segment, count);
-      wrapped = LLVM::SelectOp::create(rewriter, loc, past, lowered, segment);
-    }
-    Value byte = wrapped;
-    if (pool.getSegmentBytes() != 1)
-      byte = LLVM::MulOp::create(rewriter, loc, wrapped,
-                                 cst(pool.getSegmentBytes()), noWrap);
+    Value byte =
+        wrappedSegmentByte(rewriter, loc, adaptor.getSegment(),
+                           op.getPool().getType(), this->getIndexType());
     if (Value offset = adaptor.getOffset())
-      byte = LLVM::AddOp::create(rewriter, loc, byte, offset, noWrap);
+      byte = LLVM::AddOp::create(rewriter, loc, byte, offset,
+                                 LLVM::IntegerOverflowFlags::nuw |
+                                     LLVM::IntegerOverflowFlags::nsw);
     auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
     return LLVM::GEPOp::create(rewriter, loc, ptrType, rewriter.getI8Type(),
                                adaptor.getPool(), ValueRange{byte},
@@ -292,11 +298,42 @@ struct RingStoreOpLowering : public RingAccessLowering<RingStoreOp> {
   }
 };
 
+/// The pool as a memref<?xi8> descriptor over the arena, the run's wrapped
+/// byte offset and the bytes from there to the pool's end.
+struct RingViewOpLowering : public ConvertOpToLLVMPattern<RingViewOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(RingViewOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    PoolType pool = op.getPool().getType();
+    Type viewType = getTypeConverter()->convertType(op.getView().getType());
+    if (!viewType)
+      return rewriter.notifyMatchFailure(op, "cannot convert the view type");
+    auto cst = [&](int64_t v) {
+      return createIndexAttrConstant(rewriter, loc, getIndexType(), v);
+    };
+    auto view = MemRefDescriptor::poison(rewriter, loc, viewType);
+    view.setAllocatedPtr(rewriter, loc, adaptor.getPool());
+    view.setAlignedPtr(rewriter, loc, adaptor.getPool());
+    view.setOffset(rewriter, loc, cst(0));
+    view.setSize(rewriter, loc, 0, cst(pool.getCapacityBytes()));
+    view.setStride(rewriter, loc, 0, cst(1));
+    Value offset = wrappedSegmentByte(rewriter, loc, adaptor.getSegment(), pool,
+                                      getIndexType());
+    Value contiguous = LLVM::SubOp::create(
+        rewriter, loc, cst(pool.getCapacityBytes()), offset);
+    rewriter.replaceOp(op, {Value(view), offset, contiguous});
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::vmcu::detail::populateRingToLLVMPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<SegmentPoolOpLowering, TensorBaseOpLowering, KernelOpLowering,
-               FreeOpLowering, RingLoadOpLowering, RingStoreOpLowering>(
-      converter);
+               FreeOpLowering, RingLoadOpLowering, RingStoreOpLowering,
+               RingViewOpLowering>(converter);
 }

@@ -567,3 +567,36 @@ func.func @gemm_tile(%x: memref<4xi32>, %r: memref<18xi32>, %o: memref<16xi8>, %
   vmcu.gemm_tile %x[%i], %r[%i] into %o[%i] {pixels = 2 : i64, channels = 3 : i64, words = 1 : i64, x_stride = 8 : i64, out_stride = 8 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<4xi32>, memref<18xi32>, memref<16xi8>
   return
 }
+
+// -----
+
+// vmcu.ring_view: the arena as a memref<?xi8> descriptor (its 640 bytes,
+// stride 1), the run's byte in it (segment 37 + 6 wraps to 3: byte 48) and
+// the bytes from there to the pool's end (592).
+
+!pool = !vmcu.pool<segments = 40, segment_bytes = 16>
+
+// CHECK-LABEL: llvm.func @ring_view
+// CHECK:       %[[ARENA:.*]] = llvm.mlir.addressof @vmcu_arena : !llvm.ptr
+// CHECK:       llvm.mlir.poison : !llvm.struct<(ptr, ptr, i32, array<1 x i32>, array<1 x i32>)>
+// CHECK:       llvm.insertvalue %[[ARENA]], %{{.*}}[0]
+// CHECK:       llvm.insertvalue %[[ARENA]], %{{.*}}[1]
+// CHECK:       %[[SIZE:.*]] = llvm.mlir.constant(640 : index) : i32
+// CHECK:       llvm.insertvalue %[[SIZE]], %{{.*}}[3, 0]
+// CHECK:       %[[N:.*]] = llvm.mlir.constant(40 : index) : i32
+// CHECK:       %[[PAST:.*]] = llvm.icmp "uge" %{{.*}}, %[[N]] : i32
+// CHECK:       %[[LOW:.*]] = llvm.sub %{{.*}}, %[[N]] : i32
+// CHECK:       %[[W:.*]] = llvm.select %[[PAST]], %[[LOW]], %{{.*}} : i1, i32
+// CHECK:       %[[OFF:.*]] = llvm.mul %[[W]], %{{.*}} overflow<nsw, nuw> : i32
+// CHECK:       %[[END:.*]] = llvm.mlir.constant(640 : index) : i32
+// CHECK:       %[[REST:.*]] = llvm.sub %[[END]], %[[OFF]] : i32
+// CHECK:       llvm.insertvalue %[[OFF]], %{{.*}}[0]
+// CHECK:       llvm.insertvalue %[[REST]], %{{.*}}[1]
+func.func @ring_view() -> (index, index) {
+  %pool = vmcu.segment_pool : !pool
+  %x = vmcu.tensor_base %pool {name = "x", segments = 8, base = 37} : !pool
+  %c6 = arith.constant 6 : index
+  %a = arith.addi %x, %c6 : index
+  %view, %offset, %contiguous = vmcu.ring_view %pool[%a] {count = 8, alignment = 4} : !pool -> memref<?xi8>
+  return %offset, %contiguous : index, index
+}

@@ -97,6 +97,39 @@ func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>, %s: index) {
 // -----
 
 func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>, %s: index) {
+  // expected-error @+1 {{views 5 segments but the pool holds only 4}}
+  %v, %o, %c = vmcu.ring_view %p[%s] {count = 5, alignment = 4} : !vmcu.pool<segments = 4, segment_bytes = 8> -> memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>, %s: index) {
+  // expected-error @+1 {{alignment must be a power of two, got 3}}
+  %v, %o, %c = vmcu.ring_view %p[%s] {count = 1, alignment = 3} : !vmcu.pool<segments = 4, segment_bytes = 8> -> memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>, %s: index) {
+  // expected-error @+1 {{view must be a memref<?xi8>}}
+  %v, %o, %c = vmcu.ring_view %p[%s] {count = 1, alignment = 4} : !vmcu.pool<segments = 4, segment_bytes = 8> -> memref<32xi8>
+  return
+}
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>) {
+  %s = arith.constant -1 : index
+  // expected-error @+1 {{segment address must be non-negative, got -1}}
+  %v, %o, %c = vmcu.ring_view %p[%s] {count = 1, alignment = 4} : !vmcu.pool<segments = 4, segment_bytes = 8> -> memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>, %s: index) {
   // expected-error @+1 {{frees 5 segments but the pool holds only 4}}
   vmcu.free %p[%s] {count = 5} : !vmcu.pool<segments = 4, segment_bytes = 8>
   return

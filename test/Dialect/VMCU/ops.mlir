@@ -13,6 +13,7 @@
 // CHECK: %[[L:.*]] = vmcu.ring_load %[[POOL]][%{{.*}}, %{{.*}}] : !vmcu.pool<segments = 64, segment_bytes = 16> -> vector<4xi8>
 // CHECK: vmcu.ring_store %[[V]], %[[POOL]][%{{.*}}] : vector<16xi8>, !vmcu.pool<segments = 64, segment_bytes = 16>
 // CHECK: vmcu.ring_store %[[L]], %[[POOL]][%{{.*}}, %{{.*}}] : vector<4xi8>, !vmcu.pool<segments = 64, segment_bytes = 16>
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}} = vmcu.ring_view %[[POOL]][%{{.*}}] {alignment = 4 : i64, count = 3 : i64} : !vmcu.pool<segments = 64, segment_bytes = 16> -> memref<?xi8>
 // CHECK: vmcu.free %[[POOL]][%{{.*}}] {count = 2 : i64} : !vmcu.pool<segments = 64, segment_bytes = 16>
 func.func @ring_ops(%seg: index, %lane: index) {
   %pool = vmcu.segment_pool {alignment = 16} : !pool
@@ -20,6 +21,7 @@ func.func @ring_ops(%seg: index, %lane: index) {
   %l = vmcu.ring_load %pool[%seg, %lane] : !pool -> vector<4xi8>
   vmcu.ring_store %v, %pool[%seg] : vector<16xi8>, !pool
   vmcu.ring_store %l, %pool[%seg, %lane] : vector<4xi8>, !pool
+  %view, %offset, %contiguous = vmcu.ring_view %pool[%seg] {count = 3, alignment = 4} : !pool -> memref<?xi8>
   vmcu.free %pool[%seg] {count = 2} : !pool
   return
 }

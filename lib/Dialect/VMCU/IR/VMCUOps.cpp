@@ -65,6 +65,21 @@ LogicalResult RingStoreOp::verify() {
                           getValue().getType().getNumElements());
 }
 
+LogicalResult RingViewOp::verify() {
+  if (!llvm::isPowerOf2_64(getAlignment()))
+    return emitOpError("alignment must be a power of two, got ")
+           << getAlignment();
+  if (getView().getType().hasStaticShape())
+    return emitOpError("view must be a memref<?xi8>: the pool's size is set "
+                       "by the offset solver");
+  PoolType pool = getPool().getType();
+  if (static_cast<int64_t>(getCount()) > pool.getSegments())
+    return emitOpError("views ")
+           << getCount() << " segments but the pool holds only "
+           << pool.getSegments();
+  return verifyRingAccess(*this, pool, getSegment(), Value(), 0);
+}
+
 LogicalResult FreeOp::verify() {
   int64_t segments = getPool().getType().getSegments();
   if (static_cast<int64_t>(getCount()) > segments)

@@ -65,6 +65,10 @@ inline constexpr llvm::StringLiteral kLoadFn = "vmcu_ring_check_load";
 /// `store(segment, offset, bytes, kernel)`: the bytes written must be dead
 /// or already owned by `kernel`; they become `kernel`'s.
 inline constexpr llvm::StringLiteral kStoreFn = "vmcu_ring_check_store";
+/// `view(segment, count, alignment, kernel)` (vmcu.ring_view): the `count`
+/// segments from `segment`, wrapping, must be live, and the run must start
+/// at a multiple of `alignment` bytes of a pool whose size is one too.
+inline constexpr llvm::StringLiteral kViewFn = "vmcu_ring_check_view";
 /// `free(segment, count, kernel)`: the segments must be live; they die.
 inline constexpr llvm::StringLiteral kFreeFn = "vmcu_ring_check_free";
 /// `release(segment, count, kernel)`: `kernel`'s workspace dies at its end.

@@ -104,6 +104,40 @@ def VMCU_RingStoreOp : VMCU_Op<"ring_store"> {
   let hasVerifier = 1;
 }
 
+def VMCU_RingViewOp : VMCU_Op<"ring_view"> {
+  let summary = "A run of live segments, read in place: the pool's bytes and where the run starts";
+  let description = [{
+    Gives a kernel direct reads of the `count` pool units from `segment`
+    (wrapped as `vmcu.ring_load` wraps it) instead of copies: `view` is
+    the whole pool as bytes, `offset` the byte of the run's first unit in
+    it, and `contiguous` the bytes from there to the pool's end. The run
+    is `[offset, offset + min(length, contiguous))`, then, if it is
+    longer, `[0, length - contiguous)`. The reads are word loads: the offset
+    solver places the run's tensor and sizes the pool to multiples of
+    `alignment` bytes, so that the wrap falls between two words.
+
+    For the ring-safety checker and `vmcu-verify-ring` the op is a load of
+    the run at this point; the kernel reads the view only while the run is
+    live (before it frees those segments).
+
+    Example:
+
+    ```mlir
+    %view, %offset, %contiguous = vmcu.ring_view %pool[%seg] {count = 36 : i64, alignment = 4 : i64} : !vmcu.pool<segments = 64, segment_bytes = 16> -> memref<?xi8>
+    ```
+  }];
+  let arguments = (ins Arg<VMCU_PoolType, "the pool", [MemRead]>:$pool,
+                       Index:$segment,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$count,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$alignment);
+  let results = (outs MemRefRankOf<[I8], [1]>:$view, Index:$offset,
+                      Index:$contiguous);
+  let assemblyFormat = [{
+    $pool `[` $segment `]` attr-dict `:` qualified(type($pool)) `->` type($view)
+  }];
+  let hasVerifier = 1;
+}
+
 def VMCU_FreeOp : VMCU_Op<"free"> {
   let summary = "Marks segments of the pool dead";
   let description = [{

@@ -12,84 +12,126 @@ using namespace mlir::vmcu::tile;
 // bottleneck: paper Figure 6, one output pixel at a time.
 //===----------------------------------------------------------------------===//
 
-LogicalResult mlir::vmcu::tile::emitBottleneck(Emitter &e, BottleneckOp op,
-                                               const KernelTensors &t) {
-  Conv2DOp expand = op.getExpand(), project = op.getProject();
-  DepthwiseConv2DOp dw = op.getDepthwise();
-  AddOp residual = op.getResidual();
-  auto a = op.getInput().getType(), bType = expand.getOutput().getType();
-  auto out = op.getOutput().getType();
-  int64_t cin = a.getDimSize(3), cmid = bType.getDimSize(3),
-          cout = out.getDimSize(3);
-  int64_t s = e.seg, cinS = cin / s, coutS = cout / s;
-  auto dwW = dw.getWeight().getType();
-  int64_t kr = dwW.getDimSize(0), kc = dwW.getDimSize(1);
-  ArrayRef<int64_t> s1 = expand.getStride(), s2 = dw.getStride(),
-                    s3 = project.getStride(), dwPad = dw.getPad();
-  Axis rows{a.getDimSize(1),    out.getDimSize(1), s1[0],
-            s2[0] * s3[0],      dwPad[0],          kr,
-            bType.getDimSize(1)};
-  Axis cols{a.getDimSize(2),    out.getDimSize(2), s1[1],
-            s2[1] * s3[1],      dwPad[2],          kc,
-            bType.getDimSize(2)};
-  if (residual && (s1[0] * s2[0] * s3[0] != 1 || s1[1] * s2[1] * s3[1] != 1))
-    return op.emitOpError("a residual bottleneck must have unit strides");
+namespace {
 
-  auto w1 = constantValues<int8_t>(op, expand.getWeight(), "expand weight");
-  auto b1 = constantValues<int32_t>(op, expand.getBias(), "expand bias");
-  auto w2 = constantValues<int8_t>(op, dw.getWeight(), "depthwise weight");
-  auto b2 = constantValues<int32_t>(op, dw.getBias(), "depthwise bias");
-  auto w3 = constantValues<int8_t>(op, project.getWeight(), "project weight");
-  auto b3 = constantValues<int32_t>(op, project.getBias(), "project bias");
-  if (failed(w1) || failed(b1) || failed(w2) || failed(b2) || failed(w3) ||
-      failed(b3))
-    return failure();
-  // w1 stays [Cmid][Cin]; w2 [R][S][Cmid]; w3 transposed to [Cmid][Cout].
-  SmallVector<int8_t> w3t(w3->size());
-  for (int64_t k = 0; k < cout; ++k)
-    for (int64_t m = 0; m < cmid; ++m)
-      w3t[m * cout + k] = (*w3)[k * cmid + m];
-  Value w1t = e.i8Table("expand_weights", *w1);
-  Value b1t = e.i32Table("expand_bias", *b1);
-  Value w2t = e.i8Table("dw_weights", *w2);
-  Value b2t = e.i32Table("dw_bias", *b2);
-  Value w3tt = e.i8Table("project_weights", w3t);
-  Value b3t = e.i32Table("project_bias", *b3);
-  auto [m1, sh1] = e.requantTables("expand_", expand.getRequant(), cmid);
-  auto [m2, sh2] = e.requantTables("dw_", dw.getRequant(), cmid);
-  auto [m3, sh3] = e.requantTables("project_", project.getRequant(), cout);
-  Value addMult, addShift;
-  if (residual)
-    std::tie(addMult, addShift) = e.requantTables(
-        "add_", residual.getRequant(), cout, e.addValueBound(residual));
-  int32_t zpA = static_cast<int32_t>(expand.getInputZp());
-  int32_t zpB = static_cast<int32_t>(dw.getInputZp());
-  int32_t zpC = static_cast<int32_t>(project.getInputZp());
-
-  Value accD = e.scratch(cout, e.b.getI32Type());
-  Value accB = e.scratch(1, e.b.getI32Type());
-  Value accC = e.scratch(1, e.b.getI32Type());
-  Value xbuf = e.scratch(s, e.b.getI8Type());
-  Value obuf = e.scratch(s, e.b.getI8Type());
-  Type i8Type = e.b.getI8Type();
-
-  // With a window-cache budget of at least R*R*Cmid bytes, the expanded
-  // pixels (B) of the R x R window live in `window`, slot (r, column mod R,
-  // m): at each output pixel only the `stride` columns the window slides
-  // onto are expanded, at the row's first pixel all of it. Each input pixel
-  // is then loaded and expanded once per output row instead of once per tap
-  // and mid channel.
-  int64_t cs = cols.stride;
-  bool cacheWindow = cs <= kc && static_cast<uint64_t>(kr * kc * cmid) <=
-                                     e.env.windowCacheBytes;
-  Value window, xrow;
-  if (cacheWindow) {
-    window = e.scratch(kr * kc * cmid, i8Type);
-    xrow = e.scratch(cin, i8Type);
+/// The fused bottleneck one output pixel at a time: for each mid channel,
+/// the depthwise window's expanded pixels (recomputed per tap, or kept in
+/// a window cache), then the projection's sums, requantized (with the
+/// residual add) and stored segment by segment.
+class PixelBottleneckEmitter {
+public:
+  PixelBottleneckEmitter(Emitter &e, BottleneckOp op, const KernelTensors &t)
+      : e(e), op(op), t(t), expand(op.getExpand()), project(op.getProject()),
+        dw(op.getDepthwise()), residual(op.getResidual()),
+        i8Type(e.b.getI8Type()) {
+    auto a = op.getInput().getType(), bType = expand.getOutput().getType();
+    auto out = op.getOutput().getType();
+    cin = a.getDimSize(3), cmid = bType.getDimSize(3), cout = out.getDimSize(3);
+    cinS = cin / e.seg, coutS = cout / e.seg;
+    auto dwW = dw.getWeight().getType();
+    kr = dwW.getDimSize(0), kc = dwW.getDimSize(1);
+    ArrayRef<int64_t> s1 = expand.getStride(), s2 = dw.getStride(),
+                      s3 = project.getStride(), dwPad = dw.getPad();
+    rows = Axis{a.getDimSize(1),    out.getDimSize(1), s1[0],
+                s2[0] * s3[0],      dwPad[0],          kr,
+                bType.getDimSize(1)};
+    cols = Axis{a.getDimSize(2),    out.getDimSize(2), s1[1],
+                s2[1] * s3[1],      dwPad[2],          kc,
+                bType.getDimSize(2)};
+    unitStrides = s1[0] * s2[0] * s3[0] == 1 && s1[1] * s2[1] * s3[1] == 1;
   }
-  // Expands the input pixels of window rows (clipped) and tap columns
-  // [tLo, tHi) (clipped) of output pixel (p, q) into `window`.
-  auto fillWindow = [&](Value p, Value q, int64_t tLo, int64_t tHi) {
+
+  LogicalResult emit() {
+    if (residual && !unitStrides)
+      return op.emitOpError("a residual bottleneck must have unit strides");
+    if (failed(createTables()))
+      return failure();
+    createScratch();
+    // Once accD is complete only the residual still reads the input, and
+    // only pixel (p, q), which is among the pixels freed here only without
+    // padding. Otherwise free them before the first output segment's
+    // store: the output may then start one segment closer.
+    freeBefore = residual && rows.pad == 0 && cols.pad == 0 ? coutS - 1 : 0;
+    reversed = op.getReverseOrder();
+    auto body = [&](Value p, Value q, Emitter::FreeHook frees) {
+      emitPixel(p, q, frees);
+    };
+    if (reversed)
+      e.emitWindowedReversed(rows, cols, t.input, cinS, body);
+    else
+      e.emitWindowed(rows, cols, t.input, cinS, body);
+    return success();
+  }
+
+private:
+  /// The three layers' weights, biases and requantization tables (and the
+  /// residual add's).
+  LogicalResult createTables() {
+    auto w1 = constantValues<int8_t>(op, expand.getWeight(), "expand weight");
+    auto b1 = constantValues<int32_t>(op, expand.getBias(), "expand bias");
+    auto w2 = constantValues<int8_t>(op, dw.getWeight(), "depthwise weight");
+    auto b2 = constantValues<int32_t>(op, dw.getBias(), "depthwise bias");
+    auto w3 = constantValues<int8_t>(op, project.getWeight(), "project weight");
+    auto b3 = constantValues<int32_t>(op, project.getBias(), "project bias");
+    if (failed(w1) || failed(b1) || failed(w2) || failed(b2) || failed(w3) ||
+        failed(b3))
+      return failure();
+    // w1 stays [Cmid][Cin]; w2 [R][S][Cmid]; w3 transposed to [Cmid][Cout].
+    SmallVector<int8_t> w3t(w3->size());
+    for (int64_t k = 0; k < cout; ++k)
+      for (int64_t m = 0; m < cmid; ++m)
+        w3t[m * cout + k] = (*w3)[k * cmid + m];
+    w1t = e.i8Table("expand_weights", *w1);
+    b1t = e.i32Table("expand_bias", *b1);
+    w2t = e.i8Table("dw_weights", *w2);
+    b2t = e.i32Table("dw_bias", *b2);
+    w3tt = e.i8Table("project_weights", w3t);
+    b3t = e.i32Table("project_bias", *b3);
+    std::tie(m1, sh1) = e.requantTables("expand_", expand.getRequant(), cmid);
+    std::tie(m2, sh2) = e.requantTables("dw_", dw.getRequant(), cmid);
+    std::tie(m3, sh3) = e.requantTables("project_", project.getRequant(), cout);
+    if (residual)
+      std::tie(addMult, addShift) = e.requantTables(
+          "add_", residual.getRequant(), cout, e.addValueBound(residual));
+    zpA = static_cast<int32_t>(expand.getInputZp());
+    zpB = static_cast<int32_t>(dw.getInputZp());
+    zpC = static_cast<int32_t>(project.getInputZp());
+    return success();
+  }
+
+  /// The sums and segment buffers; with a window-cache budget of at least
+  /// R*R*Cmid bytes, the expanded pixels (B) of the R x R window live in
+  /// `window`, slot (r, column mod R, m): at each output pixel only the
+  /// `stride` columns the window slides onto are expanded, at the row's
+  /// first pixel all of it. Each input pixel is then loaded and expanded
+  /// once per output row instead of once per tap and mid channel.
+  void createScratch() {
+    int64_t s = e.seg;
+    accD = e.scratch(cout, e.b.getI32Type());
+    accB = e.scratch(1, e.b.getI32Type());
+    accC = e.scratch(1, e.b.getI32Type());
+    xbuf = e.scratch(s, i8Type);
+    obuf = e.scratch(s, i8Type);
+    cacheWindow = cols.stride <= kc && static_cast<uint64_t>(kr * kc * cmid) <=
+                                           e.env.windowCacheBytes;
+    if (cacheWindow) {
+      window = e.scratch(kr * kc * cmid, i8Type);
+      xrow = e.scratch(cin, i8Type);
+    }
+  }
+
+  /// The window slot of tap (r, tt) of output column q, mid channel m.
+  Value windowSlot(Value r, Value q, Value tt, Value m) {
+    return e.apply(
+        (e.d(0) * kc + (e.d(1) * cols.stride - cols.pad + e.d(2)) % kc) * cmid +
+            e.d(3),
+        {r, q, tt, m});
+  }
+
+  /// Expands the input pixels of window rows (clipped) and tap columns
+  /// [tLo, tHi) (clipped) of output pixel (p, q) into `window`.
+  void fillWindow(Value p, Value q, int64_t tLo, int64_t tHi) {
+    int64_t s = e.seg, cs = cols.stride;
     Value z = e.index(0);
     e.loop(
         {e.c(0), e.c(rows.pad) - e.d(0) * rows.stride},
@@ -115,111 +157,129 @@ LogicalResult mlir::vmcu::tile::emitBottleneck(Emitter &e, BottleneckOp op,
                   e.dotRow(accB, z, xrow, cin, zpA, w1t, e.d(0) * cin, {m});
                   Value bq = e.requantize(e.load(accB, z), expand.getRequant(),
                                           m1, sh1, m, i8Type);
-                  Value slot = e.apply(
-                      (e.d(0) * kc + (e.d(1) * cs - cols.pad + e.d(2)) % kc) *
-                              cmid +
-                          e.d(3),
-                      {r, q, tt, m});
-                  e.store(bq, window, slot);
+                  e.store(bq, window, windowSlot(r, q, tt, m));
                 });
               });
         });
-  };
+  }
 
-  // Once accD is complete only the residual still reads the input, and
-  // only pixel (p, q), which is among the pixels freed here only without
-  // padding. Otherwise free them before the first output segment's store:
-  // the output may then start one segment closer.
-  int64_t freeBefore =
-      residual && rows.pad == 0 && cols.pad == 0 ? coutS - 1 : 0;
-  bool reversed = op.getReverseOrder();
-  auto pixelBody =
-      [&](Value p, Value q, Emitter::FreeHook frees) {
-        Value z = e.index(0);
-        if (cacheWindow && !reversed) {
-          // The whole window at the row's first pixel, then its new column.
-          e.loop({e.d(0)}, {e.d(0) + 1, e.c(1)}, q,
-                 [&](Value) { fillWindow(p, q, 0, kc - cs); });
-          fillWindow(p, q, kc - cs, kc);
-        } else if (cacheWindow) {
-          // Leftwards: the row's first pixel is its last; the new column is
-          // the window's first.
-          e.loop({e.d(0), e.c(cols.outExtent - 1)}, {e.d(0) + 1}, q,
-                 [&](Value) { fillWindow(p, q, cs, kc); });
-          fillWindow(p, q, 0, cs);
-        }
-        e.loop(0, cout, [&](Value k) { e.store(e.load(b3t, k), accD, k); });
-        e.loop(0, cmid, [&](Value m) {
-          e.store(e.load(b2t, m), accC, z);
-          e.forEachTap(
-              rows, cols, p, q, [&](Value r, Value tt, Value y, Value x) {
-                if (cacheWindow) {
-                  Value slot = e.apply(
-                      (e.d(0) * kc + (e.d(1) * cs - cols.pad + e.d(2)) % kc) *
-                              cmid +
-                          e.d(3),
-                      {r, q, tt, m});
-                  Value w2Idx = e.apply((e.d(0) * kc + e.d(1)) * cmid + e.d(2),
-                                        {r, tt, m});
-                  e.store(e.mac(e.load(accC, z), e.load(window, slot), zpB,
-                                e.load(w2t, w2Idx)),
-                          accC, z);
-                  return;
-                }
-                e.store(e.load(b1t, m), accB, z);
-                e.loop(0, cinS, [&](Value cc) {
-                  e.loadSegment(t.input,
-                                (e.d(0) * cols.inExtent + e.d(1)) * cinS +
-                                    e.d(2),
-                                {y, x, cc}, xbuf);
-                  e.dotRow(accB, z, xbuf, s, zpA, w1t,
-                           e.d(0) * cin + e.d(1) * s, {m, cc});
-                });
-                Value bq = e.requantize(e.load(accB, z), expand.getRequant(),
-                                        m1, sh1, m, i8Type);
-                Value w2Idx =
-                    e.apply((e.d(0) * kc + e.d(1)) * cmid + e.d(2), {r, tt, m});
-                e.store(e.mac(e.load(accC, z), bq, zpB, e.load(w2t, w2Idx)),
-                        accC, z);
-              });
-          Value cq = e.requantize(e.load(accC, z), dw.getRequant(), m2, sh2, m,
-                                  i8Type);
-          e.loop(0, cout, [&](Value k) {
-            Value wIdx = e.apply(e.d(0) * cout + e.d(1), {m, k});
-            e.store(e.mac(e.load(accD, k), cq, zpC, e.load(w3tt, wIdx)), accD,
-                    k);
-          });
-        });
-        e.loop(0, coutS, [&](Value kk) {
-          AffineExpr pixelSeg =
-              (e.d(0) * cols.outExtent + e.d(1)) * coutS + e.d(2);
-          if (residual)
-            e.loadSegment(t.input, pixelSeg, {p, q, kk}, xbuf);
-          e.loop(0, s, [&](Value k) {
-            Value ch = e.apply(e.d(0) * s + e.d(1), {kk, k});
-            Value dq = e.requantize(e.load(accD, ch), project.getRequant(), m3,
-                                    sh3, ch, i8Type);
-            if (residual) {
-              bool projIsLhs = residual.getLhs() == project.getOutput();
-              Value av = e.load(xbuf, k);
-              Value lhs = projIsLhs ? dq : av, rhs = projIsLhs ? av : dq;
-              Value sum = arith::AddIOp::create(
-                  e.b, e.loc, e.rescaleToI32(lhs, residual.getLhsRescale()),
-                  e.rescaleToI32(rhs, residual.getRhsRescale()));
-              dq = e.requantize(sum, residual.getRequant(), addMult, addShift,
+  /// Fills the window cache for output pixel (p, q): the whole window at
+  /// the row's first pixel, then the column it slides onto (leftwards in
+  /// reverse order, where the row's first pixel is its last).
+  void updateWindow(Value p, Value q) {
+    int64_t cs = cols.stride;
+    if (!reversed) {
+      e.loop({e.d(0)}, {e.d(0) + 1, e.c(1)}, q,
+             [&](Value) { fillWindow(p, q, 0, kc - cs); });
+      fillWindow(p, q, kc - cs, kc);
+      return;
+    }
+    e.loop({e.d(0), e.c(cols.outExtent - 1)}, {e.d(0) + 1}, q,
+           [&](Value) { fillWindow(p, q, cs, kc); });
+    fillWindow(p, q, 0, cs);
+  }
+
+  /// accC += the depthwise tap (r, tt) of mid channel m: the expanded pixel
+  /// (y, x) from the window cache, or expanded here from its input pixel.
+  void depthwiseTap(Value q, Value m, Value r, Value tt, Value y, Value x) {
+    int64_t s = e.seg;
+    if (cacheWindow) {
+      Value slot = windowSlot(r, q, tt, m);
+      Value w2Idx = e.apply((e.d(0) * kc + e.d(1)) * cmid + e.d(2), {r, tt, m});
+      e.store(e.mac(e.load(accC, zero), e.load(window, slot), zpB,
+                    e.load(w2t, w2Idx)),
+              accC, zero);
+      return;
+    }
+    e.store(e.load(b1t, m), accB, zero);
+    e.loop(0, cinS, [&](Value cc) {
+      e.loadSegment(t.input, (e.d(0) * cols.inExtent + e.d(1)) * cinS + e.d(2),
+                    {y, x, cc}, xbuf);
+      e.dotRow(accB, zero, xbuf, s, zpA, w1t, e.d(0) * cin + e.d(1) * s,
+               {m, cc});
+    });
+    Value bq = e.requantize(e.load(accB, zero), expand.getRequant(), m1, sh1, m,
+                            i8Type);
+    Value w2Idx = e.apply((e.d(0) * kc + e.d(1)) * cmid + e.d(2), {r, tt, m});
+    e.store(e.mac(e.load(accC, zero), bq, zpB, e.load(w2t, w2Idx)), accC, zero);
+  }
+
+  /// The output segments of pixel (p, q): the projection's sums
+  /// requantized, plus the residual, then stored.
+  void storePixel(Value p, Value q, Emitter::FreeHook frees) {
+    int64_t s = e.seg;
+    e.loop(0, coutS, [&](Value kk) {
+      AffineExpr pixelSeg = (e.d(0) * cols.outExtent + e.d(1)) * coutS + e.d(2);
+      if (residual)
+        e.loadSegment(t.input, pixelSeg, {p, q, kk}, xbuf);
+      e.loop(0, s, [&](Value k) {
+        Value ch = e.apply(e.d(0) * s + e.d(1), {kk, k});
+        Value dq = e.requantize(e.load(accD, ch), project.getRequant(), m3, sh3,
                                 ch, i8Type);
-            }
-            e.store(dq, obuf, k);
-          });
-          frees(Value(), kk, freeBefore);
-          e.storeSegment(t.output, pixelSeg, {p, q, kk}, obuf);
-        });
-      };
-  if (reversed)
-    e.emitWindowedReversed(rows, cols, t.input, cinS, pixelBody);
-  else
-    e.emitWindowed(rows, cols, t.input, cinS, pixelBody);
-  return success();
+        if (residual)
+          dq = addResidual(dq, e.load(xbuf, k), ch);
+        e.store(dq, obuf, k);
+      });
+      frees(Value(), kk, freeBefore);
+      e.storeSegment(t.output, pixelSeg, {p, q, kk}, obuf);
+    });
+  }
+
+  /// The residual add of projected value `dq` and input value `av`.
+  Value addResidual(Value dq, Value av, Value ch) {
+    bool projIsLhs = residual.getLhs() == project.getOutput();
+    Value lhs = projIsLhs ? dq : av, rhs = projIsLhs ? av : dq;
+    Value sum = arith::AddIOp::create(
+        e.b, e.loc, e.rescaleToI32(lhs, residual.getLhsRescale()),
+        e.rescaleToI32(rhs, residual.getRhsRescale()));
+    return e.requantize(sum, residual.getRequant(), addMult, addShift, ch,
+                        i8Type);
+  }
+
+  void emitPixel(Value p, Value q, Emitter::FreeHook frees) {
+    zero = e.index(0);
+    if (cacheWindow)
+      updateWindow(p, q);
+    e.loop(0, cout, [&](Value k) { e.store(e.load(b3t, k), accD, k); });
+    e.loop(0, cmid, [&](Value m) {
+      e.store(e.load(b2t, m), accC, zero);
+      e.forEachTap(rows, cols, p, q, [&](Value r, Value tt, Value y, Value x) {
+        depthwiseTap(q, m, r, tt, y, x);
+      });
+      Value cq =
+          e.requantize(e.load(accC, zero), dw.getRequant(), m2, sh2, m, i8Type);
+      e.loop(0, cout, [&](Value k) {
+        Value wIdx = e.apply(e.d(0) * cout + e.d(1), {m, k});
+        e.store(e.mac(e.load(accD, k), cq, zpC, e.load(w3tt, wIdx)), accD, k);
+      });
+    });
+    storePixel(p, q, frees);
+  }
+
+  Emitter &e;
+  BottleneckOp op;
+  const KernelTensors &t;
+  Conv2DOp expand, project;
+  DepthwiseConv2DOp dw;
+  AddOp residual;
+  Type i8Type;
+  int64_t cin, cmid, cout, cinS, coutS, kr, kc;
+  Axis rows, cols;
+  bool unitStrides = true, cacheWindow = false, reversed = false;
+  int64_t freeBefore = 0;
+  int32_t zpA = 0, zpB = 0, zpC = 0;
+  Value w1t, b1t, w2t, b2t, w3tt, b3t, m1, sh1, m2, sh2, m3, sh3;
+  Value addMult, addShift;
+  Value accD, accB, accC, xbuf, obuf, window, xrow;
+  /// The index 0 of the sums' one-element buffers, per output pixel.
+  Value zero;
+};
+
+} // namespace
+
+LogicalResult mlir::vmcu::tile::emitBottleneck(Emitter &e, BottleneckOp op,
+                                               const KernelTensors &t) {
+  return PixelBottleneckEmitter(e, op, t).emit();
 }
 
 //===----------------------------------------------------------------------===//

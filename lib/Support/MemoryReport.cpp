@@ -161,32 +161,34 @@ std::string escapeXML(StringRef text) {
   return out;
 }
 
-} // namespace
-
-void mlir::vmcu::printMemorySVG(llvm::raw_ostream &os,
-                                const MemoryReport &report) {
-  int64_t arena = std::max<int64_t>(report.peakRamBytes, 1);
-  int64_t peak = report.getPeakLayer();
-  int numLayers = report.layers.size();
-  int plotWidth = std::max(numLayers, 1) * kColumnWidth;
-  int legendX = kMarginLeft + plotWidth + kLegendGap;
-  int legendHeight = (report.tensors.size() + 1) * kLegendRow;
-  int width = legendX + kLegendWidth;
-  int height = kMarginTop +
-               std::max(kPlotHeight + kMarginBottom, legendHeight + kLegendRow);
-  auto yOf = [&](int64_t bytes) {
+/// The picture's geometry: the arena scaled to the plot's height, one
+/// column per layer, the legend to the right.
+struct SvgLayout {
+  explicit SvgLayout(const MemoryReport &report)
+      : arena(std::max<int64_t>(report.peakRamBytes, 1)) {
+    int numLayers = report.layers.size();
+    plotWidth = std::max(numLayers, 1) * kColumnWidth;
+    legendX = kMarginLeft + plotWidth + kLegendGap;
+    int legendHeight = (report.tensors.size() + 1) * kLegendRow;
+    width = legendX + kLegendWidth;
+    height = kMarginTop +
+             std::max(kPlotHeight + kMarginBottom, legendHeight + kLegendRow);
+  }
+  double yOf(int64_t bytes) const {
     return kMarginTop + static_cast<double>(bytes) * kPlotHeight / arena;
-  };
-  auto columnX = [&](int layer) { return kMarginLeft + layer * kColumnWidth; };
-  auto fmt = [](double v) { return llvm::formatv("{0:f1}", v).str(); };
+  }
+  int columnX(int layer) const { return kMarginLeft + layer * kColumnWidth; }
 
-  os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-     << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width
-     << "\" height=\"" << height << "\" viewBox=\"0 0 " << width << " "
-     << height << "\" font-family=\"sans-serif\" font-size=\"" << kFontSize
-     << "\">\n";
+  int64_t arena;
+  int plotWidth, legendX, width, height;
+};
 
-  // Title: the arena against a tensor-level planner.
+std::string fmt(double v) { return llvm::formatv("{0:f1}", v).str(); }
+
+/// The title (the arena against a tensor-level planner) and the arena.
+void printTitleAndArena(llvm::raw_ostream &os, const MemoryReport &report,
+                        const SvgLayout &layout) {
+  int plotWidth = layout.plotWidth;
   std::string ratio =
       report.tensorLevelBytes > 0
           ? llvm::formatv(" ({0:f1}%)",
@@ -211,8 +213,13 @@ void mlir::vmcu::printMemorySVG(llvm::raw_ostream &os,
   os << "<text class=\"axis\" x=\"" << kMarginLeft - 6 << "\" y=\""
      << kMarginTop + kPlotHeight / 2
      << "\" text-anchor=\"end\">address</text>\n";
+}
 
-  // The peak layer, outlined behind its bars.
+/// The peak layer, outlined behind its bars.
+void printPeak(llvm::raw_ostream &os, const MemoryReport &report,
+               const SvgLayout &layout) {
+  int64_t peak = report.getPeakLayer();
+  auto columnX = [&](int layer) { return layout.columnX(layer); };
   if (peak >= 0) {
     const ReportLayer &layer = report.layers[peak];
     os << "<rect class=\"peak\" x=\"" << columnX(peak) + 1 << "\" y=\""
@@ -227,53 +234,63 @@ void mlir::vmcu::printMemorySVG(llvm::raw_ostream &os,
        << "\" text-anchor=\"middle\" fill=\"#d62728\">peak "
        << layer.footprintBytes << " B</text>\n";
   }
+}
 
-  // One rectangle per contiguous range of each live tensor: the input in
-  // the left half of the column, the output in the right half.
-  for (auto [k, layer] : llvm::enumerate(report.layers)) {
-    double half = kBarWidth / 2.0;
-    double left = columnX(k) + (kColumnWidth - kBarWidth) / 2.0;
-    for (auto [role, index, x] :
-         {std::tuple<StringRef, unsigned, double>{"in", layer.input, left},
-          {"out", layer.output, left + half}}) {
-      const ReportTensor &tensor = report.tensors[index];
-      for (ArenaRange range : getArenaRanges(tensor, arena))
-        os << "<rect class=\"tensor\" x=\"" << fmt(x) << "\" y=\""
-           << fmt(yOf(range.begin)) << "\" width=\"" << fmt(half)
-           << "\" height=\"" << fmt(yOf(range.end) - yOf(range.begin))
-           << "\" fill=\"" << tensorColor(index)
-           << "\" stroke=\"#333333\" stroke-width=\"0.5\"><title>"
-           << escapeXML(layer.name) << " " << role << ": "
-           << escapeXML(tensor.name) << " [" << range.begin << ", " << range.end
-           << ")</title></rect>\n";
-    }
-    // Earlier tensors live across the layer, over the whole bar width.
-    for (unsigned index : layer.alsoLive) {
-      const ReportTensor &tensor = report.tensors[index];
-      for (ArenaRange range : getArenaRanges(tensor, arena))
-        os << "<rect class=\"tensor live\" x=\"" << fmt(left) << "\" y=\""
-           << fmt(yOf(range.begin)) << "\" width=\"" << fmt(kBarWidth)
-           << "\" height=\"" << fmt(yOf(range.end) - yOf(range.begin))
-           << "\" fill=\"" << tensorColor(index)
-           << "\" stroke=\"#333333\" stroke-width=\"0.5\"><title>"
-           << escapeXML(layer.name) << " live: " << escapeXML(tensor.name)
-           << " [" << range.begin << ", " << range.end << ")</title></rect>\n";
-    }
-    // Layer label, rotated under the column: the footprint in the arena
-    // and the stack buffers beside it.
-    double labelX = columnX(k) + kColumnWidth / 2.0 + kFontSize / 3.0;
-    int labelY = kMarginTop + kPlotHeight + 8;
-    os << "<text class=\"layer\" x=\"" << fmt(labelX) << "\" y=\"" << labelY
-       << "\" transform=\"rotate(-60 " << fmt(labelX) << " " << labelY
-       << ")\" text-anchor=\"end\">" << escapeXML(layer.name) << " ("
-       << layer.footprintBytes << " B";
-    // Its stack buffers, outside the arena (a stem's line buffer).
-    if (layer.stackBytes > 0)
-      os << " + " << layer.stackBytes << " B stack";
-    os << ")</text>\n";
+/// Layer k's column: one rectangle per contiguous range of each live
+/// tensor (the input in the left half, the output in the right half, the
+/// earlier tensors live across it over the whole width) and its label.
+void printLayerColumn(llvm::raw_ostream &os, const MemoryReport &report,
+                      const SvgLayout &layout, int k,
+                      const ReportLayer &layer) {
+  int64_t arena = layout.arena;
+  auto yOf = [&](int64_t bytes) { return layout.yOf(bytes); };
+  auto columnX = [&](int l) { return layout.columnX(l); };
+  double half = kBarWidth / 2.0;
+  double left = columnX(k) + (kColumnWidth - kBarWidth) / 2.0;
+  for (auto [role, index, x] :
+       {std::tuple<StringRef, unsigned, double>{"in", layer.input, left},
+        {"out", layer.output, left + half}}) {
+    const ReportTensor &tensor = report.tensors[index];
+    for (ArenaRange range : getArenaRanges(tensor, arena))
+      os << "<rect class=\"tensor\" x=\"" << fmt(x) << "\" y=\""
+         << fmt(yOf(range.begin)) << "\" width=\"" << fmt(half)
+         << "\" height=\"" << fmt(yOf(range.end) - yOf(range.begin))
+         << "\" fill=\"" << tensorColor(index)
+         << "\" stroke=\"#333333\" stroke-width=\"0.5\"><title>"
+         << escapeXML(layer.name) << " " << role << ": "
+         << escapeXML(tensor.name) << " [" << range.begin << ", " << range.end
+         << ")</title></rect>\n";
   }
+  // Earlier tensors live across the layer, over the whole bar width.
+  for (unsigned index : layer.alsoLive) {
+    const ReportTensor &tensor = report.tensors[index];
+    for (ArenaRange range : getArenaRanges(tensor, arena))
+      os << "<rect class=\"tensor live\" x=\"" << fmt(left) << "\" y=\""
+         << fmt(yOf(range.begin)) << "\" width=\"" << fmt(kBarWidth)
+         << "\" height=\"" << fmt(yOf(range.end) - yOf(range.begin))
+         << "\" fill=\"" << tensorColor(index)
+         << "\" stroke=\"#333333\" stroke-width=\"0.5\"><title>"
+         << escapeXML(layer.name) << " live: " << escapeXML(tensor.name) << " ["
+         << range.begin << ", " << range.end << ")</title></rect>\n";
+  }
+  // Layer label, rotated under the column: the footprint in the arena
+  // and the stack buffers beside it.
+  double labelX = columnX(k) + kColumnWidth / 2.0 + kFontSize / 3.0;
+  int labelY = kMarginTop + kPlotHeight + 8;
+  os << "<text class=\"layer\" x=\"" << fmt(labelX) << "\" y=\"" << labelY
+     << "\" transform=\"rotate(-60 " << fmt(labelX) << " " << labelY
+     << ")\" text-anchor=\"end\">" << escapeXML(layer.name) << " ("
+     << layer.footprintBytes << " B";
+  // Its stack buffers, outside the arena (a stem's line buffer).
+  if (layer.stackBytes > 0)
+    os << " + " << layer.stackBytes << " B stack";
+  os << ")</text>\n";
+}
 
-  // Legend: one colour per tensor.
+/// Legend: one colour per tensor.
+void printLegend(llvm::raw_ostream &os, const MemoryReport &report,
+                 const SvgLayout &layout) {
+  int legendX = layout.legendX;
   os << "<text class=\"legend-title\" x=\"" << legendX << "\" y=\""
      << kMarginTop + kSwatch << "\">tensors (left: in, right: out)</text>\n";
   for (auto [t, tensor] : llvm::enumerate(report.tensors)) {
@@ -285,5 +302,22 @@ void mlir::vmcu::printMemorySVG(llvm::raw_ostream &os,
        << y + kSwatch - 2 << "\">" << escapeXML(tensor.name) << " ("
        << tensor.bytes << " B)</text>\n";
   }
+}
+
+} // namespace
+
+void mlir::vmcu::printMemorySVG(llvm::raw_ostream &os,
+                                const MemoryReport &report) {
+  SvgLayout layout(report);
+  os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+     << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << layout.width
+     << "\" height=\"" << layout.height << "\" viewBox=\"0 0 " << layout.width
+     << " " << layout.height << "\" font-family=\"sans-serif\" font-size=\""
+     << kFontSize << "\">\n";
+  printTitleAndArena(os, report, layout);
+  printPeak(os, report, layout);
+  for (auto [k, layer] : llvm::enumerate(report.layers))
+    printLayerColumn(os, report, layout, k, layer);
+  printLegend(os, report, layout);
   os << "</svg>\n";
 }

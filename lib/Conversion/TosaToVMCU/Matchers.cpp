@@ -442,6 +442,108 @@ static bool isRead(int64_t y, int64_t extent, int64_t kernel, int64_t stride) {
   return first < windows && first * stride <= y;
 }
 
+/// Maps `dims` (the layer's padded rows and columns onto the chain's
+/// source) through one tosa.pad or tosa.slice of the chain.
+static LogicalResult foldChainOp(Operation *op, int64_t inputZp,
+                                 MutableArrayRef<DimMap> dims,
+                                 MatchDiag &diag) {
+  auto sourceType = cast<RankedTensorType>(op->getOperand(0).getType());
+  if (!sourceType.hasStaticShape() || sourceType.getRank() != 4)
+    return diag.fail(op, "requires a static 4-D input to fold into the "
+                         "consumer's padding");
+  if (auto padOp = dyn_cast<tosa::PadOp>(op)) {
+    SmallVector<int64_t> padding;
+    if (!tosa::getConstShapeValues(padOp.getPadding().getDefiningOp(), padding))
+      return diag.fail(op, "padding must be a tosa.const_shape");
+    if (padding[0] || padding[1] || padding[6] || padding[7])
+      return diag.fail(op, "only H and W padding can be folded into the "
+                           "consumer, got padding " +
+                               listToString(padding));
+    FailureOr<int64_t> value = getScalarConstant(padOp.getPadConst());
+    if (failed(value))
+      return diag.fail(op, "pad_const must be a constant");
+    if (*value != inputZp)
+      return diag.fail(op, "pads with " + Twine(*value) +
+                               " but the consumer's input zero point is " +
+                               Twine(inputZp) +
+                               "; only zero-point padding folds exactly");
+    for (int d = 0; d < 2; ++d) {
+      DimMap &m = dims[d];
+      m.offset += padding[2 + 2 * d];
+      m.lo = std::max(m.lo, m.offset);
+      m.hi = std::min(m.hi, m.offset + sourceType.getDimSize(1 + d));
+    }
+    return success();
+  }
+  auto slice = cast<tosa::SliceOp>(op);
+  SmallVector<int64_t> start, size;
+  if (!tosa::getConstShapeValues(slice.getStart().getDefiningOp(), start) ||
+      !tosa::getConstShapeValues(slice.getSize().getDefiningOp(), size))
+    return diag.fail(op, "start and size must be tosa.const_shape values");
+  for (int64_t d : {0, 3})
+    if (start[d] != 0 || size[d] != sourceType.getDimSize(d))
+      return diag.fail(op, "only H and W slices can be folded into the "
+                           "consumer, got start " +
+                               listToString(start) + " and size " +
+                               listToString(size));
+  for (int d = 0; d < 2; ++d)
+    dims[d].offset -= start[1 + d];
+  return success();
+}
+
+/// The layer's own padding (before, after) of axis `d` once the chain is
+/// folded into it, or an error on `blame` when the fold is not exact.
+static FailureOr<std::pair<int64_t, int64_t>>
+foldedPadding(int d, const DimMap &m, RankedTensorType inputType,
+              RankedTensorType baseType, ArrayRef<int64_t> kernel,
+              ArrayRef<int64_t> stride, ArrayRef<int64_t> pad, bool isAvgPool,
+              Operation *blame, MatchDiag &diag) {
+  StringRef dimName = d == 0 ? "row" : "column";
+  int64_t extent = pad[2 * d] + inputType.getDimSize(1 + d) + pad[2 * d + 1];
+  int64_t size = baseType.getDimSize(1 + d);
+  int64_t before = m.offset, after = extent - m.offset - size;
+  if (before < 0)
+    return diag.fail(blame, "cannot be folded into the consumer's padding: it "
+                            "would need negative padding (" +
+                                Twine(before) + ", " + Twine(after) +
+                                ") in the " + dimName + "s");
+  // Trailing input the chain trims off stays in the layer's input when no
+  // window reads it: vmcu layers floor the output size, TOSA cannot.
+  if (after < 0) {
+    int64_t kept = extent - kernel[d], grown = before + size - kernel[d];
+    if (kept < 0 || grown / stride[d] != kept / stride[d])
+      return diag.fail(
+          blame, "cannot be folded into the consumer's padding: it "
+                 "trims " +
+                     Twine(-after) + " trailing " + dimName +
+                     "s, but at most " +
+                     Twine(kept < 0 ? 0 : stride[d] - 1 - kept % stride[d]) +
+                     " can stay unread by the stride-" + Twine(stride[d]) +
+                     " windows");
+    after = 0;
+  }
+  auto checkUnread = [&](int64_t from, int64_t to,
+                         StringRef what) -> LogicalResult {
+    for (int64_t y = from; y < to; ++y) {
+      if ((y >= m.lo && y < m.hi) || !isRead(y, extent, kernel[d], stride[d]))
+        continue;
+      return diag.fail(blame, "cannot be folded exactly: padded " + dimName +
+                                  " " + Twine(y) + " is read and " + what);
+    }
+    return success();
+  };
+  // Zero-point padding that becomes data of the unsliced input.
+  if (failed(checkUnread(before, before + size,
+                         "would hold input data instead of padding")))
+    return failure();
+  // avg_pool2d counts tosa.pad elements but not its own padding.
+  if (isAvgPool &&
+      failed(checkUnread(pad[2 * d], pad[2 * d] + inputType.getDimSize(1 + d),
+                         "would change tosa.avg_pool2d's divisor")))
+    return failure();
+  return std::make_pair(before, after);
+}
+
 FailureOr<InputWindow> tosa_to_vmcu::foldInputWindow(
     Operation *layer, Value input, ArrayRef<int64_t> kernel,
     ArrayRef<int64_t> stride, ArrayRef<int64_t> pad, int64_t inputZp,
@@ -473,101 +575,17 @@ FailureOr<InputWindow> tosa_to_vmcu::foldInputWindow(
     int64_t before = pad[2 * d];
     dims[d] = {before, before, before + inputType.getDimSize(1 + d)};
   }
-
-  for (Operation *op : chain) {
-    auto sourceType = cast<RankedTensorType>(op->getOperand(0).getType());
-    if (!sourceType.hasStaticShape() || sourceType.getRank() != 4)
-      return diag.fail(op, "requires a static 4-D input to fold into the "
-                           "consumer's padding");
-    if (auto padOp = dyn_cast<tosa::PadOp>(op)) {
-      SmallVector<int64_t> padding;
-      if (!tosa::getConstShapeValues(padOp.getPadding().getDefiningOp(),
-                                     padding))
-        return diag.fail(op, "padding must be a tosa.const_shape");
-      if (padding[0] || padding[1] || padding[6] || padding[7])
-        return diag.fail(op, "only H and W padding can be folded into the "
-                             "consumer, got padding " +
-                                 listToString(padding));
-      FailureOr<int64_t> value = getScalarConstant(padOp.getPadConst());
-      if (failed(value))
-        return diag.fail(op, "pad_const must be a constant");
-      if (*value != inputZp)
-        return diag.fail(op, "pads with " + Twine(*value) +
-                                 " but the consumer's input zero point is " +
-                                 Twine(inputZp) +
-                                 "; only zero-point padding folds exactly");
-      for (int d = 0; d < 2; ++d) {
-        DimMap &m = dims[d];
-        m.offset += padding[2 + 2 * d];
-        m.lo = std::max(m.lo, m.offset);
-        m.hi = std::min(m.hi, m.offset + sourceType.getDimSize(1 + d));
-      }
-      continue;
-    }
-    auto slice = cast<tosa::SliceOp>(op);
-    SmallVector<int64_t> start, size;
-    if (!tosa::getConstShapeValues(slice.getStart().getDefiningOp(), start) ||
-        !tosa::getConstShapeValues(slice.getSize().getDefiningOp(), size))
-      return diag.fail(op, "start and size must be tosa.const_shape values");
-    for (int64_t d : {0, 3})
-      if (start[d] != 0 || size[d] != sourceType.getDimSize(d))
-        return diag.fail(op, "only H and W slices can be folded into the "
-                             "consumer, got start " +
-                                 listToString(start) + " and size " +
-                                 listToString(size));
-    for (int d = 0; d < 2; ++d)
-      dims[d].offset -= start[1 + d];
-  }
+  for (Operation *op : chain)
+    if (failed(foldChainOp(op, inputZp, dims, diag)))
+      return failure();
 
   auto baseType = cast<RankedTensorType>(window.input.getType());
   for (int d = 0; d < 2; ++d) {
-    const DimMap &m = dims[d];
-    StringRef dimName = d == 0 ? "row" : "column";
-    int64_t extent = pad[2 * d] + inputType.getDimSize(1 + d) + pad[2 * d + 1];
-    int64_t size = baseType.getDimSize(1 + d);
-    int64_t before = m.offset, after = extent - m.offset - size;
-    if (before < 0)
-      return diag.fail(blame,
-                       "cannot be folded into the consumer's padding: it "
-                       "would need negative padding (" +
-                           Twine(before) + ", " + Twine(after) + ") in the " +
-                           dimName + "s");
-    // Trailing input the chain trims off stays in the layer's input when no
-    // window reads it: vmcu layers floor the output size, TOSA cannot.
-    if (after < 0) {
-      int64_t kept = extent - kernel[d], grown = before + size - kernel[d];
-      if (kept < 0 || grown / stride[d] != kept / stride[d])
-        return diag.fail(
-            blame, "cannot be folded into the consumer's padding: it "
-                   "trims " +
-                       Twine(-after) + " trailing " + dimName +
-                       "s, but at most " +
-                       Twine(kept < 0 ? 0 : stride[d] - 1 - kept % stride[d]) +
-                       " can stay unread by the stride-" + Twine(stride[d]) +
-                       " windows");
-      after = 0;
-    }
-    auto checkUnread = [&](int64_t from, int64_t to,
-                           StringRef what) -> LogicalResult {
-      for (int64_t y = from; y < to; ++y) {
-        if ((y >= m.lo && y < m.hi) || !isRead(y, extent, kernel[d], stride[d]))
-          continue;
-        return diag.fail(blame, "cannot be folded exactly: padded " + dimName +
-                                    " " + Twine(y) + " is read and " + what);
-      }
-      return success();
-    };
-    // Zero-point padding that becomes data of the unsliced input.
-    if (failed(checkUnread(before, before + size,
-                           "would hold input data instead of padding")))
+    auto padding = foldedPadding(d, dims[d], inputType, baseType, kernel,
+                                 stride, pad, isAvgPool, blame, diag);
+    if (failed(padding))
       return failure();
-    // avg_pool2d counts tosa.pad elements but not its own padding.
-    if (isAvgPool &&
-        failed(checkUnread(pad[2 * d], pad[2 * d] + inputType.getDimSize(1 + d),
-                           "would change tosa.avg_pool2d's divisor")))
-      return failure();
-    window.pad[2 * d] = before;
-    window.pad[2 * d + 1] = after;
+    std::tie(window.pad[2 * d], window.pad[2 * d + 1]) = *padding;
   }
   return window;
 }

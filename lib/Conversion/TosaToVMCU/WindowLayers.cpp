@@ -121,10 +121,9 @@ static ElementsAttr depthwiseAsConvWeights(ElementsAttr weights) {
       ArrayRef<int8_t>(dense));
 }
 
+/// Checks the element types, static shapes and dilation of a conv.
 template <typename OpTy>
-static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
-                                     MatchDiag &diag) {
-  constexpr bool isDepthwise = std::is_same_v<OpTy, tosa::DepthwiseConv2DOp>;
+static LogicalResult checkConvTypes(OpTy op, MatchDiag &diag) {
   Type inputType = op.getInput().getType();
   Type weightType = op.getWeight().getType();
   Type outputType = op.getOutput().getType();
@@ -143,12 +142,18 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
     return diag.fail(op, "dilation must be positive, got [" +
                              Twine(dilation[0]) + ", " + Twine(dilation[1]) +
                              "]");
+  return success();
+}
 
-  auto input = cast<RankedTensorType>(inputType);
-  auto weight = cast<RankedTensorType>(weightType);
-  auto output = cast<RankedTensorType>(outputType);
-  int64_t channels = output.getDimSize(3);
-  ConvPlan plan;
+/// The plan's weights: the weight zero point folded (or split into input
+/// copies), dilation's zero taps inserted, and a depthwise with a
+/// multiplier laid out for the layer that runs it. Sets `kh`/`kw` to the
+/// (dilated) window.
+template <typename OpTy>
+static LogicalResult planWeights(OpTy op, ConvPlan &plan, int64_t channels,
+                                 int64_t &kh, int64_t &kw, MatchDiag &diag) {
+  constexpr bool isDepthwise = std::is_same_v<OpTy, tosa::DepthwiseConv2DOp>;
+  auto weight = cast<RankedTensorType>(op.getWeight().getType());
   plan.weight = getConstantElements(op.getWeight());
   if (!plan.weight)
     return diag.fail(op, "weight must be a constant");
@@ -170,6 +175,7 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
       return failure();
     plan.weight = *folded;
   }
+  ArrayRef<int64_t> dilation = op.getDilation();
   if (llvm::any_of(dilation, [](int64_t d) { return d != 1; })) {
     plan.weight =
         dilateWeights(plan.weight, isDepthwise, dilation[0], dilation[1]);
@@ -177,8 +183,8 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
       return diag.fail(op, "cannot read the weight constant to dilate it");
     weight = cast<RankedTensorType>(plan.weight.getType());
   }
-  int64_t kh = isDepthwise ? weight.getDimSize(0) : weight.getDimSize(1);
-  int64_t kw = isDepthwise ? weight.getDimSize(1) : weight.getDimSize(2);
+  kh = isDepthwise ? weight.getDimSize(0) : weight.getDimSize(1);
+  kw = isDepthwise ? weight.getDimSize(1) : weight.getDimSize(2);
   if (isDepthwise && weight.getDimSize(3) != 1 &&
       weight.getDimSize(2) <= kMaxDenseDepthwiseInputChannels) {
     plan.depthwiseAsConv = true;
@@ -193,22 +199,46 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
         plan.weight,
         RankedTensorType::get({kh, kw, channels, 1}, weight.getElementType()));
   }
-  FailureOr<int64_t> inputZp = op.getInputZeroPoint();
-  if (failed(inputZp))
-    return diag.fail(op, "input zero point must be a constant");
-  plan.inputZp = *inputZp;
+  return success();
+}
 
+/// The plan's bias: a constant expanded to the channels, or a
+/// per-channel value.
+template <typename OpTy>
+static LogicalResult planBias(OpTy op, ConvPlan &plan, int64_t channels,
+                              MatchDiag &diag) {
   if (ElementsAttr bias = getConstantElements(op.getBias())) {
     FailureOr<ElementsAttr> expanded = expandBias(bias, channels);
     if (failed(expanded) || !*expanded)
       return diag.fail(op, "cannot read the bias constant");
     plan.bias = *expanded;
-  } else if (cast<ShapedType>(op.getBias().getType()).getNumElements() ==
-             channels) {
-    plan.biasValue = op.getBias();
-  } else {
-    return diag.fail(op, "a broadcast (1-element) bias must be a constant");
+    return success();
   }
+  if (cast<ShapedType>(op.getBias().getType()).getNumElements() == channels) {
+    plan.biasValue = op.getBias();
+    return success();
+  }
+  return diag.fail(op, "a broadcast (1-element) bias must be a constant");
+}
+
+template <typename OpTy>
+static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
+                                     MatchDiag &diag) {
+  constexpr bool isDepthwise = std::is_same_v<OpTy, tosa::DepthwiseConv2DOp>;
+  if (failed(checkConvTypes(op, diag)))
+    return failure();
+  auto input = cast<RankedTensorType>(op.getInput().getType());
+  int64_t channels = op.getOutput().getType().getDimSize(3);
+  ConvPlan plan;
+  int64_t kh = 0, kw = 0;
+  if (failed(planWeights(op, plan, channels, kh, kw, diag)))
+    return failure();
+  FailureOr<int64_t> inputZp = op.getInputZeroPoint();
+  if (failed(inputZp))
+    return diag.fail(op, "input zero point must be a constant");
+  plan.inputZp = *inputZp;
+  if (failed(planBias(op, plan, channels, diag)))
+    return failure();
 
   ArrayRef<int64_t> pad = op.getPad();
   plan.stride.assign(op.getStride().begin(), op.getStride().end());
@@ -224,9 +254,10 @@ static FailureOr<ConvPlan> matchConv(OpTy op, Absorbed &absorbed,
           op.getInput().getDefiningOp());
   if (plan.asFullyConnected) {
     plan.weight = reshapeElements(
-        plan.weight, RankedTensorType::get(
-                         {channels, plan.inputCopies * input.getDimSize(3)},
-                         weight.getElementType()));
+        plan.weight,
+        RankedTensorType::get(
+            {channels, plan.inputCopies * input.getDimSize(3)},
+            cast<ShapedType>(plan.weight.getType()).getElementType()));
     if (!plan.weight)
       return diag.fail(op, "cannot relabel the weight constant to [K, C]");
   }

@@ -366,6 +366,86 @@ std::string wrapped(StringRef text, size_t width) {
 /// Width of the overview's hand-wrapped lines.
 constexpr size_t kOverviewColumns = 76;
 
+/// The pipeline's options from the command line, from the stage the input
+/// is in.
+CompileOptions compileOptionsFrom(VMCUCOptions &opts) {
+  CompileOptions compileOptions;
+  compileOptions.memoryReport = opts.report;
+  compileOptions.memorySvg = opts.memorySvg;
+  opts.shared.apply(compileOptions);
+  switch (opts.from) {
+  case FromKind::Auto:
+    break;
+  case FromKind::Tosa:
+    compileOptions.from = PipelineInput::Tosa;
+    break;
+  case FromKind::Layers:
+    compileOptions.from = PipelineInput::Layers;
+    break;
+  case FromKind::Tiled:
+    compileOptions.from = PipelineInput::Tiled;
+    break;
+  }
+  return compileOptions;
+}
+
+/// Writes the lowered `module` as `opts.emit` asks to `outputPath`, the
+/// header (with the object's flash) through `writeHeader`, and the summary
+/// line; 0 on success.
+int writeOutputs(VMCUCOptions &opts, ModuleOp module,
+                 const CompileOptions &compileOptions, int64_t arenaBytes,
+                 function_ref<bool(std::optional<uint64_t>)> writeHeader) {
+  std::string outputPath = opts.output.empty()
+                               ? getDefaultOutput(opts.input, opts.emit)
+                               : opts.output.getValue();
+  // The summary goes to stdout unless the output itself does.
+  llvm::raw_ostream &summary = outputPath == "-" ? llvm::errs() : llvm::outs();
+  auto wrote = [&]() {
+    summary << "vmcuc: wrote " << outputPath << " (arena " << arenaBytes
+            << " bytes)\n";
+    return 0;
+  };
+  if (opts.emit == EmitKind::MLIR)
+    return failed(writeFile(outputPath,
+                            [&](llvm::raw_ostream &os) { module.print(os); }))
+               ? 1
+               : wrote();
+
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createCortexMTargetMachine(compileOptions);
+  if (!machine)
+    return 1;
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule = translateAndOptimize(
+      module, llvmContext, *machine, llvm::sys::path::filename(opts.input),
+      compileOptions);
+  if (!llvmModule)
+    return 1;
+  if (opts.emit == EmitKind::LLVM)
+    return failed(writeFile(
+               outputPath,
+               [&](llvm::raw_ostream &os) { llvmModule->print(os, nullptr); }))
+               ? 1
+               : wrote();
+
+  SmallVector<char, 0> object;
+  if (failed(emitObject(*llvmModule, *machine, object, compileOptions)) ||
+      failed(checkFlashBudget(opts.input, object, compileOptions)) ||
+      !writeHeader(getObjectFlashBytes(object)))
+    return 1;
+  if (failed(writeFile(outputPath, [&](llvm::raw_ostream &os) {
+        os.write(object.data(), object.size());
+      })))
+    return 1;
+  if (!opts.report.empty() && opts.report != "-" &&
+      failed(addFlashToReport(opts.report, object,
+                              compileOptions.int8WeightKernels)))
+    return 1;
+  summary << "vmcuc: wrote " << outputPath << " (" << getTextBytes(object)
+          << " bytes .text, arena " << arenaBytes << " bytes)\n";
+  return 0;
+}
+
 } // namespace
 
 int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
@@ -387,24 +467,7 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
   MLIRContext context(registry);
   applyDiagnosticDefaults(context);
 
-  // The pipeline, from the stage the input is in.
-  CompileOptions compileOptions;
-  compileOptions.memoryReport = opts.report;
-  compileOptions.memorySvg = opts.memorySvg;
-  opts.shared.apply(compileOptions);
-  switch (opts.from) {
-  case FromKind::Auto:
-    break;
-  case FromKind::Tosa:
-    compileOptions.from = PipelineInput::Tosa;
-    break;
-  case FromKind::Layers:
-    compileOptions.from = PipelineInput::Layers;
-    break;
-  case FromKind::Tiled:
-    compileOptions.from = PipelineInput::Tiled;
-    break;
-  }
+  CompileOptions compileOptions = compileOptionsFrom(opts);
   if (compileOptions.flags.flashKb && opts.input == "-")
     return fail("--flash-kb compiles the model more than once and needs a "
                 "model file, not standard input");
@@ -424,7 +487,6 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
   FailureOr<ModelInfo> info = lowerToLLVMDialect(*module, compileOptions);
   if (failed(info))
     return 1;
-  int64_t arenaBytes = info->arenaBytes.value_or(0);
 
   if (!opts.header.empty() && (!info->hasInput || !info->hasOutput ||
                                !info->inputBytes || !info->outputBytes)) {
@@ -444,57 +506,6 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
   };
   if (opts.emit != EmitKind::Obj && !writeHeader(std::nullopt))
     return 1;
-
-  std::string outputPath = opts.output.empty()
-                               ? getDefaultOutput(opts.input, opts.emit)
-                               : opts.output.getValue();
-  // The summary goes to stdout unless the output itself does.
-  llvm::raw_ostream &summary = outputPath == "-" ? llvm::errs() : llvm::outs();
-
-  if (opts.emit == EmitKind::MLIR) {
-    if (failed(writeFile(outputPath,
-                         [&](llvm::raw_ostream &os) { module->print(os); })))
-      return 1;
-    summary << "vmcuc: wrote " << outputPath << " (arena " << arenaBytes
-            << " bytes)\n";
-    return 0;
-  }
-
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createCortexMTargetMachine(compileOptions);
-  if (!machine)
-    return 1;
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule = translateAndOptimize(
-      *module, llvmContext, *machine, llvm::sys::path::filename(opts.input),
-      compileOptions);
-  if (!llvmModule)
-    return 1;
-
-  if (opts.emit == EmitKind::LLVM) {
-    if (failed(writeFile(outputPath, [&](llvm::raw_ostream &os) {
-          llvmModule->print(os, nullptr);
-        })))
-      return 1;
-    summary << "vmcuc: wrote " << outputPath << " (arena " << arenaBytes
-            << " bytes)\n";
-    return 0;
-  }
-
-  SmallVector<char, 0> object;
-  if (failed(emitObject(*llvmModule, *machine, object, compileOptions)) ||
-      failed(checkFlashBudget(opts.input, object, compileOptions)) ||
-      !writeHeader(getObjectFlashBytes(object)))
-    return 1;
-  if (failed(writeFile(outputPath, [&](llvm::raw_ostream &os) {
-        os.write(object.data(), object.size());
-      })))
-    return 1;
-  if (!opts.report.empty() && opts.report != "-" &&
-      failed(addFlashToReport(opts.report, object,
-                              compileOptions.int8WeightKernels)))
-    return 1;
-  summary << "vmcuc: wrote " << outputPath << " (" << getTextBytes(object)
-          << " bytes .text, arena " << arenaBytes << " bytes)\n";
-  return 0;
+  return writeOutputs(opts, *module, compileOptions,
+                      info->arenaBytes.value_or(0), writeHeader);
 }

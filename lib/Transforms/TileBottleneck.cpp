@@ -1,7 +1,6 @@
-//===- TileBottleneck.cpp - fused bottleneck kernels
-//------------------------===//
+//===- TileBottleneck.cpp - fused bottleneck kernels ----------------------===//
 
-#include "TileEmitter.h"
+#include "TileGemm.h"
 #include "vmcu/Transforms/LayerWork.h"
 
 using namespace mlir;

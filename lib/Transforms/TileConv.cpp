@@ -1,7 +1,6 @@
-//===- TileConv.cpp - conv2d and fully_connected kernels
-//--------------------===//
+//===- TileConv.cpp - conv2d and fully_connected kernels ------------------===//
 
-#include "TileEmitter.h"
+#include "TileGemm.h"
 
 using namespace mlir;
 using namespace mlir::vmcu;

@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileEmitter.h"
+#include "TileGemm.h"
 
 using namespace mlir;
 using namespace mlir::vmcu;

@@ -1,0 +1,357 @@
+//===- TileEmitter.cpp - the kernel emitters' shared builder --------------===//
+//
+// Emitter's index arithmetic, loops, flash tables, ring accesses, MACs and
+// requantization, which every vmcu-tile kernel emitter builds on.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileEmitter.h"
+
+using namespace mlir;
+using namespace mlir::vmcu;
+using namespace mlir::vmcu::tile;
+
+void Emitter::loop(ArrayRef<AffineExpr> lbs, ArrayRef<AffineExpr> ubs,
+                   ValueRange dims, function_ref<void(Value)> body) {
+  auto lbMap = AffineMap::get(dims.size(), 0, lbs, ctx);
+  auto ubMap = AffineMap::get(dims.size(), 0, ubs, ctx);
+  auto op = affine::AffineForOp::create(b, loc, dims, lbMap, dims, ubMap);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(op.getBody());
+  body(op.getInductionVar());
+}
+
+void Emitter::loop(int64_t lb, int64_t ub, function_ref<void(Value)> body) {
+  if (lb >= ub)
+    return;
+  auto op = affine::AffineForOp::create(b, loc, lb, ub);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(op.getBody());
+  body(op.getInductionVar());
+}
+
+scf::ForOp Emitter::rolledLoop(int64_t trips, ValueRange inits) {
+  auto loop =
+      scf::ForOp::create(b, loc, index(0), index(trips), index(1), inits);
+  auto noUnroll = LLVM::LoopUnrollAttr::get(ctx, BoolAttr::get(ctx, true), {},
+                                            {}, {}, {}, {}, {});
+  loop->setAttr("llvm.loop_annotation",
+                LLVM::LoopAnnotationAttr::get(ctx, {}, {}, {}, noUnroll, {}, {},
+                                              {}, {}, {}, {}, {}, {}, {}, {},
+                                              {}));
+  return loop;
+}
+
+Value Emitter::ringAddress(Value base, AffineExpr segIndex, ValueRange dims) {
+  SmallVector<Value> operands(dims.begin(), dims.end());
+  operands.push_back(base);
+  return apply(d(dims.size()) + segIndex * unitsPerSeg, operands);
+}
+
+void Emitter::loadSegment(Value base, AffineExpr segIndex, ValueRange dims,
+                          Value buf, Value at) {
+  Value addr = ringAddress(base, segIndex, dims);
+  Value v = RingLoadOp::create(b, loc, segType(), env.pool, addr, Value());
+  vector::StoreOp::create(b, loc, v, buf, ValueRange{at ? at : index(0)});
+}
+
+void Emitter::storeSegment(Value base, AffineExpr segIndex, ValueRange dims,
+                           Value buf, Value at) {
+  Value v = vector::LoadOp::create(b, loc, segType(), buf,
+                                   ValueRange{at ? at : index(0)});
+  Value addr = ringAddress(base, segIndex, dims);
+  RingStoreOp::create(b, loc, v, env.pool, addr, Value());
+}
+
+void Emitter::freeSegment(Value base, AffineExpr segIndex, ValueRange dims) {
+  if (llvm::is_contained(keepAlive, base))
+    return;
+  Value addr = ringAddress(base, segIndex, dims);
+  FreeOp::create(b, loc, env.pool, addr, unitsPerSeg);
+}
+
+Value Emitter::mac(Value acc, Value x, int32_t zp, Value w) {
+  Type i32Type = b.getI32Type();
+  Value xs = arith::ExtSIOp::create(b, loc, i32Type, x);
+  if (zp != 0)
+    xs = arith::SubIOp::create(b, loc, xs, i32(zp));
+  Value ws = w.getType() == i32Type
+                 ? w
+                 : Value(arith::ExtSIOp::create(b, loc, i32Type, w));
+  Value prod = arith::MulIOp::create(b, loc, xs, ws);
+  return arith::AddIOp::create(b, loc, acc, prod);
+}
+
+void Emitter::dotRow(Value acc, Value accIdx, Value xbuf, int64_t lanes,
+                     int32_t zp, Value weights, AffineExpr wBase,
+                     ValueRange wDims) {
+  auto lane = VectorType::get({kDotLanes}, b.getI8Type());
+  int64_t blocks = lanes / kDotLanes;
+  Value sum = load(acc, accIdx);
+  if (blocks > 0) {
+    auto forOp = affine::AffineForOp::create(
+        b, loc, 0, blocks, 1, ValueRange{sum},
+        [&](OpBuilder &nested, Location, Value c4, ValueRange args) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(),
+                              nested.getInsertionPoint());
+          SmallVector<Value> dims(wDims.begin(), wDims.end());
+          dims.push_back(c4);
+          Value wIdx = apply(wBase + d(wDims.size()) * kDotLanes, dims);
+          Value xIdx = apply(d(0) * kDotLanes, c4);
+          Value xv =
+              vector::LoadOp::create(b, loc, lane, xbuf, ValueRange{xIdx});
+          Value wv =
+              vector::LoadOp::create(b, loc, lane, weights, ValueRange{wIdx});
+          Value r = DotOp::create(b, loc, b.getI32Type(), args[0], xv, wv,
+                                  b.getI32IntegerAttr(-zp));
+          affine::AffineYieldOp::create(b, loc, r);
+        });
+    sum = forOp.getResult(0);
+  }
+  // At most kDotLanes - 1 leftover lanes: straight-line scalar MACs.
+  for (int64_t c = blocks * kDotLanes; c < lanes; ++c) {
+    Value ci = index(c);
+    SmallVector<Value> dims(wDims.begin(), wDims.end());
+    dims.push_back(ci);
+    Value wIdx = apply(wBase + d(wDims.size()), dims);
+    sum = mac(sum, load(xbuf, ci), zp, load(weights, wIdx));
+  }
+  store(sum, acc, accIdx);
+}
+
+Value Emitter::requantize(Value v, RequantAttr rq, Value mult, Value shift,
+                          Value ch, Type resultType) {
+  auto bounded = boundedTables.find(mult);
+  if (bounded != boundedTables.end())
+    return boundedRequantize(v, rq, mult, bounded->second, ch, resultType);
+  // requantTables gave `mult` a rounding table iff every shift it wrote is
+  // wide.
+  auto round = roundTables.find(mult);
+  bool wide = round != roundTables.end();
+  Value roundTerm = wide ? load(round->second, ch) : Value();
+  return RequantizeOp::create(
+      b, loc, resultType, v, load(mult, ch), load(shift, ch), roundTerm,
+      Value(), b.getI32IntegerAttr(rq.getInputZp()),
+      b.getI32IntegerAttr(rq.getOutputZp()), b.getI32IntegerAttr(rq.getMin()),
+      b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()),
+      wide ? b.getUnitAttr() : UnitAttr(), UnitAttr());
+}
+
+Value Emitter::rescaleToI32(Value v, RequantAttr rq) {
+  Type i32Type = b.getI32Type();
+  Value wide = arith::ExtSIOp::create(b, loc, i32Type, v);
+  if (v.getType().isInteger(8)) {
+    Value table = getGlobal(rescaleTable(rq));
+    Value offset = i32(-kInt8Lowest);
+    Value biased = arith::AddIOp::create(b, loc, wide, offset);
+    Value at = arith::IndexCastOp::create(b, loc, b.getIndexType(), biased);
+    return load(table, at);
+  }
+  return RequantizeOp::create(
+      b, loc, i32Type, wide, i32(rq.getMultiplier()[0]), i32(rq.getShift()[0]),
+      Value(), Value(), b.getI32IntegerAttr(rq.getInputZp()),
+      b.getI32IntegerAttr(rq.getOutputZp()), b.getI32IntegerAttr(rq.getMin()),
+      b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()),
+      UnitAttr());
+}
+
+int64_t Emitter::addValueBound(RequantAttr lhs, RequantAttr rhs) {
+  auto largest = [](RequantAttr rq) {
+    int64_t bound = 0;
+    for (int32_t r : rescaleResults(rq))
+      bound = std::max<int64_t>(bound, std::abs(int64_t{r}));
+    return bound;
+  };
+  return largest(lhs) + largest(rhs);
+}
+
+void Emitter::foldResidual(Value skip, ResidualAddAttr add, int64_t channels) {
+  auto [mult, shift] =
+      requantTables("add_", add.getRequant(), channels,
+                    addValueBound(add.getConv(), add.getSkip()));
+  residual = ResidualEpilogue{skip,
+                              add,
+                              channels / seg,
+                              mult,
+                              shift,
+                              scratch(seg, b.getI8Type()),
+                              scratch(seg, b.getI8Type())};
+}
+
+void Emitter::storeOutput(Value output, AffineExpr segIndex, ValueRange dims,
+                          Value buf, Value at) {
+  if (!residual)
+    return storeSegment(output, segIndex, dims, buf, at);
+  const ResidualEpilogue &r = *residual;
+  loadSegment(r.skip, segIndex, dims, r.skipBuf);
+  unsigned k = dims.size();
+  SmallVector<Value> operands(dims.begin(), dims.end());
+  loop(0, seg, [&](Value lane) {
+    operands.push_back(lane);
+    Value ch = apply(segIndex % r.pixelSegments * seg + d(k), operands);
+    Value y = load(buf, at ? apply(d(0) + d(1), {at, lane}) : lane);
+    Value sum = arith::AddIOp::create(
+        b, loc, rescaleToI32(y, r.add.getConv()),
+        rescaleToI32(load(r.skipBuf, lane), r.add.getSkip()));
+    store(
+        requantize(sum, r.add.getRequant(), r.mult, r.shift, ch, b.getI8Type()),
+        r.sumBuf, lane);
+    operands.pop_back();
+  });
+  freeSegment(r.skip, segIndex, dims);
+  storeSegment(output, segIndex, dims, r.sumBuf);
+}
+
+std::pair<Value, Value>
+Emitter::requantTables(StringRef prefix, RequantAttr rq, int64_t channels,
+                       std::optional<int64_t> valueBound) {
+  if (std::optional<BoundedWords> bounded =
+          boundedWords(rq, channels, valueBound)) {
+    Value params = i32Table((prefix + "requant").str(), bounded->words);
+    boundedTables[params] = BoundedTable{bounded->zpFolded};
+    return {params, params};
+  }
+  auto [mult, shift] = channelScales(rq, channels);
+  bool wide =
+      llvm::all_of(shift, [](int32_t s) { return s >= kRequantMinWideShift; });
+  Value multTable = i32Table((prefix + "mult").str(), mult);
+  if (wide) {
+    SmallVector<int64_t> round;
+    for (int32_t s : shift)
+      round.push_back(requantRoundTerm(s, rq.getDoubleRound()));
+    roundTables[multTable] = table((prefix + "round").str(),
+                                   ArrayRef<int64_t>(round), b.getI64Type());
+  }
+  return {multTable, i32Table((prefix + "shift").str(), shift)};
+}
+
+bool Emitter::requantizeBlock(ValueRange sums, int64_t pixels, RequantAttr rq,
+                              Value mult, Value first, Value out, Value at,
+                              int64_t stride) {
+  auto bounded = boundedTables.find(mult);
+  if (bounded == boundedTables.end())
+    return false;
+  Value entry = apply(d(0) * kBoundedWords, first);
+  RequantBlockOp::create(
+      b, loc, sums, out, at, mult, entry, b.getI64IntegerAttr(pixels),
+      b.getI64IntegerAttr(stride), b.getBoolAttr(rq.getDoubleRound()),
+      b.getI32IntegerAttr(bounded->second.zpFolded ? 0 : rq.getOutputZp()),
+      b.getI32IntegerAttr(rq.getMin()), b.getI32IntegerAttr(rq.getMax()));
+  return true;
+}
+
+SmallVector<int32_t> Emitter::rescaleResults(RequantAttr rq) {
+  SmallVector<int32_t> results;
+  for (int64_t x = kInt8Lowest; x < kInt8Lowest + kInt8Values; ++x)
+    results.push_back(static_cast<int32_t>(fixedpoint::tosaRescale(
+        x, rq.getMultiplier()[0], rq.getShift()[0], rq.getDoubleRound(),
+        rq.getInputZp(), rq.getOutputZp(), rq.getMin(), rq.getMax())));
+  return results;
+}
+
+memref::GlobalOp Emitter::rescaleTable(RequantAttr rq) {
+  auto cached = rescaleTables.find(rq);
+  if (cached != rescaleTables.end())
+    return cached->second;
+  memref::GlobalOp global = globalTable(
+      "rescale", ArrayRef<int32_t>(rescaleResults(rq)), b.getI32Type());
+  rescaleTables[rq] = global;
+  return global;
+}
+
+std::pair<SmallVector<int32_t>, SmallVector<int32_t>>
+Emitter::channelScales(RequantAttr rq, int64_t channels) {
+  SmallVector<int32_t> mult, shift;
+  for (int64_t k = 0; k < channels; ++k) {
+    size_t i = rq.isPerChannel() ? k : 0;
+    mult.push_back(rq.getMultiplier()[i]);
+    shift.push_back(mult.back() == 0 ? std::max<int32_t>(rq.getShift()[i],
+                                                         kRequantMinWideShift)
+                                     : rq.getShift()[i]);
+  }
+  return {mult, shift};
+}
+
+std::optional<Emitter::BoundedWords>
+Emitter::boundedWords(RequantAttr rq, int64_t channels,
+                      std::optional<int64_t> valueBound) {
+  auto [mult, shift] = channelScales(rq, channels);
+  bool wide =
+      llvm::all_of(shift, [](int32_t s) { return s >= kRequantMinWideShift; });
+  if (!wide || !valueBound || *valueBound >= kRequantBoundedValue ||
+      rq.getInputZp() != 0)
+    return std::nullopt;
+  constexpr int64_t kWordBits = 32;
+  int64_t zp = rq.getOutputZp();
+  auto exponent = [&](size_t k) { return shift[k] - kProductShift; };
+  auto fits = [&](size_t k) {
+    int64_t e = exponent(k);
+    int64_t product =
+        (2 * *valueBound * std::abs(int64_t{mult[k]})) >> kWordBits;
+    int64_t q = product + (int64_t{1} << (e - 1)) + 2;
+    return q + std::abs(zp) * (int64_t{1} << e) <=
+           std::numeric_limits<int32_t>::max();
+  };
+  bool fold = zp != 0 && llvm::all_of(llvm::seq<size_t>(0, mult.size()), fits);
+  BoundedWords bounded{{}, fold};
+  for (size_t k = 0; k < mult.size(); ++k) {
+    int64_t e = exponent(k);
+    int64_t half =
+        (int64_t{1} << (e - 1)) + (fold ? zp * (int64_t{1} << e) : 0);
+    llvm::append_values(bounded.words, mult[k], static_cast<int32_t>(e),
+                        static_cast<int32_t>(half));
+  }
+  return bounded;
+}
+
+Value Emitter::boundedRequantize(Value v, RequantAttr rq, Value params,
+                                 BoundedTable table, Value ch,
+                                 Type resultType) {
+  auto word = [&](int64_t k) {
+    return load(params, apply(d(0) * kBoundedWords + k, ch));
+  };
+  // The op takes the shift: e + 31, which its lowering's e = shift - 31
+  // folds away.
+  // One op per statement: the IR must not depend on the host compiler's
+  // order of argument evaluation.
+  Value m = word(0), half = word(2), e = word(1);
+  Value productShift = i32(kProductShift);
+  Value sh = arith::AddIOp::create(b, loc, e, productShift);
+  return RequantizeOp::create(
+      b, loc, resultType, v, m, sh, Value(), half, b.getI32IntegerAttr(0),
+      b.getI32IntegerAttr(table.zpFolded ? 0 : rq.getOutputZp()),
+      b.getI32IntegerAttr(rq.getMin()), b.getI32IntegerAttr(rq.getMax()),
+      b.getBoolAttr(rq.getDoubleRound()), b.getUnitAttr(), b.getUnitAttr());
+}
+
+void Emitter::forEachTap(const Axis &rows, const Axis &cols, Value p, Value q,
+                         function_ref<void(Value, Value, Value, Value)> body) {
+  loop({c(0), c(rows.pad) - d(0) * rows.stride},
+       {c(rows.kernel), c(rows.bExtent + rows.pad) - d(0) * rows.stride}, p,
+       [&](Value r) {
+         loop({c(0), c(cols.pad) - d(0) * cols.stride},
+              {c(cols.kernel), c(cols.bExtent + cols.pad) - d(0) * cols.stride},
+              q, [&](Value t) {
+                Value y =
+                    apply((d(0) * rows.stride - rows.pad + d(1)) * rows.scale,
+                          {p, r});
+                Value x =
+                    apply((d(0) * cols.stride - cols.pad + d(1)) * cols.scale,
+                          {q, t});
+                body(r, t, y, x);
+              });
+       });
+}
+
+int64_t mlir::vmcu::tile::accumulatorBound(ArrayRef<int32_t> bias, int64_t macs,
+                                           RequantAttr rq) {
+  constexpr int64_t kMaxProduct = 255 * 128;
+  int64_t largest = 0;
+  for (auto [k, v] : llvm::enumerate(bias)) {
+    if (rq.getMultiplier()[rq.isPerChannel() ? k : 0] == 0)
+      continue;
+    largest = std::max<int64_t>(largest, std::abs(static_cast<int64_t>(v)));
+  }
+  return largest + macs * kMaxProduct;
+}

@@ -1,0 +1,207 @@
+//===- TileFrees.cpp - windowed traversals and their frees ----------------===//
+//
+// Emitter's windowed skeleton: the output traversals of windowed kernels
+// (row-major, in blocks of a row, reversed) and when each input row, column
+// and segment is freed, at its last use or, never read, up front or at the
+// end.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileEmitter.h"
+
+using namespace mlir;
+using namespace mlir::vmcu;
+using namespace mlir::vmcu::tile;
+
+Emitter::Bounds Emitter::lastUseRange(const Axis &a) {
+  return {{c(0), (d(0) * a.stride - a.pad) * a.scale},
+          {c(a.inExtent), (d(0) * a.stride + (a.stride - a.pad)) * a.scale}};
+}
+
+int64_t Emitter::tailStart(const Axis &a) {
+  return std::max<int64_t>(0, (a.outExtent * a.stride - a.pad) * a.scale);
+}
+
+Emitter::Bounds Emitter::reverseLastUseRange(const Axis &a) {
+  AffineExpr top = (d(0) * a.stride - a.pad + a.kernel - 1) * a.scale + 1;
+  return {{c(0), top - a.stride * a.scale}, {c(a.inExtent), top}};
+}
+
+int64_t Emitter::headStart(const Axis &a) {
+  int64_t top =
+      ((a.outExtent - 1) * a.stride - a.pad + a.kernel - 1) * a.scale + 1;
+  return std::clamp<int64_t>(top, 0, a.inExtent);
+}
+
+int64_t Emitter::bottomEnd(const Axis &a) {
+  int64_t top = (-a.stride - a.pad + a.kernel - 1) * a.scale + 1;
+  return std::clamp<int64_t>(top, 0, a.inExtent);
+}
+
+void Emitter::freePixels(Value inBase, int64_t inCols, int64_t segsPerPixel,
+                         Value y, Value x) {
+  loop(0, segsPerPixel, [&](Value cc) {
+    freeSegment(inBase, (d(0) * inCols + d(1)) * segsPerPixel + d(2),
+                {y, x, cc});
+  });
+}
+
+void Emitter::freePixels(Value inBase, const Axis &cols, int64_t segsPerPixel,
+                         Value y, Value x) {
+  freePixels(inBase, cols.inExtent, segsPerPixel, y, x);
+}
+
+void Emitter::emitWindowed(const Axis &rows, const Axis &cols, Value inBase,
+                           int64_t inSegsPerPixel,
+                           function_ref<void(Value, Value, FreeHook)> pixelBody,
+                           function_ref<void(Value)> rowStart) {
+  loop(0, rows.outExtent, [&](Value p) {
+    if (rowStart)
+      rowStart(p);
+    loop(0, cols.outExtent, [&](Value q) {
+      auto hook = [&](Value cc, Value guard, int64_t guardLast) {
+        freeLastUses(rows, cols, inBase, inSegsPerPixel, p, q, cc, guard,
+                     guardLast);
+      };
+      pixelBody(p, q, hook);
+    });
+    freeRowTail(rows, cols, inBase, inSegsPerPixel, p);
+  });
+  freeTail(rows, cols, inBase, inSegsPerPixel);
+}
+
+void Emitter::emitWindowedReversed(
+    const Axis &rows, const Axis &cols, Value inBase, int64_t inSegsPerPixel,
+    function_ref<void(Value, Value, FreeHook)> pixelBody) {
+  // Above every window: whole rows, then the columns of the other rows.
+  freeRows(headStart(rows), rows.inExtent, cols, inBase, inSegsPerPixel);
+  freePixelBlock(0, headStart(rows), headStart(cols), cols.inExtent, cols,
+                 inBase, inSegsPerPixel);
+  loop(0, rows.outExtent, [&](Value pr) {
+    Value p = apply(c(rows.outExtent - 1) - d(0), {pr});
+    loop(0, cols.outExtent, [&](Value qr) {
+      Value q = apply(c(cols.outExtent - 1) - d(0), {qr});
+      auto hook = [&](Value cc, Value guard, int64_t guardLast) {
+        freeReverseLastUses(rows, cols, inBase, inSegsPerPixel, p, q, cc, guard,
+                            guardLast);
+      };
+      pixelBody(p, q, hook);
+    });
+  });
+}
+
+void Emitter::freeReverseLastUses(const Axis &rows, const Axis &cols,
+                                  Value inBase, int64_t inSegsPerPixel, Value p,
+                                  Value q, Value cc, Value guard,
+                                  int64_t guardLast) {
+  Bounds rowRange = reverseLastUseRange(rows);
+  Bounds colRange = reverseLastUseRange(cols);
+  Bounds rowBottom{{c(0)}, {c(bottomEnd(rows))}};
+  Bounds colBottom{{c(0)}, {c(bottomEnd(cols))}};
+  auto frees = [&](const Bounds &rowSet, const Bounds &colSet) {
+    freeRanges(rowSet, colSet, cols.inExtent, inBase, inSegsPerPixel, p, q, cc,
+               guard, guardLast);
+  };
+  auto whereZero = [&](Value index, int64_t bottom, function_ref<void()> body) {
+    if (bottom > 0)
+      loop({d(0)}, {d(0) + 1, c(1)}, index, [&](Value) { body(); });
+  };
+  frees(rowRange, colRange);
+  whereZero(q, bottomEnd(cols), [&] { frees(rowRange, colBottom); });
+  whereZero(p, bottomEnd(rows), [&] {
+    frees(rowBottom, colRange);
+    whereZero(q, bottomEnd(cols), [&] { frees(rowBottom, colBottom); });
+  });
+}
+
+void Emitter::emitWindowedBlocks(
+    const Axis &rows, const Axis &cols, Value inBase, int64_t inSegsPerPixel,
+    int64_t block, function_ref<void(Value, ArrayRef<Value>)> blockBody) {
+  loop(0, rows.outExtent, [&](Value p) {
+    emitWindowedRowBlocks(rows, cols, inBase, inSegsPerPixel, block, p,
+                          blockBody);
+  });
+  freeTail(rows, cols, inBase, inSegsPerPixel);
+}
+
+void Emitter::emitWindowedRowBlocks(
+    const Axis &rows, const Axis &cols, Value inBase, int64_t inSegsPerPixel,
+    int64_t block, Value p,
+    function_ref<void(Value, ArrayRef<Value>)> blockBody) {
+  int64_t full = cols.outExtent / block;
+  loop(0, full, [&](Value qb) {
+    SmallVector<Value, 2> qs;
+    for (int64_t i = 0; i < block; ++i)
+      qs.push_back(apply(d(0) * block + i, qb));
+    blockBody(p, qs);
+  });
+  SmallVector<Value, 2> rest;
+  for (int64_t q = full * block; q < cols.outExtent; ++q)
+    rest.push_back(index(q));
+  if (!rest.empty())
+    blockBody(p, rest);
+  freeRowTail(rows, cols, inBase, inSegsPerPixel, p);
+}
+
+void Emitter::freeTail(const Axis &rows, const Axis &cols, Value inBase,
+                       int64_t inSegsPerPixel) {
+  freeRows(tailStart(rows), rows.inExtent, cols, inBase, inSegsPerPixel);
+}
+
+void Emitter::freeLastUses(const Axis &rows, const Axis &cols, Value inBase,
+                           int64_t inSegsPerPixel, Value p, Value q, Value cc,
+                           Value guard, int64_t guardLast) {
+  freeRanges(lastUseRange(rows), lastUseRange(cols), cols.inExtent, inBase,
+             inSegsPerPixel, p, q, cc, guard, guardLast);
+}
+
+void Emitter::freeRanges(const Bounds &rowRange, const Bounds &colRange,
+                         int64_t inCols, Value inBase, int64_t inSegsPerPixel,
+                         Value p, Value q, Value cc, Value guard,
+                         int64_t guardLast) {
+  auto frees = [&]() {
+    loop(rowRange.first, rowRange.second, p, [&](Value y) {
+      loop(colRange.first, colRange.second, q, [&](Value x) {
+        if (!cc)
+          return freePixels(inBase, inCols, inSegsPerPixel, y, x);
+        freeSegment(inBase, (d(0) * inCols + d(1)) * inSegsPerPixel + d(2),
+                    {y, x, cc});
+      });
+    });
+  };
+  if (!guard)
+    return frees();
+  loop({d(0), c(guardLast)}, {d(0) + 1, c(guardLast + 1)}, guard,
+       [&](Value) { frees(); });
+}
+
+void Emitter::freeRowTail(const Axis &rows, const Axis &cols, Value inBase,
+                          int64_t inSegsPerPixel, Value p) {
+  freeColumns(lastUseRange(rows), p, tailStart(cols), cols.inExtent, cols,
+              inBase, inSegsPerPixel);
+}
+
+void Emitter::freeColumns(const Bounds &rowRange, Value p, int64_t from,
+                          int64_t to, const Axis &cols, Value inBase,
+                          int64_t inSegsPerPixel) {
+  if (from >= to)
+    return;
+  loop(rowRange.first, rowRange.second, p, [&](Value y) {
+    loop(from, to,
+         [&](Value x) { freePixels(inBase, cols, inSegsPerPixel, y, x); });
+  });
+}
+
+void Emitter::freeRows(int64_t from, int64_t to, const Axis &cols, Value inBase,
+                       int64_t inSegsPerPixel) {
+  freePixelBlock(from, to, 0, cols.inExtent, cols, inBase, inSegsPerPixel);
+}
+
+void Emitter::freePixelBlock(int64_t rowFrom, int64_t rowTo, int64_t colFrom,
+                             int64_t colTo, const Axis &cols, Value inBase,
+                             int64_t inSegsPerPixel) {
+  loop(rowFrom, rowTo, [&](Value y) {
+    loop(colFrom, colTo,
+         [&](Value x) { freePixels(inBase, cols, inSegsPerPixel, y, x); });
+  });
+}

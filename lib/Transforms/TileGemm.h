@@ -1,0 +1,142 @@
+//===- TileGemm.h - the kernel emitters' GEMM tiles -------------*- C++ -*-===//
+//
+// The GEMM register tiles (TileGemm.cpp) that pointwise and fully
+// connected layers, windowed convs over an im2col column (TileConv.cpp)
+// and fused bottlenecks (TileBottleneck.cpp) emit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VMCU_LIB_TRANSFORMS_TILEGEMM_H
+#define VMCU_LIB_TRANSFORMS_TILEGEMM_H
+
+#include "TileEmitter.h"
+
+namespace mlir::vmcu::tile {
+
+/// A pointwise (1x1, stride 1, unpadded) conv or a fully connected layer:
+/// an M x Cout x Cin GEMM over `pixels` = M pixels.
+struct GemmShape {
+  int64_t pixels;
+  int64_t inC;
+  int64_t outC;
+};
+
+/// The register tiles of one GEMM (TileGemm.cpp): rows of int8 inputs times
+/// a [Cout][Cin] weight matrix, as vmcu.dot_block tiles of shape.pixels
+/// rows x shape.channels output channels, requantized to int8 one output
+/// segment at a time. The constructor builds the flash tables under
+/// `prefix` (weights packed per tile and step, biases with the input zero
+/// point folded in, requant tables) and the segment buffer.
+class GemmTiles {
+public:
+  /// `maxPixels`: rows the caller can hand over at once (1 or more).
+  GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
+            int64_t maxPixels, ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
+            int32_t inputZp, RequantAttr rq);
+
+  /// Called with an output group's index (an affine.for), a row i, a
+  /// segment j of the group and the buffer holding the group of every row
+  /// (row i's segment j at i * shape.groupBytes + j * segment bytes):
+  /// stores it.
+  using SegmentDone =
+      function_ref<void(Value group, int64_t i, int64_t j, Value out)>;
+
+  /// For each output group: the requantized dots of rows i < `rows` (at
+  /// most shape.pixels) of x, row i at element i * shape.rowStride (the
+  /// lanes past Cin may hold anything: their weights are 0); then
+  /// `segmentDone` for each row and each of the group's segments, row by
+  /// row (a row's segments adjacent: vmcu-coalesce-ring-accesses merges
+  /// narrow ones).
+  void emit(Value x, int64_t rows, SegmentDone segmentDone);
+
+  /// A single row read in place from the pool (vmcu.ring_view's results):
+  /// its bytes from `offset` up to `contiguous` bytes, then from byte 0.
+  struct RowView {
+    Value view, offset, contiguous;
+  };
+  /// emit() over one row read in place (shape.pixels == 1).
+  void emitFromView(const RowView &row, SegmentDone segmentDone);
+
+  /// Rows and channels per tile and the bytes between rows of x.
+  const GemmTileShape shape;
+
+private:
+  SmallVector<int8_t> packWeights(ArrayRef<int8_t> w) const;
+  SmallVector<int32_t> packWideWeights(ArrayRef<int8_t> w,
+                                       int64_t scale = 1) const;
+  SmallVector<int32_t> packTileRecords(ArrayRef<int32_t> wide,
+                                       ArrayRef<int32_t> bias,
+                                       ArrayRef<int32_t> requant) const;
+  SmallVector<int32_t> foldZeroPoint(ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
+                                     int32_t inputZp) const;
+  using TileBody = function_ref<void(Value first, int64_t n, Value at)>;
+  void forEachTile(int64_t rows, SegmentDone segmentDone, TileBody tile);
+  void emitTile(Value x, int64_t rows, Value first, int64_t n, Value at);
+  void emitViewTile(const RowView &row, Value first, int64_t n, Value at);
+  SmallVector<Value> initialSums(int64_t rows, Value first, int64_t n);
+  SmallVector<Value> accumulateRun(const RowView &run, Value first, int64_t n,
+                                   ValueRange sums, Value from, Value to);
+  void storeSums(ArrayRef<Value> sums, int64_t rows, Value first, int64_t n,
+                 Value at);
+  void widenRows(Value x, int64_t rows);
+  Value mul(Value a, int64_t b);
+  Value add(Value a, Value b);
+
+  Emitter &e;
+  int64_t inC, outC;
+  RequantAttr rq;
+  int64_t steps;
+  Value weights, biases, mult, shift, obuf;
+  /// The rows widened to int16 pairs (shape.widened only).
+  Value xw;
+  /// One record per tile for vmcu.gemm_tile (widened weights and a bounded
+  /// requantization only), and whether its half terms fold the output
+  /// zero point.
+  Value records;
+  bool recordsZpFolded = false;
+};
+
+/// A windowed conv's two axes and its channels.
+struct ConvGeometry {
+  Axis rows, cols;
+  int64_t inC, outC;
+};
+
+/// A windowed conv as GEMM tiles over an im2col column (TileConv.cpp): per
+/// block of output pixels of a row, each pixel's kr x kc x Cin window is
+/// gathered once into its row of a column buffer (padding taps read the
+/// zero point; the lanes past the window, up to a multiple of 4, have zero
+/// weights) and the input pixels it reads last are freed; then GemmTiles
+/// run over the block's rows. `ring` makes the input's ring accesses,
+/// `tileEmitter` the tiles, whose segment size sets the output segments
+/// their callback gets.
+class WindowGemm {
+public:
+  /// `w` is [Cout][kr][kc][Cin]; `maxPixels` output pixels per block.
+  WindowGemm(Emitter &ring, Emitter &tileEmitter, StringRef prefix,
+             const ConvGeometry &g, int64_t maxPixels, ArrayRef<int8_t> w,
+             ArrayRef<int32_t> bias, int32_t inputZp, RequantAttr rq,
+             Value input);
+
+  /// Output pixels (p, qs[i]), at most tiles.shape.pixels of one row.
+  void emitBlock(Value p, ArrayRef<Value> qs, GemmTiles::SegmentDone done);
+
+  GemmTiles tiles;
+
+private:
+  void gather(Value p, Value q, int64_t i);
+
+  Emitter &e;
+  ConvGeometry g;
+  Value input, col, zp;
+};
+
+/// The GEMM kernel (TileGemm.cpp): GemmTiles over blocks of up to two
+/// pixels; `w` is [Cout][Cin].
+LogicalResult emitGemm(Emitter &e, const GemmShape &g, ArrayRef<int8_t> w,
+                       ArrayRef<int32_t> bias, int32_t inputZp, RequantAttr rq,
+                       const KernelTensors &t);
+
+} // namespace mlir::vmcu::tile
+
+#endif // VMCU_LIB_TRANSFORMS_TILEGEMM_H

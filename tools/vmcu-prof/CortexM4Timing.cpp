@@ -201,6 +201,333 @@ uint16_t getWrittenRegs(csh handle, const cs_insn &insn) {
   return regs;
 }
 
+//===--- Classification by instruction family -----------------------------===//
+//
+// Each classifier below handles one family of capstone instruction ids and
+// leaves `out` untouched for the others; no id belongs to two families.
+
+/// What a family's classifier made of an instruction.
+enum class Family : uint8_t {
+  Other,          ///< not in this family: `out` is untouched
+  Classified,     ///< class and base cycles set
+  DataProcessing, ///< set too, and the core registers it writes may stall
+                  ///< the address of the next load or store
+};
+
+/// LDRD/STRD transfer two words.
+constexpr unsigned kPairWords = 2;
+
+void setSingleLoad(const cs_arm &arm, unsigned cycles, DecodedInsn &out) {
+  out.cls = InsnClass::Load;
+  out.baseCycles = static_cast<uint8_t>(cycles);
+  out.addressRegs = getAddressRegs(arm);
+  out.loadedRegs = getRegsBeforeMemory(arm);
+  out.pipelinable = true;
+  out.pipelinesNext = true;
+}
+
+void setSingleStore(const cs_arm &arm, unsigned cycles, DecodedInsn &out) {
+  out.cls = InsnClass::Store;
+  out.baseCycles = static_cast<uint8_t>(cycles);
+  out.addressRegs = getAddressRegs(arm);
+  out.pipelinable = true;
+}
+
+/// LDM/STM (`hasBase`) or PUSH/POP and their VFP forms: 1 + N cycles.
+void setLoadStoreMany(const cs_arm &arm, bool hasBase, DecodedInsn &out) {
+  unsigned words = 0;
+  uint16_t listRegs = 0;
+  getRegisterList(arm, hasBase, out.addressRegs, words, listRegs);
+  out.cls = InsnClass::LoadStoreMany;
+  out.baseCycles = static_cast<uint8_t>(kMultipleBaseCycles + words);
+}
+
+/// Single loads and stores: LDR/STR with their byte, halfword, signed,
+/// unprivileged (T) and exclusive (EX) forms.
+Family classifySingleLoadStore(const cs_insn &insn, DecodedInsn &out) {
+  const cs_arm &arm = insn.detail->arm;
+  switch (insn.id) {
+  case ARM_INS_LDR:
+  case ARM_INS_LDRB:
+  case ARM_INS_LDRH:
+  case ARM_INS_LDRSB:
+  case ARM_INS_LDRSH:
+  case ARM_INS_LDRT:
+  case ARM_INS_LDRBT:
+  case ARM_INS_LDRHT:
+  case ARM_INS_LDRSBT:
+  case ARM_INS_LDRSHT:
+    setSingleLoad(arm, kLoadCycles, out);
+    return Family::Classified;
+  case ARM_INS_LDREX:
+  case ARM_INS_LDREXB:
+  case ARM_INS_LDREXH:
+    setSingleLoad(arm, kExclusiveCycles, out);
+    return Family::Classified;
+  case ARM_INS_STR:
+  case ARM_INS_STRB:
+  case ARM_INS_STRH:
+  case ARM_INS_STRT:
+  case ARM_INS_STRBT:
+  case ARM_INS_STRHT:
+    setSingleStore(arm, kStoreCycles, out);
+    return Family::Classified;
+  case ARM_INS_STREX:
+  case ARM_INS_STREXB:
+  case ARM_INS_STREXH:
+    setSingleStore(arm, kExclusiveCycles, out);
+    return Family::Classified;
+  default:
+    return Family::Other;
+  }
+}
+
+/// LDRD/STRD and the register-list transfers (LDM/STM, PUSH/POP and their
+/// VFP forms).
+Family classifyMultipleLoadStore(const cs_insn &insn, DecodedInsn &out) {
+  const cs_arm &arm = insn.detail->arm;
+  switch (insn.id) {
+  case ARM_INS_LDRD:
+  case ARM_INS_STRD:
+    out.cls = InsnClass::LoadStorePair;
+    out.baseCycles = kMultipleBaseCycles + kPairWords;
+    out.addressRegs = getAddressRegs(arm);
+    return Family::Classified;
+  case ARM_INS_LDM:
+  case ARM_INS_LDMDB:
+  case ARM_INS_STM:
+  case ARM_INS_STMDB:
+  case ARM_INS_VLDMIA:
+  case ARM_INS_VLDMDB:
+  case ARM_INS_VSTMIA:
+  case ARM_INS_VSTMDB:
+    setLoadStoreMany(arm, /*hasBase=*/true, out);
+    return Family::Classified;
+  case ARM_INS_PUSH:
+  case ARM_INS_POP:
+  case ARM_INS_VPUSH:
+  case ARM_INS_VPOP:
+    setLoadStoreMany(arm, /*hasBase=*/false, out);
+    return Family::Classified;
+  default:
+    return Family::Other;
+  }
+}
+
+/// Branches, table branches and IT; the refill P is added when the branch
+/// is taken.
+Family classifyControlFlow(const cs_insn &insn, DecodedInsn &out) {
+  switch (insn.id) {
+  case ARM_INS_B:
+  case ARM_INS_BL:
+  case ARM_INS_BLX:
+  case ARM_INS_BX:
+  case ARM_INS_CBZ:
+  case ARM_INS_CBNZ:
+    out.cls = InsnClass::Branch;
+    out.baseCycles = kBranchCycles;
+    return Family::Classified;
+  case ARM_INS_TBB:
+  case ARM_INS_TBH:
+    out.cls = InsnClass::Branch;
+    out.baseCycles = kTableBranchCycles;
+    out.addressRegs = getAddressRegs(insn.detail->arm);
+    return Family::Classified;
+  case ARM_INS_IT:
+    out.cls = InsnClass::IfThen;
+    out.baseCycles = kIfThenCycles;
+    // T1 encoding 0xBFxx: firstcond in bits [7:4], mask in [3:0], i.e. the
+    // ITSTATE the following instruction sees (ARMv7-M ARM A7.7.38).
+    out.itState = insn.bytes[0];
+    return Family::Classified;
+  default:
+    return Family::Other;
+  }
+}
+
+/// Multiplies, DSP multiply-accumulates and divides.
+Family classifyMultiplyDivide(const cs_insn &insn, DecodedInsn &out) {
+  switch (insn.id) {
+  case ARM_INS_MUL:
+  case ARM_INS_MLA:
+  case ARM_INS_MLS:
+  case ARM_INS_SMULL:
+  case ARM_INS_UMULL:
+  case ARM_INS_SMLAL:
+  case ARM_INS_UMLAL:
+  case ARM_INS_UMAAL:
+  case ARM_INS_SMLABB:
+  case ARM_INS_SMLABT:
+  case ARM_INS_SMLATB:
+  case ARM_INS_SMLATT:
+  case ARM_INS_SMLAD:
+  case ARM_INS_SMLADX:
+  case ARM_INS_SMLALBB:
+  case ARM_INS_SMLALBT:
+  case ARM_INS_SMLALTB:
+  case ARM_INS_SMLALTT:
+  case ARM_INS_SMLALD:
+  case ARM_INS_SMLALDX:
+  case ARM_INS_SMLAWB:
+  case ARM_INS_SMLAWT:
+  case ARM_INS_SMLSD:
+  case ARM_INS_SMLSDX:
+  case ARM_INS_SMLSLD:
+  case ARM_INS_SMLSLDX:
+  case ARM_INS_SMMLA:
+  case ARM_INS_SMMLAR:
+  case ARM_INS_SMMLS:
+  case ARM_INS_SMMLSR:
+  case ARM_INS_SMMUL:
+  case ARM_INS_SMMULR:
+  case ARM_INS_SMUAD:
+  case ARM_INS_SMUADX:
+  case ARM_INS_SMULBB:
+  case ARM_INS_SMULBT:
+  case ARM_INS_SMULTB:
+  case ARM_INS_SMULTT:
+  case ARM_INS_SMULWB:
+  case ARM_INS_SMULWT:
+  case ARM_INS_SMUSD:
+  case ARM_INS_SMUSDX:
+  case ARM_INS_USAD8:
+  case ARM_INS_USADA8:
+    out.cls = InsnClass::Multiply;
+    out.baseCycles = kMultiplyCycles;
+    return Family::DataProcessing;
+  case ARM_INS_SDIV:
+  case ARM_INS_UDIV:
+    out.cls = InsnClass::Divide;
+    out.baseCycles = kDivideCycles;
+    return Family::DataProcessing;
+  default:
+    return Family::Other;
+  }
+}
+
+/// Barriers, system registers and hints.
+Family classifySystem(const cs_insn &insn, DecodedInsn &out) {
+  switch (insn.id) {
+  case ARM_INS_DMB:
+  case ARM_INS_DSB:
+    out.cls = InsnClass::System;
+    out.baseCycles = kMemoryBarrierCycles;
+    return Family::Classified;
+  case ARM_INS_ISB:
+    out.cls = InsnClass::System;
+    out.baseCycles = kIsbCycles;
+    return Family::Classified;
+  case ARM_INS_MRS:
+  case ARM_INS_MSR:
+  case ARM_INS_CPS:
+    out.cls = InsnClass::System;
+    out.baseCycles = kSystemRegisterCycles;
+    return Family::DataProcessing; // MRS writes a core register
+  case ARM_INS_NOP:
+  case ARM_INS_HINT:
+  case ARM_INS_YIELD:
+  case ARM_INS_WFE:
+  case ARM_INS_WFI:
+  case ARM_INS_SEV:
+  case ARM_INS_PLD:
+  case ARM_INS_PLDW:
+  case ARM_INS_PLI:
+  case ARM_INS_CLREX:
+    out.cls = InsnClass::System;
+    out.baseCycles = kHintCycles;
+    return Family::Classified;
+  default:
+    return Family::Other;
+  }
+}
+
+/// BKPT (the semihosting call or a trap), SVC and UDF.
+Family classifyTrap(const cs_insn &insn, DecodedInsn &out) {
+  switch (insn.id) {
+  case ARM_INS_BKPT: {
+    // BKPT #imm8 (T1, 0xBExx): 0xAB is the semihosting call.
+    constexpr uint8_t kSemihostingImmediate = 0xAB;
+    out.cls = insn.bytes[0] == kSemihostingImmediate ? InsnClass::Semihosting
+                                                     : InsnClass::Trap;
+    out.baseCycles = kSemihostingCycles;
+    return Family::Classified;
+  }
+  case ARM_INS_SVC:
+  case ARM_INS_UDF:
+    out.cls = InsnClass::Trap;
+    out.baseCycles = kUnknownCycles;
+    return Family::Classified;
+  default:
+    return Family::Other;
+  }
+}
+
+/// The VFP instructions [T7-1] times apart from the rest: VLDR/VSTR,
+/// the multiply-accumulates, VDIV and VSQRT. (VLDM/VSTM/VPUSH/VPOP are
+/// register-list transfers; the other V* are classifyRest's.)
+Family classifyFloatingPoint(const cs_insn &insn, DecodedInsn &out) {
+  switch (insn.id) {
+  case ARM_INS_VLDR:
+  case ARM_INS_VSTR:
+    out.cls = InsnClass::FloatingPoint;
+    out.baseCycles = kFpLoadStoreCycles;
+    out.addressRegs = getAddressRegs(insn.detail->arm);
+    return Family::Classified;
+  case ARM_INS_VMLA:
+  case ARM_INS_VMLS:
+  case ARM_INS_VNMLA:
+  case ARM_INS_VNMLS:
+  case ARM_INS_VFMA:
+  case ARM_INS_VFMS:
+  case ARM_INS_VFNMA:
+  case ARM_INS_VFNMS:
+    out.cls = InsnClass::FloatingPoint;
+    out.baseCycles = kFpMultiplyAccumulateCycles;
+    return Family::Classified;
+  case ARM_INS_VDIV:
+  case ARM_INS_VSQRT:
+    out.cls = InsnClass::FloatingPoint;
+    out.baseCycles = kFpDivideSqrtCycles;
+    return Family::Classified;
+  default:
+    return Family::Other;
+  }
+}
+
+/// Every instruction no family claimed: VFP data processing (VADD, VMOV,
+/// VMRS, ...) by its mnemonic, else an ALU operation.
+Family classifyRest(const cs_insn &insn, DecodedInsn &out) {
+  if (insn.mnemonic[0] == 'v') {
+    out.cls = InsnClass::FloatingPoint;
+    out.baseCycles = kFpCycles;
+    return Family::DataProcessing; // VMOV/VMRS may write a core register
+  }
+  out.cls = InsnClass::Alu;
+  out.baseCycles = kAluCycles;
+  return Family::DataProcessing;
+}
+
+using FamilyClassifier = Family (*)(const cs_insn &, DecodedInsn &);
+constexpr FamilyClassifier kFamilyClassifiers[] = {
+    classifySingleLoadStore, classifyMultipleLoadStore,
+    classifyControlFlow,     classifyMultiplyDivide,
+    classifySystem,          classifyTrap,
+    classifyFloatingPoint,
+};
+
+/// Any write to the PC is a branch: LDR PC, POP {.., PC}, MOV PC, ADD PC.
+/// The instruction keeps its own base cost; the refill P is added when
+/// control does not fall through. It pipelines nothing.
+void markPcWrite(uint16_t written, DecodedInsn &out) {
+  if (!(written & (1u << kPcBit)))
+    return;
+  out.cls = InsnClass::Branch;
+  out.pipelinable = false;
+  out.pipelinesNext = false;
+  out.computedRegs = 0;
+  out.loadedRegs = 0;
+}
+
 } // namespace
 
 const char *getInsnClassName(InsnClass cls) {
@@ -255,255 +582,18 @@ void classifyInstruction(csh handle, const cs_insn &insn, DecodedInsn &out) {
   out = DecodedInsn();
   out.valid = true;
   out.size = static_cast<uint8_t>(insn.size);
-  const cs_arm &arm = insn.detail->arm;
+  Family family = Family::Other;
+  for (FamilyClassifier classify : kFamilyClassifiers) {
+    family = classify(insn, out);
+    if (family != Family::Other)
+      break;
+  }
+  if (family == Family::Other)
+    family = classifyRest(insn, out);
   uint16_t written = getWrittenRegs(handle, insn);
-  bool dataProcessing = false;
-
-  auto singleLoad = [&](unsigned cycles) {
-    out.cls = InsnClass::Load;
-    out.baseCycles = static_cast<uint8_t>(cycles);
-    out.addressRegs = getAddressRegs(arm);
-    out.loadedRegs = getRegsBeforeMemory(arm);
-    out.pipelinable = true;
-    out.pipelinesNext = true;
-  };
-  auto singleStore = [&](unsigned cycles) {
-    out.cls = InsnClass::Store;
-    out.baseCycles = static_cast<uint8_t>(cycles);
-    out.addressRegs = getAddressRegs(arm);
-    out.pipelinable = true;
-  };
-  auto multiple = [&](bool hasBase, InsnClass cls) {
-    unsigned words = 0;
-    uint16_t listRegs = 0;
-    getRegisterList(arm, hasBase, out.addressRegs, words, listRegs);
-    out.cls = cls;
-    out.baseCycles = static_cast<uint8_t>(kMultipleBaseCycles + words);
-  };
-
-  switch (insn.id) {
-  // Single loads.
-  case ARM_INS_LDR:
-  case ARM_INS_LDRB:
-  case ARM_INS_LDRH:
-  case ARM_INS_LDRSB:
-  case ARM_INS_LDRSH:
-  case ARM_INS_LDRT:
-  case ARM_INS_LDRBT:
-  case ARM_INS_LDRHT:
-  case ARM_INS_LDRSBT:
-  case ARM_INS_LDRSHT:
-    singleLoad(kLoadCycles);
-    break;
-  case ARM_INS_LDREX:
-  case ARM_INS_LDREXB:
-  case ARM_INS_LDREXH:
-    singleLoad(kExclusiveCycles);
-    break;
-  // Single stores.
-  case ARM_INS_STR:
-  case ARM_INS_STRB:
-  case ARM_INS_STRH:
-  case ARM_INS_STRT:
-  case ARM_INS_STRBT:
-  case ARM_INS_STRHT:
-    singleStore(kStoreCycles);
-    break;
-  case ARM_INS_STREX:
-  case ARM_INS_STREXB:
-  case ARM_INS_STREXH:
-    singleStore(kExclusiveCycles);
-    break;
-  // Doubles and multiples.
-  case ARM_INS_LDRD:
-  case ARM_INS_STRD:
-    out.cls = InsnClass::LoadStorePair;
-    out.baseCycles = kMultipleBaseCycles + 2;
-    out.addressRegs = getAddressRegs(arm);
-    break;
-  case ARM_INS_LDM:
-  case ARM_INS_LDMDB:
-  case ARM_INS_STM:
-  case ARM_INS_STMDB:
-  case ARM_INS_VLDMIA:
-  case ARM_INS_VLDMDB:
-  case ARM_INS_VSTMIA:
-  case ARM_INS_VSTMDB:
-    multiple(/*hasBase=*/true, InsnClass::LoadStoreMany);
-    break;
-  case ARM_INS_PUSH:
-  case ARM_INS_POP:
-  case ARM_INS_VPUSH:
-  case ARM_INS_VPOP:
-    multiple(/*hasBase=*/false, InsnClass::LoadStoreMany);
-    break;
-  // Branches; the refill P is added when the branch is taken.
-  case ARM_INS_B:
-  case ARM_INS_BL:
-  case ARM_INS_BLX:
-  case ARM_INS_BX:
-  case ARM_INS_CBZ:
-  case ARM_INS_CBNZ:
-    out.cls = InsnClass::Branch;
-    out.baseCycles = kBranchCycles;
-    break;
-  case ARM_INS_TBB:
-  case ARM_INS_TBH:
-    out.cls = InsnClass::Branch;
-    out.baseCycles = kTableBranchCycles;
-    out.addressRegs = getAddressRegs(arm);
-    break;
-  case ARM_INS_IT:
-    out.cls = InsnClass::IfThen;
-    out.baseCycles = kIfThenCycles;
-    // T1 encoding 0xBFxx: firstcond in bits [7:4], mask in [3:0], i.e. the
-    // ITSTATE the following instruction sees (ARMv7-M ARM A7.7.38).
-    out.itState = insn.bytes[0];
-    break;
-  // Multiplies and DSP multiply-accumulates.
-  case ARM_INS_MUL:
-  case ARM_INS_MLA:
-  case ARM_INS_MLS:
-  case ARM_INS_SMULL:
-  case ARM_INS_UMULL:
-  case ARM_INS_SMLAL:
-  case ARM_INS_UMLAL:
-  case ARM_INS_UMAAL:
-  case ARM_INS_SMLABB:
-  case ARM_INS_SMLABT:
-  case ARM_INS_SMLATB:
-  case ARM_INS_SMLATT:
-  case ARM_INS_SMLAD:
-  case ARM_INS_SMLADX:
-  case ARM_INS_SMLALBB:
-  case ARM_INS_SMLALBT:
-  case ARM_INS_SMLALTB:
-  case ARM_INS_SMLALTT:
-  case ARM_INS_SMLALD:
-  case ARM_INS_SMLALDX:
-  case ARM_INS_SMLAWB:
-  case ARM_INS_SMLAWT:
-  case ARM_INS_SMLSD:
-  case ARM_INS_SMLSDX:
-  case ARM_INS_SMLSLD:
-  case ARM_INS_SMLSLDX:
-  case ARM_INS_SMMLA:
-  case ARM_INS_SMMLAR:
-  case ARM_INS_SMMLS:
-  case ARM_INS_SMMLSR:
-  case ARM_INS_SMMUL:
-  case ARM_INS_SMMULR:
-  case ARM_INS_SMUAD:
-  case ARM_INS_SMUADX:
-  case ARM_INS_SMULBB:
-  case ARM_INS_SMULBT:
-  case ARM_INS_SMULTB:
-  case ARM_INS_SMULTT:
-  case ARM_INS_SMULWB:
-  case ARM_INS_SMULWT:
-  case ARM_INS_SMUSD:
-  case ARM_INS_SMUSDX:
-  case ARM_INS_USAD8:
-  case ARM_INS_USADA8:
-    out.cls = InsnClass::Multiply;
-    out.baseCycles = kMultiplyCycles;
-    dataProcessing = true;
-    break;
-  case ARM_INS_SDIV:
-  case ARM_INS_UDIV:
-    out.cls = InsnClass::Divide;
-    out.baseCycles = kDivideCycles;
-    dataProcessing = true;
-    break;
-  case ARM_INS_DMB:
-  case ARM_INS_DSB:
-    out.cls = InsnClass::System;
-    out.baseCycles = kMemoryBarrierCycles;
-    break;
-  case ARM_INS_ISB:
-    out.cls = InsnClass::System;
-    out.baseCycles = kIsbCycles;
-    break;
-  case ARM_INS_MRS:
-  case ARM_INS_MSR:
-  case ARM_INS_CPS:
-    out.cls = InsnClass::System;
-    out.baseCycles = kSystemRegisterCycles;
-    dataProcessing = true; // MRS writes a core register
-    break;
-  case ARM_INS_NOP:
-  case ARM_INS_HINT:
-  case ARM_INS_YIELD:
-  case ARM_INS_WFE:
-  case ARM_INS_WFI:
-  case ARM_INS_SEV:
-  case ARM_INS_PLD:
-  case ARM_INS_PLDW:
-  case ARM_INS_PLI:
-  case ARM_INS_CLREX:
-    out.cls = InsnClass::System;
-    out.baseCycles = kHintCycles;
-    break;
-  case ARM_INS_BKPT: {
-    // BKPT #imm8 (T1, 0xBExx): 0xAB is the semihosting call.
-    constexpr uint8_t kSemihostingImmediate = 0xAB;
-    out.cls = insn.bytes[0] == kSemihostingImmediate ? InsnClass::Semihosting
-                                                     : InsnClass::Trap;
-    out.baseCycles = kSemihostingCycles;
-    break;
-  }
-  case ARM_INS_SVC:
-  case ARM_INS_UDF:
-    out.cls = InsnClass::Trap;
-    out.baseCycles = kUnknownCycles;
-    break;
-  case ARM_INS_VLDR:
-  case ARM_INS_VSTR:
-    out.cls = InsnClass::FloatingPoint;
-    out.baseCycles = kFpLoadStoreCycles;
-    out.addressRegs = getAddressRegs(arm);
-    break;
-  case ARM_INS_VMLA:
-  case ARM_INS_VMLS:
-  case ARM_INS_VNMLA:
-  case ARM_INS_VNMLS:
-  case ARM_INS_VFMA:
-  case ARM_INS_VFMS:
-  case ARM_INS_VFNMA:
-  case ARM_INS_VFNMS:
-    out.cls = InsnClass::FloatingPoint;
-    out.baseCycles = kFpMultiplyAccumulateCycles;
-    break;
-  case ARM_INS_VDIV:
-  case ARM_INS_VSQRT:
-    out.cls = InsnClass::FloatingPoint;
-    out.baseCycles = kFpDivideSqrtCycles;
-    break;
-  default:
-    if (insn.mnemonic[0] == 'v') {
-      out.cls = InsnClass::FloatingPoint;
-      out.baseCycles = kFpCycles;
-      dataProcessing = true; // VMOV/VMRS may write a core register
-    } else {
-      out.cls = InsnClass::Alu;
-      out.baseCycles = kAluCycles;
-      dataProcessing = true;
-    }
-    break;
-  }
-
-  if (dataProcessing)
+  if (family == Family::DataProcessing)
     out.computedRegs = written;
-  // Any write to the PC is a branch: LDR PC, POP {.., PC}, MOV PC, ADD PC.
-  // The instruction keeps its own base cost; the refill P is added when
-  // control does not fall through. It pipelines nothing.
-  if (written & (1u << kPcBit)) {
-    out.cls = InsnClass::Branch;
-    out.pipelinable = false;
-    out.pipelinesNext = false;
-    out.computedRegs = 0;
-    out.loadedRegs = 0;
-  }
+  markPcWrite(written, out);
 }
 
 unsigned CycleModel::issue(const DecodedInsn &insn, bool conditionPassed) {

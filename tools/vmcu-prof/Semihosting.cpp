@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <iterator>
 
 namespace vmcu::prof {
 namespace {
@@ -103,188 +104,249 @@ uint32_t Semihosting::fail(int hostErrno) {
 
 Semihosting::Outcome Semihosting::call(uc_engine *uc, uint32_t op, uint32_t arg,
                                        uint32_t &result) {
-  uint32_t block[3];
   switch (op) {
-  case SYS_OPEN: {
-    if (!readWords(uc, arg, block, 3))
-      return Outcome::Error;
-    std::string path;
-    if (!readString(uc, block[0], path))
-      return Outcome::Error;
-    uint32_t mode = block[1];
-    if (mode > kLastMode) {
-      result = fail(EINVAL);
-      return Outcome::Continue;
-    }
-    bool writing = mode >= kFirstWriteMode;
-    FileKind kind;
-    if (path == kConsoleName) {
-      kind = FileKind::Console;
-    } else if (path == inputName && !writing) {
-      kind = FileKind::Input;
-    } else if (path == outputName && writing) {
-      kind = FileKind::Output;
-      outputOpened = true;
-      outputBytes.clear();
-    } else {
-      result = fail(ENOENT);
-      return Outcome::Continue;
-    }
-    handles.push_back(Handle{kind});
-    result = static_cast<uint32_t>(handles.size());
-    return Outcome::Continue;
-  }
-  case SYS_CLOSE: {
-    if (!readWords(uc, arg, block, 1))
-      return Outcome::Error;
-    Handle *handle = lookup(block[0]);
-    if (!handle) {
-      result = fail(EBADF);
-      return Outcome::Continue;
-    }
-    handle->open = false;
-    result = 0;
-    return Outcome::Continue;
-  }
-  case SYS_WRITEC: {
-    char c;
-    if (uc_mem_read(uc, arg, &c, 1) != UC_ERR_OK)
-      return badAddress("character", arg);
-    consoleText.push_back(c);
-    result = 0;
-    return Outcome::Continue;
-  }
-  case SYS_WRITE0: {
-    std::string text;
-    if (!readString(uc, arg, text))
-      return Outcome::Error;
-    consoleText += text;
-    result = 0;
-    return Outcome::Continue;
-  }
+  case SYS_OPEN:
+    return sysOpen(uc, arg, result);
+  case SYS_CLOSE:
+    return sysClose(uc, arg, result);
+  case SYS_WRITEC:
+    return sysWriteC(uc, arg, result);
+  case SYS_WRITE0:
+    return sysWrite0(uc, arg, result);
   case SYS_WRITE:
-  case SYS_READ: {
-    if (!readWords(uc, arg, block, 3))
-      return Outcome::Error;
-    Handle *handle = lookup(block[0]);
-    uint32_t address = block[1], length = block[2];
-    if (!handle) {
-      result = fail(EBADF);
-      return Outcome::Continue;
-    }
-    if (length > kMaxTransfer)
-      return badAddress(
-          op == SYS_WRITE ? "SYS_WRITE buffer" : "SYS_READ buffer", address);
-    std::vector<char> data(op == SYS_WRITE ? length : 0);
-    if (op == SYS_WRITE) {
-      if (length && uc_mem_read(uc, address, data.data(), length) != UC_ERR_OK)
-        return badAddress("SYS_WRITE buffer", address);
-      if (handle->kind == FileKind::Console) {
-        consoleText.append(data.begin(), data.end());
-      } else if (handle->kind == FileKind::Output) {
-        if (outputBytes.size() < handle->position + length)
-          outputBytes.resize(handle->position + length);
-        std::copy(data.begin(), data.end(),
-                  outputBytes.begin() + handle->position);
-        handle->position += length;
-      } else {
-        result = length; // nothing written: the input is read-only
-        lastErrno = EBADF;
-        return Outcome::Continue;
-      }
-      result = 0; // SYS_WRITE returns the number of bytes NOT written
-      return Outcome::Continue;
-    }
-    // SYS_READ returns the number of bytes NOT read; the console has no
-    // input (stdin is never the model's).
-    const std::vector<char> *source =
-        handle->kind == FileKind::Input    ? &inputBytes
-        : handle->kind == FileKind::Output ? &outputBytes
-                                           : nullptr;
-    uint64_t available = source && handle->position < source->size()
-                             ? source->size() - handle->position
-                             : 0;
-    uint32_t count =
-        static_cast<uint32_t>(std::min<uint64_t>(available, length));
-    if (count && uc_mem_write(uc, address, source->data() + handle->position,
-                              count) != UC_ERR_OK)
-      return badAddress("SYS_READ buffer", address);
-    handle->position += count;
-    result = length - count;
-    return Outcome::Continue;
-  }
-  case SYS_ISTTY: {
-    if (!readWords(uc, arg, block, 1))
-      return Outcome::Error;
-    Handle *handle = lookup(block[0]);
-    result = !handle ? fail(EBADF) : handle->kind == FileKind::Console ? 1 : 0;
-    return Outcome::Continue;
-  }
-  case SYS_SEEK: {
-    if (!readWords(uc, arg, block, 2))
-      return Outcome::Error;
-    Handle *handle = lookup(block[0]);
-    if (!handle || handle->kind == FileKind::Console) {
-      result = fail(EBADF);
-      return Outcome::Continue;
-    }
-    handle->position = block[1];
-    result = 0;
-    return Outcome::Continue;
-  }
-  case SYS_FLEN: {
-    if (!readWords(uc, arg, block, 1))
-      return Outcome::Error;
-    Handle *handle = lookup(block[0]);
-    if (!handle || handle->kind == FileKind::Console) {
-      result = fail(EBADF);
-      return Outcome::Continue;
-    }
-    result = static_cast<uint32_t>(handle->kind == FileKind::Input
-                                       ? inputBytes.size()
-                                       : outputBytes.size());
-    return Outcome::Continue;
-  }
+  case SYS_READ:
+    return sysWriteOrRead(uc, op, arg, result);
+  case SYS_ISTTY:
+    return sysIsTty(uc, arg, result);
+  case SYS_SEEK:
+    return sysSeek(uc, arg, result);
+  case SYS_FLEN:
+    return sysFlen(uc, arg, result);
   case SYS_ERRNO:
     result = static_cast<uint32_t>(lastErrno);
     return Outcome::Continue;
-  case SYS_GET_CMDLINE: {
-    if (!readWords(uc, arg, block, 2))
-      return Outcome::Error;
-    // Fails if the line and its NUL do not fit; else sets the length word.
-    if (commandLine.size() + 1 > block[1]) {
-      result = kFailure;
-      return Outcome::Continue;
-    }
-    if (uc_mem_write(uc, block[0], commandLine.c_str(),
-                     commandLine.size() + 1) != UC_ERR_OK)
-      return badAddress("SYS_GET_CMDLINE buffer", block[0]);
-    uint32_t length = static_cast<uint32_t>(commandLine.size());
-    if (uc_mem_write(uc, arg + sizeof(uint32_t), &length, sizeof(length)) !=
-        UC_ERR_OK)
-      return badAddress("parameter block", arg);
-    result = 0;
-    return Outcome::Continue;
-  }
+  case SYS_GET_CMDLINE:
+    return sysGetCmdline(uc, arg, result);
   case SYS_EXIT:
     // AArch32: r1 is the reason itself; only a normal application exit
     // is status 0 (QEMU).
     status = arg == kAdpStoppedApplicationExit ? 0 : 1;
     return Outcome::Exit;
   case SYS_EXIT_EXTENDED:
-    if (!readWords(uc, arg, block, 2))
-      return Outcome::Error;
-    status =
-        block[0] == kAdpStoppedApplicationExit ? static_cast<int>(block[1]) : 1;
-    return Outcome::Exit;
-  default: {
-    char buf[96];
-    std::snprintf(buf, sizeof(buf), "unsupported semihosting operation 0x%02x",
-                  op);
-    errorMessage = buf;
+    return sysExitExtended(uc, arg);
+  default:
+    return unsupported(op);
+  }
+}
+
+Semihosting::Outcome Semihosting::sysOpen(uc_engine *uc, uint32_t arg,
+                                          uint32_t &result) {
+  uint32_t block[3]; // path, mode, path length
+  if (!readWords(uc, arg, block, std::size(block)))
     return Outcome::Error;
+  std::string path;
+  if (!readString(uc, block[0], path))
+    return Outcome::Error;
+  uint32_t mode = block[1];
+  if (mode > kLastMode) {
+    result = fail(EINVAL);
+    return Outcome::Continue;
   }
+  bool writing = mode >= kFirstWriteMode;
+  FileKind kind;
+  if (path == kConsoleName) {
+    kind = FileKind::Console;
+  } else if (path == inputName && !writing) {
+    kind = FileKind::Input;
+  } else if (path == outputName && writing) {
+    kind = FileKind::Output;
+    outputOpened = true;
+    outputBytes.clear();
+  } else {
+    result = fail(ENOENT);
+    return Outcome::Continue;
   }
+  handles.push_back(Handle{kind});
+  result = static_cast<uint32_t>(handles.size());
+  return Outcome::Continue;
+}
+
+Semihosting::Outcome Semihosting::sysClose(uc_engine *uc, uint32_t arg,
+                                           uint32_t &result) {
+  uint32_t block[1]; // handle
+  if (!readWords(uc, arg, block, std::size(block)))
+    return Outcome::Error;
+  Handle *handle = lookup(block[0]);
+  if (!handle) {
+    result = fail(EBADF);
+    return Outcome::Continue;
+  }
+  handle->open = false;
+  result = 0;
+  return Outcome::Continue;
+}
+
+Semihosting::Outcome Semihosting::sysWriteC(uc_engine *uc, uint32_t arg,
+                                            uint32_t &result) {
+  char c;
+  if (uc_mem_read(uc, arg, &c, 1) != UC_ERR_OK)
+    return badAddress("character", arg);
+  consoleText.push_back(c);
+  result = 0;
+  return Outcome::Continue;
+}
+
+Semihosting::Outcome Semihosting::sysWrite0(uc_engine *uc, uint32_t arg,
+                                            uint32_t &result) {
+  std::string text;
+  if (!readString(uc, arg, text))
+    return Outcome::Error;
+  consoleText += text;
+  result = 0;
+  return Outcome::Continue;
+}
+
+Semihosting::Outcome Semihosting::sysWriteOrRead(uc_engine *uc, uint32_t op,
+                                                 uint32_t arg,
+                                                 uint32_t &result) {
+  uint32_t block[3]; // handle, buffer, length
+  if (!readWords(uc, arg, block, std::size(block)))
+    return Outcome::Error;
+  Handle *handle = lookup(block[0]);
+  uint32_t address = block[1], length = block[2];
+  if (!handle) {
+    result = fail(EBADF);
+    return Outcome::Continue;
+  }
+  if (length > kMaxTransfer)
+    return badAddress(op == SYS_WRITE ? "SYS_WRITE buffer" : "SYS_READ buffer",
+                      address);
+  if (op == SYS_WRITE)
+    return writeToHandle(uc, *handle, address, length, result);
+  return readFromHandle(uc, *handle, address, length, result);
+}
+
+Semihosting::Outcome Semihosting::writeToHandle(uc_engine *uc, Handle &handle,
+                                                uint32_t address,
+                                                uint32_t length,
+                                                uint32_t &result) {
+  std::vector<char> data(length);
+  if (length && uc_mem_read(uc, address, data.data(), length) != UC_ERR_OK)
+    return badAddress("SYS_WRITE buffer", address);
+  if (handle.kind == FileKind::Console) {
+    consoleText.append(data.begin(), data.end());
+  } else if (handle.kind == FileKind::Output) {
+    if (outputBytes.size() < handle.position + length)
+      outputBytes.resize(handle.position + length);
+    std::copy(data.begin(), data.end(), outputBytes.begin() + handle.position);
+    handle.position += length;
+  } else {
+    result = length; // nothing written: the input is read-only
+    lastErrno = EBADF;
+    return Outcome::Continue;
+  }
+  result = 0; // SYS_WRITE returns the number of bytes NOT written
+  return Outcome::Continue;
+}
+
+Semihosting::Outcome Semihosting::readFromHandle(uc_engine *uc, Handle &handle,
+                                                 uint32_t address,
+                                                 uint32_t length,
+                                                 uint32_t &result) {
+  // SYS_READ returns the number of bytes NOT read; the console has no
+  // input (stdin is never the model's).
+  const std::vector<char> *source = handle.kind == FileKind::Input ? &inputBytes
+                                    : handle.kind == FileKind::Output
+                                        ? &outputBytes
+                                        : nullptr;
+  uint64_t available = source && handle.position < source->size()
+                           ? source->size() - handle.position
+                           : 0;
+  uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(available, length));
+  if (count && uc_mem_write(uc, address, source->data() + handle.position,
+                            count) != UC_ERR_OK)
+    return badAddress("SYS_READ buffer", address);
+  handle.position += count;
+  result = length - count;
+  return Outcome::Continue;
+}
+
+Semihosting::Outcome Semihosting::sysIsTty(uc_engine *uc, uint32_t arg,
+                                           uint32_t &result) {
+  uint32_t block[1]; // handle
+  if (!readWords(uc, arg, block, std::size(block)))
+    return Outcome::Error;
+  Handle *handle = lookup(block[0]);
+  result = !handle ? fail(EBADF) : handle->kind == FileKind::Console ? 1 : 0;
+  return Outcome::Continue;
+}
+
+Semihosting::Outcome Semihosting::sysSeek(uc_engine *uc, uint32_t arg,
+                                          uint32_t &result) {
+  uint32_t block[2]; // handle, position
+  if (!readWords(uc, arg, block, std::size(block)))
+    return Outcome::Error;
+  Handle *handle = lookup(block[0]);
+  if (!handle || handle->kind == FileKind::Console) {
+    result = fail(EBADF);
+    return Outcome::Continue;
+  }
+  handle->position = block[1];
+  result = 0;
+  return Outcome::Continue;
+}
+
+Semihosting::Outcome Semihosting::sysFlen(uc_engine *uc, uint32_t arg,
+                                          uint32_t &result) {
+  uint32_t block[1]; // handle
+  if (!readWords(uc, arg, block, std::size(block)))
+    return Outcome::Error;
+  Handle *handle = lookup(block[0]);
+  if (!handle || handle->kind == FileKind::Console) {
+    result = fail(EBADF);
+    return Outcome::Continue;
+  }
+  result = static_cast<uint32_t>(
+      handle->kind == FileKind::Input ? inputBytes.size() : outputBytes.size());
+  return Outcome::Continue;
+}
+
+Semihosting::Outcome Semihosting::sysGetCmdline(uc_engine *uc, uint32_t arg,
+                                                uint32_t &result) {
+  uint32_t block[2]; // buffer, its size (in) / the line's length (out)
+  if (!readWords(uc, arg, block, std::size(block)))
+    return Outcome::Error;
+  // Fails if the line and its NUL do not fit; else sets the length word.
+  if (commandLine.size() + 1 > block[1]) {
+    result = kFailure;
+    return Outcome::Continue;
+  }
+  if (uc_mem_write(uc, block[0], commandLine.c_str(), commandLine.size() + 1) !=
+      UC_ERR_OK)
+    return badAddress("SYS_GET_CMDLINE buffer", block[0]);
+  uint32_t length = static_cast<uint32_t>(commandLine.size());
+  if (uc_mem_write(uc, arg + sizeof(uint32_t), &length, sizeof(length)) !=
+      UC_ERR_OK)
+    return badAddress("parameter block", arg);
+  result = 0;
+  return Outcome::Continue;
+}
+
+Semihosting::Outcome Semihosting::sysExitExtended(uc_engine *uc, uint32_t arg) {
+  uint32_t block[2]; // reason, subcode (the exit status)
+  if (!readWords(uc, arg, block, std::size(block)))
+    return Outcome::Error;
+  status =
+      block[0] == kAdpStoppedApplicationExit ? static_cast<int>(block[1]) : 1;
+  return Outcome::Exit;
+}
+
+Semihosting::Outcome Semihosting::unsupported(uint32_t op) {
+  char buf[96];
+  std::snprintf(buf, sizeof(buf), "unsupported semihosting operation 0x%02x",
+                op);
+  errorMessage = buf;
+  return Outcome::Error;
 }
 
 } // namespace vmcu::prof

@@ -58,6 +58,28 @@ private:
     bool open = true;
   };
 
+  // One per operation (SYS_WRITE and SYS_READ share sysWriteOrRead);
+  // `arg` is r1 at the BKPT, `result` the value for r0 on Continue.
+  Outcome sysOpen(uc_engine *uc, uint32_t arg, uint32_t &result);
+  Outcome sysClose(uc_engine *uc, uint32_t arg, uint32_t &result);
+  Outcome sysWriteC(uc_engine *uc, uint32_t arg, uint32_t &result);
+  Outcome sysWrite0(uc_engine *uc, uint32_t arg, uint32_t &result);
+  Outcome sysWriteOrRead(uc_engine *uc, uint32_t op, uint32_t arg,
+                         uint32_t &result);
+  Outcome sysIsTty(uc_engine *uc, uint32_t arg, uint32_t &result);
+  Outcome sysSeek(uc_engine *uc, uint32_t arg, uint32_t &result);
+  Outcome sysFlen(uc_engine *uc, uint32_t arg, uint32_t &result);
+  Outcome sysGetCmdline(uc_engine *uc, uint32_t arg, uint32_t &result);
+  Outcome sysExitExtended(uc_engine *uc, uint32_t arg);
+  Outcome unsupported(uint32_t op);
+  /// SYS_WRITE of the guest's `length` bytes at `address` to `handle`.
+  Outcome writeToHandle(uc_engine *uc, Handle &handle, uint32_t address,
+                        uint32_t length, uint32_t &result);
+  /// SYS_READ of up to `length` bytes from `handle` to the guest's
+  /// `address`.
+  Outcome readFromHandle(uc_engine *uc, Handle &handle, uint32_t address,
+                         uint32_t length, uint32_t &result);
+
   Outcome badAddress(const char *what, uint32_t address);
   bool readWords(uc_engine *uc, uint32_t address, uint32_t *words,
                  unsigned count);

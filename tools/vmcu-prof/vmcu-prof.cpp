@@ -931,99 +931,93 @@ void printHot(const Image &image, Profiler &profiler, unsigned count) {
   }
 }
 
-int runMain(int argc, char **argv) {
-  ProfOptions opts;
-  cl::HideUnrelatedOptions(opts.category);
-  cl::ParseCommandLineOptions(argc, argv, kOverview);
-
-  const Board *board = lookupBoard(opts.cpu);
-  if (!board)
-    return fail("unknown --cpu '" + opts.cpu +
-                "'; expected cortex-m4 or cortex-m33");
-
-  // The ELF.
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> elfBuffer =
-      llvm::MemoryBuffer::getFile(opts.elf, /*IsText=*/false,
+/// Reads `path` into `buffer`. On failure returns the message, which calls
+/// the file `kind` (e.g. "input file ") before its quoted path.
+std::optional<std::string>
+readFile(StringRef path, StringRef kind,
+         std::unique_ptr<llvm::MemoryBuffer> &buffer) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> contents =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
-  if (!elfBuffer)
-    return fail("cannot open '" + opts.elf +
-                "': " + elfBuffer.getError().message());
-  Image image;
-  if (auto error = readImage(opts.elf, (*elfBuffer)->getBuffer(), image))
-    return fail(*error);
+  if (!contents)
+    return ("cannot open " + kind + "'" + path +
+            "': " + contents.getError().message())
+        .str();
+  buffer = std::move(*contents);
+  return std::nullopt;
+}
 
-  // The input.
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> inputBuffer =
-      llvm::MemoryBuffer::getFile(opts.input, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
-  if (!inputBuffer)
-    return fail("cannot open input file '" + opts.input +
-                "': " + inputBuffer.getError().message());
-  StringRef inputBytes = (*inputBuffer)->getBuffer();
-
-  // The command line the harness parses: "<program> <input> <output>".
-  std::string program = llvm::sys::path::filename(opts.elf).str();
+/// The semihosting host of a run of `elfPath` on `inputBytes`. Its command
+/// line is what the harness parses: "<program> <input> <output>".
+Semihosting makeHost(StringRef elfPath, StringRef inputBytes) {
+  std::string program = llvm::sys::path::filename(elfPath).str();
   std::replace_if(
       program.begin(), program.end(), [](char c) { return llvm::isSpace(c); },
       '_');
-  Semihosting host(program + " " + kGuestInputName.str() + " " +
-                       kGuestOutputName.str(),
-                   kGuestInputName.str(),
-                   std::vector<char>(inputBytes.begin(), inputBytes.end()),
-                   kGuestOutputName.str());
+  return Semihosting(program + " " + kGuestInputName.str() + " " +
+                         kGuestOutputName.str(),
+                     kGuestInputName.str(),
+                     std::vector<char>(inputBytes.begin(), inputBytes.end()),
+                     kGuestOutputName.str());
+}
 
-  Profiler profiler(image, host, opts.maxInstructions, opts.wholeProgram);
-  profiler.countPcs = opts.hot > 0;
-  if (auto error = profiler.setUp(*board))
-    return fail(*error);
-
-  // The model's sizes, from its constants in flash (after loading).
-  auto readConstant = [&](StringRef name,
-                          uint32_t index = 0) -> std::optional<uint32_t> {
-    auto address = image.lookup(name);
-    uint32_t value;
-    if (!address)
-      return std::nullopt;
-    *address += index * sizeof(value);
-    for (const Image::Segment &segment : image.segments)
-      if (*address >= segment.address &&
-          *address + sizeof(value) <= segment.address + segment.fileSize) {
-        std::memcpy(&value, segment.bytes.data() + (*address - segment.address),
-                    sizeof(value));
-        return value;
-      }
+/// Word `index` of the model's constant `name`, read from the ELF's load
+/// segments (what the loaded flash holds).
+std::optional<uint32_t> readConstant(const Image &image, StringRef name,
+                                     uint32_t index = 0) {
+  auto address = image.lookup(name);
+  uint32_t value;
+  if (!address)
     return std::nullopt;
-  };
-  // Every input's (output's) bytes together.
-  auto totalBytes = [&](StringRef count,
-                        StringRef sizes) -> std::optional<uint32_t> {
-    std::optional<uint32_t> n = readConstant(count);
-    if (!n)
-      return std::nullopt;
-    uint32_t total = 0;
-    for (uint32_t i = 0; i < *n; ++i) {
-      std::optional<uint32_t> size = readConstant(sizes, i);
-      if (!size)
-        return std::nullopt;
-      total += *size;
+  *address += index * sizeof(value);
+  for (const Image::Segment &segment : image.segments)
+    if (*address >= segment.address &&
+        *address + sizeof(value) <= segment.address + segment.fileSize) {
+      std::memcpy(&value, segment.bytes.data() + (*address - segment.address),
+                  sizeof(value));
+      return value;
     }
-    return total;
-  };
-  std::optional<uint32_t> inputSize =
-      totalBytes(kInputCountSymbol, kInputSizesSymbol);
-  if (inputSize && inputBytes.size() != *inputSize)
-    return fail("input file '" + opts.input + "' has " +
-                Twine(inputBytes.size()) +
-                " bytes, but the model's input has " + Twine(*inputSize));
+  return std::nullopt;
+}
 
-  if (auto error = profiler.run()) {
-    printConsole(host.console(), /*all=*/true);
-    return fail(*error);
+/// Every input's (output's) bytes together: the sum of the `count`
+/// entries of the array `sizes`.
+std::optional<uint32_t> totalBytes(const Image &image, StringRef count,
+                                   StringRef sizes) {
+  std::optional<uint32_t> n = readConstant(image, count);
+  if (!n)
+    return std::nullopt;
+  uint32_t total = 0;
+  for (uint32_t i = 0; i < *n; ++i) {
+    std::optional<uint32_t> size = readConstant(image, sizes, i);
+    if (!size)
+      return std::nullopt;
+    total += *size;
   }
+  return total;
+}
 
+/// The message if the input file's size is not the model's input size
+/// (when the ELF gives the latter).
+std::optional<std::string>
+checkInputSize(const Image &image, StringRef inputPath, size_t inputSize) {
+  std::optional<uint32_t> modelInputSize =
+      totalBytes(image, kInputCountSymbol, kInputSizesSymbol);
+  if (modelInputSize && inputSize != *modelInputSize)
+    return ("input file '" + inputPath + "' has " + Twine(inputSize) +
+            " bytes, but the model's input has " + Twine(*modelInputSize))
+        .str();
+  return std::nullopt;
+}
+
+/// The console, the summary line, the reports --per-function and --hot ask
+/// for and the warning for undecoded instructions.
+void printResults(const ProfOptions &opts, const Board &board,
+                  const Image &image, Profiler &profiler,
+                  const Semihosting &host) {
   int status = host.exitStatus();
   printConsole(host.console(), /*all=*/status != 0);
-  llvm::outs() << kToolName << ": " << board->cpu
+  llvm::outs() << kToolName << ": " << board.cpu
                << " cycles=" << profiler.region.cycles
                << " instructions=" << profiler.region.instructions
                << " status=" << status << "\n";
@@ -1037,30 +1031,81 @@ int runMain(int argc, char **argv) {
         << profiler.undecoded
         << " instruction(s) capstone could not decode were counted as 1 "
            "cycle each\n";
+}
+
+/// The message if the program failed: a non-zero exit status, or (not
+/// --whole-program) it never ran vmcu_invoke().
+std::optional<std::string>
+checkCompletion(const ProfOptions &opts, const Profiler &profiler, int status) {
   if (status != 0) {
     StringRef meaning = "see the console above";
     if (status > 0 && static_cast<size_t>(status) < std::size(kStatusMeanings))
       meaning = kStatusMeanings[status];
-    return fail("the program exited with status " + Twine(status) + " (" +
-                meaning + ")");
+    return ("the program exited with status " + Twine(status) + " (" + meaning +
+            ")")
+        .str();
   }
   if (!opts.wholeProgram && profiler.region.instructions == 0)
-    return fail("the program never called " + kInvokeSymbol.str() + "()");
+    return "the program never called " + kInvokeSymbol.str() + "()";
+  return std::nullopt;
+}
 
-  if (!opts.output.empty()) {
-    std::optional<uint32_t> outputSize =
-        totalBytes(kOutputCountSymbol, kOutputSizesSymbol);
-    const std::vector<char> &bytes = host.output();
-    if (!host.outputWritten() || (outputSize && bytes.size() != *outputSize))
-      return fail(
-          "the program wrote no output" +
-          (outputSize ? " of " + Twine(*outputSize) + " bytes" : Twine()));
-    std::error_code ec;
-    llvm::raw_fd_ostream os(opts.output, ec, llvm::sys::fs::OF_None);
-    if (ec)
-      return fail("cannot write '" + opts.output + "': " + ec.message());
-    os.write(bytes.data(), bytes.size());
+/// Writes the output bytes the program wrote to `path`. On failure (no
+/// output, or not the model's output size) returns the message.
+std::optional<std::string>
+writeOutput(const Image &image, const Semihosting &host, StringRef path) {
+  std::optional<uint32_t> outputSize =
+      totalBytes(image, kOutputCountSymbol, kOutputSizesSymbol);
+  const std::vector<char> &bytes = host.output();
+  if (!host.outputWritten() || (outputSize && bytes.size() != *outputSize))
+    return ("the program wrote no output" +
+            (outputSize ? " of " + Twine(*outputSize) + " bytes" : Twine()))
+        .str();
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return ("cannot write '" + path + "': " + ec.message()).str();
+  os.write(bytes.data(), bytes.size());
+  return std::nullopt;
+}
+
+int runMain(int argc, char **argv) {
+  ProfOptions opts;
+  cl::HideUnrelatedOptions(opts.category);
+  cl::ParseCommandLineOptions(argc, argv, kOverview);
+
+  const Board *board = lookupBoard(opts.cpu);
+  if (!board)
+    return fail("unknown --cpu '" + opts.cpu +
+                "'; expected cortex-m4 or cortex-m33");
+  std::unique_ptr<llvm::MemoryBuffer> elfBuffer, inputBuffer;
+  Image image;
+  if (auto error = readFile(opts.elf, "", elfBuffer))
+    return fail(*error);
+  if (auto error = readImage(opts.elf, elfBuffer->getBuffer(), image))
+    return fail(*error);
+  if (auto error = readFile(opts.input, "input file ", inputBuffer))
+    return fail(*error);
+  StringRef inputBytes = inputBuffer->getBuffer();
+
+  Semihosting host = makeHost(opts.elf, inputBytes);
+  Profiler profiler(image, host, opts.maxInstructions, opts.wholeProgram);
+  profiler.countPcs = opts.hot > 0;
+  if (auto error = profiler.setUp(*board))
+    return fail(*error);
+  if (auto error = checkInputSize(image, opts.input, inputBytes.size()))
+    return fail(*error);
+  if (auto error = profiler.run()) {
+    printConsole(host.console(), /*all=*/true);
+    return fail(*error);
   }
+
+  printResults(opts, *board, image, profiler, host);
+  if (auto error = checkCompletion(opts, profiler, host.exitStatus()))
+    return fail(*error);
+  if (!opts.output.empty())
+    if (auto error = writeOutput(image, host, opts.output))
+      return fail(*error);
   return 0;
 }
 

@@ -336,6 +336,311 @@ static std::optional<BoardSummary> parseSummary(llvm::StringRef console) {
   return std::nullopt;
 }
 
+/// The programs and runtime files a run needs, found before compiling.
+struct Toolchain {
+  std::string cc, qemu, runtime;
+  /// runtime/vmcu_ring_check.c, linked with --ring-check.
+  llvm::SmallString<256> ringCheckSource;
+};
+
+/// The files of a run in its work directory.
+struct WorkFiles {
+  std::string object, elf, in, out, linkLog, console;
+};
+
+/// Finds the linker driver, QEMU and the runtime (with the ring checker if
+/// --ring-check asks for it); prints the error if one is missing.
+static LogicalResult findToolchain(const RunOptions &opts, const char *argv0,
+                                   Toolchain &tools) {
+  std::optional<std::string> cc = findTool(opts.cc, kCcName);
+  if (!cc) {
+    if (opts.cc.empty())
+      fail(Twine(kCcName) + " not found; install " + kCcPackages);
+    else
+      fail("--cc '" + opts.cc + "' not found");
+    return failure();
+  }
+  std::optional<std::string> qemu = findTool(opts.qemu, kQemuName);
+  if (!qemu) {
+    if (opts.qemu.empty())
+      fail(Twine(kQemuName) + " not found; install " + kQemuPackages);
+    else
+      fail("--qemu '" + opts.qemu + "' not found");
+    return failure();
+  }
+  tools.cc = *cc;
+  tools.qemu = *qemu;
+  tools.runtime = findRuntimeDir(opts.runtimeDir, argv0);
+  if (tools.runtime.empty()) {
+    fail(opts.runtimeDir.empty() ? Twine("cannot find the vmcu runtime; pass "
+                                         "--runtime-dir=<vmcu source>/runtime")
+                                 : "--runtime-dir '" + opts.runtimeDir +
+                                       "' has no " + kHarnessSource);
+    return failure();
+  }
+  tools.ringCheckSource = tools.runtime;
+  path::append(tools.ringCheckSource, kRingCheckSource);
+  if (opts.shared.flags.ringCheck && !fs::exists(tools.ringCheckSource)) {
+    fail("--ring-check needs " + tools.ringCheckSource +
+         ", which this runtime does not have");
+    return failure();
+  }
+  return success();
+}
+
+/// Compiles the model as vmcuc does (its errors are printed with their
+/// source locations) and measures its flash.
+static LogicalResult compileModel(const RunOptions &opts, CompiledModel &model,
+                                  ObjectFlash &flash) {
+  CompileOptions compileOptions;
+  compileOptions.memoryReport = opts.report;
+  opts.shared.apply(compileOptions);
+  compileOptions.toolName = kToolName.str();
+  FailureOr<std::vector<std::string>> int8Kernels =
+      chooseInt8WeightKernels(opts.model, compileOptions);
+  if (failed(int8Kernels))
+    return failure();
+  compileOptions.int8WeightKernels = *int8Kernels;
+  FailureOr<CompiledModel> compiled =
+      compileModelFile(opts.model, compileOptions);
+  if (failed(compiled) ||
+      failed(checkFlashBudget(opts.model, compiled->object, compileOptions)))
+    return failure();
+  model = std::move(*compiled);
+  flash = getObjectFlash(model.object);
+  return success();
+}
+
+/// Checks that the model fits the board's flash and RAM and that the input
+/// file has the model's input size.
+static LogicalResult checkFits(const RunOptions &opts, const Board &board,
+                               const CompiledModel &model,
+                               const ObjectFlash &flash, uint64_t inputSize) {
+  if (flash.totalBytes() > board.flashBytes) {
+    fail(describeFlash(flash, board) +
+         llvm::formatv("; it does not fit (try --flash-kb={0}, which "
+                       "keeps int8 weights where they fit least)",
+                       board.flashBytes / kBytesPerKiB)
+             .str());
+    return failure();
+  }
+  if (static_cast<uint64_t>(model.arenaBytes) > board.ramBytes) {
+    fail(llvm::formatv("the model's arena needs {0} B of RAM, and "
+                       "{1}'s RAM holds {2} B",
+                       model.arenaBytes, board.machine, board.ramBytes)
+             .str());
+    return failure();
+  }
+  if (inputSize != static_cast<uint64_t>(model.inputBytes)) {
+    fail("input file '" + opts.input + "' has " + Twine(inputSize) +
+         " bytes, but the model's input has " + Twine(model.inputBytes));
+    return failure();
+  }
+  return success();
+}
+
+/// Creates the work directory: --keep-temps, else a temporary one.
+static LogicalResult createWorkDir(llvm::StringRef keepTemps,
+                                   llvm::SmallString<256> &dir) {
+  if (!keepTemps.empty()) {
+    dir = keepTemps;
+    if (std::error_code ec = fs::create_directories(dir)) {
+      fail("cannot create '" + dir + "': " + ec.message());
+      return failure();
+    }
+  } else if (std::error_code ec = fs::createUniqueDirectory(kToolName, dir)) {
+    fail("cannot create a temporary directory: " + ec.message());
+    return failure();
+  }
+  return success();
+}
+
+/// Makes `dir` absolute and checks it has no white space: semihosting
+/// paths are whitespace-separated and relative to QEMU's working directory.
+static LogicalResult makeSemihostingPath(llvm::SmallString<256> &dir) {
+  if (std::error_code ec = fs::make_absolute(dir)) {
+    fail("cannot resolve '" + dir + "': " + ec.message());
+    return failure();
+  }
+  if (llvm::any_of(dir.str(), llvm::isSpace)) {
+    fail("the work directory '" + dir +
+         "' contains white space, which QEMU's semihosting command "
+         "line cannot carry; use --keep-temps with another directory");
+    return failure();
+  }
+  return success();
+}
+
+static WorkFiles getWorkFiles(llvm::StringRef dir) {
+  auto inDir = [&](llvm::StringRef name) {
+    llvm::SmallString<256> file(dir);
+    path::append(file, name);
+    return file.str().str();
+  };
+  return {inDir("model.o"), inDir("model.elf"), inDir("in.bin"),
+          inDir("out.bin"), inDir("link.log"),  inDir("console.log")};
+}
+
+/// The link command of runtime/README.md for `model`.
+static std::vector<std::string>
+buildLinkCommand(const RunOptions &opts, const Board &board, StringRef cpu,
+                 const Toolchain &tools, const CompiledModel &model,
+                 const WorkFiles &files) {
+  const CompileFlags &flags = opts.shared.flags;
+  auto inRuntime = [&](llvm::StringRef name) {
+    llvm::SmallString<256> file(tools.runtime);
+    path::append(file, name);
+    return file.str().str();
+  };
+  std::vector<std::string> link = {tools.cc, ("-mcpu=" + cpu).str()};
+  for (llvm::StringRef flag : kLinkFlags)
+    link.push_back(flag.str());
+  link.push_back("-I" + tools.runtime);
+  link.push_back("-T");
+  link.push_back(inRuntime(board.linkerScript));
+  for (llvm::StringRef source : kRuntimeSources)
+    link.push_back(inRuntime(source));
+  if (flags.ringCheck)
+    link.push_back(tools.ringCheckSource.str().str());
+  // The checker's owner table needs one entry per pool segment; a segment
+  // is at least one byte, so the arena size always suffices.
+  if (flags.ringCheck && model.arenaBytes > kRingCheckDefaultSegments)
+    link.push_back("-DVMCU_RING_CHECK_MAX_SEGMENTS=" +
+                   std::to_string(model.arenaBytes) + "u");
+  if (opts.icount)
+    link.push_back(kHarnessVtimeDefine.str());
+  link.push_back("-DVMCU_RT_CORE_CLOCK_HZ=" + std::to_string(board.systickHz) +
+                 "u");
+  link.insert(link.end(), {files.object, "-lm", "-o", files.elf});
+  return link;
+}
+
+/// Runs the link; on failure explains it (RAM or flash overflow, else the
+/// linker's log).
+static LogicalResult linkModel(llvm::ArrayRef<std::string> command,
+                               const Board &board, const Toolchain &tools,
+                               const CompiledModel &model,
+                               const ObjectFlash &flash,
+                               const WorkFiles &files) {
+  std::string error;
+  int rc =
+      execute(tools.cc, command, files.linkLog, /*timeoutSeconds=*/0, error);
+  if (rc == 0)
+    return success();
+  auto log = llvm::MemoryBuffer::getFile(files.linkLog);
+  if (log && (*log)->getBuffer().contains(kLinkerRamOverflowMessage))
+    fail(llvm::formatv("the model's arena ({0} B), the runtime's "
+                       "data and its stack do not fit {1}'s RAM "
+                       "({2} B; the linker: {3})",
+                       model.arenaBytes, board.machine, board.ramBytes,
+                       (*log)->getBuffer().trim())
+             .str());
+  else if (log && (*log)->getBuffer().contains(kLinkerOverflowMessage))
+    fail(describeFlash(flash, board) +
+         "; with the runtime it does not fit (the linker: " +
+         (*log)->getBuffer().trim() + ")");
+  else {
+    if (log)
+      llvm::errs() << (*log)->getBuffer();
+    fail(rc < 0 ? "cannot run " + tools.cc + ": " + error
+                : "linking failed (" + Twine(kCcName) + " exited " + Twine(rc) +
+                      ")");
+  }
+  return failure();
+}
+
+/// Runs the ELF on QEMU and reads the board's console and summary line;
+/// on failure prints the console and the reason.
+static LogicalResult runOnBoard(const RunOptions &opts, const Board &board,
+                                const Toolchain &tools, const WorkFiles &files,
+                                std::string &console, BoardSummary &summary) {
+  std::vector<std::string> run = {tools.qemu, "-M", board.machine.str()};
+  for (llvm::StringRef flag : kQemuFlags)
+    run.push_back(flag.str());
+  if (opts.icount)
+    run.insert(run.end(), {"-icount", kQemuIcountShift.str()});
+  run.insert(run.end(),
+             {"-kernel", files.elf, "-append", files.in + " " + files.out});
+  std::string error;
+  int rc = execute(tools.qemu, run, files.console, opts.timeout, error);
+  if (auto log = llvm::MemoryBuffer::getFile(files.console))
+    console = (*log)->getBuffer().str();
+  std::optional<BoardSummary> parsed = parseSummary(console);
+  if (rc == 0 && parsed && parsed->status == 0) {
+    summary = *parsed;
+    return success();
+  }
+  llvm::errs() << console;
+  if (rc < 0) {
+    fail("QEMU did not finish: " +
+         (error.empty() ? "killed after --timeout=" + Twine(opts.timeout) + " s"
+                        : Twine(error)));
+    return failure();
+  }
+  if (rc == 0 && !parsed) {
+    fail("the board printed no summary line");
+    return failure();
+  }
+  int status = rc != 0 ? rc : parsed->status;
+  llvm::StringRef meaning = "see the console above";
+  if (status > 0 && static_cast<size_t>(status) < std::size(kStatusMeanings))
+    meaning = kStatusMeanings[status];
+  fail("the board exited with status " + Twine(status) + " (" + meaning + ")");
+  return failure();
+}
+
+/// Prints the board's console lines other than the summary to stderr and,
+/// with --icount, takes the instruction count from its vtime line.
+static LogicalResult forwardConsole(llvm::StringRef console, bool icount,
+                                    std::optional<uint64_t> &instructions) {
+  SmallVector<llvm::StringRef> lines;
+  console.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (llvm::StringRef line : lines) {
+    llvm::StringRef text = line.trim();
+    uint64_t count = 0;
+    if (icount && text.consume_front(kVtimePrefix) &&
+        !text.getAsInteger(10, count)) {
+      instructions = count;
+      continue;
+    }
+    if (!line.trim().starts_with(kSummaryPrefix))
+      llvm::errs() << line << "\n";
+  }
+  if (icount && !instructions) {
+    fail("the board printed no instruction count");
+    return failure();
+  }
+  return success();
+}
+
+/// Copies the board's output file to --output, checking its size.
+static LogicalResult copyOutput(llvm::StringRef boardOutput,
+                                llvm::StringRef output, int64_t outputBytes) {
+  uint64_t outSize = 0;
+  if (fs::file_size(boardOutput, outSize) ||
+      outSize != static_cast<uint64_t>(outputBytes)) {
+    fail("the board wrote no output of " + Twine(outputBytes) + " bytes");
+    return failure();
+  }
+  if (std::error_code ec = fs::copy_file(boardOutput, output)) {
+    fail("cannot write '" + output + "': " + ec.message());
+    return failure();
+  }
+  return success();
+}
+
+static void printSummary(StringRef cpu, const BoardSummary &summary,
+                         const ObjectFlash &flash,
+                         std::optional<uint64_t> instructions) {
+  llvm::outs() << kToolName << ": " << cpu << " arena=" << summary.arena
+               << " B stack=" << summary.stack
+               << " B flash=" << flash.totalBytes()
+               << " B status=" << summary.status;
+  if (instructions)
+    llvm::outs() << " instructions=" << *instructions;
+  llvm::outs() << "\n";
+}
+
 static int runMain(int argc, char **argv) {
   RunOptions opts;
   registerAsmPrinterCLOptions();
@@ -346,31 +651,11 @@ static int runMain(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, kOverview);
 
   // Everything that can be checked before compiling.
-  const CompileFlags &flags = opts.shared.flags;
-  const Board &board = lookupBoard(flags.cpu);
-  StringRef cpu = nameOf(kTargetCpus, flags.cpu);
-  std::optional<std::string> cc = findTool(opts.cc, kCcName);
-  if (!cc)
-    return opts.cc.empty()
-               ? fail(Twine(kCcName) + " not found; install " + kCcPackages)
-               : fail("--cc '" + opts.cc + "' not found");
-  std::optional<std::string> qemu = findTool(opts.qemu, kQemuName);
-  if (!qemu)
-    return opts.qemu.empty()
-               ? fail(Twine(kQemuName) + " not found; install " + kQemuPackages)
-               : fail("--qemu '" + opts.qemu + "' not found");
-  std::string runtime = findRuntimeDir(opts.runtimeDir, argv[0]);
-  if (runtime.empty())
-    return fail(opts.runtimeDir.empty()
-                    ? Twine("cannot find the vmcu runtime; pass "
-                            "--runtime-dir=<vmcu source>/runtime")
-                    : "--runtime-dir '" + opts.runtimeDir + "' has no " +
-                          kHarnessSource);
-  llvm::SmallString<256> ringCheckSource(runtime);
-  path::append(ringCheckSource, kRingCheckSource);
-  if (flags.ringCheck && !fs::exists(ringCheckSource))
-    return fail("--ring-check needs " + ringCheckSource +
-                ", which this runtime does not have");
+  const Board &board = lookupBoard(opts.shared.flags.cpu);
+  StringRef cpu = nameOf(kTargetCpus, opts.shared.flags.cpu);
+  Toolchain tools;
+  if (failed(findToolchain(opts, argv[0], tools)))
+    return 1;
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> inputBytes =
       llvm::MemoryBuffer::getFile(opts.input, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
@@ -378,184 +663,43 @@ static int runMain(int argc, char **argv) {
     return fail("cannot open input file '" + opts.input +
                 "': " + inputBytes.getError().message());
 
-  CompileOptions compileOptions;
-  compileOptions.memoryReport = opts.report;
-  opts.shared.apply(compileOptions);
-  compileOptions.toolName = kToolName.str();
-  FailureOr<std::vector<std::string>> int8Kernels =
-      chooseInt8WeightKernels(opts.model, compileOptions);
-  if (failed(int8Kernels))
-    return 1;
-  compileOptions.int8WeightKernels = *int8Kernels;
-  FailureOr<CompiledModel> model = compileModelFile(opts.model, compileOptions);
-  if (failed(model) ||
-      failed(checkFlashBudget(opts.model, model->object, compileOptions)))
-    return 1;
-  ObjectFlash flash = getObjectFlash(model->object);
-  if (flash.totalBytes() > board.flashBytes)
-    return fail(describeFlash(flash, board) +
-                llvm::formatv("; it does not fit (try --flash-kb={0}, which "
-                              "keeps int8 weights where they fit least)",
-                              board.flashBytes / kBytesPerKiB)
-                    .str());
-  if (static_cast<uint64_t>(model->arenaBytes) > board.ramBytes)
-    return fail(llvm::formatv("the model's arena needs {0} B of RAM, and "
-                              "{1}'s RAM holds {2} B",
-                              model->arenaBytes, board.machine, board.ramBytes)
-                    .str());
+  CompiledModel model;
+  ObjectFlash flash;
   uint64_t inputSize = (*inputBytes)->getBufferSize();
-  if (inputSize != static_cast<uint64_t>(model->inputBytes))
-    return fail("input file '" + opts.input + "' has " + Twine(inputSize) +
-                " bytes, but the model's input has " +
-                Twine(model->inputBytes));
+  if (failed(compileModel(opts, model, flash)) ||
+      failed(checkFits(opts, board, model, flash, inputSize)))
+    return 1;
 
-  // The work directory. Semihosting paths are whitespace-separated and
-  // relative to QEMU's working directory, so they are absolute and without
-  // spaces.
   llvm::SmallString<256> dir;
-  if (!opts.keepTemps.empty()) {
-    dir = opts.keepTemps;
-    if (std::error_code ec = fs::create_directories(dir))
-      return fail("cannot create '" + dir + "': " + ec.message());
-  } else if (std::error_code ec = fs::createUniqueDirectory(kToolName, dir)) {
-    return fail("cannot create a temporary directory: " + ec.message());
-  }
+  if (failed(createWorkDir(opts.keepTemps, dir)))
+    return 1;
   llvm::scope_exit removeTemps([&] {
     if (opts.keepTemps.empty())
       fs::remove_directories(dir);
   });
-  if (std::error_code ec = fs::make_absolute(dir))
-    return fail("cannot resolve '" + dir + "': " + ec.message());
-  if (llvm::any_of(dir.str(), llvm::isSpace))
-    return fail("the work directory '" + dir +
-                "' contains white space, which QEMU's semihosting command "
-                "line cannot carry; use --keep-temps with another directory");
-  auto inDir = [&](llvm::StringRef name) {
-    llvm::SmallString<256> file(dir);
-    path::append(file, name);
-    return file.str().str();
-  };
-  std::string objectFile = inDir("model.o"), elfFile = inDir("model.elf");
-  std::string inFile = inDir("in.bin"), outFile = inDir("out.bin");
-  std::string linkLog = inDir("link.log"), consoleLog = inDir("console.log");
-  if (failed(writeBytes(objectFile, model->object)) ||
-      failed(writeBytes(
-          inFile, ArrayRef<char>((*inputBytes)->getBufferStart(), inputSize))))
+  if (failed(makeSemihostingPath(dir)))
     return 1;
-  fs::remove(outFile);
+  WorkFiles files = getWorkFiles(dir);
+  if (failed(writeBytes(files.object, model.object)) ||
+      failed(
+          writeBytes(files.in, ArrayRef<char>((*inputBytes)->getBufferStart(),
+                                              inputSize))))
+    return 1;
+  fs::remove(files.out);
 
-  // Link, as runtime/README.md does.
-  auto inRuntime = [&](llvm::StringRef name) {
-    llvm::SmallString<256> file(runtime);
-    path::append(file, name);
-    return file.str().str();
-  };
-  std::vector<std::string> link = {*cc, ("-mcpu=" + cpu).str()};
-  for (llvm::StringRef flag : kLinkFlags)
-    link.push_back(flag.str());
-  link.push_back("-I" + runtime);
-  link.push_back("-T");
-  link.push_back(inRuntime(board.linkerScript));
-  for (llvm::StringRef source : kRuntimeSources)
-    link.push_back(inRuntime(source));
-  if (flags.ringCheck)
-    link.push_back(ringCheckSource.str().str());
-  // The checker's owner table needs one entry per pool segment; a segment
-  // is at least one byte, so the arena size always suffices.
-  if (flags.ringCheck && model->arenaBytes > kRingCheckDefaultSegments)
-    link.push_back("-DVMCU_RING_CHECK_MAX_SEGMENTS=" +
-                   std::to_string(model->arenaBytes) + "u");
-  if (opts.icount)
-    link.push_back(kHarnessVtimeDefine.str());
-  link.push_back("-DVMCU_RT_CORE_CLOCK_HZ=" + std::to_string(board.systickHz) +
-                 "u");
-  link.insert(link.end(), {objectFile, "-lm", "-o", elfFile});
-  std::string error;
-  int rc = execute(*cc, link, linkLog, /*timeoutSeconds=*/0, error);
-  if (rc != 0) {
-    auto log = llvm::MemoryBuffer::getFile(linkLog);
-    if (log && (*log)->getBuffer().contains(kLinkerRamOverflowMessage))
-      return fail(llvm::formatv("the model's arena ({0} B), the runtime's "
-                                "data and its stack do not fit {1}'s RAM "
-                                "({2} B; the linker: {3})",
-                                model->arenaBytes, board.machine,
-                                board.ramBytes, (*log)->getBuffer().trim())
-                      .str());
-    if (log && (*log)->getBuffer().contains(kLinkerOverflowMessage))
-      return fail(describeFlash(flash, board) +
-                  "; with the runtime it does not fit (the linker: " +
-                  (*log)->getBuffer().trim() + ")");
-    if (log)
-      llvm::errs() << (*log)->getBuffer();
-    return fail(rc < 0 ? "cannot run " + *cc + ": " + error
-                       : "linking failed (" + Twine(kCcName) + " exited " +
-                             Twine(rc) + ")");
-  }
-
-  // Run.
-  std::vector<std::string> run = {*qemu, "-M", board.machine.str()};
-  for (llvm::StringRef flag : kQemuFlags)
-    run.push_back(flag.str());
-  if (opts.icount)
-    run.insert(run.end(), {"-icount", kQemuIcountShift.str()});
-  run.insert(run.end(),
-             {"-kernel", elfFile, "-append", inFile + " " + outFile});
-  rc = execute(*qemu, run, consoleLog, opts.timeout, error);
+  std::vector<std::string> linkCommand =
+      buildLinkCommand(opts, board, cpu, tools, model, files);
   std::string console;
-  if (auto log = llvm::MemoryBuffer::getFile(consoleLog))
-    console = (*log)->getBuffer().str();
-  std::optional<BoardSummary> summary = parseSummary(console);
-  if (rc != 0 || !summary || summary->status != 0) {
-    llvm::errs() << console;
-    if (rc < 0)
-      return fail("QEMU did not finish: " +
-                  (error.empty()
-                       ? "killed after --timeout=" + Twine(opts.timeout) + " s"
-                       : Twine(error)));
-    if (rc == 0 && !summary)
-      return fail("the board printed no summary line");
-    int status = rc != 0 ? rc : summary->status;
-    llvm::StringRef meaning = "see the console above";
-    if (status > 0 && static_cast<size_t>(status) < std::size(kStatusMeanings))
-      meaning = kStatusMeanings[status];
-    return fail("the board exited with status " + Twine(status) + " (" +
-                meaning + ")");
-  }
-  // Anything else the board said (e.g. vtime) goes to stderr.
-  SmallVector<llvm::StringRef> lines;
-  llvm::StringRef(console).split(lines, '\n', /*MaxSplit=*/-1,
-                                 /*KeepEmpty=*/false);
+  BoardSummary summary;
   std::optional<uint64_t> instructions;
-  for (llvm::StringRef line : lines) {
-    llvm::StringRef text = line.trim();
-    uint64_t count = 0;
-    if (opts.icount && text.consume_front(kVtimePrefix) &&
-        !text.getAsInteger(10, count)) {
-      instructions = count;
-      continue;
-    }
-    if (!line.trim().starts_with(kSummaryPrefix))
-      llvm::errs() << line << "\n";
-  }
-  if (opts.icount && !instructions)
-    return fail("the board printed no instruction count");
-
-  if (!opts.output.empty()) {
-    uint64_t outSize = 0;
-    if (fs::file_size(outFile, outSize) ||
-        outSize != static_cast<uint64_t>(model->outputBytes))
-      return fail("the board wrote no output of " + Twine(model->outputBytes) +
-                  " bytes");
-    if (std::error_code ec = fs::copy_file(outFile, opts.output))
-      return fail("cannot write '" + opts.output + "': " + ec.message());
-  }
-  llvm::outs() << kToolName << ": " << cpu << " arena=" << summary->arena
-               << " B stack=" << summary->stack
-               << " B flash=" << flash.totalBytes()
-               << " B status=" << summary->status;
-  if (instructions)
-    llvm::outs() << " instructions=" << *instructions;
-  llvm::outs() << "\n";
+  if (failed(linkModel(linkCommand, board, tools, model, flash, files)) ||
+      failed(runOnBoard(opts, board, tools, files, console, summary)) ||
+      failed(forwardConsole(console, opts.icount, instructions)))
+    return 1;
+  if (!opts.output.empty() &&
+      failed(copyOutput(files.out, opts.output, model.outputBytes)))
+    return 1;
+  printSummary(cpu, summary, flash, instructions);
   return 0;
 }
 

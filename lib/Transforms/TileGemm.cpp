@@ -215,8 +215,9 @@ void GemmTiles::emit(Value x, int64_t rows, SegmentDone segmentDone) {
 void GemmTiles::emitFromView(const RowView &row, SegmentDone segmentDone) {
   assert(shape.pixels == 1 && !shape.widened && !records &&
          "a row read in place is a single raw row");
+  ViewRuns runs = viewRuns(row);
   forEachTile(1, segmentDone, [&](Value first, int64_t n, Value at) {
-    emitViewTile(row, first, n, at);
+    emitViewTile(runs, first, n, at);
   });
 }
 
@@ -237,7 +238,7 @@ void GemmTiles::forEachTile(int64_t rows, SegmentDone segmentDone,
     }
     if (rest > 0) {
       Value at = e.index(full * n);
-      tile(add(groupFirst, e.index(full * n)), rest, at);
+      tile(add(groupFirst, at), rest, at);
     }
     for (int64_t i = 0; i < rows; ++i)
       for (int64_t j = 0; j < group / e.seg; ++j)
@@ -291,15 +292,10 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
     return;
   }
   SmallVector<Value> accs = initialSums(rows, first, n);
-  // Weight elements per channel and step: 4 bytes, or 2 widened words. The
-  // tile's packed weights start at first * steps of them.
-  int64_t wStep = shape.widenedWeights ? kWordsPerStep : kDotLanes;
+  // The tile's packed weights start at first * steps of its step elements.
+  int64_t wStep = weightElementsPerStep();
   Value tileBase = mul(first, steps * wStep);
-  // A single row too long to run straight goes in longer chunks.
-  bool rowTile = shape.widenedWeights && !shape.widened;
-  int64_t chunk = rowTile && steps / kChunkSteps > kMaxStraightChunks
-                      ? kRowChunkSteps
-                      : kChunkSteps;
+  int64_t chunk = rowChunkSteps();
   int64_t full = steps / chunk, rest = steps % chunk;
   // x elements per step and bytes between rows: raw bytes, or the widened
   // rows' two words.
@@ -340,53 +336,58 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
   storeSums(accs, rows, first, n, at);
 }
 
-/// emitTile over a row read in place: its steps before the pool's end from
-/// `offset`, then the rest from byte 0.
-void GemmTiles::emitViewTile(const RowView &row, Value first, int64_t n,
-                             Value at) {
-  SmallVector<Value> sums = initialSums(1, first, n);
-  // Two runs: r = 0 reads steps [0, split) at offset + 4k, r = 1 steps
-  // [split, steps) at 4k - contiguous (the bytes past the pool's end).
-  auto cmp = [&](arith::CmpIPredicate p, Value a, Value b) {
-    return arith::CmpIOp::create(e.b, e.loc, p, a, b);
-  };
-  auto select = [&](Value c, Value a, Value b) {
-    return arith::SelectOp::create(e.b, e.loc, c, a, b);
-  };
+/// Weight elements per channel and step: 4 bytes, or 2 widened words.
+int64_t GemmTiles::weightElementsPerStep() const {
+  return shape.widenedWeights ? kWordsPerStep : kDotLanes;
+}
+
+/// Steps per dot block: a single row too long to run straight goes in
+/// longer chunks.
+int64_t GemmTiles::rowChunkSteps() const {
+  bool rowTile = shape.widenedWeights && !shape.widened;
+  return rowTile && steps / kChunkSteps > kMaxStraightChunks ? kRowChunkSteps
+                                                             : kChunkSteps;
+}
+
+GemmTiles::ViewRuns GemmTiles::viewRuns(const RowView &row) {
   Value split = arith::MinUIOp::create(
       e.b, e.loc, e.index(steps),
       arith::DivUIOp::create(e.b, e.loc, row.contiguous, e.index(kDotLanes)));
-  auto runs =
+  Value pastEnd = arith::SubIOp::create(e.b, e.loc, e.index(0), row.contiguous);
+  return {row.view, row.offset, split, pastEnd};
+}
+
+/// emitTile over a row read in place: its steps before the pool's end from
+/// `offset`, then the rest from byte 0.
+void GemmTiles::emitViewTile(const ViewRuns &runs, Value first, int64_t n,
+                             Value at) {
+  SmallVector<Value> sums = initialSums(1, first, n);
+  auto select = [&](Value c, Value a, Value b) {
+    return arith::SelectOp::create(e.b, e.loc, c, a, b);
+  };
+  auto loop =
       scf::ForOp::create(e.b, e.loc, e.index(0), e.index(2), e.index(1), sums);
   OpBuilder::InsertionGuard guard(e.b);
-  e.b.setInsertionPointToStart(runs.getBody());
-  Value isFirst =
-      cmp(arith::CmpIPredicate::eq, runs.getInductionVar(), e.index(0));
-  RowView run{
-      row.view,
-      select(isFirst, row.offset,
-             arith::SubIOp::create(e.b, e.loc, e.index(0), row.contiguous)),
-      Value()};
-  Value from = select(isFirst, e.index(0), split);
-  Value to = select(isFirst, split, e.index(steps));
-  SmallVector<Value> out =
-      accumulateRun(run, first, n, runs.getRegionIterArgs(), from, to);
+  e.b.setInsertionPointToStart(loop.getBody());
+  Value isFirst = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq,
+                                        loop.getInductionVar(), e.index(0));
+  Value offset = select(isFirst, runs.offset, runs.pastEnd);
+  Value from = select(isFirst, e.index(0), runs.split);
+  Value to = select(isFirst, runs.split, e.index(steps));
+  SmallVector<Value> out = accumulateRun(runs.view, offset, first, n,
+                                         loop.getRegionIterArgs(), from, to);
   scf::YieldOp::create(e.b, e.loc, out);
-  e.b.setInsertionPointAfter(runs);
-  storeSums(SmallVector<Value>(runs.getResults()), 1, first, n, at);
+  e.b.setInsertionPointAfter(loop);
+  storeSums(SmallVector<Value>(loop.getResults()), 1, first, n, at);
 }
 
 /// `sums` plus steps [from, to) of the row, step k's 4 bytes at
-/// run.offset + 4k of run.view: chunks of dot blocks, then single steps.
-SmallVector<Value> GemmTiles::accumulateRun(const RowView &run, Value first,
-                                            int64_t n, ValueRange sums,
-                                            Value from, Value to) {
-  int64_t wStep = shape.widenedWeights ? kWordsPerStep : kDotLanes;
-  // Chunks as emitTile takes them for a single row.
-  int64_t chunk =
-      shape.widenedWeights && steps / kChunkSteps > kMaxStraightChunks
-          ? kRowChunkSteps
-          : kChunkSteps;
+/// offset + 4k of `view`: chunks of dot blocks, then single steps.
+SmallVector<Value> GemmTiles::accumulateRun(Value view, Value offset,
+                                            Value first, int64_t n,
+                                            ValueRange sums, Value from,
+                                            Value to) {
+  int64_t wStep = weightElementsPerStep(), chunk = rowChunkSteps();
   Value tileBase = mul(first, steps * wStep);
   auto stepLoop = [&](Value lo, Value hi, int64_t words, ValueRange init) {
     auto loop = scf::ForOp::create(e.b, e.loc, lo, hi, e.index(words), init);
@@ -394,7 +395,7 @@ SmallVector<Value> GemmTiles::accumulateRun(const RowView &run, Value first,
     e.b.setInsertionPointToStart(loop.getBody());
     Value k = loop.getInductionVar();
     auto op = DotBlockOp::create(
-        e.b, e.loc, run.view, add(run.offset, mul(k, kDotLanes)), weights,
+        e.b, e.loc, view, add(offset, mul(k, kDotLanes)), weights,
         add(tileBase, mul(k, n * wStep)), loop.getRegionIterArgs(),
         e.b.getI64IntegerAttr(1), e.b.getI64IntegerAttr(words),
         e.b.getI64IntegerAttr(shape.rowStride), UnitAttr(),

@@ -72,10 +72,19 @@ private:
   using TileBody = function_ref<void(Value first, int64_t n, Value at)>;
   void forEachTile(int64_t rows, SegmentDone segmentDone, TileBody tile);
   void emitTile(Value x, int64_t rows, Value first, int64_t n, Value at);
-  void emitViewTile(const RowView &row, Value first, int64_t n, Value at);
+  /// The two runs of a row read in place, the same for every tile: steps
+  /// [0, split) at offset + 4k, then [split, steps) at 4k - contiguous.
+  struct ViewRuns {
+    Value view, offset, split, pastEnd;
+  };
+  ViewRuns viewRuns(const RowView &row);
+  void emitViewTile(const ViewRuns &runs, Value first, int64_t n, Value at);
+  int64_t weightElementsPerStep() const;
+  int64_t rowChunkSteps() const;
   SmallVector<Value> initialSums(int64_t rows, Value first, int64_t n);
-  SmallVector<Value> accumulateRun(const RowView &run, Value first, int64_t n,
-                                   ValueRange sums, Value from, Value to);
+  SmallVector<Value> accumulateRun(Value view, Value offset, Value first,
+                                   int64_t n, ValueRange sums, Value from,
+                                   Value to);
   void storeSums(ArrayRef<Value> sums, int64_t rows, Value first, int64_t n,
                  Value at);
   void widenRows(Value x, int64_t rows);

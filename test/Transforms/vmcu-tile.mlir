@@ -137,12 +137,15 @@ func.func @main(%x: tensor<2x64xi8>) -> tensor<2x4xi8> {
 // CHECK:   %[[W:.*]] = memref.get_global @fully_connected_0_weights : memref<1200xi32>
 // CHECK:   %[[VIEW:.*]], %[[OFF:.*]], %[[CONT:.*]] = vmcu.ring_view %[[POOL]][%{{.*}}] {alignment = 4 : i64, count = 50 : i64}
 // CHECK-NOT: vmcu.ring_load
+// The two runs' bounds are the same for every tile: computed once.
+// CHECK:   %[[SPLIT:.*]] = arith.minui %{{.*}}, %{{.*}} : index
+// CHECK:   %[[PAST:.*]] = arith.subi %{{.*}}, %[[CONT]] : index
 // CHECK:   affine.for %{{.*}} = 0 to 3 {
-// CHECK:     %[[SPLIT:.*]] = arith.minui %{{.*}}, %{{.*}} : index
+// CHECK-NOT: arith.minui
 // CHECK:     scf.for %[[PART:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
 // CHECK:       %[[FIRST:.*]] = arith.cmpi eq, %[[PART]]
-// CHECK:       %[[PAST:.*]] = arith.subi %{{.*}}, %[[CONT]] : index
 // CHECK:       arith.select %[[FIRST]], %[[OFF]], %[[PAST]] : index
+// CHECK:       arith.select %[[FIRST]], %{{.*}}, %[[SPLIT]] : index
 // CHECK:       scf.for {{.*}} step %{{.*}} iter_args
 // CHECK:         vmcu.dot_block %[[VIEW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 1 : i64, widened_weights, words = 16 : i64, x_stride = 200 : i64}
 // CHECK:       scf.for {{.*}} iter_args

@@ -247,32 +247,25 @@ void printLayerColumn(llvm::raw_ostream &os, const MemoryReport &report,
   auto columnX = [&](int l) { return layout.columnX(l); };
   double half = kBarWidth / 2.0;
   double left = columnX(k) + (kColumnWidth - kBarWidth) / 2.0;
-  for (auto [role, index, x] :
-       {std::tuple<StringRef, unsigned, double>{"in", layer.input, left},
-        {"out", layer.output, left + half}}) {
+  // One rectangle per contiguous range of tensor `index`, `width` wide.
+  auto printRanges = [&](unsigned index, StringRef cssClass, StringRef role,
+                         double x, double width) {
     const ReportTensor &tensor = report.tensors[index];
     for (ArenaRange range : getArenaRanges(tensor, arena))
-      os << "<rect class=\"tensor\" x=\"" << fmt(x) << "\" y=\""
-         << fmt(yOf(range.begin)) << "\" width=\"" << fmt(half)
+      os << "<rect class=\"" << cssClass << "\" x=\"" << fmt(x) << "\" y=\""
+         << fmt(yOf(range.begin)) << "\" width=\"" << fmt(width)
          << "\" height=\"" << fmt(yOf(range.end) - yOf(range.begin))
          << "\" fill=\"" << tensorColor(index)
          << "\" stroke=\"#333333\" stroke-width=\"0.5\"><title>"
          << escapeXML(layer.name) << " " << role << ": "
          << escapeXML(tensor.name) << " [" << range.begin << ", " << range.end
          << ")</title></rect>\n";
-  }
+  };
+  printRanges(layer.input, "tensor", "in", left, half);
+  printRanges(layer.output, "tensor", "out", left + half, half);
   // Earlier tensors live across the layer, over the whole bar width.
-  for (unsigned index : layer.alsoLive) {
-    const ReportTensor &tensor = report.tensors[index];
-    for (ArenaRange range : getArenaRanges(tensor, arena))
-      os << "<rect class=\"tensor live\" x=\"" << fmt(left) << "\" y=\""
-         << fmt(yOf(range.begin)) << "\" width=\"" << fmt(kBarWidth)
-         << "\" height=\"" << fmt(yOf(range.end) - yOf(range.begin))
-         << "\" fill=\"" << tensorColor(index)
-         << "\" stroke=\"#333333\" stroke-width=\"0.5\"><title>"
-         << escapeXML(layer.name) << " live: " << escapeXML(tensor.name) << " ["
-         << range.begin << ", " << range.end << ")</title></rect>\n";
-  }
+  for (unsigned index : layer.alsoLive)
+    printRanges(index, "tensor live", "live", left, kBarWidth);
   // Layer label, rotated under the column: the footprint in the arena
   // and the stack buffers beside it.
   double labelX = columnX(k) + kColumnWidth / 2.0 + kFontSize / 3.0;

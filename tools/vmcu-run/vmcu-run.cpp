@@ -270,6 +270,25 @@ static std::optional<std::string> findTool(llvm::StringRef override,
   return found ? std::optional(*found) : std::nullopt;
 }
 
+/// findTool into `found`, or the error: the option's value not found, or
+/// `name` not on PATH and the packages that install it.
+static LogicalResult findToolOrFail(llvm::StringRef override,
+                                    llvm::StringRef option,
+                                    llvm::StringRef name,
+                                    llvm::StringRef packages,
+                                    std::string &found) {
+  std::optional<std::string> tool = findTool(override, name);
+  if (tool) {
+    found = *tool;
+    return success();
+  }
+  if (override.empty())
+    fail(Twine(name) + " not found; install " + packages);
+  else
+    fail(option + " '" + override + "' not found");
+  return failure();
+}
+
 /// The runtime directory: --runtime-dir, the source tree's, or the
 /// installed one. Empty if none holds the harness.
 static std::string findRuntimeDir(llvm::StringRef option, const char *argv0) {
@@ -352,24 +371,10 @@ struct WorkFiles {
 /// --ring-check asks for it); prints the error if one is missing.
 static LogicalResult findToolchain(const RunOptions &opts, const char *argv0,
                                    Toolchain &tools) {
-  std::optional<std::string> cc = findTool(opts.cc, kCcName);
-  if (!cc) {
-    if (opts.cc.empty())
-      fail(Twine(kCcName) + " not found; install " + kCcPackages);
-    else
-      fail("--cc '" + opts.cc + "' not found");
+  if (failed(findToolOrFail(opts.cc, "--cc", kCcName, kCcPackages, tools.cc)) ||
+      failed(findToolOrFail(opts.qemu, "--qemu", kQemuName, kQemuPackages,
+                            tools.qemu)))
     return failure();
-  }
-  std::optional<std::string> qemu = findTool(opts.qemu, kQemuName);
-  if (!qemu) {
-    if (opts.qemu.empty())
-      fail(Twine(kQemuName) + " not found; install " + kQemuPackages);
-    else
-      fail("--qemu '" + opts.qemu + "' not found");
-    return failure();
-  }
-  tools.cc = *cc;
-  tools.qemu = *qemu;
   tools.runtime = findRuntimeDir(opts.runtimeDir, argv0);
   if (tools.runtime.empty()) {
     fail(opts.runtimeDir.empty() ? Twine("cannot find the vmcu runtime; pass "

@@ -33,12 +33,7 @@ void Emitter::loop(int64_t lb, int64_t ub, function_ref<void(Value)> body) {
 scf::ForOp Emitter::rolledLoop(int64_t trips, ValueRange inits) {
   auto loop =
       scf::ForOp::create(b, loc, index(0), index(trips), index(1), inits);
-  auto noUnroll = LLVM::LoopUnrollAttr::get(ctx, BoolAttr::get(ctx, true), {},
-                                            {}, {}, {}, {}, {});
-  loop->setAttr("llvm.loop_annotation",
-                LLVM::LoopAnnotationAttr::get(ctx, {}, {}, {}, noUnroll, {}, {},
-                                              {}, {}, {}, {}, {}, {}, {}, {},
-                                              {}));
+  setNoUnroll(loop);
   return loop;
 }
 

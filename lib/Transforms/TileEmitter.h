@@ -16,6 +16,7 @@
 #include "TileKernels.h"
 #include "vmcu/Support/TargetConstants.h"
 #include "vmcu/Transforms/LayerWork.h"
+#include "vmcu/Transforms/LoopAnnotations.h"
 #include "vmcu/Utils/FixedPoint.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

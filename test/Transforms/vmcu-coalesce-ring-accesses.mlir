@@ -5,7 +5,8 @@
 
 // Three adjacent one-byte segments into three adjacent buffer bytes: one
 // test whether the run stays below the pool's end (wrapped start + 3 <= 10),
-// one 3-byte load there, else one load per unit from the wrapped start.
+// one 3-byte load there, else one load per unit from the wrapped start,
+// unrolled (up to 4 units).
 // CHECK-LABEL: func.func @row
 // CHECK: vmcu.kernel "row"
 // CHECK: %[[SEG:.*]] = affine.apply #{{.*}}(%[[Q:.*]])[%{{.*}}]
@@ -56,6 +57,63 @@ func.func @row() {
       vector.store %c, %buf[%i2] : memref<8xi8>, vector<1xi8>
       vmcu.free %pool[%s0] : !pool
     }
+  }
+  return
+}
+
+// -----
+
+!pool = !vmcu.pool<segments = 10, segment_bytes = 1>
+
+// A run of six one-byte segments: where it straddles the pool's end, one
+// load per unit in a loop that LLVM must not unroll (more than 4 units).
+// CHECK: #[[UNROLL:.*]] = #llvm.loop_unroll<disable = true>
+// CHECK: #[[NOUNROLL:.*]] = #llvm.loop_annotation<unroll = #[[UNROLL]]>
+// CHECK-LABEL: func.func @long
+// CHECK: %[[SEG:.*]] = affine.apply #{{.*}}()[%{{.*}}]
+// CHECK: %[[WRAP:.*]] = arith.select
+// CHECK: scf.if
+// CHECK-NEXT: vmcu.ring_load %{{.*}}[%[[SEG]]] : !vmcu.pool<segments = 10, segment_bytes = 1> -> vector<6xi8>
+// CHECK-NEXT: vector.store %{{.*}}, %{{.*}}[%c0{{.*}}] : memref<8xi8>, vector<6xi8>
+// CHECK-NEXT: } else {
+// CHECK: scf.for %[[U:.*]] = %{{.*}} to %c6{{.*}} step %c1
+// CHECK-NEXT: %[[UNIT:.*]] = arith.addi %[[WRAP]], %[[U]] : index
+// CHECK-NEXT: %[[B:.*]] = vmcu.ring_load %{{.*}}[%[[UNIT]]] : !vmcu.pool<segments = 10, segment_bytes = 1> -> vector<1xi8>
+// CHECK-NEXT: vector.store %[[B]], %{{.*}}[%[[U]]] : memref<8xi8>, vector<1xi8>
+// CHECK-NEXT: } {llvm.loop_annotation = #[[NOUNROLL]]}
+// CHECK-NEXT: }
+// CHECK-NOT: vmcu.ring_load
+func.func @long() {
+  %buf = memref.alloca() : memref<8xi8>
+  %pool = vmcu.segment_pool : !pool
+  %in = vmcu.tensor_base %pool {name = "x", segments = 6, base = 0} : !pool
+  %out = vmcu.tensor_base %pool {name = "y", segments = 1, base = 6} : !pool
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  vmcu.kernel "long" ins(%in) outs(%out) {
+    %s0 = affine.apply affine_map<()[s0] -> (s0)>()[%in]
+    %s1 = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%in]
+    %s2 = affine.apply affine_map<()[s0] -> (s0 + 2)>()[%in]
+    %s3 = affine.apply affine_map<()[s0] -> (s0 + 3)>()[%in]
+    %s4 = affine.apply affine_map<()[s0] -> (s0 + 4)>()[%in]
+    %s5 = affine.apply affine_map<()[s0] -> (s0 + 5)>()[%in]
+    %a = vmcu.ring_load %pool[%s0] : !pool -> vector<1xi8>
+    vector.store %a, %buf[%c0] : memref<8xi8>, vector<1xi8>
+    %b = vmcu.ring_load %pool[%s1] : !pool -> vector<1xi8>
+    vector.store %b, %buf[%c1] : memref<8xi8>, vector<1xi8>
+    %c = vmcu.ring_load %pool[%s2] : !pool -> vector<1xi8>
+    vector.store %c, %buf[%c2] : memref<8xi8>, vector<1xi8>
+    %d = vmcu.ring_load %pool[%s3] : !pool -> vector<1xi8>
+    vector.store %d, %buf[%c3] : memref<8xi8>, vector<1xi8>
+    %e = vmcu.ring_load %pool[%s4] : !pool -> vector<1xi8>
+    vector.store %e, %buf[%c4] : memref<8xi8>, vector<1xi8>
+    %f = vmcu.ring_load %pool[%s5] : !pool -> vector<1xi8>
+    vector.store %f, %buf[%c5] : memref<8xi8>, vector<1xi8>
+    vmcu.free %pool[%s0] : !pool
   }
   return
 }

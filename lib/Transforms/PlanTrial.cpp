@@ -83,6 +83,9 @@ mlir::vmcu::tryPlan(ModuleOp module, StringRef entry,
       trial.worstLayer = kernel.getSymName().str();
     }
     trial.footprintBytes.push_back(bytes);
+    trial.tensorLevelBytes = std::max(
+        trial.tensorLevelBytes,
+        static_cast<int64_t>(kernel.getTensorLevelBytes().value_or(0)));
   });
   return trial;
 }

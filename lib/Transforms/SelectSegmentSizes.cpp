@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "vmcu/Transforms/PlanTrial.h"
+#include <algorithm>
 #include <numeric>
 
 namespace mlir::vmcu {
@@ -167,14 +168,13 @@ struct VMCUSelectSegmentSizesPass
   /// layer, sets the arena. Then the pass plans with the segments of the
   /// alignments, largest first, whose rounding of the largest footprint
   /// stays within 1/kMaxWrapOverhead of it (each layer its largest divisor
-  /// of the alignment, SIMD multiples first), and keeps the plan needing
-  /// the least SRAM; it stops at the first plan within the slack.
+  /// of the alignment, SIMD multiples first), those that round it to
+  /// levelTarget first, and keeps the plan needing the least SRAM; it
+  /// stops at the first plan within levelTarget.
   void levelWrapAlignment(SmallVectorImpl<int64_t> &sizes, PlanTrial &current) {
     int64_t worst = current.worstBytes();
-    auto withinOverhead = [&](int64_t bytes) {
-      return bytes <= worst + worst / kMaxWrapOverhead;
-    };
-    if (withinOverhead(current.arenaBytes))
+    int64_t target = levelTarget(current);
+    if (current.arenaBytes <= target)
       return;
     std::optional<int64_t> lcm = segmentLcm(sizes);
     if (!lcm)
@@ -183,9 +183,10 @@ struct VMCUSelectSegmentSizesPass
     SmallVector<SmallVector<int64_t>> tried = {
         SmallVector<int64_t>(sizes.begin(), sizes.end())};
     int trials = 0;
-    for (int64_t align : divisorsDescending(*lcm)) {
+    for (int64_t align : alignmentsToTry(*lcm, worst, target)) {
       int64_t rounded = llvm::alignTo(worst, align);
-      if (!withinOverhead(rounded) || rounded >= current.arenaBytes)
+      if (rounded > worst + worst / kMaxWrapOverhead ||
+          rounded >= current.arenaBytes)
         continue;
       SmallVector<int64_t> trialSizes = sizesDividing(align, divisors);
       if (llvm::is_contained(tried, trialSizes))
@@ -197,9 +198,30 @@ struct VMCUSelectSegmentSizesPass
         current = *trial;
         ++numLeveledAlignments;
       }
-      if (withinOverhead(current.arenaBytes) || ++trials == kMaxWrapTrials)
+      if (current.arenaBytes <= target || ++trials == kMaxWrapTrials)
         return;
     }
+  }
+
+  /// The divisors of `lcm`, those that round `worst` to at most `target`
+  /// first, each group largest first.
+  static SmallVector<int64_t> alignmentsToTry(int64_t lcm, int64_t worst,
+                                              int64_t target) {
+    SmallVector<int64_t> aligns = divisorsDescending(lcm);
+    std::stable_partition(aligns.begin(), aligns.end(), [&](int64_t align) {
+      return llvm::alignTo(worst, align) <= target;
+    });
+    return aligns;
+  }
+
+  /// The arena the leveling accepts: the largest footprint plus up to
+  /// 1/kMaxWrapOverhead of it for faster segments, but never more than a
+  /// tensor-level planner (TFLite Micro) would need, unless the footprint
+  /// itself is more. vmcu's arena is meant to be the smaller one.
+  static int64_t levelTarget(const PlanTrial &plan) {
+    int64_t worst = plan.worstBytes();
+    return std::min(worst + worst / kMaxWrapOverhead,
+                    std::max(worst, plan.tensorLevelBytes));
   }
 
   /// Each layer's candidates followed by the other divisors of its largest

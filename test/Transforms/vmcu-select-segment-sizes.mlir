@@ -71,3 +71,17 @@ func.func @main(%x: tensor<1x3x3x256xi8>) -> tensor<1x3x3x256xi8> {
 // PRIME-LEVELED: vmcu.kernel "conv2d_0" {{.*}}segment_bytes = 1 : i64
 // PRIME-LEVELED: vmcu.kernel "conv2d_2" {{.*}}segment_bytes = 17 : i64
 // PRIME-LEVELED: vmcu.kernel "conv2d_4" {{.*}}segment_bytes = 20 : i64
+
+// A rounding within the 1/8 is still leveled when it would put the arena
+// above what a tensor-level planner needs: segments 3, 1 and 563 round the
+// largest footprint (56,300 B) to 57,426 B, over the 56,900 B of that
+// conv's input and output; leveled, the first conv takes 1-byte segments
+// and the pool is the footprint itself.
+// RUN: vmcu-opt %S/Inputs/wide-pool.mlir --vmcu-tile --vmcu-solve-offsets | FileCheck %s --check-prefix=WIDEPOOL
+// WIDEPOOL: vmcu.segment_pool : !vmcu.pool<segments = 57426, segment_bytes = 1>
+// WIDEPOOL: vmcu.kernel "conv2d_0" {{.*}}segment_bytes = 3 : i64
+// RUN: vmcu-opt %S/Inputs/wide-pool.mlir --vmcu-select-segment-sizes --vmcu-tile --vmcu-solve-offsets | FileCheck %s --check-prefix=WIDEPOOL-LEVELED
+// WIDEPOOL-LEVELED: vmcu.segment_pool : !vmcu.pool<segments = 56300, segment_bytes = 1>
+// WIDEPOOL-LEVELED: vmcu.kernel "conv2d_0" {{.*}}segment_bytes = 1 : i64
+// WIDEPOOL-LEVELED: vmcu.kernel "conv2d_1" {{.*}}segment_bytes = 1 : i64
+// WIDEPOOL-LEVELED: vmcu.kernel "avg_pool2d_2" {{.*}}segment_bytes = 563 : i64

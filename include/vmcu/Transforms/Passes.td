@@ -465,14 +465,18 @@ def VMCUSelectSegmentSizesPass
     allows. If none fits, it fails with an `error:` giving the least SRAM
     found (arena and stack buffers) and the largest layer.
 
-    With `ram-kb=0`, where the pool's rounding to the lcm adds more than
-    1/8 of the largest layer's footprint, it levels the alignment: for the
-    alignments `A` dividing the lcm whose rounding of that footprint stays
-    within the 1/8, largest first (at most 8 plans), every layer takes its
+    With `ram-kb=0`, where the pool's rounding to the lcm puts the arena
+    above its target, it levels the alignment. The target is the largest
+    layer's footprint plus up to 1/8 of it for faster segments, but no
+    more than what a tensor-level planner (TFLite Micro) needs during the
+    worst kernel (`tensor_level_bytes`), unless the footprint itself is
+    more. For the alignments `A` dividing the lcm whose rounding of that
+    footprint stays within the 1/8 (those that round it to the target
+    first, each group largest first; at most 8 plans), every layer takes its
     largest candidate dividing `A`, here also the gcd's divisors that are
     not SIMD multiples (a layer of 13 channels can take 1-byte segments),
     or else the one that raises the alignment least; it keeps the plan of
-    least SRAM and stops at the first within the 1/8.
+    least SRAM and stops at the first within the target.
 
     With `ram-kb=0`, a kernel whose stack buffers stand above every other
     kernel's sets the stack alone (a window kernel's buffers grow with its

@@ -39,6 +39,9 @@ struct PlanTrial {
   SmallVector<int64_t> footprintBytes;
   /// Stack buffers of each kernel (kernelScratchBytes), in the same order.
   SmallVector<int64_t> kernelScratchBytes;
+  /// The most a tensor-level planner (whole tensors, as TFLite Micro
+  /// plans) needs live during any one kernel.
+  int64_t tensorLevelBytes = 0;
   /// The kernel with the largest footprint: its index and name.
   unsigned worstIndex = 0;
   std::string worstLayer;

@@ -43,6 +43,21 @@ constexpr int64_t kPairedFrameMargin = 256;
 /// 2% slower, with a 14 KB larger arena.
 constexpr double kMinEstimatedSaving = 0.05;
 
+/// Without a budget, a block that would recompute may take a faster option
+/// that raises the plan's SRAM by at most 1/kRecomputeSlack of the smallest
+/// plan's, if the cost model puts it at kMinRecomputeSpeedup times faster
+/// or more and the cycles it saves are at least 1/kMinModelShare of the
+/// whole model's: the faster options cost flash (separate kernels, line
+/// buffers), which the default spends only where the model's speed turns
+/// on it. A corpus MobileNetV1 (make-tflite.py --kind corpus-mobilenet-v1
+/// --seed 6) recomputed its last block to save 124 B of 18.5 KB of SRAM:
+/// 14.4 M cycles against 5.1 M with the block as separate layers
+/// (vmcu-prof), for 34 KB more flash. The MCUNet-VWW chain's third block
+/// would save 10% of its cycles for 32 KB (8%) more flash: not taken.
+constexpr int64_t kRecomputeSlack = 64;
+constexpr int64_t kMinRecomputeSpeedup = 2;
+constexpr int64_t kMinModelShare = 4;
+
 /// What unfused layers must keep: the all-fused plan's pool alignment (the
 /// lcm of its segment sizes) and its largest kernel stack buffers.
 struct FusedPlanLimits {
@@ -228,6 +243,8 @@ struct VMCUChooseSchedulePass
     // least falls back to its next one.
     SmallVector<SmallVector<BlockOption>> options =
         blockOptions(budget, fused->arenaBytes);
+    if (ramKb <= 0)
+      budget = relaxSlowRecomputes(options, budget, fused->arenaBytes);
     SmallVector<unsigned> pick(options.size(), 0);
     FailureOr<PlanTrial> trial = failure();
     for (;;) {
@@ -367,6 +384,44 @@ struct VMCUChooseSchedulePass
       options.push_back(std::move(opts));
     }
     return options;
+  }
+
+  /// Without a budget: gives each block left only its recompute option the
+  /// options that fit within 1/kRecomputeSlack more SRAM, if one of them
+  /// is at least kMinRecomputeSpeedup times faster and saves at least
+  /// 1/kMinModelShare of the model's cycles. Returns the budget the plan
+  /// then has.
+  int64_t
+  relaxSlowRecomputes(SmallVectorImpl<SmallVector<BlockOption>> &options,
+                      int64_t budget, int64_t minArena) {
+    int64_t relaxed = budget + budget / kRecomputeSlack;
+    SmallVector<SmallVector<BlockOption>> wider =
+        blockOptions(relaxed, minArena);
+    int64_t modelCycles = estimatedCycles(options);
+    bool any = false;
+    for (auto [opts, widerOpts] : llvm::zip_equal(options, wider)) {
+      const BlockOption &base = opts.front(), &fastest = widerOpts.front();
+      if (opts.size() != 1 || base.plan != BlockPlan::Recompute ||
+          fastest.cycles * kMinRecomputeSpeedup > base.cycles ||
+          (base.cycles - fastest.cycles) * kMinModelShare < modelCycles)
+        continue;
+      opts = widerOpts;
+      any = true;
+    }
+    return any ? relaxed : budget;
+  }
+
+  /// Estimated cycles of the model with each block at its first option.
+  int64_t estimatedCycles(ArrayRef<SmallVector<BlockOption>> options) {
+    int64_t cycles = 0;
+    for (const SmallVector<BlockOption> &opts : options)
+      cycles += opts.front().cycles;
+    auto func = getOperation().lookupSymbol<func::FuncOp>(entry);
+    for (LayerOpInterface layer : chainLayers(func))
+      if (!isa<BottleneckOp>(layer.getOperation()))
+        cycles +=
+            analysis::estimateCycles(layerWork(layer, segmentSizeOf(layer)));
+    return cycles;
   }
 
   /// The block whose fallback to its next option alone brings the plan

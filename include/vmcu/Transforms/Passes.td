@@ -119,7 +119,12 @@ def VMCUChooseSchedulePass : Pass<"vmcu-choose-schedule", "ModuleOp"> {
 
     The budget is `ram-kb` KiB, or, with `ram-kb=0`, the SRAM (arena plus
     the largest kernel's stack buffers) of the all-fused plan: by default
-    speed never costs RAM. Each block has options: recomputing (the
+    speed costs no arena, and stack only where recomputing would cost the
+    model much more: a block whose faster options all miss that budget
+    takes them within 1/64 more SRAM if the cost model puts its recompute
+    at twice their cycles or more and the cycles saved are at least a
+    quarter of the model's (those options also cost flash, which the
+    default spends only there). Each block has options: recomputing (the
     all-fused plan's), a line buffer (`line_buffer`: each input pixel
     expanded once into R rows kept in the pool) and separate layers; a stem
     bottleneck (a KxK conv expansion) has its line buffer, on the stack, as

@@ -7,6 +7,7 @@
 
 #include "vmcu/Support/MemoryReport.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -38,6 +39,66 @@ mlir::vmcu::getArenaRanges(const ReportTensor &tensor, int64_t arenaBytes) {
 }
 
 //===----------------------------------------------------------------------===//
+// Residual blocks
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Whether a kernel after `last` reads `tensor`.
+bool readAfter(const MemoryReport &report, unsigned last, unsigned tensor) {
+  for (const ReportLayer &layer :
+       ArrayRef<ReportLayer>(report.layers).drop_front(last + 1))
+    if (layer.input == tensor || llvm::is_contained(layer.alsoLive, tensor))
+      return true;
+  return false;
+}
+
+/// What kernel `j` of a block with skip `skip` ending at `last` needs: the
+/// skip and every other tensor it reads or keeps live, and its output
+/// unless that is the last kernel's, stored over the dead skip.
+int64_t kernelBound(const MemoryReport &report, unsigned j, unsigned last,
+                    unsigned skip, bool skipOutlives) {
+  const ReportLayer &layer = report.layers[j];
+  llvm::SmallDenseSet<unsigned, 4> tensors = {skip, layer.input};
+  tensors.insert(layer.alsoLive.begin(), layer.alsoLive.end());
+  if (j != last || skipOutlives)
+    tensors.insert(layer.output);
+  int64_t bytes = 0;
+  for (unsigned t : tensors)
+    bytes += report.tensors[t].bytes;
+  return bytes;
+}
+
+} // namespace
+
+SmallVector<ResidualBlock>
+mlir::vmcu::getResidualBlocks(const MemoryReport &report) {
+  SmallVector<ResidualBlock> blocks;
+  for (auto [last, layer] : llvm::enumerate(report.layers)) {
+    for (unsigned skip : layer.skips) {
+      // The block starts after the skip's producer (at 0 for an input).
+      unsigned first = 0;
+      for (unsigned j = 0; j < last; ++j)
+        if (report.layers[j].output == skip)
+          first = j + 1;
+      bool skipOutlives = readAfter(report, last, skip);
+      ResidualBlock block{static_cast<unsigned>(first),
+                          static_cast<unsigned>(last), skip};
+      for (unsigned j = first; j <= last; ++j) {
+        block.boundBytes = std::max(
+            block.boundBytes, kernelBound(report, j, last, skip, skipOutlives));
+        block.footprintBytes =
+            std::max(block.footprintBytes, report.layers[j].footprintBytes);
+        block.tensorLevelBytes =
+            std::max(block.tensorLevelBytes, report.layers[j].tensorLevelBytes);
+      }
+      blocks.push_back(block);
+    }
+  }
+  return blocks;
+}
+
+//===----------------------------------------------------------------------===//
 // JSON
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +126,17 @@ llvm::json::Value mlir::vmcu::toJSON(const MemoryReport &report) {
         {"also_live", std::move(alsoLive)},
     });
   }
+  llvm::json::Array residualBlocks;
+  for (const ResidualBlock &block : getResidualBlocks(report))
+    residualBlocks.push_back(llvm::json::Object{
+        {"first", report.layers[block.first].name},
+        {"last", report.layers[block.last].name},
+        {"skip", report.tensors[block.skip].name},
+        {"skip_bytes", report.tensors[block.skip].bytes},
+        {"bound_bytes", block.boundBytes},
+        {"footprint_bytes", block.footprintBytes},
+        {"tensor_level_bytes", block.tensorLevelBytes},
+    });
   llvm::json::Array tensors;
   for (const ReportTensor &tensor : report.tensors)
     tensors.push_back(llvm::json::Object{{"name", tensor.name},
@@ -77,6 +149,7 @@ llvm::json::Value mlir::vmcu::toJSON(const MemoryReport &report) {
       {"tensor_level_bytes", report.tensorLevelBytes},
       {"lower_bound_bytes", report.lowerBoundBytes},
       {"layers", std::move(layers)},
+      {"residual_blocks", std::move(residualBlocks)},
       {"tensors", std::move(tensors)},
   };
 }

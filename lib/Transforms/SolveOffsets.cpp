@@ -106,6 +106,7 @@ MemoryReport buildReport(SegmentPoolOp pool, ArrayRef<PlacedKernel> kernels,
     layer.output = kernel.output;
     layer.alsoLive.append(kernel.skips.begin(), kernel.skips.end());
     layer.alsoLive.append(held[k].begin(), held[k].end());
+    layer.skips.append(kernel.skips.begin(), kernel.skips.end());
     report.tensorLevelBytes =
         std::max(report.tensorLevelBytes, layer.tensorLevelBytes);
     report.lowerBoundBytes =

@@ -14,6 +14,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <string>
+#include <vector>
 
 namespace mlir::vmcu {
 
@@ -49,6 +50,27 @@ struct ReportLayer {
   /// Earlier tensors live while it runs: skip tensors it reads besides
   /// `input`, and ones a later kernel reads.
   SmallVector<unsigned> alsoLive;
+  /// The skip tensors among them: residual ADDs folded into this kernel,
+  /// whose epilogue reads them.
+  SmallVector<unsigned> skips;
+};
+
+/// A residual block: the kernels from the one after the skip tensor's
+/// producer (the block's first) to the one whose epilogue adds the skip
+/// (`last`). With the ADD folded, the block needs the skip plus the
+/// tensors each kernel reads and writes besides it, not three whole
+/// tensors: `boundBytes` is the largest such sum over its kernels (the
+/// last one's output counted only if the skip outlives it, else it is
+/// stored over the skip), `footprintBytes` the largest footprint the
+/// offset solver found, the difference the windows' halo.
+struct ResidualBlock {
+  unsigned first = 0;
+  unsigned last = 0;
+  unsigned skip = 0;
+  int64_t boundBytes = 0;
+  int64_t footprintBytes = 0;
+  /// The same kernels' largest tensor-level need (whole tensors).
+  int64_t tensorLevelBytes = 0;
 };
 
 struct MemoryReport {
@@ -61,11 +83,14 @@ struct MemoryReport {
   /// Max over layers of max(in, out).
   int64_t lowerBoundBytes = 0;
   SmallVector<ReportTensor> tensors;
-  SmallVector<ReportLayer> layers;
+  std::vector<ReportLayer> layers;
 
   /// The first layer with the largest footprint; -1 without layers.
   int64_t getPeakLayer() const;
 };
+
+/// The residual blocks of `report`, one per skip a kernel adds, in order.
+SmallVector<ResidualBlock> getResidualBlocks(const MemoryReport &report);
 
 /// A contiguous byte range `[begin, end)` of the arena.
 struct ArenaRange {

@@ -204,6 +204,12 @@ struct ProfOptions {
       cl::desc("Also print the N instructions that took the most cycles, "
                "with their disassembly (0: none)"),
       cl::value_desc("N"), cl::init(0), cl::cat(category)};
+  cl::opt<bool> stack{
+      "stack",
+      cl::desc("Also print the deepest stack vmcu_invoke() used: bytes "
+               "below the SP it was called with (compare the header's "
+               "VMCU_STACK_BYTES)"),
+      cl::init(false), cl::cat(category)};
   cl::opt<bool> wholeProgram{
       "whole-program",
       cl::desc("Count from reset to exit, not only vmcu_invoke()"),
@@ -389,6 +395,14 @@ public:
   /// Per instruction address, inside the region (only with --hot).
   std::unordered_map<uint32_t, Counts> pcCounts;
   bool countPcs = false;
+  /// Whether to track the deepest SP inside the region (--stack).
+  bool trackStack = false;
+  /// Bytes of stack the region used below its caller's SP, if tracked.
+  std::optional<uint32_t> regionStackBytes() const {
+    if (!trackStack || regionDeepestSp > regionSp)
+      return std::nullopt;
+    return regionSp - regionDeepestSp;
+  }
   uint64_t undecoded = 0;
   CycleModel model;
 
@@ -434,6 +448,7 @@ private:
   uint32_t invokeAddress = 0;
   bool inRegion;
   uint32_t regionReturn = 0, regionSp = 0;
+  uint32_t regionDeepestSp = UINT32_MAX;
 
   // The previous instruction, for the branch penalty.
   bool havePrevious = false;
@@ -717,6 +732,7 @@ void Profiler::step(uint32_t pc) {
       uc_reg_read(uc, UC_ARM_REG_SP, &regionSp);
       regionReturn = lr & ~kThumbBit;
       inRegion = true;
+      regionDeepestSp = std::min(regionDeepestSp, regionSp);
     } else if (inRegion && pc == regionReturn) {
       uint32_t sp = 0;
       uc_reg_read(uc, UC_ARM_REG_SP, &sp);
@@ -725,6 +741,11 @@ void Profiler::step(uint32_t pc) {
     }
   }
 
+  if (trackStack && inRegion) {
+    uint32_t sp = 0;
+    uc_reg_read(uc, UC_ARM_REG_SP, &sp);
+    regionDeepestSp = std::min(regionDeepestSp, sp);
+  }
   retire(pc, insn, /*passed=*/true);
   if (insn.cls != InsnClass::Semihosting)
     return;
@@ -1021,6 +1042,9 @@ void printResults(const ProfOptions &opts, const Board &board,
                << " cycles=" << profiler.region.cycles
                << " instructions=" << profiler.region.instructions
                << " status=" << status << "\n";
+  if (std::optional<uint32_t> stack = profiler.regionStackBytes())
+    llvm::outs() << kToolName << ": stack=" << *stack
+                 << " bytes below vmcu_invoke()'s caller\n";
   if (opts.perFunction)
     printPerFunction(image, profiler, opts.wholeProgram);
   if (opts.hot)
@@ -1091,6 +1115,7 @@ int runMain(int argc, char **argv) {
   Semihosting host = makeHost(opts.elf, inputBytes);
   Profiler profiler(image, host, opts.maxInstructions, opts.wholeProgram);
   profiler.countPcs = opts.hot > 0;
+  profiler.trackStack = opts.stack;
   if (auto error = profiler.setUp(*board))
     return fail(*error);
   if (auto error = checkInputSize(image, opts.input, inputBytes.size()))

@@ -187,6 +187,9 @@ mlir::vmcu::createCortexMTargetMachine(const CompileOptions &options) {
   llvm::TargetOptions targetOptions;
   // The runtime links soft-float objects; vmcu code has no floats anyway.
   targetOptions.FloatABIType = llvm::FloatABI::Soft;
+  // Each function's frame, for the header's stack bound (StackBound.h);
+  // the sections are not allocated, so they cost no flash.
+  targetOptions.EmitStackSizeSection = true;
   std::string features = llvm::join(target->features, ",");
   std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
       triple, target->cpu, features, targetOptions, llvm::Reloc::Static,

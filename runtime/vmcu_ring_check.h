@@ -1,7 +1,7 @@
 /*===- vmcu_ring_check.h - runtime ring-safety checker ---------------------===*
  *
  * The functions a model compiled with `vmcuc --ring-check`
- * (convert-vmcu-to-llvm{ring-check}) calls around its ring accesses. They
+ * (the pass vmcu-insert-ring-checks) calls around its ring accesses. They
  * track, per pool segment, whether it is dead or live and which kernel
  * wrote it, and stop the program at the first access that breaks the ring
  * discipline the offset solver relies on:

@@ -8,6 +8,7 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -83,6 +84,22 @@ static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
     pm.addPass(createVMCUVerifyRingPass());
 }
 
+/// The lowering of the outlined kernels to LLVM for `flags.cpu`.
+static void addLLVMLoweringPasses(OpPassManager &pm,
+                                  const CompileFlags &flags) {
+  pm.addPass(createVMCULowerVectorSlicesPass());
+  // Only after the outlining: cf cannot live in a vmcu.kernel body (a
+  // single block).
+  pm.addPass(createSCFToControlFlowPass());
+  // Before the conversion, which folds away the tensor bases' I/O markers.
+  pm.addPass(createVMCUCreateIOTablesPass());
+  pm.addPass(createConvertVMCUToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  VMCUSetTargetPassOptions target;
+  target.cpu = nameOf(kTargetCpus, flags.cpu).str();
+  pm.addPass(createVMCUSetTargetPass(target));
+}
+
 void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm, const CompileFlags &flags,
                                    const PipelineIO &io) {
   if (io.from == PipelineInput::Tosa)
@@ -97,16 +114,10 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm, const CompileFlags &flags,
   // After the ring verifier: it reads one segment per access.
   pm.addNestedPass<func::FuncOp>(createVMCUCoalesceRingAccessesPass());
   pm.addPass(createLowerAffinePass());
-  // No convert-scf-to-cf before the kernels are outlined: cf cannot live
-  // in a vmcu.kernel body (a single block); convert-vmcu-to-llvm runs the
-  // scf-to-cf patterns itself.
   if (flags.ringCheck)
     pm.addPass(createVMCUInsertRingChecksPass());
   pm.addPass(createVMCUOutlineKernelsPass());
-  ConvertVMCUToLLVMPassOptions toLLVM;
-  toLLVM.cpu = nameOf(kTargetCpus, flags.cpu).str();
-  pm.addPass(createConvertVMCUToLLVMPass(toLLVM));
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  addLLVMLoweringPasses(pm, flags);
 }
 
 void mlir::vmcu::registerVMCUPipelines() {

@@ -140,7 +140,7 @@ void RingCheckBuilder::instrumentPool(SegmentPoolOp pool, Value names,
     if (base.getPool() == pool.getPool() && base.isModelInput())
       found.push_back(base);
   });
-  // (base, segments) by index. convert-vmcu-to-llvm bounds the index
+  // (base, segments) by index. vmcu-create-io-tables bounds the index
   // (kMaxModelIO); an index past the inputs found is no input of this model.
   SmallVector<std::pair<int64_t, int64_t>> inputs;
   for (TensorBaseOp base : found) {

@@ -1,6 +1,8 @@
 // RUN: vmcu-opt %s --vmcu-tile --split-input-file | FileCheck %s
 // RUN: vmcu-opt %s --vmcu-tile --vmcu-solve-offsets --vmcu-verify-ring --split-input-file | FileCheck %s --check-prefix=PLACE
-// RUN: vmcu-opt %s --vmcu-tile --vmcu-solve-offsets --vmcu-outline-kernels --convert-vmcu-to-llvm --split-input-file | FileCheck %s --check-prefix=LLVM
+// RUN: vmcu-opt %s --vmcu-tile --vmcu-solve-offsets --lower-affine --vmcu-outline-kernels \
+// RUN:   --vmcu-lower-vector-slices --convert-scf-to-cf --vmcu-create-io-tables --convert-vmcu-to-llvm \
+// RUN:   --reconcile-unrealized-casts --vmcu-set-target --split-input-file | FileCheck %s --check-prefix=LLVM
 
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 

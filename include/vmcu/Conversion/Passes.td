@@ -1,6 +1,7 @@
 //===- Passes.td - vmcu conversion passes ------------------*- tablegen -*-===//
 //
-// Passes that convert into and out of the vmcu dialect.
+// Passes that convert into and out of the vmcu dialect, and the steps
+// around the lowering to LLVM.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,24 +92,94 @@ def ConvertTosaToVMCUPass : Pass<"convert-tosa-to-vmcu", "func::FuncOp"> {
 }
 
 //===----------------------------------------------------------------------===//
-// VMCUToLLVM
+// VMCUToLLVM: the lowering of placed kernels to LLVM, in pipeline order
 //===----------------------------------------------------------------------===//
 
+def VMCULowerVectorSlicesPass
+    : Pass<"vmcu-lower-vector-slices", "ModuleOp"> {
+  let summary = "Lower strided vector slices, broadcasts and shape casts "
+                "for the LLVM conversion";
+  let description = [{
+    Rewrites `vector.extract_strided_slice` and
+    `vector.insert_strided_slice` (the tiler's 4-lane slices of a
+    segment) into `vector.shuffle`, and `vector.broadcast` and
+    `vector.shape_cast` into the element inserts and extracts that
+    `convert-vmcu-to-llvm` takes. The upstream strided-slice, broadcast and
+    shape-cast lowering patterns run greedily on the vector ops only: a
+    module-wide greedy rewrite would also erase the unused tensor bases
+    that declare the model I/O (`vmcu.io`). Runs after
+    `vmcu-outline-kernels`.
+
+    Before:
+
+    ```mlir
+    %s = vector.extract_strided_slice %v {offsets = [4], sizes = [4], strides = [1]} : vector<16xi8> to vector<4xi8>
+    ```
+
+    After:
+
+    ```mlir
+    %s = vector.shuffle %v, %v [4, 5, 6, 7] : vector<16xi8>, vector<16xi8>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def VMCUCreateIOTablesPass : Pass<"vmcu-create-io-tables", "ModuleOp"> {
+  let summary = "Emit the model's input and output tables as LLVM globals";
+  let description = [{
+    Emits the tables of the model API (`runtime/vmcu_model_api.h`) for a
+    placed module (every `vmcu.tensor_base` has its `base`): the exported
+    `i32` constants `@vmcu_input_count` and `@vmcu_output_count`, and the
+    `i32` arrays `@vmcu_input_offsets`, `@vmcu_input_sizes`,
+    `@vmcu_output_offsets` and `@vmcu_output_sizes`, one entry per tensor
+    marked `vmcu.io = "input"` (`"output"`) in `vmcu.io_index` order: its
+    byte offset in the arena and its byte count. A module without both an
+    input and an output gets no tables.
+
+    It reads the `vmcu.io` markers of the tensor bases, which
+    `convert-vmcu-to-llvm` folds away, so it runs before that pass. Model
+    I/O positions must run from 0 without gaps or repeats and stay below
+    256; the table names must be free. Either is an error.
+
+    Before:
+
+    ```mlir
+    %x = vmcu.tensor_base %pool {name = "x", segments = 4, base = 0, vmcu.io = "input"} : !vmcu.pool<segments = 8, segment_bytes = 16>
+    %y = vmcu.tensor_base %pool {name = "y", segments = 2, base = 4, vmcu.io = "output"} : !vmcu.pool<segments = 8, segment_bytes = 16>
+    ```
+
+    After (and the same for the outputs):
+
+    ```mlir
+    llvm.mlir.global external constant @vmcu_input_count(1 : i32) {addr_space = 0 : i32, alignment = 4 : i64} : i32
+    llvm.mlir.global external constant @vmcu_input_offsets(dense<0> : tensor<1xi32>) {addr_space = 0 : i32, alignment = 4 : i64} : !llvm.array<1 x i32>
+    llvm.mlir.global external constant @vmcu_input_sizes(dense<64> : tensor<1xi32>) {addr_space = 0 : i32, alignment = 4 : i64} : !llvm.array<1 x i32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def ConvertVMCUToLLVMPass : Pass<"convert-vmcu-to-llvm", "ModuleOp"> {
-  let summary = "Lower tiled, placed vmcu kernels to LLVM for Cortex-M4/M7";
+  let summary = "Lower tiled, placed, outlined vmcu kernels to LLVM";
   let description = [{
     Lowers the output of `vmcu-tile` + `vmcu-solve-offsets` (every
-    `vmcu.tensor_base` carries its `base`) to the LLVM dialect, ready for
-    `translateModuleToLLVMIR`. Everything in the module is converted in
-    one full conversion: the vmcu ops below plus the upstream arith, cf,
-    func, vector, memref, index and ub patterns. First the kernels are
-    inlined and any `affine` or `scf` left in the input is lowered with the
-    `lower-affine` and `convert-scf-to-cf` patterns (cf cannot live in a
-    kernel's single-block body, so the pipeline has no separate
-    `convert-scf-to-cf` before this pass), and 1-D strided vector slices
-    become shuffles: the pass takes the tiler's output directly. `index`
-    becomes `i32`. Tosa ops, untiled layer ops and tensor bases without a
-    `base` are rejected with an error naming the missing pass.
+    `vmcu.tensor_base` carries its `base`) to the LLVM dialect, once affine
+    is lowered (`lower-affine`), the kernels are outlined
+    (`vmcu-outline-kernels`), strided vector slices are shuffles
+    (`vmcu-lower-vector-slices`) and scf is cf (`convert-scf-to-cf`, after
+    the outlining: cf cannot live in a kernel's single-block body).
+    Everything in the module is converted in one full conversion: the vmcu
+    ops below plus the upstream arith, math, cf, func, vector, memref, index
+    and ub patterns. `index` becomes `i32`. Anything the patterns cannot
+    take is rejected with an error naming the missing pass: tosa, affine and
+    scf ops, untiled layer ops, a `vmcu.kernel`, a strided vector slice, a
+    tensor base without `base`; so are a second segment pool, malformed
+    model I/O positions and a module already defining a symbol the lowering
+    emits.
 
     - `vmcu.segment_pool` becomes one zero-initialised byte array
       `@vmcu_arena` in section `.vmcu_arena`, aligned to `alignment`, plus
@@ -136,14 +207,18 @@ def ConvertVMCUToLLVMPass : Pass<"convert-vmcu-to-llvm", "ModuleOp"> {
     - `vmcu.requantize` becomes TOSA `apply_scale_32` in `i64`, the output
       zero point and a clamp (`llvm.arm.ssat` for the int8 range).
 
-    Finally the module gets `llvm.target_triple = "thumbv7em-none-eabi"`
-    and the ARM data layout, and every `llvm.func` gets `target_cpu` and
-    `target_features`.
+    An `scf.for` annotated `llvm.loop_annotation` (vmcu-tile's rolled GEMM
+    loops) arrives with the annotation as a discardable attribute on its
+    back edge, where `convert-scf-to-cf` copies it; the pass makes it the
+    `llvm.br`/`llvm.cond_br`'s own `loop_annotation`, which the translation
+    emits as `!llvm.loop`. It must follow the conversion: `cf.br` has no
+    such attribute.
 
-    The ring-safety instrumentation (`vmcu-insert-ring-checks`) and the
-    outlining of kernels into functions (`vmcu-outline-kernels`) are passes
-    of their own that run before this one; a `vmcu.kernel` left in the
-    module is an error naming `vmcu-outline-kernels`.
+    The output may hold `builtin.unrealized_conversion_cast`s between
+    converted values: `reconcile-unrealized-casts` folds them.
+    `vmcu-create-io-tables` (before) emits the model's I/O tables and
+    `vmcu-set-target` (after) the triple, data layout and target
+    attributes.
 
     Before:
 
@@ -173,14 +248,41 @@ def ConvertVMCUToLLVMPass : Pass<"convert-vmcu-to-llvm", "ModuleOp"> {
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
     "::mlir::arith::ArithDialect",
-    "::mlir::cf::ControlFlowDialect",
-    "::mlir::scf::SCFDialect",
   ];
+}
+
+def VMCUSetTargetPass : Pass<"vmcu-set-target", "ModuleOp"> {
+  let summary = "Set the Cortex-M target of a module lowered to LLVM";
+  let description = [{
+    Gives the module `llvm.target_triple` (`thumbv7em-none-eabi` for the
+    Cortex-M4 and M7, `thumbv8m.main-none-eabi` for the M33) and the AAPCS
+    `llvm.data_layout` shared by every core, and every `llvm.func` the
+    core's `target_cpu` and `target_features` (`+dsp`; the FPU the CPU name
+    brings is unused, so objects stay soft-float). The table of cores is
+    `lookupCortexMTarget` (`VMCUToLLVM.h`), which vmcuc's target machine
+    reads too. Runs after `convert-vmcu-to-llvm`. An unknown `cpu` is an
+    error.
+
+    Before:
+
+    ```mlir
+    module {
+      llvm.func @vmcu_invoke() -> i32 { ... }
+    }
+    ```
+
+    After (`cpu=cortex-m7`):
+
+    ```mlir
+    module attributes {llvm.data_layout = "e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64", llvm.target_triple = "thumbv7em-none-eabi"} {
+      llvm.func @vmcu_invoke() -> i32 attributes {target_cpu = "cortex-m7", target_features = #llvm.target_features<["+dsp"]>} { ... }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
   let options = [
     Option<"cpu", "cpu", "std::string", /*default=*/"\"cortex-m4\"",
-           "Target core: cortex-m4, cortex-m7 or cortex-m33 (sets the "
-           "module's triple, and target_cpu and "
-           "target_features on every function)">,
+           "Target core: cortex-m4, cortex-m7 or cortex-m33">,
   ];
 }
 

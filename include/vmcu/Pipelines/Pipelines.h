@@ -85,7 +85,9 @@ private:
 ///   -> vmcu-select-segment-sizes -> vmcu-choose-traversal -> vmcu-tile ->
 ///   vmcu-solve-offsets -> vmcu-verify-ring] -> canonicalize, cse ->
 ///   lower-affine -> [vmcu-insert-ring-checks] -> vmcu-outline-kernels ->
-///   convert-vmcu-to-llvm{cpu} -> reconcile-unrealized-casts.
+///   vmcu-lower-vector-slices -> convert-scf-to-cf -> vmcu-create-io-tables
+///   -> convert-vmcu-to-llvm -> reconcile-unrealized-casts ->
+///   vmcu-set-target{cpu}.
 void buildVMCUPipeline(OpPassManager &pm, const CompileFlags &flags,
                        const PipelineIO &io);
 

@@ -52,7 +52,7 @@ void mlir::vmcu::populateVMCUToLLVMConversionPatterns(
 
 namespace {
 /// Lets `convert-to-llvm` lower vmcu ops. Unlike `convert-vmcu-to-llvm` it
-/// does not lower scf or set the target attributes.
+/// does not check its input or move loop annotations.
 struct VMCUToLLVMDialectInterface : public ConvertToLLVMPatternInterface {
   using ConvertToLLVMPatternInterface::ConvertToLLVMPatternInterface;
 

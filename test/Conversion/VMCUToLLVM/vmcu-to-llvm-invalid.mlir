@@ -1,4 +1,5 @@
-// RUN: vmcu-opt %s -split-input-file -verify-diagnostics --vmcu-outline-kernels --convert-vmcu-to-llvm
+// RUN: vmcu-opt %s -split-input-file -verify-diagnostics --vmcu-outline-kernels \
+// RUN:   --vmcu-lower-vector-slices --convert-scf-to-cf --vmcu-create-io-tables --convert-vmcu-to-llvm
 
 !pool = !vmcu.pool<segments = 8, segment_bytes = 16>
 

@@ -1,4 +1,5 @@
-// RUN: vmcu-opt %s -split-input-file --vmcu-insert-ring-checks --vmcu-outline-kernels --convert-vmcu-to-llvm -verify-diagnostics
+// RUN: vmcu-opt %s -split-input-file --vmcu-insert-ring-checks --vmcu-outline-kernels \
+// RUN:   --vmcu-lower-vector-slices --convert-scf-to-cf --vmcu-create-io-tables --convert-vmcu-to-llvm -verify-diagnostics
 
 // The checker's entry points are reserved: a declaration of another type is
 // an error.

@@ -1,6 +1,10 @@
-// RUN: vmcu-opt %s -split-input-file --vmcu-insert-ring-checks --vmcu-outline-kernels --convert-vmcu-to-llvm | FileCheck %s
+// RUN: vmcu-opt %s -split-input-file --vmcu-insert-ring-checks --vmcu-outline-kernels \
+// RUN:   --vmcu-lower-vector-slices --convert-scf-to-cf --vmcu-create-io-tables --convert-vmcu-to-llvm \
+// RUN:   --reconcile-unrealized-casts --vmcu-set-target | FileCheck %s
 // RUN: vmcu-opt %s -split-input-file --pass-pipeline='builtin.module(vmcu-tosa-to-llvm{from=vmcu-tiled ring-check})' | FileCheck %s
-// RUN: vmcu-opt %s -split-input-file --vmcu-outline-kernels --convert-vmcu-to-llvm | FileCheck %s --check-prefix=OFF
+// RUN: vmcu-opt %s -split-input-file --vmcu-outline-kernels \
+// RUN:   --vmcu-lower-vector-slices --convert-scf-to-cf --vmcu-create-io-tables --convert-vmcu-to-llvm \
+// RUN:   --reconcile-unrealized-casts --vmcu-set-target | FileCheck %s --check-prefix=OFF
 // RUN: vmcu-opt %s -split-input-file --pass-pipeline='builtin.module(vmcu-tosa-to-llvm{from=vmcu-tiled})' | FileCheck %s --check-prefix=OFF
 
 // ring-check: init right after the pool (6 segments of 16 bytes, input at

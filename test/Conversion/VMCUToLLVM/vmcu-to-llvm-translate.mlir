@@ -1,5 +1,9 @@
-// RUN: vmcu-opt %s --vmcu-outline-kernels --convert-vmcu-to-llvm | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
-// RUN: vmcu-opt %s --vmcu-outline-kernels --convert-vmcu-to-llvm | mlir-translate --mlir-to-llvmir \
+// RUN: vmcu-opt %s --vmcu-outline-kernels \
+// RUN:   --vmcu-lower-vector-slices --convert-scf-to-cf --vmcu-create-io-tables --convert-vmcu-to-llvm \
+// RUN:   --reconcile-unrealized-casts --vmcu-set-target | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
+// RUN: vmcu-opt %s --vmcu-outline-kernels \
+// RUN:   --vmcu-lower-vector-slices --convert-scf-to-cf --vmcu-create-io-tables --convert-vmcu-to-llvm \
+// RUN:   --reconcile-unrealized-casts --vmcu-set-target | mlir-translate --mlir-to-llvmir \
 // RUN:   | llc -mtriple=thumbv7em-none-eabi -mcpu=cortex-m4 -filetype=asm \
 // RUN:   | FileCheck %s --check-prefix=ASM
 

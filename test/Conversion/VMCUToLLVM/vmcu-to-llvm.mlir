@@ -1,5 +1,9 @@
-// RUN: vmcu-opt %s -split-input-file --vmcu-outline-kernels --convert-vmcu-to-llvm | FileCheck %s
-// RUN: vmcu-opt %s -split-input-file --vmcu-outline-kernels --convert-vmcu-to-llvm=cpu=cortex-m7 | FileCheck %s --check-prefix=M7
+// RUN: vmcu-opt %s -split-input-file --vmcu-outline-kernels \
+// RUN:   --vmcu-lower-vector-slices --convert-scf-to-cf --vmcu-create-io-tables --convert-vmcu-to-llvm \
+// RUN:   --reconcile-unrealized-casts --vmcu-set-target | FileCheck %s
+// RUN: vmcu-opt %s -split-input-file --vmcu-outline-kernels \
+// RUN:   --vmcu-lower-vector-slices --convert-scf-to-cf --vmcu-create-io-tables --convert-vmcu-to-llvm \
+// RUN:   --reconcile-unrealized-casts --vmcu-set-target=cpu=cortex-m7 | FileCheck %s --check-prefix=M7
 
 // A power-of-two pool: the wrap is one `and`; the arena is one zeroed,
 // aligned byte array in .vmcu_arena; frees vanish.

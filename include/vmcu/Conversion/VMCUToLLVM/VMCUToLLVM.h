@@ -1,8 +1,8 @@
 //===- VMCUToLLVM.h - vmcu to LLVM dialect conversion -----------*- C++ -*-===//
 //
-// Patterns and pass that lower placed vmcu kernels to the LLVM dialect for
-// Armv7E-M (Cortex-M4/M7), plus the names of the symbols a lowered model
-// exports (its C API).
+// Patterns and passes that lower placed vmcu kernels to the LLVM dialect
+// for Armv7E-M and Armv8-M Mainline (Cortex-M4/M7/M33), the table of those
+// cores and, through ModelABI.h, the symbols a lowered model exports.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +26,9 @@ class RewritePatternSet;
 namespace vmcu {
 
 #define GEN_PASS_DECL_CONVERTVMCUTOLLVMPASS
+#define GEN_PASS_DECL_VMCUCREATEIOTABLESPASS
+#define GEN_PASS_DECL_VMCULOWERVECTORSLICESPASS
+#define GEN_PASS_DECL_VMCUSETTARGETPASS
 #include "vmcu/Conversion/Passes.h.inc"
 
 /// The cores vmcu compiles for.

@@ -98,6 +98,10 @@ static void addLLVMLoweringPasses(OpPassManager &pm,
   VMCUSetTargetPassOptions target;
   target.cpu = nameOf(kTargetCpus, flags.cpu).str();
   pm.addPass(createVMCUSetTargetPass(target));
+  VMCUAssignSectionsPassOptions sections;
+  sections.arenaSection = flags.arenaSection;
+  sections.weightsSection = flags.weightsSection;
+  pm.addPass(createVMCUAssignSectionsPass(sections));
 }
 
 void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm, const CompileFlags &flags,

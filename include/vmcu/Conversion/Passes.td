@@ -251,6 +251,46 @@ def ConvertVMCUToLLVMPass : Pass<"convert-vmcu-to-llvm", "ModuleOp"> {
   ];
 }
 
+def VMCUAssignSectionsPass : Pass<"vmcu-assign-sections", "ModuleOp"> {
+  let summary = "Put the arena and the model's constant tables in named "
+                "linker sections";
+  let description = [{
+    A part's linker script maps sections to memories: the arena to a
+    tightly coupled RAM, the weights to external flash. This pass gives the
+    arena global (`vmcu_arena`) the section `arena-section` and, if
+    `weights-section` is set, every private or internal constant global
+    (weights, biases, requantization and rescale tables) that section. The
+    exported C API tables (`vmcu_input_offsets`, ...) stay where the
+    compiler puts constants. Runs after `convert-vmcu-to-llvm`.
+    `runtime/boards/examples/named-sections.ld` places both on the MPS2
+    boards.
+
+    Before:
+
+    ```mlir
+    llvm.mlir.global external @vmcu_arena() {alignment = 8 : i64, section = ".vmcu_arena"} : !llvm.array<96 x i8>
+    llvm.mlir.global private constant @conv_weights(dense<...> : tensor<64xi8>) : !llvm.array<64 x i8>
+    ```
+
+    After (`arena-section=.dtcm_arena weights-section=.qspi_weights`):
+
+    ```mlir
+    llvm.mlir.global external @vmcu_arena() {alignment = 8 : i64, section = ".dtcm_arena"} : !llvm.array<96 x i8>
+    llvm.mlir.global private constant @conv_weights(dense<...> : tensor<64xi8>) {section = ".qspi_weights"} : !llvm.array<64 x i8>
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let options = [
+    Option<"arenaSection", "arena-section", "std::string",
+           /*default=*/"::mlir::vmcu::model_abi::kArenaSection.str()",
+           "Linker section of the arena">,
+    Option<"weightsSection", "weights-section", "std::string",
+           /*default=*/"\"\"",
+           "Linker section of the model's constant tables (empty: the "
+           "compiler's default, .rodata)">,
+  ];
+}
+
 def VMCUSetTargetPass : Pass<"vmcu-set-target", "ModuleOp"> {
   let summary = "Set the Cortex-M target of a module lowered to LLVM";
   let description = [{

@@ -14,6 +14,7 @@
 
 #include "mlir/Pass/PassOptions.h"
 #include "vmcu/Conversion/VMCUToLLVM/VMCUToLLVM.h"
+#include "vmcu/Dialect/VMCU/IR/ModelABI.h"
 #include "vmcu/Support/EnumNames.h"
 #include "vmcu/Support/Units.h"
 #include "vmcu/Transforms/ScheduleNames.h"
@@ -37,6 +38,8 @@ struct CompileFlags {
   bool widenWeights = true;
   bool verifyRing = true;
   bool ringCheck = false;
+  std::string arenaSection = model_abi::kArenaSection.str();
+  std::string weightsSection;
 
   /// Declares every flag to `binder`: binder.option(name, field, help[,
   /// values]).
@@ -85,6 +88,14 @@ struct CompileFlags {
         "the placed bases and fail with an error naming the kernel, tensor "
         "and loop iteration if a store could land on live data or a load or "
         "free on a dead segment (vmcu-verify-ring; default on)");
+    binder.option("arena-section", arenaSection,
+                  "Linker section of the arena (default .vmcu_arena, which "
+                  "the runtime's linker scripts place NOLOAD in RAM); a "
+                  "linker script maps another to, e.g., a tightly coupled "
+                  "RAM (runtime/boards/examples/named-sections.ld)");
+    binder.option("weights-section", weightsSection,
+                  "Linker section of the model's weights and other constant "
+                  "tables, e.g. for external flash (default: .rodata)");
     binder.option(
         "ring-check", ringCheck,
         "Instrument every ring access with a call into the runtime's "

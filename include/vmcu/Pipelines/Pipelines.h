@@ -87,7 +87,7 @@ private:
 ///   lower-affine -> [vmcu-insert-ring-checks] -> vmcu-outline-kernels ->
 ///   vmcu-lower-vector-slices -> convert-scf-to-cf -> vmcu-create-io-tables
 ///   -> convert-vmcu-to-llvm -> reconcile-unrealized-casts ->
-///   vmcu-set-target{cpu}.
+///   vmcu-set-target{cpu} -> vmcu-assign-sections.
 void buildVMCUPipeline(OpPassManager &pm, const CompileFlags &flags,
                        const PipelineIO &io);
 

@@ -338,22 +338,36 @@ mlir::vmcu::openELFObject(ArrayRef<char> object) {
   return std::move(*file);
 }
 
+/// The index of the section holding the arena (whatever --arena-section
+/// named it), if the object has one.
+static std::optional<uint64_t>
+arenaSectionIndex(const llvm::object::ObjectFile &file) {
+  for (const llvm::object::SymbolRef &symbol : file.symbols()) {
+    llvm::Expected<StringRef> name = symbol.getName();
+    llvm::Expected<llvm::object::section_iterator> section =
+        symbol.getSection();
+    if (name && section && *name == model_abi::kArena &&
+        *section != file.section_end())
+      return (*section)->getIndex();
+    if (!name)
+      llvm::consumeError(name.takeError());
+    if (!section)
+      llvm::consumeError(section.takeError());
+  }
+  return std::nullopt;
+}
+
 ObjectFlash mlir::vmcu::getObjectFlash(ArrayRef<char> object) {
   ObjectFlash flash;
   std::unique_ptr<llvm::object::ObjectFile> file = openELFObject(object);
   auto *elf = dyn_cast_or_null<llvm::object::ELFObjectFileBase>(file.get());
   if (!elf)
     return flash;
+  std::optional<uint64_t> arena = arenaSectionIndex(*elf);
   for (llvm::object::ELFSectionRef section : elf->sections()) {
     if (!(section.getFlags() & llvm::ELF::SHF_ALLOC) ||
-        section.getType() == llvm::ELF::SHT_NOBITS)
-      continue;
-    llvm::Expected<StringRef> name = section.getName();
-    if (!name) {
-      llvm::consumeError(name.takeError());
-      continue;
-    }
-    if (*name == model_abi::kArenaSection)
+        section.getType() == llvm::ELF::SHT_NOBITS ||
+        section.getIndex() == arena)
       continue;
     if (section.getFlags() & llvm::ELF::SHF_EXECINSTR)
       flash.codeBytes += section.getSize();

@@ -336,6 +336,11 @@ static LogicalResult addFlashToReport(StringRef path, ArrayRef<char> object,
     return failure();
   }
   (*fields)["flash_bytes"] = static_cast<int64_t>(getObjectFlashBytes(object));
+  // The header's VMCU_STACK_BYTES; null where there is no bound.
+  StackBound stack = getObjectStackBound(object);
+  (*fields)["stack_bound_bytes"] =
+      stack.bytes ? llvm::json::Value(static_cast<int64_t>(*stack.bytes))
+                  : llvm::json::Value(nullptr);
   llvm::StringMap<LayerFlash> layerFlash = getLayerFlash(object);
   if (llvm::json::Array *layers = fields->getArray("layers"))
     for (llvm::json::Value &layer : *layers) {

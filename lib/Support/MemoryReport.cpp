@@ -82,8 +82,7 @@ mlir::vmcu::getResidualBlocks(const MemoryReport &report) {
         if (report.layers[j].output == skip)
           first = j + 1;
       bool skipOutlives = readAfter(report, last, skip);
-      ResidualBlock block{static_cast<unsigned>(first),
-                          static_cast<unsigned>(last), skip};
+      ResidualBlock block{first, static_cast<unsigned>(last), skip};
       for (unsigned j = first; j <= last; ++j) {
         block.boundBytes = std::max(
             block.boundBytes, kernelBound(report, j, last, skip, skipOutlives));

@@ -343,16 +343,12 @@ mlir::vmcu::openELFObject(ArrayRef<char> object) {
 static std::optional<uint64_t>
 arenaSectionIndex(const llvm::object::ObjectFile &file) {
   for (const llvm::object::SymbolRef &symbol : file.symbols()) {
-    llvm::Expected<StringRef> name = symbol.getName();
-    llvm::Expected<llvm::object::section_iterator> section =
-        symbol.getSection();
+    std::optional<StringRef> name = llvm::expectedToOptional(symbol.getName());
+    std::optional<llvm::object::section_iterator> section =
+        llvm::expectedToOptional(symbol.getSection());
     if (name && section && *name == model_abi::kArena &&
         *section != file.section_end())
       return (*section)->getIndex();
-    if (!name)
-      llvm::consumeError(name.takeError());
-    if (!section)
-      llvm::consumeError(section.takeError());
   }
   return std::nullopt;
 }

@@ -61,20 +61,15 @@ struct CallGraph {
   }
 };
 
-template <typename T> std::optional<T> take(llvm::Expected<T> value) {
-  if (value)
-    return std::move(*value);
-  llvm::consumeError(value.takeError());
-  return std::nullopt;
-}
-
 /// The functions and mapping symbols of `file`.
 void readSymbols(const obj::ObjectFile &file, CallGraph &graph) {
   for (const obj::SymbolRef &symbol : file.symbols()) {
-    std::optional<StringRef> name = take(symbol.getName());
-    std::optional<obj::section_iterator> section = take(symbol.getSection());
-    std::optional<uint64_t> value = take(symbol.getValue());
-    std::optional<obj::SymbolRef::Type> type = take(symbol.getType());
+    std::optional<StringRef> name = llvm::expectedToOptional(symbol.getName());
+    std::optional<obj::section_iterator> section =
+        llvm::expectedToOptional(symbol.getSection());
+    std::optional<uint64_t> value = llvm::expectedToOptional(symbol.getValue());
+    std::optional<obj::SymbolRef::Type> type =
+        llvm::expectedToOptional(symbol.getType());
     if (!name || !section || !value || !type || *section == file.section_end())
       continue;
     uint64_t index = (*section)->getIndex();
@@ -94,7 +89,8 @@ void readSymbols(const obj::ObjectFile &file, CallGraph &graph) {
 /// address's addend is in place).
 void readFrames(const obj::ObjectFile &file, const obj::SectionRef &sizes,
                 const obj::SectionRef &relocations, CallGraph &graph) {
-  std::optional<StringRef> contents = take(sizes.getContents());
+  std::optional<StringRef> contents =
+      llvm::expectedToOptional(sizes.getContents());
   if (!contents)
     return;
   for (const obj::RelocationRef &reloc : relocations.relocations()) {
@@ -104,8 +100,10 @@ void readFrames(const obj::ObjectFile &file, const obj::SectionRef &sizes,
     obj::symbol_iterator symbol = reloc.getSymbol();
     if (symbol == file.symbol_end())
       continue;
-    std::optional<obj::section_iterator> section = take(symbol->getSection());
-    std::optional<uint64_t> value = take(symbol->getValue());
+    std::optional<obj::section_iterator> section =
+        llvm::expectedToOptional(symbol->getSection());
+    std::optional<uint64_t> value =
+        llvm::expectedToOptional(symbol->getValue());
     if (!section || !value || *section == file.section_end())
       continue;
     uint64_t addend =
@@ -141,7 +139,8 @@ std::optional<uint64_t> branchTarget(uint64_t address, uint16_t hi,
 /// Calls between the object's functions: each BL or B.W whose target
 /// starts another function.
 void readBranches(const obj::SectionRef &section, CallGraph &graph) {
-  std::optional<StringRef> code = take(section.getContents());
+  std::optional<StringRef> code =
+      llvm::expectedToOptional(section.getContents());
   if (!code)
     return;
   uint64_t index = section.getIndex();
@@ -180,8 +179,9 @@ void readCallRelocations(const obj::ObjectFile &file,
     obj::symbol_iterator symbol = reloc.getSymbol();
     if (!caller || symbol == file.symbol_end())
       continue;
-    std::optional<obj::SymbolRef::Type> kind = take(symbol->getType());
-    std::optional<StringRef> name = take(symbol->getName());
+    std::optional<obj::SymbolRef::Type> kind =
+        llvm::expectedToOptional(symbol->getType());
+    std::optional<StringRef> name = llvm::expectedToOptional(symbol->getName());
     if (kind && name && *kind != obj::SymbolRef::ST_Debug && !name->empty())
       graph.callees[caller->name].insert(*name);
   }
@@ -192,13 +192,14 @@ CallGraph readCallGraph(const obj::ObjectFile &file) {
   readSymbols(file, graph);
   for (const obj::SectionRef &section : file.sections()) {
     std::optional<obj::section_iterator> target =
-        take(section.getRelocatedSection());
+        llvm::expectedToOptional(section.getRelocatedSection());
     if (!target || *target == file.section_end()) {
       if (section.isText())
         readBranches(section, graph);
       continue;
     }
-    std::optional<StringRef> name = take((*target)->getName());
+    std::optional<StringRef> name =
+        llvm::expectedToOptional((*target)->getName());
     if (name && *name == ".stack_sizes")
       readFrames(file, **target, section, graph);
     else if ((*target)->isText())

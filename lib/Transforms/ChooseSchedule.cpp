@@ -394,21 +394,41 @@ struct VMCUChooseSchedulePass
   int64_t
   relaxSlowRecomputes(SmallVectorImpl<SmallVector<BlockOption>> &options,
                       int64_t budget, int64_t minArena) {
+    int64_t modelCycles = estimatedCycles(options);
+    auto slow = [&](const BlockOption &base, int64_t faster) {
+      return base.plan == BlockPlan::Recompute &&
+             faster * kMinRecomputeSpeedup <= base.cycles &&
+             (base.cycles - faster) * kMinModelShare >= modelCycles;
+    };
+    // A block's options cost no more cycles than its fastest schedule's
+    // estimate: without such a block, the trials below cannot change the
+    // plan, and are skipped.
+    SmallVector<BottleneckOp> ops = entryBottlenecks();
+    bool candidate = false;
+    for (auto [opts, op] : llvm::zip_equal(options, ops))
+      candidate |= opts.size() == 1 && slow(opts.front(), fastestCycles(op));
+    if (!candidate)
+      return budget;
+
     int64_t relaxed = budget + budget / kRecomputeSlack;
     SmallVector<SmallVector<BlockOption>> wider =
         blockOptions(relaxed, minArena);
-    int64_t modelCycles = estimatedCycles(options);
     bool any = false;
     for (auto [opts, widerOpts] : llvm::zip_equal(options, wider)) {
-      const BlockOption &base = opts.front(), &fastest = widerOpts.front();
-      if (opts.size() != 1 || base.plan != BlockPlan::Recompute ||
-          fastest.cycles * kMinRecomputeSpeedup > base.cycles ||
-          (base.cycles - fastest.cycles) * kMinModelShare < modelCycles)
+      if (opts.size() != 1 || !slow(opts.front(), widerOpts.front().cycles))
         continue;
       opts = widerOpts;
       any = true;
     }
     return any ? relaxed : budget;
+  }
+
+  /// The fewest cycles any schedule of `op` is estimated at.
+  static int64_t fastestCycles(BottleneckOp op) {
+    int64_t cycles = std::min(recomputeCycles(op), separateCycles(op));
+    if (canLineBuffer(op))
+      cycles = std::min(cycles, lineBufferCycles(op));
+    return cycles;
   }
 
   /// Estimated cycles of the model with each block at its first option.

@@ -22,6 +22,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Memory.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
@@ -31,10 +32,12 @@
 #include <unicorn/unicorn.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -100,6 +103,49 @@ constexpr uint32_t kThumbBit = 1;
 /// Initial SP and reset vector: words 0 and 1 of the vector table.
 constexpr unsigned kResetVectorWords = 2;
 
+/// --cores=2: the second Cortex-M33 of the Arm SSE-200 (QEMU mps2-an521,
+/// runtime/boards/mps2-an521.ld). Its system control register block
+/// (secure alias) and the registers that release core 1 (Arm CoreLink
+/// SSE-200 TRM, system control registers; test/Runtime/second-core.test).
+constexpr uint32_t kSse200SysctlBase = 0x50021000;
+constexpr uint32_t kInitSvtor1Offset = 0x114;
+constexpr uint32_t kCpuWaitOffset = 0x118;
+/// CPUWAIT bit 1 holds core 1; QEMU 7.2 resets CPUWAIT to 0x2 (core 1
+/// held), as second-core.test prints.
+constexpr uint32_t kCpuWaitCore1 = 0x2;
+constexpr uint32_t kCpuWaitReset = kCpuWaitCore1;
+/// INITSVTOR1's reset value: QEMU's SSE-200 "init-svtor" property default
+/// (hw/arm/armsse.c), the FLASH base.
+constexpr uint32_t kInitSvtorReset = 0x10000000;
+/// VTOR.TBLOFF is bits [31:7] (ARMv8-M ARM D1.2.269); INITSVTOR1 likewise.
+constexpr uint32_t kVtorMask = ~0x7Fu;
+/// CPU_IDENTITY (SSE-200 TRM): reads 0 on core 0, 1 on core 1.
+constexpr uint32_t kCpuIdentityBase = 0x4001F000;
+/// Core 1's region: the function the compiler's worker runs in.
+constexpr StringRef kWorkerSymbol = "vmcu_worker";
+/// Functions whose cycles count as waiting: the compiler emits its
+/// spin-waits as functions named vmcu_wait*.
+constexpr StringRef kWaitPrefix = "vmcu_wait";
+/// The default --quantum: cycles a core runs before the other may catch
+/// up. Small against a kernel's work, large against the hook's stop cost.
+constexpr uint64_t kDefaultQuantum = 64;
+/// --bus-contention is kept in units of 1/kContentionScale cycle, so the
+/// sum of fractional stalls is exact and deterministic.
+constexpr uint32_t kContentionScale = 256;
+/// The default --bus-contention, in cycles per RAM access while both
+/// cores are in their regions: an assumption, not a measurement
+/// (docs/tools/vmcu-prof.md, "Two cores"). Both cores reach the RAM
+/// through the SSE-200's AHB5 bus matrix, which grants a bank to one
+/// master per cycle; the data both cores work on sits in one bank (AN521's
+/// SSRAM2 and SSRAM3 are not interleaved), and a core in a loop makes a
+/// data access about every other cycle, so an access meets the other
+/// core's half the time; it is charged the whole lost cycle (pessimistic:
+/// round-robin arbitration would make it lose only half of those).
+constexpr double kDefaultBusContention = 0.5;
+/// The largest --bus-contention accepted (a whole refill's worth is
+/// already pessimistic; this only bounds the fixed-point arithmetic).
+constexpr double kMaxBusContention = 1000.0;
+
 /// The guest's command line names its input and output by the harness's
 /// default file names (runtime/harness.c); Semihosting maps them to memory.
 constexpr StringRef kGuestInputName = "vmcu_in.bin";
@@ -162,16 +208,40 @@ The timing model (docs/tools/vmcu-prof.md has the table and its sources):
   - a taken branch or any other write to the PC adds a fixed refill of 2
     cycles (the TRM's P is 1-3);
   - IT costs 1; an IT-block instruction whose condition fails costs 1.
-Not modelled: flash wait states, caches or accelerators, bus contention,
-unaligned-access penalties, IT folding, branch target alignment, division
-early termination, interrupts and exceptions. The figure is an estimate
-for zero-wait-state memory, not a measurement of any chip.
+Not modelled: flash wait states, caches or accelerators, bus contention
+(but see --cores=2), unaligned-access penalties, IT folding, branch target
+alignment, division early termination, interrupts and exceptions. The
+figure is an estimate for zero-wait-state memory, not a measurement of any
+chip.
 
 Limits of the emulation: only cortex-m4 has a timing table; memory is the
 board's FLASH and RAM (from the linker script's symbols) plus the Private
 Peripheral Bus as a plain register file (SysTick does not count, so the
 harness's vtime_ns line is not shown); any exception (fault, SVC, UDF) stops
 the run with an error instead of entering the runtime's fault handler.
+
+Two cores (--cores=2 --cpu=cortex-m33, an mps2-an521 ELF): the SSE-200's
+two Cortex-M33 run on two unicorn engines that share FLASH and RAM. Core 0
+starts at reset; core 1 starts from the vector table at INITSVTOR1 when
+core 0 clears bit 1 of CPUWAIT (0x50021118); CPU_IDENTITY reads 0 or 1.
+The core whose clock is behind runs --quantum cycles at a time. It prints:
+
+  vmcu-prof: cortex-m33 cores=2 makespan=N core0_cycles=A core1_cycles=B
+             core0_wait=W0 core1_wait=W1 contention=C instructions=I status=S
+
+  makespan      cycles core 0 spent in vmcu_invoke(), which returns only
+                after the worker finished: the two-core run's time
+  coreK_cycles  core K's cycles in its region (core 0: vmcu_invoke(), core
+                1: vmcu_worker()) outside vmcu_wait* functions; makespan =
+                core0_cycles + core0_wait
+  coreK_wait    core K's cycles in its region inside vmcu_wait* functions
+  contention    bus stall cycles of both cores: --bus-contention per RAM
+                load or store while both are in their regions (included in
+                the cycles above)
+  instructions  both cores' instructions in their regions
+  status        as above (either core may exit)
+
+--per-function, --hot and --stack report core 0 only.
 
 Example:
   vmcu-run m.mlir --input in.bin --keep-temps=k
@@ -219,6 +289,24 @@ struct ProfOptions {
       cl::desc("Stop with an error after this many instructions (whole "
                "program; 0: no limit)"),
       cl::init(kDefaultMaxInstructions), cl::cat(category)};
+  cl::opt<unsigned> cores{
+      "cores",
+      cl::desc("Cores to run: 1, or 2 (the SSE-200's two Cortex-M33 of an "
+               "mps2-an521 ELF; needs --cpu=cortex-m33; --per-function, "
+               "--hot and --stack report core 0 only)"),
+      cl::value_desc("N"), cl::init(1), cl::cat(category)};
+  cl::opt<uint64_t> quantum{
+      "quantum",
+      cl::desc("With --cores=2: cycles the core that is behind runs before "
+               "the cores are compared again"),
+      cl::value_desc("cycles"), cl::init(kDefaultQuantum), cl::cat(category)};
+  cl::opt<double> busContention{
+      "bus-contention",
+      cl::desc("With --cores=2: extra cycles of each load or store that "
+               "accesses RAM while both cores are in their regions (an "
+               "assumption; docs/tools/vmcu-prof.md)"),
+      cl::value_desc("cycles"), cl::init(kDefaultBusContention),
+      cl::cat(category)};
 };
 
 /// Prints `vmcu-prof: error: message` and returns the exit code 1.
@@ -361,14 +449,101 @@ struct Counts {
   uint64_t instructions = 0, cycles = 0;
 };
 
+/// The board's FLASH and RAM as host buffers that every core's engine maps
+/// (uc_mem_map_ptr): with --cores=2, one core's stores are the other's.
+struct SharedMemory {
+  struct Region {
+    uint32_t base = 0, size = 0;
+    /// Page-aligned, zero until written (an anonymous mapping, as
+    /// uc_mem_map's own memory is).
+    llvm::sys::MemoryBlock block;
+    uint8_t *bytes() const { return static_cast<uint8_t *>(block.base()); }
+    bool holds(uint64_t low, uint64_t high) const {
+      return low >= base && high <= static_cast<uint64_t>(base) + size;
+    }
+    Region() = default;
+    Region(const Region &) = delete;
+    Region &operator=(const Region &) = delete;
+    ~Region() {
+      if (block.base())
+        llvm::sys::Memory::releaseMappedMemory(block);
+    }
+  };
+  Region flash, ram;
+};
+
+/// The SSE-200 registers --cores=2 emulates, shared by both engines.
+struct Sse200 {
+  uint32_t cpuWait = kCpuWaitReset, initSvtor1 = kInitSvtorReset;
+  /// Core 0's clock when it cleared CPUWAIT bit 1.
+  std::optional<uint64_t> releaseCycle;
+};
+
+/// Sets `memory`'s regions from the ELF's linker-script symbols (else the
+/// board's) and allocates them zeroed. On failure returns the message.
+std::optional<std::string>
+allocateMemory(const Board &board, const Image &image, SharedMemory &memory) {
+  uint32_t flashBase = board.flashBase, flashSize = board.flashSize;
+  uint32_t ramBase = board.ramBase, ramSize = board.ramSize;
+  auto flashStart = image.lookup(kFlashStartSymbol);
+  auto flashLength = image.lookup(kFlashSizeSymbol);
+  auto ramEnd = image.lookup(kRamEndSymbol);
+  auto ramLength = image.lookup(kRamSizeSymbol);
+  if (flashStart && flashLength && ramEnd && ramLength) {
+    flashBase = *flashStart;
+    flashSize = *flashLength;
+    ramSize = *ramLength;
+    ramBase = *ramEnd - *ramLength;
+  }
+  auto pageAligned = [](uint32_t v) { return v % kPageSize == 0; };
+  if (!pageAligned(flashBase) || !pageAligned(flashSize) ||
+      !pageAligned(ramBase) || !pageAligned(ramSize) || !flashSize || !ramSize)
+    return "the ELF's memory regions (FLASH " + hex(flashBase) + "+" +
+           hex(flashSize) + ", RAM " + hex(ramBase) + "+" + hex(ramSize) +
+           ") are not 4 KiB aligned";
+  for (auto [region, base, size] :
+       {std::tuple{&memory.flash, flashBase, flashSize},
+        std::tuple{&memory.ram, ramBase, ramSize}}) {
+    region->base = base;
+    region->size = size;
+    std::error_code ec;
+    region->block = llvm::sys::Memory::allocateMappedMemory(
+        size, nullptr, llvm::sys::Memory::MF_READ | llvm::sys::Memory::MF_WRITE,
+        ec);
+    if (ec)
+      return "cannot allocate " + hex(size) +
+             " bytes for the board's memory: " + ec.message();
+  }
+  return std::nullopt;
+}
+
+/// Copies the image's load segments into `memory` (once for all cores);
+/// the rest of memsz stays zero. On failure returns the message.
+std::optional<std::string> loadSegments(const Image &image,
+                                        SharedMemory &memory) {
+  for (const Image::Segment &segment : image.segments) {
+    uint64_t end = static_cast<uint64_t>(segment.address) + segment.memorySize;
+    SharedMemory::Region *region =
+        memory.flash.holds(segment.address, end) ? &memory.flash
+        : memory.ram.holds(segment.address, end) ? &memory.ram
+                                                 : nullptr;
+    if (!region)
+      return "load segment " + hex(segment.address) + "-" + hex(end) +
+             " is outside the board's FLASH and RAM";
+    std::memcpy(region->bytes() + (segment.address - region->base),
+                segment.bytes.data(), segment.fileSize);
+  }
+  return std::nullopt;
+}
+
 /// The emulator and its cycle accounting.
 class Profiler {
 public:
   Profiler(const Image &image, Semihosting &host, uint64_t maxInstructions,
-           bool wholeProgram)
+           bool wholeProgram, StringRef regionSymbol = kInvokeSymbol)
       : functionCounts(image.functions.size() + 1), image(image), host(host),
         maxInstructions(maxInstructions), wholeProgram(wholeProgram),
-        inRegion(wholeProgram) {}
+        regionSymbol(regionSymbol), inRegion(wholeProgram) {}
   ~Profiler() {
     if (disassembler)
       cs_close(&disassembler);
@@ -376,12 +551,33 @@ public:
       uc_close(uc);
   }
 
-  /// Maps the board's memory, loads the image and sets up the hooks. On
+  /// Maps the board's memory (already loaded) and sets up the hooks. On
   /// failure returns the message.
-  std::optional<std::string> setUp(const Board &board);
+  std::optional<std::string> setUp(const Board &board,
+                                   const SharedMemory &memory);
   /// Runs from the reset vector to the program's exit. On failure (anything
   /// but a semihosting exit) returns the message.
   std::optional<std::string> run();
+
+  /// --cores=2: makes this core `index` of the SSE-200 `system`, next to
+  /// `other`, and charges `contentionUnits` (1/kContentionScale cycle) per
+  /// RAM-accessing instruction while both are in their regions.
+  std::optional<std::string> attach(Sse200 &system, const Profiler &other,
+                                    unsigned index, uint32_t contentionUnits,
+                                    const SharedMemory &memory);
+  /// Starts the core at the vector table at `table` (SP and PC from its
+  /// first two words), its clock at `startCycle`. On failure returns the
+  /// message.
+  std::optional<std::string> reset(uint32_t table, uint64_t startCycle);
+  /// Runs the started core until its clock has advanced by `cycles`
+  /// (stopping at the next instruction boundary outside an IT block) or
+  /// the program exits. On failure returns the message.
+  std::optional<std::string> runFor(uint64_t cycles);
+  /// Cycles since core 0's reset (core 1 starts at its release).
+  uint64_t clock() const { return startCycle + program.cycles; }
+  bool hasStarted() const { return started; }
+  bool hasExited() const { return exited; }
+  bool isInRegion() const { return inRegion; }
 
   Counts region, program;
   /// Dynamic events of the timing model inside the region.
@@ -405,6 +601,9 @@ public:
   }
   uint64_t undecoded = 0;
   CycleModel model;
+  /// Inside the region: cycles in vmcu_wait* functions, and the bus
+  /// contention cycles charged (--cores=2).
+  uint64_t waitCycles = 0, contentionCycles = 0;
 
 private:
   static void onCode(uc_engine *uc, uint64_t address, uint32_t size,
@@ -417,6 +616,23 @@ private:
                             void *self);
   static void onPpbWrite(uc_engine *uc, uint64_t offset, unsigned size,
                          uint64_t value, void *self);
+  static uint64_t onSysctlRead(uc_engine *uc, uint64_t offset, unsigned size,
+                               void *self);
+  static void onSysctlWrite(uc_engine *uc, uint64_t offset, unsigned size,
+                            uint64_t value, void *self);
+  static uint64_t onIdentityRead(uc_engine *uc, uint64_t offset, unsigned size,
+                                 void *self);
+  static void onIdentityWrite(uc_engine *uc, uint64_t offset, unsigned size,
+                              uint64_t value, void *self);
+  static void onRamAccess(uc_engine *uc, uc_mem_type type, uint64_t address,
+                          int size, int64_t value, void *self);
+
+  std::optional<std::string> emulate();
+  std::optional<std::string> diagnose(uc_err err);
+  bool stopsForQuantum(uint32_t pc);
+  void trackRegion(uint32_t pc);
+  void contend();
+  std::string unsupportedRegister(uint32_t address, StringRef access);
 
   void step(uint32_t pc);
   const DecodedInsn &decode(uint32_t pc);
@@ -437,15 +653,18 @@ private:
   Semihosting &host;
   uint64_t maxInstructions;
   bool wholeProgram;
+  StringRef regionSymbol;
   uc_engine *uc = nullptr;
   csh disassembler = 0;
-  uc_hook hooks[4] = {};
+  uc_hook hooks[5] = {};
   std::vector<DecodedInsn> codeCache; // by (pc - image.codeLow) / 2
   std::unordered_map<uint32_t, DecodedInsn> otherCache;
   std::unordered_map<uint32_t, uint32_t> ppb; // offset -> value
 
-  // Region (vmcu_invoke()) tracking.
+  // Region (vmcu_invoke(), or core 1's vmcu_worker()) tracking.
   uint32_t invokeAddress = 0;
+  /// Per function symbol: whether it is a vmcu_wait* function.
+  std::vector<bool> waitFunction;
   bool inRegion;
   uint32_t regionReturn = 0, regionSp = 0;
   uint32_t regionDeepestSp = UINT32_MAX;
@@ -461,6 +680,21 @@ private:
   uint8_t itState = 0; // ITSTATE of the next instruction
   uint32_t currentPc = 0;
   bool exited = false;
+
+  // Scheduling (--cores=2): the PC to start or resume at, the local cycle
+  // count at which to stop, and why the engine stopped.
+  uint32_t resumePc = 0;
+  uint64_t quantumEnd = UINT64_MAX;
+  bool quantumStop = false, started = false;
+  uint64_t startCycle = 0;
+  // The SSE-200 and the other core (--cores=2 only).
+  Sse200 *system = nullptr;
+  const Profiler *other = nullptr;
+  unsigned coreIndex = 0;
+  uint32_t contentionUnits = 0, contentionCarry = 0;
+  /// program.instructions when a stall was last charged: one per
+  /// instruction, however many accesses it makes.
+  uint64_t lastContended = UINT64_MAX;
   std::optional<std::string> failure;
   uc_mem_type unmappedType = UC_MEM_READ;
   uint64_t unmappedAddress = 0;
@@ -468,27 +702,8 @@ private:
   bool sawUnmapped = false;
 };
 
-std::optional<std::string> Profiler::setUp(const Board &board) {
-  // Regions from the linker script's symbols when present.
-  uint32_t flashBase = board.flashBase, flashSize = board.flashSize;
-  uint32_t ramBase = board.ramBase, ramSize = board.ramSize;
-  auto flashStart = image.lookup(kFlashStartSymbol);
-  auto flashLength = image.lookup(kFlashSizeSymbol);
-  auto ramEnd = image.lookup(kRamEndSymbol);
-  auto ramLength = image.lookup(kRamSizeSymbol);
-  if (flashStart && flashLength && ramEnd && ramLength) {
-    flashBase = *flashStart;
-    flashSize = *flashLength;
-    ramSize = *ramLength;
-    ramBase = *ramEnd - *ramLength;
-  }
-  auto pageAligned = [](uint32_t v) { return v % kPageSize == 0; };
-  if (!pageAligned(flashBase) || !pageAligned(flashSize) ||
-      !pageAligned(ramBase) || !pageAligned(ramSize) || !flashSize || !ramSize)
-    return "the ELF's memory regions (FLASH " + hex(flashBase) + "+" +
-           hex(flashSize) + ", RAM " + hex(ramBase) + "+" + hex(ramSize) +
-           ") are not 4 KiB aligned";
-
+std::optional<std::string> Profiler::setUp(const Board &board,
+                                           const SharedMemory &memory) {
   uc_err err = uc_open(
       UC_ARCH_ARM, static_cast<uc_mode>(UC_MODE_THUMB | UC_MODE_MCLASS), &uc);
   if (err != UC_ERR_OK) {
@@ -498,30 +713,14 @@ std::optional<std::string> Profiler::setUp(const Board &board) {
   if ((err = uc_ctl_set_cpu_model(uc, board.model)) != UC_ERR_OK)
     return ("unicorn has no " + board.cpu + " model: ").str() +
            uc_strerror(err);
-  if ((err = uc_mem_map(uc, flashBase, flashSize, UC_PROT_ALL)) != UC_ERR_OK ||
-      (err = uc_mem_map(uc, ramBase, ramSize, UC_PROT_ALL)) != UC_ERR_OK)
-    return std::string("cannot map the board's memory: ") + uc_strerror(err);
+  for (const SharedMemory::Region *region : {&memory.flash, &memory.ram})
+    if ((err = uc_mem_map_ptr(uc, region->base, region->size, UC_PROT_ALL,
+                              region->bytes())) != UC_ERR_OK)
+      return std::string("cannot map the board's memory: ") + uc_strerror(err);
   if ((err = uc_mmio_map(uc, kPpbBase, kPpbSize, onPpbRead, this, onPpbWrite,
                          this)) != UC_ERR_OK)
     return std::string("cannot map the Private Peripheral Bus: ") +
            uc_strerror(err);
-
-  auto inRegionRange = [](uint64_t low, uint64_t high, uint32_t base,
-                          uint32_t size) {
-    return low >= base && high <= static_cast<uint64_t>(base) + size;
-  };
-  for (const Image::Segment &segment : image.segments) {
-    uint64_t end = static_cast<uint64_t>(segment.address) + segment.memorySize;
-    if (!inRegionRange(segment.address, end, flashBase, flashSize) &&
-        !inRegionRange(segment.address, end, ramBase, ramSize))
-      return "load segment " + hex(segment.address) + "-" + hex(end) +
-             " is outside the board's FLASH and RAM";
-    if (segment.fileSize &&
-        uc_mem_write(uc, segment.address, segment.bytes.data(),
-                     segment.fileSize) != UC_ERR_OK)
-      return "cannot load segment " + hex(segment.address);
-    // The rest of memsz stays zero, as unicorn's fresh memory is.
-  }
 
   if (cs_open(CS_ARCH_ARM, static_cast<cs_mode>(CS_MODE_THUMB | CS_MODE_MCLASS),
               &disassembler) != CS_ERR_OK) {
@@ -531,13 +730,15 @@ std::optional<std::string> Profiler::setUp(const Board &board) {
   cs_option(disassembler, CS_OPT_DETAIL, CS_OPT_ON);
   if (image.codeHigh > image.codeLow)
     codeCache.resize((image.codeHigh - image.codeLow) / 2 + 1);
+  for (const FunctionSymbol &function : image.functions)
+    waitFunction.push_back(StringRef(function.name).starts_with(kWaitPrefix));
 
   if (!wholeProgram) {
-    auto invoke = image.lookup(kInvokeSymbol);
-    if (!invoke)
-      return "the ELF has no '" + kInvokeSymbol.str() +
+    auto entry = image.lookup(regionSymbol);
+    if (!entry)
+      return "the ELF has no '" + regionSymbol.str() +
              "' symbol; use --whole-program to profile it anyway";
-    invokeAddress = *invoke & ~kThumbBit;
+    invokeAddress = *entry & ~kThumbBit;
   }
 
   if (uc_hook_add(uc, &hooks[0], UC_HOOK_CODE, reinterpret_cast<void *>(onCode),
@@ -555,18 +756,63 @@ std::optional<std::string> Profiler::setUp(const Board &board) {
   return std::nullopt;
 }
 
+std::optional<std::string> Profiler::attach(Sse200 &sse, const Profiler &peer,
+                                            unsigned index, uint32_t units,
+                                            const SharedMemory &memory) {
+  system = &sse;
+  other = &peer;
+  coreIndex = index;
+  contentionUnits = units;
+  if (uc_mmio_map(uc, kSse200SysctlBase, kPageSize, onSysctlRead, this,
+                  onSysctlWrite, this) != UC_ERR_OK ||
+      uc_mmio_map(uc, kCpuIdentityBase, kPageSize, onIdentityRead, this,
+                  onIdentityWrite, this) != UC_ERR_OK)
+    return std::string("cannot map the SSE-200 registers");
+  // Only RAM accesses contend (instruction fetches are not data hooks).
+  uint64_t ramLast =
+      static_cast<uint64_t>(memory.ram.base) + memory.ram.size - 1;
+  if (uc_hook_add(uc, &hooks[4], UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE,
+                  reinterpret_cast<void *>(onRamAccess), this, memory.ram.base,
+                  ramLast) != UC_ERR_OK)
+    return std::string("cannot install the RAM access hook");
+  return std::nullopt;
+}
+
+std::optional<std::string> Profiler::reset(uint32_t table, uint64_t startAt) {
+  uint32_t vectors[kResetVectorWords];
+  if (uc_mem_read(uc, table, vectors, sizeof(vectors)) != UC_ERR_OK)
+    return "no vector table at " + hex(table);
+  uc_reg_write(uc, UC_ARM_REG_SP, &vectors[0]);
+  uc_reg_write(uc, UC_ARM_REG_MSP, &vectors[0]);
+  resumePc = vectors[1];
+  startCycle = startAt;
+  started = true;
+  return std::nullopt;
+}
+
 std::optional<std::string> Profiler::run() {
   // The core takes its SP and PC from the vector table at FLASH start
   // (VTOR resets to 0 on this board).
-  uint32_t vectors[kResetVectorWords];
-  uint32_t vectorTable = image.lookup(kFlashStartSymbol).value_or(0);
-  if (uc_mem_read(uc, vectorTable, vectors, sizeof(vectors)) != UC_ERR_OK)
-    return "no vector table at " + hex(vectorTable);
-  uc_reg_write(uc, UC_ARM_REG_SP, &vectors[0]);
-  uc_reg_write(uc, UC_ARM_REG_MSP, &vectors[0]);
-  uint32_t entry = vectors[1] | kThumbBit;
-  uc_err err = uc_emu_start(uc, entry, /*until=*/0, /*timeout=*/0,
-                            /*count=*/0);
+  if (auto error = reset(image.lookup(kFlashStartSymbol).value_or(0), 0))
+    return error;
+  return emulate();
+}
+
+std::optional<std::string> Profiler::runFor(uint64_t cycles) {
+  // Saturating: a huge --quantum means no limit.
+  quantumEnd = cycles > UINT64_MAX - program.cycles ? UINT64_MAX
+                                                    : program.cycles + cycles;
+  return emulate();
+}
+
+std::optional<std::string> Profiler::emulate() {
+  quantumStop = false;
+  uc_err err = uc_emu_start(uc, resumePc | kThumbBit, /*until=*/0,
+                            /*timeout=*/0, /*count=*/0);
+  return diagnose(err);
+}
+
+std::optional<std::string> Profiler::diagnose(uc_err err) {
   if (failure)
     return failure;
   if (sawUnmapped) {
@@ -584,7 +830,7 @@ std::optional<std::string> Profiler::run() {
   if (err != UC_ERR_OK)
     return std::string("emulation stopped at pc=") + hex(currentPc) + ": " +
            uc_strerror(err);
-  if (!exited)
+  if (!exited && !quantumStop)
     return "the program stopped at pc=" + hex(currentPc) +
            " without exiting through semihosting";
   return std::nullopt;
@@ -654,6 +900,8 @@ void Profiler::account(int32_t function, InsnClass cls, bool inside,
     return;
   region.cycles += cycles;
   region.instructions += instructions;
+  if (function >= 0 && waitFunction[function])
+    waitCycles += cycles;
   Counts &f = functionCounts[function < 0 ? functionCounts.size() - 1
                                           : static_cast<size_t>(function)];
   f.cycles += cycles;
@@ -694,8 +942,39 @@ void Profiler::retire(uint32_t pc, const DecodedInsn &insn, bool passed) {
   prevInRegion = inRegion;
 }
 
+bool Profiler::stopsForQuantum(uint32_t pc) {
+  // Before the instruction is costed, and never inside an IT block (whose
+  // state the engine would lose), so resuming at pc counts it once.
+  if (program.cycles < quantumEnd || itState)
+    return false;
+  quantumStop = true;
+  resumePc = pc;
+  uc_emu_stop(uc);
+  return true;
+}
+
+void Profiler::trackRegion(uint32_t pc) {
+  // Entering or leaving the region's function: it returns to the LR it
+  // was called with, with the SP it was called with.
+  if (!inRegion && pc == invokeAddress) {
+    uint32_t lr = 0;
+    uc_reg_read(uc, UC_ARM_REG_LR, &lr);
+    uc_reg_read(uc, UC_ARM_REG_SP, &regionSp);
+    regionReturn = lr & ~kThumbBit;
+    inRegion = true;
+    regionDeepestSp = std::min(regionDeepestSp, regionSp);
+  } else if (inRegion && pc == regionReturn) {
+    uint32_t sp = 0;
+    uc_reg_read(uc, UC_ARM_REG_SP, &sp);
+    if (sp == regionSp)
+      inRegion = false;
+  }
+}
+
 void Profiler::step(uint32_t pc) {
   currentPc = pc;
+  if (stopsForQuantum(pc))
+    return;
   // unicorn calls the code hook only for IT-block instructions whose
   // condition passes (the hook sits after the condition check). The ones
   // it skipped are the block's addresses between the previous instruction
@@ -723,23 +1002,8 @@ void Profiler::step(uint32_t pc) {
 
   const DecodedInsn &insn = decode(pc);
 
-  // Entering or leaving vmcu_invoke(): it returns to the LR it was called
-  // with, with the SP it was called with.
-  if (!wholeProgram) {
-    if (!inRegion && pc == invokeAddress) {
-      uint32_t lr = 0;
-      uc_reg_read(uc, UC_ARM_REG_LR, &lr);
-      uc_reg_read(uc, UC_ARM_REG_SP, &regionSp);
-      regionReturn = lr & ~kThumbBit;
-      inRegion = true;
-      regionDeepestSp = std::min(regionDeepestSp, regionSp);
-    } else if (inRegion && pc == regionReturn) {
-      uint32_t sp = 0;
-      uc_reg_read(uc, UC_ARM_REG_SP, &sp);
-      if (sp == regionSp)
-        inRegion = false;
-    }
-  }
+  if (!wholeProgram)
+    trackRegion(pc);
 
   if (trackStack && inRegion) {
     uint32_t sp = 0;
@@ -846,6 +1110,86 @@ void Profiler::onPpbWrite(uc_engine *, uint64_t offset, unsigned,
                           uint64_t value, void *self) {
   static_cast<Profiler *>(self)->ppb[static_cast<uint32_t>(offset)] =
       static_cast<uint32_t>(value);
+}
+
+std::string Profiler::unsupportedRegister(uint32_t address, StringRef access) {
+  return ("unsupported SSE-200 register " + access + " at " + hex(address) +
+          " by the instruction at pc=" + hex(currentPc) +
+          " (--cores=2 emulates INITSVTOR1, CPUWAIT and CPU_IDENTITY only)")
+      .str();
+}
+
+uint64_t Profiler::onSysctlRead(uc_engine *, uint64_t offset, unsigned,
+                                void *self) {
+  auto *profiler = static_cast<Profiler *>(self);
+  if (offset == kInitSvtor1Offset)
+    return profiler->system->initSvtor1;
+  if (offset == kCpuWaitOffset)
+    return profiler->system->cpuWait;
+  profiler->stop(profiler->unsupportedRegister(
+      kSse200SysctlBase + static_cast<uint32_t>(offset), "read"));
+  return 0;
+}
+
+void Profiler::onSysctlWrite(uc_engine *, uint64_t offset, unsigned,
+                             uint64_t value, void *self) {
+  auto *profiler = static_cast<Profiler *>(self);
+  Sse200 &sse = *profiler->system;
+  if (offset == kInitSvtor1Offset) {
+    sse.initSvtor1 = static_cast<uint32_t>(value);
+    return;
+  }
+  if (offset != kCpuWaitOffset) {
+    profiler->stop(profiler->unsupportedRegister(
+        kSse200SysctlBase + static_cast<uint32_t>(offset), "write"));
+    return;
+  }
+  bool releases = (sse.cpuWait & kCpuWaitCore1) && !(value & kCpuWaitCore1);
+  sse.cpuWait = static_cast<uint32_t>(value);
+  if (!releases || sse.releaseCycle)
+    return;
+  // Core 1 starts at this cycle; stop at the next boundary so that the
+  // scheduler starts it before this core runs further ahead.
+  sse.releaseCycle = profiler->clock();
+  profiler->quantumEnd = profiler->program.cycles;
+}
+
+uint64_t Profiler::onIdentityRead(uc_engine *, uint64_t offset, unsigned,
+                                  void *self) {
+  auto *profiler = static_cast<Profiler *>(self);
+  if (offset == 0)
+    return profiler->coreIndex;
+  profiler->stop(profiler->unsupportedRegister(
+      kCpuIdentityBase + static_cast<uint32_t>(offset), "read"));
+  return 0;
+}
+
+void Profiler::onIdentityWrite(uc_engine *, uint64_t offset, unsigned, uint64_t,
+                               void *self) {
+  auto *profiler = static_cast<Profiler *>(self);
+  profiler->stop(profiler->unsupportedRegister(
+      kCpuIdentityBase + static_cast<uint32_t>(offset), "write"));
+}
+
+void Profiler::onRamAccess(uc_engine *, uc_mem_type, uint64_t, int, int64_t,
+                           void *self) {
+  static_cast<Profiler *>(self)->contend();
+}
+
+void Profiler::contend() {
+  // The access belongs to the instruction retired last (the code hook
+  // runs before it executes).
+  if (!inRegion || !other->hasStarted() || !other->isInRegion() ||
+      lastContended == program.instructions)
+    return;
+  lastContended = program.instructions;
+  contentionCarry += contentionUnits;
+  uint64_t whole = contentionCarry / kContentionScale;
+  contentionCarry %= kContentionScale;
+  if (!whole)
+    return;
+  account(prevFunction, prevClass, /*inside=*/true, whole, 0);
+  contentionCycles += whole;
 }
 
 const Board *lookupBoard(StringRef cpu) {
@@ -1031,17 +1375,38 @@ checkInputSize(const Image &image, StringRef inputPath, size_t inputSize) {
   return std::nullopt;
 }
 
+/// The --cores=2 summary line (kOverview explains its fields).
+void printTwoCoreSummary(const Board &board, const Profiler &core0,
+                         const Profiler &core1, int status) {
+  auto busy = [](const Profiler &core) {
+    return core.region.cycles - core.waitCycles;
+  };
+  llvm::outs() << kToolName << ": " << board.cpu
+               << " cores=2 makespan=" << core0.region.cycles
+               << " core0_cycles=" << busy(core0)
+               << " core1_cycles=" << busy(core1)
+               << " core0_wait=" << core0.waitCycles
+               << " core1_wait=" << core1.waitCycles << " contention="
+               << core0.contentionCycles + core1.contentionCycles
+               << " instructions="
+               << core0.region.instructions + core1.region.instructions
+               << " status=" << status << "\n";
+}
+
 /// The console, the summary line, the reports --per-function and --hot ask
 /// for and the warning for undecoded instructions.
 void printResults(const ProfOptions &opts, const Board &board,
-                  const Image &image, Profiler &profiler,
+                  const Image &image, Profiler &profiler, const Profiler *core1,
                   const Semihosting &host) {
   int status = host.exitStatus();
   printConsole(host.console(), /*all=*/status != 0);
-  llvm::outs() << kToolName << ": " << board.cpu
-               << " cycles=" << profiler.region.cycles
-               << " instructions=" << profiler.region.instructions
-               << " status=" << status << "\n";
+  if (core1)
+    printTwoCoreSummary(board, profiler, *core1, status);
+  else
+    llvm::outs() << kToolName << ": " << board.cpu
+                 << " cycles=" << profiler.region.cycles
+                 << " instructions=" << profiler.region.instructions
+                 << " status=" << status << "\n";
   if (std::optional<uint32_t> stack = profiler.regionStackBytes())
     llvm::outs() << kToolName << ": stack=" << *stack
                  << " bytes below vmcu_invoke()'s caller\n";
@@ -1093,6 +1458,94 @@ writeOutput(const Image &image, const Semihosting &host, StringRef path) {
   return std::nullopt;
 }
 
+/// The message if --cores, --cpu, --quantum or --bus-contention do not fit
+/// together.
+std::optional<std::string> checkCoreOptions(const ProfOptions &opts) {
+  if (opts.cores != 1 && opts.cores != 2)
+    return "--cores=" + std::to_string(opts.cores) +
+           " is not supported; expected 1 or 2";
+  if (opts.cores == 2 && opts.cpu != "cortex-m33")
+    return "--cores=2 needs --cpu=cortex-m33 (the two Cortex-M33 of the "
+           "SSE-200, an mps2-an521 ELF), not '" +
+           opts.cpu + "'";
+  if (opts.quantum == 0)
+    return std::string("--quantum must be at least 1 cycle");
+  if (!(opts.busContention >= 0 && opts.busContention <= kMaxBusContention))
+    return "--bus-contention=" + std::to_string(opts.busContention) +
+           " is out of range; expected 0 to " +
+           std::to_string(static_cast<int>(kMaxBusContention)) + " cycles";
+  return std::nullopt;
+}
+
+/// Both cores, once set up for --cores=2.
+struct TwoCores {
+  std::unique_ptr<Profiler> core1;
+  Sse200 system;
+};
+
+/// Sets up core 1 (region vmcu_worker()) and the SSE-200 shared by it and
+/// `core0`. On failure returns the message.
+std::optional<std::string> setUpCore1(const ProfOptions &opts,
+                                      const Board &board, const Image &image,
+                                      Semihosting &host,
+                                      const SharedMemory &memory,
+                                      Profiler &core0, TwoCores &cores) {
+  cores.core1 = std::make_unique<Profiler>(image, host, opts.maxInstructions,
+                                           opts.wholeProgram, kWorkerSymbol);
+  if (auto error = cores.core1->setUp(board, memory))
+    return "core 1: " + *error;
+  auto units =
+      static_cast<uint32_t>(std::lround(opts.busContention * kContentionScale));
+  if (auto error = core0.attach(cores.system, *cores.core1, 0, units, memory))
+    return error;
+  return cores.core1->attach(cores.system, core0, 1, units, memory);
+}
+
+/// Runs both cores until one exits through semihosting: the one whose
+/// clock is behind (core 0 on a tie) runs `quantum` cycles at a time; core
+/// 1 starts, at the cycle core 0 released it, from the vector table at
+/// INITSVTOR1. On failure returns the message.
+std::optional<std::string> runTwoCores(const Image &image, Profiler &core0,
+                                       TwoCores &cores, uint64_t quantum) {
+  Profiler &core1 = *cores.core1;
+  const Sse200 &sse = cores.system;
+  if (auto error = core0.reset(image.lookup(kFlashStartSymbol).value_or(0), 0))
+    return "core 0: " + *error;
+  while (!core0.hasExited() && !core1.hasExited()) {
+    if (sse.releaseCycle && !core1.hasStarted())
+      if (auto error =
+              core1.reset(sse.initSvtor1 & kVtorMask, *sse.releaseCycle))
+        return "core 1: " + *error + " (INITSVTOR1)";
+    bool second = core1.hasStarted() && core1.clock() < core0.clock();
+    if (auto error = (second ? core1 : core0).runFor(quantum))
+      return (second ? "core 1: " : "core 0: ") + *error;
+  }
+  return std::nullopt;
+}
+
+/// The ELF, the input bytes, and the memory the ELF is loaded into.
+struct Program {
+  std::unique_ptr<llvm::MemoryBuffer> elfBuffer, inputBuffer;
+  Image image;
+  SharedMemory memory;
+};
+
+/// Reads the ELF and the input and loads the ELF's segments. On failure
+/// returns the message.
+std::optional<std::string> loadProgram(const ProfOptions &opts,
+                                       const Board &board, Program &program) {
+  if (auto error = readFile(opts.elf, "", program.elfBuffer))
+    return error;
+  if (auto error =
+          readImage(opts.elf, program.elfBuffer->getBuffer(), program.image))
+    return error;
+  if (auto error = readFile(opts.input, "input file ", program.inputBuffer))
+    return error;
+  if (auto error = allocateMemory(board, program.image, program.memory))
+    return error;
+  return loadSegments(program.image, program.memory);
+}
+
 int runMain(int argc, char **argv) {
   ProfOptions opts;
   cl::HideUnrelatedOptions(opts.category);
@@ -1102,30 +1555,36 @@ int runMain(int argc, char **argv) {
   if (!board)
     return fail("unknown --cpu '" + opts.cpu +
                 "'; expected cortex-m4 or cortex-m33");
-  std::unique_ptr<llvm::MemoryBuffer> elfBuffer, inputBuffer;
-  Image image;
-  if (auto error = readFile(opts.elf, "", elfBuffer))
+  if (auto error = checkCoreOptions(opts))
     return fail(*error);
-  if (auto error = readImage(opts.elf, elfBuffer->getBuffer(), image))
+  Program program;
+  if (auto error = loadProgram(opts, *board, program))
     return fail(*error);
-  if (auto error = readFile(opts.input, "input file ", inputBuffer))
-    return fail(*error);
-  StringRef inputBytes = inputBuffer->getBuffer();
+  const Image &image = program.image;
+  const SharedMemory &memory = program.memory;
+  StringRef inputBytes = program.inputBuffer->getBuffer();
 
   Semihosting host = makeHost(opts.elf, inputBytes);
   Profiler profiler(image, host, opts.maxInstructions, opts.wholeProgram);
   profiler.countPcs = opts.hot > 0;
   profiler.trackStack = opts.stack;
-  if (auto error = profiler.setUp(*board))
+  if (auto error = profiler.setUp(*board, memory))
     return fail(*error);
+  TwoCores cores;
+  if (opts.cores == 2)
+    if (auto error =
+            setUpCore1(opts, *board, image, host, memory, profiler, cores))
+      return fail(*error);
   if (auto error = checkInputSize(image, opts.input, inputBytes.size()))
     return fail(*error);
-  if (auto error = profiler.run()) {
+  auto error = cores.core1 ? runTwoCores(image, profiler, cores, opts.quantum)
+                           : profiler.run();
+  if (error) {
     printConsole(host.console(), /*all=*/true);
     return fail(*error);
   }
 
-  printResults(opts, *board, image, profiler, host);
+  printResults(opts, *board, image, profiler, cores.core1.get(), host);
   if (auto error = checkCompletion(opts, profiler, host.exitStatus()))
     return fail(*error);
   if (!opts.output.empty())

@@ -23,6 +23,10 @@
  *      VMCU_RT_EXIT_INVOKE_FAILED (1); VMCU_RT_EXIT_IO (2) for file errors,
  *      VMCU_RT_EXIT_STACK (4) if the stack was exhausted, and
  *      VMCU_RT_EXIT_FAULT (3) from the fault handler.
+ *
+ * Built with -DVMCU_HARNESS_CORES=2 for a model compiled with --cores=2
+ * on the mps2-an521 layout (Arm SSE-200, two Cortex-M33), main() first
+ * releases the second core, which calls vmcu_worker() in a loop.
  *===----------------------------------------------------------------------===*/
 
 #include "vmcu_model_api.h"
@@ -104,8 +108,53 @@ __attribute__((noinline)) static void write_outputs(const char *path) {
     io_error("cannot write output file", path);
 }
 
+#if defined(VMCU_HARNESS_CORES) && VMCU_HARNESS_CORES == 2
+/* SSE-200 system control (secure alias; Arm CoreLink SSE-200 TRM, system
+ * control registers): core 1 starts from the vector table at INITSVTOR1
+ * once bit 1 of CPUWAIT is cleared (test/Runtime/second-core.test). */
+#define SSE200_INITSVTOR1 0x50021114u
+#define SSE200_CPUWAIT 0x50021118u
+#define SSE200_CPUWAIT_CPU1 2u
+#define SSE200_REG(addr) (*(volatile uint32_t *)(addr))
+/* Core 1's stack, and its vector table: 16 system and 140 external
+ * vectors (QEMU's SSE-200 NVIC), aligned to a power of two at least its
+ * size, as VTOR needs. */
+#define CORE1_STACK_WORDS 1024u
+#define CORE1_VECTORS (16 + 140)
+#define CORE1_VECTOR_ALIGN 1024
+
+static uint64_t core1_stack[CORE1_STACK_WORDS / 2];
+
+__attribute__((noreturn)) static void core1_reset(void) {
+  for (;;)
+    vmcu_worker();
+}
+
+static void core1_fault(void) {
+  vmcu_rt_print("vmcu: error: fault on core 1\n");
+  vmcu_rt_exit(VMCU_RT_EXIT_FAULT);
+}
+
+typedef void (*core1_vector_t)(void);
+__attribute__((aligned(CORE1_VECTOR_ALIGN), used)) static const core1_vector_t
+    core1_vectors[CORE1_VECTORS] = {
+        [0] = (core1_vector_t)(core1_stack + CORE1_STACK_WORDS / 2),
+        [1] = (core1_vector_t)core1_reset,
+        [2 ... CORE1_VECTORS - 1] = core1_fault,
+};
+
+static void start_core1(void) {
+  SSE200_REG(SSE200_INITSVTOR1) = (uint32_t)(uintptr_t)core1_vectors;
+  __asm volatile("dsb" ::: "memory");
+  SSE200_REG(SSE200_CPUWAIT) &= ~SSE200_CPUWAIT_CPU1;
+}
+#endif
+
 int main(void) {
   char *argv[3] = {0, DEFAULT_INPUT, DEFAULT_OUTPUT};
+#if defined(VMCU_HARNESS_CORES) && VMCU_HARNESS_CORES == 2
+  start_core1();
+#endif
   if (vmcu_rt_get_cmdline(cmdline, sizeof(cmdline)) == 0)
     split(cmdline, argv, 3); /* argv[0] = program (kernel) name */
   const char *in_path = argv[1];

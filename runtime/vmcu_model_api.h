@@ -8,6 +8,10 @@
  *   vmcu_output()  pointer to the int8 output buffer, vmcu_output_bytes long;
  *                  valid after vmcu_invoke() returned 0.
  *   vmcu_invoke()  runs one inference; 0 on success.
+ *   vmcu_worker()  only in a model compiled with --cores=2: the second
+ *                  core's part of one inference. The second core calls it
+ *                  in a loop; each call waits for the next vmcu_invoke()
+ *                  on the first core, and that returns once both finished.
  *   vmcu_arena_bytes  size of the model's tensor arena (its .vmcu_arena
  *                  global), reported by the harness.
  *
@@ -28,6 +32,7 @@ extern "C" {
 int8_t *vmcu_input(void);
 const int8_t *vmcu_output(void);
 int vmcu_invoke(void);
+void vmcu_worker(void);
 
 extern const unsigned vmcu_input_bytes;
 extern const unsigned vmcu_output_bytes;

@@ -7,8 +7,10 @@
 #include "vmcu/Analysis/AccessPattern.h"
 
 #include <algorithm>
+#include <deque>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 using namespace mlir::vmcu::analysis;
 
@@ -242,18 +244,61 @@ void walk(std::vector<FlatNode> &body, std::vector<int64_t> &ivs, Fn &fn) {
   }
 }
 
-/// Calls `fn` on every event of `body`, in execution order.
-template <typename Fn> void walk(const std::vector<Node> &body, Fn &fn) {
+/// A top-level loop whose Frees take effect `delay` iterations late: each
+/// Free issued in iteration k is passed to `fn` at the start of iteration
+/// k + delay, or after the loop.
+template <typename Fn>
+void walkDelayingFrees(FlatNode &loop, int64_t delay, Fn &fn) {
   std::vector<int64_t> ivs;
-  std::vector<FlatNode> flat = flatten(body);
-  walk(flat, ivs, fn);
+  int64_t lo = *loop.constantLower, hi = *loop.constantUpper;
+  // (iteration it takes effect in, address), in issue order.
+  std::deque<std::pair<int64_t, int64_t>> pending;
+  auto issue = [&](AccessKind kind, TensorRole role, int64_t address,
+                   int64_t iteration) {
+    if (kind == AccessKind::Free)
+      pending.emplace_back(iteration + delay, address);
+    else
+      fn(kind, role, address);
+  };
+  int64_t iteration = 0;
+  for (int64_t iv = lo; iv < hi; iv += loop.loop->step, ++iteration) {
+    while (!pending.empty() && pending.front().first <= iteration) {
+      fn(AccessKind::Free, TensorRole::Input, pending.front().second);
+      pending.pop_front();
+    }
+    ivs.assign(1, iv);
+    auto inIteration = [&](AccessKind kind, TensorRole role, int64_t address) {
+      issue(kind, role, address, iteration);
+    };
+    walk(loop.body, ivs, inIteration);
+  }
+  for (const auto &[due, address] : pending)
+    fn(AccessKind::Free, TensorRole::Input, address);
+}
+
+/// Calls `fn` on every event of `pattern`, in execution order, its Frees
+/// delayed by pattern.freeDelay top-level iterations.
+template <typename Fn> void walk(const KernelPattern &pattern, Fn &fn) {
+  std::vector<int64_t> ivs;
+  std::vector<FlatNode> flat = flatten(pattern.body);
+  if (pattern.freeDelay == 0) {
+    walk(flat, ivs, fn);
+    return;
+  }
+  for (FlatNode &node : flat) {
+    if (!node.loop) {
+      fn(node.kind, node.role, evaluate(node.address, ivs));
+      continue;
+    }
+    walkDelayingFrees(node, pattern.freeDelay, fn);
+  }
 }
 
 } // namespace
 
 void mlir::vmcu::analysis::forEachEvent(const KernelPattern &pattern,
                                         const EventCallback &callback) {
-  walk(pattern.body, callback);
+  walk(pattern, callback);
 }
 
 std::vector<Event>
@@ -262,7 +307,7 @@ mlir::vmcu::analysis::collectEvents(const KernelPattern &pattern) {
   auto record = [&](AccessKind kind, TensorRole role, int64_t address) {
     events.push_back(Event{kind, role, address});
   };
-  walk(pattern.body, record);
+  walk(pattern, record);
   return events;
 }
 
@@ -328,6 +373,8 @@ mlir::vmcu::analysis::validateStructure(const KernelPattern &pattern) {
   if (pattern.inputSegments < 0 || pattern.outputSegments < 0 ||
       pattern.workspaceSegments < 0)
     return std::string("negative tensor size");
+  if (pattern.freeDelay < 0)
+    return std::string("negative free delay");
   return checkStructure(pattern.body, 0);
 }
 
@@ -375,6 +422,6 @@ mlir::vmcu::analysis::validate(const KernelPattern &pattern) {
   if (auto error = validateStructure(pattern))
     return error;
   EventChecker check(pattern);
-  walk(pattern.body, check);
+  walk(pattern, check);
   return check.error();
 }

@@ -75,6 +75,9 @@ static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
   tile.int8WeightKernels.assign(io.int8WeightKernels.begin(),
                                 io.int8WeightKernels.end());
   pm.addPass(createVMCUTilePass(tile));
+  VMCUSplitKernelsPassOptions split;
+  split.cores = flags.cores;
+  pm.addPass(createVMCUSplitKernelsPass(split));
   VMCUSolveOffsetsPassOptions solve;
   solve.maxArenaKb = flags.ramKb;
   solve.memoryReport = io.memoryReport;
@@ -120,6 +123,9 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm, const CompileFlags &flags,
   pm.addPass(createLowerAffinePass());
   if (flags.ringCheck)
     pm.addPass(createVMCUInsertRingChecksPass());
+  VMCUDistributeKernelsPassOptions distribute;
+  distribute.cores = flags.cores;
+  pm.addPass(createVMCUDistributeKernelsPass(distribute));
   pm.addPass(createVMCUOutlineKernelsPass());
   addLLVMLoweringPasses(pm, flags);
 }

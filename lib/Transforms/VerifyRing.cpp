@@ -14,7 +14,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/Matchers.h"
+#include "vmcu/Dialect/VMCU/IR/ModelABI.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <deque>
+#include <limits>
 
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUVERIFYRINGPASS
@@ -68,6 +72,18 @@ private:
   DenseMap<Value, int64_t> ivs;
   /// Enclosing loops, outermost first, for the error message.
   SmallVector<affine::AffineForOp> loops;
+  /// A free of a split kernel, applied at the start of iteration `due`.
+  struct PendingFree {
+    int64_t due;
+    Operation *op;
+    int64_t first, last;
+    int tensor;
+  };
+
+  /// In a kernel split between cores: the top-level loop's iteration count
+  /// so far, and the frees that apply late.
+  std::optional<int64_t> splitIteration;
+  std::deque<PendingFree> pendingFrees;
 
   FailureOr<int64_t> eval(Value v) {
     if (auto it = ivs.find(v); it != ivs.end())
@@ -179,14 +195,50 @@ private:
                     /*lower=*/false);
     if (failed(lb) || failed(ub))
       return failure();
+    // A top-level loop of a kernel split between cores delays its frees.
+    bool split = kernel.getCores() && loops.empty();
     loops.push_back(loop);
-    for (int64_t i = *lb; i < *ub; i += loop.getStepAsInt()) {
+    int64_t iteration = 0;
+    for (int64_t i = *lb; i < *ub; i += loop.getStepAsInt(), ++iteration) {
       ivs[loop.getInductionVar()] = i;
+      if (split) {
+        splitIteration = iteration;
+        if (failed(applyFreesDueBy(iteration)))
+          return failure();
+      }
       if (failed(runBlock(*loop.getBody())))
+        return failure();
+    }
+    if (split) {
+      splitIteration.reset();
+      if (failed(applyFreesDueBy(std::numeric_limits<int64_t>::max())))
         return failure();
     }
     loops.pop_back();
     ivs.erase(loop.getInductionVar());
+    return success();
+  }
+
+  /// Applies the pending frees due by `iteration`: their units die.
+  LogicalResult applyFreesDueBy(int64_t iteration) {
+    while (!pendingFrees.empty() && pendingFrees.front().due <= iteration) {
+      PendingFree free = pendingFrees.front();
+      pendingFrees.pop_front();
+      for (int64_t u = free.first; u <= free.last; ++u) {
+        int &owner = state.owner[u % state.units];
+        if (owner != free.tensor) {
+          InFlightDiagnostic diag = kernel.emitError(llvm::formatv(
+              "vmcu-verify-ring: kernel '{0}' frees pool unit {1} for tensor "
+              "'{2}' {3} iterations late (two cores), but it holds {4}",
+              kernel.getSymName(), u % state.units,
+              state.tensors[free.tensor].getName(), core_split::kSplitFreeDelay,
+              state.ownerName(owner)));
+          diag.attachNote(free.op->getLoc()) << "the free";
+          return diag;
+        }
+        owner = kDead;
+      }
+    }
     return success();
   }
 
@@ -309,6 +361,12 @@ private:
                                 what, bytes, start,
                                 state.tensors[*tensor].getName(), state.units));
     int64_t first = start + byteOffset / state.unitBytes;
+    if (kind == Kind::Free && splitIteration) {
+      // Two cores: the free applies kSplitFreeDelay iterations late.
+      pendingFrees.push_back({*splitIteration + core_split::kSplitFreeDelay, op,
+                              first, end, *tensor});
+      return success();
+    }
     for (int64_t u = first; u <= end; ++u) {
       int64_t slot = u % state.units;
       int &owner = state.owner[slot];

@@ -91,6 +91,13 @@ struct KernelPattern {
   int64_t outputSegments = 0;
   int64_t workspaceSegments = 0;
   std::vector<Node> body;
+  /// Iterations of its top-level loop by which each Free inside that loop
+  /// takes effect late: a Free issued in iteration k applies at the start
+  /// of iteration k + freeDelay, or after the loop. Two cores that take
+  /// the loop's iterations in turn, each waiting until the other is at
+  /// most freeDelay - 1 iterations behind, may store over a segment only
+  /// then (vmcu-split-kernels). 0: one core, Frees apply where they are.
+  int64_t freeDelay = 0;
 };
 
 /// Number of segments of `role` in `pattern`.

@@ -38,6 +38,7 @@ struct CompileFlags {
   bool widenWeights = true;
   bool verifyRing = true;
   bool ringCheck = false;
+  unsigned cores = 1;
   std::string arenaSection = model_abi::kArenaSection.str();
   std::string weightsSection;
 
@@ -96,6 +97,14 @@ struct CompileFlags {
     binder.option("weights-section", weightsSection,
                   "Linker section of the model's weights and other constant "
                   "tables, e.g. for external flash (default: .rodata)");
+    binder.option(
+        "cores", cores,
+        "Cores one inference runs on: 1 (default) or 2. With 2, the object "
+        "also defines `void vmcu_worker(void)`, which the second core calls "
+        "for each inference while the first calls vmcu_invoke(); the layers "
+        "whose iterations are independent are split between the cores, "
+        "where that does not grow the arena, and the others run on the "
+        "first core");
     binder.option(
         "ring-check", ringCheck,
         "Instrument every ring access with a call into the runtime's "

@@ -241,6 +241,31 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
   ];
 }
 
+def VMCUSplitKernelsPass : Pass<"vmcu-split-kernels", "ModuleOp"> {
+  let summary = "Mark the kernels two cores can share, where the arena "
+                "allows";
+  let description = [{
+    With `cores=2`, sets `cores = 2` on each `vmcu.kernel` whose top-level
+    `affine.for` holds every ring load and store, runs at least 4
+    iterations and carries no state from one iteration to the next but the
+    ring (every schedule but a line buffer's). Core c then runs its
+    iterations c, c + 2, ... and waits, before iteration i, until the other
+    core has finished iteration i - 3 (`vmcu-distribute-kernels` emits
+    that). The offset solver and `vmcu-verify-ring` apply such a kernel's
+    frees two iterations late, as the other core may still be reading
+    them; a kernel is marked only if its footprint that way stays within
+    the largest one-core footprint of the model, so the arena does not
+    grow. `cores=1` (default) marks nothing.
+
+    Runs after `vmcu-tile`, before `vmcu-solve-offsets`.
+  }];
+  let dependentDialects = ["::mlir::vmcu::VMCUDialect"];
+  let options = [
+    Option<"cores", "cores", "int64_t", "1",
+           "Cores one inference runs on: 1 or 2">,
+  ];
+}
+
 def VMCUSolveOffsetsPass : Pass<"vmcu-solve-offsets", "ModuleOp"> {
   let summary = "Place every tensor in the segment pool with the exact offset solver";
   let description = [{
@@ -397,6 +422,36 @@ def VMCUInsertRingChecksPass : Pass<"vmcu-insert-ring-checks", "ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def VMCUDistributeKernelsPass
+    : Pass<"vmcu-distribute-kernels", "ModuleOp"> {
+  let summary = "Run the model on two cores: vmcu_invoke and vmcu_worker";
+  let description = [{
+    With `cores=2`, the body of `vmcu_invoke` becomes a private function
+    `vmcu_run(core, epoch_base)` that both cores run:
+    - a kernel marked `cores = 2` (`vmcu-split-kernels`) runs the
+      iterations c, c + 2, ... of its top-level `scf.for` on core c; before
+      iteration i (counted from 0) a core waits (`vmcu.sync_wait`) until
+      the other has published (`vmcu.sync_set`) that it finished iteration
+      i - 3, and after it publishes i;
+    - any other kernel runs on core 0 only;
+    - both cores meet at a barrier after each split kernel and before the
+      first split kernel after unsplit ones.
+    `vmcu_invoke()` (core 0) starts an inference: it advances the epoch
+    the worker waits for, then runs `vmcu_run(0, ...)`; `vmcu_worker()`
+    (core 1) waits for the next epoch and runs `vmcu_run(1, ...)`. The
+    published values grow with the epoch, so no counter is ever reset.
+    Runs after `lower-affine` and before `vmcu-outline-kernels`.
+    `cores=1` (default) changes nothing.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+  let options = [
+    Option<"cores", "cores", "int64_t", "1",
+           "Cores one inference runs on: 1 or 2">,
+  ];
 }
 
 def VMCUOutlineKernelsPass : Pass<"vmcu-outline-kernels", "ModuleOp"> {

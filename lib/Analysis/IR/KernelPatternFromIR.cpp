@@ -8,6 +8,8 @@
 
 #include "vmcu/Analysis/KernelPatternFromIR.h"
 
+#include "vmcu/Dialect/VMCU/IR/ModelABI.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
@@ -27,6 +29,8 @@ public:
   FailureOr<an::KernelPattern> read() {
     an::KernelPattern pattern;
     pattern.name = kernel.getSymName().str();
+    if (kernel.getCores())
+      pattern.freeDelay = core_split::kSplitFreeDelay;
     auto sizeOf = [](Value base) {
       return static_cast<int64_t>(
           base.getDefiningOp<TensorBaseOp>().getSegments());

@@ -22,6 +22,10 @@ void populateRingToLLVMPatterns(const LLVMTypeConverter &converter,
 void populateMicroKernelToLLVMPatterns(const LLVMTypeConverter &converter,
                                        RewritePatternSet &patterns);
 
+/// sync_set, sync_read and sync_wait (two cores).
+void populateSyncToLLVMPatterns(const LLVMTypeConverter &converter,
+                                RewritePatternSet &patterns);
+
 } // namespace vmcu::detail
 } // namespace mlir
 

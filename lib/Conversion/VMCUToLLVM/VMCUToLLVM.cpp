@@ -44,6 +44,7 @@ void mlir::vmcu::populateVMCUToLLVMConversionPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
   detail::populateRingToLLVMPatterns(converter, patterns);
   detail::populateMicroKernelToLLVMPatterns(converter, patterns);
+  detail::populateSyncToLLVMPatterns(converter, patterns);
 }
 
 //===----------------------------------------------------------------------===//

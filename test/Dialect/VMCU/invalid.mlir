@@ -1410,3 +1410,50 @@ func.func @batch_matmul_zero_point(%a: tensor<2x4x8xi8>, %b: tensor<2x8x2xi8>) -
   %y = vmcu.batch_matmul %a, %b {lhs_zp = 0 : i32, rhs_zp = 200 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<2x4x8xi8>, tensor<2x8x2xi8>) -> tensor<2x4x2xi8>
   return %y : tensor<2x4x2xi8>
 }
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>) {
+  %x = vmcu.tensor_base %p {name = "x", segments = 2} : !vmcu.pool<segments = 4, segment_bytes = 8>
+  %y = vmcu.tensor_base %p {name = "y", segments = 2} : !vmcu.pool<segments = 4, segment_bytes = 8>
+  // expected-error @+1 {{cores must be 2, got 3}}
+  vmcu.kernel "k" ins(%x) outs(%y) attributes {cores = 3 : i64} {
+  }
+  return
+}
+
+// -----
+
+// A split kernel's stores all sit in one top-level loop, whose iterations
+// the cores take in turn: a store after it has no core to run on.
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>, %v: vector<8xi8>) {
+  %x = vmcu.tensor_base %p {name = "x", segments = 2} : !vmcu.pool<segments = 4, segment_bytes = 8>
+  %y = vmcu.tensor_base %p {name = "y", segments = 2} : !vmcu.pool<segments = 4, segment_bytes = 8>
+  // expected-error @+1 {{split between cores needs one top-level loop holding every ring load and store}}
+  vmcu.kernel "k" ins(%x) outs(%y) attributes {cores = 2 : i64} {
+    affine.for %i = 0 to 1 {
+      %s = affine.apply affine_map<(d0)[s0] -> (d0 + s0)>(%i)[%y]
+      vmcu.ring_store %v, %p[%s] : vector<8xi8>, !vmcu.pool<segments = 4, segment_bytes = 8>
+    }
+    vmcu.ring_store %v, %p[%y] : vector<8xi8>, !vmcu.pool<segments = 4, segment_bytes = 8>
+  }
+  return
+}
+
+// -----
+
+func.func @f(%v: i32) {
+  %slot = arith.constant 6 : index
+  // expected-error @+1 {{slot must be in [0, 6), got 6}}
+  vmcu.sync_set %slot, %v
+  return
+}
+
+// -----
+
+func.func @f(%v: i32) {
+  %slot = arith.constant -1 : index
+  // expected-error @+1 {{slot must be in [0, 6), got -1}}
+  vmcu.sync_wait %slot, %v
+  return
+}

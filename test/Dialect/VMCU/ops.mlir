@@ -270,3 +270,14 @@ func.func @requant_block(%o: memref<16xi8>, %t: memref<24xi32>, %i: index, %a: i
   vmcu.requant_block %a, %a, %a, %a into %o[%i] table %t[%i] {pixels = 2 : i64, out_stride = 8 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<16xi8>, memref<24xi32>
   return
 }
+
+// CHECK-LABEL: func.func @sync_ops
+// CHECK: %[[E:.*]] = vmcu.sync_read %{{.*}}
+// CHECK: vmcu.sync_set %{{.*}}, %[[E]]
+// CHECK: vmcu.sync_wait %{{.*}}, %[[E]]
+func.func @sync_ops(%slot: index) {
+  %e = vmcu.sync_read %slot
+  vmcu.sync_set %slot, %e
+  vmcu.sync_wait %slot, %e
+  return
+}

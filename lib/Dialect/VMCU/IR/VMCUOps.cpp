@@ -12,6 +12,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/MathExtras.h"
@@ -100,6 +101,37 @@ LogicalResult TensorBaseOp::verify() {
   return success();
 }
 
+/// The top-level op of `kernel`'s body that holds `op`.
+static Operation *topLevelAncestor(KernelOp kernel, Operation *op) {
+  return kernel.getBody().front().findAncestorOpInBlock(*op);
+}
+
+/// A kernel split between cores (`cores`): the split count, and one
+/// top-level loop holding every ring load, view and store, whose iterations
+/// the cores take in turn.
+static LogicalResult verifyCoreSplit(KernelOp kernel) {
+  std::optional<int64_t> cores = kernel.getCores();
+  if (!cores)
+    return success();
+  if (*cores != core_split::kSplitCores)
+    return kernel.emitOpError("cores must be ")
+           << core_split::kSplitCores << ", got " << *cores;
+  Operation *loop = nullptr;
+  WalkResult walk = kernel.getBody().walk([&](Operation *op) {
+    if (!isa<RingLoadOp, RingViewOp, RingStoreOp>(op))
+      return WalkResult::advance();
+    Operation *top = topLevelAncestor(kernel, op);
+    if (loop && top != loop)
+      return WalkResult::interrupt();
+    loop = top;
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted() || (loop && !isa<LoopLikeOpInterface>(loop)))
+    return kernel.emitOpError("split between cores needs one top-level loop "
+                              "holding every ring load and store");
+  return success();
+}
+
 LogicalResult KernelOp::verify() {
   auto isBase = [](Value v) { return v.getDefiningOp<TensorBaseOp>(); };
   for (Value v : getInputs())
@@ -111,12 +143,28 @@ LogicalResult KernelOp::verify() {
     return emitOpError("workspace must be a vmcu.tensor_base value");
   if (llvm::is_contained(getInputs(), getOutput()))
     return emitOpError("output must be a different tensor from its inputs");
-  return success();
+  return verifyCoreSplit(*this);
 }
 
 // -zp for an int8 zero point lies in [-127, 128]; this keeps x + x_offset
 // within int16 for every int8 x, as SXTAB16's 16-bit lanes need.
 static constexpr int64_t kMaxDotOffset = 128;
+
+/// A constant sync slot must name one of core_split's words.
+static LogicalResult verifySyncSlot(Operation *op, Value slot) {
+  APInt value;
+  if (!matchPattern(slot, m_ConstantInt(&value)))
+    return success();
+  int64_t index = value.getSExtValue();
+  if (index < 0 || index >= core_split::kSyncSlots)
+    return op->emitOpError("slot must be in [0, ")
+           << core_split::kSyncSlots << "), got " << index;
+  return success();
+}
+
+LogicalResult SyncSetOp::verify() { return verifySyncSlot(*this, getSlot()); }
+LogicalResult SyncWaitOp::verify() { return verifySyncSlot(*this, getSlot()); }
+LogicalResult SyncReadOp::verify() { return verifySyncSlot(*this, getSlot()); }
 
 LogicalResult DotOp::verify() {
   int64_t off = static_cast<int32_t>(getXOffset());

@@ -49,7 +49,37 @@ inline constexpr llvm::StringLiteral kIOInput = "input";
 /// absent for 0.
 inline constexpr llvm::StringLiteral kIOIndexAttrName = "vmcu.io_index";
 inline constexpr llvm::StringLiteral kIOOutput = "output";
+/// `void vmcu_worker(void)`, only with cores = 2: the second core's part
+/// of one inference; vmcu_invoke() on the first core returns once both
+/// have finished.
+inline constexpr llvm::StringLiteral kWorkerFn = "vmcu_worker";
 } // namespace model_abi
+
+/// How two cores share a kernel the split marks (`cores` = kSplitCores on
+/// vmcu.kernel): core c runs the iterations i = c, c + 2, ... of its
+/// top-level loop, and before iteration i waits until the other core has
+/// finished iteration i - kSplitFreeDelay - 1. A store in iteration i is
+/// then ordered after every load of iterations <= i - kSplitFreeDelay, so
+/// the offset solver and the verifier apply each free kSplitFreeDelay
+/// iterations late (KernelPattern::freeDelay).
+namespace core_split {
+inline constexpr int64_t kSplitCores = 2;
+inline constexpr int64_t kSplitFreeDelay = 2;
+/// The words the cores synchronize through: `i32 vmcu_sync[kSyncSlots]`
+/// (zero at reset), each written by one core. kEpochSlot: the inference
+/// core 0 started; kWorkerEpochSlot: the last one core 1 joined; kDoneSlot
+/// + c: core c's progress in the current split kernel; kArriveSlot + c:
+/// the barriers core c reached.
+inline constexpr llvm::StringLiteral kSyncWords = "vmcu_sync";
+inline constexpr int64_t kEpochSlot = 0;
+inline constexpr int64_t kWorkerEpochSlot = 1;
+inline constexpr int64_t kDoneSlot = 2;
+inline constexpr int64_t kArriveSlot = 4;
+inline constexpr int64_t kSyncSlots = 6;
+/// `vmcu_wait_sync(i32 *word, i32 target)`: the spin of vmcu.sync_wait,
+/// a function of its own so that profilers count the waiting.
+inline constexpr llvm::StringLiteral kWaitFn = "vmcu_wait_sync";
+} // namespace core_split
 
 /// The runtime's ring-safety checker (runtime/vmcu_ring_check.h mirrors
 /// these), called by models lowered with `ring-check`. Every argument is an

@@ -160,6 +160,62 @@ def VMCU_FreeOp : VMCU_Op<"free"> {
   let hasVerifier = 1;
 }
 
+def VMCU_SyncSetOp : VMCU_Op<"sync_set"> {
+  let summary = "Publish a counter to the other core (store-release)";
+  let description = [{
+    Stores `value` into word `slot` of the model's two-core synchronization
+    words (`vmcu_sync`, core_split in ModelABI.h), with release ordering:
+    every load and store before it is visible to a core that sees the
+    value. Emitted by `vmcu-distribute-kernels`; each slot has one writer.
+
+    Example:
+
+    ```mlir
+    vmcu.sync_set %slot, %value
+    ```
+  }];
+  let arguments = (ins Index:$slot, I32:$value);
+  let assemblyFormat = "$slot `,` $value attr-dict";
+  let hasVerifier = 1;
+}
+
+def VMCU_SyncReadOp : VMCU_Op<"sync_read"> {
+  let summary = "Read a two-core counter (load-acquire)";
+  let description = [{
+    Loads word `slot` of `vmcu_sync` with acquire ordering.
+
+    Example:
+
+    ```mlir
+    %epoch = vmcu.sync_read %slot
+    ```
+  }];
+  let arguments = (ins Index:$slot);
+  let results = (outs I32:$value);
+  let assemblyFormat = "$slot attr-dict";
+  let hasVerifier = 1;
+}
+
+def VMCU_SyncWaitOp : VMCU_Op<"sync_wait"> {
+  let summary = "Wait until the other core's counter reaches a value "
+                "(load-acquire)";
+  let description = [{
+    Spins until word `slot` of `vmcu_sync`, minus `target`, is non-negative
+    as an int32 (so the counters may wrap), with acquire ordering: no load
+    or store after it happens before the value was seen. Lowered to a call
+    of the model's `vmcu_wait_sync`, where profilers see the wait.
+
+    Example:
+
+    ```mlir
+    vmcu.sync_wait %slot, %target
+    ```
+  }];
+  let arguments = (ins Index:$slot, I32:$target);
+  let assemblyFormat = "$slot `,` $target attr-dict";
+  let hasVerifier = 1;
+}
+
 def VMCU_TensorBaseOp : VMCU_Op<"tensor_base", [Pure]> {
   let summary = "Base segment address of one tensor placed in the pool";
   let description = [{
@@ -215,7 +271,10 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
     `estimated_cycles` and `stack_bytes` (its stack buffers as the schedule
     chooser estimates them, a stem's line buffer included; set by
     `vmcu-tile`), `distance` and `footprint`
-    (set by `vmcu-solve-offsets`, in the kernel's segments).
+    (set by `vmcu-solve-offsets`, in the kernel's segments), and `cores`
+    (set by `vmcu-split-kernels`: 2 when two cores take the iterations of
+    the top-level loop that holds every ring load and store in turn; see
+    ModelABI.h's core_split).
 
     Example:
 
@@ -241,7 +300,10 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
                        // Set by vmcu-solve-offsets: b_In - b_Out and the
                        // footprint, both in the kernel's segments.
                        OptionalAttr<I64Attr>:$distance,
-                       OptionalAttr<VMCU_NonNegativeI64Attr>:$footprint);
+                       OptionalAttr<VMCU_NonNegativeI64Attr>:$footprint,
+                       // Set by vmcu-split-kernels: 2 when two cores take
+                       // the iterations of its top-level loop in turn.
+                       OptionalAttr<I64Attr>:$cores);
   let regions = (region SizedRegion<1>:$body);
   let builders = [
     // A kernel without the pass-set facts (they are set later).
@@ -252,7 +314,7 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
             /*tensor_level_bytes=*/nullptr, /*schedule=*/nullptr,
             /*macs=*/nullptr, /*executed_macs=*/nullptr,
             /*estimated_cycles=*/nullptr, /*stack_bytes=*/nullptr,
-            /*distance=*/nullptr, /*footprint=*/nullptr);
+            /*distance=*/nullptr, /*footprint=*/nullptr, /*cores=*/nullptr);
     }]>,
   ];
   let assemblyFormat = [{

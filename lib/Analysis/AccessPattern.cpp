@@ -244,40 +244,127 @@ void walk(std::vector<FlatNode> &body, std::vector<int64_t> &ivs, Fn &fn) {
   }
 }
 
-/// A top-level loop whose Frees take effect `delay` iterations late: each
-/// Free issued in iteration k is passed to `fn` at the start of iteration
-/// k + delay, or after the loop.
-template <typename Fn>
-void walkDelayingFrees(FlatNode &loop, int64_t delay, Fn &fn) {
-  std::vector<int64_t> ivs;
-  int64_t lo = *loop.constantLower, hi = *loop.constantUpper;
-  // (iteration it takes effect in, address), in issue order.
-  std::deque<std::pair<int64_t, int64_t>> pending;
-  auto issue = [&](AccessKind kind, TensorRole role, int64_t address,
-                   int64_t iteration) {
-    if (kind == AccessKind::Free)
-      pending.emplace_back(iteration + delay, address);
-    else
-      fn(kind, role, address);
-  };
-  int64_t iteration = 0;
-  for (int64_t iv = lo; iv < hi; iv += loop.loop->step, ++iteration) {
+/// Whether `node` or a node inside it loads or stores.
+bool loadsOrStores(const FlatNode &node) {
+  if (!node.loop)
+    return node.kind != AccessKind::Free;
+  return std::any_of(node.body.begin(), node.body.end(), loadsOrStores);
+}
+
+/// The walk of a pattern with KernelPattern::freeDelay: each Free issued in
+/// split iteration k reaches `fn` at the start of iteration k + delay, or
+/// at the end of the split loop, the first top-level loop that loads or
+/// stores. A split iteration is one iteration of a top-level loop up to the
+/// split loop or, with splitDepth 2, of the loop inside the split loop that
+/// loads and stores (row by row, the iterations counted across rows). A
+/// Free outside those belongs to the iteration last started; after the
+/// split loop, Frees apply where they are.
+template <typename Fn> class DelayedFreeWalk {
+public:
+  DelayedFreeWalk(const KernelPattern &pattern, Fn &fn)
+      : delay(pattern.freeDelay), depth(pattern.splitDepth), fn(fn) {}
+
+  void run(std::vector<FlatNode> &body) {
+    for (FlatNode &node : body) {
+      if (!node.loop) {
+        issue(node.kind, node.role, evaluate(node.address, ivs));
+        continue;
+      }
+      bool split = !splitDone && loadsOrStores(node);
+      runTopLevelLoop(node, split);
+      // After the split loop both cores meet: its frees all apply, and
+      // the rest of the kernel runs on one core.
+      splitDone |= split;
+      if (split)
+        flushPending();
+    }
+    flushPending();
+  }
+
+private:
+  void flushPending() {
+    for (const auto &[due, address] : pending)
+      fn(AccessKind::Free, TensorRole::Input, address);
+    pending.clear();
+  }
+
+  void runTopLevelLoop(FlatNode &loop, bool split) {
+    bool twoLevels = depth == 2 && split;
+    for (int64_t iv = *loop.constantLower; iv < *loop.constantUpper;
+         iv += loop.loop->step) {
+      ivs.assign(1, iv);
+      if (!twoLevels) {
+        if (depth == 1 && !splitDone)
+          startIteration();
+        walk(loop.body, ivs, *this);
+        continue;
+      }
+      for (FlatNode &node : loop.body)
+        if (node.loop && loadsOrStores(node))
+          runInnerLoop(node);
+        else
+          walkOne(node);
+    }
+  }
+
+  void runInnerLoop(FlatNode &loop) {
+    int64_t lo = lowerBound(loop.loop->lower, ivs);
+    int64_t hi = upperBound(loop.loop->upper, ivs);
+    for (int64_t iv = lo; iv < hi; iv += loop.loop->step) {
+      startIteration();
+      ivs.resize(1);
+      ivs.push_back(iv);
+      walk(loop.body, ivs, *this);
+    }
+    ivs.resize(1);
+  }
+
+  /// One node of a top-level loop's body (ivs = its iv).
+  void walkOne(FlatNode &node) {
+    if (!node.loop) {
+      issue(node.kind, node.role, evaluate(node.address, ivs));
+      return;
+    }
+    std::vector<FlatNode> one(1, node);
+    walk(one, ivs, *this);
+  }
+
+  void startIteration() {
+    ++iteration;
     while (!pending.empty() && pending.front().first <= iteration) {
       fn(AccessKind::Free, TensorRole::Input, pending.front().second);
       pending.pop_front();
     }
-    ivs.assign(1, iv);
-    auto inIteration = [&](AccessKind kind, TensorRole role, int64_t address) {
-      issue(kind, role, address, iteration);
-    };
-    walk(loop.body, ivs, inIteration);
   }
-  for (const auto &[due, address] : pending)
-    fn(AccessKind::Free, TensorRole::Input, address);
-}
+
+public:
+  /// An event of the pattern, as walk() reports it.
+  void operator()(AccessKind kind, TensorRole role, int64_t address) {
+    issue(kind, role, address);
+  }
+
+private:
+  void issue(AccessKind kind, TensorRole role, int64_t address) {
+    if (kind == AccessKind::Free && !splitDone)
+      pending.emplace_back(iteration + delay, address);
+    else
+      fn(kind, role, address);
+  }
+
+  int64_t delay, depth;
+  Fn &fn;
+  std::vector<int64_t> ivs;
+  /// The split iteration last started (-1: none yet).
+  int64_t iteration = -1;
+  /// Whether the split loop (the first top-level loop that loads or
+  /// stores) has finished.
+  bool splitDone = false;
+  /// (iteration it takes effect in, address), in issue order.
+  std::deque<std::pair<int64_t, int64_t>> pending;
+};
 
 /// Calls `fn` on every event of `pattern`, in execution order, its Frees
-/// delayed by pattern.freeDelay top-level iterations.
+/// delayed by pattern.freeDelay split iterations.
 template <typename Fn> void walk(const KernelPattern &pattern, Fn &fn) {
   std::vector<int64_t> ivs;
   std::vector<FlatNode> flat = flatten(pattern.body);
@@ -285,13 +372,7 @@ template <typename Fn> void walk(const KernelPattern &pattern, Fn &fn) {
     walk(flat, ivs, fn);
     return;
   }
-  for (FlatNode &node : flat) {
-    if (!node.loop) {
-      fn(node.kind, node.role, evaluate(node.address, ivs));
-      continue;
-    }
-    walkDelayingFrees(node, pattern.freeDelay, fn);
-  }
+  DelayedFreeWalk<Fn>(pattern, fn).run(flat);
 }
 
 } // namespace
@@ -375,6 +456,9 @@ mlir::vmcu::analysis::validateStructure(const KernelPattern &pattern) {
     return std::string("negative tensor size");
   if (pattern.freeDelay < 0)
     return std::string("negative free delay");
+  if (pattern.splitDepth != 1 && pattern.splitDepth != 2)
+    return "split depth " + std::to_string(pattern.splitDepth) +
+           " is neither 1 nor 2";
   return checkStructure(pattern.body, 0);
 }
 

@@ -77,6 +77,7 @@ static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
   pm.addPass(createVMCUTilePass(tile));
   VMCUSplitKernelsPassOptions split;
   split.cores = flags.cores;
+  split.ramKb = flags.ramKb;
   pm.addPass(createVMCUSplitKernelsPass(split));
   VMCUSolveOffsetsPassOptions solve;
   solve.maxArenaKb = flags.ramKb;

@@ -67,22 +67,32 @@ struct SyncBuilder {
   }
 };
 
-/// The top-level scf.for of a split kernel (the one holding its ring
-/// stores).
-scf::ForOp splitLoop(KernelOp kernel) {
-  for (Operation &op : kernel.getBody().front())
-    if (auto loop = dyn_cast<scf::ForOp>(op))
-      if (loop->walk([](RingStoreOp) { return WalkResult::interrupt(); })
-              .wasInterrupted())
-        return loop;
+/// Whether `op` holds a ring load, view or store.
+bool accessesRing(Operation *op) {
+  return op
+      ->walk([](Operation *inner) {
+        return isa<RingLoadOp, RingViewOp, RingStoreOp>(inner)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// The first op of `block` that accesses the ring, if it is an scf.for.
+scf::ForOp firstAccessLoop(Block &block) {
+  for (Operation &op : block)
+    if (accessesRing(&op))
+      return dyn_cast<scf::ForOp>(op);
   return nullptr;
 }
 
-/// Core c runs the iterations c, c + 2, ... of `loop`; before iteration k
-/// (counted from 0) it waits for the other core's k - kWaitLag, after it
-/// publishes k (as doneOffset + k + 1). Returns the trip count.
-FailureOr<int64_t> distributeLoop(scf::ForOp loop, SyncBuilder &sync,
-                                  int64_t doneOffset) {
+/// A loop with constant bounds and step.
+struct ConstantLoop {
+  scf::ForOp loop;
+  int64_t lb, step, trips;
+};
+
+FailureOr<ConstantLoop> constantLoop(scf::ForOp loop) {
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
   std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
@@ -90,22 +100,41 @@ FailureOr<int64_t> distributeLoop(scf::ForOp loop, SyncBuilder &sync,
     return loop.emitOpError("vmcu-distribute-kernels: a split kernel's loop "
                             "needs constant bounds and a positive step");
   int64_t trips = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
-  OpBuilder &b = sync.b;
-  b.setInsertionPoint(loop);
-  Value first = arith::AddIOp::create(
-      b, loop.getLoc(), loop.getLowerBound(),
-      arith::MulIOp::create(b, loop.getLoc(), sync.core, loop.getStep()));
-  Value twice = sync.index(2 * *step);
-  loop.getLowerBoundMutable().assign(first);
-  loop.getStepMutable().assign(twice);
+  return ConstantLoop{loop, *lb, *step, trips};
+}
 
-  // k = (i - lb) / step.
-  b.setInsertionPointToStart(loop.getBody());
+/// Core c runs the split iterations k = c, c + 2, ... of `split.loop`,
+/// whose iteration j is split iteration rowBase + j (rowBase: the
+/// iterations of earlier rows, with split_depth 2; else none). Before
+/// iteration k it waits for the other core's k - kWaitLag; after, it
+/// publishes k (as doneOffset + k + 1).
+void distributeLoop(const ConstantLoop &split, SyncBuilder &sync,
+                    int64_t doneOffset, Value rowBase) {
+  scf::ForOp loop = split.loop;
+  OpBuilder &b = sync.b;
   Location loc = loop.getLoc();
-  Value k = arith::DivUIOp::create(
-      b, loc,
-      arith::SubIOp::create(b, loc, loop.getInductionVar(), sync.index(*lb)),
-      sync.index(*step));
+  b.setInsertionPoint(loop);
+  // The core's first j: (core + rowBase) mod 2.
+  Value parity = sync.core;
+  if (rowBase)
+    parity = arith::RemUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, sync.core, rowBase),
+        sync.index(kSplitCores));
+  Value first = arith::AddIOp::create(
+      b, loc, loop.getLowerBound(),
+      arith::MulIOp::create(b, loc, parity, loop.getStep()));
+  loop.getLowerBoundMutable().assign(first);
+  loop.getStepMutable().assign(sync.index(kSplitCores * split.step));
+
+  // k = rowBase + (i - lb) / step.
+  b.setInsertionPointToStart(loop.getBody());
+  Value k = arith::DivUIOp::create(b, loc,
+                                   arith::SubIOp::create(b, loc,
+                                                         loop.getInductionVar(),
+                                                         sync.index(split.lb)),
+                                   sync.index(split.step));
+  if (rowBase)
+    k = arith::AddIOp::create(b, loc, rowBase, k);
   Value mustWait = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, k,
                                          sync.index(kWaitLag));
   auto ifWait = scf::IfOp::create(b, loc, mustWait, /*withElse=*/false);
@@ -116,7 +145,42 @@ FailureOr<int64_t> distributeLoop(scf::ForOp loop, SyncBuilder &sync,
   b.setInsertionPoint(loop.getBody()->getTerminator());
   SyncSetOp::create(b, loc, sync.mySlot(kDoneSlot),
                     sync.counter(doneOffset + 1, k));
-  return trips;
+}
+
+/// Distributes a split kernel's iterations; returns how many there are.
+FailureOr<int64_t> distributeKernel(KernelOp kernel, SyncBuilder &sync,
+                                    int64_t doneOffset) {
+  scf::ForOp top = firstAccessLoop(kernel.getBody().front());
+  if (!top)
+    return kernel.emitOpError("vmcu-distribute-kernels: a split kernel "
+                              "needs a top-level scf.for before its other "
+                              "ring accesses");
+  FailureOr<ConstantLoop> rows = constantLoop(top);
+  if (failed(rows))
+    return failure();
+  if (kernel.getSplitDepth().value_or(1) == 1) {
+    distributeLoop(*rows, sync, doneOffset, /*rowBase=*/Value());
+    return rows->trips;
+  }
+  scf::ForOp inner = firstAccessLoop(*top.getBody());
+  if (!inner)
+    return kernel.emitOpError("vmcu-distribute-kernels: split_depth 2 "
+                              "needs a loop with the stores in each row");
+  FailureOr<ConstantLoop> pixels = constantLoop(inner);
+  if (failed(pixels))
+    return failure();
+  // rowBase = (row - lb) / step * pixels per row.
+  OpBuilder &b = sync.b;
+  Location loc = top.getLoc();
+  b.setInsertionPoint(inner);
+  Value row = arith::DivUIOp::create(
+      b, loc,
+      arith::SubIOp::create(b, loc, top.getInductionVar(),
+                            sync.index(rows->lb)),
+      sync.index(rows->step));
+  Value rowBase = arith::MulIOp::create(b, loc, row, sync.index(pixels->trips));
+  distributeLoop(*pixels, sync, doneOffset, rowBase);
+  return rows->trips * pixels->trips;
 }
 
 /// Runs `kernel` on core 0 only.
@@ -127,6 +191,26 @@ void runOnFirstCore(KernelOp kernel, SyncBuilder &sync) {
       b, kernel.getLoc(), arith::CmpIPredicate::eq, sync.core, sync.index(0));
   auto ifFirst = scf::IfOp::create(b, kernel.getLoc(), isFirst, false);
   kernel->moveBefore(ifFirst.thenBlock()->getTerminator());
+}
+
+/// The ring accesses after a split kernel's split loop (a remainder of
+/// its pixels) run on core 0 once both cores have finished the loop.
+void runTailOnFirstCore(KernelOp kernel, SyncBuilder &sync, int64_t &barriers) {
+  Block &body = kernel.getBody().front();
+  scf::ForOp loop = firstAccessLoop(body);
+  SmallVector<Operation *> tail;
+  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
+    tail.push_back(op);
+  if (llvm::none_of(tail, accessesRing))
+    return;
+  sync.b.setInsertionPointAfter(loop);
+  sync.barrier(++barriers);
+  Value isFirst =
+      arith::CmpIOp::create(sync.b, kernel.getLoc(), arith::CmpIPredicate::eq,
+                            sync.core, sync.index(0));
+  auto ifFirst = scf::IfOp::create(sync.b, kernel.getLoc(), isFirst, false);
+  for (Operation *op : tail)
+    op->moveBefore(ifFirst.thenBlock()->getTerminator());
 }
 
 /// Distributes the kernels of `run`; returns the span of values one
@@ -148,13 +232,10 @@ FailureOr<int64_t> distributeKernels(func::FuncOp run, SyncBuilder &sync) {
       previousSplit = false;
       continue;
     }
-    scf::ForOp loop = splitLoop(kernel);
-    if (!loop)
-      return kernel.emitOpError("vmcu-distribute-kernels: a split kernel "
-                                "needs a top-level scf.for with its stores");
-    FailureOr<int64_t> trips = distributeLoop(loop, sync, doneOffset);
+    FailureOr<int64_t> trips = distributeKernel(kernel, sync, doneOffset);
     if (failed(trips))
       return failure();
+    runTailOnFirstCore(kernel, sync, barriers);
     doneOffset += *trips + 1;
     sync.b.setInsertionPointAfter(kernel);
     sync.barrier(++barriers);

@@ -5,8 +5,8 @@
 // (vmcu-distribute-kernels emits that and the waits). The other core may
 // still be one iteration behind, so each free applies two iterations late
 // in the offset solver (core_split in ModelABI.h); a kernel is split only
-// where that keeps its footprint within the model's largest one-core
-// footprint, so the arena does not grow.
+// where that keeps its footprint within `max-growth-percent` more than
+// the model's largest one-core footprint (and within `ram-kb`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +16,7 @@
 #include "vmcu/Analysis/KernelPatternFromIR.h"
 #include "vmcu/Analysis/OffsetSolver.h"
 #include "vmcu/Dialect/VMCU/IR/ModelABI.h"
+#include "vmcu/Support/Units.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 
@@ -41,32 +42,57 @@ bool hasIndependentIterations(KernelOp kernel) {
   return schedule.has_value();
 }
 
-/// The top-level affine.for holding every ring load and store of `kernel`,
-/// if there is one.
-affine::AffineForOp splitLoop(KernelOp kernel) {
-  Operation *loop = nullptr;
-  bool single = true;
-  kernel.getBody().walk([&](Operation *op) {
-    if (!isa<RingLoadOp, RingViewOp, RingStoreOp>(op))
-      return;
-    Operation *top = kernel.getBody().front().findAncestorOpInBlock(*op);
-    single &= !loop || loop == top;
-    loop = top;
-  });
-  return single ? dyn_cast_or_null<affine::AffineForOp>(loop) : nullptr;
+/// Whether `op` holds a ring load, view or store.
+bool accessesRing(Operation *op) {
+  return op
+      ->walk([](Operation *inner) {
+        return isa<RingLoadOp, RingViewOp, RingStoreOp>(inner)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
-/// The loop's trip count when its bounds are constants.
-std::optional<int64_t> tripCount(affine::AffineForOp loop) {
-  if (!loop.hasConstantBounds())
-    return std::nullopt;
+/// The first op of `block` that accesses the ring, if it is an affine.for
+/// with constant bounds and, when `sole`, no later op accesses the ring.
+affine::AffineForOp accessLoop(Block &block, bool sole) {
+  Operation *first = nullptr;
+  for (Operation &op : block) {
+    if (!accessesRing(&op))
+      continue;
+    if (first && sole)
+      return nullptr;
+    first = first ? first : &op;
+  }
+  auto loop = dyn_cast_or_null<affine::AffineForOp>(first);
+  return loop && loop.hasConstantBounds() ? loop : nullptr;
+}
+
+int64_t tripCount(affine::AffineForOp loop) {
   int64_t span = loop.getConstantUpperBound() - loop.getConstantLowerBound();
   return span <= 0 ? 0 : (span + loop.getStepAsInt() - 1) / loop.getStepAsInt();
 }
 
-/// The kernel's footprint in bytes with frees applied `freeDelay`
-/// iterations late, over each of its ring inputs (the largest).
-FailureOr<int64_t> footprintBytes(KernelOp kernel, int64_t freeDelay) {
+/// The split iterations of `kernel` at split_depth `depth` (0 when it has
+/// no such loop): those of its first top-level loop that accesses the ring
+/// (ring accesses after it run on one core), or with depth 2 those of the
+/// one loop inside it that does, over all rows.
+int64_t splitIterations(KernelOp kernel, int64_t depth) {
+  affine::AffineForOp rows =
+      accessLoop(kernel.getBody().front(), /*sole=*/false);
+  if (!rows)
+    return 0;
+  if (depth == 1)
+    return tripCount(rows);
+  affine::AffineForOp pixels = accessLoop(*rows.getBody(), /*sole=*/true);
+  return pixels ? tripCount(rows) * tripCount(pixels) : 0;
+}
+
+/// The kernel's footprint in bytes with frees applied `freeDelay` split
+/// iterations (at `depth`) late, over each of its ring inputs (the
+/// largest).
+FailureOr<int64_t> footprintBytes(KernelOp kernel, int64_t freeDelay,
+                                  int64_t depth) {
   int64_t segmentBytes = static_cast<int64_t>(*kernel.getSegmentBytes());
   int64_t largest = 0;
   for (unsigned input = 0; input < kernel.getInputs().size(); ++input) {
@@ -75,6 +101,7 @@ FailureOr<int64_t> footprintBytes(KernelOp kernel, int64_t freeDelay) {
     if (failed(pattern))
       return failure();
     pattern->freeDelay = freeDelay;
+    pattern->splitDepth = depth;
     if (auto error = analysis::validate(*pattern))
       return kernel.emitOpError("vmcu-split-kernels: ") << *error;
     largest =
@@ -101,31 +128,63 @@ struct VMCUSplitKernelsPass
     WalkResult walk = getOperation().walk([&](KernelOp kernel) {
       if (!kernel.getSegmentBytes() || kernel.getInputs().empty())
         return WalkResult::advance();
-      FailureOr<int64_t> oneCore = footprintBytes(kernel, 0);
+      FailureOr<int64_t> oneCore = footprintBytes(kernel, 0, 1);
       if (failed(oneCore))
         return WalkResult::interrupt();
       peakBytes = std::max(peakBytes, *oneCore);
-      affine::AffineForOp loop = splitLoop(kernel);
-      std::optional<int64_t> trips = loop ? tripCount(loop) : std::nullopt;
-      if (hasIndependentIterations(kernel) && trips &&
-          *trips >= kMinSplitIterations)
+      if (hasIndependentIterations(kernel))
         candidates.push_back(kernel);
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())
       return signalPassFailure();
-    for (KernelOp kernel : candidates) {
-      FailureOr<int64_t> split =
-          footprintBytes(kernel, core_split::kSplitFreeDelay);
-      if (failed(split))
+    int64_t limitBytes = footprintLimit(peakBytes);
+    for (KernelOp kernel : candidates)
+      if (failed(split(kernel, limitBytes)))
         return signalPassFailure();
-      if (*split <= peakBytes)
-        kernel.setCores(core_split::kSplitCores);
-    }
   }
 
+  /// Marks `kernel` split at the first depth, in order of preference, that
+  /// has enough iterations and keeps its footprint within `limitBytes`:
+  /// rows when there are enough of them to balance the cores, else the
+  /// pixels of each row.
+  LogicalResult split(KernelOp kernel, int64_t limitBytes) {
+    int64_t rows = splitIterations(kernel, 1);
+    SmallVector<int64_t, 2> depths = {1, core_split::kMaxSplitDepth};
+    if (rows < kBalancedSplitIterations)
+      std::swap(depths[0], depths[1]);
+    for (int64_t depth : depths) {
+      if (splitIterations(kernel, depth) < kMinSplitIterations)
+        continue;
+      FailureOr<int64_t> bytes =
+          footprintBytes(kernel, core_split::kSplitFreeDelay, depth);
+      if (failed(bytes))
+        return failure();
+      if (*bytes > limitBytes)
+        continue;
+      kernel.setCores(core_split::kSplitCores);
+      if (depth != 1)
+        kernel.setSplitDepth(depth);
+      return success();
+    }
+    return success();
+  }
+
+  /// The largest footprint a split kernel may have: the one-core peak plus
+  /// max-growth-percent, and at most ram-kb (when set).
+  int64_t footprintLimit(int64_t peakBytes) const {
+    int64_t limit = peakBytes + peakBytes * maxGrowthPercent / kPercent;
+    if (ramKb > 0)
+      limit = std::min(limit, std::max(peakBytes, ramKb * kBytesPerKiB));
+    return limit;
+  }
+
+  static constexpr int64_t kPercent = 100;
   /// Fewer iterations leave a core idle for most of the kernel.
   static constexpr int64_t kMinSplitIterations = 4;
+  /// Rows enough that an odd count idles a core for at most 1/16 of the
+  /// kernel; with fewer, each row's pixels are split instead.
+  static constexpr int64_t kBalancedSplitIterations = 16;
 };
 
 } // namespace

@@ -61,7 +61,15 @@ public:
     });
   }
 
-  LogicalResult run() { return runBlock(kernel.getBody().front()); }
+  LogicalResult run() {
+    // A kernel split between cores applies its frees late (KernelPattern's
+    // freeDelay): count its split iterations from -1 (none started).
+    if (kernel.getCores())
+      splitIteration = -1;
+    if (failed(runBlock(kernel.getBody().front())))
+      return failure();
+    return applyFreesDueBy(std::numeric_limits<int64_t>::max());
+  }
 
 private:
   KernelOp kernel;
@@ -80,8 +88,8 @@ private:
     int tensor;
   };
 
-  /// In a kernel split between cores: the top-level loop's iteration count
-  /// so far, and the frees that apply late.
+  /// In a kernel split between cores: the split iteration last started,
+  /// and the frees that apply late.
   std::optional<int64_t> splitIteration;
   std::deque<PendingFree> pendingFrees;
 
@@ -195,21 +203,20 @@ private:
                     /*lower=*/false);
     if (failed(lb) || failed(ub))
       return failure();
-    // A top-level loop of a kernel split between cores delays its frees.
-    bool split = kernel.getCores() && loops.empty();
+    // Each iteration of a split loop starts a split iteration.
+    bool split = isSplitLoop(loop);
+    bool mainLoop = splitIteration && loops.empty() && accessesRing(loop);
     loops.push_back(loop);
-    int64_t iteration = 0;
-    for (int64_t i = *lb; i < *ub; i += loop.getStepAsInt(), ++iteration) {
+    for (int64_t i = *lb; i < *ub; i += loop.getStepAsInt()) {
       ivs[loop.getInductionVar()] = i;
-      if (split) {
-        splitIteration = iteration;
-        if (failed(applyFreesDueBy(iteration)))
-          return failure();
-      }
+      if (split && failed(applyFreesDueBy(++*splitIteration)))
+        return failure();
       if (failed(runBlock(*loop.getBody())))
         return failure();
     }
-    if (split) {
+    // After the split kernel's main loop both cores meet: its frees all
+    // apply, and the rest runs on one core.
+    if (mainLoop) {
       splitIteration.reset();
       if (failed(applyFreesDueBy(std::numeric_limits<int64_t>::max())))
         return failure();
@@ -217,6 +224,29 @@ private:
     loops.pop_back();
     ivs.erase(loop.getInductionVar());
     return success();
+  }
+
+  /// Whether `op` holds ring loads, views or stores.
+  static bool accessesRing(Operation *op) {
+    return op
+        ->walk([](Operation *inner) {
+          return isa<RingLoadOp, RingStoreOp, RingViewOp>(inner)
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        })
+        .wasInterrupted();
+  }
+
+  /// Whether `loop`'s iterations are a split kernel's split iterations
+  /// (before its main loop, the first top-level loop that accesses the
+  /// ring, has finished): a top-level loop, or with split_depth 2 the loop
+  /// inside the main loop that accesses the ring.
+  bool isSplitLoop(affine::AffineForOp loop) {
+    if (!splitIteration)
+      return false;
+    if (kernel.getSplitDepth().value_or(1) == 1)
+      return loops.empty();
+    return loops.size() == 1 && accessesRing(loop);
   }
 
   /// Applies the pending frees due by `iteration`: their units die.

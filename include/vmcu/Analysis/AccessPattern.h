@@ -91,13 +91,20 @@ struct KernelPattern {
   int64_t outputSegments = 0;
   int64_t workspaceSegments = 0;
   std::vector<Node> body;
-  /// Iterations of its top-level loop by which each Free inside that loop
-  /// takes effect late: a Free issued in iteration k applies at the start
-  /// of iteration k + freeDelay, or after the loop. Two cores that take
-  /// the loop's iterations in turn, each waiting until the other is at
-  /// most freeDelay - 1 iterations behind, may store over a segment only
-  /// then (vmcu-split-kernels). 0: one core, Frees apply where they are.
+  /// Split iterations by which each Free takes effect late: a Free issued
+  /// in iteration k applies at the start of iteration k + freeDelay, or at
+  /// the end of the split loop (the first top-level loop that loads or
+  /// stores; after it, Frees apply where they are). Two cores that take
+  /// the iterations in turn, each waiting until the other is at most
+  /// freeDelay - 1 iterations behind, and meet after the split loop, may
+  /// store over a segment only then (vmcu-split-kernels). 0: one core,
+  /// Frees apply where they are.
   int64_t freeDelay = 0;
+  /// What a split iteration is: 1, one iteration of a top-level loop (up to
+  /// the split loop); 2, one iteration of the loop inside the split loop
+  /// that loads and stores, counted across the rows (a Free outside it
+  /// belongs to the iteration last started).
+  int64_t splitDepth = 1;
 };
 
 /// Number of segments of `role` in `pattern`.

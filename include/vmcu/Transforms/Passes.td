@@ -254,8 +254,9 @@ def VMCUSplitKernelsPass : Pass<"vmcu-split-kernels", "ModuleOp"> {
     that). The offset solver and `vmcu-verify-ring` apply such a kernel's
     frees two iterations late, as the other core may still be reading
     them; a kernel is marked only if its footprint that way stays within
-    the largest one-core footprint of the model, so the arena does not
-    grow. `cores=1` (default) marks nothing.
+    `max-growth-percent` (default 10) more than the largest one-core
+    footprint of the model, and within `ram-kb` when it is set, so the
+    arena grows by that much at most. `cores=1` (default) marks nothing.
 
     Runs after `vmcu-tile`, before `vmcu-solve-offsets`.
   }];
@@ -263,6 +264,12 @@ def VMCUSplitKernelsPass : Pass<"vmcu-split-kernels", "ModuleOp"> {
   let options = [
     Option<"cores", "cores", "int64_t", "1",
            "Cores one inference runs on: 1 or 2">,
+    Option<"maxGrowthPercent", "max-growth-percent", "int64_t", "10",
+           "How much larger than the one-core plan's largest kernel "
+           "footprint a split kernel's may be, in percent">,
+    Option<"ramKb", "ram-kb", "int64_t", "0",
+           "SRAM budget in KiB (as the pipeline's ram-kb); no split kernel's "
+           "footprint exceeds it (0: no budget)">,
   ];
 }
 

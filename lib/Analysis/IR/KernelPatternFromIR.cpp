@@ -29,8 +29,10 @@ public:
   FailureOr<an::KernelPattern> read() {
     an::KernelPattern pattern;
     pattern.name = kernel.getSymName().str();
-    if (kernel.getCores())
+    if (kernel.getCores()) {
       pattern.freeDelay = core_split::kSplitFreeDelay;
+      pattern.splitDepth = kernel.getSplitDepth().value_or(1);
+    }
     auto sizeOf = [](Value base) {
       return static_cast<int64_t>(
           base.getDefiningOp<TensorBaseOp>().getSegments());

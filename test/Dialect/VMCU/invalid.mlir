@@ -1424,18 +1424,46 @@ func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>) {
 
 // -----
 
-// A split kernel's stores all sit in one top-level loop, whose iterations
-// the cores take in turn: a store after it has no core to run on.
+// The cores take the iterations of the first top-level loop that accesses
+// the ring in turn: a store before it has no core to run on.
 func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>, %v: vector<8xi8>) {
   %x = vmcu.tensor_base %p {name = "x", segments = 2} : !vmcu.pool<segments = 4, segment_bytes = 8>
   %y = vmcu.tensor_base %p {name = "y", segments = 2} : !vmcu.pool<segments = 4, segment_bytes = 8>
-  // expected-error @+1 {{split between cores needs one top-level loop holding every ring load and store}}
+  // expected-error @+1 {{split between cores needs a top-level loop before any other ring load or store}}
   vmcu.kernel "k" ins(%x) outs(%y) attributes {cores = 2 : i64} {
+    vmcu.ring_store %v, %p[%y] : vector<8xi8>, !vmcu.pool<segments = 4, segment_bytes = 8>
     affine.for %i = 0 to 1 {
       %s = affine.apply affine_map<(d0)[s0] -> (d0 + s0)>(%i)[%y]
       vmcu.ring_store %v, %p[%s] : vector<8xi8>, !vmcu.pool<segments = 4, segment_bytes = 8>
     }
-    vmcu.ring_store %v, %p[%y] : vector<8xi8>, !vmcu.pool<segments = 4, segment_bytes = 8>
+  }
+  return
+}
+
+// -----
+
+// split_depth 2 takes the pixels of each row in turn: one loop in the row
+// holds them.
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>, %v: vector<8xi8>) {
+  %x = vmcu.tensor_base %p {name = "x", segments = 2} : !vmcu.pool<segments = 4, segment_bytes = 8>
+  %y = vmcu.tensor_base %p {name = "y", segments = 2} : !vmcu.pool<segments = 4, segment_bytes = 8>
+  // expected-error @+1 {{split_depth 2 needs one loop inside the split loop holding its ring loads and stores}}
+  vmcu.kernel "k" ins(%x) outs(%y) attributes {cores = 2 : i64, split_depth = 2 : i64} {
+    affine.for %i = 0 to 2 {
+      %s = affine.apply affine_map<(d0)[s0] -> (d0 + s0)>(%i)[%y]
+      vmcu.ring_store %v, %p[%s] : vector<8xi8>, !vmcu.pool<segments = 4, segment_bytes = 8>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>) {
+  %x = vmcu.tensor_base %p {name = "x", segments = 2} : !vmcu.pool<segments = 4, segment_bytes = 8>
+  %y = vmcu.tensor_base %p {name = "y", segments = 2} : !vmcu.pool<segments = 4, segment_bytes = 8>
+  // expected-error @+1 {{split_depth needs cores}}
+  vmcu.kernel "k" ins(%x) outs(%y) attributes {split_depth = 2 : i64} {
   }
   return
 }

@@ -101,34 +101,64 @@ LogicalResult TensorBaseOp::verify() {
   return success();
 }
 
-/// The top-level op of `kernel`'s body that holds `op`.
-static Operation *topLevelAncestor(KernelOp kernel, Operation *op) {
-  return kernel.getBody().front().findAncestorOpInBlock(*op);
+/// The op of `block` that holds every ring load, view and store under
+/// `region`, if one op does.
+static FailureOr<Operation *> soleRingAccessHolder(Region &region,
+                                                   Block &block) {
+  Operation *holder = nullptr;
+  WalkResult walk = region.walk([&](Operation *op) {
+    if (!isa<RingLoadOp, RingViewOp, RingStoreOp>(op))
+      return WalkResult::advance();
+    Operation *ancestor = block.findAncestorOpInBlock(*op);
+    if (holder && ancestor != holder)
+      return WalkResult::interrupt();
+    holder = ancestor;
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return holder;
 }
 
-/// A kernel split between cores (`cores`): the split count, and one
-/// top-level loop holding every ring load, view and store, whose iterations
-/// the cores take in turn.
+/// The first op of `block` that holds a ring load, view or store.
+static Operation *firstRingAccessHolder(Block &block) {
+  for (Operation &op : block)
+    if (op.walk([](Operation *inner) {
+            return isa<RingLoadOp, RingViewOp, RingStoreOp>(inner)
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          }).wasInterrupted())
+      return &op;
+  return nullptr;
+}
+
+/// A kernel split between cores (`cores`): the split count, and a
+/// top-level loop before any other ring load, view or store, whose
+/// iterations the cores take in turn (with `split_depth` 2, those of the
+/// one loop inside it that holds its ring accesses).
 static LogicalResult verifyCoreSplit(KernelOp kernel) {
   std::optional<int64_t> cores = kernel.getCores();
+  std::optional<int64_t> depth = kernel.getSplitDepth();
   if (!cores)
-    return success();
+    return depth ? kernel.emitOpError("split_depth needs cores") : success();
   if (*cores != core_split::kSplitCores)
     return kernel.emitOpError("cores must be ")
            << core_split::kSplitCores << ", got " << *cores;
-  Operation *loop = nullptr;
-  WalkResult walk = kernel.getBody().walk([&](Operation *op) {
-    if (!isa<RingLoadOp, RingViewOp, RingStoreOp>(op))
-      return WalkResult::advance();
-    Operation *top = topLevelAncestor(kernel, op);
-    if (loop && top != loop)
-      return WalkResult::interrupt();
-    loop = top;
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted() || (loop && !isa<LoopLikeOpInterface>(loop)))
-    return kernel.emitOpError("split between cores needs one top-level loop "
-                              "holding every ring load and store");
+  if (depth && *depth != 1 && *depth != core_split::kMaxSplitDepth)
+    return kernel.emitOpError("split_depth must be 1 or ")
+           << core_split::kMaxSplitDepth << ", got " << *depth;
+  Operation *loop = firstRingAccessHolder(kernel.getBody().front());
+  if (loop && !isa<LoopLikeOpInterface>(loop))
+    return kernel.emitOpError("split between cores needs a top-level loop "
+                              "before any other ring load or store");
+  if (!depth || *depth == 1 || !loop)
+    return success();
+  FailureOr<Operation *> inner =
+      soleRingAccessHolder(loop->getRegion(0), loop->getRegion(0).front());
+  if (failed(inner) || !*inner || !isa<LoopLikeOpInterface>(*inner))
+    return kernel.emitOpError("split_depth 2 needs one loop inside the "
+                              "split loop holding its ring loads and "
+                              "stores");
   return success();
 }
 

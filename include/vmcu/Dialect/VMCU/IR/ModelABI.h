@@ -65,6 +65,9 @@ inline constexpr llvm::StringLiteral kWorkerFn = "vmcu_worker";
 namespace core_split {
 inline constexpr int64_t kSplitCores = 2;
 inline constexpr int64_t kSplitFreeDelay = 2;
+/// split_depth 2: the iterations are those of the loop inside the
+/// top-level loop (its rows' pixels), counted across rows.
+inline constexpr int64_t kMaxSplitDepth = 2;
 /// The words the cores synchronize through: `i32 vmcu_sync[kSyncSlots]`
 /// (zero at reset), each written by one core. kEpochSlot: the inference
 /// core 0 started; kWorkerEpochSlot: the last one core 1 joined; kDoneSlot

@@ -274,7 +274,8 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
     (set by `vmcu-solve-offsets`, in the kernel's segments), and `cores`
     (set by `vmcu-split-kernels`: 2 when two cores take the iterations of
     the top-level loop that holds every ring load and store in turn; see
-    ModelABI.h's core_split).
+    ModelABI.h's core_split) with `split_depth` 2 when the iterations are
+    those of the one loop inside it that holds them, counted across rows.
 
     Example:
 
@@ -302,8 +303,11 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
                        OptionalAttr<I64Attr>:$distance,
                        OptionalAttr<VMCU_NonNegativeI64Attr>:$footprint,
                        // Set by vmcu-split-kernels: 2 when two cores take
-                       // the iterations of its top-level loop in turn.
-                       OptionalAttr<I64Attr>:$cores);
+                       // its iterations in turn, and whether an iteration
+                       // is one of the top-level loop (1, default) or of
+                       // the loop inside it (2).
+                       OptionalAttr<I64Attr>:$cores,
+                       OptionalAttr<I64Attr>:$split_depth);
   let regions = (region SizedRegion<1>:$body);
   let builders = [
     // A kernel without the pass-set facts (they are set later).
@@ -314,7 +318,8 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
             /*tensor_level_bytes=*/nullptr, /*schedule=*/nullptr,
             /*macs=*/nullptr, /*executed_macs=*/nullptr,
             /*estimated_cycles=*/nullptr, /*stack_bytes=*/nullptr,
-            /*distance=*/nullptr, /*footprint=*/nullptr, /*cores=*/nullptr);
+            /*distance=*/nullptr, /*footprint=*/nullptr, /*cores=*/nullptr,
+            /*split_depth=*/nullptr);
     }]>,
   ];
   let assemblyFormat = [{

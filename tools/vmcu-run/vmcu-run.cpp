@@ -91,6 +91,16 @@ constexpr Board kBoards[] = {
      kMps2FlashBytes, kMps2RamBytes, kIoTKitSystickHz},
 };
 
+/// --cores=2: the SSE-200 pair (two Cortex-M33, the an505 memory map).
+/// QEMU 7.2 models its core 0 without the DSP extension, so the run is
+/// vmcu-prof --cores=2's (two emulated M33 with DSP over shared memory).
+constexpr Board kTwoCoreBoard = {TargetCpu::CortexM33,   "mps2-an521",
+                                 "boards/mps2-an521.ld", kMps2FlashBytes,
+                                 kMps2RamBytes,          kIoTKitSystickHz};
+constexpr llvm::StringLiteral kProfName = "vmcu-prof";
+/// The harness's define that releases core 1 into vmcu_worker().
+constexpr llvm::StringLiteral kHarnessTwoCoresDefine = "-DVMCU_HARNESS_CORES=2";
+
 /// What GNU ld prints when a section does not fit its memory region.
 constexpr llvm::StringLiteral kLinkerOverflowMessage = "overflowed by";
 /// What it prints when the RAM region is the one that does not fit.
@@ -514,6 +524,8 @@ buildLinkCommand(const RunOptions &opts, const Board &board, StringRef cpu,
                    std::to_string(model.arenaBytes) + "u");
   if (opts.icount)
     link.push_back(kHarnessVtimeDefine.str());
+  if (flags.cores == core_split::kSplitCores)
+    link.push_back(kHarnessTwoCoresDefine.str());
   link.push_back("-DVMCU_RT_CORE_CLOCK_HZ=" + std::to_string(board.systickHz) +
                  "u");
   link.insert(link.end(), {files.object, "-lm", "-o", files.elf});
@@ -594,6 +606,50 @@ static LogicalResult runOnBoard(const RunOptions &opts, const Board &board,
   return failure();
 }
 
+/// --cores=2: runs the ELF under `vmcu-prof --cores=2` (found next to this
+/// executable, else on PATH) and prints its line as the summary.
+static LogicalResult runOnTwoCores(const RunOptions &opts, const char *argv0,
+                                   const WorkFiles &files,
+                                   const ObjectFlash &flash,
+                                   const CompiledModel &model) {
+  static int anchor;
+  llvm::SmallString<256> prof(
+      path::parent_path(fs::getMainExecutable(argv0, &anchor)));
+  path::append(prof, kProfName);
+  std::optional<std::string> tool = fs::can_execute(prof)
+                                        ? std::optional(prof.str().str())
+                                        : findTool("", kProfName);
+  if (!tool) {
+    fail("--cores=2 runs on vmcu-prof, which is not built here (it needs "
+         "libunicorn and libcapstone)");
+    return failure();
+  }
+  std::vector<std::string> run = {*tool,       files.elf, "--cpu=cortex-m33",
+                                  "--cores=2", "--input", files.in,
+                                  "--output",  files.out};
+  std::string error;
+  int rc = execute(*tool, run, files.console, opts.timeout, error);
+  auto log = llvm::MemoryBuffer::getFile(files.console);
+  llvm::StringRef console = log ? (*log)->getBuffer() : "";
+  if (rc != 0) {
+    llvm::errs() << console;
+    fail(rc < 0 ? "vmcu-prof did not finish: " + error
+                : "vmcu-prof --cores=2 exited " + Twine(rc));
+    return failure();
+  }
+  SmallVector<llvm::StringRef> lines;
+  console.split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef line : lines)
+    if (line.consume_front("vmcu-prof: cortex-m33 cores=2 "))
+      llvm::outs() << kToolName
+                   << ": cortex-m33 cores=2 arena=" << model.arenaBytes
+                   << " B flash=" << flash.totalBytes() << " B " << line
+                   << "\n";
+    else
+      llvm::errs() << line << "\n";
+  return success();
+}
+
 /// Prints the board's console lines other than the summary to stderr and,
 /// with --icount, takes the instruction count from its vtime line.
 static LogicalResult forwardConsole(llvm::StringRef console, bool icount,
@@ -656,7 +712,12 @@ static int runMain(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, kOverview);
 
   // Everything that can be checked before compiling.
-  const Board &board = lookupBoard(opts.shared.flags.cpu);
+  bool twoCores = opts.shared.flags.cores == core_split::kSplitCores;
+  if (twoCores && opts.shared.flags.cpu != TargetCpu::CortexM33)
+    return fail("--cores=2 runs on two Cortex-M33 (the mps2-an521 layout); "
+                "add --cpu=cortex-m33");
+  const Board &board =
+      twoCores ? kTwoCoreBoard : lookupBoard(opts.shared.flags.cpu);
   StringRef cpu = nameOf(kTargetCpus, opts.shared.flags.cpu);
   Toolchain tools;
   if (failed(findToolchain(opts, argv[0], tools)))
@@ -697,8 +758,16 @@ static int runMain(int argc, char **argv) {
   std::string console;
   BoardSummary summary;
   std::optional<uint64_t> instructions;
-  if (failed(linkModel(linkCommand, board, tools, model, flash, files)) ||
-      failed(runOnBoard(opts, board, tools, files, console, summary)) ||
+  if (failed(linkModel(linkCommand, board, tools, model, flash, files)))
+    return 1;
+  if (twoCores) {
+    if (failed(runOnTwoCores(opts, argv[0], files, flash, model)) ||
+        (!opts.output.empty() &&
+         failed(copyOutput(files.out, opts.output, model.outputBytes))))
+      return 1;
+    return 0;
+  }
+  if (failed(runOnBoard(opts, board, tools, files, console, summary)) ||
       failed(forwardConsole(console, opts.icount, instructions)))
     return 1;
   if (!opts.output.empty() &&

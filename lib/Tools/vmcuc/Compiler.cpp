@@ -121,6 +121,7 @@ static FailureOr<ModelInfo> readModelInfo(ModuleOp module) {
   info.outputBytes = readI32Global(module, model_abi::kOutputBytes);
   info.hasInput = static_cast<bool>(module.lookupSymbol(model_abi::kInputFn));
   info.hasOutput = static_cast<bool>(module.lookupSymbol(model_abi::kOutputFn));
+  info.hasWorker = static_cast<bool>(module.lookupSymbol(model_abi::kWorkerFn));
   info.inputSizes = readI32Array(module, model_abi::kInputSizes);
   info.outputSizes = readI32Array(module, model_abi::kOutputSizes);
   return info;

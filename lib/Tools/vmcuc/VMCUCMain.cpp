@@ -267,7 +267,14 @@ static void printHeader(llvm::raw_ostream &os, const ModelInfo &info,
   os << "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
      << "int8_t *vmcu_input(void);\n"
      << "const int8_t *vmcu_output(void);\n"
-     << "int vmcu_invoke(void);\n\n"
+     << "int vmcu_invoke(void);\n";
+  if (info.hasWorker)
+    os << "/* Compiled with --cores=2: the second core calls vmcu_worker() in "
+          "a loop;\n   each call takes its part of the next vmcu_invoke() on "
+          "the first core,\n   which returns once both have finished. */\n"
+       << "#define VMCU_CORES 2u\n"
+       << "void vmcu_worker(void);\n";
+  os << "\n"
      << "extern const unsigned vmcu_input_bytes;\n"
      << "extern const unsigned vmcu_output_bytes;\n"
      << "extern const unsigned vmcu_arena_bytes;\n\n";

@@ -65,6 +65,8 @@ struct ModelInfo {
   LLVM::GlobalOp arena;
   std::optional<int64_t> arenaBytes, inputBytes, outputBytes;
   bool hasInput = false, hasOutput = false;
+  /// Whether it defines vmcu_worker(), the second core's entry (--cores=2).
+  bool hasWorker = false;
   /// Bytes of every input and output, in order (input and output 0 are
   /// `inputBytes` and `outputBytes`).
   SmallVector<int64_t> inputSizes, outputSizes;

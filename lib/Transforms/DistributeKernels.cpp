@@ -60,10 +60,10 @@ struct SyncBuilder {
   Value otherSlot(int64_t first) {
     return arith::SubIOp::create(b, loc, index(first + 1), core);
   }
-  /// Both cores reach barrier `n` before either goes on.
-  void barrier(int64_t n) {
-    SyncSetOp::create(b, loc, mySlot(kArriveSlot), counter(n));
-    SyncWaitOp::create(b, loc, otherSlot(kArriveSlot), counter(n));
+  /// Both cores reach barrier `n` (+ `extra`) before either goes on.
+  void barrier(int64_t n, Value extra = {}) {
+    SyncSetOp::create(b, loc, mySlot(kArriveSlot), counter(n, extra));
+    SyncWaitOp::create(b, loc, otherSlot(kArriveSlot), counter(n, extra));
   }
 };
 
@@ -147,9 +147,61 @@ void distributeLoop(const ConstantLoop &split, SyncBuilder &sync,
                     sync.counter(doneOffset + 1, k));
 }
 
+/// Core c runs the iterations c, c + 2, ... of `loop`.
+void takeEveryOther(ConstantLoop split, SyncBuilder &sync) {
+  OpBuilder &b = sync.b;
+  scf::ForOp loop = split.loop;
+  Location loc = loop.getLoc();
+  b.setInsertionPoint(loop);
+  Value first = arith::AddIOp::create(
+      b, loc, loop.getLowerBound(),
+      arith::MulIOp::create(b, loc, sync.core, loop.getStep()));
+  loop.getLowerBoundMutable().assign(first);
+  loop.getStepMutable().assign(sync.index(kSplitCores * split.step));
+}
+
+/// A kernel split by phases: in each row, each loop that accesses the ring
+/// (or, when its bounds vary, the loop inside it that does) is shared out
+/// iteration by iteration, and both cores meet after it. Barrier values
+/// from `barriers` + 1 on, one per phase and row; returns how many.
+FailureOr<int64_t> distributePhases(KernelOp kernel, scf::ForOp top,
+                                    const ConstantLoop &rows, SyncBuilder &sync,
+                                    int64_t barriers) {
+  SmallVector<scf::ForOp> phases;
+  for (Operation &op : *top.getBody())
+    if (accessesRing(&op))
+      if (auto phase = dyn_cast<scf::ForOp>(op))
+        phases.push_back(phase);
+  OpBuilder &b = sync.b;
+  Location loc = top.getLoc();
+  b.setInsertionPointToStart(top.getBody());
+  Value row = arith::DivUIOp::create(
+      b, loc,
+      arith::SubIOp::create(b, loc, top.getInductionVar(), sync.index(rows.lb)),
+      sync.index(rows.step));
+  int64_t count = static_cast<int64_t>(phases.size());
+  Value rowBarriers = arith::MulIOp::create(b, loc, row, sync.index(count));
+  for (auto [index, phase] : llvm::enumerate(phases)) {
+    scf::ForOp loop = phase;
+    if (!getConstantIntValue(phase.getLowerBound()) ||
+        !getConstantIntValue(phase.getUpperBound()))
+      loop = firstAccessLoop(*phase.getBody());
+    if (!loop)
+      return kernel.emitOpError("vmcu-distribute-kernels: a phase with "
+                                "varying bounds needs a loop inside");
+    FailureOr<ConstantLoop> target = constantLoop(loop);
+    if (failed(target))
+      return failure();
+    takeEveryOther(*target, sync);
+    b.setInsertionPointAfter(phase);
+    sync.barrier(barriers + 1 + static_cast<int64_t>(index), rowBarriers);
+  }
+  return rows.trips * count;
+}
+
 /// Distributes a split kernel's iterations; returns how many there are.
 FailureOr<int64_t> distributeKernel(KernelOp kernel, SyncBuilder &sync,
-                                    int64_t doneOffset) {
+                                    int64_t doneOffset, int64_t &barriers) {
   scf::ForOp top = firstAccessLoop(kernel.getBody().front());
   if (!top)
     return kernel.emitOpError("vmcu-distribute-kernels: a split kernel "
@@ -158,6 +210,22 @@ FailureOr<int64_t> distributeKernel(KernelOp kernel, SyncBuilder &sync,
   FailureOr<ConstantLoop> rows = constantLoop(top);
   if (failed(rows))
     return failure();
+  if (kernel.getSplitPhases()) {
+    for (Operation &op : kernel.getBody().front()) {
+      auto container = dyn_cast<scf::ForOp>(op);
+      if (!container || !accessesRing(container))
+        continue;
+      FailureOr<ConstantLoop> containerRows = constantLoop(container);
+      if (failed(containerRows))
+        return failure();
+      FailureOr<int64_t> used =
+          distributePhases(kernel, container, *containerRows, sync, barriers);
+      if (failed(used))
+        return failure();
+      barriers += *used;
+    }
+    return 0;
+  }
   if (kernel.getSplitDepth().value_or(1) == 1) {
     distributeLoop(*rows, sync, doneOffset, /*rowBase=*/Value());
     return rows->trips;
@@ -232,10 +300,12 @@ FailureOr<int64_t> distributeKernels(func::FuncOp run, SyncBuilder &sync) {
       previousSplit = false;
       continue;
     }
-    FailureOr<int64_t> trips = distributeKernel(kernel, sync, doneOffset);
+    FailureOr<int64_t> trips =
+        distributeKernel(kernel, sync, doneOffset, barriers);
     if (failed(trips))
       return failure();
-    runTailOnFirstCore(kernel, sync, barriers);
+    if (!kernel.getSplitPhases())
+      runTailOnFirstCore(kernel, sync, barriers);
     doneOffset += *trips + 1;
     sync.b.setInsertionPointAfter(kernel);
     sync.barrier(++barriers);

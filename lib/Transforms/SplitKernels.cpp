@@ -88,6 +88,37 @@ int64_t splitIterations(KernelOp kernel, int64_t depth) {
   return pixels ? tripCount(rows) * tripCount(pixels) : 0;
 }
 
+/// The loops a phased split divides between the cores, one per phase: a
+/// loop that accesses the ring inside a top-level loop (a row of the
+/// line buffer's prologue or of the kernel) is a phase; the phase itself
+/// is divided when its bounds are constants, else the one loop inside it
+/// that accesses the ring. Empty when some ring access fits none of that.
+SmallVector<affine::AffineForOp> phaseLoops(KernelOp kernel) {
+  SmallVector<affine::AffineForOp> targets;
+  for (Operation &top : kernel.getBody().front()) {
+    if (!accessesRing(&top))
+      continue;
+    auto rows = dyn_cast<affine::AffineForOp>(top);
+    if (!rows || !rows.hasConstantBounds())
+      return {};
+    for (Operation &op : *rows.getBody()) {
+      if (!accessesRing(&op))
+        continue;
+      auto phase = dyn_cast<affine::AffineForOp>(op);
+      if (!phase)
+        return {};
+      affine::AffineForOp target =
+          phase.hasConstantBounds()
+              ? phase
+              : accessLoop(*phase.getBody(), /*sole=*/true);
+      if (!target)
+        return {};
+      targets.push_back(target);
+    }
+  }
+  return targets;
+}
+
 /// The kernel's footprint in bytes with frees applied `freeDelay` split
 /// iterations (at `depth`) late, over each of its ring inputs (the
 /// largest).
@@ -134,6 +165,8 @@ struct VMCUSplitKernelsPass
       peakBytes = std::max(peakBytes, *oneCore);
       if (hasIndependentIterations(kernel))
         candidates.push_back(kernel);
+      else
+        splitPhases(kernel);
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())
@@ -142,6 +175,24 @@ struct VMCUSplitKernelsPass
     for (KernelOp kernel : candidates)
       if (failed(split(kernel, limitBytes)))
         return signalPassFailure();
+  }
+
+  /// Marks a line-buffer kernel (its buffer in the pool, shared by the
+  /// cores) split by phases: each row's expansion into the buffer, then its
+  /// output pixels, each divided between the cores, who meet after each.
+  /// Each phase only loads what an earlier phase stored, so the one-core
+  /// placement holds; the arena does not grow.
+  void splitPhases(KernelOp kernel) {
+    if (kernel.getSchedule() != StringRef(analysis::kindName(
+                                    analysis::KernelKind::FusedLineBuffer)) ||
+        !kernel.getWorkspace())
+      return;
+    SmallVector<affine::AffineForOp> loops = phaseLoops(kernel);
+    if (loops.empty())
+      return;
+    kernel.setCores(core_split::kSplitCores);
+    kernel.setSplitDepth(core_split::kMaxSplitDepth);
+    kernel.setSplitPhases(true);
   }
 
   /// Marks `kernel` split at the first depth, in order of preference, that

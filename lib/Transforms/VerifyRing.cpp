@@ -64,7 +64,7 @@ public:
   LogicalResult run() {
     // A kernel split between cores applies its frees late (KernelPattern's
     // freeDelay): count its split iterations from -1 (none started).
-    if (kernel.getCores())
+    if (kernel.getCores() && !kernel.getSplitPhases())
       splitIteration = -1;
     if (failed(runBlock(kernel.getBody().front())))
       return failure();
@@ -92,6 +92,16 @@ private:
   /// and the frees that apply late.
   std::optional<int64_t> splitIteration;
   std::deque<PendingFree> pendingFrees;
+  /// In a phase of a kernel split by phases: the units it stored, and
+  /// those it loaded or freed.
+  bool inPhase = false;
+  /// The loop whose iterations the cores share in the current phase, the
+  /// running count of its iterations, and per unit the iteration that
+  /// stored (read) it, kManyIterations if several did.
+  affine::AffineForOp phaseTarget;
+  int64_t phaseIteration = 0;
+  static constexpr int64_t kManyIterations = -1;
+  DenseMap<int64_t, int64_t> phaseStored, phaseRead;
 
   FailureOr<int64_t> eval(Value v) {
     if (auto it = ivs.find(v); it != ivs.end())
@@ -203,17 +213,35 @@ private:
                     /*lower=*/false);
     if (failed(lb) || failed(ub))
       return failure();
+    // A kernel split by phases: each loop in its split loop's rows that
+    // accesses the ring is a phase, whose iterations two cores share.
+    bool phase =
+        kernel.getSplitPhases() && loops.size() == 1 && accessesRing(loop);
+    if (phase) {
+      inPhase = true;
+      phaseStored.clear();
+      phaseRead.clear();
+      phaseTarget = loop;
+      if (!loop.hasConstantBounds())
+        for (Operation &op : *loop.getBody())
+          if (auto inner = dyn_cast<affine::AffineForOp>(op))
+            if (accessesRing(inner))
+              phaseTarget = inner;
+    }
     // Each iteration of a split loop starts a split iteration.
     bool split = isSplitLoop(loop);
     bool mainLoop = splitIteration && loops.empty() && accessesRing(loop);
     loops.push_back(loop);
     for (int64_t i = *lb; i < *ub; i += loop.getStepAsInt()) {
       ivs[loop.getInductionVar()] = i;
+      if (inPhase && loop == phaseTarget)
+        ++phaseIteration;
       if (split && failed(applyFreesDueBy(++*splitIteration)))
         return failure();
       if (failed(runBlock(*loop.getBody())))
         return failure();
     }
+    inPhase &= !phase;
     // After the split kernel's main loop both cores meet: its frees all
     // apply, and the rest runs on one core.
     if (mainLoop) {
@@ -408,9 +436,28 @@ private:
                                   "it holds {3}",
                                   what, slot, state.tensors[*tensor].getName(),
                                   state.ownerName(owner)));
+      if (inPhase && !notePhaseAccess(kind == Kind::Store, slot))
+        return fail(llvm::formatv(
+            "{0} pool unit {1} for tensor '{2}' in a phase whose other "
+            "iterations also {3} it: the two cores share them in any order",
+            what, slot, state.tensors[*tensor].getName(),
+            kind == Kind::Store ? "read" : "store over"));
       owner = kind == Kind::Free ? kDead : *tensor;
     }
     return success();
+  }
+
+  /// Records a unit a phase stores (or reads or frees); false when another
+  /// iteration of the phase's divided loop (maybe the other core's) reads
+  /// (stores) it.
+  bool notePhaseAccess(bool store, int64_t slot) {
+    DenseMap<int64_t, int64_t> &mine = store ? phaseStored : phaseRead;
+    DenseMap<int64_t, int64_t> &theirs = store ? phaseRead : phaseStored;
+    auto [it, inserted] = mine.try_emplace(slot, phaseIteration);
+    if (!inserted && it->second != phaseIteration)
+      it->second = kManyIterations;
+    auto other = theirs.find(slot);
+    return other == theirs.end() || other->second == phaseIteration;
   }
 };
 

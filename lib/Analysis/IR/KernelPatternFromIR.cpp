@@ -29,7 +29,9 @@ public:
   FailureOr<an::KernelPattern> read() {
     an::KernelPattern pattern;
     pattern.name = kernel.getSymName().str();
-    if (kernel.getCores()) {
+    // Phases end with both cores meeting: the one-core order holds
+    // between them (vmcu-verify-ring checks each phase on its own).
+    if (kernel.getCores() && !kernel.getSplitPhases()) {
       pattern.freeDelay = core_split::kSplitFreeDelay;
       pattern.splitDepth = kernel.getSplitDepth().value_or(1);
     }

@@ -151,6 +151,10 @@ static LogicalResult verifyCoreSplit(KernelOp kernel) {
   if (loop && !isa<LoopLikeOpInterface>(loop))
     return kernel.emitOpError("split between cores needs a top-level loop "
                               "before any other ring load or store");
+  if (kernel.getSplitPhases())
+    return depth == core_split::kMaxSplitDepth
+               ? success()
+               : kernel.emitOpError("split_phases needs split_depth 2");
   if (!depth || *depth == 1 || !loop)
     return success();
   FailureOr<Operation *> inner =

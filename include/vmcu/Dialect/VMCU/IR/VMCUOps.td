@@ -275,7 +275,11 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
     (set by `vmcu-split-kernels`: 2 when two cores take the iterations of
     the top-level loop that holds every ring load and store in turn; see
     ModelABI.h's core_split) with `split_depth` 2 when the iterations are
-    those of the one loop inside it that holds them, counted across rows.
+    those of the one loop inside it that holds them, counted across rows,
+    and `split_phases` when instead each loop inside it that accesses the
+    ring is a phase whose iterations (or, when its bounds vary by row, whose
+    inner loop's) the cores take in turn, meeting after each phase (a line
+    buffer's expansion and its output pixels).
 
     Example:
 
@@ -307,7 +311,11 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
                        // is one of the top-level loop (1, default) or of
                        // the loop inside it (2).
                        OptionalAttr<I64Attr>:$cores,
-                       OptionalAttr<I64Attr>:$split_depth);
+                       OptionalAttr<I64Attr>:$split_depth,
+                       // With split_depth 2: each loop inside the
+                       // top-level loop that accesses the ring is a phase
+                       // the cores share, and both meet after it.
+                       UnitAttr:$split_phases);
   let regions = (region SizedRegion<1>:$body);
   let builders = [
     // A kernel without the pass-set facts (they are set later).
@@ -319,7 +327,7 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
             /*macs=*/nullptr, /*executed_macs=*/nullptr,
             /*estimated_cycles=*/nullptr, /*stack_bytes=*/nullptr,
             /*distance=*/nullptr, /*footprint=*/nullptr, /*cores=*/nullptr,
-            /*split_depth=*/nullptr);
+            /*split_depth=*/nullptr, /*split_phases=*/nullptr);
     }]>,
   ];
   let assemblyFormat = [{

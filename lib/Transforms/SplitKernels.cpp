@@ -19,6 +19,7 @@
 #include "vmcu/Support/Units.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Pass/PassManager.h"
 
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUSPLITKERNELSPASS
@@ -142,6 +143,25 @@ FailureOr<int64_t> footprintBytes(KernelOp kernel, int64_t freeDelay,
   return largest;
 }
 
+/// The arena the offset solver gives a copy of `module`, in bytes.
+FailureOr<int64_t> placedArenaBytes(ModuleOp module) {
+  OwningOpRef<ModuleOp> copy(module.clone());
+  // The copy is not nested in the pass's operation: its own pass manager.
+  PassManager pm(module.getContext());
+  pm.enableVerifier(false);
+  pm.addPass(createVMCUSolveOffsetsPass());
+  ScopedDiagnosticHandler silence(module.getContext(),
+                                  [](Diagnostic &) { return success(); });
+  if (failed(pm.run(*copy)))
+    return failure();
+  int64_t bytes = 0;
+  copy->walk([&](SegmentPoolOp pool) {
+    bytes = static_cast<int64_t>(pool.getType().getSegments()) *
+            static_cast<int64_t>(pool.getType().getSegmentBytes());
+  });
+  return bytes;
+}
+
 struct VMCUSplitKernelsPass
     : vmcu::impl::VMCUSplitKernelsPassBase<VMCUSplitKernelsPass> {
   using Base::Base;
@@ -171,10 +191,41 @@ struct VMCUSplitKernelsPass
     });
     if (walk.wasInterrupted())
       return signalPassFailure();
+    FailureOr<int64_t> oneCoreArena = placedArenaBytes(getOperation());
+    if (failed(oneCoreArena))
+      return; // vmcu-solve-offsets reports why it cannot place the model.
     int64_t limitBytes = footprintLimit(peakBytes);
     for (KernelOp kernel : candidates)
       if (failed(split(kernel, limitBytes)))
         return signalPassFailure();
+    keepArenaWithin(footprintLimit(*oneCoreArena), candidates);
+  }
+
+  /// A kernel's footprint bounds the arena only with the other live
+  /// tensors (a concatenation's branches): while the placed arena exceeds
+  /// `limitBytes`, the split kernel whose late frees grew its footprint
+  /// the most runs on one core again.
+  void keepArenaWithin(int64_t limitBytes, ArrayRef<KernelOp> candidates) {
+    SmallVector<std::pair<int64_t, KernelOp>> delayed;
+    for (KernelOp kernel : candidates) {
+      if (!kernel.getCores())
+        continue;
+      FailureOr<int64_t> bytes =
+          footprintBytes(kernel, core_split::kSplitFreeDelay,
+                         kernel.getSplitDepth().value_or(1));
+      if (succeeded(bytes))
+        delayed.push_back({*bytes, kernel});
+    }
+    llvm::stable_sort(delayed, [](const auto &a, const auto &b) {
+      return a.first > b.first;
+    });
+    for (auto &[bytes, kernel] : delayed) {
+      FailureOr<int64_t> arena = placedArenaBytes(getOperation());
+      if (failed(arena) || *arena <= limitBytes)
+        return;
+      kernel.removeCoresAttr();
+      kernel.removeSplitDepthAttr();
+    }
   }
 
   /// Marks a line-buffer kernel (its buffer in the pool, shared by the

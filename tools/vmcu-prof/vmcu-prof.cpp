@@ -142,6 +142,10 @@ constexpr uint32_t kContentionScale = 256;
 /// core's half the time; it is charged the whole lost cycle (pessimistic:
 /// round-robin arbitration would make it lose only half of those).
 constexpr double kDefaultBusContention = 0.5;
+/// The access rate that assumption is for: one RAM access every other
+/// cycle, in 1/kContentionScale units per cycle. A core's measured rate
+/// in its last slice scales the other core's stalls (contend()).
+constexpr uint64_t kReferenceDensity = kContentionScale / 2;
 /// The largest --bus-contention accepted (a whole refill's worth is
 /// already pessimistic; this only bounds the fixed-point arithmetic).
 constexpr double kMaxBusContention = 1000.0;
@@ -235,9 +239,10 @@ The core whose clock is behind runs --quantum cycles at a time. It prints:
                 1: vmcu_worker()) outside vmcu_wait* functions; makespan =
                 core0_cycles + core0_wait
   coreK_wait    core K's cycles in its region inside vmcu_wait* functions
-  contention    bus stall cycles of both cores: --bus-contention per RAM
-                load or store while both are in their regions (included in
-                the cycles above)
+  contention    bus stall cycles of both cores: up to --bus-contention per
+                RAM load or store while both are in their regions, scaled
+                by the other core's RAM accesses per cycle (full at one
+                every other cycle; included in the cycles above)
   instructions  both cores' instructions in their regions
   status        as above (either core may exit)
 
@@ -303,8 +308,10 @@ struct ProfOptions {
   cl::opt<double> busContention{
       "bus-contention",
       cl::desc("With --cores=2: extra cycles of each load or store that "
-               "accesses RAM while both cores are in their regions (an "
-               "assumption; docs/tools/vmcu-prof.md)"),
+               "accesses RAM while both cores are in their regions and the "
+               "other core accesses RAM every other cycle (proportionally "
+               "fewer when it accesses it less; an assumption; "
+               "docs/tools/vmcu-prof.md)"),
       cl::value_desc("cycles"), cl::init(kDefaultBusContention),
       cl::cat(category)};
 };
@@ -578,6 +585,9 @@ public:
   bool hasStarted() const { return started; }
   bool hasExited() const { return exited; }
   bool isInRegion() const { return inRegion; }
+  /// RAM-accessing instructions per cycle in the core's last slice, in
+  /// 1/kContentionScale units.
+  uint64_t busDensity() const { return accessDensity; }
 
   Counts region, program;
   /// Dynamic events of the timing model inside the region.
@@ -691,7 +701,13 @@ private:
   Sse200 *system = nullptr;
   const Profiler *other = nullptr;
   unsigned coreIndex = 0;
-  uint32_t contentionUnits = 0, contentionCarry = 0;
+  uint32_t contentionUnits = 0;
+  uint64_t contentionCarry = 0;
+  /// RAM-accessing instructions so far, and their share of the cycles of
+  /// the last slice this core ran (1/kContentionScale units; the
+  /// reference density until it has run one).
+  uint64_t ramAccesses = 0;
+  uint64_t accessDensity = kReferenceDensity;
   /// program.instructions when a stall was last charged: one per
   /// instruction, however many accesses it makes.
   uint64_t lastContended = UINT64_MAX;
@@ -802,7 +818,16 @@ std::optional<std::string> Profiler::runFor(uint64_t cycles) {
   // Saturating: a huge --quantum means no limit.
   quantumEnd = cycles > UINT64_MAX - program.cycles ? UINT64_MAX
                                                     : program.cycles + cycles;
-  return emulate();
+  uint64_t startCycles = program.cycles, startAccesses = ramAccesses;
+  std::optional<std::string> error = emulate();
+  // How busy this core kept the bus in its slice: the other core's
+  // accesses contend in proportion (contend()).
+  uint64_t sliceCycles = program.cycles - startCycles;
+  if (sliceCycles)
+    accessDensity = std::min<uint64_t>(kContentionScale,
+                                       (ramAccesses - startAccesses) *
+                                           kContentionScale / sliceCycles);
+  return error;
 }
 
 std::optional<std::string> Profiler::emulate() {
@@ -1179,11 +1204,17 @@ void Profiler::onRamAccess(uc_engine *, uc_mem_type, uint64_t, int, int64_t,
 void Profiler::contend() {
   // The access belongs to the instruction retired last (the code hook
   // runs before it executes).
-  if (!inRegion || !other->hasStarted() || !other->isInRegion() ||
-      lastContended == program.instructions)
+  if (lastContended == program.instructions)
     return;
   lastContended = program.instructions;
-  contentionCarry += contentionUnits;
+  ++ramAccesses;
+  if (!inRegion || !other->hasStarted() || !other->isInRegion())
+    return;
+  // --bus-contention is the stall when the other core accesses the bus
+  // every other cycle (kReferenceDensity); a core that accesses it less
+  // (a wait loop polling one word) stalls this one proportionally less.
+  uint64_t density = std::min(other->busDensity(), kReferenceDensity);
+  contentionCarry += contentionUnits * density / kReferenceDensity;
   uint64_t whole = contentionCarry / kContentionScale;
   contentionCarry %= kContentionScale;
   if (!whole)

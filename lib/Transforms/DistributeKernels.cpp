@@ -67,17 +67,6 @@ struct SyncBuilder {
   }
 };
 
-/// Whether `op` holds a ring load, view or store.
-bool accessesRing(Operation *op) {
-  return op
-      ->walk([](Operation *inner) {
-        return isa<RingLoadOp, RingViewOp, RingStoreOp>(inner)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 /// The first op of `block` that accesses the ring, if it is an scf.for.
 scf::ForOp firstAccessLoop(Block &block) {
   for (Operation &op : block)

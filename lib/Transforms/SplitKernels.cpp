@@ -43,17 +43,6 @@ bool hasIndependentIterations(KernelOp kernel) {
   return schedule.has_value();
 }
 
-/// Whether `op` holds a ring load, view or store.
-bool accessesRing(Operation *op) {
-  return op
-      ->walk([](Operation *inner) {
-        return isa<RingLoadOp, RingViewOp, RingStoreOp>(inner)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 /// The first op of `block` that accesses the ring, if it is an affine.for
 /// with constant bounds and, when `sole`, no later op accesses the ring.
 affine::AffineForOp accessLoop(Block &block, bool sole) {

@@ -254,17 +254,6 @@ private:
     return success();
   }
 
-  /// Whether `op` holds ring loads, views or stores.
-  static bool accessesRing(Operation *op) {
-    return op
-        ->walk([](Operation *inner) {
-          return isa<RingLoadOp, RingStoreOp, RingViewOp>(inner)
-                     ? WalkResult::interrupt()
-                     : WalkResult::advance();
-        })
-        .wasInterrupted();
-  }
-
   /// Whether `loop`'s iterations are a split kernel's split iterations
   /// (before its main loop, the first top-level loop that accesses the
   /// ring, has finished): a top-level loop, or with split_depth 2 the loop

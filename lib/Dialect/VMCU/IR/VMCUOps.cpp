@@ -120,14 +120,20 @@ static FailureOr<Operation *> soleRingAccessHolder(Region &region,
   return holder;
 }
 
+bool mlir::vmcu::accessesRing(Operation *op) {
+  return op
+      ->walk([](Operation *inner) {
+        return isa<RingLoadOp, RingViewOp, RingStoreOp>(inner)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// The first op of `block` that holds a ring load, view or store.
 static Operation *firstRingAccessHolder(Block &block) {
   for (Operation &op : block)
-    if (op.walk([](Operation *inner) {
-            return isa<RingLoadOp, RingViewOp, RingStoreOp>(inner)
-                       ? WalkResult::interrupt()
-                       : WalkResult::advance();
-          }).wasInterrupted())
+    if (accessesRing(&op))
       return &op;
   return nullptr;
 }

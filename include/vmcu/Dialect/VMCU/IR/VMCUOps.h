@@ -23,4 +23,9 @@
 #define GET_OP_CLASSES
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h.inc"
 
+namespace mlir::vmcu {
+/// Whether `op` is or holds a vmcu.ring_load, ring_view or ring_store.
+bool accessesRing(Operation *op);
+} // namespace mlir::vmcu
+
 #endif // VMCU_DIALECT_VMCU_IR_VMCUOPS_H

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace mlir::vmcu {
@@ -149,6 +150,82 @@ void takeEveryOther(ConstantLoop split, SyncBuilder &sync) {
   loop.getStepMutable().assign(sync.index(kSplitCores * split.step));
 }
 
+/// Runs `op` (a kernel, or a phase no loop of which can be shared) on
+/// core 0 only.
+void runOnFirstCore(Operation *op, SyncBuilder &sync) {
+  OpBuilder &b = sync.b;
+  b.setInsertionPoint(op);
+  Value isFirst = arith::CmpIOp::create(
+      b, op->getLoc(), arith::CmpIPredicate::eq, sync.core, sync.index(0));
+  auto ifFirst = scf::IfOp::create(b, op->getLoc(), isFirst, false);
+  op->moveBefore(ifFirst.thenBlock()->getTerminator());
+}
+
+/// The loop of a phase whose iterations the cores take in turn: the phase
+/// itself when its bounds are constants, else the loop inside it that
+/// accesses the ring; null when there is none (a loop unrolled).
+scf::ForOp sharedLoop(Operation *phase) {
+  auto loop = dyn_cast<scf::ForOp>(phase);
+  if (!loop || (getConstantIntValue(loop.getLowerBound()) &&
+                getConstantIntValue(loop.getUpperBound())))
+    return loop;
+  scf::ForOp inner = firstAccessLoop(*loop.getBody());
+  return inner && getConstantIntValue(inner.getLowerBound()) &&
+                 getConstantIntValue(inner.getUpperBound())
+             ? inner
+             : nullptr;
+}
+
+/// The stack buffers (memref.alloca outside `op`) that `op` reads and
+/// writes; an op without declared effects does both to its buffers.
+void stackEffects(Operation *op, DenseSet<Value> &reads,
+                  DenseSet<Value> &writes) {
+  op->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands()) {
+      auto alloca = operand.getDefiningOp<memref::AllocaOp>();
+      if (!alloca || op->isAncestor(alloca))
+        continue;
+      auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
+      if (!effects) {
+        reads.insert(operand);
+        writes.insert(operand);
+        continue;
+      }
+      SmallVector<MemoryEffects::EffectInstance> list;
+      effects.getEffectsOnValue(operand, list);
+      for (const MemoryEffects::EffectInstance &effect : list) {
+        if (isa<MemoryEffects::Read>(effect.getEffect()))
+          reads.insert(operand);
+        if (isa<MemoryEffects::Write>(effect.getEffect()))
+          writes.insert(operand);
+      }
+    }
+  });
+}
+
+/// Whether a phase of a row may be shared out: no stack buffer carries
+/// values into it from an earlier op of the row, or out of it to a later
+/// one (each core has its own stack). A pixel left over after the row's
+/// pixel loop is computed by a few loops in turn through stack buffers:
+/// those run on core 0.
+bool isSelfContained(Operation *phase) {
+  DenseSet<Value> reads, writes;
+  stackEffects(phase, reads, writes);
+  for (Operation *op = phase->getPrevNode(); op; op = op->getPrevNode()) {
+    DenseSet<Value> earlierReads, earlierWrites;
+    stackEffects(op, earlierReads, earlierWrites);
+    if (llvm::any_of(reads, [&](Value v) { return earlierWrites.contains(v); }))
+      return false;
+  }
+  for (Operation *op = phase->getNextNode(); op; op = op->getNextNode()) {
+    DenseSet<Value> laterReads, laterWrites;
+    stackEffects(op, laterReads, laterWrites);
+    if (llvm::any_of(writes, [&](Value v) { return laterReads.contains(v); }))
+      return false;
+  }
+  return true;
+}
+
 /// A kernel split by phases: in each row, each loop that accesses the ring
 /// (or, when its bounds vary, the loop inside it that does) is shared out
 /// iteration by iteration, and both cores meet after it. Barrier values
@@ -156,11 +233,10 @@ void takeEveryOther(ConstantLoop split, SyncBuilder &sync) {
 FailureOr<int64_t> distributePhases(KernelOp kernel, scf::ForOp top,
                                     const ConstantLoop &rows, SyncBuilder &sync,
                                     int64_t barriers) {
-  SmallVector<scf::ForOp> phases;
+  SmallVector<Operation *> phases;
   for (Operation &op : *top.getBody())
     if (accessesRing(&op))
-      if (auto phase = dyn_cast<scf::ForOp>(op))
-        phases.push_back(phase);
+      phases.push_back(&op);
   OpBuilder &b = sync.b;
   Location loc = top.getLoc();
   b.setInsertionPointToStart(top.getBody());
@@ -171,18 +247,18 @@ FailureOr<int64_t> distributePhases(KernelOp kernel, scf::ForOp top,
   int64_t count = static_cast<int64_t>(phases.size());
   Value rowBarriers = arith::MulIOp::create(b, loc, row, sync.index(count));
   for (auto [index, phase] : llvm::enumerate(phases)) {
-    scf::ForOp loop = phase;
-    if (!getConstantIntValue(phase.getLowerBound()) ||
-        !getConstantIntValue(phase.getUpperBound()))
-      loop = firstAccessLoop(*phase.getBody());
-    if (!loop)
-      return kernel.emitOpError("vmcu-distribute-kernels: a phase with "
-                                "varying bounds needs a loop inside");
-    FailureOr<ConstantLoop> target = constantLoop(loop);
-    if (failed(target))
-      return failure();
-    takeEveryOther(*target, sync);
-    b.setInsertionPointAfter(phase);
+    scf::ForOp loop = isSelfContained(phase) ? sharedLoop(phase) : nullptr;
+    FailureOr<ConstantLoop> target =
+        loop ? constantLoop(loop) : FailureOr<ConstantLoop>(failure());
+    if (succeeded(target))
+      takeEveryOther(*target, sync);
+    else
+      runOnFirstCore(phase, sync);
+    // After the phase (inside the scf.if when core 0 runs it alone).
+    Operation *end = phase->getParentOp() == top.getOperation()
+                         ? phase
+                         : phase->getParentOp();
+    b.setInsertionPointAfter(end);
     sync.barrier(barriers + 1 + static_cast<int64_t>(index), rowBarriers);
   }
   return rows.trips * count;
@@ -238,16 +314,6 @@ FailureOr<int64_t> distributeKernel(KernelOp kernel, SyncBuilder &sync,
   Value rowBase = arith::MulIOp::create(b, loc, row, sync.index(pixels->trips));
   distributeLoop(*pixels, sync, doneOffset, rowBase);
   return rows->trips * pixels->trips;
-}
-
-/// Runs `kernel` on core 0 only.
-void runOnFirstCore(KernelOp kernel, SyncBuilder &sync) {
-  OpBuilder &b = sync.b;
-  b.setInsertionPoint(kernel);
-  Value isFirst = arith::CmpIOp::create(
-      b, kernel.getLoc(), arith::CmpIPredicate::eq, sync.core, sync.index(0));
-  auto ifFirst = scf::IfOp::create(b, kernel.getLoc(), isFirst, false);
-  kernel->moveBefore(ifFirst.thenBlock()->getTerminator());
 }
 
 /// The ring accesses after a split kernel's split loop (a remainder of

@@ -25,6 +25,10 @@ using namespace mlir::vmcu;
 namespace {
 
 /// True if `loop` has no affine.for nested in it.
+/// The deepest loops a core split shares out: a phase's inner loop, inside
+/// a phase, inside the top-level loop.
+constexpr unsigned kSharedLoopDepth = 3;
+
 bool isInnermost(affine::AffineForOp loop) {
   return !loop.getBody()
               ->walk(
@@ -103,6 +107,20 @@ bool isJamLegal(affine::AffineForOp loop) {
   return true;
 }
 
+/// Loops a kernel split between cores shares out (its top-level loop, the
+/// loops in it, and theirs: rows, pixels and phases) keep their iterations:
+/// the cores take them in turn (vmcu-distribute-kernels).
+bool sharedByCores(affine::AffineForOp loop) {
+  auto kernel = loop->getParentOfType<KernelOp>();
+  if (!kernel || !kernel.getCores() || !accessesRing(loop))
+    return false;
+  unsigned enclosing = 0;
+  for (Operation *op = loop->getParentOp(); op != kernel;
+       op = op->getParentOp())
+    enclosing += isa<affine::AffineForOp>(op);
+  return enclosing < kSharedLoopDepth;
+}
+
 struct VMCUUnrollMicroKernelsPass
     : vmcu::impl::VMCUUnrollMicroKernelsPassBase<VMCUUnrollMicroKernelsPass> {
   using Base::Base;
@@ -115,7 +133,8 @@ struct VMCUUnrollMicroKernelsPass
       getOperation().walk([&](KernelOp kernel) {
         kernel.getBody().walk([&](affine::AffineForOp loop) {
           std::optional<uint64_t> ops = unrolledOps(loop);
-          if (isInnermost(loop) && ops && *ops <= maxOps)
+          if (isInnermost(loop) && ops && *ops <= maxOps &&
+              !sharedByCores(loop))
             candidates.push_back(loop);
         });
       });
@@ -136,7 +155,8 @@ struct VMCUUnrollMicroKernelsPass
       kernel.getBody().walk([&](affine::AffineForOp loop) {
         std::optional<uint64_t> trip = affine::getConstantTripCount(loop);
         if (trip && *trip > jam && *trip % jam == 0 &&
-            wrapsOneInnermostLoop(loop) && isJamLegal(loop))
+            wrapsOneInnermostLoop(loop) && isJamLegal(loop) &&
+            !sharedByCores(loop))
           candidates.push_back(loop);
       });
     });

@@ -3,16 +3,19 @@
 # vmcu-prof cycles of one core and the two-core makespan, their ratio, the
 # arena of both, and whether the outputs are identical.
 #
-#   bench/two-cores.sh [BUILD_DIR]     (default: build)
+#   bench/two-cores.sh [MODEL.tflite ...]    (tools from $VMCU_BUILD, default build/)
 #
-# Models: the MCUNet-style chain (vmcu-gen) and the shared .tflite models
-# (../shared/models, or $VMCU_SHARED_DIR) when present. One pseudo-random
+# Models: those given, else the MCUNet-style chain (vmcu-gen) and the
+# shared .tflite models (../shared/models, or $VMCU_SHARED_DIR) when
+# present; e.g. the generality corpus after bench/corpus.sh:
+#   bench/two-cores.sh /tmp/vmcu-corpus/models/*.tflite
+# The last line sums the ratios up (median, worst). One pseudo-random
 # input each (seed 1). One core is linked and run by vmcu-run (QEMU
 # mps2-an505) and profiled by vmcu-prof; two cores by vmcu-run --cores=2
 # (vmcu-prof --cores=2, bus contention at its default).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${1:-$ROOT/build}
+BUILD=${VMCU_BUILD:-$ROOT/build}
 BIN=$BUILD/bin
 SHARED=${VMCU_SHARED_DIR:-$ROOT/../shared}
 source "$ROOT/bench/shared-models.sh"
@@ -46,9 +49,29 @@ PY
 
 echo "| model | one core (cycles) | two cores (makespan) | ratio | arena one -> two | outputs |"
 echo "|---|---|---|---|---|---|"
-"$BIN/vmcu-gen" --kind=mcunet-vww-chain --seed=1 -o "$WORK/chain.mlir"
-measure mcunet-vww-chain "$WORK/chain.mlir"
-for entry in $SHARED_MODEL_CASES; do
-  file=${entry%%|*}
-  [ -f "$SHARED/models/$file" ] && measure "${file%.tflite}" "$SHARED/models/$file"
-done
+{
+  if [ $# -gt 0 ]; then
+    for model in "$@"; do
+      measure "$(basename "${model%.*}")" "$model"
+    done
+  else
+    "$BIN/vmcu-gen" --kind=mcunet-vww-chain --seed=1 -o "$WORK/chain.mlir"
+    measure mcunet-vww-chain "$WORK/chain.mlir"
+    for entry in $SHARED_MODEL_CASES; do
+      file=${entry%%|*}
+      if [ -f "$SHARED/models/$file" ]; then
+        measure "${file%.tflite}" "$SHARED/models/$file"
+      fi
+    done
+  fi
+} | tee "$WORK/rows.md"
+/usr/bin/python3 - "$WORK/rows.md" <<'PY'
+import re, statistics, sys
+rows = [l.split("|") for l in open(sys.argv[1]) if l.startswith("| ")]
+ratios = [float(r[4]) for r in rows]
+arenas = [float(re.search(r"\(([\d.]+)\)", r[5]).group(1)) for r in rows]
+same = sum(r[6].strip() == "identical" for r in rows)
+print(f"{len(rows)} models: makespan/one core median {statistics.median(ratios):.3f}, "
+      f"worst {max(ratios):.3f}, <= 0.55 on {sum(x <= 0.55 for x in ratios)}; "
+      f"arena worst {max(arenas):.3f}x; outputs identical on {same}")
+PY

@@ -116,14 +116,19 @@ __attribute__((noinline)) static void write_outputs(const char *path) {
 #define SSE200_CPUWAIT 0x50021118u
 #define SSE200_CPUWAIT_CPU1 2u
 #define SSE200_REG(addr) (*(volatile uint32_t *)(addr))
-/* Core 1's stack, and its vector table: 16 system and 140 external
+/* Core 1's stack: vmcu-run passes the model's stack bound (its header's
+ * VMCU_STACK_BYTES, which covers the kernels both cores call) plus a
+ * margin; 4 KiB otherwise. Its vector table: 16 system and 140 external
  * vectors (QEMU's SSE-200 NVIC), aligned to a power of two at least its
  * size, as VTOR needs. */
-#define CORE1_STACK_WORDS 1024u
+#ifndef VMCU_HARNESS_CORE1_STACK_BYTES
+#define VMCU_HARNESS_CORE1_STACK_BYTES 4096u
+#endif
+#define CORE1_STACK_WORDS64 ((VMCU_HARNESS_CORE1_STACK_BYTES + 7u) / 8u)
 #define CORE1_VECTORS (16 + 140)
 #define CORE1_VECTOR_ALIGN 1024
 
-static uint64_t core1_stack[CORE1_STACK_WORDS / 2];
+static uint64_t core1_stack[CORE1_STACK_WORDS64];
 
 __attribute__((noreturn)) static void core1_reset(void) {
   for (;;)
@@ -138,7 +143,7 @@ static void core1_fault(void) {
 typedef void (*core1_vector_t)(void);
 __attribute__((aligned(CORE1_VECTOR_ALIGN), used)) static const core1_vector_t
     core1_vectors[CORE1_VECTORS] = {
-        [0] = (core1_vector_t)(core1_stack + CORE1_STACK_WORDS / 2),
+        [0] = (core1_vector_t)(core1_stack + CORE1_STACK_WORDS64),
         [1] = (core1_vector_t)core1_reset,
         [2 ... CORE1_VECTORS - 1] = core1_fault,
 };

@@ -13,6 +13,7 @@
 #include "vmcu/Conversion/VMCUToLLVM/VMCUToLLVM.h"
 #include "vmcu/Tools/vmcuc/Compiler.h"
 #include "vmcu/Tools/vmcuc/FlashBudget.h"
+#include "vmcu/Tools/vmcuc/StackBound.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -100,6 +101,11 @@ constexpr Board kTwoCoreBoard = {TargetCpu::CortexM33,   "mps2-an521",
 constexpr llvm::StringLiteral kProfName = "vmcu-prof";
 /// The harness's define that releases core 1 into vmcu_worker().
 constexpr llvm::StringLiteral kHarnessTwoCoresDefine = "-DVMCU_HARNESS_CORES=2";
+/// And the one that sizes core 1's stack: the model's stack bound plus
+/// vmcu_worker()'s loop and the harness's vector of core 1 (a margin).
+constexpr llvm::StringLiteral kHarnessCore1StackDefine =
+    "-DVMCU_HARNESS_CORE1_STACK_BYTES=";
+constexpr uint64_t kCore1StackMarginBytes = 256;
 
 /// What GNU ld prints when a section does not fit its memory region.
 constexpr llvm::StringLiteral kLinkerOverflowMessage = "overflowed by";
@@ -524,8 +530,12 @@ buildLinkCommand(const RunOptions &opts, const Board &board, StringRef cpu,
                    std::to_string(model.arenaBytes) + "u");
   if (opts.icount)
     link.push_back(kHarnessVtimeDefine.str());
-  if (flags.cores == core_split::kSplitCores)
+  if (flags.cores == core_split::kSplitCores) {
     link.push_back(kHarnessTwoCoresDefine.str());
+    if (std::optional<uint64_t> bound = getObjectStackBound(model.object).bytes)
+      link.push_back(kHarnessCore1StackDefine.str() +
+                     std::to_string(*bound + kCore1StackMarginBytes) + "u");
+  }
   link.push_back("-DVMCU_RT_CORE_CLOCK_HZ=" + std::to_string(board.systickHz) +
                  "u");
   link.insert(link.end(), {files.object, "-lm", "-o", files.elf});

@@ -230,9 +230,8 @@ bool isSelfContained(Operation *phase) {
 /// (or, when its bounds vary, the loop inside it that does) is shared out
 /// iteration by iteration, and both cores meet after it. Barrier values
 /// from `barriers` + 1 on, one per phase and row; returns how many.
-FailureOr<int64_t> distributePhases(KernelOp kernel, scf::ForOp top,
-                                    const ConstantLoop &rows, SyncBuilder &sync,
-                                    int64_t barriers) {
+int64_t distributePhases(scf::ForOp top, const ConstantLoop &rows,
+                         SyncBuilder &sync, int64_t barriers) {
   SmallVector<Operation *> phases;
   for (Operation &op : *top.getBody())
     if (accessesRing(&op))
@@ -276,18 +275,23 @@ FailureOr<int64_t> distributeKernel(KernelOp kernel, SyncBuilder &sync,
   if (failed(rows))
     return failure();
   if (kernel.getSplitPhases()) {
-    for (Operation &op : kernel.getBody().front()) {
+    SmallVector<Operation *> accesses;
+    for (Operation &op : kernel.getBody().front())
+      if (accessesRing(&op))
+        accesses.push_back(&op);
+    for (Operation *op : accesses) {
       auto container = dyn_cast<scf::ForOp>(op);
-      if (!container || !accessesRing(container))
+      if (!container) {
+        // Not a loop of rows (unrolled): core 0 runs it, then both meet.
+        runOnFirstCore(op, sync);
+        sync.b.setInsertionPointAfter(op->getParentOp());
+        sync.barrier(++barriers);
         continue;
+      }
       FailureOr<ConstantLoop> containerRows = constantLoop(container);
       if (failed(containerRows))
         return failure();
-      FailureOr<int64_t> used =
-          distributePhases(kernel, container, *containerRows, sync, barriers);
-      if (failed(used))
-        return failure();
-      barriers += *used;
+      barriers += distributePhases(container, *containerRows, sync, barriers);
     }
     return 0;
   }

@@ -1,12 +1,15 @@
 //===- SplitKernels.cpp - share kernels between two cores ----------------===//
 //
-// Marks the kernels two cores can share: core c takes the iterations c,
-// c + 2, ... of the top-level loop that holds every ring load and store
-// (vmcu-distribute-kernels emits that and the waits). The other core may
-// still be one iteration behind, so each free applies two iterations late
-// in the offset solver (core_split in ModelABI.h); a kernel is split only
-// where that keeps its footprint within `max-growth-percent` more than
-// the model's largest one-core footprint (and within `ram-kb`).
+// Marks the kernels two cores can share. Rows or pixels: core c takes the
+// iterations c, c + 2, ... of the first top-level loop that accesses the
+// ring (with split_depth 2, of the loop inside it, counted across rows;
+// ring accesses after that loop run on core 0), and waits for the other
+// core's progress (vmcu-distribute-kernels emits that). The other core
+// may still be one iteration behind, so each free applies two iterations
+// late in the offset solver (core_split in ModelABI.h). Phases: a line
+// buffer in the pool is filled and read row by row, each phase shared out,
+// with no delay. A split is kept where the placed arena stays within
+// `max-growth-percent` more than the one-core arena (and within `ram-kb`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -192,8 +195,8 @@ struct VMCUSplitKernelsPass
 
   /// A kernel's footprint bounds the arena only with the other live
   /// tensors (a concatenation's branches): while the placed arena exceeds
-  /// `limitBytes`, the split kernel whose late frees grew its footprint
-  /// the most runs on one core again.
+  /// `limitBytes`, the split kernel with the largest footprint under late
+  /// frees runs on one core again.
   void keepArenaWithin(int64_t limitBytes, ArrayRef<KernelOp> candidates) {
     SmallVector<std::pair<int64_t, KernelOp>> delayed;
     for (KernelOp kernel : candidates) {

@@ -24,11 +24,11 @@ using namespace mlir::vmcu;
 
 namespace {
 
-/// True if `loop` has no affine.for nested in it.
 /// The deepest loops a core split shares out: a phase's inner loop, inside
 /// a phase, inside the top-level loop.
 constexpr unsigned kSharedLoopDepth = 3;
 
+/// True if `loop` has no affine.for nested in it.
 bool isInnermost(affine::AffineForOp loop) {
   return !loop.getBody()
               ->walk(

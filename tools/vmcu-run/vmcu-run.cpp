@@ -101,8 +101,10 @@ constexpr Board kTwoCoreBoard = {TargetCpu::CortexM33,   "mps2-an521",
 constexpr llvm::StringLiteral kProfName = "vmcu-prof";
 /// The harness's define that releases core 1 into vmcu_worker().
 constexpr llvm::StringLiteral kHarnessTwoCoresDefine = "-DVMCU_HARNESS_CORES=2";
-/// And the one that sizes core 1's stack: the model's stack bound plus
-/// vmcu_worker()'s loop and the harness's vector of core 1 (a margin).
+/// And the one that sizes core 1's stack: the model's stack bound (of
+/// vmcu_invoke(), whose call tree vmcu_worker() shares) plus a margin for
+/// the frames above it on core 1 (core1_reset's loop and vmcu_worker's
+/// own, a few words each; 256 B is an allowance, not a measurement).
 constexpr llvm::StringLiteral kHarnessCore1StackDefine =
     "-DVMCU_HARNESS_CORE1_STACK_BYTES=";
 constexpr uint64_t kCore1StackMarginBytes = 256;
@@ -649,15 +651,20 @@ static LogicalResult runOnTwoCores(const RunOptions &opts, const char *argv0,
   }
   SmallVector<llvm::StringRef> lines;
   console.split(lines, '\n', -1, /*KeepEmpty=*/false);
-  for (llvm::StringRef line : lines)
-    if (line.consume_front("vmcu-prof: cortex-m33 cores=2 "))
-      llvm::outs() << kToolName
-                   << ": cortex-m33 cores=2 arena=" << model.arenaBytes
-                   << " B flash=" << flash.totalBytes() << " B " << line
-                   << "\n";
-    else
+  bool summarized = false;
+  for (llvm::StringRef line : lines) {
+    if (!line.consume_front("vmcu-prof: cortex-m33 cores=2 ")) {
       llvm::errs() << line << "\n";
-  return success();
+      continue;
+    }
+    llvm::outs() << kToolName
+                 << ": cortex-m33 cores=2 arena=" << model.arenaBytes
+                 << " B flash=" << flash.totalBytes() << " B " << line << "\n";
+    summarized = true;
+  }
+  if (!summarized)
+    fail("vmcu-prof --cores=2 printed no summary line");
+  return success(summarized);
 }
 
 /// Prints the board's console lines other than the summary to stderr and,
@@ -726,6 +733,9 @@ static int runMain(int argc, char **argv) {
   if (twoCores && opts.shared.flags.cpu != TargetCpu::CortexM33)
     return fail("--cores=2 runs on two Cortex-M33 (the mps2-an521 layout); "
                 "add --cpu=cortex-m33");
+  if (twoCores && opts.icount)
+    return fail("--icount counts QEMU's instructions; --cores=2 runs on "
+                "vmcu-prof, whose summary has both cores' instructions");
   const Board &board =
       twoCores ? kTwoCoreBoard : lookupBoard(opts.shared.flags.cpu);
   StringRef cpu = nameOf(kTargetCpus, opts.shared.flags.cpu);

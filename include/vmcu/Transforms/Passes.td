@@ -245,18 +245,27 @@ def VMCUSplitKernelsPass : Pass<"vmcu-split-kernels", "ModuleOp"> {
   let summary = "Mark the kernels two cores can share, where the arena "
                 "allows";
   let description = [{
-    With `cores=2`, sets `cores = 2` on each `vmcu.kernel` whose top-level
-    `affine.for` holds every ring load and store, runs at least 4
-    iterations and carries no state from one iteration to the next but the
-    ring (every schedule but a line buffer's). Core c then runs its
-    iterations c, c + 2, ... and waits, before iteration i, until the other
-    core has finished iteration i - 3 (`vmcu-distribute-kernels` emits
-    that). The offset solver and `vmcu-verify-ring` apply such a kernel's
+    With `cores=2`, marks the kernels two cores can share (docs/two-cores.md):
+    - rows (`cores = 2`): core c runs the iterations c, c + 2, ... of the
+      first top-level `affine.for` that accesses the ring (ring accesses
+      after it run on core 0) and waits, before iteration i, until the
+      other core has finished iteration i - 3; for kernels whose iterations
+      carry no state but the ring (every schedule but a stem's or a line
+      buffer's) with at least 4 iterations;
+    - pixels (`split_depth = 2`): the same over the iterations of the one
+      loop inside it that accesses the ring, counted across rows, when
+      there are fewer than 16 rows;
+    - phases (`split_phases`): a line-buffer bottleneck, its buffer in the
+      pool: in each row, the expansion and then the output pixels are each
+      shared out, and both cores meet after each.
+    The offset solver and `vmcu-verify-ring` apply a row or pixel split's
     frees two iterations late, as the other core may still be reading
-    them; a kernel is marked only if its footprint that way stays within
+    them. A kernel's footprint that way must stay within
     `max-growth-percent` (default 10) more than the largest one-core
-    footprint of the model, and within `ram-kb` when it is set, so the
-    arena grows by that much at most. `cores=1` (default) marks nothing.
+    footprint and within `ram-kb`; then, while the placed arena exceeds the
+    one-core arena by more than `max-growth-percent`, the split kernel with
+    the largest footprint runs on one core again. `cores=1` (default)
+    marks nothing.
 
     Runs after `vmcu-tile`, before `vmcu-solve-offsets`.
   }];
@@ -437,11 +446,17 @@ def VMCUDistributeKernelsPass
   let description = [{
     With `cores=2`, the body of `vmcu_invoke` becomes a private function
     `vmcu_run(core, epoch_base)` that both cores run:
-    - a kernel marked `cores = 2` (`vmcu-split-kernels`) runs the
-      iterations c, c + 2, ... of its top-level `scf.for` on core c; before
-      iteration i (counted from 0) a core waits (`vmcu.sync_wait`) until
-      the other has published (`vmcu.sync_set`) that it finished iteration
-      i - 3, and after it publishes i;
+    - a kernel marked `cores = 2` (`vmcu-split-kernels`) runs the split
+      iterations c, c + 2, ... on core c (those of its first top-level
+      `scf.for` that accesses the ring, or with `split_depth = 2` those of
+      the loop inside it, counted across rows); before iteration k >= 3 a
+      core waits (`vmcu.sync_wait`) until the other has published
+      (`vmcu.sync_set`) that it finished k - 3, and after it publishes k;
+      the ring accesses after that loop run on core 0 after a barrier;
+    - with `split_phases`, each loop of a row that accesses the ring (or
+      the loop inside it when its bounds vary) is shared out, and both
+      cores meet after it; a phase that hands stack buffers to another op
+      of its row runs on core 0;
     - any other kernel runs on core 0 only;
     - both cores meet at a barrier after each split kernel and before the
       first split kernel after unsplit ones.

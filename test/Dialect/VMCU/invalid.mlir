@@ -1462,7 +1462,7 @@ func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>, %v: vector<8xi8>) 
 func.func @f(%p: !vmcu.pool<segments = 4, segment_bytes = 8>) {
   %x = vmcu.tensor_base %p {name = "x", segments = 2} : !vmcu.pool<segments = 4, segment_bytes = 8>
   %y = vmcu.tensor_base %p {name = "y", segments = 2} : !vmcu.pool<segments = 4, segment_bytes = 8>
-  // expected-error @+1 {{split_depth needs cores}}
+  // expected-error @+1 {{split_depth and split_phases need cores}}
   vmcu.kernel "k" ins(%x) outs(%y) attributes {split_depth = 2 : i64} {
   }
   return

@@ -146,7 +146,9 @@ static LogicalResult verifyCoreSplit(KernelOp kernel) {
   std::optional<int64_t> cores = kernel.getCores();
   std::optional<int64_t> depth = kernel.getSplitDepth();
   if (!cores)
-    return depth ? kernel.emitOpError("split_depth needs cores") : success();
+    return depth || kernel.getSplitPhases()
+               ? kernel.emitOpError("split_depth and split_phases need cores")
+               : success();
   if (*cores != core_split::kSplitCores)
     return kernel.emitOpError("cores must be ")
            << core_split::kSplitCores << ", got " << *cores;

@@ -93,6 +93,17 @@ FailureOr<ConstantLoop> constantLoop(scf::ForOp loop) {
   return ConstantLoop{loop, *lb, *step, trips};
 }
 
+/// (iv - lb) / step of `loop` at the builder's insertion point (inside
+/// its body): the index of the iteration running.
+Value iterationIndex(ConstantLoop loop, SyncBuilder &sync) {
+  OpBuilder &b = sync.b;
+  scf::ForOp forOp = loop.loop;
+  Location loc = forOp.getLoc();
+  Value offset = arith::SubIOp::create(b, loc, forOp.getInductionVar(),
+                                       sync.index(loop.lb));
+  return arith::DivUIOp::create(b, loc, offset, sync.index(loop.step));
+}
+
 /// Core c runs the split iterations k = c, c + 2, ... of `split.loop`,
 /// whose iteration j is split iteration rowBase + j (rowBase: the
 /// iterations of earlier rows, with split_depth 2; else none). Before
@@ -118,11 +129,7 @@ void distributeLoop(const ConstantLoop &split, SyncBuilder &sync,
 
   // k = rowBase + (i - lb) / step.
   b.setInsertionPointToStart(loop.getBody());
-  Value k = arith::DivUIOp::create(b, loc,
-                                   arith::SubIOp::create(b, loc,
-                                                         loop.getInductionVar(),
-                                                         sync.index(split.lb)),
-                                   sync.index(split.step));
+  Value k = iterationIndex(split, sync);
   if (rowBase)
     k = arith::AddIOp::create(b, loc, rowBase, k);
   Value mustWait = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, k,
@@ -150,15 +157,17 @@ void takeEveryOther(ConstantLoop split, SyncBuilder &sync) {
   loop.getStepMutable().assign(sync.index(kSplitCores * split.step));
 }
 
-/// Runs `op` (a kernel, or a phase no loop of which can be shared) on
-/// core 0 only.
-void runOnFirstCore(Operation *op, SyncBuilder &sync) {
+/// Runs `ops` (consecutive: a kernel, a phase no loop of which can be
+/// shared, or a split loop's tail) on core 0 only.
+void runOnFirstCore(ArrayRef<Operation *> ops, SyncBuilder &sync) {
   OpBuilder &b = sync.b;
-  b.setInsertionPoint(op);
-  Value isFirst = arith::CmpIOp::create(
-      b, op->getLoc(), arith::CmpIPredicate::eq, sync.core, sync.index(0));
-  auto ifFirst = scf::IfOp::create(b, op->getLoc(), isFirst, false);
-  op->moveBefore(ifFirst.thenBlock()->getTerminator());
+  Location loc = ops.front()->getLoc();
+  b.setInsertionPoint(ops.front());
+  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        sync.core, sync.index(0));
+  auto ifFirst = scf::IfOp::create(b, loc, isFirst, false);
+  for (Operation *op : ops)
+    op->moveBefore(ifFirst.thenBlock()->getTerminator());
 }
 
 /// The loop of a phase whose iterations the cores take in turn: the phase
@@ -239,10 +248,7 @@ int64_t distributePhases(scf::ForOp top, const ConstantLoop &rows,
   OpBuilder &b = sync.b;
   Location loc = top.getLoc();
   b.setInsertionPointToStart(top.getBody());
-  Value row = arith::DivUIOp::create(
-      b, loc,
-      arith::SubIOp::create(b, loc, top.getInductionVar(), sync.index(rows.lb)),
-      sync.index(rows.step));
+  Value row = iterationIndex(rows, sync);
   int64_t count = static_cast<int64_t>(phases.size());
   Value rowBarriers = arith::MulIOp::create(b, loc, row, sync.index(count));
   for (auto [index, phase] : llvm::enumerate(phases)) {
@@ -310,11 +316,7 @@ FailureOr<int64_t> distributeKernel(KernelOp kernel, SyncBuilder &sync,
   OpBuilder &b = sync.b;
   Location loc = top.getLoc();
   b.setInsertionPoint(inner);
-  Value row = arith::DivUIOp::create(
-      b, loc,
-      arith::SubIOp::create(b, loc, top.getInductionVar(),
-                            sync.index(rows->lb)),
-      sync.index(rows->step));
+  Value row = iterationIndex(*rows, sync);
   Value rowBase = arith::MulIOp::create(b, loc, row, sync.index(pixels->trips));
   distributeLoop(*pixels, sync, doneOffset, rowBase);
   return rows->trips * pixels->trips;
@@ -332,12 +334,7 @@ void runTailOnFirstCore(KernelOp kernel, SyncBuilder &sync, int64_t &barriers) {
     return;
   sync.b.setInsertionPointAfter(loop);
   sync.barrier(++barriers);
-  Value isFirst =
-      arith::CmpIOp::create(sync.b, kernel.getLoc(), arith::CmpIPredicate::eq,
-                            sync.core, sync.index(0));
-  auto ifFirst = scf::IfOp::create(sync.b, kernel.getLoc(), isFirst, false);
-  for (Operation *op : tail)
-    op->moveBefore(ifFirst.thenBlock()->getTerminator());
+  runOnFirstCore(tail, sync);
 }
 
 /// Distributes the kernels of `run`; returns the span of values one
@@ -355,7 +352,7 @@ FailureOr<int64_t> distributeKernels(func::FuncOp run, SyncBuilder &sync) {
     if (split && !previousSplit)
       sync.barrier(++barriers);
     if (!split) {
-      runOnFirstCore(kernel, sync);
+      runOnFirstCore(kernel.getOperation(), sync);
       previousSplit = false;
       continue;
     }

@@ -169,12 +169,13 @@ void moveUnits(OpBuilder &b, Location loc, const Transfer &first, Value wrapped,
       moveUnit(b, index(b, u));
     return;
   }
-  auto loop = scf::ForOp::create(
-      b, loc, index(b, 0), index(b, units), index(b, 1), ValueRange{},
-      [&](OpBuilder &body, Location, Value u, ValueRange) {
-        moveUnit(body, u);
-        scf::YieldOp::create(body, loc);
-      });
+  Value lower = index(b, 0), upper = index(b, units), step = index(b, 1);
+  auto loop =
+      scf::ForOp::create(b, loc, lower, upper, step, ValueRange{},
+                         [&](OpBuilder &body, Location, Value u, ValueRange) {
+                           moveUnit(body, u);
+                           scf::YieldOp::create(body, loc);
+                         });
   setNoUnroll(loop);
 }
 

@@ -33,12 +33,13 @@ using namespace mlir::vmcu::core_split;
 
 namespace {
 
-/// The private function both cores run.
-constexpr StringLiteral kRunFn = "vmcu_run";
 /// A core waits before iteration i until the other finished i - 3.
 constexpr int64_t kWaitLag = kSplitFreeDelay + 1;
 
 /// Emits the sync ops and their arithmetic at a builder's insertion point.
+/// Callers create one op-building argument per statement: C++ leaves the
+/// order of argument evaluation to the compiler, and the IR must not
+/// depend on which compiler built vmcu.
 struct SyncBuilder {
   OpBuilder &b;
   Location loc;
@@ -63,8 +64,10 @@ struct SyncBuilder {
   }
   /// Both cores reach barrier `n` (+ `extra`) before either goes on.
   void barrier(int64_t n, Value extra = {}) {
-    SyncSetOp::create(b, loc, mySlot(kArriveSlot), counter(n, extra));
-    SyncWaitOp::create(b, loc, otherSlot(kArriveSlot), counter(n, extra));
+    Value mine = mySlot(kArriveSlot);
+    SyncSetOp::create(b, loc, mine, counter(n, extra));
+    Value other = otherSlot(kArriveSlot);
+    SyncWaitOp::create(b, loc, other, counter(n, extra));
   }
 };
 
@@ -117,10 +120,10 @@ void distributeLoop(const ConstantLoop &split, SyncBuilder &sync,
   b.setInsertionPoint(loop);
   // The core's first j: (core + rowBase) mod 2.
   Value parity = sync.core;
-  if (rowBase)
-    parity = arith::RemUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, sync.core, rowBase),
-        sync.index(kSplitCores));
+  if (rowBase) {
+    Value pixel = arith::AddIOp::create(b, loc, sync.core, rowBase);
+    parity = arith::RemUIOp::create(b, loc, pixel, sync.index(kSplitCores));
+  }
   Value first = arith::AddIOp::create(
       b, loc, loop.getLowerBound(),
       arith::MulIOp::create(b, loc, parity, loop.getStep()));
@@ -137,11 +140,11 @@ void distributeLoop(const ConstantLoop &split, SyncBuilder &sync,
   auto ifWait = scf::IfOp::create(b, loc, mustWait, /*withElse=*/false);
   b.setInsertionPointToStart(ifWait.thenBlock());
   Value lagged = arith::SubIOp::create(b, loc, k, sync.index(kWaitLag));
-  SyncWaitOp::create(b, loc, sync.otherSlot(kDoneSlot),
-                     sync.counter(doneOffset + 1, lagged));
+  Value otherDone = sync.otherSlot(kDoneSlot);
+  SyncWaitOp::create(b, loc, otherDone, sync.counter(doneOffset + 1, lagged));
   b.setInsertionPoint(loop.getBody()->getTerminator());
-  SyncSetOp::create(b, loc, sync.mySlot(kDoneSlot),
-                    sync.counter(doneOffset + 1, k));
+  Value myDone = sync.mySlot(kDoneSlot);
+  SyncSetOp::create(b, loc, myDone, sync.counter(doneOffset + 1, k));
 }
 
 /// Core c runs the iterations c, c + 2, ... of `loop`.

@@ -185,9 +185,10 @@ private:
     if (cacheWindow) {
       Value slot = windowSlot(r, q, tt, m);
       Value w2Idx = e.apply((e.d(0) * kc + e.d(1)) * cmid + e.d(2), {r, tt, m});
-      e.store(e.mac(e.load(accC, zero), e.load(window, slot), zpB,
-                    e.load(w2t, w2Idx)),
-              accC, zero);
+      Value sum = e.load(accC, zero);
+      Value expanded = e.load(window, slot);
+      Value w = e.load(w2t, w2Idx);
+      e.store(e.mac(sum, expanded, zpB, w), accC, zero);
       return;
     }
     e.store(e.load(b1t, m), accB, zero);
@@ -200,7 +201,9 @@ private:
     Value bq = e.requantize(e.load(accB, zero), expand.getRequant(), m1, sh1, m,
                             i8Type);
     Value w2Idx = e.apply((e.d(0) * kc + e.d(1)) * cmid + e.d(2), {r, tt, m});
-    e.store(e.mac(e.load(accC, zero), bq, zpB, e.load(w2t, w2Idx)), accC, zero);
+    Value sum = e.load(accC, zero);
+    Value w = e.load(w2t, w2Idx);
+    e.store(e.mac(sum, bq, zpB, w), accC, zero);
   }
 
   /// The output segments of pixel (p, q): the projection's sums
@@ -228,9 +231,9 @@ private:
   Value addResidual(Value dq, Value av, Value ch) {
     bool projIsLhs = residual.getLhs() == project.getOutput();
     Value lhs = projIsLhs ? dq : av, rhs = projIsLhs ? av : dq;
-    Value sum = arith::AddIOp::create(
-        e.b, e.loc, e.rescaleToI32(lhs, residual.getLhsRescale()),
-        e.rescaleToI32(rhs, residual.getRhsRescale()));
+    Value lhs32 = e.rescaleToI32(lhs, residual.getLhsRescale());
+    Value rhs32 = e.rescaleToI32(rhs, residual.getRhsRescale());
+    Value sum = arith::AddIOp::create(e.b, e.loc, lhs32, rhs32);
     return e.requantize(sum, residual.getRequant(), addMult, addShift, ch,
                         i8Type);
   }
@@ -249,7 +252,9 @@ private:
           e.requantize(e.load(accC, zero), dw.getRequant(), m2, sh2, m, i8Type);
       e.loop(0, cout, [&](Value k) {
         Value wIdx = e.apply(e.d(0) * cout + e.d(1), {m, k});
-        e.store(e.mac(e.load(accD, k), cq, zpC, e.load(w3tt, wIdx)), accD, k);
+        Value sum = e.load(accD, k);
+        Value w = e.load(w3tt, wIdx);
+        e.store(e.mac(sum, cq, zpC, w), accD, k);
       });
     });
     storePixel(p, q, frees);
@@ -657,9 +662,9 @@ private:
       Value dq = e.load(projected, e.apply(e.d(0) + offset, {k}));
       Value av = e.load(rbuf, k);
       Value lhs = projIsLhs ? dq : av, rhs = projIsLhs ? av : dq;
-      Value sum = arith::AddIOp::create(
-          e.b, e.loc, e.rescaleToI32(lhs, residual.getLhsRescale()),
-          e.rescaleToI32(rhs, residual.getRhsRescale()));
+      Value lhs32 = e.rescaleToI32(lhs, residual.getLhsRescale());
+      Value rhs32 = e.rescaleToI32(rhs, residual.getRhsRescale());
+      Value sum = arith::AddIOp::create(e.b, e.loc, lhs32, rhs32);
       e.store(
           e.requantize(sum, residual.getRequant(), addMult, addShift, ch, i8),
           obuf, k);

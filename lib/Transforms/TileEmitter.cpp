@@ -31,8 +31,8 @@ void Emitter::loop(int64_t lb, int64_t ub, function_ref<void(Value)> body) {
 }
 
 scf::ForOp Emitter::rolledLoop(int64_t trips, ValueRange inits) {
-  auto loop =
-      scf::ForOp::create(b, loc, index(0), index(trips), index(1), inits);
+  Value lower = index(0), upper = index(trips), step = index(1);
+  auto loop = scf::ForOp::create(b, loc, lower, upper, step, inits);
   setNoUnroll(loop);
   return loop;
 }
@@ -110,7 +110,9 @@ void Emitter::dotRow(Value acc, Value accIdx, Value xbuf, int64_t lanes,
     SmallVector<Value> dims(wDims.begin(), wDims.end());
     dims.push_back(ci);
     Value wIdx = apply(wBase + d(wDims.size()), dims);
-    sum = mac(sum, load(xbuf, ci), zp, load(weights, wIdx));
+    Value x = load(xbuf, ci);
+    Value w = load(weights, wIdx);
+    sum = mac(sum, x, zp, w);
   }
   store(sum, acc, accIdx);
 }
@@ -125,9 +127,11 @@ Value Emitter::requantize(Value v, RequantAttr rq, Value mult, Value shift,
   auto round = roundTables.find(mult);
   bool wide = round != roundTables.end();
   Value roundTerm = wide ? load(round->second, ch) : Value();
+  Value channelMult = load(mult, ch);
+  Value channelShift = load(shift, ch);
   return RequantizeOp::create(
-      b, loc, resultType, v, load(mult, ch), load(shift, ch), roundTerm,
-      Value(), b.getI32IntegerAttr(rq.getInputZp()),
+      b, loc, resultType, v, channelMult, channelShift, roundTerm, Value(),
+      b.getI32IntegerAttr(rq.getInputZp()),
       b.getI32IntegerAttr(rq.getOutputZp()), b.getI32IntegerAttr(rq.getMin()),
       b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()),
       wide ? b.getUnitAttr() : UnitAttr(), UnitAttr());
@@ -143,12 +147,14 @@ Value Emitter::rescaleToI32(Value v, RequantAttr rq) {
     Value at = arith::IndexCastOp::create(b, loc, b.getIndexType(), biased);
     return load(table, at);
   }
-  return RequantizeOp::create(
-      b, loc, i32Type, wide, i32(rq.getMultiplier()[0]), i32(rq.getShift()[0]),
-      Value(), Value(), b.getI32IntegerAttr(rq.getInputZp()),
-      b.getI32IntegerAttr(rq.getOutputZp()), b.getI32IntegerAttr(rq.getMin()),
-      b.getI32IntegerAttr(rq.getMax()), b.getBoolAttr(rq.getDoubleRound()),
-      UnitAttr());
+  Value multiplier = i32(rq.getMultiplier()[0]);
+  Value shift = i32(rq.getShift()[0]);
+  return RequantizeOp::create(b, loc, i32Type, wide, multiplier, shift, Value(),
+                              Value(), b.getI32IntegerAttr(rq.getInputZp()),
+                              b.getI32IntegerAttr(rq.getOutputZp()),
+                              b.getI32IntegerAttr(rq.getMin()),
+                              b.getI32IntegerAttr(rq.getMax()),
+                              b.getBoolAttr(rq.getDoubleRound()), UnitAttr());
 }
 
 int64_t Emitter::addValueBound(RequantAttr lhs, RequantAttr rhs) {

@@ -279,9 +279,10 @@ void GemmTiles::storeSums(ArrayRef<Value> sums, int64_t rows, Value first,
 void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
                          Value at) {
   if (records) {
+    Value zero = e.index(0);
+    Value record = mul(first, GemmTileOp::recordWords(1, steps));
     GemmTileOp::create(
-        e.b, e.loc, x, e.index(0), records,
-        mul(first, GemmTileOp::recordWords(1, steps)), obuf, at,
+        e.b, e.loc, x, zero, records, record, obuf, at,
         e.b.getI64IntegerAttr(rows), e.b.getI64IntegerAttr(n),
         e.b.getI64IntegerAttr(steps),
         e.b.getI64IntegerAttr(steps * kWordsPerStep * kWordBytes),
@@ -312,9 +313,11 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
     return SmallVector<Value>(op.getResults());
   };
   if (full <= kMaxStraightChunks) {
-    for (int64_t ch = 0; ch < full; ++ch)
-      accs = block(e.index(ch * chunk * stepElements),
-                   add(tileBase, e.index(ch * chunk * n * wStep)), accs, chunk);
+    for (int64_t ch = 0; ch < full; ++ch) {
+      Value x = e.index(ch * chunk * stepElements);
+      Value w = add(tileBase, e.index(ch * chunk * n * wStep));
+      accs = block(x, w, accs, chunk);
+    }
   } else {
     scf::ForOp chunks = e.rolledLoop(full, accs);
     OpBuilder::InsertionGuard inner(e.b);
@@ -350,9 +353,10 @@ int64_t GemmTiles::rowChunkSteps() const {
 }
 
 GemmTiles::ViewRuns GemmTiles::viewRuns(const RowView &row) {
-  Value split = arith::MinUIOp::create(
-      e.b, e.loc, e.index(steps),
-      arith::DivUIOp::create(e.b, e.loc, row.contiguous, e.index(kDotLanes)));
+  Value allSteps = e.index(steps);
+  Value contiguousSteps =
+      arith::DivUIOp::create(e.b, e.loc, row.contiguous, e.index(kDotLanes));
+  Value split = arith::MinUIOp::create(e.b, e.loc, allSteps, contiguousSteps);
   Value pastEnd = arith::SubIOp::create(e.b, e.loc, e.index(0), row.contiguous);
   return {row.view, row.offset, split, pastEnd};
 }
@@ -365,8 +369,8 @@ void GemmTiles::emitViewTile(const ViewRuns &runs, Value first, int64_t n,
   auto select = [&](Value c, Value a, Value b) {
     return arith::SelectOp::create(e.b, e.loc, c, a, b);
   };
-  auto loop =
-      scf::ForOp::create(e.b, e.loc, e.index(0), e.index(2), e.index(1), sums);
+  Value lower = e.index(0), upper = e.index(2), step = e.index(1);
+  auto loop = scf::ForOp::create(e.b, e.loc, lower, upper, step, sums);
   OpBuilder::InsertionGuard guard(e.b);
   e.b.setInsertionPointToStart(loop.getBody());
   Value isFirst = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq,
@@ -394,9 +398,10 @@ SmallVector<Value> GemmTiles::accumulateRun(Value view, Value offset,
     OpBuilder::InsertionGuard guard(e.b);
     e.b.setInsertionPointToStart(loop.getBody());
     Value k = loop.getInductionVar();
+    Value xAt = add(offset, mul(k, kDotLanes));
+    Value wAt = add(tileBase, mul(k, n * wStep));
     auto op = DotBlockOp::create(
-        e.b, e.loc, view, add(offset, mul(k, kDotLanes)), weights,
-        add(tileBase, mul(k, n * wStep)), loop.getRegionIterArgs(),
+        e.b, e.loc, view, xAt, weights, wAt, loop.getRegionIterArgs(),
         e.b.getI64IntegerAttr(1), e.b.getI64IntegerAttr(words),
         e.b.getI64IntegerAttr(shape.rowStride), UnitAttr(),
         shape.widenedWeights ? e.b.getUnitAttr() : UnitAttr());

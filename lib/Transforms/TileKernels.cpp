@@ -536,16 +536,17 @@ Value rhsZeroPointTerm(Emitter &e, BatchMatMulOp op, Value row, int64_t depth) {
     return e.i32(0);
   Type i32Type = e.b.getI32Type();
   Value sum = e.scratch(1, i32Type);
-  e.store(e.i32(0), sum, e.index(0));
+  Value zero = e.index(0);
+  e.store(e.i32(0), sum, zero);
   e.loop(0, depth, [&](Value k) {
     Value x = arith::ExtSIOp::create(e.b, e.loc, i32Type, e.load(row, k));
-    e.store(arith::AddIOp::create(e.b, e.loc, e.load(sum, e.index(0)), x), sum,
-            e.index(0));
+    Value partial = e.load(sum, zero);
+    e.store(arith::AddIOp::create(e.b, e.loc, partial, x), sum, zero);
   });
   int64_t zp = static_cast<int32_t>(op.getLhsZp());
   int64_t rhsZp = static_cast<int32_t>(op.getRhsZp());
-  Value centred = arith::SubIOp::create(e.b, e.loc, e.load(sum, e.index(0)),
-                                        e.i32(depth * zp));
+  Value total = e.load(sum, zero);
+  Value centred = arith::SubIOp::create(e.b, e.loc, total, e.i32(depth * zp));
   return arith::MulIOp::create(e.b, e.loc, centred, e.i32(-rhsZp));
 }
 
@@ -585,9 +586,11 @@ LogicalResult emitBatchMatMul(Emitter &e, BatchMatMulOp op,
         e.store(start, acc, n);
         e.dotRow(acc, n, row, depth, static_cast<int32_t>(op.getLhsZp()),
                  staged, e.d(0) * depth, {n});
-        e.store(e.requantize(e.load(acc, n), op.getRequant(), mult, shift,
-                             e.index(0), i8Type),
-                out, n);
+        Value wide = e.load(acc, n);
+        Value channel = e.index(0);
+        e.store(
+            e.requantize(wide, op.getRequant(), mult, shift, channel, i8Type),
+            out, n);
       });
       e.loop(0, colSegs, [&](Value j) {
         AffineExpr index = (e.d(0) * rows + e.d(1)) * colSegs + e.d(2);

@@ -135,9 +135,9 @@ Value windowSum(Emitter &e, Value win, const DepthwiseTables &dw, int64_t kr,
       sum = MacLanesOp::create(e.b, e.loc, acc.getType(), acc, xv, wv);
     } else {
       auto wide = VectorType::get({n}, i32Type);
-      Value prod = arith::MulIOp::create(
-          e.b, e.loc, arith::ExtSIOp::create(e.b, e.loc, wide, xv),
-          arith::ExtSIOp::create(e.b, e.loc, wide, wv));
+      Value xWide = arith::ExtSIOp::create(e.b, e.loc, wide, xv);
+      Value wWide = arith::ExtSIOp::create(e.b, e.loc, wide, wv);
+      Value prod = arith::MulIOp::create(e.b, e.loc, xWide, wWide);
       sum = arith::AddIOp::create(e.b, e.loc, acc, prod);
     }
     affine::AffineYieldOp::create(e.b, e.loc, sum);
@@ -549,9 +549,9 @@ Value roundHalfAwayAverage(Emitter &e, Value sum, Value count, int32_t min,
   Value half = arith::DivSIOp::create(b, e.loc, n, e.i32(2));
   Value positive =
       arith::CmpIOp::create(b, e.loc, arith::CmpIPredicate::sgt, sum, e.i32(0));
-  Value biased = arith::SelectOp::create(
-      b, e.loc, positive, arith::AddIOp::create(b, e.loc, sum, half),
-      arith::SubIOp::create(b, e.loc, sum, half));
+  Value up = arith::AddIOp::create(b, e.loc, sum, half);
+  Value down = arith::SubIOp::create(b, e.loc, sum, half);
+  Value biased = arith::SelectOp::create(b, e.loc, positive, up, down);
   Value average = arith::DivSIOp::create(b, e.loc, biased, n);
   average = arith::MaxSIOp::create(b, e.loc, average, e.i32(min));
   average = arith::MinSIOp::create(b, e.loc, average, e.i32(max));
@@ -592,14 +592,16 @@ LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
           e.loop(0, s, [&](Value k) { e.store(e.i32(0), acc, k); });
           e.forEachTap(rows, cols, p, q, [&](Value, Value, Value y, Value x) {
             Value z = e.index(0);
-            e.store(
-                arith::AddIOp::create(e.b, e.loc, e.load(count, z), e.index(1)),
-                count, z);
+            Value taps = e.load(count, z);
+            e.store(arith::AddIOp::create(e.b, e.loc, taps, e.index(1)), count,
+                    z);
             e.loadSegment(t.input,
                           (e.d(0) * cols.inExtent + e.d(1)) * cs + e.d(2),
                           {y, x, cc}, xbuf);
             e.loop(0, s, [&](Value k) {
-              e.store(e.mac(e.load(acc, k), e.load(xbuf, k), zp, one), acc, k);
+              Value sumK = e.load(acc, k);
+              Value xK = e.load(xbuf, k);
+              e.store(e.mac(sumK, xK, zp, one), acc, k);
             });
           });
           Value n = e.load(count, e.index(0));
@@ -646,9 +648,9 @@ LogicalResult mlir::vmcu::tile::emitMaxPool(Emitter &e, MaxPool2DOp op,
                           (e.d(0) * cols.inExtent + e.d(1)) * cs + e.d(2),
                           {y, x, cc}, xbuf);
             e.loop(0, s, [&](Value k) {
-              e.store(arith::MaxSIOp::create(e.b, e.loc, e.load(best, k),
-                                             e.load(xbuf, k)),
-                      best, k);
+              Value bestK = e.load(best, k);
+              Value xK = e.load(xbuf, k);
+              e.store(arith::MaxSIOp::create(e.b, e.loc, bestK, xK), best, k);
             });
           });
           e.loop(0, s, [&](Value k) {

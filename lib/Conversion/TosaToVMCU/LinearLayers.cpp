@@ -200,13 +200,13 @@ struct MatMulLowering : OpConversionPattern<tosa::MatMulOp> {
         createReshape(rewriter, loc, adaptor.getA(),
                       RankedTensorType::get({m, k}, a.getElementType())),
         plan->inputCopies);
+    Value weight = createConstant(rewriter, loc, plan->weight);
+    Value bias = createConstant(rewriter, loc, plan->bias);
     Value fc = FullyConnectedOp::create(
         rewriter, loc,
         RankedTensorType::get({m, n}, resultType.getElementType()), rows,
-        createConstant(rewriter, loc, plan->weight),
-        createConstant(rewriter, loc, plan->bias),
-        rewriter.getI32IntegerAttr(plan->inputZp), plan->requant.requant,
-        IntegerAttr());
+        weight, bias, rewriter.getI32IntegerAttr(plan->inputZp),
+        plan->requant.requant, IntegerAttr());
     SmallVector<Operation *> chain = {op};
     if (plan->biasAdd)
       chain.push_back(plan->biasAdd);

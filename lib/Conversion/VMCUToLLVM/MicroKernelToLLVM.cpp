@@ -821,10 +821,11 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
         rewriter, loc, LLVM::ShlOp::create(rewriter, loc, one, s), one);
     Value sIsZero = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
                                          s, createI32(rewriter, loc, 0));
-    Value roundLo = LLVM::SelectOp::create(
-        rewriter, loc, sIsZero,
-        createI32(rewriter, loc, std::numeric_limits<int32_t>::min()),
-        createI32(rewriter, loc, 0));
+    Value int32Min =
+        createI32(rewriter, loc, std::numeric_limits<int32_t>::min());
+    Value zero = createI32(rewriter, loc, 0);
+    Value roundLo =
+        LLVM::SelectOp::create(rewriter, loc, sIsZero, int32Min, zero);
     Value word = createI64(rewriter, loc, kWordBits);
     Value hi64 = LLVM::ZExtOp::create(rewriter, loc, i64, roundHi);
     Value hiWord = LLVM::ShlOp::create(rewriter, loc, hi64, word);
@@ -861,9 +862,9 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
       half = LLVM::ShlOp::create(rewriter, loc, one,
                                  LLVM::SubOp::create(rewriter, loc, e, one));
     Value word = createI64(rewriter, loc, kWordBits);
-    Value product = LLVM::MulOp::create(
-        rewriter, loc, LLVM::SExtOp::create(rewriter, loc, i64, twice),
-        LLVM::SExtOp::create(rewriter, loc, i64, multiplier));
+    Value twice64 = LLVM::SExtOp::create(rewriter, loc, i64, twice);
+    Value multiplier64 = LLVM::SExtOp::create(rewriter, loc, i64, multiplier);
+    Value product = LLVM::MulOp::create(rewriter, loc, twice64, multiplier64);
     Value high = LLVM::ShlOp::create(
         rewriter, loc, LLVM::SExtOp::create(rewriter, loc, i64, half), word);
     Value sum = LLVM::AddOp::create(rewriter, loc, product, high);

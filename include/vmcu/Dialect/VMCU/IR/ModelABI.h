@@ -74,6 +74,9 @@ inline constexpr int64_t kMaxSplitDepth = 2;
 /// + c: core c's progress in the current split kernel; kArriveSlot + c:
 /// the barriers core c reached.
 inline constexpr llvm::StringLiteral kSyncWords = "vmcu_sync";
+/// The private function both cores run: `vmcu_run(core: index,
+/// epoch_base: i32)`; vmcu_invoke calls it on core 0, vmcu_worker on 1.
+inline constexpr llvm::StringLiteral kRunFn = "vmcu_run";
 inline constexpr int64_t kEpochSlot = 0;
 inline constexpr int64_t kWorkerEpochSlot = 1;
 inline constexpr int64_t kDoneSlot = 2;

@@ -127,6 +127,8 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm, const CompileFlags &flags,
   VMCUDistributeKernelsPassOptions distribute;
   distribute.cores = flags.cores;
   pm.addPass(createVMCUDistributeKernelsPass(distribute));
+  if (flags.cores > 1 && flags.verifyRing)
+    pm.addPass(createVMCUVerifyTwoCoresPass());
   pm.addPass(createVMCUOutlineKernelsPass());
   addLLVMLoweringPasses(pm, flags);
 }

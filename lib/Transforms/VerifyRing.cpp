@@ -330,31 +330,13 @@ private:
   }
 
   LogicalResult replay(Operation *op) {
-    enum class Kind { Load, Store, View, Free } kind;
-    Value address;
-    int64_t bytes = 0;
-    Value offset;
-    if (auto load = dyn_cast<RingLoadOp>(op)) {
-      kind = Kind::Load;
-      address = load.getSegment();
-      offset = load.getOffset();
-      bytes = cast<VectorType>(load.getType()).getNumElements();
-    } else if (auto store = dyn_cast<RingStoreOp>(op)) {
-      kind = Kind::Store;
-      address = store.getSegment();
-      offset = store.getOffset();
-      bytes = cast<VectorType>(store.getValue().getType()).getNumElements();
-    } else if (auto view = dyn_cast<RingViewOp>(op)) {
-      kind = Kind::View;
-      address = view.getSegment();
-      bytes = static_cast<int64_t>(view.getCount()) * state.unitBytes;
-    } else if (auto free = dyn_cast<FreeOp>(op)) {
-      kind = Kind::Free;
-      address = free.getSegment();
-      bytes = static_cast<int64_t>(free.getCount()) * state.unitBytes;
-    } else {
+    std::optional<RingAccess> access = getRingAccess(op, state.unitBytes);
+    if (!access)
       return success();
-    }
+    using Kind = RingAccess::Kind;
+    Kind kind = access->kind;
+    Value address = access->segment, offset = access->offset;
+    int64_t bytes = access->bytes;
     std::optional<int> tensor = tensorOf(address);
     if (!tensor)
       return op->emitOpError("address does not add a tensor base");

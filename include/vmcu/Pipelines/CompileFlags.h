@@ -88,7 +88,10 @@ struct CompileFlags {
         "Prove the placement at compile time: replay every ring access with "
         "the placed bases and fail with an error naming the kernel, tensor "
         "and loop iteration if a store could land on live data or a load or "
-        "free on a dead segment (vmcu-verify-ring; default on)");
+        "free on a dead segment (vmcu-verify-ring; default on). With "
+        "--cores=2, also replay both cores' emitted code and fail if two "
+        "accesses of one byte by different cores are not ordered by the "
+        "sync ops, or the cores can deadlock (vmcu-verify-two-cores)");
     binder.option("arena-section", arenaSection,
                   "Linker section of the arena (default .vmcu_arena, which "
                   "the runtime's linker scripts place NOLOAD in RAM); a "

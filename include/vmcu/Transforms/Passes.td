@@ -360,6 +360,41 @@ def VMCUVerifyRingPass : Pass<"vmcu-verify-ring", "ModuleOp"> {
   ];
 }
 
+def VMCUVerifyTwoCoresPass : Pass<"vmcu-verify-two-cores", "ModuleOp"> {
+  let summary = "Prove that the two cores' ring accesses are ordered by the "
+                "sync ops vmcu-distribute-kernels emitted";
+  let description = [{
+    Checks the emitted two-core code, not the model it came from. It
+    replays `vmcu_run` once per core (interpreting the index arithmetic and
+    the `scf.for` and `scf.if` that hold ring or sync ops, with the `base`
+    of each `vmcu.tensor_base`), then runs the two streams together as the
+    sync ops allow: a `vmcu.sync_wait` goes on once the other core has
+    `vmcu.sync_set` its slot to at least the target, and is credited to the
+    earliest such set. With a vector clock per core it proves that
+
+    - the cores cannot deadlock;
+    - any two accesses of one pool byte by different cores, one of them a
+      store or a free, are ordered by a set -> wait edge.
+
+    Then every interleaving the sync ops allow sees each byte's accesses
+    in the same order, and it checks `vmcu-verify-ring`'s ownership rules
+    on that order: a store lands on a dead unit or one of its own tensor;
+    a load or a free only on a unit its tensor owns; a kernel's workspace
+    dies when both cores have left the kernel. The first violation is an
+    `error:` at the access, naming both cores, the byte, the tensor and
+    the kernel, with a note at the other core's access.
+
+    Runs on the module after `vmcu-distribute-kernels` (a module without
+    `vmcu_run` is left alone); the pipeline runs it with `cores=2` unless
+    `verify-ring=false`. It takes time linear in the ring traffic.
+  }];
+  let dependentDialects = ["::mlir::vmcu::VMCUDialect"];
+  let statistics = [
+    Statistic<"numEvents", "num-events",
+              "Ring accesses and sync ops replayed, both cores">,
+  ];
+}
+
 def VMCUCoalesceRingAccessesPass
     : Pass<"vmcu-coalesce-ring-accesses", "func::FuncOp"> {
   let summary = "Merge ring accesses of adjacent segments into one copy";

@@ -130,6 +130,27 @@ bool mlir::vmcu::accessesRing(Operation *op) {
       .wasInterrupted();
 }
 
+std::optional<RingAccess> mlir::vmcu::getRingAccess(Operation *op,
+                                                    int64_t unitBytes) {
+  using Kind = RingAccess::Kind;
+  auto segmentBytes = [](Type t) {
+    return cast<VectorType>(t).getNumElements();
+  };
+  if (auto load = dyn_cast<RingLoadOp>(op))
+    return RingAccess{Kind::Load, load.getSegment(), load.getOffset(),
+                      segmentBytes(load.getType())};
+  if (auto store = dyn_cast<RingStoreOp>(op))
+    return RingAccess{Kind::Store, store.getSegment(), store.getOffset(),
+                      segmentBytes(store.getValue().getType())};
+  if (auto view = dyn_cast<RingViewOp>(op))
+    return RingAccess{Kind::View, view.getSegment(), Value(),
+                      static_cast<int64_t>(view.getCount()) * unitBytes};
+  if (auto free = dyn_cast<FreeOp>(op))
+    return RingAccess{Kind::Free, free.getSegment(), Value(),
+                      static_cast<int64_t>(free.getCount()) * unitBytes};
+  return std::nullopt;
+}
+
 /// The first op of `block` that holds a ring load, view or store.
 static Operation *firstRingAccessHolder(Block &block) {
   for (Operation &op : block)

@@ -26,6 +26,21 @@
 namespace mlir::vmcu {
 /// Whether `op` is or holds a vmcu.ring_load, ring_view or ring_store.
 bool accessesRing(Operation *op);
+
+/// What one ring op does to the pool: the bytes from byte `offset` (a
+/// value, or none for 0) of unit `segment` (an unwrapped unit address).
+struct RingAccess {
+  enum class Kind { Load, Store, View, Free };
+  Kind kind;
+  Value segment, offset;
+  int64_t bytes;
+  /// Whether the access changes the unit (a store or a free).
+  bool writes() const { return kind == Kind::Store || kind == Kind::Free; }
+};
+
+/// The access of a ring_load, ring_store, ring_view or free in a pool of
+/// `unitBytes`-byte units; none for any other op.
+std::optional<RingAccess> getRingAccess(Operation *op, int64_t unitBytes);
 } // namespace mlir::vmcu
 
 #endif // VMCU_DIALECT_VMCU_IR_VMCUOPS_H

@@ -192,9 +192,9 @@ void Emitter::storeOutput(Value output, AffineExpr segIndex, ValueRange dims,
     operands.push_back(lane);
     Value ch = apply(segIndex % r.pixelSegments * seg + d(k), operands);
     Value y = load(buf, at ? apply(d(0) + d(1), {at, lane}) : lane);
-    Value sum = arith::AddIOp::create(
-        b, loc, rescaleToI32(y, r.add.getConv()),
-        rescaleToI32(load(r.skipBuf, lane), r.add.getSkip()));
+    Value conv32 = rescaleToI32(y, r.add.getConv());
+    Value skip32 = rescaleToI32(load(r.skipBuf, lane), r.add.getSkip());
+    Value sum = arith::AddIOp::create(b, loc, conv32, skip32);
     store(
         requantize(sum, r.add.getRequant(), r.mult, r.shift, ch, b.getI8Type()),
         r.sumBuf, lane);

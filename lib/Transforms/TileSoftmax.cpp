@@ -49,61 +49,69 @@ public:
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
 
-  /// SaturatingRoundingDoublingHighMul(x, y).
+  /// SaturatingRoundingDoublingHighMul(x, y). One op per statement: C++
+  /// leaves the order of argument evaluation to the compiler, and the IR
+  /// must not depend on which one built vmcu.
   Value doublingHighMul(Value x, Value y) {
     Type i64 = b.getI64Type();
     Value x64 = arith::ExtSIOp::create(b, loc, i64, x);
     Value y64 = arith::ExtSIOp::create(b, loc, i64, y);
     Value product = arith::MulIOp::create(b, loc, x64, y64);
-    Value nudge = select(cmp(arith::CmpIPredicate::sge, product, c64(0)),
-                         c64(int64_t(1) << 30), c64(1 - (int64_t(1) << 30)));
-    Value high = arith::DivSIOp::create(b, loc, add(product, nudge),
+    Value positive = cmp(arith::CmpIPredicate::sge, product, c64(0));
+    Value up = c64(int64_t(1) << 30);
+    Value down = c64(1 - (int64_t(1) << 30));
+    Value nudged = add(product, select(positive, up, down));
+    Value high = arith::DivSIOp::create(b, loc, nudged,
                                         c64(int64_t(1) << kInt32ValueBits));
     Value result = arith::TruncIOp::create(b, loc, b.getI32Type(), high);
-    Value bothMin =
-        arith::AndIOp::create(b, loc, cmp(arith::CmpIPredicate::eq, x, c32(kInt32Min)),
-                              cmp(arith::CmpIPredicate::eq, y, c32(kInt32Min)));
+    Value xMin = cmp(arith::CmpIPredicate::eq, x, c32(kInt32Min));
+    Value yMin = cmp(arith::CmpIPredicate::eq, y, c32(kInt32Min));
+    Value bothMin = arith::AndIOp::create(b, loc, xMin, yMin);
     return select(bothMin, c32(kInt32Max), result);
   }
 
   /// RoundingDivideByPOT(x, exponent), exponent an i32 in [0, 31].
   Value divideByPOT(Value x, Value exponent) {
-    Value mask = sub(arith::ShLIOp::create(b, loc, c32(1), exponent), c32(1));
+    Value bit = arith::ShLIOp::create(b, loc, c32(1), exponent);
+    Value mask = sub(bit, c32(1));
     Value remainder = arith::AndIOp::create(b, loc, x, mask);
-    Value negative = arith::ExtUIOp::create(
-        b, loc, b.getI32Type(), cmp(arith::CmpIPredicate::slt, x, c32(0)));
-    Value threshold =
-        add(arith::ShRSIOp::create(b, loc, mask, c32(1)), negative);
-    Value roundUp = arith::ExtUIOp::create(
-        b, loc, b.getI32Type(),
-        cmp(arith::CmpIPredicate::sgt, remainder, threshold));
-    return add(arith::ShRSIOp::create(b, loc, x, exponent), roundUp);
+    Value isNegative = cmp(arith::CmpIPredicate::slt, x, c32(0));
+    Value negative = arith::ExtUIOp::create(b, loc, b.getI32Type(), isNegative);
+    Value halfMask = arith::ShRSIOp::create(b, loc, mask, c32(1));
+    Value threshold = add(halfMask, negative);
+    Value above = cmp(arith::CmpIPredicate::sgt, remainder, threshold);
+    Value roundUp = arith::ExtUIOp::create(b, loc, b.getI32Type(), above);
+    Value shifted = arith::ShRSIOp::create(b, loc, x, exponent);
+    return add(shifted, roundUp);
   }
 
   /// SaturatingRoundingMultiplyByPOT<exponent> for exponent > 0.
   Value saturatingShiftLeft(Value x, int64_t exponent) {
     int64_t threshold = (int64_t(1) << (kInt32ValueBits - exponent)) - 1;
     Value shifted = arith::ShLIOp::create(b, loc, x, c32(exponent));
-    Value low = select(cmp(arith::CmpIPredicate::slt, x, c32(-threshold)),
-                       c32(kInt32Min), shifted);
-    return select(cmp(arith::CmpIPredicate::sgt, x, c32(threshold)),
-                  c32(kInt32Max), low);
+    Value tooLow = cmp(arith::CmpIPredicate::slt, x, c32(-threshold));
+    Value low = select(tooLow, c32(kInt32Min), shifted);
+    Value tooHigh = cmp(arith::CmpIPredicate::sgt, x, c32(threshold));
+    return select(tooHigh, c32(kInt32Max), low);
   }
 
   /// one_over_one_plus_x_for_x_in_0_1(a), as vmcu::fixedpoint computes it.
   Value oneOverOnePlusX(Value a) {
-    Value sum = add(arith::ExtSIOp::create(b, loc, b.getI64Type(), a),
-                    c64(kInt32Max));
-    Value sign = select(cmp(arith::CmpIPredicate::sge, sum, c64(0)), c64(1),
-                        c64(-1));
-    Value halfDenominator = arith::TruncIOp::create(
-        b, loc, b.getI32Type(),
-        arith::DivSIOp::create(b, loc, add(sum, sign), c64(2)));
-    Value x = add(c32(fp::k48Over17),
-                  doublingHighMul(halfDenominator, c32(fp::kMinus32Over17)));
+    Value a64 = arith::ExtSIOp::create(b, loc, b.getI64Type(), a);
+    Value sum = add(a64, c64(kInt32Max));
+    Value nonNegative = cmp(arith::CmpIPredicate::sge, sum, c64(0));
+    Value one = c64(1);
+    Value sign = select(nonNegative, one, c64(-1));
+    Value rounded = add(sum, sign);
+    Value half = arith::DivSIOp::create(b, loc, rounded, c64(2));
+    Value halfDenominator =
+        arith::TruncIOp::create(b, loc, b.getI32Type(), half);
+    Value start = c32(fp::k48Over17);
+    Value x =
+        add(start, doublingHighMul(halfDenominator, c32(fp::kMinus32Over17)));
     for (int i = 0; i < fp::kNewtonRaphsonSteps; ++i) {
-      Value oneMinus =
-          sub(c32(fp::kOneQ2), doublingHighMul(halfDenominator, x));
+      Value oneQ2 = c32(fp::kOneQ2);
+      Value oneMinus = sub(oneQ2, doublingHighMul(halfDenominator, x));
       x = add(x, saturatingShiftLeft(doublingHighMul(x, oneMinus), 2));
     }
     return saturatingShiftLeft(x, 1);

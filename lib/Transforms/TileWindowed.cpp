@@ -361,8 +361,10 @@ struct DepthwiseWindow {
                        {y, x, cc});
                    Value v = RingLoadOp::create(e.b, e.loc, e.segType(),
                                                 e.env.pool, addr, Value());
-                   vector::StoreOp::create(e.b, e.loc, repeatLanes(v), win,
-                                           ValueRange{at(r, tt)});
+                   Value lanes = repeatLanes(v);
+                   Value slot = at(r, tt);
+                   vector::StoreOp::create(e.b, e.loc, lanes, win,
+                                           ValueRange{slot});
                  });
            });
   }

@@ -11,7 +11,11 @@
 # stack), what a TinyEngine-style tensor-level planner needs for the same
 # graph, flash, and the schedules chosen (fused bottlenecks recomputing,
 # with a line buffer, or separate layers). Every model runs whole (the
-# MLPerf Tiny models' SOFTMAX included).
+# MLPerf Tiny models' SOFTMAX included). At the first budget, the model
+# also runs with --cores=2 on the Cortex-M33 pair (vmcu-run, vmcu-prof
+# --cores=2 with its default bus contention): the 2-core column is that
+# makespan over the row's one-core cycles (both on the M4 timing table),
+# and its output must equal the one-core output.
 #
 # The RAM-latency curve (total SRAM against cycles, one line per model) is
 # drawn into $VMCU_CURVE_SVG (default BUILD_DIR/ram-latency.svg).
@@ -37,21 +41,21 @@ summary() {
   /usr/bin/python3 - "$@" <<'PY'
 import collections, json, sys
 report = json.load(open(sys.argv[1]))
-cycles, stack = int(sys.argv[2]), int(sys.argv[3])
+cycles, stack, two = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 layers = report["layers"]
 macs = sum(l["macs"] for l in layers)
 kinds = collections.Counter(l["schedule"] for l in layers if l["schedule"].startswith("fused"))
 separate = sum(1 for l in layers if l["op"] != "bottleneck")
 arena = report["peak_ram_bytes"]
 print(f"{cycles:>12} {macs / cycles:8.3f} {arena:7} {max(l['workspace_bytes'] for l in layers):9}"
-      f" {stack:6} {arena + stack:7} {report['tensor_level_bytes']:12} {report['flash_bytes']:8}"
+      f" {stack:6} {arena + stack:7} {report['tensor_level_bytes']:12} {report['flash_bytes']:8} {two:>6}"
       f"  recompute={kinds['fused-recompute']} line-buffer={kinds['fused-line-buffer']}"
       f" stem={kinds['fused-stem']} layers={separate}")
 PY
 }
 
-printf "%-34s %6s %12s %8s %7s %9s %6s %7s %12s %8s  %s\n" model ram-kb cycles \
-  MAC/cyc arena workspace stack sram tensor_level flash schedules
+printf "%-34s %6s %12s %8s %7s %9s %6s %7s %12s %8s %6s  %s\n" model ram-kb cycles \
+  MAC/cyc arena workspace stack sram tensor_level flash 2-core schedules
 : > "$tmp/curve.txt"
 while IFS='|' read -r file output; do
   [ -n "$file" ] || continue
@@ -70,7 +74,14 @@ while IFS='|' read -r file output; do
       { echo "error: $file: output with --ram-kb=$budget differs from --ram-kb=${BUDGETS[0]}" >&2; exit 1; }
     prof=$("$BUILD/bin/vmcu-prof" "$tmp/k/model.elf" --input "$tmp/in.bin" --max-instructions=0)
     cycles=$(field cycles "$prof"); stack=$(field stack "$line")
-    printf "%-34s %6s %s\n" "$file" "$budget" "$(summary "$tmp/r.json" "$cycles" "$stack")"
+    two=-
+    if [ "$budget" = "${BUDGETS[0]}" ]; then
+      two_line=$("$BUILD/bin/vmcu-run" "${args[@]}" --cores=2 --cpu=cortex-m33 --input "$tmp/in.bin" --output "$tmp/two.bin")
+      cmp -s "$tmp/two.bin" "$tmp/out.bin" ||
+        { echo "error: $file: the --cores=2 output differs from one core's" >&2; exit 1; }
+      two=$(/usr/bin/python3 -c "print(f'{$(field makespan "$two_line") / $cycles:.3f}')")
+    fi
+    printf "%-34s %6s %s\n" "$file" "$budget" "$(summary "$tmp/r.json" "$cycles" "$stack" "$two")"
     echo "$file $(( $(/usr/bin/python3 -c "import json; print(json.load(open('$tmp/r.json'))['peak_ram_bytes'])") + stack )) $cycles" >> "$tmp/curve.txt"
   done
 done <<< "$SHARED_MODEL_CASES"

@@ -52,8 +52,10 @@ struct CompileFlags {
         "buffers. The schedule chooser spends it on speed (runs fused "
         "bottlenecks as separate layers or with a line buffer where they "
         "fit) and segments shrink to fit it; a budget no plan fits is an "
-        "error. 0 (default): the arena of the smallest plan, so speed never "
-        "costs RAM");
+        "error. 0 (default): the SRAM of the smallest plan, except that a "
+        "block whose recompute would take at least twice the cycles of a "
+        "faster schedule and a quarter of the model's may take it within a "
+        "quarter more SRAM");
     binder.option(
         "flash-kb", flashKb,
         "Flash budget in KiB: code, weights and tables of the object. Where "

@@ -10,6 +10,8 @@
 
 #include "vmcu/Transforms/Passes.h"
 
+#include "RingAddress.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IntegerSet.h"
@@ -307,19 +309,12 @@ private:
     return success();
   }
 
-  /// The tensor whose base the address adds (the only tensor_base leaf).
+  /// The id of the tensor whose base the address adds.
   std::optional<int> tensorOf(Value address) {
-    Operation *def = address.getDefiningOp();
-    if (!def)
+    auto it = tensorIds.find(addressedTensor(address));
+    if (it == tensorIds.end())
       return std::nullopt;
-    if (auto it = tensorIds.find(def); it != tensorIds.end())
-      return it->second;
-    if (!isa<affine::AffineApplyOp, arith::AddIOp>(def))
-      return std::nullopt;
-    for (Value operand : def->getOperands())
-      if (auto id = tensorOf(operand))
-        return id;
-    return std::nullopt;
+    return it->second;
   }
 
   std::string iteration() {

@@ -24,10 +24,11 @@
 
 #include "vmcu/Transforms/Passes.h"
 
+#include "RingAddress.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Matchers.h"
 #include "vmcu/Dialect/VMCU/IR/ModelABI.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -226,20 +227,12 @@ private:
     llvm_unreachable("a ring access kind");
   }
 
-  /// The tensor whose base the address adds: the one tensor_base its
-  /// arithmetic reaches.
+  /// The id of the tensor whose base the address adds.
   std::optional<int> tensorOf(Value address) {
-    Operation *def = address.getDefiningOp();
-    if (!def)
+    auto it = tensorIds.find(addressedTensor(address));
+    if (it == tensorIds.end())
       return std::nullopt;
-    if (auto it = tensorIds.find(def); it != tensorIds.end())
-      return it->second;
-    if (!isArith(def))
-      return std::nullopt;
-    for (Value operand : def->getOperands())
-      if (std::optional<int> id = tensorOf(operand))
-        return id;
-    return std::nullopt;
+    return it->second;
   }
 
   /// The result of a scalar integer arith op whose operands are known.

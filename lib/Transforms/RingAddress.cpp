@@ -1,0 +1,24 @@
+//===- RingAddress.cpp - what a ring address is made of -------------------===//
+
+#include "RingAddress.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+
+vmcu::TensorBaseOp vmcu::addressedTensor(Value address) {
+  Operation *def = address.getDefiningOp();
+  if (!def)
+    return nullptr;
+  if (auto base = dyn_cast<TensorBaseOp>(def))
+    return base;
+  Dialect *dialect = def->getDialect();
+  if (!isa<affine::AffineApplyOp>(def) &&
+      !(dialect && isa<arith::ArithDialect>(dialect)))
+    return nullptr;
+  for (Value operand : def->getOperands())
+    if (TensorBaseOp base = addressedTensor(operand))
+      return base;
+  return nullptr;
+}

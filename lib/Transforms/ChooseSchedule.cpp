@@ -243,11 +243,13 @@ struct VMCUChooseSchedulePass
 
     SmallVector<SmallVector<BlockOption>> options =
         blockOptions(budget, fused->arenaBytes);
+    // Without a budget, slow recomputes may spend 1/kRecomputeSlack more.
+    int64_t relaxed = budget + budget / kRecomputeSlack;
     if (ramKb <= 0)
-      budget = relaxSlowRecomputes(options, budget, fused->arenaBytes);
+      budget = relaxSlowRecomputes(options, budget, relaxed, fused->arenaBytes);
     Selection selected = select(options, budget);
     if (ramKb <= 0)
-      budget = relaxFallenBackRecomputes(options, selected, budget);
+      budget = relaxFallenBackRecomputes(options, selected, budget, relaxed);
     SmallVector<unsigned> &pick = selected.pick;
     FailureOr<PlanTrial> &trial = selected.trial;
     Schedule chosen = scheduleOf(options, pick);
@@ -311,12 +313,13 @@ struct VMCUChooseSchedulePass
 
   /// Without a budget: when the plan made a block fall back to a slow
   /// recompute (its faster options fit alone, not with the others), plans
-  /// again within 1/kRecomputeSlack more SRAM, with the other blocks kept
-  /// at their picks; keeps that plan if such a block then runs faster.
-  /// Returns the budget the plan then has.
+  /// again within `relaxed` (the smallest plan's SRAM and 1/kRecomputeSlack
+  /// more), with the other blocks kept at their picks; keeps that plan if
+  /// such a block then runs faster. Returns the budget the plan then has.
   int64_t
   relaxFallenBackRecomputes(SmallVectorImpl<SmallVector<BlockOption>> &options,
-                            Selection &selected, int64_t budget) {
+                            Selection &selected, int64_t budget,
+                            int64_t relaxed) {
     int64_t modelCycles = estimatedCycles(options);
     SmallVector<SmallVector<BlockOption>> retry;
     bool candidate = false;
@@ -327,9 +330,8 @@ struct VMCUChooseSchedulePass
       candidate |= fellBack;
       retry.push_back(fellBack ? opts : SmallVector<BlockOption>{opts[pick]});
     }
-    if (!candidate)
+    if (!candidate || relaxed <= budget)
       return budget;
-    int64_t relaxed = budget + budget / kRecomputeSlack;
     Selection wider = select(retry, relaxed);
     if (failed(wider.trial) || wider.trial->sramBytes() > relaxed)
       return budget;
@@ -448,13 +450,13 @@ struct VMCUChooseSchedulePass
   }
 
   /// Without a budget: gives each block left only its recompute option the
-  /// options that fit within 1/kRecomputeSlack more SRAM, if one of them
+  /// options that fit within `relaxed` (1/kRecomputeSlack more SRAM), if one of them
   /// is at least kMinRecomputeSpeedup times faster and saves at least
   /// 1/kMinModelShare of the model's cycles. Returns the budget the plan
   /// then has.
   int64_t
   relaxSlowRecomputes(SmallVectorImpl<SmallVector<BlockOption>> &options,
-                      int64_t budget, int64_t minArena) {
+                      int64_t budget, int64_t relaxed, int64_t minArena) {
     int64_t modelCycles = estimatedCycles(options);
     auto slow = [&](const BlockOption &base, int64_t faster) {
       return isSlowRecompute(base, faster, modelCycles);
@@ -469,7 +471,6 @@ struct VMCUChooseSchedulePass
     if (!candidate)
       return budget;
 
-    int64_t relaxed = budget + budget / kRecomputeSlack;
     SmallVector<SmallVector<BlockOption>> wider =
         blockOptions(relaxed, minArena);
     bool any = false;

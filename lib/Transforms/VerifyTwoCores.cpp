@@ -499,10 +499,10 @@ private:
   }
 
   LogicalResult checkOutputs() {
-    for (TensorBaseOp base : tensors) {
+    for (auto [index, base] : llvm::enumerate(tensors)) {
       if (!base.isModelOutput())
         continue;
-      int id = llvm::find(tensors, base) - tensors.begin();
+      int id = static_cast<int>(index);
       for (int64_t u : unitsOf(base)) {
         if (data[u].tensor == id)
           continue;

@@ -12,6 +12,9 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 A="${1:-$ROOT/build}"
 B="${2:-$ROOT/build-sanitize}"
+# The compilers run from a scratch directory: make relative build paths absolute.
+A="$(cd "$A" && pwd)"
+B="$(cd "$B" && pwd)"
 for build in "$A" "$B"; do
   for tool in vmcuc vmcu-gen; do
     [ -x "$build/bin/$tool" ] || { echo "error: $build/bin/$tool not built" >&2; exit 1; }

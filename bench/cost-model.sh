@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# cost-model.sh - fits and checks the schedule chooser's cycle model
+# cost-model.sh - fits and checks the planners' cycle model
 # (include/vmcu/Analysis/CostModel.h) against vmcu-prof's Cortex-M4 cycles
-# of every kernel of the shared models, compiled with the default budget,
-# with a large one and all fused (so recomputing, line-buffered and
-# separate layers are all measured).
+# of every kernel of the shared models (default budget, a large one and all
+# fused) and of corpus models whose odd channel counts give narrow
+# segments (default, all fused and all unfused), so that recomputing,
+# line-buffered and separate layers, wide and narrow segments are all
+# measured.
 #
-# Prints, per kernel family, the least-squares fit cycles = a*MACs +
-# b*outputs (MACs as executed, recomputation included) next to the
-# constants compiled in, then each model's total: measured, estimated, error.
+# Prints, per kernel family, the non-negative least-squares fit of
+# cycles = a*MACs + b*outputs + c*ring accesses (MACs as executed,
+# recomputation included; each kernel's relative error weighted alike, so
+# small kernels count as much as large ones) next to the constants
+# compiled in and both's largest and median error, then each model's
+# total: measured, estimated, error.
 #
 # usage: bench/cost-model.sh [BUILD_DIR]
 set -euo pipefail
@@ -21,24 +26,47 @@ done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 source "$ROOT/bench/shared-models.sh"
 
+# Corpus models (utils/corpus.py) with channel counts of several odd
+# factors: their segments are 1-3 bytes in many layers.
+FIT_CORPUS="mobilenet-v2 2
+mobilenet-v2 3
+mobilenet-v2 4
+dscnn 1
+dscnn 5
+resnet 5
+mobilenet-v1 1
+cnn-fc 6"
+
 i=0
+# measure MODEL PLAN [VMCUC ARGS...]: one run's report and per-kernel cycles.
+measure() {
+  local model=$1 name=$2; shift 2
+  i=$((i + 1))
+  "$BUILD/bin/vmcuc" "$model" "$@" -o "$tmp/m.o" --header="$tmp/m.h" --report="$tmp/r$i.json" >/dev/null
+  random_input "$tmp/m.h" "$tmp/in.bin"
+  "$BUILD/bin/vmcu-run" "$model" "$@" --keep-temps="$tmp/k" --input "$tmp/in.bin" --output "$tmp/out.bin" >/dev/null
+  "$BUILD/bin/vmcu-prof" "$tmp/k/model.elf" --input "$tmp/in.bin" --per-function \
+    --max-instructions=0 > "$tmp/p$i.txt"
+  echo "$name" > "$tmp/n$i.txt"
+}
 while IFS='|' read -r file output; do
   [ -n "$file" ] || continue
   for plan in --ram-kb=0 --ram-kb=256 --schedule=fused; do
-    i=$((i + 1))
-    args=("$MODELS/$file" "$plan")
+    args=("$plan")
     [ -n "$output" ] && args+=(--tflite-output="$output")
-    "$BUILD/bin/vmcuc" "${args[@]}" -o "$tmp/m.o" --header="$tmp/m.h" --report="$tmp/r$i.json" >/dev/null
-    random_input "$tmp/m.h" "$tmp/in.bin"
-    "$BUILD/bin/vmcu-run" "${args[@]}" --keep-temps="$tmp/k" --input "$tmp/in.bin" --output "$tmp/out.bin" >/dev/null
-    "$BUILD/bin/vmcu-prof" "$tmp/k/model.elf" --input "$tmp/in.bin" --per-function \
-      --max-instructions=0 > "$tmp/p$i.txt"
-    echo "$file ${plan#--}" > "$tmp/n$i.txt"
+    measure "$MODELS/$file" "$file ${plan#--}" "${args[@]}"
   done
 done <<< "$SHARED_MODEL_CASES"
+while read -r family seed; do
+  model="$tmp/$family-$seed.tflite"
+  /usr/bin/python3 "$ROOT/utils/make-tflite.py" --kind "corpus-$family" --seed "$seed" -o "$model"
+  for plan in --ram-kb=0 --schedule=fused --schedule=unfused; do
+    measure "$model" "$family-$seed ${plan#--}" "$plan"
+  done
+done <<< "$FIT_CORPUS"
 
 /usr/bin/python3 - "$tmp" "$i" "$ROOT/lib/Analysis/CostModel.cpp" <<'PY'
-import json, re, sys
+import itertools, json, re, sys
 import numpy as np
 tmp, runs, src = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 rows, totals = [], []
@@ -51,31 +79,43 @@ for i in range(1, runs + 1):
             cycles[int(m.group(2))] = int(m.group(1))
     est = meas = 0
     for k, layer in enumerate(report["layers"]):
-        rows.append((layer["schedule"], layer["executed_macs"], layer["out_bytes"], cycles[k]))
         est += layer["estimated_cycles"]; meas += cycles[k]
+        # A softmax's few outputs take ~100 cycles each: a negligible total
+        # that would set the elementwise per-output cost (adds') alone.
+        if layer["op"] == "softmax":
+            continue
+        rows.append((layer["schedule"], layer["executed_macs"], layer["out_bytes"],
+                     layer["ring_accesses"], cycles[k], layer["estimated_cycles"]))
     totals.append((open(f"{tmp}/n{i}.txt").read().strip(), meas, est))
 compiled = dict(re.findall(r"case KernelKind::(\w+):\s*return \{([^}]*)\}", open(src).read()))
-# Kinds whose MACs per output barely differ on the shared models (the stems'
-# im2col convs): a free fit is meaningless, so they take the per-MAC cost
-# of the kind whose tiles they run and fit only the per-output term.
-PER_MAC_OF = {"im2col": "gemm"}
-def fit(sel, per_mac=None):
-    a = np.array([[r[1], r[2]] for r in sel], float); y = np.array([r[3] for r in sel], float)
-    if per_mac is None:
-        coef = np.linalg.lstsq(a, y, rcond=None)[0]
-    else:
-        rest = y - per_mac * a[:, 0]
-        coef = np.array([per_mac, rest @ a[:, 1] / (a[:, 1] @ a[:, 1])])
-    return coef, max(abs(a @ coef - y) / y)
-print(f"{'kind':17} {'kernels':>7} {'fit perMac':>10} {'perOutput':>10} {'compiled in':>16} {'max |err|':>9}")
-fits = {}
-for kind in sorted({r[0] for r in rows}, key=lambda k: (k in PER_MAC_OF, k)):
+
+def fit(x, y):
+    """Non-negative least squares of the relative errors: the best
+    unconstrained fit over the subsets of the terms that stays >= 0."""
+    best = None
+    for n in range(x.shape[1], 0, -1):
+        for terms in itertools.combinations(range(x.shape[1]), n):
+            c = np.linalg.lstsq(x[:, terms] / y[:, None], np.ones(len(y)), rcond=None)[0]
+            if (c < 0).any():
+                continue
+            coef = np.zeros(x.shape[1]); coef[list(terms)] = c
+            err = (((x @ coef) - y) / y) ** 2
+            if best is None or err.sum() < best[0]:
+                best = (err.sum(), coef)
+    return best[1]
+
+print(f"{'kind':17} {'kernels':>7} {'perMac':>7} {'perOutput':>9} {'perAccess':>9}"
+      f" {'compiled in':>20} {'fit max/median err':>19} {'compiled in':>12}")
+for kind in sorted({r[0] for r in rows}):
     sel = [r for r in rows if r[0] == kind]
-    base = fits.get(PER_MAC_OF.get(kind))
-    coef, err = fit(sel, None if base is None else base[0])
-    fits[kind] = coef
+    x = np.array([r[1:4] for r in sel], float); y = np.array([r[4] for r in sel], float)
+    coef = fit(x, y)
+    err = abs(x @ coef - y) / y
+    old = abs(np.array([r[5] for r in sel], float) - y) / y
     name = "".join(w.capitalize() for w in kind.split("-"))
-    print(f"{kind:17} {len(sel):7} {coef[0]:10.2f} {coef[1]:10.1f} {compiled.get(name, '?'):>16} {err:9.1%}")
+    print(f"{kind:17} {len(sel):7} {coef[0]:7.2f} {coef[1]:9.1f} {coef[2]:9.1f}"
+          f" {compiled.get(name, '?'):>20} {err.max():9.1%}/{np.median(err):7.1%}"
+          f" {old.max():6.1%}/{np.median(old):5.1%}")
 print()
 print(f"{'model (plan)':52} {'measured':>12} {'estimated':>12} {'error':>7}")
 for name, meas, est in totals:

@@ -120,6 +120,7 @@ llvm::json::Value mlir::vmcu::toJSON(const MemoryReport &report) {
         {"schedule", layer.schedule},
         {"macs", layer.macs},
         {"executed_macs", layer.executedMacs},
+        {"ring_accesses", layer.ringAccesses},
         {"estimated_cycles", layer.estimatedCycles},
         {"stack_bytes", layer.stackBytes},
         {"also_live", std::move(alsoLive)},

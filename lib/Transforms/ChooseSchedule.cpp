@@ -43,11 +43,12 @@ constexpr int64_t kPairedFrameMargin = 256;
 /// 2% slower, with a 14 KB larger arena.
 constexpr double kMinEstimatedSaving = 0.05;
 
-/// Without a budget, a block that would recompute may take a faster option
-/// that raises the plan's SRAM by at most 1/kRecomputeSlack of the smallest
-/// plan's, if the cost model puts it at kMinRecomputeSpeedup times faster
-/// or more and the cycles it saves are at least 1/kMinModelShare of the
-/// whole model's: the faster options cost flash (separate kernels, line
+/// Without a budget, a block whose option in the smallest plan is slow (a
+/// recompute, or a line buffer over narrow segments) may take a faster
+/// option that raises the plan's SRAM by at most 1/kSlowBlockSlack of the
+/// smallest plan's, if the cost model puts it at kMinSlowBlockSpeedup times
+/// faster or more and the cycles it saves are at least 1/kMinModelShare of
+/// the whole model's: the faster options cost flash (separate kernels, line
 /// buffers), which the default spends only where the model's speed turns
 /// on it. A corpus MobileNetV1 (make-tflite.py --kind corpus-mobilenet-v1
 /// --seed 6) recomputed its last block to save 124 B of 18.5 KB of SRAM:
@@ -57,9 +58,11 @@ constexpr double kMinEstimatedSaving = 0.05;
 /// Corpus MobileNetV1 seed 5 needs 1/4: its first block, whose line buffer
 /// fits alone but not beside the other blocks' picks, recomputed 3.5 M of
 /// the model's 4.9 M estimated cycles to keep a 4.4 KB arena that the line
-/// buffer grows by 552 B (12.5%).
-constexpr int64_t kRecomputeSlack = 4;
-constexpr int64_t kMinRecomputeSpeedup = 2;
+/// buffer grows by 552 B (12.5%). Corpus MobileNetV2 seed 3 line-buffered a
+/// block over 1-byte segments in 10.5 M of its 20 M cycles, where separate
+/// layers take 4.1 M for 8.4 KB (21%) more arena.
+constexpr int64_t kSlowBlockSlack = 4;
+constexpr int64_t kMinSlowBlockSpeedup = 2;
 constexpr int64_t kMinModelShare = 4;
 
 /// What unfused layers must keep: the all-fused plan's pool alignment (the
@@ -144,17 +147,15 @@ int64_t separateCycles(BottleneckOp op) {
 /// Estimated cycles of `op` with a line buffer.
 int64_t lineBufferCycles(BottleneckOp op) {
   auto layer = cast<LayerOpInterface>(op.getOperation());
-  analysis::KernelWork work = layerWork(layer, segmentSizeOf(layer));
-  if (!op.isStem())
-    work.kind = analysis::KernelKind::FusedLineBuffer;
-  work.macs = layerMacs(layer);
-  return analysis::estimateCycles(work);
+  return analysis::estimateCycles(
+      bottleneckWork(op, segmentSizeOf(layer), /*lineBuffer=*/true));
 }
 
 /// Estimated cycles of `op` recomputing (the fused kernel as it is).
 int64_t recomputeCycles(BottleneckOp op) {
   auto layer = cast<LayerOpInterface>(op.getOperation());
-  return analysis::estimateCycles(layerWork(layer, segmentSizeOf(layer)));
+  return analysis::estimateCycles(
+      bottleneckWork(op, segmentSizeOf(layer), /*lineBuffer=*/false));
 }
 
 enum class BlockPlan { Recompute, LineBuffer, Unfused };
@@ -243,13 +244,13 @@ struct VMCUChooseSchedulePass
 
     SmallVector<SmallVector<BlockOption>> options =
         blockOptions(budget, fused->arenaBytes);
-    // Without a budget, slow recomputes may spend 1/kRecomputeSlack more.
-    int64_t relaxed = budget + budget / kRecomputeSlack;
+    // Without a budget, slow blocks may spend 1/kSlowBlockSlack more.
+    int64_t relaxed = budget + budget / kSlowBlockSlack;
     if (ramKb <= 0)
-      budget = relaxSlowRecomputes(options, budget, relaxed, fused->arenaBytes);
+      budget = relaxSlowBlocks(options, budget, relaxed, fused->arenaBytes);
     Selection selected = select(options, budget);
     if (ramKb <= 0)
-      budget = relaxFallenBackRecomputes(options, selected, budget, relaxed);
+      budget = relaxFallenBackBlocks(options, selected, budget, relaxed);
     SmallVector<unsigned> &pick = selected.pick;
     FailureOr<PlanTrial> &trial = selected.trial;
     Schedule chosen = scheduleOf(options, pick);
@@ -301,32 +302,29 @@ struct VMCUChooseSchedulePass
     }
   }
 
-  /// Whether recomputing costs `base` (a block's all-fused option) at least
-  /// kMinRecomputeSpeedup times the cycles of an option at `faster`, and
-  /// the difference is at least 1/kMinModelShare of `modelCycles`.
-  static bool isSlowRecompute(const BlockOption &base, int64_t faster,
-                              int64_t modelCycles) {
-    return base.plan == BlockPlan::Recompute &&
-           faster * kMinRecomputeSpeedup <= base.cycles &&
-           (base.cycles - faster) * kMinModelShare >= modelCycles;
+  /// Whether `option` costs at least kMinSlowBlockSpeedup times the cycles
+  /// of an option at `faster`, and the difference is at least
+  /// 1/kMinModelShare of `modelCycles`.
+  static bool isSlowOption(const BlockOption &option, int64_t faster,
+                           int64_t modelCycles) {
+    return faster * kMinSlowBlockSpeedup <= option.cycles &&
+           (option.cycles - faster) * kMinModelShare >= modelCycles;
   }
 
   /// Without a budget: when the plan made a block fall back to a slow
-  /// recompute (its faster options fit alone, not with the others), plans
-  /// again within `relaxed` (the smallest plan's SRAM and 1/kRecomputeSlack
+  /// option (its faster options fit alone, not with the others), plans
+  /// again within `relaxed` (the smallest plan's SRAM and 1/kSlowBlockSlack
   /// more), with the other blocks kept at their picks; keeps that plan if
   /// such a block then runs faster. Returns the budget the plan then has.
   int64_t
-  relaxFallenBackRecomputes(SmallVectorImpl<SmallVector<BlockOption>> &options,
-                            Selection &selected, int64_t budget,
-                            int64_t relaxed) {
+  relaxFallenBackBlocks(SmallVectorImpl<SmallVector<BlockOption>> &options,
+                        Selection &selected, int64_t budget, int64_t relaxed) {
     int64_t modelCycles = estimatedCycles(options);
     SmallVector<SmallVector<BlockOption>> retry;
     bool candidate = false;
     for (auto [opts, pick] : llvm::zip_equal(options, selected.pick)) {
-      bool fellBack =
-          pick + 1 == opts.size() && opts.size() > 1 &&
-          isSlowRecompute(opts.back(), opts.front().cycles, modelCycles);
+      bool fellBack = pick > 0 && isSlowOption(opts[pick], opts.front().cycles,
+                                               modelCycles);
       candidate |= fellBack;
       retry.push_back(fellBack ? opts : SmallVector<BlockOption>{opts[pick]});
     }
@@ -449,17 +447,16 @@ struct VMCUChooseSchedulePass
     return options;
   }
 
-  /// Without a budget: gives each block left only its recompute option the
-  /// options that fit within `relaxed` (1/kRecomputeSlack more SRAM), if one of them
-  /// is at least kMinRecomputeSpeedup times faster and saves at least
-  /// 1/kMinModelShare of the model's cycles. Returns the budget the plan
-  /// then has.
-  int64_t
-  relaxSlowRecomputes(SmallVectorImpl<SmallVector<BlockOption>> &options,
-                      int64_t budget, int64_t relaxed, int64_t minArena) {
+  /// Without a budget: gives each block whose fastest fitting option is
+  /// slow the options that fit within `relaxed` (1/kSlowBlockSlack more
+  /// SRAM), if one of them is at least kMinSlowBlockSpeedup times faster and
+  /// saves at least 1/kMinModelShare of the model's cycles. Returns the
+  /// budget the plan then has.
+  int64_t relaxSlowBlocks(SmallVectorImpl<SmallVector<BlockOption>> &options,
+                          int64_t budget, int64_t relaxed, int64_t minArena) {
     int64_t modelCycles = estimatedCycles(options);
-    auto slow = [&](const BlockOption &base, int64_t faster) {
-      return isSlowRecompute(base, faster, modelCycles);
+    auto slow = [&](const BlockOption &option, int64_t faster) {
+      return isSlowOption(option, faster, modelCycles);
     };
     // A block's options cost no more cycles than its fastest schedule's
     // estimate: without such a block, the trials below cannot change the
@@ -467,7 +464,7 @@ struct VMCUChooseSchedulePass
     SmallVector<BottleneckOp> ops = entryBottlenecks();
     bool candidate = false;
     for (auto [opts, op] : llvm::zip_equal(options, ops))
-      candidate |= opts.size() == 1 && slow(opts.front(), fastestCycles(op));
+      candidate |= slow(opts.front(), fastestCycles(op));
     if (!candidate)
       return budget;
 
@@ -475,7 +472,7 @@ struct VMCUChooseSchedulePass
         blockOptions(relaxed, minArena);
     bool any = false;
     for (auto [opts, widerOpts] : llvm::zip_equal(options, wider)) {
-      if (opts.size() != 1 || !slow(opts.front(), widerOpts.front().cycles))
+      if (!slow(opts.front(), widerOpts.front().cycles))
         continue;
       opts = widerOpts;
       any = true;

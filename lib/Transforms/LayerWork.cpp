@@ -43,7 +43,98 @@ int64_t fusedMacs(BottleneckOp op) {
          convMacs(project.getOutput(), project.getWeight().getType());
 }
 
+/// Segments of `bytes` bytes each: a pixel's channels in whole segments.
+int64_t segmentsOf(int64_t bytes, int64_t segmentBytes) {
+  return llvm::divideCeil(bytes, segmentBytes);
+}
+
+/// Pixels (elements over the innermost extent) of `v`.
+int64_t pixels(Value v) {
+  auto type = cast<ShapedType>(v.getType());
+  return type.getNumElements() / type.getShape().back();
+}
+
+/// Ring segments a windowed layer loads: each output pixel of `output`
+/// gathers its `taps` input pixels of `inC` channels.
+int64_t windowLoads(Value output, int64_t taps, int64_t inC, int64_t s) {
+  return pixels(output) * taps * segmentsOf(inC, s);
+}
+
+/// Ring segments a tensor's pixels take once each.
+int64_t tensorSegments(Value v, int64_t s) {
+  auto type = cast<ShapedType>(v.getType());
+  return pixels(v) * segmentsOf(type.getShape().back(), s);
+}
+
+/// Input pixels each output pixel of a pool reads.
+template <typename PoolOp> int64_t poolTaps(PoolOp op) {
+  ArrayRef<int64_t> kernel = op.getKernel();
+  return kernel[0] * kernel[1];
+}
+
+int64_t windowTaps(ShapedType weight, bool depthwise) {
+  return depthwise ? weight.getDimSize(0) * weight.getDimSize(1)
+                   : weight.getDimSize(1) * weight.getDimSize(2);
+}
+
+/// Ring segments a fused bottleneck loads and stores: its input once per
+/// pixel (a line buffer, which it also stores and re-reads per tap in the
+/// pool) or once per tap (recompute), and its output.
+int64_t bottleneckAccesses(BottleneckOp op, int64_t s, bool lineBuffer) {
+  DepthwiseConv2DOp dw = op.getDepthwise();
+  Value in = op.getInput();
+  int64_t cin = cast<ShapedType>(in.getType()).getShape().back();
+  int64_t taps = windowTaps(dw.getWeight().getType(), /*depthwise=*/true);
+  int64_t out = tensorSegments(op.getOutput(), s);
+  if (op.isStem()) {
+    Conv2DOp expand = op.getExpand();
+    int64_t stemTaps = windowTaps(expand.getWeight().getType(), false);
+    return windowLoads(expand.getOutput(), stemTaps, cin, s) + out;
+  }
+  if (!lineBuffer)
+    return windowLoads(dw.getOutput(), taps, cin, s) + out;
+  int64_t cmid = dw.getInput().getType().getDimSize(3);
+  return tensorSegments(in, s) + pixels(dw.getInput()) * segmentsOf(cmid, s) +
+         windowLoads(dw.getOutput(), taps, cmid, s) + out;
+}
+
 } // namespace
+
+int64_t mlir::vmcu::ringAccesses(LayerOpInterface layer, int64_t s) {
+  Value out = layer->getResult(0);
+  int64_t stores = tensorSegments(out, s);
+  return llvm::TypeSwitch<Operation *, int64_t>(layer)
+      .Case([&](Conv2DOp op) {
+        auto w = op.getWeight().getType();
+        return windowLoads(out, windowTaps(w, false), w.getDimSize(3), s) +
+               stores;
+      })
+      .Case([&](DepthwiseConv2DOp op) {
+        auto w = op.getWeight().getType();
+        int64_t inC = op.getInput().getType().getDimSize(3);
+        int64_t multiplier = w.getDimSize(2) / inC;
+        // An output segment of s channels reads s / multiplier inputs.
+        return windowLoads(out, windowTaps(w, true),
+                           std::max<int64_t>(inC / multiplier, 1), s) +
+               stores;
+      })
+      .Case([&](BottleneckOp op) {
+        return bottleneckAccesses(op, s, op.getLineBuffer());
+      })
+      .Case<AvgPool2DOp, MaxPool2DOp>([&](auto op) {
+        return windowLoads(out, poolTaps(op),
+                           op.getInput().getType().getDimSize(3), s) +
+               stores;
+      })
+      .Default([&](Operation *op) {
+        int64_t loads = 0;
+        for (Value operand : op->getOperands())
+          if (isa<ShapedType>(operand.getType()) &&
+              !matchPattern(operand, m_Constant()))
+            loads += tensorSegments(operand, s);
+        return loads + stores;
+      });
+}
 
 int64_t mlir::vmcu::layerMacs(LayerOpInterface layer) {
   return llvm::TypeSwitch<Operation *, int64_t>(layer)
@@ -344,7 +435,13 @@ bool mlir::vmcu::isStagedBinaryOperand(Value operand, Type out) {
 an::KernelWork mlir::vmcu::layerWork(LayerOpInterface layer,
                                      int64_t segmentBytes) {
   int64_t outputs = elements(layer->getResult(0));
-  an::KernelWork work{an::KernelKind::Elementwise, layerMacs(layer), outputs};
+  an::KernelWork work{an::KernelKind::Elementwise, layerMacs(layer), outputs,
+                      ringAccesses(layer, segmentBytes)};
+  // A pool's work is its window's accumulations (or comparisons).
+  if (auto pool = dyn_cast<AvgPool2DOp>(layer.getOperation()))
+    work.macs = outputs * poolTaps(pool);
+  if (auto pool = dyn_cast<MaxPool2DOp>(layer.getOperation()))
+    work.macs = outputs * poolTaps(pool);
   if (isGemmLayer(layer))
     work.kind = an::KernelKind::Gemm;
   else if (isa<BatchMatMulOp>(layer))
@@ -354,12 +451,22 @@ an::KernelWork mlir::vmcu::layerWork(LayerOpInterface layer,
                                                 : an::KernelKind::Dot;
   else if (isa<DepthwiseConv2DOp>(layer))
     work.kind = an::KernelKind::Depthwise;
-  else if (auto fused = dyn_cast<BottleneckOp>(layer.getOperation())) {
-    work.kind = fused.isStem()          ? an::KernelKind::FusedStem
-                : fused.getLineBuffer() ? an::KernelKind::FusedLineBuffer
-                                        : an::KernelKind::FusedRecompute;
-    if (!fused.getLineBuffer())
-      work.macs = fusedMacs(fused);
-  }
+  else if (auto fused = dyn_cast<BottleneckOp>(layer.getOperation()))
+    return bottleneckWork(fused, segmentBytes, fused.getLineBuffer());
+  return work;
+}
+
+an::KernelWork mlir::vmcu::bottleneckWork(BottleneckOp op, int64_t segmentBytes,
+                                          bool lineBuffer) {
+  auto layer = cast<LayerOpInterface>(op.getOperation());
+  an::KernelWork work{an::KernelKind::FusedRecompute, fusedMacs(op),
+                      elements(op.getOutput()),
+                      bottleneckAccesses(op, segmentBytes, lineBuffer)};
+  if (op.isStem())
+    work.kind = an::KernelKind::FusedStem;
+  else if (lineBuffer)
+    work.kind = an::KernelKind::FusedLineBuffer;
+  if (lineBuffer)
+    work.macs = layerMacs(layer);
   return work;
 }

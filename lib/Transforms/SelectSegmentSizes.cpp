@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "vmcu/Transforms/LayerWork.h"
 #include "vmcu/Transforms/PlanTrial.h"
 #include <algorithm>
 #include <numeric>
@@ -165,53 +166,81 @@ struct VMCUSelectSegmentSizesPass
   /// segment size. Where channel counts with different odd factors make
   /// that lcm large (layers of 27, 47 and 80 channels: an lcm of
   /// 101,520 B over a largest layer of 23,328 B), the rounding, not any
-  /// layer, sets the arena. Then the pass plans with the segments of the
-  /// alignments, largest first, whose rounding of the largest footprint
-  /// stays within 1/kMaxWrapOverhead of it (each layer its largest divisor
-  /// of the alignment, SIMD multiples first), those that round it to
-  /// levelTarget first, and keeps the plan needing the least SRAM; it
-  /// stops at the first plan within levelTarget.
+  /// layer, sets the arena. Then the pass plans with the segments of an
+  /// alignment A dividing the lcm (each layer its largest divisor of A,
+  /// SIMD multiples first) whose rounding of the largest footprint stays
+  /// within 1/kMaxWrapOverhead of it: those that round it to levelTarget
+  /// first, the fastest by the cost model first (narrow segments cost
+  /// ring accesses), and keeps the first plan within levelTarget, else the
+  /// one needing the least SRAM.
   void levelWrapAlignment(SmallVectorImpl<int64_t> &sizes, PlanTrial &current) {
-    int64_t worst = current.worstBytes();
     int64_t target = levelTarget(current);
     if (current.arenaBytes <= target)
       return;
     std::optional<int64_t> lcm = segmentLcm(sizes);
     if (!lcm)
       return;
-    SmallVector<SmallVector<int64_t>> divisors = divisorCandidates();
-    SmallVector<SmallVector<int64_t>> tried = {
-        SmallVector<int64_t>(sizes.begin(), sizes.end())};
     int trials = 0;
-    for (int64_t align : alignmentsToTry(*lcm, worst, target)) {
+    for (const LevelOption &option : levelOptions(*lcm, current, target)) {
+      FailureOr<PlanTrial> trial = evaluate(option.sizes);
+      bool fits = succeeded(trial) && trial->arenaBytes <= target;
+      if (fits ||
+          (succeeded(trial) && trial->sramBytes() < current.sramBytes())) {
+        sizes.assign(option.sizes);
+        current = *trial;
+        ++numLeveledAlignments;
+      }
+      if (fits || ++trials == kMaxWrapTrials)
+        return;
+    }
+  }
+
+  /// One alignment's segment sizes, its rounding of the largest footprint
+  /// and the cost model's cycles of the layers with them.
+  struct LevelOption {
+    SmallVector<int64_t> sizes;
+    int64_t roundedBytes;
+    int64_t cycles;
+  };
+
+  /// The distinct size assignments of the divisors of `lcm` whose rounding
+  /// of the largest footprint stays within 1/kMaxWrapOverhead of it and
+  /// below the current arena: those within `target` first, then the
+  /// fastest, then the largest alignment.
+  SmallVector<LevelOption> levelOptions(int64_t lcm, const PlanTrial &current,
+                                        int64_t target) const {
+    int64_t worst = current.worstBytes();
+    SmallVector<SmallVector<int64_t>> divisors = divisorCandidates();
+    SmallVector<LevelOption> options;
+    for (int64_t align : divisorsDescending(lcm)) {
       int64_t rounded = llvm::alignTo(worst, align);
       if (rounded > worst + worst / kMaxWrapOverhead ||
           rounded >= current.arenaBytes)
         continue;
       SmallVector<int64_t> trialSizes = sizesDividing(align, divisors);
-      if (llvm::is_contained(tried, trialSizes))
+      if (llvm::any_of(options, [&](const LevelOption &option) {
+            return ArrayRef<int64_t>(option.sizes) ==
+                   ArrayRef<int64_t>(trialSizes);
+          }))
         continue;
-      tried.push_back(trialSizes);
-      FailureOr<PlanTrial> trial = evaluate(trialSizes);
-      if (succeeded(trial) && trial->sramBytes() < current.sramBytes()) {
-        sizes.assign(trialSizes);
-        current = *trial;
-        ++numLeveledAlignments;
-      }
-      if (current.arenaBytes <= target || ++trials == kMaxWrapTrials)
-        return;
+      int64_t cycles = estimatedCycles(trialSizes);
+      options.push_back({std::move(trialSizes), rounded, cycles});
     }
+    llvm::stable_sort(options, [&](const LevelOption &a, const LevelOption &b) {
+      bool aFits = a.roundedBytes <= target, bFits = b.roundedBytes <= target;
+      if (aFits != bFits)
+        return aFits;
+      return a.cycles < b.cycles;
+    });
+    return options;
   }
 
-  /// The divisors of `lcm`, those that round `worst` to at most `target`
-  /// first, each group largest first.
-  static SmallVector<int64_t> alignmentsToTry(int64_t lcm, int64_t worst,
-                                              int64_t target) {
-    SmallVector<int64_t> aligns = divisorsDescending(lcm);
-    std::stable_partition(aligns.begin(), aligns.end(), [&](int64_t align) {
-      return llvm::alignTo(worst, align) <= target;
-    });
-    return aligns;
+  /// The cost model's cycles of the layers with segments of `sizes`.
+  int64_t estimatedCycles(ArrayRef<int64_t> sizes) const {
+    int64_t cycles = 0;
+    for (auto [layer, size] : llvm::zip_equal(layers, sizes))
+      cycles += analysis::estimateCycles(layerWork(layer, size));
+    return cycles;
   }
 
   /// The arena the leveling accepts: the largest footprint plus up to

@@ -100,6 +100,7 @@ MemoryReport buildReport(SegmentPoolOp pool, ArrayRef<PlacedKernel> kernels,
       layer.schedule = schedule->str();
     layer.macs = op.getMacs().value_or(0);
     layer.executedMacs = op.getExecutedMacs().value_or(0);
+    layer.ringAccesses = op.getRingAccesses().value_or(0);
     layer.estimatedCycles = op.getEstimatedCycles().value_or(0);
     layer.stackBytes = op.getStackBytes().value_or(0);
     layer.input = kernel.input;

@@ -396,6 +396,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     kernel.setSchedule(analysis::kindName(work.kind));
     kernel.setMacs(layerMacs(layer.op));
     kernel.setExecutedMacs(work.macs);
+    kernel.setRingAccesses(work.ringAccesses);
     kernel.setEstimatedCycles(analysis::estimateCycles(work));
     kernel.setStackBytes(kernelScratchBytes(layer.op, layer.segmentBytes));
 

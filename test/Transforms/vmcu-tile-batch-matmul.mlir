@@ -6,7 +6,7 @@
 // sums of two 4-lane dots each (x_offset = -lhs_zp), the per-tensor
 // requantization and one output segment stored.
 // CHECK-LABEL: func.func @vmcu_invoke
-// CHECK: vmcu.kernel "batch_matmul_0" ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) attributes {{{.*}}layer = "batch_matmul", macs = 192 : i64, schedule = "dot", segment_bytes = 4 : i64
+// CHECK: vmcu.kernel "batch_matmul_0" ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) attributes {{{.*}}layer = "batch_matmul", macs = 192 : i64, ring_accesses = 34 : i64, schedule = "dot", segment_bytes = 4 : i64
 // CHECK: affine.for %{{.*}} = 0 to 2 {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 8 {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 1 {

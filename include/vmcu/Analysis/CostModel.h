@@ -1,7 +1,8 @@
 //===- CostModel.h - estimated Cortex-M4 cycles of vmcu kernels -*- C++ -*-===//
 //
 // A linear cycle model per kernel family: cycles = MACs * perMac +
-// outputs * perOutput (requantisation, ring stores, loop overhead). The
+// outputs * perOutput (requantisation, loop overhead) + ring accesses *
+// perAccess (a step of the segment loops: address, wrap, gather). The
 // constants are fitted to vmcu-prof's Cortex-M4 counts of the kernels of
 // the shared models (bench/cost-model.sh prints the fit and its error). The
 // schedule chooser ranks alternatives with it; the memory report prints it.
@@ -43,17 +44,20 @@ enum class KernelKind {
 
 std::string_view kindName(KernelKind kind);
 
-/// What a kernel executes: MACs as executed (recomputation included) and
-/// output elements.
+/// What a kernel executes: MACs as executed (recomputation included),
+/// output elements and ring segment accesses (loads and stores, one per
+/// step of its segment loops).
 struct KernelWork {
   KernelKind kind = KernelKind::Dot;
   int64_t macs = 0;
   int64_t outputs = 0;
+  int64_t ringAccesses = 0;
 };
 
 struct CycleCost {
   double perMac;
   double perOutput;
+  double perAccess;
 };
 
 /// The fitted constants of `kind`.

@@ -41,6 +41,8 @@ struct ReportLayer {
   /// MACs of the layer, and as executed (with recomputation).
   int64_t macs = 0;
   int64_t executedMacs = 0;
+  /// Ring segments the cost model counts it loading and storing.
+  int64_t ringAccesses = 0;
   /// The cost model's Cortex-M4 cycles.
   int64_t estimatedCycles = 0;
   /// Its stack buffers (estimated; a stem's line buffer is among them).

@@ -17,6 +17,18 @@ namespace mlir::vmcu {
 /// bottleneck counts the expansion it recomputes per tap).
 analysis::KernelWork layerWork(LayerOpInterface layer, int64_t segmentBytes);
 
+/// The work of fused bottleneck `op`'s kernel with or without a line
+/// buffer (whatever `op` has set), as layerWork.
+analysis::KernelWork bottleneckWork(BottleneckOp op, int64_t segmentBytes,
+                                    bool lineBuffer);
+
+/// Ring segments the kernel of `layer` loads and stores with segments of
+/// `segmentBytes`: each window's input pixels per output pixel, a tensor's
+/// pixels once each elsewhere, a line buffer's writes and reads, and the
+/// output. Counts steps of the kernel's segment loops: narrow segments
+/// mean many of them for the same MACs.
+int64_t ringAccesses(LayerOpInterface layer, int64_t segmentBytes);
+
 /// The MACs of `layer` computed once each (no recomputation).
 int64_t layerMacs(LayerOpInterface layer);
 

@@ -119,12 +119,14 @@ def VMCUChooseSchedulePass : Pass<"vmcu-choose-schedule", "ModuleOp"> {
 
     The budget is `ram-kb` KiB, or, with `ram-kb=0`, the SRAM (arena plus
     the largest kernel's stack buffers) of the all-fused plan: by default
-    speed costs no arena, and stack only where recomputing would cost the
-    model much more: a block whose faster options all miss that budget
-    takes them within 1/64 more SRAM if the cost model puts its recompute
-    at twice their cycles or more and the cycles saved are at least a
-    quarter of the model's (those options also cost flash, which the
-    default spends only there). Each block has options: recomputing (the
+    speed costs no arena, and stack only where a block's option in the
+    smallest plan would cost the model much more: a block whose faster
+    options miss that budget, alone or beside the other blocks' picks,
+    takes them within 1/4 more SRAM if the cost model puts the option it
+    would run (a recompute, or a line buffer over narrow segments) at twice
+    their cycles or more and the cycles saved are at least a quarter of
+    the model's (those options also cost flash, which the default spends
+    only there). Each block has options: recomputing (the
     all-fused plan's), a line buffer (`line_buffer`: each input pixel
     expanded once into R rows kept in the pool) and separate layers; a stem
     bottleneck (a KxK conv expansion) has its line buffer, on the stack, as
@@ -588,12 +590,15 @@ def VMCUSelectSegmentSizesPass
     more than what a tensor-level planner (TFLite Micro) needs during the
     worst kernel (`tensor_level_bytes`), unless the footprint itself is
     more. For the alignments `A` dividing the lcm whose rounding of that
-    footprint stays within the 1/8 (those that round it to the target
-    first, each group largest first; at most 8 plans), every layer takes its
-    largest candidate dividing `A`, here also the gcd's divisors that are
-    not SIMD multiples (a layer of 13 channels can take 1-byte segments),
-    or else the one that raises the alignment least; it keeps the plan of
-    least SRAM and stops at the first within the target.
+    footprint stays within the 1/8, every layer takes its largest
+    candidate dividing `A`, here also the gcd's divisors that are not SIMD
+    multiples (a layer of 13 channels can take 1-byte segments), or else
+    the one that raises the alignment least. The assignments are tried
+    (at most 8 plans) those that round the footprint to the target first,
+    each group fastest first by the cost model, whose ring-access term
+    prices narrow segments (a 5-channel depthwise in 1-byte segments takes
+    4.8x the cycles of 5-byte ones); it stops at the first plan within the
+    target, else keeps the plan of least SRAM.
 
     With `ram-kb=0`, a kernel whose stack buffers stand above every other
     kernel's sets the stack alone (a window kernel's buffers grow with its

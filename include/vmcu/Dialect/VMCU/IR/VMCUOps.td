@@ -268,7 +268,8 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
 
     The facts the passes hand on are declared attributes: `segment_bytes`,
     `layer`, `tensor_level_bytes`, `schedule`, `macs`, `executed_macs`,
-    `estimated_cycles` and `stack_bytes` (its stack buffers as the schedule
+    `ring_accesses` (the ring segments the cost model counts it loading
+    and storing), `estimated_cycles` and `stack_bytes` (its stack buffers as the schedule
     chooser estimates them, a stem's line buffer included; set by
     `vmcu-tile`), `distance` and `footprint`
     (set by `vmcu-solve-offsets`, in the kernel's segments), and `cores`
@@ -300,6 +301,7 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
                        OptionalAttr<StrAttr>:$schedule,
                        OptionalAttr<VMCU_NonNegativeI64Attr>:$macs,
                        OptionalAttr<VMCU_NonNegativeI64Attr>:$executed_macs,
+                       OptionalAttr<VMCU_NonNegativeI64Attr>:$ring_accesses,
                        OptionalAttr<VMCU_NonNegativeI64Attr>:$estimated_cycles,
                        OptionalAttr<VMCU_NonNegativeI64Attr>:$stack_bytes,
                        // Set by vmcu-solve-offsets: b_In - b_Out and the
@@ -325,7 +327,7 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
             /*segment_bytes=*/nullptr, /*layer=*/nullptr,
             /*tensor_level_bytes=*/nullptr, /*schedule=*/nullptr,
             /*macs=*/nullptr, /*executed_macs=*/nullptr,
-            /*estimated_cycles=*/nullptr, /*stack_bytes=*/nullptr,
+            /*ring_accesses=*/nullptr, /*estimated_cycles=*/nullptr, /*stack_bytes=*/nullptr,
             /*distance=*/nullptr, /*footprint=*/nullptr, /*cores=*/nullptr,
             /*split_depth=*/nullptr, /*split_phases=*/nullptr);
     }]>,

@@ -230,12 +230,13 @@ constexpr int64_t kMaxPairRowBytes = 256;
 
 /// The largest window a conv gathers into one im2col row (one pixel per
 /// block past kMaxPairRowBytes) rather than running 4-lane dot rows over
-/// its segments, where the output channels pair up into 2-wide tiles.
+/// its segments.
 /// Measured (M4 cycles, vmcu-prof, 12x12 SAME convs): 3x3 40->48 (8-byte
 /// segments) 0.338 -> 0.578 MAC/cycle, 3x3 30->30 0.418 -> 0.491, 5x5
-/// 16->32 0.568 -> 0.590, 3x3 64->64 0.613 -> 0.608; with an odd count of
-/// output channels (1-wide tiles), 3x3 47->47 0.413 -> 0.386, so those keep
-/// the dot rows. The row costs its bytes of stack.
+/// 16->32 0.568 -> 0.590, 3x3 64->64 0.613 -> 0.608. An odd count of output
+/// channels, once 1-wide tiles (3x3 47->47 0.413 -> 0.386), now takes 4-wide
+/// tiles and one of the rest: corpus ResNet seed 5's 3x3 57->57 0.44 ->
+/// 0.60. The row costs its bytes of stack.
 constexpr int64_t kMaxIm2colWindowBytes = 1024;
 
 /// The bytes of a conv's im2col row: its window, rounded up to the lanes.
@@ -273,6 +274,20 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
         dotBlockRegisters(pixels, n) <= kMaxDotBlockRegisters)
       return {pixels, n, rowStride, group, widened};
   }
+  // Odd channel counts: the smallest group of whole segments dividing Cout
+  // that is wider than a tile (at most kMaxWideGroupBytes unless one
+  // segment is more), in tiles of n and one of the channels left over.
+  // Measured (M4, vmcu-prof): corpus DS-CNN seed 5's 139 -> 139 pointwise
+  // convs, 1-channel tiles at 0.51 MAC/cycle, now 0.68.
+  int64_t limit = std::max(segmentBytes, kMaxWideGroupBytes);
+  for (int64_t n : {4, 2}) {
+    if (dotBlockRegisters(pixels, n) > kMaxDotBlockRegisters)
+      continue;
+    for (int64_t group = segmentBytes; group <= std::min(outC, limit);
+         group += segmentBytes)
+      if (outC % group == 0 && group > n)
+        return {pixels, n, rowStride, group, widened};
+  }
   return {pixels, 1, rowStride, segmentBytes, widened};
 }
 
@@ -282,8 +297,7 @@ bool mlir::vmcu::usesIm2col(LayerOpInterface layer, int64_t segmentBytes) {
     return false;
   auto w = conv.getWeight().getType();
   int64_t window = windowRowBytes(w);
-  return segmentBytes < kDotLanes || window <= kMaxPairRowBytes ||
-         (window <= kMaxIm2colWindowBytes && w.getDimSize(0) % 2 == 0);
+  return segmentBytes < kDotLanes || window <= kMaxIm2colWindowBytes;
 }
 
 bool mlir::vmcu::isGemmLayer(LayerOpInterface layer) {

@@ -86,18 +86,24 @@ GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
   std::tie(mult, shift) = e.requantTables(prefix, rq, outC, valueBound);
 }
 
-/// Weights [Cout/N][Cin/4][N][4] for N channels per tile: per tile and step,
-/// each channel's 4 bytes, in the order vmcu.dot_block loads them; the
-/// lanes past Cin are zero.
+/// Weights per tile (its first channel c0, each group split into tiles of N
+/// and the rest) and step, each of the tile's channels' 4 bytes, in the
+/// order vmcu.dot_block loads them: tile c0 starts at byte c0 * rowStride;
+/// the lanes past Cin are zero.
 SmallVector<int8_t> GemmTiles::packWeights(ArrayRef<int8_t> w) const {
-  int64_t channels = shape.channels;
+  int64_t group = shape.groupBytes, n = shape.channels;
   SmallVector<int8_t> packed(outC * shape.rowStride, 0);
-  for (int64_t c = 0; c < outC; ++c)
+  for (int64_t c = 0; c < outC; ++c) {
+    int64_t u = c % group;
+    int64_t c0 = c - u % n;
+    int64_t width = std::min(n, group - u / n * n);
     for (int64_t k = 0; k < inC; ++k) {
-      int64_t step = (c / channels) * steps + k / kDotLanes;
-      int64_t at = (step * channels + c % channels) * kDotLanes + k % kDotLanes;
+      int64_t step = k / kDotLanes;
+      int64_t at = c0 * shape.rowStride +
+                   (step * width + (c - c0)) * kDotLanes + k % kDotLanes;
       packed[at] = w[c * inC + k];
     }
+  }
   return packed;
 }
 

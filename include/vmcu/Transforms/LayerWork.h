@@ -36,10 +36,12 @@ int64_t layerMacs(LayerOpInterface layer);
 /// `outC` outputs in segments of `segmentBytes` (TileGemm.cpp): `pixels`
 /// rows (2 if the caller has 2 and a row fits kMaxPairRowBytes, else 1) x
 /// `channels` output channels (4 beside one row, 2 beside two, when whole
-/// groups of them and of segments tile Cout; else 1); rows are `rowStride`
-/// bytes apart (Cin rounded up to the 4 SIMD lanes). Outputs are computed
-/// and stored `groupBytes` at a time (whole segments; a multiple of the
-/// tile unless the weights are widened, below). Two-row tiles over rows of at
+/// groups of them and of segments tile Cout; else, in a segment wider than
+/// the tile, tiles of that many and one of the rest; else 1); rows are
+/// `rowStride` bytes apart (Cin rounded up to the 4 SIMD lanes). Outputs
+/// are computed and stored `groupBytes` at a time (whole segments; its
+/// last tile takes the channels left over when the tile does not divide
+/// it). Two-row tiles over rows of at
 /// most kMaxWidenedRowBytes also keep the rows `widened` to int16 pairs
 /// (vmcu.widen_pairs): the tile then unpacks only weights; such tiles also take
 /// `widenedWeights` (int16 pairs packed offline, twice the flash) and unpack
@@ -84,8 +86,8 @@ constexpr int64_t kIm2colBlockPixels = 2;
 /// Whether `layer` is a windowed conv2d that vmcu-tile emits as GEMM tiles
 /// over an im2col column of its windows (WindowGemm): always where its
 /// segments are narrower than the 4 SIMD lanes (stem convs), else where a
-/// window fits the bytes gemmTileShape stages per row (kMaxPairRowBytes).
-/// Other windowed convs take 4-lane dot rows per segment.
+/// window fits kMaxIm2colWindowBytes (LayerWork.cpp) of stack. Larger
+/// windows take 4-lane dot rows per segment.
 bool usesIm2col(LayerOpInterface layer, int64_t segmentBytes);
 
 /// The channel group a stem bottleneck's depthwise part works in, whatever

@@ -53,8 +53,8 @@ struct CompileFlags {
         "bottlenecks as separate layers or with a line buffer where they "
         "fit) and segments shrink to fit it; a budget no plan fits is an "
         "error. 0 (default): the SRAM of the smallest plan, except that a "
-        "block whose recompute would take at least twice the cycles of a "
-        "faster schedule and a quarter of the model's may take it within a "
+        "block whose schedule there would take at least twice the cycles of "
+        "a faster one and a quarter of the model's may take it within a "
         "quarter more SRAM");
     binder.option(
         "flash-kb", flashKb,

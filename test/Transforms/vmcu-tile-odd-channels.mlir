@@ -1,0 +1,23 @@
+// RUN: vmcu-opt %s --vmcu-tile=widen-weights=false | FileCheck %s
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+
+// A pointwise conv over 5 channels: 5-byte segments, which neither 4- nor
+// 2-channel tiles divide. The group is the one segment, in two 2 x 2
+// register tiles (a rolled loop) and one 2 x 1 tile of the channel left
+// over, not five 2 x 1 tiles. The int8 weights (channel c's are 5c + 1 to
+// 5c + 5) are packed per tile: step by step, each of the tile's channels'
+// 4 lanes (those past the 5 inputs zero), tile c0 at byte c0 * 8.
+// CHECK: memref.global "private" constant @conv2d_0_weights : memref<40xi8> = dense<[1, 2, 3, 4, 6, 7, 8, 9, 5, 0, 0, 0, 10, 0, 0, 0, 11, 12, 13, 14, 16, 17, 18, 19, 15, 0, 0, 0, 20, 0, 0, 0, 21, 22, 23, 24, 25, 0, 0, 0]>
+// CHECK: vmcu.kernel "conv2d_0"
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c2{{.*}} step %c1
+// CHECK: vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, words = 2 : i64, x_stride = 16 : i64}
+// CHECK: vmcu.requant_block %{{.*}}#0, %{{.*}}#1, %{{.*}}#2, %{{.*}}#3 into
+// CHECK: vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, words = 2 : i64, x_stride = 16 : i64}
+// CHECK: vmcu.requant_block %{{.*}}#0, %{{.*}}#1 into %{{.*}}[%c4]
+func.func @main(%x: tensor<1x1x2x5xi8>) -> tensor<1x1x2x5xi8> {
+  %w = arith.constant dense<[[[[1, 2, 3, 4, 5]]], [[[6, 7, 8, 9, 10]]], [[[11, 12, 13, 14, 15]]], [[[16, 17, 18, 19, 20]]], [[[21, 22, 23, 24, 25]]]]> : tensor<5x1x1x5xi8>
+  %b = arith.constant dense<2> : tensor<5xi32>
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x1x2x5xi8>, tensor<5x1x1x5xi8>, tensor<5xi32>) -> tensor<1x1x2x5xi8>
+  return %y : tensor<1x1x2x5xi8>
+}

@@ -7,15 +7,18 @@
 
 using namespace mlir;
 
+bool vmcu::isArithOp(Operation *op) {
+  Dialect *dialect = op->getDialect();
+  return dialect && isa<arith::ArithDialect>(dialect);
+}
+
 vmcu::TensorBaseOp vmcu::addressedTensor(Value address) {
   Operation *def = address.getDefiningOp();
   if (!def)
     return nullptr;
   if (auto base = dyn_cast<TensorBaseOp>(def))
     return base;
-  Dialect *dialect = def->getDialect();
-  if (!isa<affine::AffineApplyOp>(def) &&
-      !(dialect && isa<arith::ArithDialect>(dialect)))
+  if (!isa<affine::AffineApplyOp>(def) && !isArithOp(def))
     return nullptr;
   for (Value operand : def->getOperands())
     if (TensorBaseOp base = addressedTensor(operand))

@@ -60,11 +60,6 @@ struct Event {
   int tensor = -1;
 };
 
-bool isArith(Operation *op) {
-  Dialect *dialect = op->getDialect();
-  return dialect && isa<arith::ArithDialect>(dialect);
-}
-
 /// Interprets vmcu_run for one core: the index and i32 arithmetic, the
 /// scf loops and ifs that hold ring or sync ops, and records the events.
 class CoreReplay {
@@ -238,7 +233,7 @@ private:
   /// The result of a scalar integer arith op whose operands are known.
   std::optional<int64_t> evaluate(Operation *op) {
     if (op->getNumResults() != 1 ||
-        !op->getResult(0).getType().isIntOrIndex() || !isArith(op))
+        !op->getResult(0).getType().isIntOrIndex() || !isArithOp(op))
       return std::nullopt;
     if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
       auto attr = dyn_cast<IntegerAttr>(cst.getValue());

@@ -45,8 +45,11 @@ VMCUPipelineOptions::verify(function_ref<void(const Twine &)> emitError) const {
 }
 
 PipelineIO VMCUPipelineOptions::getIO() const {
-  return {parsePipelineInput(from).value_or(PipelineInput::Tosa), memoryReport,
-          memorySvg};
+  PipelineIO io;
+  io.from = parsePipelineInput(from).value_or(PipelineInput::Tosa);
+  io.memoryReport = memoryReport;
+  io.memorySvg = memorySvg;
+  return io;
 }
 
 bool mlir::vmcu::pipelineRunsOffsetSolver(PipelineInput input) {

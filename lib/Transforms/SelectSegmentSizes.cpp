@@ -13,6 +13,7 @@
 #include "vmcu/Transforms/PlanTrial.h"
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUSELECTSEGMENTSIZESPASS
@@ -181,7 +182,8 @@ struct VMCUSelectSegmentSizesPass
     if (!lcm)
       return;
     int trials = 0;
-    for (const LevelOption &option : levelOptions(*lcm, current, target)) {
+    for (const LevelOption &option :
+         levelOptions(*lcm, sizes, current, target)) {
       FailureOr<PlanTrial> trial = evaluate(option.sizes);
       bool fits = succeeded(trial) && trial->arenaBytes <= target;
       if (fits ||
@@ -198,16 +200,19 @@ struct VMCUSelectSegmentSizesPass
   /// One alignment's segment sizes, its rounding of the largest footprint
   /// and the cost model's cycles of the layers with them.
   struct LevelOption {
+    int64_t align;
     SmallVector<int64_t> sizes;
     int64_t roundedBytes;
     int64_t cycles;
   };
 
-  /// The distinct size assignments of the divisors of `lcm` whose rounding
-  /// of the largest footprint stays within 1/kMaxWrapOverhead of it and
-  /// below the current arena: those within `target` first, then the
-  /// fastest, then the largest alignment.
-  SmallVector<LevelOption> levelOptions(int64_t lcm, const PlanTrial &current,
+  /// The distinct size assignments of the divisors of `lcm`, other than
+  /// `sizes` (the current plan's), whose rounding of the largest footprint
+  /// stays within 1/kMaxWrapOverhead of it and below the current arena:
+  /// those within `target` first, then the fastest, then the largest
+  /// alignment.
+  SmallVector<LevelOption> levelOptions(int64_t lcm, ArrayRef<int64_t> sizes,
+                                        const PlanTrial &current,
                                         int64_t target) const {
     int64_t worst = current.worstBytes();
     SmallVector<SmallVector<int64_t>> divisors = divisorCandidates();
@@ -218,19 +223,19 @@ struct VMCUSelectSegmentSizesPass
           rounded >= current.arenaBytes)
         continue;
       SmallVector<int64_t> trialSizes = sizesDividing(align, divisors);
-      if (llvm::any_of(options, [&](const LevelOption &option) {
+      if (ArrayRef<int64_t>(trialSizes) == sizes ||
+          llvm::any_of(options, [&](const LevelOption &option) {
             return ArrayRef<int64_t>(option.sizes) ==
                    ArrayRef<int64_t>(trialSizes);
           }))
         continue;
       int64_t cycles = estimatedCycles(trialSizes);
-      options.push_back({std::move(trialSizes), rounded, cycles});
+      options.push_back({align, std::move(trialSizes), rounded, cycles});
     }
-    llvm::stable_sort(options, [&](const LevelOption &a, const LevelOption &b) {
+    llvm::sort(options, [&](const LevelOption &a, const LevelOption &b) {
       bool aFits = a.roundedBytes <= target, bFits = b.roundedBytes <= target;
-      if (aFits != bFits)
-        return aFits;
-      return a.cycles < b.cycles;
+      return std::make_tuple(!aFits, a.cycles, -a.align) <
+             std::make_tuple(!bFits, b.cycles, -b.align);
     });
     return options;
   }

@@ -86,17 +86,20 @@ GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
   std::tie(mult, shift) = e.requantTables(prefix, rq, outC, valueBound);
 }
 
+std::pair<int64_t, int64_t> GemmTiles::tileOf(int64_t c) const {
+  int64_t group = shape.groupBytes, n = shape.channels;
+  int64_t u = c % group;
+  return {c - u % n, std::min(n, group - u / n * n)};
+}
+
 /// Weights per tile (its first channel c0, each group split into tiles of N
 /// and the rest) and step, each of the tile's channels' 4 bytes, in the
 /// order vmcu.dot_block loads them: tile c0 starts at byte c0 * rowStride;
 /// the lanes past Cin are zero.
 SmallVector<int8_t> GemmTiles::packWeights(ArrayRef<int8_t> w) const {
-  int64_t group = shape.groupBytes, n = shape.channels;
   SmallVector<int8_t> packed(outC * shape.rowStride, 0);
   for (int64_t c = 0; c < outC; ++c) {
-    int64_t u = c % group;
-    int64_t c0 = c - u % n;
-    int64_t width = std::min(n, group - u / n * n);
+    auto [c0, width] = tileOf(c);
     for (int64_t k = 0; k < inC; ++k) {
       int64_t step = k / kDotLanes;
       int64_t at = c0 * shape.rowStride +
@@ -114,7 +117,6 @@ SmallVector<int8_t> GemmTiles::packWeights(ArrayRef<int8_t> w) const {
 /// c0 * steps * 2.
 SmallVector<int32_t> GemmTiles::packWideWeights(ArrayRef<int8_t> w,
                                                 int64_t scale) const {
-  int64_t group = shape.groupBytes, n = shape.channels;
   SmallVector<int32_t> packed(outC * steps * kWordsPerStep, 0);
   // Weight (c, k) as an int16 lane; the lanes past Cin are zero.
   auto lane16 = [&](int64_t c, int64_t k) -> uint32_t {
@@ -123,9 +125,7 @@ SmallVector<int32_t> GemmTiles::packWideWeights(ArrayRef<int8_t> w,
                    : 0;
   };
   for (int64_t c = 0; c < outC; ++c) {
-    int64_t u = c % group;
-    int64_t c0 = c - u % n;
-    int64_t width = std::min(n, group - u / n * n);
+    auto [c0, width] = tileOf(c);
     for (int64_t k = 0; k < steps; ++k)
       for (int64_t half = 0; half < kWordsPerStep; ++half) {
         int64_t lane = k * kDotLanes + half;
@@ -146,13 +146,10 @@ SmallVector<int32_t> GemmTiles::packWideWeights(ArrayRef<int8_t> w,
 SmallVector<int32_t>
 GemmTiles::packTileRecords(ArrayRef<int32_t> wide, ArrayRef<int32_t> bias,
                            ArrayRef<int32_t> requant) const {
-  int64_t group = shape.groupBytes, n = shape.channels;
   int64_t weightWords = steps * kWordsPerStep;
   SmallVector<int32_t> records(GemmTileOp::recordWords(outC, steps), 0);
   for (int64_t c = 0; c < outC; ++c) {
-    int64_t u = c % group;
-    int64_t c0 = c - u % n;
-    int64_t width = std::min(n, group - u / n * n);
+    auto [c0, width] = tileOf(c);
     int64_t from = c0 * weightWords;
     int64_t to = GemmTileOp::recordWords(c0, steps);
     // The tile's weights, copied once from its first channel.

@@ -61,6 +61,9 @@ public:
   const GemmTileShape shape;
 
 private:
+  /// The tile of output channel `c`: its first channel and its width
+  /// (each group split into tiles of shape.channels and one of the rest).
+  std::pair<int64_t, int64_t> tileOf(int64_t c) const;
   SmallVector<int8_t> packWeights(ArrayRef<int8_t> w) const;
   SmallVector<int32_t> packWideWeights(ArrayRef<int8_t> w,
                                        int64_t scale = 1) const;

@@ -452,10 +452,8 @@ an::KernelWork mlir::vmcu::layerWork(LayerOpInterface layer,
   an::KernelWork work{an::KernelKind::Elementwise, layerMacs(layer), outputs,
                       ringAccesses(layer, segmentBytes)};
   // A pool's work is its window's accumulations (or comparisons).
-  if (auto pool = dyn_cast<AvgPool2DOp>(layer.getOperation()))
-    work.macs = outputs * poolTaps(pool);
-  if (auto pool = dyn_cast<MaxPool2DOp>(layer.getOperation()))
-    work.macs = outputs * poolTaps(pool);
+  llvm::TypeSwitch<Operation *>(layer).Case<AvgPool2DOp, MaxPool2DOp>(
+      [&](auto pool) { work.macs = outputs * poolTaps(pool); });
   if (isGemmLayer(layer))
     work.kind = an::KernelKind::Gemm;
   else if (isa<BatchMatMulOp>(layer))

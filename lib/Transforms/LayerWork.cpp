@@ -196,27 +196,38 @@ constexpr int64_t kMinRowWideWeightChannels = 3;
 /// per pixel (beyond one segment).
 constexpr int64_t kMaxWideGroupBytes = 48;
 
-/// Groups of whole segments dividing Cout, split into tiles of `tile`
-/// channels and one tile of the channels left over: the group with the
-/// fewest tile cycles per channel (the smallest of equals, within
-/// kMaxWideGroupBytes or one segment). A 1-byte stem segment into 8
-/// outputs, 2 x 3 tiles: groups of 8 (3 + 3 + 2 channels, 33 cycles) rather
-/// than 4 (3 + 1, 2 x 18).
+/// Tile cycles of one output group of `bytes` channels (a half step):
+/// tiles of `tile` channels and one of the channels left over.
+int64_t wideGroupCycles(int64_t bytes, int64_t pixels, int64_t tile,
+                        bool rawX) {
+  return bytes / tile * wideHalfStepCycles(pixels, tile, rawX) +
+         wideHalfStepCycles(pixels, bytes % tile, rawX);
+}
+
+/// Groups of whole segments, split into tiles of `tile` channels and one
+/// tile of the channels left over, Cout's last group taking the channels
+/// the groups leave: the group with the fewest tile cycles over Cout
+/// (within kMaxWideGroupBytes or one segment; among equals, one dividing
+/// Cout, which needs no second copy of the tile code, then the smallest).
+/// A 1-byte stem segment into 8 outputs, 2 x 3 tiles: groups of 8 (3 + 3 +
+/// 2 channels, 33 cycles) rather than 4 (3 + 1, 2 x 18). 283 outputs (a
+/// prime) of 1-byte segments, 1 x 5 tiles: groups of 5 and a last one of
+/// 3, where groups dividing Cout were 1-channel tiles.
 int64_t widenedWeightGroup(int64_t outC, int64_t segmentBytes, int64_t pixels,
                            int64_t tile, bool rawX) {
-  int64_t best = 0, bestCycles = 0;
+  int64_t best = segmentBytes, bestCycles = 0;
+  bool bestDivides = false;
   int64_t limit = std::max(segmentBytes, kMaxWideGroupBytes);
   for (int64_t group = segmentBytes; group <= std::min(outC, limit);
        group += segmentBytes) {
-    if (outC % group != 0)
-      continue;
-    int64_t cycles = group / tile * wideHalfStepCycles(pixels, tile, rawX) +
-                     wideHalfStepCycles(pixels, group % tile, rawX);
-    // cycles / group < bestCycles / best, in integers.
-    if (!best || cycles * best < bestCycles * group)
-      best = group, bestCycles = cycles;
+    int64_t cycles = outC / group * wideGroupCycles(group, pixels, tile, rawX) +
+                     wideGroupCycles(outC % group, pixels, tile, rawX);
+    bool divides = outC % group == 0;
+    if (!bestCycles || cycles < bestCycles ||
+        (cycles == bestCycles && divides && !bestDivides))
+      best = group, bestCycles = cycles, bestDivides = divides;
   }
-  return best ? best : segmentBytes;
+  return best;
 }
 
 } // namespace
@@ -250,16 +261,20 @@ int64_t windowRowBytes(ShapedType weight) {
 GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
                                         int64_t segmentBytes,
                                         bool widenWeights) {
-  // Rows widened to int16 pairs take twice their bytes more stack: only
-  // short rows, so two widened rows stay within two kMaxPairRowBytes rows.
-  constexpr int64_t kMaxWidenedRowBytes = kMaxPairRowBytes / 2;
+  // Two rows are staged widened to int16 pairs (twice their bytes more
+  // stack). Measured (M4, vmcu-prof): rows of 129 to 256 bytes were kept
+  // raw (2 x 2 int8 tiles); widened, corpus DS-CNN seed 1's 142 -> 142
+  // pointwise convs take 5.15 M cycles instead of 6.64 M each.
   int64_t rowStride = llvm::alignTo(inC, kDotLanes);
   int64_t pixels = rows > 1 && rowStride <= kMaxPairRowBytes ? 2 : 1;
-  bool widened = pixels == 2 && rowStride <= kMaxWidenedRowBytes;
+  bool widened = pixels == 2;
   // Widened weights where the rows are widened too, or over a single raw
   // row (no weight word is reused there: unpacking it was pure overhead)
-  // of enough channels.
-  bool wideRow = rows == 1 && outC >= kMinRowWideWeightChannels;
+  // of enough channels: a fully connected layer's one row, or rows too long
+  // to pair. Measured (M4, vmcu-prof): corpus ResNet seed 5's 3x3 30 -> 30
+  // convs (272-byte im2col rows), raw 1 x 4 tiles 8.66 M cycles, 1 x 5 over
+  // widened weights 6.17 M.
+  bool wideRow = pixels == 1 && outC >= kMinRowWideWeightChannels;
   if (widenWeights && (widened || wideRow) && outC % segmentBytes == 0) {
     bool rawX = !widened;
     int64_t tile = rawX ? kRawRowWideWeightChannels : kWideWeightChannels;
@@ -287,6 +302,13 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
          group += segmentBytes)
       if (outC % group == 0 && group > n)
         return {pixels, n, rowStride, group, widened};
+  }
+  // No group of whole segments both divides Cout and holds a tile (a prime
+  // count of 1-byte segments): groups of a tile, the last one short.
+  for (int64_t n : {4, 2}) {
+    int64_t group = std::lcm(segmentBytes, n);
+    if (dotBlockRegisters(pixels, n) <= kMaxDotBlockRegisters && group < outC)
+      return {pixels, n, rowStride, group, widened};
   }
   return {pixels, 1, rowStride, segmentBytes, widened};
 }

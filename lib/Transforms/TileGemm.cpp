@@ -6,9 +6,9 @@
 // output group (whole segments; see GemmTileShape) at a time, each tile of
 // output channels is one vmcu.dot_block register tile (2 pixels x 3
 // channels over int16-pair weights, the group's last tile taking the rest;
-// 1 x 5 over int16-pair weights for a single row into 3 or more channels;
-// else 2 x 2, or 1 x 4 for one row) per chunk of input channels, starting
-// from biases with the input zero point folded in; the sums are
+// 1 x 5 over int16-pair weights for one row at a time into 3 or more
+// channels; else 2 x 2, or 1 x 4 for one row) per chunk of input channels,
+// starting from biases with the input zero point folded in; the sums are
 // requantized into a group buffer, whose segments are ring-stored.
 // GemmTiles is also the expansion and projection of the line-buffer
 // bottleneck and the tiles of the narrow (stem) convs.
@@ -39,7 +39,7 @@ constexpr int64_t kRowChunkSteps = 16;
 /// Chunks a tile runs straight-line rather than in a rolled loop: a few
 /// more blocks of flash per GEMM kernel (its tiles are a loop) instead of
 /// the chunk loop's overhead (about 14 cycles per chunk) in every tile.
-/// 4 chunks cover every widened row (at most 128 bytes). Measured (M4
+/// 4 chunks cover widened rows of up to 128 bytes. Measured (M4
 /// cycles, flash): straight up to 2 chunks, KWS 4,695,126 -> 4,549,228
 /// (+8 KB), VWW 14,845,176 -> 14,715,391; up to 4, VWW 14,584,313 (+22 KB),
 /// MCUNet 28,496,705 -> 28,470,275 (+14 KB); stacks unchanged.
@@ -87,8 +87,9 @@ GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
 }
 
 std::pair<int64_t, int64_t> GemmTiles::tileOf(int64_t c) const {
-  int64_t group = shape.groupBytes, n = shape.channels;
-  int64_t u = c % group;
+  int64_t n = shape.channels;
+  int64_t u = c % shape.groupBytes;
+  int64_t group = std::min(shape.groupBytes, outC - (c - u));
   return {c - u % n, std::min(n, group - u / n * n)};
 }
 
@@ -229,9 +230,10 @@ void GemmTiles::emitFromView(const RowView &row, SegmentDone segmentDone) {
 void GemmTiles::forEachTile(int64_t rows, SegmentDone segmentDone,
                             TileBody tile) {
   int64_t group = shape.groupBytes, n = shape.channels;
-  int64_t full = group / n, rest = group % n;
-  e.loop(0, outC / group, [&](Value g) {
+  // Group g of `bytes` output channels (whole segments).
+  auto emitGroup = [&](Value g, int64_t bytes) {
     Value groupFirst = mul(g, group);
+    int64_t full = bytes / n, rest = bytes % n;
     if (full > 0) {
       scf::ForOp loop = e.rolledLoop(full);
       OpBuilder::InsertionGuard guard(e.b);
@@ -244,9 +246,12 @@ void GemmTiles::forEachTile(int64_t rows, SegmentDone segmentDone,
       tile(add(groupFirst, at), rest, at);
     }
     for (int64_t i = 0; i < rows; ++i)
-      for (int64_t j = 0; j < group / e.seg; ++j)
+      for (int64_t j = 0; j < bytes / e.seg; ++j)
         segmentDone(g, i, j, obuf);
-  });
+  };
+  e.loop(0, outC / group, [&](Value g) { emitGroup(g, group); });
+  if (int64_t last = outC % group)
+    emitGroup(e.index(outC / group), last);
 }
 
 /// Every row starts from the tile's biases, loaded once.

@@ -93,8 +93,8 @@ func.func @main(%x: tensor<3x40xi8>) -> tensor<3x5xi8> {
 
 // 64 input channels are 2 chunks of 8 steps: up to 4 run straight-line
 // (two blocks, the second on the first's sums), no chunk loop. 160 input
-// channels are 5 chunks (rows over 128 bytes stay raw): a rolled chunk
-// loop carrying the sums, then the requantization.
+// channels are 5 chunks (rows up to 256 bytes are widened too): a rolled
+// chunk loop carrying the sums, then the requantization.
 // CHECK-LABEL: func.func @vmcu_invoke
 // CHECK: vmcu.kernel "fully_connected_0"
 // CHECK:     scf.for
@@ -104,8 +104,8 @@ func.func @main(%x: tensor<3x40xi8>) -> tensor<3x5xi8> {
 // CHECK:       vmcu.requant_block %[[B]]#0
 // CHECK: vmcu.kernel "fully_connected_2"
 // CHECK:     scf.for
-// CHECK:       %[[S:.*]]:4 = scf.for {{.*}} iter_args
-// CHECK:         vmcu.dot_block {{.*}} {pixels = 2 : i64, words = 8 : i64, x_stride = 160 : i64}
+// CHECK:       %[[S:.*]]:6 = scf.for {{.*}} iter_args
+// CHECK:         vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, widened_weights, words = 8 : i64, x_stride = 320 : i64}
 // CHECK:       } {llvm.loop_annotation
 // CHECK:       vmcu.requant_block %[[S]]#0
 func.func @main(%x: tensor<2x64xi8>) -> tensor<2x4xi8> {

@@ -41,15 +41,15 @@ int64_t layerMacs(LayerOpInterface layer);
 /// `rowStride` bytes apart (Cin rounded up to the 4 SIMD lanes). Outputs
 /// are computed and stored `groupBytes` at a time (whole segments; its
 /// last tile takes the channels left over when the tile does not divide
-/// it). Two-row tiles over rows of at
-/// most kMaxWidenedRowBytes also keep the rows `widened` to int16 pairs
+/// it). Two-row tiles keep the rows `widened` to int16 pairs
 /// (vmcu.widen_pairs): the tile then unpacks only weights; such tiles also take
 /// `widenedWeights` (int16 pairs packed offline, twice the flash) and unpack
 /// nothing: 2 x 3 tiles, whose groups are whole segments dividing Cout with the
 /// fewest tile cycles per channel (at most 48 bytes unless a segment is
 /// larger), the last tile of a group taking the channels left over (groupBytes
-/// mod 3). A single row (`rows` == 1) into at least kMinRowWideWeightChannels
-/// outputs takes widened weights over the raw row: 1 x 5 tiles, grouped
+/// mod 3). A single row (`rows` == 1, or rows too long to pair) into at
+/// least kMinRowWideWeightChannels outputs takes widened weights over the
+/// raw row: 1 x 5 tiles, grouped
 /// the same way. Its stack buffers are `pixels` rows (twice over when
 /// widened) and `pixels` groups.
 struct GemmTileShape {

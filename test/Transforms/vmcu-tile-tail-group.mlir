@@ -1,0 +1,32 @@
+// RUN: vmcu-opt %s --vmcu-tile | FileCheck %s --check-prefix=WIDE
+// RUN: vmcu-opt %s --vmcu-tile=widen-weights=false | FileCheck %s --check-prefix=RAW
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+
+// A fully connected layer into 53 outputs (a prime) of 1-byte segments: no
+// group of whole segments both divides 53 and holds a tile, so the groups
+// are tiles and the last group is short. Widened weights: 10 groups of one
+// 1 x 5 tile, then one of a 1 x 3 tile. Int8 weights: 13 groups of one
+// 1 x 4 tile, then one of a 1 x 1 tile. The group buffer holds one group.
+// WIDE: vmcu.kernel "fully_connected_0"
+// WIDE: memref.alloca() : memref<5xi8>
+// WIDE: affine.for %{{.*}} = 0 to 10 {
+// WIDE: vmcu.dot_block {{.*}} {pixels = 1 : i64, widened_weights, words = 8 : i64, x_stride = 8 : i64}
+// WIDE: vmcu.requant_block %{{.*}}#0, %{{.*}}#1, %{{.*}}#2, %{{.*}}#3, %{{.*}}#4 into
+// WIDE: }
+// WIDE: %{{.*}}:3 = vmcu.dot_block {{.*}} {pixels = 1 : i64, widened_weights, words = 8 : i64, x_stride = 8 : i64}
+// WIDE: vmcu.requant_block %{{.*}}#0, %{{.*}}#1, %{{.*}}#2 into
+// RAW: vmcu.kernel "fully_connected_0"
+// RAW: memref.alloca() : memref<4xi8>
+// RAW: affine.for %{{.*}} = 0 to 13 {
+// RAW: %{{.*}}:4 = vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 8 : i64}
+// RAW: vmcu.requant_block %{{.*}}#0, %{{.*}}#1, %{{.*}}#2, %{{.*}}#3 into
+// RAW: }
+// RAW: %{{[0-9]+}} = vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 8 : i64}
+// RAW: vmcu.requant_block %{{[0-9]+}} into
+func.func @main(%x: tensor<1x8xi8>) -> tensor<1x53xi8> {
+  %w = arith.constant dense<1> : tensor<53x8xi8>
+  %b = arith.constant dense<2> : tensor<53xi32>
+  %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq} : (tensor<1x8xi8>, tensor<53x8xi8>, tensor<53xi32>) -> tensor<1x53xi8>
+  return %y : tensor<1x53xi8>
+}

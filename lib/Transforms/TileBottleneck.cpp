@@ -626,10 +626,12 @@ private:
   /// Output pixels (p, qs[i]): their depthwise outputs into the rows of
   /// `cpix`, projected together, stored pixel by pixel.
   void outputPixels(Value p, ArrayRef<Value> qs) {
-    for (auto [row, q] : llvm::enumerate(qs))
-      e.loop(0, midS, [&](Value mm) {
-        depthwiseSegment(p, q, mm, static_cast<int64_t>(row));
-      });
+    for (auto [row, q] : llvm::enumerate(qs)) {
+      Value pixel = q;
+      auto at = static_cast<int64_t>(row);
+      e.loop(0, midS,
+             [&](Value mm) { depthwiseSegment(p, pixel, mm, at); });
+    }
     const GemmTileShape &shape = project->shape;
     int64_t groupSegs = shape.groupBytes / s;
     project->emit(cpix, qs.size(),

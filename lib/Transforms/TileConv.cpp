@@ -68,7 +68,8 @@ LogicalResult emitConvLike(Emitter &e, Operation *op, const ConvGeometry &g,
         }
   Value wt = e.i8Table("weights", packed);
   Value bt = e.i32Table("bias", *bv);
-  auto [mult, shift] = e.requantTables("", rq, g.outC);
+  Value mult, shift;
+  std::tie(mult, shift) = e.requantTables("", rq, g.outC);
   Value acc = e.scratch(s, e.b.getI32Type());
   Value xbuf = e.scratch(s, e.b.getI8Type());
   Value obuf = e.scratch(s, e.b.getI8Type());

@@ -196,32 +196,44 @@ constexpr int64_t kMinRowWideWeightChannels = 3;
 /// per pixel (beyond one segment).
 constexpr int64_t kMaxWideGroupBytes = 48;
 
-/// Tile cycles of one output group of `bytes` channels (a half step):
-/// tiles of `tile` channels and one of the channels left over.
-int64_t wideGroupCycles(int64_t bytes, int64_t pixels, int64_t tile,
-                        bool rawX) {
-  return bytes / tile * wideHalfStepCycles(pixels, tile, rawX) +
-         wideHalfStepCycles(pixels, bytes % tile, rawX);
+/// Cycles an output group costs beyond its tiles, per block of pixels: its
+/// loop step and its segments' ring stores (coalesced into one store per
+/// pixel where they are adjacent). Measured (M4, vmcu-prof --hot): corpus
+/// MobileNetV2 seed 5's pointwise 6 -> 563 conv, 3-channel groups of
+/// 1-byte segments, about 40 cycles per group and 2-pixel block.
+constexpr int64_t kGroupOverheadCycles = 40;
+
+/// Cycles of one output group of `bytes` channels over `steps` steps of 4
+/// inputs: tiles of `tile` channels and one of the channels left over (two
+/// half steps per step), and the group's overhead.
+int64_t wideGroupCycles(int64_t bytes, int64_t steps, int64_t pixels,
+                        int64_t tile, bool rawX) {
+  if (bytes == 0)
+    return 0;
+  int64_t halfStep = bytes / tile * wideHalfStepCycles(pixels, tile, rawX) +
+                     wideHalfStepCycles(pixels, bytes % tile, rawX);
+  return 2 * steps * halfStep + kGroupOverheadCycles;
 }
 
 /// Groups of whole segments, split into tiles of `tile` channels and one
 /// tile of the channels left over, Cout's last group taking the channels
-/// the groups leave: the group with the fewest tile cycles over Cout
-/// (within kMaxWideGroupBytes or one segment; among equals, one dividing
-/// Cout, which needs no second copy of the tile code, then the smallest).
-/// A 1-byte stem segment into 8 outputs, 2 x 3 tiles: groups of 8 (3 + 3 +
-/// 2 channels, 33 cycles) rather than 4 (3 + 1, 2 x 18). 283 outputs (a
-/// prime) of 1-byte segments, 1 x 5 tiles: groups of 5 and a last one of
-/// 3, where groups dividing Cout were 1-channel tiles.
-int64_t widenedWeightGroup(int64_t outC, int64_t segmentBytes, int64_t pixels,
-                           int64_t tile, bool rawX) {
+/// the groups leave: the group with the fewest cycles over Cout (within
+/// kMaxWideGroupBytes or one segment; among equals, one dividing Cout,
+/// which needs no second copy of the tile code, then the smallest). A 1-byte
+/// stem segment into 8 outputs, 2 x 3 tiles: groups of 8 (3 + 3 + 2
+/// channels) rather than 4 (3 + 1, twice). 283 outputs (a prime) of 1-byte
+/// segments, 1 x 5 tiles: groups of 45 and a last one of 13, where groups
+/// dividing Cout were 1-channel tiles.
+int64_t widenedWeightGroup(int64_t outC, int64_t segmentBytes, int64_t steps,
+                           int64_t pixels, int64_t tile, bool rawX) {
   int64_t best = segmentBytes, bestCycles = 0;
   bool bestDivides = false;
   int64_t limit = std::max(segmentBytes, kMaxWideGroupBytes);
   for (int64_t group = segmentBytes; group <= std::min(outC, limit);
        group += segmentBytes) {
-    int64_t cycles = outC / group * wideGroupCycles(group, pixels, tile, rawX) +
-                     wideGroupCycles(outC % group, pixels, tile, rawX);
+    int64_t cycles =
+        outC / group * wideGroupCycles(group, steps, pixels, tile, rawX) +
+        wideGroupCycles(outC % group, steps, pixels, tile, rawX);
     bool divides = outC % group == 0;
     if (!bestCycles || cycles < bestCycles ||
         (cycles == bestCycles && divides && !bestDivides))
@@ -258,30 +270,74 @@ int64_t windowRowBytes(ShapedType weight) {
 
 } // namespace
 
+namespace {
+
+/// The longest rows whose tiles widen their weights whatever the reuse
+/// (the widened pairs of up to two kMaxPairRowBytes / 2 rows of the first
+/// widened tiles; docs/kernels.md, "Widened weights").
+constexpr int64_t kMaxShortRowBytes = kMaxPairRowBytes / 2;
+
+/// The fewest output pixels each weight must serve for long rows to take
+/// widened weights. Widening adds a flash byte per weight and saves about
+/// a third of a cycle per MAC (raw 2 x 2 tiles 21 cycles per 16 MACs,
+/// widened 2 x 3 12 per 12), so about P / 3 cycles per byte over P pixels.
+/// Measured (M4, vmcu-prof, vmcuc --report): MCUNet-5fps-VWW's long-row
+/// layers serve 9 to 25 pixels per weight, 1.1% of its cycles for 111 KB
+/// more flash; corpus DS-CNN seed 1's 142 -> 142 convs 221 pixels, 17% of
+/// its cycles for 72 KB.
+constexpr int64_t kMinLongRowWeightReuse = 64;
+
+/// The weights (elements) of `layer`'s convolutions and products.
+int64_t weightElements(LayerOpInterface layer) {
+  return llvm::TypeSwitch<Operation *, int64_t>(layer)
+      .Case<Conv2DOp, DepthwiseConv2DOp, FullyConnectedOp>(
+          [](auto op) { return op.getWeight().getType().getNumElements(); })
+      .Case([](BottleneckOp op) {
+        int64_t weights = 0;
+        for (Operation &inner : op.getBody().front())
+          if (auto l = dyn_cast<LayerOpInterface>(&inner))
+            weights += weightElements(l);
+        return weights;
+      })
+      .Default([](Operation *) { return int64_t(0); });
+}
+
+} // namespace
+
+bool mlir::vmcu::widensLongRows(LayerOpInterface layer) {
+  int64_t weights = weightElements(layer);
+  return layerMacs(layer) >= kMinLongRowWeightReuse * weights;
+}
+
 GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
-                                        int64_t segmentBytes,
-                                        bool widenWeights) {
+                                        int64_t segmentBytes, bool widenWeights,
+                                        bool widenLongRows) {
   // Two rows are staged widened to int16 pairs (twice their bytes more
   // stack). Measured (M4, vmcu-prof): rows of 129 to 256 bytes were kept
   // raw (2 x 2 int8 tiles); widened, corpus DS-CNN seed 1's 142 -> 142
   // pointwise convs take 5.15 M cycles instead of 6.64 M each.
   int64_t rowStride = llvm::alignTo(inC, kDotLanes);
+  bool longRow = rowStride > kMaxShortRowBytes;
   int64_t pixels = rows > 1 && rowStride <= kMaxPairRowBytes ? 2 : 1;
-  bool widened = pixels == 2;
+  bool widened = pixels == 2 && (!longRow || widenLongRows);
   // Widened weights where the rows are widened too, or over a single raw
   // row (no weight word is reused there: unpacking it was pure overhead)
   // of enough channels: a fully connected layer's one row, or rows too long
   // to pair. Measured (M4, vmcu-prof): corpus ResNet seed 5's 3x3 30 -> 30
   // convs (272-byte im2col rows), raw 1 x 4 tiles 8.66 M cycles, 1 x 5 over
   // widened weights 6.17 M.
-  bool wideRow = pixels == 1 && outC >= kMinRowWideWeightChannels;
+  bool wideRow = pixels == 1 && outC >= kMinRowWideWeightChannels &&
+                 (rows == 1 || widenLongRows);
   if (widenWeights && (widened || wideRow) && outC % segmentBytes == 0) {
     bool rawX = !widened;
     int64_t tile = rawX ? kRawRowWideWeightChannels : kWideWeightChannels;
-    return {
-        pixels,    tile,
-        rowStride, widenedWeightGroup(outC, segmentBytes, pixels, tile, rawX),
-        widened,   /*widenedWeights=*/true};
+    return {pixels,
+            tile,
+            rowStride,
+            widenedWeightGroup(outC, segmentBytes, rowStride / kDotLanes,
+                               pixels, tile, rawX),
+            widened,
+            /*widenedWeights=*/true};
   }
   for (int64_t n : {4, 2}) {
     int64_t group = std::lcm(segmentBytes, n);
@@ -361,10 +417,12 @@ int64_t stemScratchBytes(BottleneckOp op, int64_t segmentBytes) {
   int64_t cout = op.getOutput().getType().getDimSize(3);
   int64_t midW = expand.getOutput().getType().getDimSize(2);
   int64_t group = stemChannelGroup(cmid);
+  bool longRows = widensLongRows(op);
   GemmTileShape expandShape =
-      gemmTileShape(std::min(kIm2colBlockPixels, midW), window, cmid, group);
-  GemmTileShape projectShape =
-      gemmTileShape(op.getProjectPixels(), cmid, cout, segmentBytes);
+      gemmTileShape(std::min(kIm2colBlockPixels, midW), window, cmid, group,
+                    /*widenWeights=*/true, longRows);
+  GemmTileShape projectShape = gemmTileShape(op.getProjectPixels(), cmid, cout,
+                                             segmentBytes, true, longRows);
   return op.getLineBufferBytes() + expandShape.scratchBytes() +
          dw.getDimSize(0) * dw.getDimSize(1) * group +
          projectShape.scratchBytes() + segmentBytes;
@@ -398,9 +456,10 @@ int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
         int64_t cmid = dw.getDimSize(2);
         int64_t w = op.getInput().getType().getDimSize(2);
         int64_t cout = op.getOutput().getType().getDimSize(3);
-        GemmTileShape expand = gemmTileShape(w, cin, cmid, s);
+        bool longRows = widensLongRows(op);
+        GemmTileShape expand = gemmTileShape(w, cin, cmid, s, true, longRows);
         GemmTileShape project =
-            gemmTileShape(op.getProjectPixels(), cmid, cout, s);
+            gemmTileShape(op.getProjectPixels(), cmid, cout, s, true, longRows);
         return expand.scratchBytes() + dw.getDimSize(0) * dw.getDimSize(1) * s +
                project.scratchBytes() + 2 * s;
       })
@@ -437,7 +496,8 @@ int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
           int64_t inC = cast<ShapedType>(op->getOperand(0).getType())
                             .getDimSize(out.getRank() - 1);
           int64_t rows = out.getNumElements() / outC;
-          GemmTileShape shape = gemmTileShape(rows, inC, outC, s);
+          GemmTileShape shape =
+              gemmTileShape(rows, inC, outC, s, true, widensLongRows(layer));
           return rows == 1 ? shape.groupBytes : shape.scratchBytes();
         }
         // An im2col conv stages its windows and output groups as GEMM
@@ -447,7 +507,8 @@ int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
         auto w = cast<ShapedType>(op->getOperand(1).getType());
         auto out = cast<ShapedType>(op->getResult(0).getType());
         return gemmTileShape(std::min(kIm2colBlockPixels, out.getDimSize(2)),
-                             windowRowBytes(w), w.getDimSize(0), s)
+                             windowRowBytes(w), w.getDimSize(0), s, true,
+                             widensLongRows(layer))
             .scratchBytes();
       });
 }

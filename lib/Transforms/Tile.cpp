@@ -352,6 +352,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       bool widen =
           widenWeights && !llvm::is_contained(int8WeightKernels, layer.name);
       tile::KernelEnv env{module, pool, unit, layer.name, windowCache, widen};
+      env.widenLongRows = widensLongRows(layer.op);
       env.stackAllowanceBytes =
           maxScratch - kernelScratchBytes(layer.op, layer.segmentBytes);
       int64_t alsoLiveBytes = 0;

@@ -24,6 +24,8 @@ struct KernelEnv {
   uint64_t windowCacheBytes = 0;
   /// vmcu-tile's widen-weights option (GemmTileShape::widenedWeights).
   bool widenWeights = true;
+  /// Whether long GEMM rows take widened weights too (widensLongRows).
+  bool widenLongRows = true;
   /// Stack bytes the kernel may spend beyond its buffers
   /// (kernelScratchBytes) without exceeding the plan's largest kernel.
   int64_t stackAllowanceBytes = 0;

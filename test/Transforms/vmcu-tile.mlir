@@ -93,8 +93,9 @@ func.func @main(%x: tensor<3x40xi8>) -> tensor<3x5xi8> {
 
 // 64 input channels are 2 chunks of 8 steps: up to 4 run straight-line
 // (two blocks, the second on the first's sums), no chunk loop. 160 input
-// channels are 5 chunks (rows up to 256 bytes are widened too): a rolled
-// chunk loop carrying the sums, then the requantization.
+// channels are 5 chunks (rows over 128 bytes stay raw where each weight
+// serves fewer than 64 pixels, here 2): a rolled chunk loop carrying the
+// sums, then the requantization.
 // CHECK-LABEL: func.func @vmcu_invoke
 // CHECK: vmcu.kernel "fully_connected_0"
 // CHECK:     scf.for
@@ -104,8 +105,8 @@ func.func @main(%x: tensor<3x40xi8>) -> tensor<3x5xi8> {
 // CHECK:       vmcu.requant_block %[[B]]#0
 // CHECK: vmcu.kernel "fully_connected_2"
 // CHECK:     scf.for
-// CHECK:       %[[S:.*]]:6 = scf.for {{.*}} iter_args
-// CHECK:         vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, widened_weights, words = 8 : i64, x_stride = 320 : i64}
+// CHECK:       %[[S:.*]]:4 = scf.for {{.*}} iter_args
+// CHECK:         vmcu.dot_block {{.*}} {pixels = 2 : i64, words = 8 : i64, x_stride = 160 : i64}
 // CHECK:       } {llvm.loop_annotation
 // CHECK:       vmcu.requant_block %[[S]]#0
 func.func @main(%x: tensor<2x64xi8>) -> tensor<2x4xi8> {
@@ -129,12 +130,13 @@ func.func @main(%x: tensor<2x64xi8>) -> tensor<2x4xi8> {
 // are widened offline (i32 words) over the raw row (no `widened`). The row
 // is read in place from the pool (vmcu.ring_view), not staged on the stack:
 // its 50 steps in two runs, before and past the pool's end, each in
-// 16-step chunks then single steps; each 4-byte output segment is one tile
-// of 4 channels. The input is freed after the last tile, so the output
+// 16-step chunks then single steps. The 12 outputs are one group (three
+// 4-byte segments, one group loop step instead of three) of two 5-channel
+// tiles and one of 2. The input is freed after the last tile, so the output
 // cannot overlap it: the pool holds both (50 + 3 segments).
 // CHECK-LABEL: func.func @vmcu_invoke
 // CHECK:   %[[POOL:.*]] = vmcu.segment_pool : !vmcu.pool<segments = 53, segment_bytes = 4>
-// CHECK:   vmcu.kernel "fully_connected_0" {{.*}}stack_bytes = 4 : i64
+// CHECK:   vmcu.kernel "fully_connected_0" {{.*}}stack_bytes = 12 : i64
 // CHECK-NOT: memref.alloca() : memref<200xi8>
 // CHECK:   %[[W:.*]] = memref.get_global @fully_connected_0_weights : memref<1200xi32>
 // CHECK:   %[[VIEW:.*]], %[[OFF:.*]], %[[CONT:.*]] = vmcu.ring_view %[[POOL]][%{{.*}}] {alignment = 4 : i64, count = 50 : i64}
@@ -142,18 +144,20 @@ func.func @main(%x: tensor<2x64xi8>) -> tensor<2x4xi8> {
 // The two runs' bounds are the same for every tile: computed once.
 // CHECK:   %[[SPLIT:.*]] = arith.minui %{{.*}}, %{{.*}} : index
 // CHECK:   %[[PAST:.*]] = arith.subi %{{.*}}, %[[CONT]] : index
-// CHECK:   affine.for %{{.*}} = 0 to 3 {
+// CHECK:   affine.for %{{.*}} = 0 to 1 {
 // CHECK-NOT: arith.minui
 // CHECK:     scf.for %[[PART:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
 // CHECK:       %[[FIRST:.*]] = arith.cmpi eq, %[[PART]]
 // CHECK:       arith.select %[[FIRST]], %[[OFF]], %[[PAST]] : index
 // CHECK:       arith.select %[[FIRST]], %{{.*}}, %[[SPLIT]] : index
 // CHECK:       scf.for {{.*}} step %{{.*}} iter_args
-// CHECK:         vmcu.dot_block %[[VIEW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 1 : i64, widened_weights, words = 16 : i64, x_stride = 200 : i64}
+// CHECK:         vmcu.dot_block %[[VIEW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 1 : i64, widened_weights, words = 16 : i64, x_stride = 200 : i64}
 // CHECK:       scf.for {{.*}} iter_args
-// CHECK:         vmcu.dot_block %[[VIEW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 1 : i64, widened_weights, words = 1 : i64, x_stride = 200 : i64}
+// CHECK:         vmcu.dot_block %[[VIEW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 1 : i64, widened_weights, words = 1 : i64, x_stride = 200 : i64}
 // CHECK:     vmcu.requant_block
-// CHECK:     vmcu.ring_store
+// CHECK:     vmcu.dot_block {{.*}} {pixels = 1 : i64, widened_weights, words = 16 : i64, x_stride = 200 : i64}
+// CHECK:     vmcu.requant_block
+// CHECK-COUNT-3: vmcu.ring_store
 // CHECK:   affine.for %{{.*}} = 0 to 50 {
 // CHECK:     vmcu.free %[[POOL]]
 func.func @main(%x: tensor<1x200xi8>) -> tensor<1x12xi8> {

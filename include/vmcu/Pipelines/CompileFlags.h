@@ -81,7 +81,8 @@ struct CompileFlags {
     binder.option(
         "widen-weights", widenWeights,
         "Store the weights of pointwise convs and expansions with at most "
-        "128 input channels, and of fully connected layers on one vector, "
+        "128 input channels (any conv whose weights each serve many output "
+        "pixels), and of fully connected layers on one vector, "
         "as int16 pairs, so their register tiles unpack no weight (about 6% "
         "fewer cycles on the MLPerf Tiny models, up to 40% more flash). "
         "Default on; --widen-weights=false keeps int8 weights");

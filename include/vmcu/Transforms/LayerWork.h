@@ -65,8 +65,18 @@ struct GemmTileShape {
     return pixels * (rows + groupBytes);
   }
 };
+/// Rows of over kMaxShortRowBytes (129 to 256 bytes, widened in pairs; or
+/// rows too long to pair, under 1 x 5 tiles) take widened weights only with
+/// `widenLongRows` (widensLongRows); else they stay raw, in int8 tiles.
 GemmTileShape gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
-                            int64_t segmentBytes, bool widenWeights = true);
+                            int64_t segmentBytes, bool widenWeights = true,
+                            bool widenLongRows = true);
+
+/// Whether `layer`'s long GEMM rows (see gemmTileShape) take widened
+/// weights: where each weight serves at least kMinLongRowWeightReuse
+/// output pixels (the layer's MACs per weight), so that each flash byte
+/// the widening adds saves enough cycles.
+bool widensLongRows(LayerOpInterface layer);
 
 /// True if `layer` is a conv2d or fully_connected that vmcu-tile emits as
 /// a GEMM: a fully connected layer, or a 1x1 stride-1 unpadded conv.

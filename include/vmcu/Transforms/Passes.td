@@ -232,7 +232,8 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
            "0 (default) keeps every bottleneck recomputing">,
     Option<"widenWeights", "widen-weights", "bool", "true",
            "Store the weights of GEMM tiles over widened rows (pointwise "
-           "convs and expansions with at most 128 input channels) and of "
+           "convs and expansions with at most 128 input channels, and any "
+           "conv whose weights each serve many output pixels) and of "
            "single-row GEMMs (fully connected layers on one vector) as "
            "int16 pairs, so the register tiles unpack no weight: faster, "
            "twice those weights' flash. false keeps int8 weights">,

@@ -136,6 +136,17 @@ int64_t mlir::vmcu::ringAccesses(LayerOpInterface layer, int64_t s) {
       });
 }
 
+/// The sum of `count` over the layers of a bottleneck's body.
+static int64_t
+sumOverLayers(BottleneckOp op,
+              llvm::function_ref<int64_t(LayerOpInterface)> count) {
+  int64_t sum = 0;
+  for (Operation &inner : op.getBody().front())
+    if (auto layer = dyn_cast<LayerOpInterface>(&inner))
+      sum += count(layer);
+  return sum;
+}
+
 int64_t mlir::vmcu::layerMacs(LayerOpInterface layer) {
   return llvm::TypeSwitch<Operation *, int64_t>(layer)
       .Case([](Conv2DOp op) {
@@ -149,13 +160,7 @@ int64_t mlir::vmcu::layerMacs(LayerOpInterface layer) {
         return op.getOutput().getType().getNumElements() *
                op.getLhs().getType().getDimSize(2);
       })
-      .Case([](BottleneckOp op) {
-        int64_t macs = 0;
-        for (Operation &inner : op.getBody().front())
-          if (auto l = dyn_cast<LayerOpInterface>(&inner))
-            macs += layerMacs(l);
-        return macs;
-      })
+      .Case([](BottleneckOp op) { return sumOverLayers(op, layerMacs); })
       .Default([](Operation *) { return int64_t(0); });
 }
 
@@ -272,9 +277,8 @@ int64_t windowRowBytes(ShapedType weight) {
 
 namespace {
 
-/// The longest rows whose tiles widen their weights whatever the reuse
-/// (the widened pairs of up to two kMaxPairRowBytes / 2 rows of the first
-/// widened tiles; docs/kernels.md, "Widened weights").
+/// The longest rows that widen whatever the reuse: the limit of the first
+/// widened tiles (docs/kernels.md, "Widened rows").
 constexpr int64_t kMaxShortRowBytes = kMaxPairRowBytes / 2;
 
 /// The fewest output pixels each weight must serve for long rows to take
@@ -292,13 +296,7 @@ int64_t weightElements(LayerOpInterface layer) {
   return llvm::TypeSwitch<Operation *, int64_t>(layer)
       .Case<Conv2DOp, DepthwiseConv2DOp, FullyConnectedOp>(
           [](auto op) { return op.getWeight().getType().getNumElements(); })
-      .Case([](BottleneckOp op) {
-        int64_t weights = 0;
-        for (Operation &inner : op.getBody().front())
-          if (auto l = dyn_cast<LayerOpInterface>(&inner))
-            weights += weightElements(l);
-        return weights;
-      })
+      .Case([](BottleneckOp op) { return sumOverLayers(op, weightElements); })
       .Default([](Operation *) { return int64_t(0); });
 }
 
@@ -313,9 +311,10 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
                                         int64_t segmentBytes, bool widenWeights,
                                         bool widenLongRows) {
   // Two rows are staged widened to int16 pairs (twice their bytes more
-  // stack). Measured (M4, vmcu-prof): rows of 129 to 256 bytes were kept
-  // raw (2 x 2 int8 tiles); widened, corpus DS-CNN seed 1's 142 -> 142
-  // pointwise convs take 5.15 M cycles instead of 6.64 M each.
+  // stack); long ones only with widenLongRows. Measured (M4, vmcu-prof):
+  // rows of 129 to 256 bytes were kept raw (2 x 2 int8 tiles); widened,
+  // corpus DS-CNN seed 1's 142 -> 142 pointwise convs take 5.15 M cycles
+  // instead of 6.64 M each.
   int64_t rowStride = llvm::alignTo(inC, kDotLanes);
   bool longRow = rowStride > kMaxShortRowBytes;
   int64_t pixels = rows > 1 && rowStride <= kMaxPairRowBytes ? 2 : 1;

@@ -37,21 +37,20 @@ int64_t layerMacs(LayerOpInterface layer);
 /// rows (2 if the caller has 2 and a row fits kMaxPairRowBytes, else 1) x
 /// `channels` output channels (4 beside one row, 2 beside two, when whole
 /// groups of them and of segments tile Cout; else, in a segment wider than
-/// the tile, tiles of that many and one of the rest; else 1); rows are
-/// `rowStride` bytes apart (Cin rounded up to the 4 SIMD lanes). Outputs
-/// are computed and stored `groupBytes` at a time (whole segments; its
-/// last tile takes the channels left over when the tile does not divide
-/// it). Two-row tiles keep the rows `widened` to int16 pairs
-/// (vmcu.widen_pairs): the tile then unpacks only weights; such tiles also take
-/// `widenedWeights` (int16 pairs packed offline, twice the flash) and unpack
-/// nothing: 2 x 3 tiles, whose groups are whole segments dividing Cout with the
-/// fewest tile cycles per channel (at most 48 bytes unless a segment is
-/// larger), the last tile of a group taking the channels left over (groupBytes
-/// mod 3). A single row (`rows` == 1, or rows too long to pair) into at
-/// least kMinRowWideWeightChannels outputs takes widened weights over the
-/// raw row: 1 x 5 tiles, grouped
-/// the same way. Its stack buffers are `pixels` rows (twice over when
-/// widened) and `pixels` groups.
+/// the tile, tiles of that many and one of the rest; else groups of one
+/// tile, the last one short); rows are `rowStride` bytes apart (Cin rounded
+/// up to the 4 SIMD lanes). Outputs are computed and stored `groupBytes` at
+/// a time (whole segments; Cout's last group takes the channels the others
+/// leave, and a group's last tile the channels its tiles leave). Two-row
+/// tiles keep the rows `widened` to int16 pairs (vmcu.widen_pairs): the
+/// tile then unpacks only weights; such tiles also take `widenedWeights`
+/// (int16 pairs packed offline, twice the flash) and unpack nothing: 2 x 3
+/// tiles, whose groups are the whole segments with the fewest cycles over
+/// Cout (at most 48 bytes unless a segment is larger). A single row
+/// (`rows` == 1, or rows too long to pair) into at least
+/// kMinRowWideWeightChannels outputs takes widened weights over the raw
+/// row: 1 x 5 tiles, grouped the same way. Its stack buffers are `pixels`
+/// rows (twice over when widened) and `pixels` groups.
 struct GemmTileShape {
   int64_t pixels;
   int64_t channels;

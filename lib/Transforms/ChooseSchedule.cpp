@@ -439,8 +439,11 @@ struct VMCUChooseSchedulePass
         addIfFaster({BlockPlan::Unfused, separateCycles(op)});
       if (!op.isStem() && lineBufferFits[i] && canLineBuffer(op))
         addIfFaster({BlockPlan::LineBuffer, lineBufferCycles(op)});
-      llvm::stable_sort(opts, [](const BlockOption &a, const BlockOption &b) {
-        return a.cycles < b.cycles;
+      // Fastest first; of equals, unfused (the order they were added in).
+      llvm::sort(opts, [](const BlockOption &a, const BlockOption &b) {
+        if (a.cycles != b.cycles)
+          return a.cycles < b.cycles;
+        return a.plan == BlockPlan::Unfused && b.plan != BlockPlan::Unfused;
       });
       options.push_back(std::move(opts));
     }

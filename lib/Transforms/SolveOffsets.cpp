@@ -35,8 +35,8 @@ namespace {
 /// the first tensors, each kernel's output the next.
 struct PlacedKernel {
   KernelOp op;
-  int64_t segmentBytes;
-  int64_t unitsPerSegment;
+  int64_t segmentBytes = 0;
+  int64_t unitsPerSegment = 0;
   an::KernelPattern pattern;
   /// The distances at which its output would overwrite live input.
   std::vector<an::DistanceInterval> forbidden;
@@ -250,7 +250,8 @@ LogicalResult readModelInputs(SegmentPoolOp pool, PoolPlan &plan) {
     if (auto base = dyn_cast<TensorBaseOp>(user))
       if (base.isModelInput())
         plan.tensors.push_back(base);
-  llvm::stable_sort(plan.tensors, [](TensorBaseOp a, TensorBaseOp b) {
+  // Equal indices (rejected below) report alike in either order.
+  llvm::sort(plan.tensors, [](TensorBaseOp a, TensorBaseOp b) {
     return a.getModelIOIndex() < b.getModelIOIndex();
   });
   if (plan.tensors.empty())
@@ -305,13 +306,14 @@ FailureOr<PlacedKernel> readKernel(KernelOp kernel, const PoolPlan &plan) {
   FailureOr<CheckedPattern> pattern = readPattern(kernel, *seg, 0);
   if (failed(pattern))
     return failure();
-  PlacedKernel placed{kernel,
-                      *seg,
-                      *seg / plan.unit,
-                      std::move(pattern->pattern),
-                      std::move(pattern->forbidden),
-                      *input,
-                      static_cast<unsigned>(plan.tensors.size())};
+  PlacedKernel placed;
+  placed.op = kernel;
+  placed.segmentBytes = *seg;
+  placed.unitsPerSegment = *seg / plan.unit;
+  placed.pattern = std::move(pattern->pattern);
+  placed.forbidden = std::move(pattern->forbidden);
+  placed.input = *input;
+  placed.output = static_cast<unsigned>(plan.tensors.size());
   for (auto [i, other] : llvm::enumerate(kernel.getInputs())) {
     if (i == 0)
       continue;

@@ -277,7 +277,8 @@ Emitter::channelScales(RequantAttr rq, int64_t channels) {
 std::optional<Emitter::BoundedWords>
 Emitter::boundedWords(RequantAttr rq, int64_t channels,
                       std::optional<int64_t> valueBound) {
-  auto [mult, shift] = channelScales(rq, channels);
+  SmallVector<int32_t> mult, shift;
+  std::tie(mult, shift) = channelScales(rq, channels);
   bool wide =
       llvm::all_of(shift, [](int32_t s) { return s >= kRequantMinWideShift; });
   if (!wide || !valueBound || *valueBound >= kRequantBoundedValue ||

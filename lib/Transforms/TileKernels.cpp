@@ -282,8 +282,9 @@ LogicalResult emitBinary(Emitter &e, Operation *op, const KernelTensors &t,
 LogicalResult emitAdd(Emitter &e, AddOp op, const KernelTensors &t) {
   auto type = op.getOutput().getType();
   int64_t channels = type.getDimSize(type.getRank() - 1);
-  auto [mult, shift] = e.requantTables("add_", op.getRequant(), channels,
-                                       e.addValueBound(op));
+  Value mult, shift;
+  std::tie(mult, shift) =
+      e.requantTables("add_", op.getRequant(), channels, e.addValueBound(op));
   Type i8Type = e.b.getI8Type();
   return emitBinary(e, op, t, [&](Value a, Value b, Value ch) {
     Value lhs = e.rescaleToI32(a, op.getLhsRescale());
@@ -301,7 +302,8 @@ LogicalResult emitMul(Emitter &e, MulOp op, const KernelTensors &t) {
   auto type = op.getOutput().getType();
   int64_t channels = type.getDimSize(type.getRank() - 1);
   Type i8Type = e.b.getI8Type(), i32Type = e.b.getI32Type();
-  auto [mult, shift] =
+  Value mult, shift;
+  std::tie(mult, shift) =
       e.requantTables("mul_", op.getRequant(), channels, kMaxInt8Product);
   auto offset = [&](Value v, int64_t zp) {
     Value wide = arith::ExtSIOp::create(e.b, e.loc, i32Type, v);
@@ -566,7 +568,8 @@ LogicalResult emitBatchMatMul(Emitter &e, BatchMatMulOp op,
   int64_t s = e.seg, depthSegs = depth / s, colSegs = cols / s;
   Value lhs = t.operands[0], rhs = t.operands[1];
   Type i8Type = e.b.getI8Type(), i32Type = e.b.getI32Type();
-  auto [mult, shift] =
+  Value mult, shift;
+  std::tie(mult, shift) =
       e.requantTables("bmm_", op.getRequant(), 1, depth * kMaxInt8Product);
   Value staged = e.scratch(cols * depth, i8Type);
   Value row = e.scratch(depth, i8Type);

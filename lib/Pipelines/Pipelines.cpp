@@ -69,6 +69,9 @@ static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
   VMCUSelectSegmentSizesPassOptions select;
   select.ramKb = flags.ramKb;
   pm.addPass(createVMCUSelectSegmentSizesPass(select));
+  VMCUPairLongRowsPassOptions pairRows;
+  pairRows.ramKb = flags.ramKb;
+  pm.addPass(createVMCUPairLongRowsPass(pairRows));
   VMCUChooseTraversalPassOptions traversal;
   traversal.order = nameOf(kTraversalOrders, flags.order).str();
   pm.addPass(createVMCUChooseTraversalPass(traversal));

@@ -72,7 +72,7 @@ void fold(IRRewriter &rewriter, const ResidualAdd &match) {
       rewriter, conv.getLoc(), add.getOutput().getType(), conv.getInput(),
       conv.getWeight(), conv.getBias(), match.skip, conv.getStrideAttr(),
       conv.getPadAttr(), conv.getInputZpAttr(), conv.getRequantAttr(),
-      conv.getSegmentBytesAttr(), residualAdd);
+      conv.getSegmentBytesAttr(), residualAdd, conv.getPairedRowsAttr());
   rewriter.replaceOp(add, fused.getOutput());
   rewriter.eraseOp(conv);
 }

@@ -253,8 +253,15 @@ namespace {
 
 /// Two rows of a GEMM block are staged on the stack: at most this many
 /// bytes each, so a block's buffers stay below a 7x7 depthwise window of
-/// 16-byte segments (the largest stack buffer of the fused plans).
+/// 16-byte segments (the largest stack buffer of the fused plans); longer
+/// ones only in a conv2d with `paired_rows`.
 constexpr int64_t kMaxPairRowBytes = 256;
+
+/// With `paired_rows`, longer rows pair widened (2 x 2 tiles over int8
+/// weights: each weight word unpacked once for both pixels, 19 cycles per
+/// 16 MACs where a raw 1 x 4 tile takes 24) up to this many bytes: 6 bytes
+/// of stack per row byte (two raw rows, two widened).
+constexpr int64_t kMaxWidenedPairRowBytes = 1024;
 
 /// The largest window a conv gathers into one im2col row (one pixel per
 /// block past kMaxPairRowBytes) rather than running 4-lane dot rows over
@@ -291,6 +298,14 @@ constexpr int64_t kMaxShortRowBytes = kMaxPairRowBytes / 2;
 /// its cycles for 72 KB.
 constexpr int64_t kMinLongRowWeightReuse = 64;
 
+/// Cycles `paired_rows` saves: one per this many MACs. The inner loops go
+/// from 24 to 19 cycles per 16 MACs (raw 1 x 4 tiles to widened 2 x 2), or
+/// from 13 per 10 to 12 per 12 (1 x 5 to 2 x 3 over widened weights), less
+/// the rows' widening. Measured (M4, vmcu-prof): corpus ResNet seed 2's
+/// 3x3 convs over 450- and 756-byte windows saved 0.19 cycles per MAC, its
+/// 272-byte ones (widened weights) 0.16.
+constexpr int64_t kMacsPerPairedRowsCycleSaved = 6;
+
 /// The weights (elements) of `layer`'s convolutions and products.
 int64_t weightElements(LayerOpInterface layer) {
   return llvm::TypeSwitch<Operation *, int64_t>(layer)
@@ -307,9 +322,35 @@ bool mlir::vmcu::widensLongRows(LayerOpInterface layer) {
   return layerMacs(layer) >= kMinLongRowWeightReuse * weights;
 }
 
+LongRowTiling mlir::vmcu::longRowTiling(LayerOpInterface layer) {
+  auto conv = dyn_cast<Conv2DOp>(layer.getOperation());
+  return {widensLongRows(layer), conv && conv.getPairedRows()};
+}
+
+bool mlir::vmcu::hasPairableLongRows(LayerOpInterface layer) {
+  auto conv = dyn_cast<Conv2DOp>(layer.getOperation());
+  if (!conv)
+    return false;
+  auto out = conv.getOutput().getType();
+  auto w = conv.getWeight().getType();
+  bool gemm = isGemmLayer(layer);
+  // A GEMM's rows are its output pixels; an im2col conv's blocks a row's.
+  int64_t rows =
+      gemm ? out.getNumElements() / out.getDimSize(3) : out.getDimSize(2);
+  int64_t rowBytes =
+      gemm ? llvm::alignTo(w.getDimSize(3), kDotLanes) : windowRowBytes(w);
+  return rows >= kIm2colBlockPixels && rowBytes > kMaxPairRowBytes &&
+         rowBytes <= kMaxWidenedPairRowBytes;
+}
+
+int64_t mlir::vmcu::pairedRowsSavedCycles(LayerOpInterface layer) {
+  return layerMacs(layer) / kMacsPerPairedRowsCycleSaved;
+}
+
 GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
                                         int64_t segmentBytes, bool widenWeights,
-                                        bool widenLongRows) {
+                                        LongRowTiling longRows) {
+  bool widenLongRows = longRows.widenWeights;
   // Two rows are staged widened to int16 pairs (twice their bytes more
   // stack); long ones only with widenLongRows. Measured (M4, vmcu-prof):
   // rows of 129 to 256 bytes were kept raw (2 x 2 int8 tiles); widened,
@@ -317,8 +358,14 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
   // instead of 6.64 M each.
   int64_t rowStride = llvm::alignTo(inC, kDotLanes);
   bool longRow = rowStride > kMaxShortRowBytes;
-  int64_t pixels = rows > 1 && rowStride <= kMaxPairRowBytes ? 2 : 1;
-  bool widened = pixels == 2 && (!longRow || widenLongRows);
+  // Rows past kMaxPairRowBytes pair only widened: unpacking each weight
+  // word once for two pixels is what makes a pair pay for its stack.
+  bool veryLongRow = rowStride > kMaxPairRowBytes;
+  int64_t pairLimit =
+      longRows.pairVeryLong ? kMaxWidenedPairRowBytes : kMaxPairRowBytes;
+  int64_t pixels = rows > 1 && rowStride <= pairLimit ? 2 : 1;
+  bool widened = pixels == 2 && (!longRow || widenLongRows || veryLongRow);
+  bool wideWeightPair = widened && (!longRow || widenLongRows);
   // Widened weights where the rows are widened too, or over a single raw
   // row (no weight word is reused there: unpacking it was pure overhead)
   // of enough channels: a fully connected layer's one row, or rows too long
@@ -327,7 +374,7 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
   // widened weights 6.17 M.
   bool wideRow = pixels == 1 && outC >= kMinRowWideWeightChannels &&
                  (rows == 1 || widenLongRows);
-  if (widenWeights && (widened || wideRow) && outC % segmentBytes == 0) {
+  if (widenWeights && (wideWeightPair || wideRow) && outC % segmentBytes == 0) {
     bool rawX = !widened;
     int64_t tile = rawX ? kRawRowWideWeightChannels : kWideWeightChannels;
     return {pixels,
@@ -407,7 +454,8 @@ namespace {
 /// the line buffer, the KxK expansion's column rows and outputs, the
 /// window of one channel group, the projection's rows and outputs and one
 /// output segment.
-int64_t stemScratchBytes(BottleneckOp op, int64_t segmentBytes) {
+int64_t stemScratchBytes(BottleneckOp op, int64_t segmentBytes,
+                         LongRowTiling longRows) {
   Conv2DOp expand = op.getExpand();
   auto w1 = expand.getWeight().getType();
   auto dw = op.getDepthwise().getWeight().getType();
@@ -416,7 +464,6 @@ int64_t stemScratchBytes(BottleneckOp op, int64_t segmentBytes) {
   int64_t cout = op.getOutput().getType().getDimSize(3);
   int64_t midW = expand.getOutput().getType().getDimSize(2);
   int64_t group = stemChannelGroup(cmid);
-  bool longRows = widensLongRows(op);
   GemmTileShape expandShape =
       gemmTileShape(std::min(kIm2colBlockPixels, midW), window, cmid, group,
                     /*widenWeights=*/true, longRows);
@@ -431,6 +478,7 @@ int64_t stemScratchBytes(BottleneckOp op, int64_t segmentBytes) {
 int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
   constexpr int64_t kAccBytes = 4;
   int64_t s = segmentBytes;
+  LongRowTiling longRows = longRowTiling(layer);
   return llvm::TypeSwitch<Operation *, int64_t>(layer)
       .Case([&](DepthwiseConv2DOp op) {
         // The window, each segment's lanes repeated M times, and one
@@ -442,7 +490,7 @@ int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
       .Case([&](BottleneckOp op) {
         auto dw = op.getDepthwise().getWeight().getType();
         if (op.isStem())
-          return stemScratchBytes(op, s);
+          return stemScratchBytes(op, s, longRows);
         if (!op.getLineBuffer()) {
           int64_t cout = op.getOutput().getType().getDimSize(3);
           return cout * kAccBytes + 2 * kAccBytes + 2 * s;
@@ -455,7 +503,6 @@ int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
         int64_t cmid = dw.getDimSize(2);
         int64_t w = op.getInput().getType().getDimSize(2);
         int64_t cout = op.getOutput().getType().getDimSize(3);
-        bool longRows = widensLongRows(op);
         GemmTileShape expand = gemmTileShape(w, cin, cmid, s, true, longRows);
         GemmTileShape project =
             gemmTileShape(op.getProjectPixels(), cmid, cout, s, true, longRows);
@@ -496,7 +543,7 @@ int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
                             .getDimSize(out.getRank() - 1);
           int64_t rows = out.getNumElements() / outC;
           GemmTileShape shape =
-              gemmTileShape(rows, inC, outC, s, true, widensLongRows(layer));
+              gemmTileShape(rows, inC, outC, s, true, longRows);
           return rows == 1 ? shape.groupBytes : shape.scratchBytes();
         }
         // An im2col conv stages its windows and output groups as GEMM
@@ -507,7 +554,7 @@ int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
         auto out = cast<ShapedType>(op->getResult(0).getType());
         return gemmTileShape(std::min(kIm2colBlockPixels, out.getDimSize(2)),
                              windowRowBytes(w), w.getDimSize(0), s, true,
-                             widensLongRows(layer))
+                             longRows)
             .scratchBytes();
       });
 }

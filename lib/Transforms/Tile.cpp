@@ -32,10 +32,10 @@ namespace {
 /// order: the model inputs first, then each layer's output).
 struct ChainLayer {
   LayerOpInterface op;
-  int64_t segmentBytes;
+  int64_t segmentBytes = 0;
   /// The tensor the output is placed against: the most recent one read.
-  unsigned inputTensor;
-  unsigned outputTensor;
+  unsigned inputTensor = 0;
+  unsigned outputTensor = 0;
   std::string name;
   /// The other tensors it reads, in operand order: a vmcu.add's or
   /// vmcu.mul's second operand, a vmcu.concat's further pieces.
@@ -130,7 +130,8 @@ FailureOr<ChainLayer> readLayer(LayerOpInterface layer,
                                 const DenseMap<Value, unsigned> &tensorOf) {
   Operation *op = layer.getOperation();
   auto [lhs, rhs] = binaryOperands(op);
-  ChainLayer read{layer, 0, 0, 0, ""};
+  ChainLayer read;
+  read.op = layer;
   for (Value operand : op->getOperands()) {
     auto it = tensorOf.find(operand);
     if (it != tensorOf.end()) {
@@ -352,7 +353,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       bool widen =
           widenWeights && !llvm::is_contained(int8WeightKernels, layer.name);
       tile::KernelEnv env{module, pool, unit, layer.name, windowCache, widen};
-      env.widenLongRows = widensLongRows(layer.op);
+      env.longRows = longRowTiling(layer.op);
       env.stackAllowanceBytes =
           maxScratch - kernelScratchBytes(layer.op, layer.segmentBytes);
       int64_t alsoLiveBytes = 0;

@@ -62,7 +62,7 @@ GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
                      int64_t maxPixels, ArrayRef<int8_t> w,
                      ArrayRef<int32_t> bias, int32_t inputZp, RequantAttr rq)
     : shape(gemmTileShape(maxPixels, inC, outC, e.seg, e.env.widenWeights,
-                          e.env.widenLongRows)),
+                          e.env.longRows)),
       e(e), inC(inC), outC(outC), rq(rq), steps(shape.rowStride / kDotLanes) {
   obuf = e.scratch(shape.pixels * shape.groupBytes, e.b.getI8Type());
   if (shape.widened)

@@ -10,6 +10,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+#include "vmcu/Transforms/LayerWork.h"
 
 namespace mlir::vmcu::tile {
 
@@ -24,8 +25,8 @@ struct KernelEnv {
   uint64_t windowCacheBytes = 0;
   /// vmcu-tile's widen-weights option (GemmTileShape::widenedWeights).
   bool widenWeights = true;
-  /// Whether long GEMM rows take widened weights too (widensLongRows).
-  bool widenLongRows = true;
+  /// How long GEMM rows are tiled (longRowTiling).
+  LongRowTiling longRows;
   /// Stack bytes the kernel may spend beyond its buffers
   /// (kernelScratchBytes) without exceeding the plan's largest kernel.
   int64_t stackAllowanceBytes = 0;

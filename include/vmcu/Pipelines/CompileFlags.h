@@ -51,11 +51,13 @@ struct CompileFlags {
         "SRAM budget in KiB: the arena and the largest kernel's stack "
         "buffers. The schedule chooser spends it on speed (runs fused "
         "bottlenecks as separate layers or with a line buffer where they "
-        "fit) and segments shrink to fit it; a budget no plan fits is an "
-        "error. 0 (default): the SRAM of the smallest plan, except that a "
-        "block whose schedule there would take at least twice the cycles of "
-        "a faster one and a quarter of the model's may take it within a "
-        "quarter more SRAM");
+        "fit, and convs' GEMM rows of 257 to 1024 bytes in pairs) and "
+        "segments shrink to fit it; a budget no plan fits is an error. 0 "
+        "(default): the SRAM of the smallest plan, except that a block "
+        "whose schedule there would take at least twice the cycles of a "
+        "faster one and a quarter of the model's may take it within a "
+        "quarter more SRAM, and long rows pair within an eighth more where "
+        "that saves 2% of the model's cycles");
     binder.option(
         "flash-kb", flashKb,
         "Flash budget in KiB: code, weights and tables of the object. Where "

@@ -64,18 +64,40 @@ struct GemmTileShape {
     return pixels * (rows + groupBytes);
   }
 };
-/// Rows of over kMaxShortRowBytes (129 to 256 bytes, widened in pairs; or
-/// rows too long to pair, under 1 x 5 tiles) take widened weights only with
-/// `widenLongRows` (widensLongRows); else they stay raw, in int8 tiles.
+/// How a layer's long GEMM rows are tiled (gemmTileShape).
+struct LongRowTiling {
+  /// Rows of over kMaxShortRowBytes (129 to 256 bytes, widened in pairs;
+  /// or rows too long to pair, under 1 x 5 tiles) take widened weights;
+  /// else they stay raw, in int8 tiles (widensLongRows).
+  bool widenWeights = true;
+  /// Rows past kMaxPairRowBytes pair too, widened to int16 (2 x 2 tiles
+  /// over int8 weights, or 2 x 3 over widened ones) at 6 bytes of stack
+  /// per row byte; else they run one raw row at a time (a conv2d's
+  /// `paired_rows`, set by vmcu-pair-long-rows).
+  bool pairVeryLong = false;
+};
+
 GemmTileShape gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
                             int64_t segmentBytes, bool widenWeights = true,
-                            bool widenLongRows = true);
+                            LongRowTiling longRows = {});
 
 /// Whether `layer`'s long GEMM rows (see gemmTileShape) take widened
 /// weights: where each weight serves at least kMinLongRowWeightReuse
 /// output pixels (the layer's MACs per weight), so that each flash byte
 /// the widening adds saves enough cycles.
 bool widensLongRows(LayerOpInterface layer);
+
+/// `layer`'s long-row tiling: widensLongRows, and a conv2d's
+/// `paired_rows`.
+LongRowTiling longRowTiling(LayerOpInterface layer);
+
+/// Whether `layer` is a conv2d whose GEMM rows pair only with `paired_rows`
+/// (im2col windows or pointwise inputs of kMaxPairRowBytes to
+/// kMaxWidenedPairRowBytes bytes, over outputs more than a pixel wide).
+bool hasPairableLongRows(LayerOpInterface layer);
+
+/// Estimated cycles `paired_rows` saves `layer` (hasPairableLongRows).
+int64_t pairedRowsSavedCycles(LayerOpInterface layer);
 
 /// True if `layer` is a conv2d or fully_connected that vmcu-tile emits as
 /// a GEMM: a fully connected layer, or a 1x1 stride-1 unpadded conv.

@@ -666,4 +666,44 @@ def VMCUChooseTraversalPass : Pass<"vmcu-choose-traversal", "ModuleOp"> {
   ];
 }
 
+def VMCUPairLongRowsPass : Pass<"vmcu-pair-long-rows", "ModuleOp"> {
+  let summary = "Let convs with GEMM rows of 257 to 1024 bytes run them in "
+                "widened pairs where the stack fits";
+  let description = [{
+    A conv2d's GEMM rows (its im2col windows, or a pointwise conv's input
+    channels) of up to 256 bytes run in blocks of two output pixels: each
+    weight word serves both. Longer rows run one raw row at a time, which
+    unpacks every weight word for one pixel only (1 x 4 int8 tiles: 24
+    cycles per 16 MACs). With `paired_rows` they pair too, widened to int16
+    (2 x 2 tiles over int8 weights, 19 cycles per 16 MACs, or 2 x 3 over
+    widened ones), for 6 bytes of stack per row byte instead of 1.
+
+    The pass sets `paired_rows` on such convs (bottlenecks' inner convs
+    keep single rows), those saving the most estimated cycles first, each
+    while the plan's SRAM (the arena plus the largest kernel's stack
+    buffers) stays within the budget: `ram-kb` KiB, or with `ram-kb=0` the
+    plan's SRAM and 1/8 more, if the convs paired save at least 2% of the
+    model's estimated cycles together. One trial plan then checks the SRAM;
+    if it is over, no conv pairs. Run after `vmcu-select-segment-sizes` (the
+    stack buffers depend on the segments) and before `vmcu-tile`.
+
+    Before (3x3 84 -> 84 conv, 756-byte windows):
+    `%y = vmcu.conv2d %x, %w, %b {...}` with 1-row tiles; after:
+    `%y = vmcu.conv2d %x, %w, %b {paired_rows, ...}`.
+  }];
+  let dependentDialects = ["::mlir::vmcu::VMCUDialect"];
+  let options = [
+    Option<"ramKb", "ram-kb", "int64_t", "0",
+           "SRAM budget in KiB, the arena and the largest kernel's stack "
+           "buffers, that paired rows may fill (0: the plan's and 1/8 "
+           "more, where they save at least 2% of the model's cycles)">,
+    Option<"entry", "entry", "std::string", "\"main\"",
+           "The model function">,
+  ];
+  let statistics = [
+    Statistic<"numPaired", "num-paired-rows",
+              "Convs whose long GEMM rows run in widened pairs">,
+  ];
+}
+
 #endif // VMCU_TRANSFORMS_PASSES_TD

@@ -774,6 +774,12 @@ def VMCU_Conv2DOp : VMCU_LayerOp<"conv2d", [Pure]> {
     folds it; the kernel frees each residual segment as it adds it, so the
     output may be placed over the residual).
 
+    With `paired_rows` (set by `vmcu-pair-long-rows` where the larger stack
+    buffers fit), an im2col window or pointwise input row of 257 to 1024
+    bytes is gathered for two output pixels at once and widened to int16,
+    so that each weight word serves both: 2-row GEMM tiles instead of
+    1-row ones, for 6 bytes of stack per row byte.
+
     Example:
 
     ```mlir
@@ -792,7 +798,8 @@ def VMCU_Conv2DOp : VMCU_LayerOp<"conv2d", [Pure]> {
                        DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$pad,
                        I32Attr:$input_zp, VMCU_RequantAttr:$requant,
                        OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes,
-                       OptionalAttr<VMCU_ResidualAddAttr>:$residual_add);
+                       OptionalAttr<VMCU_ResidualAddAttr>:$residual_add,
+                       UnitAttr:$paired_rows);
   let results = (outs VMCU_I8Tensor4D:$output);
   let assemblyFormat = [{
     $input `,` $weight `,` $bias (`residual` $residual^)? attr-dict `:`
@@ -809,7 +816,7 @@ def VMCU_Conv2DOp : VMCU_LayerOp<"conv2d", [Pure]> {
                    "::mlir::IntegerAttr":$segment_bytes), [{
       build($_builder, $_state, output, input, weight, bias, ::mlir::Value(),
             stride, pad, input_zp, requant, segment_bytes,
-            ::mlir::vmcu::ResidualAddAttr());
+            ::mlir::vmcu::ResidualAddAttr(), /*paired_rows=*/nullptr);
     }]>,
   ];
   let extraClassDeclaration = [{

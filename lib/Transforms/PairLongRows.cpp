@@ -23,9 +23,9 @@ using namespace mlir::vmcu;
 namespace {
 
 /// Without a budget, paired rows may raise the plan's SRAM by 1/kSramSlack
-/// of it. Measured (M4, vmcu-prof, vmcu-run; corpus ResNet seeds 1, 2 and
-/// 5, all pairable convs paired): 5.4%, 7.4% and 12.5% fewer cycles for
-/// 11.8%, 8.1% and 6.6% more SRAM (arena and stack).
+/// of it. Measured (bench/corpus.sh --all, M4 cycle model; corpus ResNet
+/// seeds 1, 2 and 5, all their pairable convs paired): 4.1%, 6.9% and
+/// 10.9% fewer cycles for 12.1%, 8.5% and 6.5% more SRAM (arena + stack).
 constexpr int64_t kSramSlack = 8;
 
 /// Without a budget, convs pair only if together they save at least

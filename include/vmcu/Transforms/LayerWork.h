@@ -34,7 +34,8 @@ int64_t layerMacs(LayerOpInterface layer);
 
 /// The register tiles of a GEMM over `rows` rows of `inC` int8 inputs and
 /// `outC` outputs in segments of `segmentBytes` (TileGemm.cpp): `pixels`
-/// rows (2 if the caller has 2 and a row fits kMaxPairRowBytes, else 1) x
+/// rows (2 if the caller has 2 and a row fits kMaxPairRowBytes, or
+/// kMaxWidenedPairRowBytes with LongRowTiling::pairVeryLong; else 1) x
 /// `channels` output channels (4 beside one row, 2 beside two, when whole
 /// groups of them and of segments tile Cout; else, in a segment wider than
 /// the tile, tiles of that many and one of the rest; else groups of one

@@ -13,6 +13,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "vmcu/Dialect/VMCU/IR/ModelABI.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -80,11 +82,16 @@ void outlineKernel(KernelOp kernel, unsigned index, OpBuilder &b) {
   for (auto [value, arg] : llvm::zip(operands, entry->getArguments()))
     mapping.map(value, arg);
   b.setInsertionPointToStart(entry);
-  // A tensor base's operand is the pool: clone the pool first.
-  llvm::stable_sort(clones, [](Operation *x, Operation *y) {
-    return x->getNumOperands() < y->getNumOperands();
+  // A tensor base's operand is the pool: clone the pool first (fewest
+  // operands first; equals in their order).
+  SmallVector<unsigned> order =
+      llvm::to_vector(llvm::seq<unsigned>(0, clones.size()));
+  llvm::sort(order, [&](unsigned x, unsigned y) {
+    return std::make_pair(clones[x]->getNumOperands(), x) <
+           std::make_pair(clones[y]->getNumOperands(), y);
   });
-  for (Operation *def : clones) {
+  for (unsigned i : order) {
+    Operation *def = clones[i];
     Operation *clone = b.clone(*def, mapping);
     // Model I/O accessors are created once, from the original base.
     clone->removeAttr(model_abi::kIOAttrName);

@@ -24,6 +24,8 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <tuple>
+
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUSPLITKERNELSPASS
 #include "vmcu/Transforms/Passes.h.inc"
@@ -198,20 +200,25 @@ struct VMCUSplitKernelsPass
   /// `limitBytes`, the split kernel with the largest footprint under late
   /// frees runs on one core again.
   void keepArenaWithin(int64_t limitBytes, ArrayRef<KernelOp> candidates) {
-    SmallVector<std::pair<int64_t, KernelOp>> delayed;
-    for (KernelOp kernel : candidates) {
+    // (footprint, position among the candidates, kernel)
+    SmallVector<std::tuple<int64_t, unsigned, KernelOp>> delayed;
+    for (unsigned position = 0; position < candidates.size(); ++position) {
+      KernelOp kernel = candidates[position];
       if (!kernel.getCores())
         continue;
       FailureOr<int64_t> bytes =
           footprintBytes(kernel, core_split::kSplitFreeDelay,
                          kernel.getSplitDepth().value_or(1));
       if (succeeded(bytes))
-        delayed.push_back({*bytes, kernel});
+        delayed.push_back({*bytes, position, kernel});
     }
-    llvm::stable_sort(delayed, [](const auto &a, const auto &b) {
-      return a.first > b.first;
+    // Largest first; equals in candidate order.
+    llvm::sort(delayed, [](const auto &a, const auto &b) {
+      if (std::get<0>(a) != std::get<0>(b))
+        return std::get<0>(a) > std::get<0>(b);
+      return std::get<1>(a) < std::get<1>(b);
     });
-    for (auto &[bytes, kernel] : delayed) {
+    for (auto &[bytes, position, kernel] : delayed) {
       FailureOr<int64_t> arena = placedArenaBytes(getOperation());
       if (failed(arena) || *arena <= limitBytes)
         return;

@@ -26,7 +26,7 @@ struct KernelEnv {
   /// vmcu-tile's widen-weights option (GemmTileShape::widenedWeights).
   bool widenWeights = true;
   /// How long GEMM rows are tiled (longRowTiling).
-  LongRowTiling longRows;
+  LongRowTiling longRows = {};
   /// Stack bytes the kernel may spend beyond its buffers
   /// (kernelScratchBytes) without exceeding the plan's largest kernel.
   int64_t stackAllowanceBytes = 0;

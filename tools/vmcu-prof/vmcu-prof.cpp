@@ -1257,9 +1257,11 @@ void printPerFunction(const Image &image, const Profiler &profiler,
   for (size_t i = 0; i < profiler.functionCounts.size(); ++i)
     if (profiler.functionCounts[i].instructions)
       order.push_back(i);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return profiler.functionCounts[a].cycles >
-           profiler.functionCounts[b].cycles;
+  // Most cycles first; equals in symbol order.
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    uint64_t x = profiler.functionCounts[a].cycles;
+    uint64_t y = profiler.functionCounts[b].cycles;
+    return x != y ? x > y : a < b;
   });
   os << "\ncycles by function in " << regionName
      << " (self; ELF function symbols)\n";

@@ -69,9 +69,11 @@ TEST(CostModel, MoreWorkNeverCostsLess) {
 // its window's accumulations), among the kinds whose fit prices MACs: a
 // fused stem's is per ring access, its line buffer's and windows' steps.
 TEST(CostModel, GemmIsTheCheapestPerMac) {
-  for (KernelKind kind : kAllKinds)
-    if (cycleCost(kind).perMac > 0.0)
+  for (KernelKind kind : kAllKinds) {
+    if (cycleCost(kind).perMac > 0.0) {
       EXPECT_LE(cycleCost(KernelKind::Gemm).perMac, cycleCost(kind).perMac);
+    }
+  }
   EXPECT_GT(cycleCost(KernelKind::FusedStem).perAccess, 0.0);
 }
 

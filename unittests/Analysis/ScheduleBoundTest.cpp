@@ -93,8 +93,10 @@ std::vector<int64_t> cornerShellOrder(const WindowLayer &layer) {
     return std::max(layer.outHeight - 1 - o / layer.outWidth,
                     layer.outWidth - 1 - o % layer.outWidth);
   };
-  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    return distance(a) > distance(b);
+  // Farthest first; equals in row-major order.
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    int64_t x = distance(a), y = distance(b);
+    return x != y ? x > y : a < b;
   });
   return order;
 }

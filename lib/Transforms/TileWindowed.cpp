@@ -455,7 +455,8 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
   if (failed(tables))
     return failure();
   RequantAttr rq = op.getRequant();
-  auto [mult, shift] =
+  Value mult, shift;
+  std::tie(mult, shift) =
       e.requantTables("", rq, out.getDimSize(3), tables->valueBound);
   DepthwiseWindow window{e,    t,
                          rows, cols,
@@ -564,7 +565,8 @@ Value roundHalfAwayAverage(Emitter &e, Value sum, Value count, int32_t min,
 
 LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
                                             const KernelTensors &t) {
-  auto [rows, cols] = poolAxes(op);
+  Axis rows, cols;
+  std::tie(rows, cols) = poolAxes(op);
   int64_t kr = rows.kernel, kc = cols.kernel;
   int64_t s = e.seg, cs = op.getInput().getType().getDimSize(3) / s;
   // 1 / count for every possible number of in-bounds taps.
@@ -628,7 +630,8 @@ LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
 /// over the in-bounds taps (padding never wins), then the clamp.
 LogicalResult mlir::vmcu::tile::emitMaxPool(Emitter &e, MaxPool2DOp op,
                                             const KernelTensors &t) {
-  auto [rows, cols] = poolAxes(op);
+  Axis rows, cols;
+  std::tie(rows, cols) = poolAxes(op);
   int64_t s = e.seg, cs = op.getInput().getType().getDimSize(3) / s;
   Type i8 = e.b.getI8Type();
   Value best = e.scratch(s, i8);

@@ -250,7 +250,7 @@ LogicalResult readModelInputs(SegmentPoolOp pool, PoolPlan &plan) {
     if (auto base = dyn_cast<TensorBaseOp>(user))
       if (base.isModelInput())
         plan.tensors.push_back(base);
-  // Equal indices (rejected below) report alike in either order.
+  // Indices are distinct, or rejected just below.
   llvm::sort(plan.tensors, [](TensorBaseOp a, TensorBaseOp b) {
     return a.getModelIOIndex() < b.getModelIOIndex();
   });

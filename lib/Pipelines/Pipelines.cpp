@@ -69,6 +69,9 @@ static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
   VMCUSelectSegmentSizesPassOptions select;
   select.ramKb = flags.ramKb;
   pm.addPass(createVMCUSelectSegmentSizesPass(select));
+  VMCUFuseGlobalPoolPassOptions pool;
+  pool.ramKb = flags.ramKb;
+  pm.addPass(createVMCUFuseGlobalPoolPass(pool));
   VMCUPairLongRowsPassOptions pairRows;
   pairRows.ramKb = flags.ramKb;
   pm.addPass(createVMCUPairLongRowsPass(pairRows));

@@ -32,7 +32,8 @@ struct ResidualAdd {
 Conv2DOp foldableConv(AddOp add, Value operand, Value skip) {
   auto conv = operand.getDefiningOp<Conv2DOp>();
   if (!conv || !conv->hasOneUse() || conv.getResidual() ||
-      conv->getBlock() != add->getBlock() || conv.getInput() == skip)
+      conv.getGlobalAvgPoolAttr() || conv->getBlock() != add->getBlock() ||
+      conv.getInput() == skip)
     return {};
   Operation *skipDef = skip.getDefiningOp();
   bool skipFirst =
@@ -72,7 +73,8 @@ void fold(IRRewriter &rewriter, const ResidualAdd &match) {
       rewriter, conv.getLoc(), add.getOutput().getType(), conv.getInput(),
       conv.getWeight(), conv.getBias(), match.skip, conv.getStrideAttr(),
       conv.getPadAttr(), conv.getInputZpAttr(), conv.getRequantAttr(),
-      conv.getSegmentBytesAttr(), residualAdd, conv.getPairedRowsAttr());
+      conv.getSegmentBytesAttr(), residualAdd, conv.getPairedRowsAttr(),
+      conv.getGlobalAvgPoolAttr());
   rewriter.replaceOp(add, fused.getOutput());
   rewriter.eraseOp(conv);
 }

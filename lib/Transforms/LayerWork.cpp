@@ -22,8 +22,9 @@ int64_t elements(Value v) {
 }
 
 /// Output elements times the MACs each one takes.
-int64_t convMacs(Value output, ShapedType weight) {
-  return elements(output) * weight.getNumElements() / weight.getDimSize(0);
+int64_t convMacs(ShapedType output, ShapedType weight) {
+  return output.getNumElements() * weight.getNumElements() /
+         weight.getDimSize(0);
 }
 
 int64_t depthwiseMacs(DepthwiseConv2DOp op) {
@@ -40,7 +41,7 @@ int64_t fusedMacs(BottleneckOp op) {
   int64_t pixels = elements(dw.getOutput()) / w.getDimSize(2);
   int64_t cin = expand.getInput().getType().getDimSize(3);
   return pixels * taps * cin * w.getDimSize(2) + depthwiseMacs(dw) +
-         convMacs(project.getOutput(), project.getWeight().getType());
+         convMacs(project.getConvType(), project.getWeight().getType());
 }
 
 /// Segments of `bytes` bytes each: a pixel's channels in whole segments.
@@ -54,10 +55,19 @@ int64_t pixels(Value v) {
   return type.getNumElements() / type.getShape().back();
 }
 
+/// The output a layer computes: its result, or a conv's plane before a
+/// folded global pool averages it.
+ShapedType computedOutput(LayerOpInterface layer) {
+  if (auto conv = dyn_cast<Conv2DOp>(layer.getOperation()))
+    return conv.getConvType();
+  return cast<ShapedType>(layer->getResult(0).getType());
+}
+
 /// Ring segments a windowed layer loads: each output pixel of `output`
 /// gathers its `taps` input pixels of `inC` channels.
-int64_t windowLoads(Value output, int64_t taps, int64_t inC, int64_t s) {
-  return pixels(output) * taps * segmentsOf(inC, s);
+int64_t windowLoads(ShapedType output, int64_t taps, int64_t inC, int64_t s) {
+  return output.getNumElements() / output.getShape().back() * taps *
+         segmentsOf(inC, s);
 }
 
 /// Ring segments a tensor's pixels take once each.
@@ -89,13 +99,13 @@ int64_t bottleneckAccesses(BottleneckOp op, int64_t s, bool lineBuffer) {
   if (op.isStem()) {
     Conv2DOp expand = op.getExpand();
     int64_t stemTaps = windowTaps(expand.getWeight().getType(), false);
-    return windowLoads(expand.getOutput(), stemTaps, cin, s) + out;
+    return windowLoads(expand.getConvType(), stemTaps, cin, s) + out;
   }
   if (!lineBuffer)
-    return windowLoads(dw.getOutput(), taps, cin, s) + out;
+    return windowLoads(dw.getOutput().getType(), taps, cin, s) + out;
   int64_t cmid = dw.getInput().getType().getDimSize(3);
   return tensorSegments(in, s) + pixels(dw.getInput()) * segmentsOf(cmid, s) +
-         windowLoads(dw.getOutput(), taps, cmid, s) + out;
+         windowLoads(dw.getOutput().getType(), taps, cmid, s) + out;
 }
 
 } // namespace
@@ -106,7 +116,8 @@ int64_t mlir::vmcu::ringAccesses(LayerOpInterface layer, int64_t s) {
   return llvm::TypeSwitch<Operation *, int64_t>(layer)
       .Case([&](Conv2DOp op) {
         auto w = op.getWeight().getType();
-        return windowLoads(out, windowTaps(w, false), w.getDimSize(3), s) +
+        return windowLoads(op.getConvType(), windowTaps(w, false),
+                           w.getDimSize(3), s) +
                stores;
       })
       .Case([&](DepthwiseConv2DOp op) {
@@ -114,7 +125,7 @@ int64_t mlir::vmcu::ringAccesses(LayerOpInterface layer, int64_t s) {
         int64_t inC = op.getInput().getType().getDimSize(3);
         int64_t multiplier = w.getDimSize(2) / inC;
         // An output segment of s channels reads s / multiplier inputs.
-        return windowLoads(out, windowTaps(w, true),
+        return windowLoads(op.getOutput().getType(), windowTaps(w, true),
                            std::max<int64_t>(inC / multiplier, 1), s) +
                stores;
       })
@@ -122,7 +133,7 @@ int64_t mlir::vmcu::ringAccesses(LayerOpInterface layer, int64_t s) {
         return bottleneckAccesses(op, s, op.getLineBuffer());
       })
       .Case<AvgPool2DOp, MaxPool2DOp>([&](auto op) {
-        return windowLoads(out, poolTaps(op),
+        return windowLoads(op.getOutput().getType(), poolTaps(op),
                            op.getInput().getType().getDimSize(3), s) +
                stores;
       })
@@ -150,10 +161,10 @@ sumOverLayers(BottleneckOp op,
 int64_t mlir::vmcu::layerMacs(LayerOpInterface layer) {
   return llvm::TypeSwitch<Operation *, int64_t>(layer)
       .Case([](Conv2DOp op) {
-        return convMacs(op.getOutput(), op.getWeight().getType());
+        return convMacs(op.getConvType(), op.getWeight().getType());
       })
       .Case([](FullyConnectedOp op) {
-        return convMacs(op.getOutput(), op.getWeight().getType());
+        return convMacs(op.getOutput().getType(), op.getWeight().getType());
       })
       .Case([](DepthwiseConv2DOp op) { return depthwiseMacs(op); })
       .Case([](BatchMatMulOp op) {
@@ -331,7 +342,7 @@ bool mlir::vmcu::hasPairableLongRows(LayerOpInterface layer) {
   auto conv = dyn_cast<Conv2DOp>(layer.getOperation());
   if (!conv)
     return false;
-  auto out = conv.getOutput().getType();
+  auto out = conv.getConvType();
   auto w = conv.getWeight().getType();
   bool gemm = isGemmLayer(layer);
   // A GEMM's rows are its output pixels; an im2col conv's blocks a row's.
@@ -537,7 +548,7 @@ int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
         if (isGemmLayer(layer)) {
           // The block's input rows and outputs; a single row is read in
           // place (TileGemm.cpp), only its outputs staged.
-          auto out = cast<ShapedType>(op->getResult(0).getType());
+          ShapedType out = computedOutput(layer);
           int64_t outC = out.getDimSize(out.getRank() - 1);
           int64_t inC = cast<ShapedType>(op->getOperand(0).getType())
                             .getDimSize(out.getRank() - 1);
@@ -551,7 +562,7 @@ int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
         if (!usesIm2col(layer, s))
           return s * (kAccBytes + 2);
         auto w = cast<ShapedType>(op->getOperand(1).getType());
-        auto out = cast<ShapedType>(op->getResult(0).getType());
+        ShapedType out = computedOutput(layer);
         return gemmTileShape(std::min(kIm2colBlockPixels, out.getDimSize(2)),
                              windowRowBytes(w), w.getDimSize(0), s, true,
                              longRows)
@@ -563,10 +574,17 @@ int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
 
 int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
                                        int64_t segmentBytes) {
-  // A folded residual ADD stages the residual's segment and the sums'.
+  // A folded residual ADD stages the residual's segment and the sums'; a
+  // folded global pool keeps an int32 sum per channel and stages a
+  // segment of averages.
   auto conv = dyn_cast<Conv2DOp>(layer.getOperation());
-  int64_t residualBytes = conv && conv.getResidual() ? 2 * segmentBytes : 0;
-  return layerScratchBytes(layer, segmentBytes) + residualBytes;
+  int64_t epilogueBytes = 0;
+  if (conv && conv.getResidual())
+    epilogueBytes = 2 * segmentBytes;
+  if (conv && conv.getGlobalAvgPoolAttr())
+    epilogueBytes =
+        conv.getConvType().getDimSize(3) * kWordBytes + segmentBytes;
+  return layerScratchBytes(layer, segmentBytes) + epilogueBytes;
 }
 
 bool mlir::vmcu::isStagedBinaryOperand(Value operand, Type out) {
@@ -577,7 +595,7 @@ bool mlir::vmcu::isStagedBinaryOperand(Value operand, Type out) {
 
 an::KernelWork mlir::vmcu::layerWork(LayerOpInterface layer,
                                      int64_t segmentBytes) {
-  int64_t outputs = elements(layer->getResult(0));
+  int64_t outputs = computedOutput(layer).getNumElements();
   an::KernelWork work{an::KernelKind::Elementwise, layerMacs(layer), outputs,
                       ringAccesses(layer, segmentBytes)};
   // A pool's work is its window's accumulations (or comparisons).

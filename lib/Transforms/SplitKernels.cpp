@@ -38,8 +38,11 @@ namespace {
 
 /// Kernel kinds whose top-level iterations share no state but the ring:
 /// each iteration fills the stack buffers it reads (a line buffer carries
-/// expanded rows from one iteration to the next).
+/// expanded rows from one iteration to the next; a kernel that
+/// `accumulates` adds every iteration into sums).
 bool hasIndependentIterations(KernelOp kernel) {
+  if (kernel.getAccumulates())
+    return false;
   std::optional<StringRef> schedule = kernel.getSchedule();
   using analysis::KernelKind;
   for (KernelKind kind : {KernelKind::FusedLineBuffer, KernelKind::FusedStem})

@@ -401,6 +401,9 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     kernel.setRingAccesses(work.ringAccesses);
     kernel.setEstimatedCycles(analysis::estimateCycles(work));
     kernel.setStackBytes(kernelScratchBytes(layer.op, layer.segmentBytes));
+    if (auto conv = dyn_cast<Conv2DOp>(layer.op.getOperation());
+        conv && conv.getGlobalAvgPoolAttr())
+      kernel.setAccumulates(true);
 
     tile::KernelTensors tensors{bases[layer.inputTensor],
                                 bases[layer.outputTensor]};

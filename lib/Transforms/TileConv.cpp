@@ -158,7 +158,7 @@ void WindowGemm::emitBlock(Value p, ArrayRef<Value> qs,
 
 LogicalResult mlir::vmcu::tile::emitConv(Emitter &e, Conv2DOp op,
                                          const KernelTensors &t) {
-  auto in = op.getInput().getType(), out = op.getOutput().getType();
+  auto in = op.getInput().getType(), out = op.getConvType();
   auto w = op.getWeight().getType();
   ArrayRef<int64_t> stride = op.getStride(), pad = op.getPad();
   ConvGeometry g{makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0],
@@ -168,9 +168,16 @@ LogicalResult mlir::vmcu::tile::emitConv(Emitter &e, Conv2DOp op,
                  in.getDimSize(3), out.getDimSize(3)};
   if (op.getResidual())
     e.foldResidual(t.skip, op.getResidualAddAttr(), out.getDimSize(3));
-  return emitConvLike(e, op, g, op.getWeight(), op.getBias(),
-                      static_cast<int32_t>(op.getInputZp()), op.getRequant(),
-                      t);
+  if (GlobalAvgPoolAttr average = op.getGlobalAvgPoolAttr())
+    e.foldGlobalPool(average, out.getDimSize(1) * out.getDimSize(2),
+                     out.getDimSize(3));
+  if (failed(emitConvLike(e, op, g, op.getWeight(), op.getBias(),
+                          static_cast<int32_t>(op.getInputZp()),
+                          op.getRequant(), t)))
+    return failure();
+  if (e.globalPool)
+    e.finishGlobalPool(t.output);
+  return success();
 }
 
 /// A fully connected layer is a 1x1 conv over an M x 1 image (Figure 4).

@@ -180,8 +180,48 @@ void Emitter::foldResidual(Value skip, ResidualAddAttr add, int64_t channels) {
                               scratch(seg, b.getI8Type())};
 }
 
+void Emitter::foldGlobalPool(GlobalAvgPoolAttr average, int64_t pixels,
+                             int64_t channels) {
+  Value sums = scratch(channels, b.getI32Type());
+  loop(0, channels, [&](Value ch) { store(i32(0), sums, ch); });
+  globalPool = PoolEpilogue{average, channels / seg, pixels, sums,
+                            scratch(seg, b.getI8Type())};
+}
+
+void Emitter::finishGlobalPool(Value output) {
+  const PoolEpilogue &p = *globalPool;
+  GlobalAvgPoolAttr average = p.average;
+  // TOSA's average: the zero point's share of the sum subtracted, then
+  // reciprocal_scale(count) applied (single rounding).
+  RequantAttr rq;
+  Value mult, shift, zpShare;
+  if (!average.getRoundHalfAway()) {
+    auto [m, sh] = reciprocalScale(p.pixels);
+    rq = RequantAttr::get(ctx, 0, average.getOutputZp(), {m}, {sh},
+                          /*double_round=*/false, average.getMin(),
+                          average.getMax());
+    std::tie(mult, shift) = requantTables("pool_", rq, 1);
+    zpShare = i32(p.pixels * int64_t{average.getInputZp()});
+  }
+  loop(0, p.pixelSegments, [&](Value cc) {
+    loop(0, seg, [&](Value lane) {
+      Value sum = load(p.sums, apply(d(0) * seg + d(1), {cc, lane}));
+      Value value =
+          average.getRoundHalfAway()
+              ? roundHalfAwayAverage(*this, sum, index(p.pixels),
+                                     average.getMin(), average.getMax())
+              : requantize(arith::SubIOp::create(b, loc, sum, zpShare), rq,
+                           mult, shift, index(0), b.getI8Type());
+      store(value, p.averages, lane);
+    });
+    storeSegment(output, d(0), {cc}, p.averages);
+  });
+}
+
 void Emitter::storeOutput(Value output, AffineExpr segIndex, ValueRange dims,
                           Value buf, Value at) {
+  if (globalPool)
+    return addToPoolSums(segIndex, dims, buf, at);
   if (!residual)
     return storeSegment(output, segIndex, dims, buf, at);
   const ResidualEpilogue &r = *residual;
@@ -202,6 +242,21 @@ void Emitter::storeOutput(Value output, AffineExpr segIndex, ValueRange dims,
   });
   freeSegment(r.skip, segIndex, dims);
   storeSegment(output, segIndex, dims, r.sumBuf);
+}
+
+void Emitter::addToPoolSums(AffineExpr segIndex, ValueRange dims, Value buf,
+                            Value at) {
+  const PoolEpilogue &p = *globalPool;
+  unsigned k = dims.size();
+  SmallVector<Value> operands(dims.begin(), dims.end());
+  loop(0, seg, [&](Value lane) {
+    operands.push_back(lane);
+    Value ch = apply(segIndex % p.pixelSegments * seg + d(k), operands);
+    Value y = load(buf, at ? apply(d(0) + d(1), {at, lane}) : lane);
+    Value y32 = arith::ExtSIOp::create(b, loc, b.getI32Type(), y);
+    store(arith::AddIOp::create(b, loc, load(p.sums, ch), y32), p.sums, ch);
+    operands.pop_back();
+  });
 }
 
 std::pair<Value, Value>

@@ -196,12 +196,37 @@ public:
   /// every storeOutput: its tables and buffers, at the kernel's start.
   void foldResidual(Value skip, ResidualAddAttr add, int64_t channels);
 
+  /// A global average pool folded into this kernel's conv (vmcu.conv2d's
+  /// global_avg_pool), or none: storeOutput adds each output segment into
+  /// `sums` instead of storing it, finishGlobalPool averages them.
+  struct PoolEpilogue {
+    GlobalAvgPoolAttr average;
+    /// Output segments per pixel, and the plane's pixels.
+    int64_t pixelSegments, pixels;
+    Value sums, averages;
+  };
+  std::optional<PoolEpilogue> globalPool;
+
+  /// Folds a global average pool over `pixels` pixels of `channels`
+  /// channels into every storeOutput: its zeroed sums, at the kernel's
+  /// start.
+  void foldGlobalPool(GlobalAvgPoolAttr average, int64_t pixels,
+                      int64_t channels);
+
+  /// Stores the folded pool's averages into `output` (one pixel).
+  void finishGlobalPool(Value output);
+
   /// Ring-stores output segment `segIndex` from `buf` at `at` (default 0)
   /// as storeSegment does; with a folded residual, first adds the
   /// residual's segment at the same index (TFLite's int8 ADD) and frees
-  /// it, so the output may be placed over the residual.
+  /// it, so the output may be placed over the residual; with a folded
+  /// global pool, adds the segment into its sums instead.
   void storeOutput(Value output, AffineExpr segIndex, ValueRange dims,
                    Value buf, Value at = Value());
+
+  /// Adds output segment `segIndex` of `buf` at `at` into the folded
+  /// pool's per-channel sums.
+  void addToPoolSums(AffineExpr segIndex, ValueRange dims, Value buf, Value at);
 
   /// Per-channel multiplier and shift tables for `channels` channels. With
   /// shifts of at least 32 and `valueBound` (the largest |value| the
@@ -494,6 +519,15 @@ void emitWindowRequant(Emitter &e, Value win, const DepthwiseTables &dw,
                        int64_t kr, int64_t kc, Value cc, const LaneRequant &rq,
                        Value out, AffineExpr outAt, Value slideQ = Value(),
                        WindowLanes lanes = {});
+
+/// TOSA reciprocal_scale(count): multiplier and shift of 1 / count.
+std::pair<int32_t, int32_t> reciprocalScale(int64_t count);
+
+/// TFLite's int8 average of a raw sum over `count` elements (an index):
+/// rounded half away from zero with C's truncating division, then clamped
+/// to [min, max].
+Value roundHalfAwayAverage(Emitter &e, Value sum, Value count, int32_t min,
+                           int32_t max);
 
 LogicalResult emitConv(Emitter &e, Conv2DOp op, const KernelTensors &t);
 LogicalResult emitFullyConnected(Emitter &e, FullyConnectedOp op,

@@ -519,10 +519,7 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
   return success();
 }
 
-namespace {
-
-/// TOSA reciprocal_scale(count): multiplier and shift of 1 / count.
-std::pair<int32_t, int32_t> reciprocalScale(int64_t count) {
+std::pair<int32_t, int32_t> mlir::vmcu::tile::reciprocalScale(int64_t count) {
   // k = 32 - clz(count - 1), so (1 << k) / 2 < count <= 1 << k.
   int64_t k = 0;
   while ((int64_t(1) << k) < count)
@@ -532,6 +529,8 @@ std::pair<int32_t, int32_t> reciprocalScale(int64_t count) {
   return {static_cast<int32_t>(numerator / count),
           static_cast<int32_t>(30 + k)};
 }
+
+namespace {
 
 /// The row and column axes of a pool's windows.
 template <typename PoolOp> std::pair<Axis, Axis> poolAxes(PoolOp op) {
@@ -543,10 +542,10 @@ template <typename PoolOp> std::pair<Axis, Axis> poolAxes(PoolOp op) {
                    op.getKernel()[1])};
 }
 
-/// TFLite's int8 average of a raw sum over `count` elements: rounded half
-/// away from zero with C's truncating division, then clamped.
-Value roundHalfAwayAverage(Emitter &e, Value sum, Value count, int32_t min,
-                           int32_t max) {
+} // namespace
+
+Value mlir::vmcu::tile::roundHalfAwayAverage(Emitter &e, Value sum, Value count,
+                                             int32_t min, int32_t max) {
   OpBuilder &b = e.b;
   Value n = arith::IndexCastOp::create(b, e.loc, b.getI32Type(), count);
   Value half = arith::DivSIOp::create(b, e.loc, n, e.i32(2));
@@ -560,8 +559,6 @@ Value roundHalfAwayAverage(Emitter &e, Value sum, Value count, int32_t min,
   average = arith::MinSIOp::create(b, e.loc, average, e.i32(max));
   return arith::TruncIOp::create(b, e.loc, b.getI8Type(), average);
 }
-
-} // namespace
 
 LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
                                             const KernelTensors &t) {

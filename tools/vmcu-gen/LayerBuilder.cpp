@@ -294,3 +294,15 @@ llvm::Expected<Act> LayerBuilder::avgPool2d(llvm::StringRef what, const Act &in,
       saturate(Stats{in.stats.mean, in.stats.std / static_cast<double>(kernel)},
                in.zp)};
 }
+
+Act LayerBuilder::globalAvgPool(const Act &in) {
+  auto type = cast<RankedTensorType>(in.value.getType());
+  int64_t rows = type.getDimSize(1), cols = type.getDimSize(2);
+  DimPads whole{/*before=*/0, /*after=*/0, /*trim=*/0, /*out=*/1};
+  Value y =
+      tosa.avgPool2d(in.value, in.zp, in.zp, rows, cols, 1, 1, whole, whole);
+  double pixels = static_cast<double>(rows * cols);
+  return Act{
+      y, in.zp,
+      saturate(Stats{in.stats.mean, in.stats.std / std::sqrt(pixels)}, in.zp)};
+}

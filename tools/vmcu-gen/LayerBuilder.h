@@ -93,6 +93,10 @@ public:
                                 int64_t kernel, int64_t stride,
                                 Padding padding);
 
+  /// tosa.avg_pool2d over the whole plane of `in` (a network's head): one
+  /// pixel out, output zero point = input zero point.
+  Act globalAvgPool(const Act &in);
+
 private:
   /// The input of an RxR window layer: its pads per dimension, and `in`
   /// with the unread tail sliced off.

@@ -165,6 +165,7 @@ llvm::Expected<Act> buildResizeBlock(LayerBuilder &lb, const Act &x,
 llvm::Error checkSpec(const ModelSpec &spec) {
   switch (spec.kind) {
   case Kind::Conv:
+  case Kind::ConvPool:
     return checkDims({{"h", spec.h},
                       {"w", spec.w},
                       {"cin", spec.cin},
@@ -237,6 +238,14 @@ llvm::Expected<Act> buildBody(LayerBuilder &lb, const ModelSpec &spec,
   }
   case Kind::AvgPool:
     return lb.avgPool2d("avgpool", x, spec.kernel, spec.stride, spec.padding);
+  case Kind::ConvPool: {
+    llvm::Expected<Act> conv =
+        lb.conv2d("conv", x, spec.cout, spec.kernel, spec.stride, spec.padding,
+                  Activation::Relu6);
+    if (!conv)
+      return conv.takeError();
+    return lb.globalAvgPool(*conv);
+  }
   case Kind::Bottleneck:
     return buildBottleneck(lb, "bottleneck", x, spec.cmid, spec.cout,
                            spec.kernel, spec.strides, spec.residual);
@@ -272,6 +281,8 @@ llvm::StringRef mlir::vmcu::gen::kindName(Kind kind) {
     return "concat";
   case Kind::Resize:
     return "resize";
+  case Kind::ConvPool:
+    return "conv-pool";
   }
   llvm_unreachable("unknown kind");
 }
@@ -287,12 +298,14 @@ std::optional<Kind> mlir::vmcu::gen::parseKind(llvm::StringRef name) {
       .Case("mcunet-vww-chain", Kind::McunetVwwChain)
       .Case("concat", Kind::Concat)
       .Case("resize", Kind::Resize)
+      .Case("conv-pool", Kind::ConvPool)
       .Default(std::nullopt);
 }
 
 SmallVector<int64_t> mlir::vmcu::gen::inputShape(const ModelSpec &spec) {
   switch (spec.kind) {
   case Kind::Conv:
+  case Kind::ConvPool:
   case Kind::Bottleneck:
   case Kind::Concat:
     return {1, spec.h, spec.w, spec.cin};

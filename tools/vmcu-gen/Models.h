@@ -32,6 +32,7 @@ enum class Kind {
   McunetVwwChain,
   Concat,
   Resize,
+  ConvPool,
 };
 
 /// The --kind spelling of `kind`, and back.

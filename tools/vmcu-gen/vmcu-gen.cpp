@@ -47,7 +47,8 @@ llvm::cl::OptionCategory genCategory("vmcu-gen options");
 llvm::cl::opt<std::string> kindOpt(
     "kind", llvm::cl::value_desc("kind"), llvm::cl::cat(genCategory),
     llvm::cl::desc("Model to generate (required): conv, depthwise, fc, add, "
-                   "avgpool, bottleneck, mcunet-vww-chain, concat or resize"));
+                   "avgpool, bottleneck, mcunet-vww-chain, concat, resize or "
+                   "conv-pool"));
 llvm::cl::opt<std::string> modelOpt(
     "model", llvm::cl::value_desc("file"), llvm::cl::cat(genCategory),
     llvm::cl::desc("Instead of --kind, take @main from an existing model: "
@@ -170,6 +171,9 @@ Kinds and the shape options they read:
                     tosa.resize 2x up (NEAREST_NEIGHBOR, TFLite's half-pixel
                     scale 4/2, offset -1, border 1), a 3x3 conv (ReLU6),
                     tosa.resize 2x down (scale 1/2), a 1x1 conv
+  conv-pool         --h --w --cin --cout --kernel --stride --padding
+                    a network's head: tosa.conv2d, rescale (ReLU6), then
+                    tosa.avg_pool2d over the conv's whole output plane
 
 With --model=FILE no model is generated: FILE's @main is written with
 its --driver and --input, e.g. to run a .tflite model through tosa_ref.sh.
@@ -188,6 +192,7 @@ void printError(const llvm::Twine &message) {
 llvm::SmallVector<llvm::cl::Option *> optionsOf(Kind kind) {
   switch (kind) {
   case Kind::Conv:
+  case Kind::ConvPool:
     return {&hOpt,      &wOpt,      &cinOpt,    &coutOpt,
             &kernelOpt, &strideOpt, &paddingOpt};
   case Kind::Depthwise:
@@ -273,7 +278,7 @@ LogicalResult readSpec(ModelSpec &spec) {
   if (!kind) {
     printError("unknown --kind '" + kindOpt +
                "'; expected conv, depthwise, fc, add, avgpool, bottleneck, "
-               "mcunet-vww-chain, concat or resize");
+               "mcunet-vww-chain, concat, resize or conv-pool");
     return failure();
   }
   spec.kind = *kind;

@@ -108,6 +108,61 @@ def VMCUFuseResidualAddPass
   ];
 }
 
+def VMCUFuseGlobalPoolPass : Pass<"vmcu-fuse-global-pool", "ModuleOp"> {
+  let summary = "Fold a global average pool into the conv whose output it "
+                "averages";
+  let description = [{
+    A network's head often ends with a conv that widens the channels (a
+    MobileNetV2's 1x1 conv to 1280, a DS-CNN's last pointwise conv) and a
+    global average pool over its output: the conv's whole output plane is
+    live at once, often the model's largest tensor, only to be averaged
+    into one pixel. Folded into the conv, the pool becomes its epilogue:
+    each output segment's int8 values are added into per-channel int32
+    sums on the kernel's stack, and after the last pixel the sums are
+    averaged with the pool's arithmetic and stored. The plane is never
+    stored; the layer's output is the pooled `[1,1,1,K]` tensor.
+
+    A `vmcu.avg_pool2d` whose window is its whole unpadded input folds
+    into the top-level `vmcu.conv2d` computing that input when the conv has
+    no other use and no residual, and the sums (4 bytes per channel) take
+    fewer bytes than the plane (more than 4 pixels). The sums cost stack:
+    where the plane is not the arena's peak, the fold saves the pool's
+    cycles (about 4 per element, measured) but raises the SRAM. So the
+    folds are made together where one trial plan (tiled and placed) needs
+    no more SRAM (arena + largest kernel stack buffers) than the plan
+    without them, or, with `ram-kb`, fits that budget. The pipeline runs
+    it after `vmcu-select-segment-sizes`.
+
+    Before:
+
+    ```mlir
+    %y = vmcu.conv2d %h, %w, %b {...} : (...) -> tensor<1x7x7x64xi8>
+    %p = vmcu.avg_pool2d %y {kernel = array<i64: 7, 7>, ...}
+         : (tensor<1x7x7x64xi8>) -> tensor<1x1x1x64xi8>
+    ```
+
+    After:
+
+    ```mlir
+    %p = vmcu.conv2d %h, %w, %b {...,
+           global_avg_pool = #vmcu.global_avg_pool<input_zp = ...>}
+         : (...) -> tensor<1x1x1x64xi8>
+    ```
+  }];
+  let dependentDialects = ["::mlir::vmcu::VMCUDialect"];
+  let options = [
+    Option<"ramKb", "ram-kb", "int64_t", "0",
+           "SRAM budget in KiB, the arena and the largest kernel's stack "
+           "buffers, that the folds may fill (0: no more than the plan "
+           "without them)">,
+    Option<"entry", "entry", "std::string", "\"main\"",
+           "The model function">,
+  ];
+  let statistics = [
+    Statistic<"numFolded", "num-folded", "Number of global pools folded">,
+  ];
+}
+
 def VMCUChooseSchedulePass : Pass<"vmcu-choose-schedule", "ModuleOp"> {
   let summary = "Run each fused bottleneck as one kernel or as separate "
                 "layers: the fastest plan whose arena fits the budget";

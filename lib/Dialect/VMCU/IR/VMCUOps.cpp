@@ -559,6 +559,53 @@ static LogicalResult verifyResidualAdd(Operation *op, Value residual,
                        output.getDimSize(3), /*fromAccumulator=*/true);
 }
 
+RankedTensorType Conv2DOp::getConvType() {
+  auto out = getOutput().getType();
+  ArrayRef<int64_t> stride = getStride(), pad = getPad();
+  if (!getGlobalAvgPoolAttr() || stride.size() != 2 || pad.size() != 4)
+    return out;
+  auto in = getInput().getType(), w = getWeight().getType();
+  // As verifyWindow: P = (H + pad_top + pad_bottom - R) / stride_h + 1.
+  int64_t rows = in.getDimSize(1) + pad[0] + pad[1] - w.getDimSize(1);
+  int64_t cols = in.getDimSize(2) + pad[2] + pad[3] - w.getDimSize(2);
+  if (rows < 0 || cols < 0 || stride[0] < 1 || stride[1] < 1)
+    return out; // verifyWindow reports it.
+  return RankedTensorType::get(
+      {1, rows / stride[0] + 1, cols / stride[1] + 1, w.getDimSize(0)},
+      out.getElementType());
+}
+
+/// A folded global average pool: a `[1,1,1,K]` result, no residual, int8
+/// zero points and clamp, equal zero points for TFLite's average.
+static LogicalResult verifyGlobalAvgPool(Conv2DOp op) {
+  GlobalAvgPoolAttr pool = op.getGlobalAvgPoolAttr();
+  if (!pool)
+    return success();
+  auto out = op.getOutput().getType();
+  int64_t k = op.getWeight().getType().getDimSize(0);
+  if (out.getShape() != ArrayRef<int64_t>({1, 1, 1, k}))
+    return op.emitOpError("with global_avg_pool the output must be [1, 1, 1, ")
+           << k << "], got " << out;
+  if (op.getResidual())
+    return op.emitOpError("global_avg_pool takes no residual");
+  for (auto [name, value] :
+       {std::pair<StringRef, int32_t>{"input_zp", pool.getInputZp()},
+        {"output_zp", pool.getOutputZp()},
+        {"min", pool.getMin()},
+        {"max", pool.getMax()}})
+    if (failed(verifyZeroPoint(op, ("global_avg_pool " + name).str(), value)))
+      return failure();
+  if (pool.getMin() > pool.getMax())
+    return op.emitOpError("global_avg_pool min (")
+           << pool.getMin() << ") is greater than max (" << pool.getMax()
+           << ")";
+  if (pool.getRoundHalfAway() && pool.getInputZp() != pool.getOutputZp())
+    return op.emitOpError("global_avg_pool round_half_away (TFLite's average) "
+                          "needs equal input and output zero points, got ")
+           << pool.getInputZp() << " and " << pool.getOutputZp();
+  return success();
+}
+
 LogicalResult Conv2DOp::verify() {
   if (failed(verifyStaticShapes(*this)))
     return failure();
@@ -568,8 +615,9 @@ LogicalResult Conv2DOp::verify() {
            << w.getDimSize(3) << ") must match the input channels ("
            << in.getDimSize(3) << ")";
   int64_t k = w.getDimSize(0);
-  if (failed(verifyWindow(*this, in, w.getDimSize(1), w.getDimSize(2),
-                          getStride(), getPad(), getOutput().getType(), k)) ||
+  if (failed(verifyGlobalAvgPool(*this)) ||
+      failed(verifyWindow(*this, in, w.getDimSize(1), w.getDimSize(2),
+                          getStride(), getPad(), getConvType(), k)) ||
       failed(verifyBias(*this, getBias().getType(), k)) ||
       failed(verifyZeroPoint(*this, "input_zp", getInputZp())))
     return failure();

@@ -86,6 +86,30 @@ def VMCU_ResidualAddAttr : VMCU_Attr<"ResidualAdd", "residual_add"> {
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
+def VMCU_GlobalAvgPoolAttr : VMCU_Attr<"GlobalAvgPool", "global_avg_pool"> {
+  let summary = "A global average pool folded into the conv whose output it averages";
+  let description = [{
+    The arithmetic of a `vmcu.avg_pool2d` whose window is the conv's whole
+    output plane (no padding): per channel, the sum of the conv's int8
+    values over the plane's `count` pixels, then TOSA's average
+    (`input_zp` subtracted from each value, `reciprocal_scale(count)`,
+    `output_zp` added) or, with `round_half_away`, TFLite's (the raw sum
+    divided by `count`, ties away from zero; the zero points are then
+    equal), clamped to `[min, max]`.
+
+    Example:
+
+    ```mlir
+    #vmcu.global_avg_pool<input_zp = -128, output_zp = -128, min = -128,
+                          max = 127, round_half_away = true>
+    ```
+  }];
+  let parameters = (ins "int32_t":$input_zp, "int32_t":$output_zp,
+                        "int32_t":$min, "int32_t":$max,
+                        "bool":$round_half_away);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 def VMCU_EdgeAttr : VMCU_Attr<"Edge", "edge"> {
   let summary = "Quantisation of the model's input or output";
   let description = [{

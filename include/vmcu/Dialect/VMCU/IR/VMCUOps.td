@@ -281,6 +281,9 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
     ring is a phase whose iterations (or, when its bounds vary by row, whose
     inner loop's) the cores take in turn, meeting after each phase (a line
     buffer's expansion and its output pixels).
+    `accumulates` (set by `vmcu-tile`) marks a kernel whose iterations add
+    into stack buffers that it reads after them (a folded global pool's
+    sums): one core runs it.
 
     Example:
 
@@ -317,7 +320,11 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
                        // With split_depth 2: each loop inside the
                        // top-level loop that accesses the ring is a phase
                        // the cores share, and both meet after it.
-                       UnitAttr:$split_phases);
+                       UnitAttr:$split_phases,
+                       // Set by vmcu-tile: its iterations accumulate into
+                       // stack buffers read after them (a folded global
+                       // pool's sums), so one core runs it.
+                       UnitAttr:$accumulates);
   let regions = (region SizedRegion<1>:$body);
   let builders = [
     // A kernel without the pass-set facts (they are set later).
@@ -329,7 +336,8 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
             /*macs=*/nullptr, /*executed_macs=*/nullptr,
             /*ring_accesses=*/nullptr, /*estimated_cycles=*/nullptr, /*stack_bytes=*/nullptr,
             /*distance=*/nullptr, /*footprint=*/nullptr, /*cores=*/nullptr,
-            /*split_depth=*/nullptr, /*split_phases=*/nullptr);
+            /*split_depth=*/nullptr, /*split_phases=*/nullptr,
+            /*accumulates=*/nullptr);
     }]>,
   ];
   let assemblyFormat = [{
@@ -774,6 +782,12 @@ def VMCU_Conv2DOp : VMCU_LayerOp<"conv2d", [Pure]> {
     folds it; the kernel frees each residual segment as it adds it, so the
     output may be placed over the residual).
 
+    With `global_avg_pool` the layer also folds the global average pool
+    that consumes its result (vmcu-fuse-global-pool): the output is
+    `[1,1,1,K]`, each channel's average over the conv's `[1,P,Q,K]` plane
+    (`getConvType`), which is never stored; the kernel keeps the K sums
+    on its stack. It takes no `residual`.
+
     With `paired_rows` (set by `vmcu-pair-long-rows` where the larger stack
     buffers fit), an im2col window or pointwise input row of 257 to 1024
     bytes is gathered for two output pixels at once and widened to int16,
@@ -799,7 +813,8 @@ def VMCU_Conv2DOp : VMCU_LayerOp<"conv2d", [Pure]> {
                        I32Attr:$input_zp, VMCU_RequantAttr:$requant,
                        OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes,
                        OptionalAttr<VMCU_ResidualAddAttr>:$residual_add,
-                       UnitAttr:$paired_rows);
+                       UnitAttr:$paired_rows,
+                       OptionalAttr<VMCU_GlobalAvgPoolAttr>:$global_avg_pool);
   let results = (outs VMCU_I8Tensor4D:$output);
   let assemblyFormat = [{
     $input `,` $weight `,` $bias (`residual` $residual^)? attr-dict `:`
@@ -816,12 +831,16 @@ def VMCU_Conv2DOp : VMCU_LayerOp<"conv2d", [Pure]> {
                    "::mlir::IntegerAttr":$segment_bytes), [{
       build($_builder, $_state, output, input, weight, bias, ::mlir::Value(),
             stride, pad, input_zp, requant, segment_bytes,
-            ::mlir::vmcu::ResidualAddAttr(), /*paired_rows=*/nullptr);
+            ::mlir::vmcu::ResidualAddAttr(), /*paired_rows=*/nullptr,
+            ::mlir::vmcu::GlobalAvgPoolAttr());
     }]>,
   ];
   let extraClassDeclaration = [{
     /// True for a 1x1 kernel (a pointwise convolution).
     bool isPointwise();
+    /// The convolution's own output `[1,P,Q,K]`: the result's type, or
+    /// with `global_avg_pool` the plane it averages.
+    ::mlir::RankedTensorType getConvType();
   }];
 }
 

@@ -1,6 +1,7 @@
 //===- FuseGlobalPool.cpp - fold global average pools into convs ----------===//
 //
-// Folds avg_pool2d(conv(h)) over the conv's whole output plane into the
+// Folds avg_pool2d(conv(h)) over the conv's whole output plane, or a MEAN
+// over it (a depthwise conv of ones), into the
 // conv's epilogue (vmcu.conv2d's global_avg_pool), so the plane is never
 // stored, where a trial plan shows that the SRAM does not grow.
 //
@@ -12,7 +13,9 @@
 #include "vmcu/Support/Units.h"
 #include "vmcu/Transforms/PlanTrial.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUFUSEGLOBALPOOLPASS
@@ -24,45 +27,83 @@ using namespace mlir::vmcu;
 
 namespace {
 
-/// True if `pool` averages its whole input plane into one pixel.
-bool isGlobalPool(AvgPool2DOp pool) {
-  auto in = pool.getInput().getType();
-  ArrayRef<int64_t> kernel = pool.getKernel();
-  return kernel.size() == 2 && kernel[0] == in.getDimSize(1) &&
-         kernel[1] == in.getDimSize(2) &&
-         llvm::all_of(pool.getPad(), [](int64_t p) { return p == 0; });
+/// True if a window of `kernel` with `pad` covers the whole plane of
+/// `input` once: one output pixel, no padding.
+bool coversPlane(ShapedType input, ArrayRef<int64_t> kernel,
+                 ArrayRef<int64_t> pad) {
+  return kernel.size() == 2 && kernel[0] == input.getDimSize(1) &&
+         kernel[1] == input.getDimSize(2) &&
+         llvm::all_of(pad, [](int64_t p) { return p == 0; });
 }
 
-/// The conv whose output `pool` averages, if the pool can fold into it: a
-/// top-level conv of no other use, no residual and no folded pool, over a
-/// plane of more pixels than the bytes of one channel's int32 sum (a word):
-/// the sums then take fewer bytes than the plane.
-Conv2DOp foldableConv(AvgPool2DOp pool) {
-  auto conv = pool.getInput().getDefiningOp<Conv2DOp>();
-  if (!conv || !conv->hasOneUse() || conv.getResidual() ||
-      conv.getGlobalAvgPoolAttr() || conv->getBlock() != pool->getBlock() ||
-      !isGlobalPool(pool))
+/// The average of a global average pool.
+GlobalAvgPoolAttr globalAverage(AvgPool2DOp pool) {
+  if (!coversPlane(pool.getInput().getType(), pool.getKernel(), pool.getPad()))
     return {};
-  auto plane = conv.getOutput().getType();
-  int64_t pixels = plane.getDimSize(1) * plane.getDimSize(2);
-  return pixels > kWordBytes ? conv : Conv2DOp();
-}
-
-/// Replaces `pool` with `conv` computing the pooled result.
-void fold(IRRewriter &rewriter, AvgPool2DOp pool, Conv2DOp conv) {
-  auto average = GlobalAvgPoolAttr::get(
+  return GlobalAvgPoolAttr::get(
       pool.getContext(), static_cast<int32_t>(pool.getInputZp()),
       static_cast<int32_t>(pool.getOutputZp()),
       static_cast<int32_t>(pool.getMin()), static_cast<int32_t>(pool.getMax()),
-      pool.getRoundHalfAway());
+      pool.getRoundHalfAway(), RequantAttr());
+}
+
+/// The MEAN of a depthwise conv of ones over the whole plane, no bias and
+/// multiplier 1 (as the importer writes TFLite's MEAN).
+GlobalAvgPoolAttr globalAverage(DepthwiseConv2DOp dw) {
+  auto w = dw.getWeight().getType();
+  if (dw.getDepthMultiplier() != 1 ||
+      !coversPlane(dw.getInput().getType(), {w.getDimSize(0), w.getDimSize(1)},
+                   dw.getPad()) ||
+      !matchPattern(dw.getWeight(), m_One()) ||
+      !matchPattern(dw.getBias(), m_Zero()))
+    return {};
+  RequantAttr rq = dw.getRequant();
+  return GlobalAvgPoolAttr::get(dw.getContext(),
+                                static_cast<int32_t>(dw.getInputZp()),
+                                rq.getOutputZp(), rq.getMin(), rq.getMax(),
+                                /*round_half_away=*/false, rq);
+}
+
+/// A global pool or MEAN of a conv's output, and its average.
+struct GlobalPool {
+  Operation *op;
+  Conv2DOp conv;
+  GlobalAvgPoolAttr average;
+};
+
+/// `op` as a global pool that can fold into the conv computing its input:
+/// a top-level conv of no other use, no residual and no folded pool, over
+/// a plane of more pixels than the bytes of one channel's int32 sum (a
+/// word): the sums then take fewer bytes than the plane.
+std::optional<GlobalPool> matchGlobalPool(Operation *op) {
+  GlobalAvgPoolAttr average =
+      llvm::TypeSwitch<Operation *, GlobalAvgPoolAttr>(op)
+          .Case<AvgPool2DOp, DepthwiseConv2DOp>(
+              [](auto layer) { return globalAverage(layer); })
+          .Default([](Operation *) { return GlobalAvgPoolAttr(); });
+  if (!average)
+    return std::nullopt;
+  auto conv = op->getOperand(0).getDefiningOp<Conv2DOp>();
+  if (!conv || !conv->hasOneUse() || conv.getResidual() ||
+      conv.getGlobalAvgPoolAttr() || conv->getBlock() != op->getBlock())
+    return std::nullopt;
+  auto plane = conv.getOutput().getType();
+  if (plane.getDimSize(1) * plane.getDimSize(2) <= kWordBytes)
+    return std::nullopt;
+  return GlobalPool{op, conv, average};
+}
+
+/// Replaces the pool with its conv computing the pooled result.
+void fold(IRRewriter &rewriter, const GlobalPool &pool) {
+  Conv2DOp conv = pool.conv;
   rewriter.setInsertionPoint(conv);
   auto fused = Conv2DOp::create(
-      rewriter, conv.getLoc(), pool.getOutput().getType(), conv.getInput(),
+      rewriter, conv.getLoc(), pool.op->getResult(0).getType(), conv.getInput(),
       conv.getWeight(), conv.getBias(), Value(), conv.getStrideAttr(),
       conv.getPadAttr(), conv.getInputZpAttr(), conv.getRequantAttr(),
       conv.getSegmentBytesAttr(), ResidualAddAttr(), conv.getPairedRowsAttr(),
-      average);
-  rewriter.replaceOp(pool, fused.getOutput());
+      pool.average);
+  rewriter.replaceOp(pool.op, fused.getOutput());
   rewriter.eraseOp(conv);
 }
 
@@ -70,10 +111,9 @@ void fold(IRRewriter &rewriter, AvgPool2DOp pool, Conv2DOp conv) {
 int64_t foldAll(func::FuncOp func) {
   IRRewriter rewriter(func.getContext());
   int64_t folded = 0;
-  for (auto pool :
-       llvm::make_early_inc_range(func.getBody().getOps<AvgPool2DOp>())) {
-    if (Conv2DOp conv = foldableConv(pool)) {
-      fold(rewriter, pool, conv);
+  for (Operation &op : llvm::make_early_inc_range(func.getBody().getOps())) {
+    if (std::optional<GlobalPool> pool = matchGlobalPool(&op)) {
+      fold(rewriter, *pool);
       ++folded;
     }
   }
@@ -81,8 +121,9 @@ int64_t foldAll(func::FuncOp func) {
 }
 
 bool hasFoldablePool(func::FuncOp func) {
-  return llvm::any_of(func.getBody().getOps<AvgPool2DOp>(),
-                      [](AvgPool2DOp pool) { return foldableConv(pool); });
+  return llvm::any_of(func.getBody().getOps(), [](Operation &op) {
+    return matchGlobalPool(&op).has_value();
+  });
 }
 
 struct VMCUFuseGlobalPoolPass

@@ -191,27 +191,33 @@ void Emitter::foldGlobalPool(GlobalAvgPoolAttr average, int64_t pixels,
 void Emitter::finishGlobalPool(Value output) {
   const PoolEpilogue &p = *globalPool;
   GlobalAvgPoolAttr average = p.average;
-  // TOSA's average: the zero point's share of the sum subtracted, then
-  // reciprocal_scale(count) applied (single rounding).
-  RequantAttr rq;
+  // TOSA's average or a MEAN: the zero point's share of the sum
+  // subtracted, then reciprocal_scale(count) (single rounding) or the
+  // MEAN's requantization applied.
+  RequantAttr rq = average.getRequant();
   Value mult, shift, zpShare;
   if (!average.getRoundHalfAway()) {
-    auto [m, sh] = reciprocalScale(p.pixels);
-    rq = RequantAttr::get(ctx, 0, average.getOutputZp(), {m}, {sh},
-                          /*double_round=*/false, average.getMin(),
-                          average.getMax());
-    std::tie(mult, shift) = requantTables("pool_", rq, 1);
+    if (!rq) {
+      auto [m, sh] = reciprocalScale(p.pixels);
+      rq = RequantAttr::get(ctx, 0, average.getOutputZp(), {m}, {sh},
+                            /*double_round=*/false, average.getMin(),
+                            average.getMax());
+    }
+    std::tie(mult, shift) = requantTables(
+        "pool_", rq, rq.isPerChannel() ? p.pixelSegments * seg : 1);
     zpShare = i32(p.pixels * int64_t{average.getInputZp()});
   }
   loop(0, p.pixelSegments, [&](Value cc) {
     loop(0, seg, [&](Value lane) {
-      Value sum = load(p.sums, apply(d(0) * seg + d(1), {cc, lane}));
+      Value ch = apply(d(0) * seg + d(1), {cc, lane});
+      Value sum = load(p.sums, ch);
       Value value =
           average.getRoundHalfAway()
               ? roundHalfAwayAverage(*this, sum, index(p.pixels),
                                      average.getMin(), average.getMax())
               : requantize(arith::SubIOp::create(b, loc, sum, zpShare), rq,
-                           mult, shift, index(0), b.getI8Type());
+                           mult, shift, rq.isPerChannel() ? ch : index(0),
+                           b.getI8Type());
       store(value, p.averages, lane);
     });
     storeSegment(output, d(0), {cc}, p.averages);

@@ -117,3 +117,39 @@ func.func @main(%x: tensor<1x24x24x8xi8>) -> tensor<1x1x1x256xi8> {
   %p = vmcu.avg_pool2d %y {kernel = array<i64: 3, 3>, stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : (tensor<1x3x3x256xi8>) -> tensor<1x1x1x256xi8>
   return %p : tensor<1x1x1x256xi8>
 }
+
+// -----
+
+// TFLite's MEAN as the importer writes it: a depthwise conv of ones over
+// the whole 6x6 plane, no bias, 1/36 folded into its requantization. It
+// folds with that requantization.
+#rq = #vmcu.requant<input_zp = 0, output_zp = -128, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+#mean = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [954437177], shift = [35], double_round = true, min = -128, max = 127>
+// CHECK-LABEL: func.func @main(
+// CHECK:         vmcu.conv2d {{.*}}global_avg_pool = #vmcu.global_avg_pool<input_zp = -128, output_zp = -3, min = -128, max = 127, round_half_away = false, requant = <input_zp = 0, output_zp = -3, multiplier = [954437177], shift = [35]{{.*}}>>{{.*}} -> tensor<1x1x1x64xi8>
+// CHECK-NOT:     vmcu.depthwise_conv2d
+func.func @main(%x: tensor<1x6x6x8xi8>) -> tensor<1x1x1x64xi8> {
+  %w = arith.constant dense<1> : tensor<64x1x1x8xi8>
+  %b = arith.constant dense<0> : tensor<64xi32>
+  %ones = arith.constant dense<1> : tensor<6x6x64x1xi8>
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x6x6x8xi8>, tensor<64x1x1x8xi8>, tensor<64xi32>) -> tensor<1x6x6x64xi8>
+  %m = vmcu.depthwise_conv2d %y, %ones, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = -128 : i32, requant = #mean} : (tensor<1x6x6x64xi8>, tensor<6x6x64x1xi8>, tensor<64xi32>) -> tensor<1x1x1x64xi8>
+  return %m : tensor<1x1x1x64xi8>
+}
+
+// -----
+
+// Not folded: a depthwise conv over the whole plane whose weights are not
+// all ones (a conv, not a MEAN).
+#rq = #vmcu.requant<input_zp = 0, output_zp = -128, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+// CHECK-LABEL: func.func @main(
+// CHECK-NOT:     global_avg_pool
+// CHECK:         vmcu.depthwise_conv2d
+func.func @main(%x: tensor<1x6x6x8xi8>) -> tensor<1x1x1x64xi8> {
+  %w = arith.constant dense<1> : tensor<64x1x1x8xi8>
+  %b = arith.constant dense<0> : tensor<64xi32>
+  %twos = arith.constant dense<2> : tensor<6x6x64x1xi8>
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x6x6x8xi8>, tensor<64x1x1x8xi8>, tensor<64xi32>) -> tensor<1x6x6x64xi8>
+  %m = vmcu.depthwise_conv2d %y, %twos, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = -128 : i32, requant = #rq} : (tensor<1x6x6x64xi8>, tensor<6x6x64x1xi8>, tensor<64xi32>) -> tensor<1x1x1x64xi8>
+  return %m : tensor<1x1x1x64xi8>
+}

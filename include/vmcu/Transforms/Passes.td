@@ -122,8 +122,11 @@ def VMCUFuseGlobalPoolPass : Pass<"vmcu-fuse-global-pool", "ModuleOp"> {
     averaged with the pool's arithmetic and stored. The plane is never
     stored; the layer's output is the pooled `[1,1,1,K]` tensor.
 
-    A `vmcu.avg_pool2d` whose window is its whole unpadded input folds
-    into the top-level `vmcu.conv2d` computing that input when the conv has
+    A `vmcu.avg_pool2d` whose window is its whole unpadded input, or a
+    MEAN over it (TFLite's, which the importer writes as a
+    `vmcu.depthwise_conv2d` of ones over the whole plane, no bias, and a
+    requantization), folds into the top-level `vmcu.conv2d` computing that
+    input when the conv has
     no other use and no residual, and the sums (4 bytes per channel) take
     fewer bytes than the plane (more than 4 pixels). The sums cost stack:
     where the plane is not the arena's peak, the fold saves the pool's

@@ -1436,6 +1436,24 @@ func.func @f(%x: tensor<1x2x8x4xi8>, %w: tensor<4x3x3x4xi8>, %b: tensor<4xi32>) 
 
 // -----
 
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<4x1x1x4xi8>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{global_avg_pool takes round_half_away or a requant, not both}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq, global_avg_pool = #vmcu.global_avg_pool<input_zp = 0, output_zp = 0, min = -128, max = 127, round_half_away = true, requant = #rq>} : (tensor<1x8x8x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>) -> tensor<1x1x1x4xi8>
+  return
+}
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<4x1x1x4xi8>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{global_avg_pool output_zp, min and max must be its requant's}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq, global_avg_pool = #vmcu.global_avg_pool<input_zp = 0, output_zp = 5, min = -128, max = 127, round_half_away = false, requant = #rq>} : (tensor<1x8x8x4xi8>, tensor<4x1x1x4xi8>, tensor<4xi32>) -> tensor<1x1x1x4xi8>
+  return
+}
+
+// -----
+
 func.func @batch_matmul_shapes(%a: tensor<2x4x8xi8>, %b: tensor<2x6x3xi8>) -> tensor<2x4x3xi8> {
   // expected-error @+1 {{expects lhs [B, M, K], rhs [B, K, N] and output [B, M, N], got 'tensor<2x4x8xi8>', 'tensor<2x6x3xi8>' -> 'tensor<2x4x3xi8>'}}
   %y = vmcu.batch_matmul %a, %b {lhs_zp = 0 : i32, rhs_zp = 0 : i32, requant = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>} : (tensor<2x4x8xi8>, tensor<2x6x3xi8>) -> tensor<2x4x3xi8>

@@ -603,7 +603,18 @@ static LogicalResult verifyGlobalAvgPool(Conv2DOp op) {
     return op.emitOpError("global_avg_pool round_half_away (TFLite's average) "
                           "needs equal input and output zero points, got ")
            << pool.getInputZp() << " and " << pool.getOutputZp();
-  return success();
+  RequantAttr rq = pool.getRequant();
+  if (!rq)
+    return success();
+  if (pool.getRoundHalfAway())
+    return op.emitOpError(
+        "global_avg_pool takes round_half_away or a requant, not both");
+  if (rq.getOutputZp() != pool.getOutputZp() || rq.getMin() != pool.getMin() ||
+      rq.getMax() != pool.getMax())
+    return op.emitOpError("global_avg_pool output_zp, min and max must be its "
+                          "requant's");
+  return verifyRequant(op, "global_avg_pool requant", rq, k,
+                       /*fromAccumulator=*/true);
 }
 
 LogicalResult Conv2DOp::verify() {

@@ -97,6 +97,12 @@ def VMCU_GlobalAvgPoolAttr : VMCU_Attr<"GlobalAvgPool", "global_avg_pool"> {
     divided by `count`, ties away from zero; the zero points are then
     equal), clamped to `[min, max]`.
 
+    With `requant` it is a MEAN over the plane instead (TFLite's MEAN,
+    which the importer writes as a depthwise conv of ones over the plane):
+    the sum minus `count * input_zp`, requantized by `requant` (1 / count
+    folded into its multipliers); `output_zp`, `min` and `max` are then
+    `requant`'s and `round_half_away` is false.
+
     Example:
 
     ```mlir
@@ -106,7 +112,8 @@ def VMCU_GlobalAvgPoolAttr : VMCU_Attr<"GlobalAvgPool", "global_avg_pool"> {
   }];
   let parameters = (ins "int32_t":$input_zp, "int32_t":$output_zp,
                         "int32_t":$min, "int32_t":$max,
-                        "bool":$round_half_away);
+                        "bool":$round_half_away,
+                        OptionalParameter<"RequantAttr">:$requant);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

@@ -137,11 +137,8 @@ SmallVector<BottleneckOp> bottlenecks(func::FuncOp func) {
 
 /// Estimated cycles of bottleneck `op` run as separate layers.
 int64_t separateCycles(BottleneckOp op) {
-  int64_t cycles = 0;
-  for (Operation &inner : op.getBody().front())
-    if (auto l = dyn_cast<LayerOpInterface>(&inner))
-      cycles += analysis::estimateCycles(layerWork(l, segmentSizeOf(l)));
-  return cycles;
+  return estimatedCycles(
+      llvm::to_vector(op.getBody().front().getOps<LayerOpInterface>()));
 }
 
 /// Estimated cycles of `op` with a line buffer.
@@ -497,11 +494,11 @@ struct VMCUChooseSchedulePass
     for (const SmallVector<BlockOption> &opts : options)
       cycles += opts.front().cycles;
     auto func = getOperation().lookupSymbol<func::FuncOp>(entry);
-    for (LayerOpInterface layer : chainLayers(func))
-      if (!isa<BottleneckOp>(layer.getOperation()))
-        cycles +=
-            analysis::estimateCycles(layerWork(layer, segmentSizeOf(layer)));
-    return cycles;
+    SmallVector<LayerOpInterface> layers = chainLayers(func);
+    llvm::erase_if(layers, [](LayerOpInterface layer) {
+      return isa<BottleneckOp>(layer.getOperation());
+    });
+    return cycles + vmcu::estimatedCycles(layers);
   }
 
   /// The block whose fallback to its next option alone brings the plan

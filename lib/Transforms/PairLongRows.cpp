@@ -42,14 +42,6 @@ struct Candidate {
   int64_t pairedScratchBytes;
 };
 
-/// The estimated cycles of `layers` (vmcu/Analysis/CostModel.h).
-int64_t modelCycles(ArrayRef<LayerOpInterface> layers) {
-  int64_t cycles = 0;
-  for (LayerOpInterface layer : layers)
-    cycles += analysis::estimateCycles(layerWork(layer, segmentSizeOf(layer)));
-  return cycles;
-}
-
 /// The convs of `layers` with pairable long rows, the largest saving first
 /// (in chain order among equals).
 SmallVector<Candidate> candidates(ArrayRef<LayerOpInterface> layers) {
@@ -103,7 +95,7 @@ struct VMCUPairLongRowsPass
       paired.push_back(c.conv);
     }
     if (paired.empty() ||
-        (ramKb <= 0 && saved * kMinModelShare < modelCycles(layers)))
+        (ramKb <= 0 && saved * kMinModelShare < estimatedCycles(layers)))
       return;
     // Pairs gather and free two pixels' windows at a time: the arena may
     // grow, which one trial of the whole plan checks.

@@ -38,6 +38,13 @@ int64_t mlir::vmcu::segmentSizeOf(LayerOpInterface layer) {
   return segmentSizeCandidates(layer).front();
 }
 
+int64_t mlir::vmcu::estimatedCycles(ArrayRef<LayerOpInterface> layers) {
+  int64_t cycles = 0;
+  for (LayerOpInterface layer : layers)
+    cycles += analysis::estimateCycles(layerWork(layer, segmentSizeOf(layer)));
+  return cycles;
+}
+
 FailureOr<PlanTrial>
 mlir::vmcu::tryPlan(ModuleOp module, StringRef entry,
                     function_ref<void(func::FuncOp)> prepare) {

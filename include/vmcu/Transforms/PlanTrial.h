@@ -28,6 +28,10 @@ SmallVector<int64_t> segmentSizeCandidates(LayerOpInterface layer);
 /// candidate.
 int64_t segmentSizeOf(LayerOpInterface layer);
 
+/// The cost model's cycles (vmcu/Analysis/CostModel.h) of `layers`, each
+/// with the segment size it gets (segmentSizeOf).
+int64_t estimatedCycles(ArrayRef<LayerOpInterface> layers);
+
 /// What tiling and placing a copy of the model gives.
 struct PlanTrial {
   int64_t arenaBytes = 0;

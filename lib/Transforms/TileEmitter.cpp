@@ -232,11 +232,7 @@ void Emitter::storeOutput(Value output, AffineExpr segIndex, ValueRange dims,
     return storeSegment(output, segIndex, dims, buf, at);
   const ResidualEpilogue &r = *residual;
   loadSegment(r.skip, segIndex, dims, r.skipBuf);
-  unsigned k = dims.size();
-  SmallVector<Value> operands(dims.begin(), dims.end());
-  loop(0, seg, [&](Value lane) {
-    operands.push_back(lane);
-    Value ch = apply(segIndex % r.pixelSegments * seg + d(k), operands);
+  forEachLane(segIndex, dims, r.pixelSegments, [&](Value lane, Value ch) {
     Value y = load(buf, at ? apply(d(0) + d(1), {at, lane}) : lane);
     Value conv32 = rescaleToI32(y, r.add.getConv());
     Value skip32 = rescaleToI32(load(r.skipBuf, lane), r.add.getSkip());
@@ -244,7 +240,6 @@ void Emitter::storeOutput(Value output, AffineExpr segIndex, ValueRange dims,
     store(
         requantize(sum, r.add.getRequant(), r.mult, r.shift, ch, b.getI8Type()),
         r.sumBuf, lane);
-    operands.pop_back();
   });
   freeSegment(r.skip, segIndex, dims);
   storeSegment(output, segIndex, dims, r.sumBuf);
@@ -253,14 +248,21 @@ void Emitter::storeOutput(Value output, AffineExpr segIndex, ValueRange dims,
 void Emitter::addToPoolSums(AffineExpr segIndex, ValueRange dims, Value buf,
                             Value at) {
   const PoolEpilogue &p = *globalPool;
+  forEachLane(segIndex, dims, p.pixelSegments, [&](Value lane, Value ch) {
+    Value y = load(buf, at ? apply(d(0) + d(1), {at, lane}) : lane);
+    Value y32 = arith::ExtSIOp::create(b, loc, b.getI32Type(), y);
+    store(arith::AddIOp::create(b, loc, load(p.sums, ch), y32), p.sums, ch);
+  });
+}
+
+void Emitter::forEachLane(AffineExpr segIndex, ValueRange dims,
+                          int64_t pixelSegments,
+                          function_ref<void(Value, Value)> body) {
   unsigned k = dims.size();
   SmallVector<Value> operands(dims.begin(), dims.end());
   loop(0, seg, [&](Value lane) {
     operands.push_back(lane);
-    Value ch = apply(segIndex % p.pixelSegments * seg + d(k), operands);
-    Value y = load(buf, at ? apply(d(0) + d(1), {at, lane}) : lane);
-    Value y32 = arith::ExtSIOp::create(b, loc, b.getI32Type(), y);
-    store(arith::AddIOp::create(b, loc, load(p.sums, ch), y32), p.sums, ch);
+    body(lane, apply(segIndex % pixelSegments * seg + d(k), operands));
     operands.pop_back();
   });
 }

@@ -228,6 +228,11 @@ public:
   /// pool's per-channel sums.
   void addToPoolSums(AffineExpr segIndex, ValueRange dims, Value buf, Value at);
 
+  /// A loop over the lanes of output segment `segIndex` (over `dims`) of
+  /// a tensor of `pixelSegments` segments per pixel: `body(lane, channel)`.
+  void forEachLane(AffineExpr segIndex, ValueRange dims, int64_t pixelSegments,
+                   function_ref<void(Value, Value)> body);
+
   /// Per-channel multiplier and shift tables for `channels` channels. With
   /// shifts of at least 32 and `valueBound` (the largest |value| the
   /// kernel can requantize, if known) below 2^30, one interleaved bounded

@@ -71,6 +71,7 @@ static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
   pm.addPass(createVMCUSelectSegmentSizesPass(select));
   VMCUFuseGlobalPoolPassOptions pool;
   pool.ramKb = flags.ramKb;
+  pool.cores = flags.cores;
   pm.addPass(createVMCUFuseGlobalPoolPass(pool));
   VMCUPairLongRowsPassOptions pairRows;
   pairRows.ramKb = flags.ramKb;

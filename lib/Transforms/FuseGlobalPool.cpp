@@ -140,9 +140,13 @@ struct VMCUFuseGlobalPoolPass
         tryPlan(module, entry, [](func::FuncOp copy) { foldAll(copy); });
     if (failed(current) || failed(folded))
       return; // vmcu-tile / vmcu-solve-offsets report why.
+    // A folded conv stays on one core: on two cores only a lower SRAM pays
+    // for the lost split; on one, the fold also saves the pool's cycles.
     int64_t sram = folded->sramBytes();
-    bool fits = sram <= current->sramBytes() ||
-                (ramKb > 0 && sram <= ramKb * kBytesPerKiB);
+    int64_t unfolded = current->sramBytes();
+    bool fits = cores > 1 ? sram < unfolded
+                          : sram <= unfolded ||
+                                (ramKb > 0 && sram <= ramKb * kBytesPerKiB);
     if (fits)
       numFolded += foldAll(func);
   }

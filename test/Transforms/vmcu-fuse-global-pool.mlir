@@ -1,5 +1,6 @@
 // RUN: vmcu-opt %s --split-input-file --pass-pipeline="builtin.module(vmcu-select-segment-sizes,vmcu-fuse-global-pool)" | FileCheck %s
 // RUN: vmcu-opt %s --split-input-file --pass-pipeline="builtin.module(vmcu-select-segment-sizes,vmcu-fuse-global-pool{ram-kb=64})" | FileCheck %s --check-prefix=BUDGET
+// RUN: vmcu-opt %s --split-input-file --pass-pipeline="builtin.module(vmcu-select-segment-sizes,vmcu-fuse-global-pool{cores=2 ram-kb=64})" | FileCheck %s --check-prefix=TWO
 
 // A head: a 1x1 conv to 64 channels over 7x7, then a global average pool.
 // The pool folds into the conv, whose result becomes the pooled pixel.
@@ -152,4 +153,30 @@ func.func @main(%x: tensor<1x6x6x8xi8>) -> tensor<1x1x1x64xi8> {
   %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x6x6x8xi8>, tensor<64x1x1x8xi8>, tensor<64xi32>) -> tensor<1x6x6x64xi8>
   %m = vmcu.depthwise_conv2d %y, %twos, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = -128 : i32, requant = #rq} : (tensor<1x6x6x64xi8>, tensor<6x6x64x1xi8>, tensor<64xi32>) -> tensor<1x1x1x64xi8>
   return %m : tensor<1x1x1x64xi8>
+}
+
+// -----
+
+// A head whose 3x3 x 8 plane is not the arena's peak and whose 32 bytes of
+// sums fit under the stack the first conv already needs: folded, the SRAM
+// is the same. On one core the fold saves the pool's cycles; on two it
+// would keep the conv on one core (its iterations share the sums), so it
+// is not made, even within ram-kb=64.
+// CHECK-LABEL: func.func @main(%{{.*}}: tensor<1x24x24x8xi8>) -> tensor<1x1x1x8xi8>
+// CHECK:         global_avg_pool
+// CHECK-NOT:     vmcu.avg_pool2d
+// TWO-LABEL:     func.func @main(%{{.*}}: tensor<1x24x24x8xi8>) -> tensor<1x1x1x8xi8>
+// TWO-NOT:       global_avg_pool
+// TWO:           vmcu.avg_pool2d
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+func.func @main(%x: tensor<1x24x24x8xi8>) -> tensor<1x1x1x8xi8> {
+  %w3 = arith.constant dense<1> : tensor<8x3x3x8xi8>
+  %b8 = arith.constant dense<0> : tensor<8xi32>
+  %w1 = arith.constant dense<1> : tensor<8x1x1x8xi8>
+  %b8k = arith.constant dense<0> : tensor<8xi32>
+  %a = vmcu.conv2d %x, %w3, %b8 {stride = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, input_zp = 0 : i32, requant = #rq} : (tensor<1x24x24x8xi8>, tensor<8x3x3x8xi8>, tensor<8xi32>) -> tensor<1x24x24x8xi8>
+  %c = vmcu.conv2d %a, %w3, %b8 {stride = array<i64: 8, 8>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x24x24x8xi8>, tensor<8x3x3x8xi8>, tensor<8xi32>) -> tensor<1x3x3x8xi8>
+  %y = vmcu.conv2d %c, %w1, %b8k {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x3x3x8xi8>, tensor<8x1x1x8xi8>, tensor<8xi32>) -> tensor<1x3x3x8xi8>
+  %p = vmcu.avg_pool2d %y {kernel = array<i64: 3, 3>, stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : (tensor<1x3x3x8xi8>) -> tensor<1x1x1x8xi8>
+  return %p : tensor<1x1x1x8xi8>
 }

@@ -133,8 +133,10 @@ def VMCUFuseGlobalPoolPass : Pass<"vmcu-fuse-global-pool", "ModuleOp"> {
     cycles (about 4 per element, measured) but raises the SRAM. So the
     folds are made together where one trial plan (tiled and placed) needs
     no more SRAM (arena + largest kernel stack buffers) than the plan
-    without them, or, with `ram-kb`, fits that budget. The pipeline runs
-    it after `vmcu-select-segment-sizes`.
+    without them, or, with `ram-kb`, fits that budget. A folded conv's
+    iterations share the sums, so `vmcu-split-kernels` keeps it on one
+    core: with `cores` > 1 the folds are made only where they lower the
+    SRAM. The pipeline runs it after `vmcu-select-segment-sizes`.
 
     Before:
 
@@ -158,6 +160,9 @@ def VMCUFuseGlobalPoolPass : Pass<"vmcu-fuse-global-pool", "ModuleOp"> {
            "SRAM budget in KiB, the arena and the largest kernel's stack "
            "buffers, that the folds may fill (0: no more than the plan "
            "without them)">,
+    Option<"cores", "cores", "int64_t", "1",
+           "Cores the plan runs on: with more than one, a fold must lower "
+           "the SRAM, since a folded conv runs on one core">,
     Option<"entry", "entry", "std::string", "\"main\"",
            "The model function">,
   ];

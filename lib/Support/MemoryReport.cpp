@@ -122,6 +122,7 @@ llvm::json::Value mlir::vmcu::toJSON(const MemoryReport &report) {
         {"executed_macs", layer.executedMacs},
         {"ring_accesses", layer.ringAccesses},
         {"estimated_cycles", layer.estimatedCycles},
+        {"int8_weight_cycles", layer.int8WeightCycles},
         {"stack_bytes", layer.stackBytes},
         {"also_live", std::move(alsoLive)},
     });

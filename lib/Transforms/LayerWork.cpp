@@ -615,6 +615,25 @@ an::KernelWork mlir::vmcu::layerWork(LayerOpInterface layer,
   return work;
 }
 
+an::WidenedWeightWork mlir::vmcu::widenedWeightWork(LayerOpInterface layer,
+                                                    int64_t segmentBytes) {
+  an::WidenedWeightWork work;
+  if (auto fused = dyn_cast<BottleneckOp>(layer.getOperation())) {
+    // Its 1x1 convs are GEMMs over the expanded pixels.
+    work.gemmMacs =
+        layerMacs(fused.getExpand()) + layerMacs(fused.getProject());
+    work.depthwiseOutputs = elements(fused.getDepthwise().getOutput());
+  } else if (isa<DepthwiseConv2DOp>(layer)) {
+    work.depthwiseOutputs = computedOutput(layer).getNumElements();
+  } else if (isa<Conv2DOp, FullyConnectedOp>(layer)) {
+    if (layerWork(layer, segmentBytes).kind == an::KernelKind::Gemm)
+      work.gemmMacs = layerMacs(layer);
+    else
+      work.im2colMacs = layerMacs(layer);
+  }
+  return work;
+}
+
 an::KernelWork mlir::vmcu::bottleneckWork(BottleneckOp op, int64_t segmentBytes,
                                           bool lineBuffer) {
   auto layer = cast<LayerOpInterface>(op.getOperation());

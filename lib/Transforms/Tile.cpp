@@ -400,6 +400,9 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     kernel.setExecutedMacs(work.macs);
     kernel.setRingAccesses(work.ringAccesses);
     kernel.setEstimatedCycles(analysis::estimateCycles(work));
+    if (int64_t cycles = analysis::estimateInt8WeightCycles(
+            widenedWeightWork(layer.op, layer.segmentBytes)))
+      kernel.setInt8WeightCycles(cycles);
     kernel.setStackBytes(kernelScratchBytes(layer.op, layer.segmentBytes));
     if (auto conv = dyn_cast<Conv2DOp>(layer.op.getOperation());
         conv && conv.getGlobalAvgPoolAttr())

@@ -41,10 +41,11 @@ FailureOr<DepthwiseTables> mlir::vmcu::tile::packDepthwise(Emitter &e,
   tables.valueBound = accumulatorBound(*bv, kr * kc, op.getRequant());
   tables.weights = e.i8Table((prefix + "weights").str(), packed);
   // Whole blocks of 4 lanes read one record each where the requantization
-  // is bounded (vmcu.depthwise_block).
+  // is bounded (vmcu.depthwise_block). The records hold the weights as
+  // int16 (twice the int8 table's flash), so they are widened weights.
   std::optional<Emitter::BoundedWords> bounded =
       Emitter::boundedWords(op.getRequant(), ch, tables.valueBound);
-  if (s >= kDotLanes && bounded) {
+  if (e.env.widenWeights && s >= kDotLanes && bounded) {
     tables.records =
         e.i32Table((prefix + "blocks").str(),
                    packDepthwiseRecords(*w, bias, bounded->words, kr * kc, s));

@@ -1,4 +1,6 @@
 // RUN: vmcu-opt %s --vmcu-tile --split-input-file | FileCheck %s
+// RUN: vmcu-opt %s --vmcu-tile=widen-weights=false --split-input-file | FileCheck %s --check-prefix=INT8
+// RUN: vmcu-opt %s --vmcu-tile=int8-weight-kernels=depthwise_conv2d_0 --split-input-file | FileCheck %s --check-prefix=INT8
 
 // Whole 4-lane blocks of a bounded requantization are vmcu.depthwise_block
 // ops; with more than one block per segment they run in an scf.for that
@@ -12,6 +14,16 @@
 // CHECK: vmcu.depthwise_block %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] into %{{.*}}[%{{.*}}] {{{.*}}tap_offsets = array<i64: 0, 16, 32, 48, 64, 80, 96, 112, 128>} : memref<144xi8>, memref<136xi32>, memref<16xi8>
 // CHECK: } {llvm.loop_annotation = #{{.*}}}
 // CHECK-NOT: vmcu.mac_lanes
+// The records hold the weights as int16: with int8 weights (widen-weights
+// off, or the layer among int8-weight-kernels, as a flash budget chooses)
+// the lanes multiply int8 weights instead, and the kernel states what that
+// costs: 8.53 cycles per output (CostModel.cpp) x 256 outputs.
+// INT8-LABEL: vmcu.kernel "depthwise_conv2d_0"
+// INT8-SAME: int8_weight_cycles = 2184 : i64
+// INT8-NOT: vmcu.depthwise_block
+// INT8: vmcu.mac_lanes
+// INT8-NOT: vmcu.depthwise_block
+// INT8-LABEL: vmcu.kernel "depthwise_conv2d_0"
 func.func @main(%x: tensor<1x8x8x16xi8>) -> tensor<1x4x4x16xi8> {
   %w = arith.constant dense<2> : tensor<3x3x16x1xi8>
   %b = arith.constant dense<10> : tensor<16xi32>

@@ -77,4 +77,21 @@ TEST(CostModel, GemmIsTheCheapestPerMac) {
   EXPECT_GT(cycleCost(KernelKind::FusedStem).perAccess, 0.0);
 }
 
+// Int8 weights cost nothing without weighted work, more with more of it,
+// and an im2col MAC more than a GEMM MAC (its int8 weights are unpacked per
+// window, the GEMM's once per register tile).
+TEST(CostModel, Int8WeightsCostFollowTheWork) {
+  EXPECT_EQ(estimateInt8WeightCycles({}), 0);
+  WidenedWeightWork gemm{/*gemmMacs=*/100000, 0, 0};
+  WidenedWeightWork im2col{0, /*im2colMacs=*/100000, 0};
+  WidenedWeightWork depthwise{0, 0, /*depthwiseOutputs=*/1000};
+  EXPECT_GT(estimateInt8WeightCycles(gemm), 0);
+  EXPECT_GT(estimateInt8WeightCycles(im2col), estimateInt8WeightCycles(gemm));
+  EXPECT_GT(estimateInt8WeightCycles(depthwise), 0);
+  WidenedWeightWork all{100000, 100000, 1000};
+  EXPECT_EQ(estimateInt8WeightCycles(all),
+            estimateInt8WeightCycles(gemm) + estimateInt8WeightCycles(im2col) +
+                estimateInt8WeightCycles(depthwise));
+}
+
 } // namespace

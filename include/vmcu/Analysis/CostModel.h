@@ -66,6 +66,19 @@ CycleCost cycleCost(KernelKind kind);
 /// Estimated Cortex-M4 cycles of `work`.
 int64_t estimateCycles(const KernelWork &work);
 
+/// The work whose speed widened weights buy: GEMM and im2col MACs (int8
+/// weights unpack each weight word per use) and depthwise outputs (int8
+/// weights take the per-channel path instead of the 4-lane records).
+struct WidenedWeightWork {
+  int64_t gemmMacs = 0;
+  int64_t im2colMacs = 0;
+  int64_t depthwiseOutputs = 0;
+};
+
+/// Estimated Cortex-M4 cycles that int8 weights add to `work` over widened
+/// ones: the flash budget's price of giving a layer's widening up.
+int64_t estimateInt8WeightCycles(const WidenedWeightWork &work);
+
 } // namespace mlir::vmcu::analysis
 
 #endif // VMCU_ANALYSIS_COSTMODEL_H

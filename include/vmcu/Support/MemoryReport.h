@@ -45,6 +45,8 @@ struct ReportLayer {
   int64_t ringAccesses = 0;
   /// The cost model's Cortex-M4 cycles.
   int64_t estimatedCycles = 0;
+  /// The cycles it would add with int8 weights instead of widened ones.
+  int64_t int8WeightCycles = 0;
   /// Its stack buffers (estimated; a stem's line buffer is among them).
   int64_t stackBytes = 0;
   unsigned input = 0;

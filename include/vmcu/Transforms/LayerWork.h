@@ -32,6 +32,11 @@ int64_t ringAccesses(LayerOpInterface layer, int64_t segmentBytes);
 /// The MACs of `layer` computed once each (no recomputation).
 int64_t layerMacs(LayerOpInterface layer);
 
+/// The work of `layer` (segments of `segmentBytes`) whose speed widened
+/// weights buy; a bottleneck's is its layers'.
+analysis::WidenedWeightWork widenedWeightWork(LayerOpInterface layer,
+                                              int64_t segmentBytes);
+
 /// The register tiles of a GEMM over `rows` rows of `inC` int8 inputs and
 /// `outC` outputs in segments of `segmentBytes` (TileGemm.cpp): `pixels`
 /// rows (2 if the caller has 2 and a row fits kMaxPairRowBytes, or

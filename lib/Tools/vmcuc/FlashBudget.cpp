@@ -1,10 +1,10 @@
 //===- FlashBudget.cpp - fit a model's object into --flash-kb -------------===//
 //
-// Widened (int16) weights make GEMM tiles faster and double those weights'
-// flash. Under a flash budget the layers give them up where they buy the
-// least: the saving of widening is about one unpack per weight word per
-// use, so proportional to the layer's MACs, and the cost is the bytes the
-// objects measure. Both sides come from compiled objects, not estimates.
+// Widened (int16) weights make GEMM tiles and depthwise windows faster and
+// double those weights' flash. Under a flash budget the layers give them up
+// where they buy the least cycles per byte: the cycles from the cost model
+// (vmcu.kernel's int8_weight_cycles, fitted on measured kernels), the bytes
+// from the two compiled objects.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,34 +67,35 @@ sizedSymbols(ArrayRef<char> object, bool code) {
   return symbols;
 }
 
-/// The MACs of every layer in the memory report at `path`, by name.
-llvm::StringMap<int64_t> readLayerMacs(StringRef path) {
-  llvm::StringMap<int64_t> macs;
+/// The cycles int8 weights would add to every layer in the memory report at
+/// `path`, by name.
+llvm::StringMap<int64_t> readInt8WeightCycles(StringRef path) {
+  llvm::StringMap<int64_t> cycles;
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer)
-    return macs;
+    return cycles;
   llvm::Expected<llvm::json::Value> report =
       llvm::json::parse((*buffer)->getBuffer());
   if (!report) {
     llvm::consumeError(report.takeError());
-    return macs;
+    return cycles;
   }
   const llvm::json::Object *fields = report->getAsObject();
   const llvm::json::Array *layers =
       fields ? fields->getArray("layers") : nullptr;
   if (!layers)
-    return macs;
+    return cycles;
   for (const llvm::json::Value &layer : *layers)
     if (const llvm::json::Object *l = layer.getAsObject())
       if (std::optional<StringRef> name = l->getString("name"))
-        macs[*name] = l->getInteger("macs").value_or(0);
-  return macs;
+        cycles[*name] = l->getInteger("int8_weight_cycles").value_or(0);
+  return cycles;
 }
 
 /// A compiled object and the memory report written with it.
 struct Trial {
   SmallVector<char, 0> object;
-  llvm::StringMap<int64_t> macs;
+  llvm::StringMap<int64_t> int8WeightCycles;
 };
 
 FailureOr<Trial> compileTrial(StringRef inputPath, CompileOptions options) {
@@ -111,7 +112,7 @@ FailureOr<Trial> compileTrial(StringRef inputPath, CompileOptions options) {
   Trial trial;
   if (succeeded(model)) {
     trial.object = std::move(model->object);
-    trial.macs = readLayerMacs(report);
+    trial.int8WeightCycles = readInt8WeightCycles(report);
   }
   llvm::sys::fs::remove(report);
   if (failed(model))
@@ -123,11 +124,12 @@ FailureOr<Trial> compileTrial(StringRef inputPath, CompileOptions options) {
 struct Candidate {
   std::string kernel;
   uint64_t savedBytes;
-  int64_t macs;
+  /// The cycles the cost model expects int8 weights to add.
+  int64_t cycles;
 };
 
-/// The layers that take less flash with int8 weights, fewest MACs per
-/// byte saved first.
+/// The layers that take less flash with int8 weights, fewest cycles lost
+/// per byte saved first.
 std::vector<Candidate> rankCandidates(const Trial &wide, const Trial &narrow) {
   llvm::StringMap<LayerFlash> wideFlash = getLayerFlash(wide.object);
   llvm::StringMap<LayerFlash> narrowFlash = getLayerFlash(narrow.object);
@@ -140,13 +142,13 @@ std::vector<Candidate> rankCandidates(const Trial &wide, const Trial &narrow) {
     candidates.push_back(
         {entry.getKey().str(),
          entry.getValue().totalBytes() - it->second.totalBytes(),
-         wide.macs.lookup(entry.getKey())});
+         wide.int8WeightCycles.lookup(entry.getKey())});
   }
   std::sort(candidates.begin(), candidates.end(),
             [](const Candidate &a, const Candidate &b) {
-              // a.macs / a.saved < b.macs / b.saved, without division.
-              __int128 lhs = static_cast<__int128>(a.macs) * b.savedBytes;
-              __int128 rhs = static_cast<__int128>(b.macs) * a.savedBytes;
+              // a.cycles / a.saved < b.cycles / b.saved, without division.
+              __int128 lhs = static_cast<__int128>(a.cycles) * b.savedBytes;
+              __int128 rhs = static_cast<__int128>(b.cycles) * a.savedBytes;
               return lhs != rhs ? lhs < rhs : a.kernel < b.kernel;
             });
   return candidates;

@@ -33,7 +33,7 @@ llvm::StringMap<LayerFlash> getLayerFlash(ArrayRef<char> object);
 
 /// With options.flags.flashKb set, compiles `inputPath` with widened
 /// weights; if that exceeds the budget, also with int8 weights, and returns
-/// the layers that keep int8 weights, fewest MACs per byte saved first,
+/// the layers that keep int8 weights, fewest cycles lost per byte saved first,
 /// until the object fits (verified by compiling it). Empty if the default
 /// plan fits or there is no budget. Fails with an error naming the code,
 /// weight and table bytes when even int8 weights do not fit.

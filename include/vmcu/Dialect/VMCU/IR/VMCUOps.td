@@ -269,7 +269,10 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
     The facts the passes hand on are declared attributes: `segment_bytes`,
     `layer`, `tensor_level_bytes`, `schedule`, `macs`, `executed_macs`,
     `ring_accesses` (the ring segments the cost model counts it loading
-    and storing), `estimated_cycles` and `stack_bytes` (its stack buffers as the schedule
+    and storing), `estimated_cycles`, `int8_weight_cycles` (the cycles the
+    cost model expects int8 weights to add over widened ones; the flash
+    budget's price of a layer's widening) and `stack_bytes` (its stack
+    buffers as the schedule
     chooser estimates them, a stem's line buffer included; set by
     `vmcu-tile`), `distance` and `footprint`
     (set by `vmcu-solve-offsets`, in the kernel's segments), and `cores`
@@ -306,6 +309,7 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
                        OptionalAttr<VMCU_NonNegativeI64Attr>:$executed_macs,
                        OptionalAttr<VMCU_NonNegativeI64Attr>:$ring_accesses,
                        OptionalAttr<VMCU_NonNegativeI64Attr>:$estimated_cycles,
+                       OptionalAttr<VMCU_NonNegativeI64Attr>:$int8_weight_cycles,
                        OptionalAttr<VMCU_NonNegativeI64Attr>:$stack_bytes,
                        // Set by vmcu-solve-offsets: b_In - b_Out and the
                        // footprint, both in the kernel's segments.
@@ -334,7 +338,8 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
             /*segment_bytes=*/nullptr, /*layer=*/nullptr,
             /*tensor_level_bytes=*/nullptr, /*schedule=*/nullptr,
             /*macs=*/nullptr, /*executed_macs=*/nullptr,
-            /*ring_accesses=*/nullptr, /*estimated_cycles=*/nullptr, /*stack_bytes=*/nullptr,
+            /*ring_accesses=*/nullptr, /*estimated_cycles=*/nullptr,
+            /*int8_weight_cycles=*/nullptr, /*stack_bytes=*/nullptr,
             /*distance=*/nullptr, /*footprint=*/nullptr, /*cores=*/nullptr,
             /*split_depth=*/nullptr, /*split_phases=*/nullptr,
             /*accumulates=*/nullptr);

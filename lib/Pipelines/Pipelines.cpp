@@ -82,6 +82,8 @@ static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
   VMCUTilePassOptions tile;
   tile.windowCache = flags.windowCache;
   tile.widenWeights = flags.widenWeights;
+  // A flash budget chooses the int8 layers itself, from a widened plan.
+  tile.widenCyclesPerByte = flags.flashKb > 0 ? 0 : flags.widenCyclesPerByte;
   tile.int8WeightKernels.assign(io.int8WeightKernels.begin(),
                                 io.int8WeightKernels.end());
   pm.addPass(createVMCUTilePass(tile));

@@ -634,6 +634,31 @@ an::WidenedWeightWork mlir::vmcu::widenedWeightWork(LayerOpInterface layer,
   return work;
 }
 
+/// The bytes a depthwise layer's records add per channel over its int8
+/// weights, bias and bounded requantization words.
+static int64_t depthwiseRecordExtraBytes(DepthwiseConv2DOp op) {
+  auto w = op.getWeight().getType();
+  int64_t taps = w.getDimSize(0) * w.getDimSize(1);
+  int64_t recordBytesPerChannel = DepthwiseBlockOp::recordWords(taps) *
+                                  kWordBytes / DepthwiseBlockOp::kLanes;
+  int64_t int8BytesPerChannel =
+      taps + DepthwiseBlockOp::kLaneWords * kWordBytes;
+  int64_t channels = w.getDimSize(2) * w.getDimSize(3);
+  return std::max<int64_t>(0, recordBytesPerChannel - int8BytesPerChannel) *
+         channels;
+}
+
+int64_t mlir::vmcu::widenedWeightExtraBytes(LayerOpInterface layer) {
+  return llvm::TypeSwitch<Operation *, int64_t>(layer)
+      .Case<Conv2DOp, FullyConnectedOp>(
+          [](auto op) { return op.getWeight().getType().getNumElements(); })
+      .Case([](DepthwiseConv2DOp op) { return depthwiseRecordExtraBytes(op); })
+      .Case([](BottleneckOp op) {
+        return sumOverLayers(op, widenedWeightExtraBytes);
+      })
+      .Default([](Operation *) { return int64_t(0); });
+}
+
 an::KernelWork mlir::vmcu::bottleneckWork(BottleneckOp op, int64_t segmentBytes,
                                           bool lineBuffer) {
   auto layer = cast<LayerOpInterface>(op.getOperation());

@@ -28,6 +28,11 @@ using namespace mlir::vmcu;
 
 namespace {
 
+/// Below this many table bytes, widening is not priced: the kernel's code
+/// differs between int8 and widened weights by as much (MLPerf Tiny KWS's
+/// fully connected layer: 768 weights, its int8 kernel 1,546 B larger).
+constexpr int64_t kMinPricedWideningBytes = 2048;
+
 /// One layer of the graph and the tensors around it (numbered in program
 /// order: the model inputs first, then each layer's output).
 struct ChainLayer {
@@ -186,6 +191,19 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     }
     if (failed(tileFunction(module, func)))
       return signalPassFailure();
+  }
+
+  /// Whether widening `layer`'s weights saves at least widen-cycles-per-byte
+  /// cycles (cost model) per flash byte it adds.
+  bool wideningPays(LayerOpInterface layer, int64_t segmentBytes) const {
+    if (widenCyclesPerByte == 0)
+      return true;
+    int64_t extraBytes = widenedWeightExtraBytes(layer);
+    if (extraBytes < kMinPricedWideningBytes)
+      return true;
+    int64_t saved = analysis::estimateInt8WeightCycles(
+        widenedWeightWork(layer, segmentBytes));
+    return saved >= static_cast<int64_t>(widenCyclesPerByte) * extraBytes;
   }
 
   /// Reads the entry function into `graph`, checking it is one vmcu can
@@ -350,8 +368,9 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       maxScratch = std::max(maxScratch,
                             kernelScratchBytes(layer.op, layer.segmentBytes));
     for (auto [k, layer] : llvm::enumerate(chain)) {
-      bool widen =
-          widenWeights && !llvm::is_contained(int8WeightKernels, layer.name);
+      bool widen = widenWeights &&
+                   !llvm::is_contained(int8WeightKernels, layer.name) &&
+                   wideningPays(layer.op, layer.segmentBytes);
       tile::KernelEnv env{module, pool, unit, layer.name, windowCache, widen};
       env.longRows = longRowTiling(layer.op);
       env.stackAllowanceBytes =

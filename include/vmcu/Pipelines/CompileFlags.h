@@ -27,6 +27,12 @@
 
 namespace mlir::vmcu {
 
+/// The default price of widened weights, in cycles saved per flash byte
+/// (bench/flash.sh: on the shared models, the layers widening saves fewer
+/// cycles per byte than this hold most of the widened bytes and few of the
+/// cycles; docs/flash.md).
+constexpr unsigned kDefaultWidenCyclesPerByte = 5;
+
 /// Every option of a compilation that the pipeline and the tools share.
 struct CompileFlags {
   TargetCpu cpu = TargetCpu::CortexM4;
@@ -36,6 +42,7 @@ struct CompileFlags {
   TraversalOrder order = TraversalOrder::Auto;
   unsigned windowCache = 0;
   bool widenWeights = true;
+  unsigned widenCyclesPerByte = kDefaultWidenCyclesPerByte;
   bool verifyRing = true;
   bool ringCheck = false;
   unsigned cores = 1;
@@ -61,12 +68,13 @@ struct CompileFlags {
     binder.option(
         "flash-kb", flashKb,
         "Flash budget in KiB: code, weights and tables of the object. Where "
-        "the default plan exceeds it, layers keep int8 instead of widened "
-        "int16 weights, those whose widening saves the fewest MACs per "
-        "flash byte first; a budget that even int8 weights exceed is an "
-        "error. Applied by vmcuc and vmcu-run, which emit the object (the "
-        "vmcu-tosa-to-llvm pipeline stops before it). 0 (default): no "
-        "budget");
+        "the plan with every layer widened exceeds it, layers keep int8 "
+        "instead of widened int16 weights, those whose widening saves the "
+        "fewest cycles (cost model) per flash byte first; a budget that "
+        "even int8 weights exceed is an error. Applied by vmcuc and "
+        "vmcu-run, which emit the object (the vmcu-tosa-to-llvm pipeline "
+        "stops before it). 0 (default): no budget, and "
+        "--widen-cycles-per-byte prices the widening instead");
     binder.option("schedule", schedule, "How fused inverted bottlenecks run",
                   kSchedules);
     binder.option("order", order,
@@ -88,6 +96,12 @@ struct CompileFlags {
         "as int16 pairs, so their register tiles unpack no weight (about 6% "
         "fewer cycles on the MLPerf Tiny models, up to 40% more flash). "
         "Default on; --widen-weights=false keeps int8 weights");
+    binder.option(
+        "widen-cycles-per-byte", widenCyclesPerByte,
+        "Without --flash-kb: widen a layer's weights only where the cost "
+        "model expects each flash byte that adds to save at least this "
+        "many cycles (default 5: MCUNet-5fps-VWW 150 KB less flash for "
+        "1.4% more cycles). 0: widen every layer --widen-weights covers");
     binder.option(
         "verify-ring", verifyRing,
         "Prove the placement at compile time: replay every ring access with "

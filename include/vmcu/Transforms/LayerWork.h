@@ -37,6 +37,12 @@ int64_t layerMacs(LayerOpInterface layer);
 analysis::WidenedWeightWork widenedWeightWork(LayerOpInterface layer,
                                               int64_t segmentBytes);
 
+/// The flash bytes widened weights add to `layer` (estimated from its
+/// tables, not its code): a GEMM's or conv's int16 pairs take one more byte
+/// per weight, a depthwise layer's 4-lane records (vmcu.depthwise_block)
+/// more than its int8 weights, biases and requantization words.
+int64_t widenedWeightExtraBytes(LayerOpInterface layer);
+
 /// The register tiles of a GEMM over `rows` rows of `inC` int8 inputs and
 /// `outC` outputs in segments of `segmentBytes` (TileGemm.cpp): `pixels`
 /// rows (2 if the caller has 2 and a row fits kMaxPairRowBytes, or

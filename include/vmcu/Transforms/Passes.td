@@ -304,6 +304,11 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
                "Layers (by kernel name) that keep int8 weights although "
                "widen-weights is on: the flash budget's choice (vmcuc and "
                "vmcu-run --flash-kb)">,
+    Option<"widenCyclesPerByte", "widen-cycles-per-byte", "unsigned", "0",
+           "Widen a layer's weights only where the cost model expects each "
+           "flash byte widening adds (int8_weight_cycles over "
+           "widenedWeightExtraBytes) to save at least this many cycles; 0 "
+           "widens every layer widen-weights covers">,
   ];
 }
 

@@ -123,6 +123,7 @@ llvm::json::Value mlir::vmcu::toJSON(const MemoryReport &report) {
         {"ring_accesses", layer.ringAccesses},
         {"estimated_cycles", layer.estimatedCycles},
         {"int8_weight_cycles", layer.int8WeightCycles},
+        {"int8_weights", layer.int8Weights},
         {"stack_bytes", layer.stackBytes},
         {"also_live", std::move(alsoLive)},
     });

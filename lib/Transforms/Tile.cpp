@@ -426,6 +426,8 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     if (auto conv = dyn_cast<Conv2DOp>(layer.op.getOperation());
         conv && conv.getGlobalAvgPoolAttr())
       kernel.setAccumulates(true);
+    if (!env.widenWeights && widenedWeightExtraBytes(layer.op) > 0)
+      kernel.setInt8Weights(true);
 
     tile::KernelTensors tensors{bases[layer.inputTensor],
                                 bases[layer.outputTensor]};

@@ -6,10 +6,11 @@
 // per flash byte widening adds. A fully connected layer on one vector uses
 // each of its 262,144 weights once: 0.226 cycles per MAC (CostModel.cpp),
 // 59,245 cycles for 262,144 more bytes, so its weights stay int8. Without
-// a price (0, vmcu-tile's default) they are widened to int16 pairs.
+// a price (0, vmcu-tile's default) they are widened to int16 pairs. The
+// kernel records the choice (int8_weights, the memory report's).
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 // CHECK: memref.global "private" constant @fully_connected_0_weights : memref<262144xi8>
-// CHECK: vmcu.kernel "fully_connected_0" {{.*}}int8_weight_cycles = 59245 : i64
+// CHECK: vmcu.kernel "fully_connected_0" {{.*}}int8_weight_cycles = 59245 : i64, int8_weights,
 // ALL: memref.global "private" constant @fully_connected_0_weights : memref<131072xi32>
 func.func @main(%x: tensor<1x4096xi8>) -> tensor<1x64xi8> {
   %w = arith.constant dense<1> : tensor<64x4096xi8>
@@ -24,7 +25,7 @@ func.func @main(%x: tensor<1x4096xi8>) -> tensor<1x64xi8> {
 // times: 236,978 cycles for 4,096 bytes, so it keeps widened weights.
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 // CHECK: memref.global "private" constant @conv2d_0_weights : memref<2048xi32>
-// CHECK: vmcu.kernel "conv2d_0" {{.*}}int8_weight_cycles = 236978 : i64
+// CHECK: vmcu.kernel "conv2d_0" {{.*}}int8_weight_cycles = 236978 : i64, layer
 // ALL: memref.global "private" constant @conv2d_0_weights : memref<2048xi32>
 func.func @main(%x: tensor<1x16x16x64xi8>) -> tensor<1x16x16x64xi8> {
   %wc = arith.constant dense<1> : tensor<64x1x1x64xi8>

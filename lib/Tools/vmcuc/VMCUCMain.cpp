@@ -321,11 +321,8 @@ static uint64_t getTextBytes(ArrayRef<char> object) {
 }
 
 /// Adds the object's flash to the JSON memory report at `path`:
-/// `flash_bytes`, and per layer `code_bytes`, `table_bytes` and whether
-/// the flash budget kept its weights int8 (`int8_weights`: one of
-/// `int8Kernels`).
-static LogicalResult addFlashToReport(StringRef path, ArrayRef<char> object,
-                                      ArrayRef<std::string> int8Kernels) {
+/// `flash_bytes`, and per layer `code_bytes` and `table_bytes`.
+static LogicalResult addFlashToReport(StringRef path, ArrayRef<char> object) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer) {
@@ -361,7 +358,6 @@ static LogicalResult addFlashToReport(StringRef path, ArrayRef<char> object,
       LayerFlash flash = layerFlash.lookup(*name);
       (*l)["code_bytes"] = static_cast<int64_t>(flash.codeBytes);
       (*l)["table_bytes"] = static_cast<int64_t>(flash.tableBytes);
-      (*l)["int8_weights"] = llvm::is_contained(int8Kernels, name->str());
     }
   return writeFile(path, [&](llvm::raw_ostream &os) {
     os << llvm::formatv("{0:2}", *report) << "\n";
@@ -471,8 +467,7 @@ int writeOutputs(VMCUCOptions &opts, ModuleOp module,
       })))
     return 1;
   if (!opts.report.empty() && opts.report != "-" &&
-      failed(addFlashToReport(opts.report, object,
-                              compileOptions.int8WeightKernels)))
+      failed(addFlashToReport(opts.report, object)))
     return 1;
   summary << "vmcuc: wrote " << outputPath << " (" << getTextBytes(object)
           << " bytes .text, arena " << arenaBytes << " bytes)\n";

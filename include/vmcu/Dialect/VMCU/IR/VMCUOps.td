@@ -286,7 +286,10 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
     buffer's expansion and its output pixels).
     `accumulates` (set by `vmcu-tile`) marks a kernel whose iterations add
     into stack buffers that it reads after them (a folded global pool's
-    sums): one core runs it.
+    sums): one core runs it. `int8_weights` (set by `vmcu-tile`) marks a
+    layer that keeps int8 weights where widened ones were possible
+    (`widen-weights=false`, a flash budget's or the widening price's
+    choice).
 
     Example:
 
@@ -328,7 +331,10 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
                        // Set by vmcu-tile: its iterations accumulate into
                        // stack buffers read after them (a folded global
                        // pool's sums), so one core runs it.
-                       UnitAttr:$accumulates);
+                       UnitAttr:$accumulates,
+                       // Set by vmcu-tile: int8 weights where widening
+                       // was possible.
+                       UnitAttr:$int8_weights);
   let regions = (region SizedRegion<1>:$body);
   let builders = [
     // A kernel without the pass-set facts (they are set later).
@@ -342,7 +348,7 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
             /*int8_weight_cycles=*/nullptr, /*stack_bytes=*/nullptr,
             /*distance=*/nullptr, /*footprint=*/nullptr, /*cores=*/nullptr,
             /*split_depth=*/nullptr, /*split_phases=*/nullptr,
-            /*accumulates=*/nullptr);
+            /*accumulates=*/nullptr, /*int8_weights=*/nullptr);
     }]>,
   ];
   let assemblyFormat = [{

@@ -27,10 +27,10 @@
 
 namespace mlir::vmcu {
 
-/// The default price of widened weights, in cycles saved per flash byte
-/// (bench/flash.sh: on the shared models, the layers widening saves fewer
-/// cycles per byte than this hold most of the widened bytes and few of the
-/// cycles; docs/flash.md).
+/// The default price of widened weights, in cycles saved per flash byte.
+/// Measured on the shared models (docs/flash.md, "The default"): at 5,
+/// MCUNet-5fps-VWW 15% and VWW 7% less flash for 1.3% and 0.5% more
+/// cycles; at 10, VWW 5.8% more cycles.
 constexpr unsigned kDefaultWidenCyclesPerByte = 5;
 
 /// Every option of a compilation that the pipeline and the tools share.
@@ -93,15 +93,17 @@ struct CompileFlags {
         "Store the weights of pointwise convs and expansions with at most "
         "128 input channels (any conv whose weights each serve many output "
         "pixels), and of fully connected layers on one vector, "
-        "as int16 pairs, so their register tiles unpack no weight (about 6% "
-        "fewer cycles on the MLPerf Tiny models, up to 40% more flash). "
-        "Default on; --widen-weights=false keeps int8 weights");
+        "as int16 pairs, so their register tiles unpack no weight, and "
+        "depthwise layers' weights as int16 in 4-lane records (with every "
+        "layer widened, 10-16% fewer cycles on the shared models than int8 "
+        "weights everywhere, for up to 1.5x the flash). Default on; "
+        "--widen-weights=false keeps int8 weights everywhere");
     binder.option(
         "widen-cycles-per-byte", widenCyclesPerByte,
         "Without --flash-kb: widen a layer's weights only where the cost "
         "model expects each flash byte that adds to save at least this "
-        "many cycles (default 5: MCUNet-5fps-VWW 150 KB less flash for "
-        "1.4% more cycles). 0: widen every layer --widen-weights covers");
+        "many cycles (default 5: MCUNet-5fps-VWW 15% less flash for 1.3% "
+        "more cycles). 0: widen every layer --widen-weights covers");
     binder.option(
         "verify-ring", verifyRing,
         "Prove the placement at compile time: replay every ring access with "

@@ -298,7 +298,8 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
            "convs and expansions with at most 128 input channels, and any "
            "conv whose weights each serve many output pixels) and of "
            "single-row GEMMs (fully connected layers on one vector) as "
-           "int16 pairs, so the register tiles unpack no weight: faster, "
+           "int16 pairs, so the register tiles unpack no weight, and "
+           "depthwise layers' weights as int16 in 4-lane records: faster, "
            "twice those weights' flash. false keeps int8 weights">,
     ListOption<"int8WeightKernels", "int8-weight-kernels", "std::string",
                "Layers (by kernel name) that keep int8 weights although "

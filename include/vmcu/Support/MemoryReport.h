@@ -47,7 +47,7 @@ struct ReportLayer {
   int64_t estimatedCycles = 0;
   /// The cycles it would add with int8 weights instead of widened ones.
   int64_t int8WeightCycles = 0;
-  /// It keeps int8 weights where widened ones were possible.
+  /// Widening was turned off for its weights (vmcu.kernel's int8_weights).
   bool int8Weights = false;
   /// Its stack buffers (estimated; a stem's line buffer is among them).
   int64_t stackBytes = 0;

@@ -287,9 +287,9 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
     `accumulates` (set by `vmcu-tile`) marks a kernel whose iterations add
     into stack buffers that it reads after them (a folded global pool's
     sums): one core runs it. `int8_weights` (set by `vmcu-tile`) marks a
-    layer that keeps int8 weights where widened ones were possible
-    (`widen-weights=false`, a flash budget's or the widening price's
-    choice).
+    layer with weights whose widening was turned off (`widen-weights=false`,
+    a flash budget's or the widening price's choice); whether its kernel
+    would have widened them also depends on its shape.
 
     Example:
 
@@ -332,8 +332,8 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
                        // stack buffers read after them (a folded global
                        // pool's sums), so one core runs it.
                        UnitAttr:$accumulates,
-                       // Set by vmcu-tile: int8 weights where widening
-                       // was possible.
+                       // Set by vmcu-tile: widening turned off for a
+                       // layer with weights.
                        UnitAttr:$int8_weights);
   let regions = (region SizedRegion<1>:$body);
   let builders = [

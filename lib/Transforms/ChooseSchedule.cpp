@@ -15,6 +15,7 @@
 #include "vmcu/Transforms/LayerWork.h"
 #include "vmcu/Transforms/PlanTrial.h"
 #include "vmcu/Transforms/ScheduleNames.h"
+#include "vmcu/Transforms/SegmentSizer.h"
 #include <numeric>
 
 namespace mlir::vmcu {
@@ -394,11 +395,20 @@ struct VMCUChooseSchedulePass
     numPaired += fixed.paired.size();
   }
 
-  /// Plans a copy of the model with `schedule`.
+  /// Plans a copy of the model with `schedule`. Under a budget its
+  /// segments are sized as vmcu-select-segment-sizes sizes them without
+  /// one, so that a schedule is not judged by an arena that the pool's
+  /// rounding to the lcm of odd channel counts inflates (which the budget
+  /// path then levels). Without a budget each layer keeps its fastest
+  /// segments: the default's budget is the all-fused plan's SRAM with them.
   FailureOr<PlanTrial> plan(const Schedule &chosen) {
-    return tryPlan(getOperation(), entry, [&](func::FuncOp func) {
-      applySchedule(func, chosen, limits);
-    });
+    if (ramKb <= 0)
+      return tryPlan(getOperation(), entry, [&](func::FuncOp func) {
+        applySchedule(func, chosen, limits);
+      });
+    OwningOpRef<ModuleOp> copy(getOperation().clone());
+    applySchedule(copy->lookupSymbol<func::FuncOp>(entry), chosen, limits);
+    return tryLeveledPlan(*copy, entry);
   }
 
   /// For each bottleneck, the options whose kernels fit `budget` (in a plan

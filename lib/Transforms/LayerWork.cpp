@@ -615,8 +615,7 @@ an::KernelWork mlir::vmcu::layerWork(LayerOpInterface layer,
   return work;
 }
 
-an::WidenedWeightWork mlir::vmcu::widenedWeightWork(LayerOpInterface layer,
-                                                    int64_t segmentBytes) {
+an::WidenedWeightWork mlir::vmcu::widenedWeightWork(LayerOpInterface layer) {
   an::WidenedWeightWork work;
   if (auto fused = dyn_cast<BottleneckOp>(layer.getOperation())) {
     // Its 1x1 convs are GEMMs over the expanded pixels.
@@ -626,7 +625,7 @@ an::WidenedWeightWork mlir::vmcu::widenedWeightWork(LayerOpInterface layer,
   } else if (isa<DepthwiseConv2DOp>(layer)) {
     work.depthwiseOutputs = computedOutput(layer).getNumElements();
   } else if (isa<Conv2DOp, FullyConnectedOp>(layer)) {
-    if (layerWork(layer, segmentBytes).kind == an::KernelKind::Gemm)
+    if (isGemmLayer(layer))
       work.gemmMacs = layerMacs(layer);
     else
       work.im2colMacs = layerMacs(layer);

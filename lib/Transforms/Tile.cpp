@@ -49,6 +49,10 @@ struct ChainLayer {
   bool skipIsLhs = false;
   /// Every activation operand's tensor, in operand order.
   SmallVector<unsigned> operandTensors;
+  /// What widening its weights would cost and save: the flash bytes it
+  /// adds and the cycles (cost model) int8 weights would take more.
+  int64_t widenedExtraBytes = 0;
+  int64_t int8WeightCycles = 0;
 };
 
 /// The entry function as vmcu-tile reads it.
@@ -176,6 +180,9 @@ FailureOr<ChainLayer> readLayer(LayerOpInterface layer,
   read.segmentBytes = layer.getSegmentSizeBytes()
                           ? static_cast<int64_t>(*layer.getSegmentSizeBytes())
                           : defaultSegmentBytes(layer);
+  read.widenedExtraBytes = widenedWeightExtraBytes(layer);
+  read.int8WeightCycles =
+      analysis::estimateInt8WeightCycles(widenedWeightWork(layer));
   return read;
 }
 
@@ -195,15 +202,12 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
 
   /// Whether widening `layer`'s weights saves at least widen-cycles-per-byte
   /// cycles (cost model) per flash byte it adds.
-  bool wideningPays(LayerOpInterface layer, int64_t segmentBytes) const {
-    if (widenCyclesPerByte == 0)
+  bool wideningPays(const ChainLayer &layer) const {
+    if (widenCyclesPerByte == 0 ||
+        layer.widenedExtraBytes < kMinPricedWideningBytes)
       return true;
-    int64_t extraBytes = widenedWeightExtraBytes(layer);
-    if (extraBytes < kMinPricedWideningBytes)
-      return true;
-    int64_t saved = analysis::estimateInt8WeightCycles(
-        widenedWeightWork(layer, segmentBytes));
-    return saved >= static_cast<int64_t>(widenCyclesPerByte) * extraBytes;
+    return layer.int8WeightCycles >=
+           static_cast<int64_t>(widenCyclesPerByte) * layer.widenedExtraBytes;
   }
 
   /// Reads the entry function into `graph`, checking it is one vmcu can
@@ -370,7 +374,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     for (auto [k, layer] : llvm::enumerate(chain)) {
       bool widen = widenWeights &&
                    !llvm::is_contained(int8WeightKernels, layer.name) &&
-                   wideningPays(layer.op, layer.segmentBytes);
+                   wideningPays(layer);
       tile::KernelEnv env{module, pool, unit, layer.name, windowCache, widen};
       env.longRows = longRowTiling(layer.op);
       env.stackAllowanceBytes =
@@ -419,14 +423,13 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     kernel.setExecutedMacs(work.macs);
     kernel.setRingAccesses(work.ringAccesses);
     kernel.setEstimatedCycles(analysis::estimateCycles(work));
-    if (int64_t cycles = analysis::estimateInt8WeightCycles(
-            widenedWeightWork(layer.op, layer.segmentBytes)))
-      kernel.setInt8WeightCycles(cycles);
+    if (layer.int8WeightCycles)
+      kernel.setInt8WeightCycles(layer.int8WeightCycles);
     kernel.setStackBytes(kernelScratchBytes(layer.op, layer.segmentBytes));
     if (auto conv = dyn_cast<Conv2DOp>(layer.op.getOperation());
         conv && conv.getGlobalAvgPoolAttr())
       kernel.setAccumulates(true);
-    if (!env.widenWeights && widenedWeightExtraBytes(layer.op) > 0)
+    if (!env.widenWeights && layer.widenedExtraBytes > 0)
       kernel.setInt8Weights(true);
 
     tile::KernelTensors tensors{bases[layer.inputTensor],

@@ -4,7 +4,8 @@
 // ram-kb=7 (7168 B of SRAM, arena and stack buffers) the pass drops the
 // alignment until the SRAM fits: 8-byte segments almost everywhere, an
 // arena of 6760 B. Under ram-kb=8 nothing changes, and nothing fits 6 KiB:
-// the error gives the least SRAM found and names the bottleneck that needs
+// the error gives the least SRAM found (1-byte segments) and names the
+// bottleneck that needs
 // 6736 B of arena.
 // RUN: vmcu-gen --kind=mcunet-vww-chain --seed=1 -o %t.mlir
 // RUN: vmcu-opt %t.mlir --convert-tosa-to-vmcu --vmcu-fuse-bottleneck -o %t.layers.mlir
@@ -20,7 +21,7 @@
 // FIT-NOT: segment_bytes = 48
 
 // RUN: not vmcu-opt %t.layers.mlir --vmcu-select-segment-sizes=ram-kb=6 -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFIT
-// NOFIT: error: model needs 7136 bytes of SRAM at best (arena 6736 + kernel stack buffers 400), more than ram-kb=6 (6144 bytes); layer 'bottleneck_0' alone needs 6736 bytes of arena
+// NOFIT: error: model needs 7130 bytes of SRAM at best (arena 6736 + kernel stack buffers 394), more than ram-kb=6 (6144 bytes); layer 'bottleneck_0' alone needs 6736 bytes of arena
 
 // Without ram-kb, a kernel whose stack buffers stand above every other
 // kernel's takes smaller segments until they no longer do. Here a 3x3
@@ -60,6 +61,21 @@ func.func @main(%x: tensor<1x3x3x256xi8>) -> tensor<1x3x3x256xi8> {
 // LEVELED: vmcu.kernel "conv2d_0" {{.*}}segment_bytes = 1 : i64
 // LEVELED: vmcu.kernel "conv2d_2" {{.*}}segment_bytes = 47 : i64
 // LEVELED: vmcu.kernel "conv2d_4" {{.*}}segment_bytes = 4 : i64
+
+// Under a budget the default plan is leveled first, then smaller segments
+// are searched among every divisor of a layer's size, not only the SIMD
+// multiples (27 and 47 have none but themselves, which would hold the pool
+// to a multiple of 1,269 B): ram-kb=4 gets the leveled 3,008 B pool (the
+// 80-channel conv keeps 8-byte segments: its 8 more bytes of stack fit the
+// budget), and 3 KiB is an error whose least SRAM is every layer's
+// smallest segments.
+// RUN: vmcu-opt %S/Inputs/odd-channels.mlir --vmcu-select-segment-sizes=ram-kb=4 --vmcu-tile --vmcu-solve-offsets | FileCheck %s --check-prefix=ODD-BUDGET
+// ODD-BUDGET: vmcu.segment_pool : !vmcu.pool<segments = 3008, segment_bytes = 1>
+// ODD-BUDGET: vmcu.kernel "conv2d_0" {{.*}}segment_bytes = 1 : i64
+// ODD-BUDGET: vmcu.kernel "conv2d_2" {{.*}}segment_bytes = 47 : i64
+// ODD-BUDGET: vmcu.kernel "conv2d_4" {{.*}}segment_bytes = 8 : i64
+// RUN: not vmcu-opt %S/Inputs/odd-channels.mlir --vmcu-select-segment-sizes=ram-kb=3 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ODD-NOFIT
+// ODD-NOFIT: error: model needs 3442 bytes of SRAM at best (arena 2880 + kernel stack buffers 562), more than ram-kb=3 (3072 bytes); layer 'conv2d_3' alone needs 2880 bytes of arena
 
 // A layer whose channels are a prime (13) has no SIMD-multiple segment
 // size but its own: leveling gives it a divisor that is not a multiple of

@@ -32,10 +32,9 @@ int64_t ringAccesses(LayerOpInterface layer, int64_t segmentBytes);
 /// The MACs of `layer` computed once each (no recomputation).
 int64_t layerMacs(LayerOpInterface layer);
 
-/// The work of `layer` (segments of `segmentBytes`) whose speed widened
-/// weights buy; a bottleneck's is its layers'.
-analysis::WidenedWeightWork widenedWeightWork(LayerOpInterface layer,
-                                              int64_t segmentBytes);
+/// The work of `layer` whose speed widened weights buy; a bottleneck's is
+/// its layers'.
+analysis::WidenedWeightWork widenedWeightWork(LayerOpInterface layer);
 
 /// The flash bytes widened weights add to `layer` (estimated from its
 /// tables, not its code): a GEMM's or conv's int16 pairs take one more byte

@@ -181,7 +181,8 @@ def VMCUChooseSchedulePass : Pass<"vmcu-choose-schedule", "ModuleOp"> {
     where the separate layers fit in the RAM budget they are much faster.
 
     The budget is `ram-kb` KiB, or, with `ram-kb=0`, the SRAM (arena plus
-    the largest kernel's stack buffers) of the all-fused plan: by default
+    the largest kernel's stack buffers) of the all-fused plan with each
+    layer's fastest segments: by default
     speed costs no arena, and stack only where a block's option in the
     smallest plan would cost the model much more: a block whose faster
     options miss that budget, alone or beside the other blocks' picks,
@@ -195,7 +196,11 @@ def VMCUChooseSchedulePass : Pass<"vmcu-choose-schedule", "ModuleOp"> {
     bottleneck (a KxK conv expansion) has its line buffer, on the stack, as
     the all-fused option and separate layers as the other. The pass tiles
     and places copies of the model to learn which options fit the budget
-    on their own, ranks them by the cycles of the cost model
+    on their own (with `ram-kb`, each trial's segments sized as
+    `vmcu-select-segment-sizes` sizes them without a budget, so that the
+    pool's rounding to the lcm of odd channel counts, which that pass then
+    levels, does not set a trial's arena; without it, each layer's fastest
+    segments), ranks them by the cycles of the cost model
     (`vmcu/Analysis/CostModel.h`), and starts each block at its fastest.
     While the whole plan is over the budget (the pool's alignment is
     global) it takes the one fallback to a block's next option that alone
@@ -643,16 +648,20 @@ def VMCUSelectSegmentSizesPass
     a copy) plus the largest kernel's stack buffers (`kernelScratchBytes`:
     kernels are separate functions, one frame live at a time).
 
-    With `ram-kb` set and the SRAM over it, it searches alignments: the
-    pool capacity is a multiple of every segment size and bases are
-    aligned to them, so the lcm of the sizes is what smaller segments buy.
-    For each alignment `A` dividing the default sizes' lcm, from the
-    largest down, every layer takes its largest candidate size dividing `A`
-    (candidates: the gcd, then its divisors that are multiples of the 4
-    SIMD lanes); each assignment is tiled and placed on a copy, and the
-    first that fits wins, so segments stay as large (fast) as the budget
-    allows. If none fits, it fails with an `error:` giving the least SRAM
-    found (arena and stack buffers) and the largest layer.
+    With `ram-kb` set and the SRAM over it, it first levels the alignment
+    as below, then searches alignments: the pool capacity is a multiple of
+    every segment size and bases are aligned to them, so the lcm of the
+    sizes is what smaller segments buy. For each alignment `A` dividing
+    that lcm whose rounding of the largest footprint fits the budget, every
+    layer takes its largest candidate size dividing `A` (candidates: the
+    gcd, its divisors that are multiples of the 4 SIMD lanes, then its
+    other divisors); the assignments are tiled and placed on a copy from
+    the largest alignment down (at most 32, then every layer's smallest
+    size), and the first that fits wins, so segments stay as large (fast)
+    as the budget allows. If none fits, it fails with an `error:` giving
+    the least SRAM found (arena and stack buffers) and the largest layer.
+    The sizing is a library (`vmcu/Transforms/SegmentSizer.h`) that
+    `vmcu-choose-schedule` also uses to measure its trial plans.
 
     With `ram-kb=0`, where the pool's rounding to the lcm puts the arena
     above its target, it levels the alignment. The target is the largest

@@ -76,12 +76,37 @@ std::optional<ValueRange> writeIndices(Operation *op) {
   return std::nullopt;
 }
 
+/// The buffers the ops nested in `region` write at locations every
+/// iteration of the enclosing loop shares: indices that do not depend on
+/// its induction variable (`dependsOnIv`), or writes this pass does not
+/// model.
+SmallPtrSet<Value, 4> sharedWrites(Region &region,
+                                   function_ref<bool(Value)> dependsOnIv) {
+  SmallPtrSet<Value, 4> buffers;
+  region.walk([&](MemoryEffectOpInterface op) {
+    std::optional<ValueRange> indices = writeIndices(op);
+    if (indices && llvm::any_of(*indices, dependsOnIv))
+      return;
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    op.getEffects(effects);
+    for (const MemoryEffects::EffectInstance &effect : effects)
+      if (isa<MemoryEffects::Write>(effect.getEffect()) && effect.getValue())
+        buffers.insert(effect.getValue());
+  });
+  return buffers;
+}
+
 /// Unroll-and-jam moves every copy's code before the inner loop ahead of
-/// all copies' inner loops. That is wrong when this code writes the same
-/// location in every iteration (a scratch buffer the inner loop reads), so
-/// a candidate's own body (its inner loop excluded) may write only at
-/// indices that depend on its induction variable. Writes inside the inner
-/// loop are reductions over the outer loop, which jamming only reorders.
+/// all copies' inner loops, and every copy's code after it behind them.
+/// That is wrong when this code writes the same location in every
+/// iteration (a scratch buffer the inner loop reads), so a candidate's own
+/// body (its inner loop excluded) may write only at indices that depend on
+/// its induction variable. It is wrong too when the code after the inner
+/// loop reads what the inner loop wrote at such a location (a folded
+/// global pool stages a segment of averages in its lane loop, then stores
+/// it to the ring): every copy would read the last copy's values. Other
+/// writes inside the inner loop are reductions over the outer loop, which
+/// jamming only reorders.
 bool isJamLegal(affine::AffineForOp loop) {
   SetVector<Operation *> dependent;
   getForwardSlice(loop.getInductionVar(), &dependent);
@@ -89,6 +114,14 @@ bool isJamLegal(affine::AffineForOp loop) {
     return v == loop.getInductionVar() ||
            (v.getDefiningOp() && dependent.contains(v.getDefiningOp()));
   };
+  for (auto inner : loop.getBody()->getOps<affine::AffineForOp>()) {
+    SmallPtrSet<Value, 4> shared = sharedWrites(inner.getRegion(), dependsOnIv);
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (&op != inner.getOperation() &&
+          llvm::any_of(op.getOperands(),
+                       [&](Value v) { return shared.contains(v); }))
+        return false;
+  }
   for (Operation &op : loop.getBody()->without_terminator()) {
     if (isa<affine::AffineForOp>(op) || isMemoryEffectFree(&op))
       continue;

@@ -139,3 +139,36 @@ func.func @scratch(%acc: memref<2xi32>, %w: memref<64xi8>) {
   }
   return
 }
+
+// Nor is a loop whose inner loop writes a location every iteration shares
+// that its body reads after the inner loop: a folded global pool stages
+// each segment of averages in its lane loop, then stores it to the ring.
+// Jammed, the four copies' lane loops would run before any store, and
+// every segment would get the last copy's averages.
+// JAM-LABEL: func.func @staged
+// JAM: affine.for %{{.*}} = 0 to 8 {
+// JAM-COUNT-2: memref.store %{{.*}}, %alloca[%{{.*}}] : memref<2xi8>
+// JAM: vmcu.ring_store
+// JAM-NOT: vmcu.ring_store
+// JAM: return
+func.func @staged(%sums: memref<16xi32>) {
+  %c0 = arith.constant 0 : index
+  %pool = vmcu.segment_pool : !pool
+  %in = vmcu.tensor_base %pool {name = "x", segments = 1, base = 0} : !pool
+  %out = vmcu.tensor_base %pool {name = "y", segments = 1, base = 2} : !pool
+  %staged = memref.alloca() : memref<2xi8>
+  vmcu.kernel "staged" ins(%in) outs(%out) {
+    affine.for %cc = 0 to 8 {
+      affine.for %lane = 0 to 2 {
+        %ch = affine.apply affine_map<(d0, d1) -> (d0 * 2 + d1)>(%cc, %lane)
+        %s = memref.load %sums[%ch] : memref<16xi32>
+        %v = arith.trunci %s : i32 to i8
+        memref.store %v, %staged[%lane] : memref<2xi8>
+      }
+      %seg = affine.apply affine_map<(d0)[s0] -> (d0 + s0)>(%cc)[%out]
+      %avg = vector.load %staged[%c0] : memref<2xi8>, vector<2xi8>
+      vmcu.ring_store %avg, %pool[%seg] : vector<2xi8>, !pool
+    }
+  }
+  return
+}

@@ -61,6 +61,14 @@ bool mlir::vmcu::pipelineRunsOffsetSolver(PipelineInput input) {
 static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
                               const PipelineIO &io) {
   pm.addNestedPass<func::FuncOp>(createVMCUFuseBottleneckPass());
+  VMCUFuseGlobalPoolPassOptions pool;
+  pool.ramKb = flags.ramKb;
+  pool.cores = flags.cores;
+  // Under a budget, a fold that fits it is made before the schedules and
+  // segment sizes are fitted to the budget: a head conv's output that the
+  // fold removes may be what puts every plan over it.
+  if (flags.ramKb > 0)
+    pm.addPass(createVMCUFuseGlobalPoolPass(pool));
   VMCUChooseSchedulePassOptions choose;
   choose.ramKb = flags.ramKb;
   choose.schedule = nameOf(kSchedules, flags.schedule).str();
@@ -69,9 +77,6 @@ static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
   VMCUSelectSegmentSizesPassOptions select;
   select.ramKb = flags.ramKb;
   pm.addPass(createVMCUSelectSegmentSizesPass(select));
-  VMCUFuseGlobalPoolPassOptions pool;
-  pool.ramKb = flags.ramKb;
-  pool.cores = flags.cores;
   pm.addPass(createVMCUFuseGlobalPoolPass(pool));
   VMCUPairLongRowsPassOptions pairRows;
   pairRows.ramKb = flags.ramKb;

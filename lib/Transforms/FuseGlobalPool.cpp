@@ -12,6 +12,7 @@
 #include "vmcu/Support/TargetConstants.h"
 #include "vmcu/Support/Units.h"
 #include "vmcu/Transforms/PlanTrial.h"
+#include "vmcu/Transforms/SegmentSizer.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -135,9 +136,9 @@ struct VMCUFuseGlobalPoolPass
     auto func = module.lookupSymbol<func::FuncOp>(entry);
     if (!func || func.isExternal() || !hasFoldablePool(func))
       return; // vmcu-tile reports a missing entry.
-    FailureOr<PlanTrial> current = tryPlan(module, entry, [](func::FuncOp) {});
+    FailureOr<PlanTrial> current = plan(module, [](func::FuncOp) {});
     FailureOr<PlanTrial> folded =
-        tryPlan(module, entry, [](func::FuncOp copy) { foldAll(copy); });
+        plan(module, [](func::FuncOp copy) { foldAll(copy); });
     if (failed(current) || failed(folded))
       return; // vmcu-tile / vmcu-solve-offsets report why.
     // A folded conv stays on one core: on two cores only a lower SRAM pays
@@ -149,6 +150,19 @@ struct VMCUFuseGlobalPoolPass
                                 (ramKb > 0 && sram <= ramKb * kBytesPerKiB);
     if (fits)
       numFolded += foldAll(func);
+  }
+
+  /// Plans a copy of `module` edited by `prepare`. Under a budget, its
+  /// segments are sized as vmcu-select-segment-sizes sizes them without
+  /// one (the pipeline also runs this pass before that one, where a
+  /// layer's default segments may round the pool far above its need).
+  FailureOr<PlanTrial> plan(ModuleOp module,
+                            function_ref<void(func::FuncOp)> prepare) {
+    if (ramKb <= 0)
+      return tryPlan(module, entry, prepare);
+    OwningOpRef<ModuleOp> copy(module.clone());
+    prepare(copy->lookupSymbol<func::FuncOp>(entry));
+    return tryLeveledPlan(*copy, entry);
   }
 };
 

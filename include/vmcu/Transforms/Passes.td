@@ -136,7 +136,11 @@ def VMCUFuseGlobalPoolPass : Pass<"vmcu-fuse-global-pool", "ModuleOp"> {
     without them, or, with `ram-kb`, fits that budget. A folded conv's
     iterations share the sums, so `vmcu-split-kernels` keeps it on one
     core: with `cores` > 1 the folds are made only where they lower the
-    SRAM. The pipeline runs it after `vmcu-select-segment-sizes`.
+    SRAM. The pipeline runs it after `vmcu-select-segment-sizes`, and
+    with `ram-kb` also before `vmcu-choose-schedule`, its trial plans then
+    sized as that pass sizes them without a budget: a fold that removes the
+    largest tensor must be made before the schedules and segment sizes are
+    fitted to the budget.
 
     Before:
 

@@ -5,8 +5,7 @@
 // alignment until the SRAM fits: 8-byte segments almost everywhere, an
 // arena of 6760 B. Under ram-kb=8 nothing changes, and nothing fits 6 KiB:
 // the error gives the least SRAM found (1-byte segments) and names the
-// bottleneck that needs
-// 6736 B of arena.
+// bottleneck that needs 6736 B of arena.
 // RUN: vmcu-gen --kind=mcunet-vww-chain --seed=1 -o %t.mlir
 // RUN: vmcu-opt %t.mlir --convert-tosa-to-vmcu --vmcu-fuse-bottleneck -o %t.layers.mlir
 

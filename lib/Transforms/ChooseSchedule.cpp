@@ -402,13 +402,9 @@ struct VMCUChooseSchedulePass
   /// path then levels). Without a budget each layer keeps its fastest
   /// segments: the default's budget is the all-fused plan's SRAM with them.
   FailureOr<PlanTrial> plan(const Schedule &chosen) {
-    if (ramKb <= 0)
-      return tryPlan(getOperation(), entry, [&](func::FuncOp func) {
-        applySchedule(func, chosen, limits);
-      });
-    OwningOpRef<ModuleOp> copy(getOperation().clone());
-    applySchedule(copy->lookupSymbol<func::FuncOp>(entry), chosen, limits);
-    return tryLeveledPlan(*copy, entry);
+    return tryBudgetPlan(getOperation(), entry, ramKb, [&](func::FuncOp func) {
+      applySchedule(func, chosen, limits);
+    });
   }
 
   /// For each bottleneck, the options whose kernels fit `budget` (in a plan

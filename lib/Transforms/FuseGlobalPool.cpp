@@ -136,9 +136,13 @@ struct VMCUFuseGlobalPoolPass
     auto func = module.lookupSymbol<func::FuncOp>(entry);
     if (!func || func.isExternal() || !hasFoldablePool(func))
       return; // vmcu-tile reports a missing entry.
-    FailureOr<PlanTrial> current = plan(module, [](func::FuncOp) {});
-    FailureOr<PlanTrial> folded =
-        plan(module, [](func::FuncOp copy) { foldAll(copy); });
+    // Under a budget the trials' segments are leveled: the pipeline also
+    // runs this pass before vmcu-select-segment-sizes, where a layer's
+    // default segments may round the pool far above its need.
+    FailureOr<PlanTrial> current =
+        tryBudgetPlan(module, entry, ramKb, [](func::FuncOp) {});
+    FailureOr<PlanTrial> folded = tryBudgetPlan(
+        module, entry, ramKb, [](func::FuncOp copy) { foldAll(copy); });
     if (failed(current) || failed(folded))
       return; // vmcu-tile / vmcu-solve-offsets report why.
     // A folded conv stays on one core: on two cores only a lower SRAM pays
@@ -150,19 +154,6 @@ struct VMCUFuseGlobalPoolPass
                                 (ramKb > 0 && sram <= ramKb * kBytesPerKiB);
     if (fits)
       numFolded += foldAll(func);
-  }
-
-  /// Plans a copy of `module` edited by `prepare`. Under a budget, its
-  /// segments are sized as vmcu-select-segment-sizes sizes them without
-  /// one (the pipeline also runs this pass before that one, where a
-  /// layer's default segments may round the pool far above its need).
-  FailureOr<PlanTrial> plan(ModuleOp module,
-                            function_ref<void(func::FuncOp)> prepare) {
-    if (ramKb <= 0)
-      return tryPlan(module, entry, prepare);
-    OwningOpRef<ModuleOp> copy(module.clone());
-    prepare(copy->lookupSymbol<func::FuncOp>(entry));
-    return tryLeveledPlan(*copy, entry);
   }
 };
 

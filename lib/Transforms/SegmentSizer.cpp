@@ -278,12 +278,26 @@ unsigned SegmentSizer::shrinkLargestFrame(SmallVectorImpl<int64_t> &sizes,
   return shrunk;
 }
 
-FailureOr<PlanTrial> mlir::vmcu::tryLeveledPlan(ModuleOp module,
-                                                StringRef entry) {
-  SegmentSizer sizer(module, entry);
+FailureOr<PlanTrial>
+mlir::vmcu::tryLeveledPlan(ModuleOp module, StringRef entry,
+                           function_ref<void(func::FuncOp)> prepare) {
+  OwningOpRef<ModuleOp> copy(module.clone());
+  auto func = copy->lookupSymbol<func::FuncOp>(entry);
+  if (!func || func.isExternal())
+    return failure();
+  prepare(func);
+  SegmentSizer sizer(*copy, entry);
   SmallVector<int64_t> sizes = sizer.defaultSizes();
   FailureOr<PlanTrial> plan = sizer.evaluate(sizes);
   if (succeeded(plan))
     sizer.levelWrapAlignment(sizes, *plan);
   return plan;
+}
+
+FailureOr<PlanTrial>
+mlir::vmcu::tryBudgetPlan(ModuleOp module, StringRef entry, int64_t ramKb,
+                          function_ref<void(func::FuncOp)> prepare) {
+  if (ramKb <= 0)
+    return tryPlan(module, entry, prepare);
+  return tryLeveledPlan(module, entry, prepare);
 }

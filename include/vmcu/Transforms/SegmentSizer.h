@@ -73,10 +73,19 @@ private:
   SmallVector<SmallVector<int64_t>> candidates;
 };
 
-/// Tiles and places a copy of `module` with the segment sizes
-/// vmcu-select-segment-sizes gives it without a budget: the defaults, the
-/// pool's alignment leveled where its rounding sets the arena.
-FailureOr<PlanTrial> tryLeveledPlan(ModuleOp module, StringRef entry);
+/// Clones `module`, lets `prepare` edit the copy's entry function, then
+/// tiles and places it with the segment sizes vmcu-select-segment-sizes
+/// gives it without a budget: the defaults, the pool's alignment leveled
+/// where its rounding sets the arena.
+FailureOr<PlanTrial> tryLeveledPlan(ModuleOp module, StringRef entry,
+                                    function_ref<void(func::FuncOp)> prepare);
+
+/// A planning pass's trial of `module` edited by `prepare`: under a RAM
+/// budget (`ramKb` > 0) with leveled segments (tryLeveledPlan), since the
+/// budget path levels them; without one with each layer's own (tryPlan).
+FailureOr<PlanTrial> tryBudgetPlan(ModuleOp module, StringRef entry,
+                                   int64_t ramKb,
+                                   function_ref<void(func::FuncOp)> prepare);
 
 } // namespace mlir::vmcu
 

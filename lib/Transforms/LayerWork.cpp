@@ -459,6 +459,14 @@ int64_t mlir::vmcu::stemChannelGroup(int64_t cmid) {
   llvm_unreachable("1 divides every channel count");
 }
 
+int64_t mlir::vmcu::avgPoolSumBytes(int64_t lanes, int64_t windowTaps) {
+  int64_t words = llvm::divideCeil(lanes, kDotLanes);
+  int64_t bytes = 2 * words * kWordBytes;
+  if (windowTaps > kInt16SumTerms)
+    bytes += words * kDotLanes * kWordBytes;
+  return bytes;
+}
+
 namespace {
 
 /// The stack buffers of a stem bottleneck's kernel (LineBufferEmitter):
@@ -536,6 +544,12 @@ int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
         int64_t k = op.getLhs().getType().getDimSize(2);
         int64_t n = op.getRhs().getType().getDimSize(2);
         return n * k + k + s + n * kAccBytes + n + kAccBytes;
+      })
+      .Case([&](AvgPool2DOp op) {
+        // As emitAvgPool allocates them: the sums, a tap's segment padded
+        // to whole words, and a segment of averages.
+        return avgPoolSumBytes(s, poolTaps(op)) + llvm::alignTo(s, kDotLanes) +
+               s;
       })
       .Case<ConcatOp, SliceOp, TransposeOp, ResizeNearestOp>(
           [&](Operation *) { return s; })

@@ -391,7 +391,8 @@ Value Emitter::boundedRequantize(Value v, RequantAttr rq, Value params,
 }
 
 void Emitter::forEachTap(const Axis &rows, const Axis &cols, Value p, Value q,
-                         function_ref<void(Value, Value, Value, Value)> body) {
+                         function_ref<void(Value, Value, Value, Value)> body,
+                         function_ref<void(Value)> rowEnd) {
   loop({c(0), c(rows.pad) - d(0) * rows.stride},
        {c(rows.kernel), c(rows.bExtent + rows.pad) - d(0) * rows.stride}, p,
        [&](Value r) {
@@ -406,6 +407,8 @@ void Emitter::forEachTap(const Axis &rows, const Axis &cols, Value p, Value q,
                           {q, t});
                 body(r, t, y, x);
               });
+         if (rowEnd)
+           rowEnd(r);
        });
 }
 

@@ -314,9 +314,11 @@ private:
 
 public:
   /// Calls `body(r, t, y, x)` for every in-bounds tap of output (p, q); y and
-  /// x are input (A) coordinates.
+  /// x are input (A) coordinates. `rowEnd(r)`, if given, runs after the
+  /// taps of window row r.
   void forEachTap(const Axis &rows, const Axis &cols, Value p, Value q,
-                  function_ref<void(Value, Value, Value, Value)> body);
+                  function_ref<void(Value, Value, Value, Value)> body,
+                  function_ref<void(Value)> rowEnd = {});
 
   //===--------------------------------------------------------------------===//
   // Windowed skeleton: outputs in row-major order, frees at last use

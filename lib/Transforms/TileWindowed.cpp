@@ -561,6 +561,133 @@ Value mlir::vmcu::tile::roundHalfAwayAverage(Emitter &e, Value sum, Value count,
   return arith::TruncIOp::create(b, e.loc, b.getI8Type(), average);
 }
 
+namespace {
+
+/// Bits of an int16 half of a word.
+constexpr int64_t kHalfBits = 16;
+
+/// The per-lane sums of one channel segment of an average pool. Each word
+/// of 4 lanes adds into two words of int16 pairs (vmcu.add_pairs: lanes 0
+/// and 2, then 1 and 3). A window of more than 256 taps widens the pairs
+/// into int32 sums and clears them after every 256 / kc window rows (or,
+/// for rows of more than 256 taps, after each tap).
+class PoolSums {
+public:
+  PoolSums(Emitter &e, int64_t lanes, int64_t rowTaps, int64_t windowTaps)
+      : e(e), lanes(lanes), words(llvm::divideCeil(lanes, kDotLanes)),
+        widenEachTap(rowTaps > kInt16SumTerms),
+        rowsPerWiden(windowTaps > kInt16SumTerms && !widenEachTap
+                         ? kInt16SumTerms / rowTaps
+                         : 0),
+        pairs(e.scratch(2 * words, e.b.getI32Type())) {
+    if (windowTaps > kInt16SumTerms)
+      wide = e.scratch(words * kDotLanes, e.b.getI32Type());
+  }
+
+  bool widensEachTap() const { return widenEachTap; }
+  bool widensByRows() const { return rowsPerWiden > 0; }
+
+  /// After window row `r`: widens once every rowsPerWiden rows, so that
+  /// no pair sums more than 256 taps.
+  void rowEnd(Value r) {
+    if (rowsPerWiden == 1) {
+      widen();
+      return;
+    }
+    Value phase = e.apply((e.d(0) + 1) % rowsPerWiden, {r});
+    Value due = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq,
+                                      phase, e.index(0));
+    auto ifOp = scf::IfOp::create(e.b, e.loc, due, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(e.b);
+    e.b.setInsertionPointToStart(ifOp.thenBlock());
+    widen();
+  }
+
+  /// Zero sums.
+  void clear() {
+    clearPairs();
+    if (wide)
+      e.loop(0, words * kDotLanes,
+             [&](Value k) { e.store(e.i32(0), wide, k); });
+  }
+
+  /// Adds the `words` words of `xbuf` (lanes past `lanes` are zero).
+  void add(Value xbuf) {
+    auto x4 = VectorType::get({kDotLanes}, e.b.getI8Type());
+    e.loop(0, words, [&](Value w) {
+      Value at = e.apply(e.d(0) * kDotLanes, {w});
+      Value x = vector::LoadOp::create(e.b, e.loc, x4, xbuf, ValueRange{at});
+      Value evenAt = e.apply(e.d(0) * 2, {w});
+      Value oddAt = e.apply(e.d(0) * 2 + 1, {w});
+      auto sum = AddPairsOp::create(e.b, e.loc, e.load(pairs, evenAt),
+                                    e.load(pairs, oddAt), x);
+      e.store(sum.getEvenSum(), pairs, evenAt);
+      e.store(sum.getOddSum(), pairs, oddAt);
+    });
+  }
+
+  /// Adds the pairs into the int32 sums and clears them.
+  void widen() {
+    e.loop(0, words, [&](Value w) {
+      for (int64_t i = 0; i < kDotLanes; ++i) {
+        Value at = e.apply(e.d(0) * kDotLanes + i, {w});
+        Value sum =
+            arith::AddIOp::create(e.b, e.loc, e.load(wide, at), pairLane(w, i));
+        e.store(sum, wide, at);
+      }
+    });
+    clearPairs();
+  }
+
+  /// The int32 sum of lane `i` of word `w`.
+  Value laneSum(Value w, int64_t i) {
+    Value sum = pairLane(w, i);
+    if (!wide)
+      return sum;
+    Value at = e.apply(e.d(0) * kDotLanes + i, {w});
+    return arith::AddIOp::create(e.b, e.loc, e.load(wide, at), sum);
+  }
+
+  /// Calls `body(w, i, lane)` for every lane of the segment: full words in
+  /// a loop, the last partial word's lanes with a constant word.
+  void forEachLane(function_ref<void(Value, int64_t, Value)> body) {
+    int64_t full = lanes / kDotLanes;
+    e.loop(0, full, [&](Value w) {
+      for (int64_t i = 0; i < kDotLanes; ++i)
+        body(w, i, e.apply(e.d(0) * kDotLanes + i, {w}));
+    });
+    for (int64_t i = 0; i < lanes % kDotLanes; ++i)
+      body(e.index(full), i, e.index(full * kDotLanes + i));
+  }
+
+private:
+  void clearPairs() {
+    e.loop(0, 2 * words, [&](Value k) { e.store(e.i32(0), pairs, k); });
+  }
+
+  /// Lane `i` of word `w`, sign-extended from its int16 half.
+  Value pairLane(Value w, int64_t i) {
+    Value word = e.load(pairs, e.apply(e.d(0) * 2 + i % 2, {w}));
+    Value half = e.i32(kHalfBits);
+    if (i / 2 == 0)
+      word = arith::ShLIOp::create(e.b, e.loc, word, half);
+    return arith::ShRSIOp::create(e.b, e.loc, word, half);
+  }
+
+  Emitter &e;
+  int64_t lanes, words;
+  bool widenEachTap;
+  int64_t rowsPerWiden;
+  Value pairs, wide;
+};
+
+} // namespace
+
+/// Average pooling: per channel segment of output (p, q), each in-bounds
+/// tap's segment is staged (its last word's lanes past the segment stay
+/// zero) and added 4 lanes at a time into int16 pairs (PoolSums), then
+/// each lane's sum is averaged as TFLite (round half away from zero) or
+/// TOSA (the reciprocal's requantization) does.
 LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
                                             const KernelTensors &t) {
   Axis rows, cols;
@@ -574,25 +701,41 @@ LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
   Value mt = e.i32Table("recip_mult", mults);
   Value st = e.i32Table("recip_shift", shifts);
   bool tflite = op.getRoundHalfAway();
-  // TFLite averages the raw values; TOSA subtracts the zero point first.
+  // TFLite averages the raw values; TOSA subtracts the zero point first,
+  // which the sum of raw values does once per tap at the end.
   int32_t zp = tflite ? 0 : static_cast<int32_t>(op.getInputZp());
   auto rq = RequantAttr::get(e.ctx, 0, static_cast<int32_t>(op.getOutputZp()),
                              {1}, {1}, /*double_round=*/false,
                              static_cast<int32_t>(op.getMin()),
                              static_cast<int32_t>(op.getMax()));
-  Value acc = e.scratch(s, e.b.getI32Type());
+  PoolSums sums(e, s, kc, kr * kc);
   Value count = e.scratch(1, e.b.getIndexType());
-  Value xbuf = e.scratch(s, e.b.getI8Type());
+  int64_t paddedLanes = llvm::alignTo(s, kDotLanes);
+  Value xbuf = e.scratch(paddedLanes, e.b.getI8Type());
   Value obuf = e.scratch(s, e.b.getI8Type());
-  Value one = e.i32(1);
+  Value zeroByte =
+      arith::ConstantOp::create(e.b, e.loc, e.b.getI8IntegerAttr(0));
+  for (int64_t k = s; k < paddedLanes; ++k)
+    e.store(zeroByte, xbuf, e.index(k));
+
+  auto average = [&](Value sum, Value n) {
+    if (tflite)
+      return roundHalfAwayAverage(e, sum, n, rq.getMin(), rq.getMax());
+    if (zp != 0) {
+      Value taps = arith::IndexCastOp::create(e.b, e.loc, e.b.getI32Type(), n);
+      Value offset = arith::MulIOp::create(e.b, e.loc, taps, e.i32(zp));
+      sum = arith::SubIOp::create(e.b, e.loc, sum, offset);
+    }
+    return e.requantize(sum, rq, mt, st, n, e.b.getI8Type());
+  };
 
   e.emitWindowed(
       rows, cols, t.input, cs, [&](Value p, Value q, Emitter::FreeHook frees) {
         e.loop(0, cs, [&](Value cc) {
           Value zeroIdx = e.index(0);
           e.store(zeroIdx, count, zeroIdx);
-          e.loop(0, s, [&](Value k) { e.store(e.i32(0), acc, k); });
-          e.forEachTap(rows, cols, p, q, [&](Value, Value, Value y, Value x) {
+          sums.clear();
+          auto tap = [&](Value, Value, Value y, Value x) {
             Value z = e.index(0);
             Value taps = e.load(count, z);
             e.store(arith::AddIOp::create(e.b, e.loc, taps, e.index(1)), count,
@@ -600,20 +743,17 @@ LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
             e.loadSegment(t.input,
                           (e.d(0) * cols.inExtent + e.d(1)) * cs + e.d(2),
                           {y, x, cc}, xbuf);
-            e.loop(0, s, [&](Value k) {
-              Value sumK = e.load(acc, k);
-              Value xK = e.load(xbuf, k);
-              e.store(e.mac(sumK, xK, zp, one), acc, k);
-            });
-          });
+            sums.add(xbuf);
+            if (sums.widensEachTap())
+              sums.widen();
+          };
+          auto rowEnd = [&](Value r) { sums.rowEnd(r); };
+          e.forEachTap(rows, cols, p, q, tap,
+                       sums.widensByRows() ? function_ref<void(Value)>(rowEnd)
+                                           : function_ref<void(Value)>());
           Value n = e.load(count, e.index(0));
-          e.loop(0, s, [&](Value k) {
-            Value average = tflite
-                                ? roundHalfAwayAverage(e, e.load(acc, k), n,
-                                                       rq.getMin(), rq.getMax())
-                                : e.requantize(e.load(acc, k), rq, mt, st, n,
-                                               e.b.getI8Type());
-            e.store(average, obuf, k);
+          sums.forEachLane([&](Value w, int64_t i, Value lane) {
+            e.store(average(sums.laneSum(w, i), n), obuf, lane);
           });
           frees(cc, Value(), 0);
           e.storeSegment(t.output,

@@ -88,6 +88,15 @@ struct LongRowTiling {
   bool pairVeryLong = false;
 };
 
+/// int8 values whose sum stays within int16 (256 * -128 = -32768): an
+/// average pool's int16 pair sums widen to int32 at least this often.
+inline constexpr int64_t kInt16SumTerms = 256;
+
+/// Stack bytes of an average pool's sums over a segment of `lanes`
+/// channels: two words of int16 pairs per 4 lanes, and an int32 sum per
+/// lane where the window has more than kInt16SumTerms taps.
+int64_t avgPoolSumBytes(int64_t lanes, int64_t windowTaps);
+
 GemmTileShape gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
                             int64_t segmentBytes, bool widenWeights = true,
                             LongRowTiling longRows = {});

@@ -679,6 +679,33 @@ using DepthwiseBlockOpLowering =
 using GemmTileOpLowering = RecordBlockLowering<GemmTileOp, GemmTileAsm>;
 
 //===----------------------------------------------------------------------===//
+// add_pairs
+//===----------------------------------------------------------------------===//
+
+/// even += x's bytes (0, 2), odd += its bytes (1, 3), as 16-bit halves: one
+/// SXTAB16 of the word and one of the word rotated right by 8 (folded
+/// into SXTAB16's ROR #8).
+struct AddPairsOpLowering : public ConvertOpToLLVMPattern<AddPairsOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(AddPairsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value word = LLVM::BitcastOp::create(rewriter, loc, i32, adaptor.getX());
+    Value rotated = LLVM::FshrOp::create(rewriter, loc, i32, word, word,
+                                         createI32(rewriter, loc, 8));
+    Value even = callI32Intrinsic(rewriter, loc, "llvm.arm.sxtab16",
+                                  {adaptor.getEven(), word});
+    Value odd = callI32Intrinsic(rewriter, loc, "llvm.arm.sxtab16",
+                                 {adaptor.getOdd(), rotated});
+    rewriter.replaceOp(op, {even, odd});
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // mac_lanes
 //===----------------------------------------------------------------------===//
 
@@ -944,9 +971,9 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
 
 void mlir::vmcu::detail::populateMicroKernelToLLVMPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<DotOpLowering, DotBlockOpLowering, MacLanesOpLowering,
-               DepthwiseBlockOpLowering, GemmTileOpLowering,
-               RequantBlockOpLowering, RequantizeOpLowering,
-               WidenPairsOpLowering>(
-      converter);
+  patterns
+      .add<AddPairsOpLowering, DotOpLowering, DotBlockOpLowering,
+           MacLanesOpLowering, DepthwiseBlockOpLowering, GemmTileOpLowering,
+           RequantBlockOpLowering, RequantizeOpLowering, WidenPairsOpLowering>(
+          converter);
 }

@@ -228,6 +228,24 @@ func.func @rolled_loop(%n: index, %a: i32) -> i32 {
 
 // -----
 
+// add_pairs: the word's bytes (0, 2) added into `even`'s int16 halves,
+// those of the word rotated right by 8, (1, 3), into `odd`'s.
+// CHECK-LABEL: llvm.func @add_pairs
+// CHECK-SAME: (%[[E:.*]]: i32, %[[O:.*]]: i32, %[[X:.*]]: vector<4xi8>)
+// CHECK:       %[[W:.*]] = llvm.bitcast %[[X]] : vector<4xi8> to i32
+// CHECK:       %[[EIGHT:.*]] = llvm.mlir.constant(8 : i32) : i32
+// CHECK:       %[[R:.*]] = llvm.intr.fshr(%[[W]], %[[W]], %[[EIGHT]])
+// CHECK:       %[[E2:.*]] = llvm.call_intrinsic "llvm.arm.sxtab16"(%[[E]], %[[W]])
+// CHECK:       %[[O2:.*]] = llvm.call_intrinsic "llvm.arm.sxtab16"(%[[O]], %[[R]])
+// CHECK:       llvm.insertvalue %[[E2]]
+// CHECK:       llvm.insertvalue %[[O2]]
+func.func @add_pairs(%even: i32, %odd: i32, %x: vector<4xi8>) -> (i32, i32) {
+  %e, %o = vmcu.add_pairs %even, %odd, %x : vector<4xi8>
+  return %e, %o : i32, i32
+}
+
+// -----
+
 // mac_lanes: each word split into lanes (0, 2) and, rotated by 8, (1, 3);
 // SMLABB accumulates lanes 0 and 1 (bottom halves), SMLATT lanes 2 and 3.
 // CHECK-LABEL: llvm.func @mac_lanes

@@ -206,6 +206,13 @@ func.func @widened_dot_block(%v: vector<4xi8>, %x: memref<32xi32>, %w: memref<38
   return %p, %r#3 : vector<2xi32>, i32
 }
 
+// CHECK-LABEL: func.func @add_pairs
+// CHECK: %{{.*}}, %{{.*}} = vmcu.add_pairs %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi8>
+func.func @add_pairs(%even: i32, %odd: i32, %x: vector<4xi8>) -> (i32, i32) {
+  %e, %o = vmcu.add_pairs %even, %odd, %x : vector<4xi8>
+  return %e, %o : i32, i32
+}
+
 // CHECK-LABEL: func.func @micro_lanes_and_round
 // CHECK: vmcu.mac_lanes %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi32>, vector<4xi8>
 // CHECK: vmcu.requantize %{{.*}}, %{{.*}}, %{{.*}} round %{{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, output_zp = 0 : i32, wide_shift} : i8

@@ -482,6 +482,34 @@ def VMCU_DotBlockOp : VMCU_Op<"dot_block",
   let hasVerifier = 1;
 }
 
+def VMCU_AddPairsOp : VMCU_Op<"add_pairs", [Pure]> {
+  let summary = "Four int8 lanes added into two words of int16 sums (SXTAB16)";
+  let description = [{
+    The average pool's accumulation: `even` holds the int16 sums of lanes
+    0 and 2 (low and high half), `odd` those of lanes 1 and 3, and each
+    half adds its sign-extended byte of `x`, wrapping in 16 bits:
+
+    ```
+    even_sum = (even.lo + x[0]) | (even.hi + x[2]) << 16
+    odd_sum  = (odd.lo + x[1])  | (odd.hi + x[3]) << 16
+    ```
+
+    256 int8 values sum within int16, so a kernel widens the halves to
+    int32 at least every 256 additions. On Armv7E-M: two `sxtab16`, one
+    with `ror #8`.
+
+    Example:
+
+    ```mlir
+    %e, %o = vmcu.add_pairs %even, %odd, %x : vector<4xi8>
+    ```
+  }];
+  let arguments = (ins I32:$even, I32:$odd,
+                       VectorOfLengthAndType<[4], [I8]>:$x);
+  let results = (outs I32:$even_sum, I32:$odd_sum);
+  let assemblyFormat = "$even `,` $odd `,` $x attr-dict `:` type($x)";
+}
+
 def VMCU_MacLanesOp : VMCU_Op<"mac_lanes", [Pure,
     AllTypesMatch<["acc", "result"]>, AllTypesMatch<["x", "w"]>]> {
   let summary = "Four int8 lanes multiplied and accumulated lane by lane";

@@ -1,0 +1,70 @@
+// RUN: vmcu-opt %s --vmcu-tile --split-input-file | FileCheck %s
+
+// A 3x3 average pool over 6 channels, one 6-byte segment: each tap's
+// segment is staged in 8 bytes whose last 2 stay zero, and each word of 4
+// lanes adds into two words of int16 pairs (9 taps stay within int16, so
+// nothing widens to int32). The averages take the full word's 4 lanes in a
+// loop, then the last word's 2 lanes; the input zero point (5) comes off
+// the sums once, 5 per tap.
+// CHECK-LABEL: vmcu.kernel "avg_pool2d_0"
+// CHECK-DAG:  %[[PAIRS:.*]] = memref.alloca() : memref<4xi32>
+// CHECK-DAG:  %[[X:.*]] = memref.alloca() : memref<8xi8>
+// CHECK-NOT:  memref.alloca() : memref<{{[0-9]+}}xi32>
+// CHECK:      memref.store %c0_i8, %[[X]][%c6]
+// CHECK:      memref.store %c0_i8, %[[X]][%c7]
+// CHECK:      vmcu.ring_load
+// CHECK:      affine.for %{{.*}} = 0 to 2 {
+// CHECK:        vector.load %[[X]]{{.*}} : memref<8xi8>, vector<4xi8>
+// CHECK:        vmcu.add_pairs
+// CHECK-NOT:  scf.if
+// CHECK:      affine.for %{{.*}} = 0 to 1 {
+// CHECK-COUNT-4: arith.muli %{{.*}}, %c5_i32
+// CHECK:      }
+// CHECK-COUNT-2: arith.muli %{{.*}}, %c5_i32
+// CHECK:      vmcu.ring_store
+func.func @main(%x: tensor<1x4x4x6xi8>) -> tensor<1x2x2x6xi8> {
+  %y = vmcu.avg_pool2d %x {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, pad = array<i64: 1, 0, 1, 0>, input_zp = 5 : i32, output_zp = -3 : i32, min = -128 : i32, max = 127 : i32, segment_bytes = 6 : i64} : (tensor<1x4x4x6xi8>) -> tensor<1x2x2x6xi8>
+  return %y : tensor<1x2x2x6xi8>
+}
+
+// -----
+
+// A global pool of 20 x 20 = 400 taps: int16 pairs hold at most 256, so
+// they widen into an int32 sum per lane after every 256 / 20 = 12 window
+// rows (the row index r, where (r + 1) mod 12 is 0), and the averages add
+// the pairs still held to those sums.
+// CHECK-LABEL: vmcu.kernel "avg_pool2d_0"
+// CHECK-DAG:  memref.alloca() : memref<2xi32>
+// CHECK-DAG:  %[[WIDE:.*]] = memref.alloca() : memref<4xi32>
+// CHECK:      affine.for %[[R:.*]] = max
+// CHECK:        affine.for %{{.*}} = max
+// CHECK:          vmcu.add_pairs
+// CHECK:        }
+// CHECK:        %[[PHASE:.*]] = affine.apply #{{.*}}(%[[R]])
+// CHECK:        %[[DUE:.*]] = arith.cmpi eq, %[[PHASE]], %c0
+// CHECK:        scf.if %[[DUE]] {
+// CHECK:          memref.load %[[WIDE]]
+// CHECK:          memref.store %{{.*}}, %[[WIDE]]
+// CHECK:      arith.addi %{{.*}} : i32
+// CHECK:      vmcu.ring_store
+func.func @main(%x: tensor<1x20x20x4xi8>) -> tensor<1x1x1x4xi8> {
+  %y = vmcu.avg_pool2d %x {kernel = array<i64: 20, 20>, stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, round_half_away, segment_bytes = 4 : i64} : (tensor<1x20x20x4xi8>) -> tensor<1x1x1x4xi8>
+  return %y : tensor<1x1x1x4xi8>
+}
+
+// -----
+
+// A 1 x 300 window: one row already passes 256 taps, so the pairs widen
+// after every tap.
+// CHECK-LABEL: vmcu.kernel "avg_pool2d_0"
+// CHECK:      affine.for %{{.*}} = max
+// CHECK:        vmcu.add_pairs
+// CHECK:        affine.for
+// CHECK:          memref.load
+// CHECK:          arith.addi
+// CHECK-NOT:  scf.if
+// CHECK:      vmcu.ring_store
+func.func @main(%x: tensor<1x1x300x4xi8>) -> tensor<1x1x1x4xi8> {
+  %y = vmcu.avg_pool2d %x {kernel = array<i64: 1, 300>, stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, round_half_away, segment_bytes = 4 : i64} : (tensor<1x1x300x4xi8>) -> tensor<1x1x1x4xi8>
+  return %y : tensor<1x1x1x4xi8>
+}

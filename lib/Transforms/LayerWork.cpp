@@ -460,8 +460,8 @@ int64_t mlir::vmcu::stemChannelGroup(int64_t cmid) {
 }
 
 int64_t mlir::vmcu::avgPoolSumBytes(int64_t lanes, int64_t windowTaps) {
-  int64_t words = llvm::divideCeil(lanes, kDotLanes);
-  int64_t bytes = 2 * words * kWordBytes;
+  int64_t words = lanes / kDotLanes;
+  int64_t bytes = (2 * words + lanes % kDotLanes) * kWordBytes;
   if (windowTaps > kInt16SumTerms)
     bytes += words * kDotLanes * kWordBytes;
   return bytes;
@@ -546,10 +546,9 @@ int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
         return n * k + k + s + n * kAccBytes + n + kAccBytes;
       })
       .Case([&](AvgPool2DOp op) {
-        // As emitAvgPool allocates them: the sums, a tap's segment padded
-        // to whole words, and a segment of averages.
-        return avgPoolSumBytes(s, poolTaps(op)) + llvm::alignTo(s, kDotLanes) +
-               s;
+        // As emitAvgPool allocates them: the sums, a tap's segment and a
+        // segment of averages.
+        return avgPoolSumBytes(s, poolTaps(op)) + 2 * s;
       })
       .Case<ConcatOp, SliceOp, TransposeOp, ResizeNearestOp>(
           [&](Operation *) { return s; })
@@ -615,7 +614,9 @@ an::KernelWork mlir::vmcu::layerWork(LayerOpInterface layer,
   // A pool's work is its window's accumulations (or comparisons).
   llvm::TypeSwitch<Operation *>(layer).Case<AvgPool2DOp, MaxPool2DOp>(
       [&](auto pool) { work.macs = outputs * poolTaps(pool); });
-  if (isGemmLayer(layer))
+  if (isa<AvgPool2DOp>(layer))
+    work.kind = an::KernelKind::AvgPool;
+  else if (isGemmLayer(layer))
     work.kind = an::KernelKind::Gemm;
   else if (isa<BatchMatMulOp>(layer))
     work.kind = an::KernelKind::Dot;

@@ -58,7 +58,6 @@ SmallVector<int32_t> mlir::vmcu::tile::packDepthwiseRecords(
     ArrayRef<int8_t> w, ArrayRef<int32_t> bias, ArrayRef<int32_t> requant,
     int64_t taps, int64_t s) {
   constexpr int64_t kLanes = DepthwiseBlockOp::kLanes;
-  constexpr int64_t kHalfBits = 16;
   int64_t ch = bias.size(), blocks = s / kLanes;
   int64_t words = DepthwiseBlockOp::recordWords(taps);
   int64_t laneWords = kLanes * DepthwiseBlockOp::kLaneWords;
@@ -70,7 +69,7 @@ SmallVector<int32_t> mlir::vmcu::tile::packDepthwiseRecords(
     int32_t &word = records[at + half / 2];
     uint32_t bits = static_cast<uint16_t>(static_cast<int16_t>(2 * v));
     word = static_cast<int32_t>(static_cast<uint32_t>(word) |
-                                bits << (half % 2 * kHalfBits));
+                                bits << (half % 2 * kHalfWordBits));
   };
   for (int64_t c = 0; c < ch; ++c) {
     int64_t k = c % s, lane = k % kLanes;
@@ -563,29 +562,61 @@ Value mlir::vmcu::tile::roundHalfAwayAverage(Emitter &e, Value sum, Value count,
 
 namespace {
 
-/// Bits of an int16 half of a word.
-constexpr int64_t kHalfBits = 16;
-
-/// The per-lane sums of one channel segment of an average pool. Each word
-/// of 4 lanes adds into two words of int16 pairs (vmcu.add_pairs: lanes 0
-/// and 2, then 1 and 3). A window of more than 256 taps widens the pairs
-/// into int32 sums and clears them after every 256 / kc window rows (or,
-/// for rows of more than 256 taps, after each tap).
+/// The per-lane sums of one channel segment of an average pool. Each whole
+/// word of 4 lanes adds into two words of int16 pairs (vmcu.add_pairs:
+/// lanes 0 and 2, then 1 and 3); the last 1-3 lanes add into int32 sums.
+/// A window of more than 256 taps widens the pairs into int32 sums and
+/// clears them after every 256 / kc window rows (or, for rows of more than
+/// 256 taps, after each tap).
 class PoolSums {
 public:
   PoolSums(Emitter &e, int64_t lanes, int64_t rowTaps, int64_t windowTaps)
-      : e(e), lanes(lanes), words(llvm::divideCeil(lanes, kDotLanes)),
-        widenEachTap(rowTaps > kInt16SumTerms),
-        rowsPerWiden(windowTaps > kInt16SumTerms && !widenEachTap
+      : e(e), words(lanes / kDotLanes), tail(lanes % kDotLanes),
+        widenEachTap(words > 0 && rowTaps > kInt16SumTerms),
+        rowsPerWiden(words > 0 && windowTaps > kInt16SumTerms && !widenEachTap
                          ? kInt16SumTerms / rowTaps
-                         : 0),
-        pairs(e.scratch(2 * words, e.b.getI32Type())) {
-    if (windowTaps > kInt16SumTerms)
-      wide = e.scratch(words * kDotLanes, e.b.getI32Type());
+                         : 0) {
+    Type i32 = e.b.getI32Type();
+    if (words > 0)
+      pairs = e.scratch(2 * words, i32);
+    if (words > 0 && windowTaps > kInt16SumTerms)
+      wide = e.scratch(words * kDotLanes, i32);
+    if (tail > 0)
+      tailSums = e.scratch(tail, i32);
   }
 
   bool widensEachTap() const { return widenEachTap; }
   bool widensByRows() const { return rowsPerWiden > 0; }
+
+  /// Zero sums.
+  void clear() {
+    zero(pairs, 2 * words);
+    zero(wide, words * kDotLanes);
+    zero(tailSums, tail);
+  }
+
+  /// Adds the segment staged in `xbuf`.
+  void add(Value xbuf) {
+    auto x4 = VectorType::get({kDotLanes}, e.b.getI8Type());
+    e.loop(0, words, [&](Value w) {
+      Value at = e.apply(e.d(0) * kDotLanes, {w});
+      Value x = vector::LoadOp::create(e.b, e.loc, x4, xbuf, ValueRange{at});
+      Value evenAt = e.apply(e.d(0) * 2, {w});
+      Value oddAt = e.apply(e.d(0) * 2 + 1, {w});
+      auto sum = AddPairsOp::create(e.b, e.loc, e.load(pairs, evenAt),
+                                    e.load(pairs, oddAt), x);
+      e.store(sum.getEvenSum(), pairs, evenAt);
+      e.store(sum.getOddSum(), pairs, oddAt);
+    });
+    for (int64_t i = 0; i < tail; ++i) {
+      Value at = e.index(i);
+      Value x =
+          arith::ExtSIOp::create(e.b, e.loc, e.b.getI32Type(),
+                                 e.load(xbuf, e.index(words * kDotLanes + i)));
+      e.store(arith::AddIOp::create(e.b, e.loc, e.load(tailSums, at), x),
+              tailSums, at);
+    }
+  }
 
   /// After window row `r`: widens once every rowsPerWiden rows, so that
   /// no pair sums more than 256 taps.
@@ -603,29 +634,6 @@ public:
     widen();
   }
 
-  /// Zero sums.
-  void clear() {
-    clearPairs();
-    if (wide)
-      e.loop(0, words * kDotLanes,
-             [&](Value k) { e.store(e.i32(0), wide, k); });
-  }
-
-  /// Adds the `words` words of `xbuf` (lanes past `lanes` are zero).
-  void add(Value xbuf) {
-    auto x4 = VectorType::get({kDotLanes}, e.b.getI8Type());
-    e.loop(0, words, [&](Value w) {
-      Value at = e.apply(e.d(0) * kDotLanes, {w});
-      Value x = vector::LoadOp::create(e.b, e.loc, x4, xbuf, ValueRange{at});
-      Value evenAt = e.apply(e.d(0) * 2, {w});
-      Value oddAt = e.apply(e.d(0) * 2 + 1, {w});
-      auto sum = AddPairsOp::create(e.b, e.loc, e.load(pairs, evenAt),
-                                    e.load(pairs, oddAt), x);
-      e.store(sum.getEvenSum(), pairs, evenAt);
-      e.store(sum.getOddSum(), pairs, oddAt);
-    });
-  }
-
   /// Adds the pairs into the int32 sums and clears them.
   void widen() {
     e.loop(0, words, [&](Value w) {
@@ -636,56 +644,51 @@ public:
         e.store(sum, wide, at);
       }
     });
-    clearPairs();
+    zero(pairs, 2 * words);
   }
 
-  /// The int32 sum of lane `i` of word `w`.
-  Value laneSum(Value w, int64_t i) {
-    Value sum = pairLane(w, i);
-    if (!wide)
-      return sum;
-    Value at = e.apply(e.d(0) * kDotLanes + i, {w});
-    return arith::AddIOp::create(e.b, e.loc, e.load(wide, at), sum);
-  }
-
-  /// Calls `body(w, i, lane)` for every lane of the segment: full words in
-  /// a loop, the last partial word's lanes with a constant word.
-  void forEachLane(function_ref<void(Value, int64_t, Value)> body) {
-    int64_t full = lanes / kDotLanes;
-    e.loop(0, full, [&](Value w) {
-      for (int64_t i = 0; i < kDotLanes; ++i)
-        body(w, i, e.apply(e.d(0) * kDotLanes + i, {w}));
+  /// Calls `body(lane, sum)` with every lane's int32 sum: whole words in a
+  /// loop, then the tail lanes.
+  void forEachLane(function_ref<void(Value, Value)> body) {
+    e.loop(0, words, [&](Value w) {
+      for (int64_t i = 0; i < kDotLanes; ++i) {
+        Value lane = e.apply(e.d(0) * kDotLanes + i, {w});
+        Value sum = pairLane(w, i);
+        if (wide)
+          sum = arith::AddIOp::create(e.b, e.loc, e.load(wide, lane), sum);
+        body(lane, sum);
+      }
     });
-    for (int64_t i = 0; i < lanes % kDotLanes; ++i)
-      body(e.index(full), i, e.index(full * kDotLanes + i));
+    for (int64_t i = 0; i < tail; ++i)
+      body(e.index(words * kDotLanes + i), e.load(tailSums, e.index(i)));
   }
 
 private:
-  void clearPairs() {
-    e.loop(0, 2 * words, [&](Value k) { e.store(e.i32(0), pairs, k); });
+  void zero(Value sums, int64_t n) {
+    if (sums)
+      e.loop(0, n, [&](Value k) { e.store(e.i32(0), sums, k); });
   }
 
   /// Lane `i` of word `w`, sign-extended from its int16 half.
   Value pairLane(Value w, int64_t i) {
     Value word = e.load(pairs, e.apply(e.d(0) * 2 + i % 2, {w}));
-    Value half = e.i32(kHalfBits);
+    Value half = e.i32(kHalfWordBits);
     if (i / 2 == 0)
       word = arith::ShLIOp::create(e.b, e.loc, word, half);
     return arith::ShRSIOp::create(e.b, e.loc, word, half);
   }
 
   Emitter &e;
-  int64_t lanes, words;
+  int64_t words, tail;
   bool widenEachTap;
   int64_t rowsPerWiden;
-  Value pairs, wide;
+  Value pairs, wide, tailSums;
 };
 
 } // namespace
 
 /// Average pooling: per channel segment of output (p, q), each in-bounds
-/// tap's segment is staged (its last word's lanes past the segment stay
-/// zero) and added 4 lanes at a time into int16 pairs (PoolSums), then
+/// tap's segment is staged and added 4 lanes at a time (PoolSums), then
 /// each lane's sum is averaged as TFLite (round half away from zero) or
 /// TOSA (the reciprocal's requantization) does.
 LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
@@ -710,13 +713,8 @@ LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
                              static_cast<int32_t>(op.getMax()));
   PoolSums sums(e, s, kc, kr * kc);
   Value count = e.scratch(1, e.b.getIndexType());
-  int64_t paddedLanes = llvm::alignTo(s, kDotLanes);
-  Value xbuf = e.scratch(paddedLanes, e.b.getI8Type());
+  Value xbuf = e.scratch(s, e.b.getI8Type());
   Value obuf = e.scratch(s, e.b.getI8Type());
-  Value zeroByte =
-      arith::ConstantOp::create(e.b, e.loc, e.b.getI8IntegerAttr(0));
-  for (int64_t k = s; k < paddedLanes; ++k)
-    e.store(zeroByte, xbuf, e.index(k));
 
   auto average = [&](Value sum, Value n) {
     if (tflite)
@@ -752,8 +750,8 @@ LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
                        sums.widensByRows() ? function_ref<void(Value)>(rowEnd)
                                            : function_ref<void(Value)>());
           Value n = e.load(count, e.index(0));
-          sums.forEachLane([&](Value w, int64_t i, Value lane) {
-            e.store(average(sums.laneSum(w, i), n), obuf, lane);
+          sums.forEachLane([&](Value lane, Value sum) {
+            e.store(average(sum, n), obuf, lane);
           });
           frees(cc, Value(), 0);
           e.storeSegment(t.output,

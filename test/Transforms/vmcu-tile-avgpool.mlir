@@ -1,21 +1,25 @@
 // RUN: vmcu-opt %s --vmcu-tile --split-input-file | FileCheck %s
 
 // A 3x3 average pool over 6 channels, one 6-byte segment: each tap's
-// segment is staged in 8 bytes whose last 2 stay zero, and each word of 4
-// lanes adds into two words of int16 pairs (9 taps stay within int16, so
-// nothing widens to int32). The averages take the full word's 4 lanes in a
-// loop, then the last word's 2 lanes; the input zero point (5) comes off
-// the sums once, 5 per tap.
+// staged segment adds its whole word of 4 lanes into two words of int16
+// pairs (9 taps stay within int16, so nothing widens to int32) and its
+// last 2 lanes into int32 sums. The averages take the word's 4 lanes in a
+// loop, then the 2 others; the input zero point (5) comes off the sums
+// once, 5 per tap.
 // CHECK-LABEL: vmcu.kernel "avg_pool2d_0"
-// CHECK-DAG:  %[[PAIRS:.*]] = memref.alloca() : memref<4xi32>
-// CHECK-DAG:  %[[X:.*]] = memref.alloca() : memref<8xi8>
-// CHECK-NOT:  memref.alloca() : memref<{{[0-9]+}}xi32>
-// CHECK:      memref.store %c0_i8, %[[X]][%c6]
-// CHECK:      memref.store %c0_i8, %[[X]][%c7]
+// CHECK:      %[[PAIRS:.*]] = memref.alloca() : memref<2xi32>
+// CHECK-NEXT: %[[TAIL:.*]] = memref.alloca() : memref<2xi32>
+// CHECK-NEXT: memref.alloca() : memref<1xindex>
+// CHECK-NEXT: %[[X:.*]] = memref.alloca() : memref<6xi8>
 // CHECK:      vmcu.ring_load
-// CHECK:      affine.for %{{.*}} = 0 to 2 {
-// CHECK:        vector.load %[[X]]{{.*}} : memref<8xi8>, vector<4xi8>
+// CHECK:      affine.for %{{.*}} = 0 to 1 {
+// CHECK:        vector.load %[[X]]{{.*}} : memref<6xi8>, vector<4xi8>
 // CHECK:        vmcu.add_pairs
+// CHECK:      }
+// CHECK:      memref.load %[[X]][%c4
+// CHECK:      memref.store %{{.*}}, %[[TAIL]][%c0
+// CHECK:      memref.load %[[X]][%c5
+// CHECK:      memref.store %{{.*}}, %[[TAIL]][%c1
 // CHECK-NOT:  scf.if
 // CHECK:      affine.for %{{.*}} = 0 to 1 {
 // CHECK-COUNT-4: arith.muli %{{.*}}, %c5_i32

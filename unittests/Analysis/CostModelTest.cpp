@@ -10,14 +10,12 @@ using namespace mlir::vmcu::analysis;
 
 namespace {
 
-constexpr KernelKind kAllKinds[] = {KernelKind::Gemm,
-                                    KernelKind::Dot,
-                                    KernelKind::Im2col,
-                                    KernelKind::Depthwise,
-                                    KernelKind::Elementwise,
-                                    KernelKind::FusedRecompute,
-                                    KernelKind::FusedLineBuffer,
-                                    KernelKind::FusedStem};
+constexpr KernelKind kAllKinds[] = {
+    KernelKind::Gemm,           KernelKind::Dot,
+    KernelKind::Im2col,         KernelKind::Depthwise,
+    KernelKind::Elementwise,    KernelKind::AvgPool,
+    KernelKind::FusedRecompute, KernelKind::FusedLineBuffer,
+    KernelKind::FusedStem};
 
 TEST(CostModel, EveryKindHasANameAndNonNegativeCosts) {
   for (KernelKind kind : kAllKinds) {

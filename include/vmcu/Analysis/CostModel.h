@@ -30,8 +30,11 @@ enum class KernelKind {
   Im2col,
   /// depthwise_conv2d: per-channel windows.
   Depthwise,
-  /// avg_pool2d and add: no weights.
+  /// add, max_pool2d and the other layers without weights.
   Elementwise,
+  /// avg_pool2d: each tap's segment added 4 lanes at a time into int16
+  /// pairs.
+  AvgPool,
   /// A fused bottleneck that re-expands each input pixel per tap.
   FusedRecompute,
   /// A fused bottleneck that expands each input pixel once into a line

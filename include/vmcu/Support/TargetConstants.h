@@ -15,6 +15,9 @@ inline constexpr int64_t kInt8Min = -128;
 inline constexpr int64_t kInt8Max = 127;
 /// int8 lanes of one vmcu.dot: an SMLAD pair, each SMLAD two int16 pairs.
 inline constexpr int64_t kDotLanes = 4;
+/// Bits of an int16 half of a word (the halves SXTB16, SMLAD and SMLABB
+/// read).
+inline constexpr int64_t kHalfWordBits = 16;
 /// Smallest shift of a TOSA 1.0 rescale (the spec's apply_scale_32).
 inline constexpr int64_t kTosaRescaleMinShift = 2;
 /// Largest shift of a TOSA 1.0 rescale (the spec's apply_scale_32).

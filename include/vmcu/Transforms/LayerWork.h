@@ -93,8 +93,9 @@ struct LongRowTiling {
 inline constexpr int64_t kInt16SumTerms = 256;
 
 /// Stack bytes of an average pool's sums over a segment of `lanes`
-/// channels: two words of int16 pairs per 4 lanes, and an int32 sum per
-/// lane where the window has more than kInt16SumTerms taps.
+/// channels: two words of int16 pairs per whole word of 4 lanes (and an
+/// int32 sum per lane of those words where the window has more than
+/// kInt16SumTerms taps), an int32 sum per remaining lane.
 int64_t avgPoolSumBytes(int64_t lanes, int64_t windowTaps);
 
 GemmTileShape gemmTileShape(int64_t rows, int64_t inC, int64_t outC,

@@ -123,6 +123,9 @@ static void addLLVMLoweringPasses(OpPassManager &pm,
   sections.arenaSection = flags.arenaSection;
   sections.weightsSection = flags.weightsSection;
   pm.addPass(createVMCUAssignSectionsPass(sections));
+  VMCUPrefixSymbolsPassOptions symbols;
+  symbols.prefix = flags.symbolPrefix;
+  pm.addPass(createVMCUPrefixSymbolsPass(symbols));
 }
 
 void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm, const CompileFlags &flags,

@@ -430,7 +430,7 @@ static LogicalResult compileModel(const RunOptions &opts, CompiledModel &model,
       failed(checkFlashBudget(opts.model, compiled->object, compileOptions)))
     return failure();
   model = std::move(*compiled);
-  flash = getObjectFlash(model.object);
+  flash = getObjectFlash(model.object, compileOptions.flags.symbolPrefix);
   return success();
 }
 
@@ -534,12 +534,19 @@ buildLinkCommand(const RunOptions &opts, const Board &board, StringRef cpu,
     link.push_back(kHarnessVtimeDefine.str());
   if (flags.cores == core_split::kSplitCores) {
     link.push_back(kHarnessTwoCoresDefine.str());
-    if (std::optional<uint64_t> bound = getObjectStackBound(model.object).bytes)
+    if (std::optional<uint64_t> bound =
+            getObjectStackBound(model.object, flags.symbolPrefix).bytes)
       link.push_back(kHarnessCore1StackDefine.str() +
                      std::to_string(*bound + kCore1StackMarginBytes) + "u");
   }
   link.push_back("-DVMCU_RT_CORE_CLOCK_HZ=" + std::to_string(board.systickHz) +
                  "u");
+  // The harness calls the model's C API by its default names.
+  if (flags.symbolPrefix != model_abi::kSymbolPrefix)
+    for (llvm::StringRef symbol : model_abi::kExportedSymbols)
+      link.push_back(("-D" + symbol + "=" +
+                      model_abi::prefixed(symbol, flags.symbolPrefix))
+                         .str());
   link.insert(link.end(), {files.object, "-lm", "-o", files.elf});
   return link;
 }

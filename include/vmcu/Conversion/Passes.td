@@ -291,6 +291,41 @@ def VMCUAssignSectionsPass : Pass<"vmcu-assign-sections", "ModuleOp"> {
   ];
 }
 
+def VMCUPrefixSymbolsPass : Pass<"vmcu-prefix-symbols", "ModuleOp"> {
+  let summary = "Rename the model's C API symbols to another prefix";
+  let description = [{
+    Two models linked into one firmware would both define `vmcu_invoke`,
+    `vmcu_arena` and the rest of the C API (runtime/vmcu_model_api.h).
+    This pass renames every symbol of that API the module defines
+    (`model_abi::kExportedSymbols`: `llvm.func` bodies and
+    `llvm.mlir.global`s) from `vmcu_...` to `<prefix>_...`, and every
+    reference to it. Its private symbols and the runtime's functions the
+    model calls (declarations, such as the ring checker's) keep their
+    names. `prefix` must be a C identifier; `vmcu` (the default) changes
+    nothing. Runs after `convert-vmcu-to-llvm`.
+
+    Before:
+
+    ```mlir
+    llvm.mlir.global external @vmcu_arena() : !llvm.array<96 x i8>
+    llvm.func @vmcu_invoke() -> i32
+    ```
+
+    After (`prefix=kws`):
+
+    ```mlir
+    llvm.mlir.global external @kws_arena() : !llvm.array<96 x i8>
+    llvm.func @kws_invoke() -> i32
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let options = [
+    Option<"prefix", "prefix", "std::string",
+           /*default=*/"::mlir::vmcu::model_abi::kSymbolPrefix.str()",
+           "Prefix of the model's exported symbols">,
+  ];
+}
+
 def VMCUSetTargetPass : Pass<"vmcu-set-target", "ModuleOp"> {
   let summary = "Set the Cortex-M target of a module lowered to LLVM";
   let description = [{

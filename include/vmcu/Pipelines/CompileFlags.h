@@ -48,6 +48,7 @@ struct CompileFlags {
   unsigned cores = 1;
   std::string arenaSection = model_abi::kArenaSection.str();
   std::string weightsSection;
+  std::string symbolPrefix = model_abi::kSymbolPrefix.str();
 
   /// Declares every flag to `binder`: binder.option(name, field, help[,
   /// values]).
@@ -121,6 +122,12 @@ struct CompileFlags {
     binder.option("weights-section", weightsSection,
                   "Linker section of the model's weights and other constant "
                   "tables, e.g. for external flash (default: .rodata)");
+    binder.option(
+        "symbol-prefix", symbolPrefix,
+        "Prefix of the model's C API in the object and the header "
+        "(NAME_invoke(), NAME_input(), NAME_arena, ..., and NAME_ARENA_BYTES "
+        "and the header's other macros in capitals), so that several models "
+        "link into one firmware; a C identifier (default vmcu)");
     binder.option(
         "cores", cores,
         "Cores one inference runs on: 1 (default) or 2. With 2, the object "

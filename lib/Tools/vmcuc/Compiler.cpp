@@ -104,26 +104,34 @@ static SmallVector<int64_t> readI32Array(ModuleOp module, StringRef name) {
   return values;
 }
 
-static FailureOr<ModelInfo> readModelInfo(ModuleOp module) {
+/// The C API of the lowered `module`, whose symbols start with `prefix`.
+static FailureOr<ModelInfo> readModelInfo(ModuleOp module, StringRef prefix) {
+  auto name = [&](StringRef symbol) {
+    return model_abi::prefixed(symbol, prefix);
+  };
   ModelInfo info;
-  auto invoke = module.lookupSymbol<LLVM::LLVMFuncOp>(model_abi::kInvokeFn);
+  std::string invokeName = name(model_abi::kInvokeFn);
+  auto invoke = module.lookupSymbol<LLVM::LLVMFuncOp>(invokeName);
   if (!invoke || invoke.isExternal())
     return module.emitError("the model defines no function @")
-           << model_abi::kInvokeFn << " (the C entry point `int "
-           << model_abi::kInvokeFn << "(void)`)";
+           << invokeName << " (the C entry point `int " << invokeName
+           << "(void)`)";
   LLVM::LLVMFunctionType type = invoke.getFunctionType();
   if (type.getNumParams() != 0 || !type.getReturnType().isInteger(32))
     return invoke.emitError("@")
-           << model_abi::kInvokeFn << " must have type () -> i32, got " << type;
-  info.arena = module.lookupSymbol<LLVM::GlobalOp>(model_abi::kArena);
-  info.arenaBytes = readI32Global(module, model_abi::kArenaBytes);
-  info.inputBytes = readI32Global(module, model_abi::kInputBytes);
-  info.outputBytes = readI32Global(module, model_abi::kOutputBytes);
-  info.hasInput = static_cast<bool>(module.lookupSymbol(model_abi::kInputFn));
-  info.hasOutput = static_cast<bool>(module.lookupSymbol(model_abi::kOutputFn));
-  info.hasWorker = static_cast<bool>(module.lookupSymbol(model_abi::kWorkerFn));
-  info.inputSizes = readI32Array(module, model_abi::kInputSizes);
-  info.outputSizes = readI32Array(module, model_abi::kOutputSizes);
+           << invokeName << " must have type () -> i32, got " << type;
+  info.arena = module.lookupSymbol<LLVM::GlobalOp>(name(model_abi::kArena));
+  info.arenaBytes = readI32Global(module, name(model_abi::kArenaBytes));
+  info.inputBytes = readI32Global(module, name(model_abi::kInputBytes));
+  info.outputBytes = readI32Global(module, name(model_abi::kOutputBytes));
+  info.hasInput =
+      static_cast<bool>(module.lookupSymbol(name(model_abi::kInputFn)));
+  info.hasOutput =
+      static_cast<bool>(module.lookupSymbol(name(model_abi::kOutputFn)));
+  info.hasWorker =
+      static_cast<bool>(module.lookupSymbol(name(model_abi::kWorkerFn)));
+  info.inputSizes = readI32Array(module, name(model_abi::kInputSizes));
+  info.outputSizes = readI32Array(module, name(model_abi::kOutputSizes));
   return info;
 }
 
@@ -151,7 +159,7 @@ mlir::vmcu::lowerToLLVMDialect(ModuleOp module, const CompileOptions &options) {
   if (failed(pm.run(module)))
     return failure();
 
-  FailureOr<ModelInfo> info = readModelInfo(module);
+  FailureOr<ModelInfo> info = readModelInfo(module, options.flags.symbolPrefix);
   if (failed(info))
     return failure();
   int64_t arenaBytes = info->arenaBytes.value_or(0);
@@ -342,25 +350,27 @@ mlir::vmcu::openELFObject(ArrayRef<char> object) {
 /// The index of the section holding the arena (whatever --arena-section
 /// named it), if the object has one.
 static std::optional<uint64_t>
-arenaSectionIndex(const llvm::object::ObjectFile &file) {
+arenaSectionIndex(const llvm::object::ObjectFile &file,
+                  StringRef symbolPrefix) {
+  std::string arenaName = model_abi::prefixed(model_abi::kArena, symbolPrefix);
   for (const llvm::object::SymbolRef &symbol : file.symbols()) {
     std::optional<StringRef> name = llvm::expectedToOptional(symbol.getName());
     std::optional<llvm::object::section_iterator> section =
         llvm::expectedToOptional(symbol.getSection());
-    if (name && section && *name == model_abi::kArena &&
-        *section != file.section_end())
+    if (name && section && *name == arenaName && *section != file.section_end())
       return (*section)->getIndex();
   }
   return std::nullopt;
 }
 
-ObjectFlash mlir::vmcu::getObjectFlash(ArrayRef<char> object) {
+ObjectFlash mlir::vmcu::getObjectFlash(ArrayRef<char> object,
+                                       StringRef symbolPrefix) {
   ObjectFlash flash;
   std::unique_ptr<llvm::object::ObjectFile> file = openELFObject(object);
   auto *elf = dyn_cast_or_null<llvm::object::ELFObjectFileBase>(file.get());
   if (!elf)
     return flash;
-  std::optional<uint64_t> arena = arenaSectionIndex(*elf);
+  std::optional<uint64_t> arena = arenaSectionIndex(*elf, symbolPrefix);
   for (llvm::object::ELFSectionRef section : elf->sections()) {
     if (!(section.getFlags() & llvm::ELF::SHF_ALLOC) ||
         section.getType() == llvm::ELF::SHT_NOBITS ||
@@ -374,8 +384,9 @@ ObjectFlash mlir::vmcu::getObjectFlash(ArrayRef<char> object) {
   return flash;
 }
 
-uint64_t mlir::vmcu::getObjectFlashBytes(ArrayRef<char> object) {
-  return getObjectFlash(object).totalBytes();
+uint64_t mlir::vmcu::getObjectFlashBytes(ArrayRef<char> object,
+                                         StringRef symbolPrefix) {
+  return getObjectFlash(object, symbolPrefix).totalBytes();
 }
 
 SharedCompileFlags::SharedCompileFlags(llvm::cl::OptionCategory &category)

@@ -211,7 +211,8 @@ mlir::vmcu::chooseInt8WeightKernels(StringRef inputPath,
   FailureOr<Trial> wide = compileTrial(inputPath, options);
   if (failed(wide))
     return failure();
-  ObjectFlash wideFlash = getObjectFlash(wide->object);
+  ObjectFlash wideFlash =
+      getObjectFlash(wide->object, options.flags.symbolPrefix);
   if (wideFlash.totalBytes() <= budget)
     return chosen;
   if (!options.flags.widenWeights) {
@@ -223,7 +224,8 @@ mlir::vmcu::chooseInt8WeightKernels(StringRef inputPath,
   FailureOr<Trial> narrow = compileTrial(inputPath, narrowOptions);
   if (failed(narrow))
     return failure();
-  ObjectFlash narrowFlash = getObjectFlash(narrow->object);
+  ObjectFlash narrowFlash =
+      getObjectFlash(narrow->object, options.flags.symbolPrefix);
   if (narrowFlash.totalBytes() > budget) {
     reportOverBudget(inputPath, options,
                      "the model, with int8 weights everywhere,", narrowFlash);
@@ -247,7 +249,8 @@ mlir::vmcu::chooseInt8WeightKernels(StringRef inputPath,
     FailureOr<Trial> trial = compileTrial(inputPath, trialOptions);
     if (failed(trial))
       return failure();
-    uint64_t measured = getObjectFlash(trial->object).totalBytes();
+    uint64_t measured =
+        getObjectFlash(trial->object, options.flags.symbolPrefix).totalBytes();
     if (measured <= budget)
       return chosen;
     predicted = measured;
@@ -262,7 +265,7 @@ mlir::vmcu::chooseInt8WeightKernels(StringRef inputPath,
 LogicalResult mlir::vmcu::checkFlashBudget(StringRef inputPath,
                                            ArrayRef<char> object,
                                            const CompileOptions &options) {
-  ObjectFlash flash = getObjectFlash(object);
+  ObjectFlash flash = getObjectFlash(object, options.flags.symbolPrefix);
   if (options.flags.flashKb == 0 || flash.totalBytes() <= budgetBytes(options))
     return success();
   reportOverBudget(inputPath, options, "the model", flash);

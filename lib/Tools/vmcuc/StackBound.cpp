@@ -11,6 +11,7 @@
 
 #include "vmcu/Tools/vmcuc/StackBound.h"
 
+#include "vmcu/Dialect/VMCU/IR/ModelABI.h"
 #include "vmcu/Tools/vmcuc/Compiler.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -25,8 +26,6 @@ namespace obj = llvm::object;
 
 namespace {
 
-/// The model's entry point (runtime/vmcu_model_api.h).
-constexpr llvm::StringLiteral kEntry = "vmcu_invoke";
 constexpr llvm::StringLiteral kLibcFunctions[] = {"memset", "memcpy",
                                                   "memmove"};
 /// An address field in .stack_sizes on a 32-bit target.
@@ -239,16 +238,19 @@ std::optional<uint64_t> deepest(StringRef function, const CallGraph &graph,
 
 } // namespace
 
-StackBound mlir::vmcu::getObjectStackBound(ArrayRef<char> object) {
+StackBound mlir::vmcu::getObjectStackBound(ArrayRef<char> object,
+                                           StringRef symbolPrefix) {
+  // The model's entry point (runtime/vmcu_model_api.h).
+  std::string entry = model_abi::prefixed(model_abi::kInvokeFn, symbolPrefix);
   StackBound bound;
   std::unique_ptr<obj::ObjectFile> file = openELFObject(object);
   if (!file) {
-    bound.unknown = kEntry.str();
+    bound.unknown = entry;
     return bound;
   }
   CallGraph graph = readCallGraph(*file);
   llvm::StringMap<uint64_t> memo;
   llvm::StringSet<> onPath;
-  bound.bytes = deepest(kEntry, graph, memo, onPath, bound.unknown);
+  bound.bytes = deepest(entry, graph, memo, onPath, bound.unknown);
   return bound;
 }

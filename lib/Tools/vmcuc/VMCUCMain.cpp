@@ -162,130 +162,176 @@ static std::string cFloatLiteral(double value) {
   return digits + "f";
 }
 
+/// The header's C names under the model's --symbol-prefix: the API's
+/// identifiers (vmcu_invoke -> <prefix>_invoke, as vmcu-prefix-symbols
+/// renames them) and its macros (VMCU_ARENA_BYTES -> <PREFIX>_ARENA_BYTES).
+struct HeaderNames {
+  explicit HeaderNames(StringRef symbolPrefix)
+      : prefix(symbolPrefix.str()), macroPrefix(symbolPrefix.upper()) {}
+  /// `vmcu_<suffix>` renamed.
+  std::string api(StringRef suffix) const {
+    return prefix + "_" + suffix.str();
+  }
+  /// `VMCU_<suffix>` renamed.
+  std::string macro(StringRef suffix) const {
+    return macroPrefix + "_" + suffix.str();
+  }
+  bool isDefault() const { return prefix == model_abi::kSymbolPrefix; }
+
+  std::string prefix, macroPrefix;
+};
+
 /// The quantisation of the model's input and output (when the source model
 /// declares it: a .tflite) and the conversions TFLite Micro's QUANTIZE
 /// (reference_ops::AffineQuantize) and DEQUANTIZE (reference_ops::Dequantize)
 /// make at float edges, as static inline C.
-static void printEdges(llvm::raw_ostream &os, EdgeAttr input, EdgeAttr output) {
+static void printEdges(llvm::raw_ostream &os, const HeaderNames &n,
+                       EdgeAttr input, EdgeAttr output) {
   auto scale = [](EdgeAttr edge) {
     return cFloatLiteral(edge.getScale().getValueAsDouble());
   };
+  std::string inScale = n.macro("INPUT_SCALE"),
+              inZp = n.macro("INPUT_ZERO_POINT");
+  std::string outScale = n.macro("OUTPUT_SCALE"),
+              outZp = n.macro("OUTPUT_ZERO_POINT");
+  std::string quantize = n.api("quantize_input");
+  std::string dequantize = n.api("dequantize_output");
   os << "/* Quantisation of the input and output: real = scale * (q - "
         "zero_point).\n"
      << " * *_IS_FLOAT: the source model's edge is float32; vmcu compiles "
         "its int8\n"
      << " * body and leaves the QUANTIZE / DEQUANTIZE to these functions. */\n"
-     << "#define VMCU_INPUT_SCALE " << scale(input) << "\n"
-     << "#define VMCU_INPUT_ZERO_POINT (" << input.getZeroPoint() << ")\n"
-     << "#define VMCU_INPUT_IS_FLOAT " << int(input.getIsFloat()) << "\n"
-     << "#define VMCU_OUTPUT_SCALE " << scale(output) << "\n"
-     << "#define VMCU_OUTPUT_ZERO_POINT (" << output.getZeroPoint() << ")\n"
-     << "#define VMCU_OUTPUT_IS_FLOAT " << int(output.getIsFloat()) << "\n\n"
+     << "#define " << inScale << " " << scale(input) << "\n"
+     << "#define " << inZp << " (" << input.getZeroPoint() << ")\n"
+     << "#define " << n.macro("INPUT_IS_FLOAT") << " "
+     << int(input.getIsFloat()) << "\n"
+     << "#define " << outScale << " " << scale(output) << "\n"
+     << "#define " << outZp << " (" << output.getZeroPoint() << ")\n"
+     << "#define " << n.macro("OUTPUT_IS_FLOAT") << " "
+     << int(output.getIsFloat()) << "\n\n"
      << "/* TFLite Micro's QUANTIZE of n floats to the input's int8 "
         "(rounded half\n"
-     << " * away from zero in float, then clamped), e.g. into vmcu_input(). "
-        "*/\n"
-     << "static inline void vmcu_quantize_input(const float *x, int8_t *q,\n"
-     << "                                       unsigned n) {\n"
+     << " * away from zero in float, then clamped), e.g. into "
+     << n.api("input") << "(). */\n"
+     << "static inline void " << quantize
+     << "(const float *x, int8_t *q, unsigned n) {\n"
      << "  for (unsigned i = 0; i < n; ++i) {\n"
-     << "    float r = roundf(x[i] / VMCU_INPUT_SCALE);\n"
+     << "    float r = roundf(x[i] / " << inScale << ");\n"
      << "    /* Beyond +-255 (and NaN) every zero point clamps alike. */\n"
      << "    r = r >= -255.0f ? (r <= 255.0f ? r : 255.0f) : -255.0f;\n"
-     << "    int32_t v = (int32_t)r + VMCU_INPUT_ZERO_POINT;\n"
+     << "    int32_t v = (int32_t)r + " << inZp << ";\n"
      << "    q[i] = (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v);\n"
      << "  }\n"
      << "}\n\n"
      << "/* TFLite Micro's DEQUANTIZE of n int8 outputs, e.g. of "
-        "vmcu_output(). */\n"
-     << "static inline void vmcu_dequantize_output(const int8_t *q, float *y,\n"
-     << "                                          unsigned n) {\n"
+     << n.api("output") << "(). */\n"
+     << "static inline void " << dequantize
+     << "(const int8_t *q, float *y, unsigned n) {\n"
      << "  for (unsigned i = 0; i < n; ++i)\n"
-     << "    y[i] = (float)((double)VMCU_OUTPUT_SCALE *\n"
-     << "                   (double)(q[i] - VMCU_OUTPUT_ZERO_POINT));\n"
+     << "    y[i] = (float)((double)" << outScale << " *\n"
+     << "                   (double)(q[i] - " << outZp << "));\n"
      << "}\n\n";
 }
 
 /// Every input and output: the tables and the accessors of
 /// runtime/vmcu_model_api.h (guarded, so both headers may be included), and
 /// each one's size as a comment.
-static void printIOTables(llvm::raw_ostream &os, const ModelInfo &info) {
+static void printIOTables(llvm::raw_ostream &os, const HeaderNames &n,
+                          const ModelInfo &info) {
   for (auto [kind, sizes] : {std::pair(StringRef("input"), &info.inputSizes),
                              std::pair(StringRef("output"), &info.outputSizes)})
     for (auto [i, bytes] : llvm::enumerate(*sizes))
       os << "/* " << kind << " " << i << ": " << bytes << " bytes */\n";
-  os << "extern int8_t vmcu_arena[];\n"
-     << "extern const unsigned vmcu_input_count;\n"
-     << "extern const unsigned vmcu_output_count;\n"
-     << "extern const unsigned vmcu_input_offsets[];\n"
-     << "extern const unsigned vmcu_input_sizes[];\n"
-     << "extern const unsigned vmcu_output_offsets[];\n"
-     << "extern const unsigned vmcu_output_sizes[];\n\n"
-     << "#ifndef VMCU_IO_ACCESSORS\n#define VMCU_IO_ACCESSORS\n"
-     << "static inline int8_t *vmcu_input_at(unsigned i) {\n"
-     << "  return vmcu_arena + vmcu_input_offsets[i];\n}\n"
-     << "static inline const int8_t *vmcu_output_at(unsigned i) {\n"
-     << "  return vmcu_arena + vmcu_output_offsets[i];\n}\n"
+  std::string arena = n.api("arena");
+  os << "extern int8_t " << arena << "[];\n";
+  for (StringRef table : {"input_count", "output_count"})
+    os << "extern const unsigned " << n.api(table) << ";\n";
+  for (StringRef table :
+       {"input_offsets", "input_sizes", "output_offsets", "output_sizes"})
+    os << "extern const unsigned " << n.api(table) << "[];\n";
+  std::string guard = n.macro("IO_ACCESSORS");
+  os << "\n#ifndef " << guard << "\n#define " << guard << "\n"
+     << "static inline int8_t *" << n.api("input_at") << "(unsigned i) {\n"
+     << "  return " << arena << " + " << n.api("input_offsets") << "[i];\n}\n"
+     << "static inline const int8_t *" << n.api("output_at")
+     << "(unsigned i) {\n"
+     << "  return " << arena << " + " << n.api("output_offsets") << "[i];\n}\n"
      << "#endif\n\n";
 }
 
 /// VMCU_STACK_BYTES: the deepest stack vmcu_invoke() uses, or why there is
 /// no bound.
-static void printStackBound(llvm::raw_ostream &os, const StackBound &bound) {
+static void printStackBound(llvm::raw_ostream &os, const HeaderNames &n,
+                            const StackBound &bound) {
+  std::string invoke = n.api("invoke");
   if (bound.bytes) {
-    os << "/* Worst-case stack of vmcu_invoke(), from the object's frames\n"
+    os << "/* Worst-case stack of " << invoke
+       << "(), from the object's frames\n"
        << " * and calls (C library memset/memcpy counted as " << kLibcFrameBytes
        << " bytes). */\n"
-       << "#define VMCU_STACK_BYTES " << *bound.bytes << "u\n";
+       << "#define " << n.macro("STACK_BYTES") << " " << *bound.bytes << "u\n";
     return;
   }
-  os << "/* No VMCU_STACK_BYTES: vmcu_invoke() calls " << bound.unknown
-     << ", whose stack the compiler does not know. */\n";
+  os << "/* No " << n.macro("STACK_BYTES") << ": " << invoke << "() calls "
+     << bound.unknown << ", whose stack the compiler does not know. */\n";
 }
 
 /// The C header of the model, compatible with runtime/vmcu_model_api.h
-/// (identical prototypes and extern declarations, so both may be included).
+/// (identical prototypes and extern declarations, so both may be included)
+/// under the default symbol prefix; under another, every name carries it,
+/// so that the headers of several models may be included together.
 static void printHeader(llvm::raw_ostream &os, const ModelInfo &info,
-                        StringRef source, StringRef cpu, EdgeAttr input,
-                        EdgeAttr output, ArrayRef<char> object) {
+                        StringRef source, StringRef cpu, StringRef prefix,
+                        EdgeAttr input, EdgeAttr output,
+                        ArrayRef<char> object) {
+  HeaderNames n(prefix);
+  std::string guard = n.macro("GENERATED_MODEL_H");
   os << "/* Generated by vmcuc from " << llvm::sys::path::filename(source)
      << " for " << cpu << ". Do not edit.\n"
-     << " * C API of the model object; runtime/vmcu_model_api.h declares "
-        "the same. */\n"
-     << "#ifndef VMCU_GENERATED_MODEL_H\n"
-     << "#define VMCU_GENERATED_MODEL_H\n\n"
+     << (n.isDefault()
+             ? " * C API of the model object; runtime/vmcu_model_api.h "
+               "declares the same. */\n"
+             : " * C API of the model object, compiled with --symbol-prefix=" +
+                   n.prefix + ". */\n")
+     << "#ifndef " << guard << "\n"
+     << "#define " << guard << "\n\n"
      << "#include <math.h>\n#include <stdint.h>\n\n"
-     << "#define VMCU_ARENA_BYTES " << info.arenaBytes.value_or(0) << "u\n"
-     << "#define VMCU_INPUT_BYTES " << *info.inputBytes << "u\n"
-     << "#define VMCU_OUTPUT_BYTES " << *info.outputBytes << "u\n"
-     << "#define VMCU_INPUT_COUNT "
+     << "#define " << n.macro("ARENA_BYTES") << " "
+     << info.arenaBytes.value_or(0) << "u\n"
+     << "#define " << n.macro("INPUT_BYTES") << " " << *info.inputBytes << "u\n"
+     << "#define " << n.macro("OUTPUT_BYTES") << " " << *info.outputBytes
+     << "u\n"
+     << "#define " << n.macro("INPUT_COUNT") << " "
      << std::max<size_t>(info.inputSizes.size(), 1) << "u\n"
-     << "#define VMCU_OUTPUT_COUNT "
+     << "#define " << n.macro("OUTPUT_COUNT") << " "
      << std::max<size_t>(info.outputSizes.size(), 1) << "u\n";
   // The object's flash (code, weights and tables) and stack, known once it
   // exists.
   if (!object.empty()) {
-    os << "#define VMCU_FLASH_BYTES " << getObjectFlashBytes(object) << "u\n";
-    printStackBound(os, getObjectStackBound(object));
+    os << "#define " << n.macro("FLASH_BYTES") << " "
+       << getObjectFlashBytes(object, prefix) << "u\n";
+    printStackBound(os, n, getObjectStackBound(object, prefix));
   }
   os << "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
-     << "int8_t *vmcu_input(void);\n"
-     << "const int8_t *vmcu_output(void);\n"
-     << "int vmcu_invoke(void);\n";
+     << "int8_t *" << n.api("input") << "(void);\n"
+     << "const int8_t *" << n.api("output") << "(void);\n"
+     << "int " << n.api("invoke") << "(void);\n";
   if (info.hasWorker)
-    os << "/* Compiled with --cores=2: the second core calls vmcu_worker() in "
-          "a loop;\n   each call takes its part of the next vmcu_invoke() on "
-          "the first core,\n   which returns once both have finished. */\n"
-       << "#define VMCU_CORES 2u\n"
-       << "void vmcu_worker(void);\n";
-  os << "\n"
-     << "extern const unsigned vmcu_input_bytes;\n"
-     << "extern const unsigned vmcu_output_bytes;\n"
-     << "extern const unsigned vmcu_arena_bytes;\n\n";
-  printIOTables(os, info);
+    os << "/* Compiled with --cores=2: the second core calls "
+       << n.api("worker") << "() in a loop;\n   each call takes its part of "
+       << "the next " << n.api("invoke") << "() on the first core,\n   which "
+       << "returns once both have finished. */\n"
+       << "#define " << n.macro("CORES") << " 2u\n"
+       << "void " << n.api("worker") << "(void);\n";
+  os << "\n";
+  for (StringRef count : {"input_bytes", "output_bytes", "arena_bytes"})
+    os << "extern const unsigned " << n.api(count) << ";\n";
+  os << "\n";
+  printIOTables(os, n, info);
   if (input && output)
-    printEdges(os, input, output);
+    printEdges(os, n, input, output);
   os << "#ifdef __cplusplus\n}\n#endif\n\n"
-     << "#endif /* VMCU_GENERATED_MODEL_H */\n";
+     << "#endif /* " << guard << " */\n";
 }
 
 /// Writes `contents` through `print` to `path` ("-" is stdout).
@@ -322,7 +368,8 @@ static uint64_t getTextBytes(ArrayRef<char> object) {
 
 /// Adds the object's flash to the JSON memory report at `path`:
 /// `flash_bytes`, and per layer `code_bytes` and `table_bytes`.
-static LogicalResult addFlashToReport(StringRef path, ArrayRef<char> object) {
+static LogicalResult addFlashToReport(StringRef path, ArrayRef<char> object,
+                                      StringRef symbolPrefix) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer) {
@@ -342,9 +389,10 @@ static LogicalResult addFlashToReport(StringRef path, ArrayRef<char> object) {
     fail("memory report '" + path + "' is not a JSON object");
     return failure();
   }
-  (*fields)["flash_bytes"] = static_cast<int64_t>(getObjectFlashBytes(object));
+  (*fields)["flash_bytes"] =
+      static_cast<int64_t>(getObjectFlashBytes(object, symbolPrefix));
   // The header's VMCU_STACK_BYTES; null where there is no bound.
-  StackBound stack = getObjectStackBound(object);
+  StackBound stack = getObjectStackBound(object, symbolPrefix);
   (*fields)["stack_bound_bytes"] =
       stack.bytes ? llvm::json::Value(static_cast<int64_t>(*stack.bytes))
                   : llvm::json::Value(nullptr);
@@ -467,7 +515,8 @@ int writeOutputs(VMCUCOptions &opts, ModuleOp module,
       })))
     return 1;
   if (!opts.report.empty() && opts.report != "-" &&
-      failed(addFlashToReport(opts.report, object)))
+      failed(addFlashToReport(opts.report, object,
+                              compileOptions.flags.symbolPrefix)))
     return 1;
   summary << "vmcuc: wrote " << outputPath << " (" << getTextBytes(object)
           << " bytes .text, arena " << arenaBytes << " bytes)\n";
@@ -528,8 +577,9 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
   auto writeHeader = [&](ArrayRef<char> object) {
     return opts.header.empty() ||
            succeeded(writeFile(opts.header, [&](llvm::raw_ostream &os) {
-             printHeader(os, *info, opts.input, cpu, inputEdge, outputEdge,
-                         object);
+             printHeader(os, *info, opts.input, cpu,
+                         compileOptions.flags.symbolPrefix, inputEdge,
+                         outputEdge, object);
            }));
   };
   if (opts.emit != EmitKind::Obj && !writeHeader({}))

@@ -123,8 +123,9 @@ struct ObjectFlash {
   uint64_t constantBytes = 0;
   uint64_t totalBytes() const { return codeBytes + constantBytes; }
 };
-/// Zeros if `object` is not an ELF object.
-ObjectFlash getObjectFlash(ArrayRef<char> object);
+/// Zeros if `object` is not an ELF object. `symbolPrefix`: the model's
+/// --symbol-prefix, which names its arena.
+ObjectFlash getObjectFlash(ArrayRef<char> object, StringRef symbolPrefix);
 
 /// `object` (bytes emitted by emitObject()) read as an ELF object file;
 /// null if it is not one.
@@ -134,7 +135,7 @@ std::unique_ptr<llvm::object::ObjectFile> openELFObject(ArrayRef<char> object);
 /// sections with contents (.text, .rodata, .data's load image, .ARM.exidx)
 /// but the arena, which the runtime's linker scripts place NOLOAD in RAM.
 /// 0 if `object` is not an ELF object.
-uint64_t getObjectFlashBytes(ArrayRef<char> object);
+uint64_t getObjectFlashBytes(ArrayRef<char> object, StringRef symbolPrefix);
 
 /// A parsed model file and the diagnostic handler that prints errors with
 /// their locations in it; keep it alive while the module is compiled.

@@ -33,9 +33,10 @@ struct StackBound {
   std::string unknown;
 };
 
-/// The worst-case stack of vmcu_invoke() in `object` (emitted by
-/// emitObject(), whose target machine emits .stack_sizes).
-StackBound getObjectStackBound(ArrayRef<char> object);
+/// The worst-case stack of vmcu_invoke() (renamed by `symbolPrefix`, the
+/// model's --symbol-prefix) in `object` (emitted by emitObject(), whose
+/// target machine emits .stack_sizes).
+StackBound getObjectStackBound(ArrayRef<char> object, StringRef symbolPrefix);
 
 } // namespace mlir::vmcu
 

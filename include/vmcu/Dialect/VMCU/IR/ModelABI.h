@@ -10,15 +10,21 @@
 #ifndef VMCU_DIALECT_VMCU_IR_MODELABI_H
 #define VMCU_DIALECT_VMCU_IR_MODELABI_H
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cassert>
 #include <cstdint>
+#include <string>
 
 namespace mlir::vmcu {
 
 /// Symbols of a lowered model. They are the C API of the object file
 /// (runtime/vmcu_model_api.h mirrors them).
 namespace model_abi {
+/// The prefix of every symbol below; `--symbol-prefix` replaces it
+/// (vmcu-prefix-symbols) so that several models link into one firmware.
+inline constexpr llvm::StringLiteral kSymbolPrefix = "vmcu";
 /// The arena: one byte array holding the whole segment pool.
 inline constexpr llvm::StringLiteral kArena = "vmcu_arena";
 /// Linker section of the arena (NOLOAD in the runtime's linker scripts).
@@ -53,6 +59,30 @@ inline constexpr llvm::StringLiteral kIOOutput = "output";
 /// of one inference; vmcu_invoke() on the first core returns once both
 /// have finished.
 inline constexpr llvm::StringLiteral kWorkerFn = "vmcu_worker";
+
+/// Every symbol of the C API a model object defines (the worker only with
+/// cores = 2): the names --symbol-prefix renames.
+inline constexpr llvm::StringLiteral kExportedSymbols[] = {
+    kArena,      kInputFn,       kOutputFn,    kInvokeFn,    kArenaBytes,
+    kInputBytes, kOutputBytes,   kInputCount,  kOutputCount, kInputOffsets,
+    kInputSizes, kOutputOffsets, kOutputSizes, kWorkerFn};
+
+/// The name `symbol` (one of the above) takes in a model compiled with
+/// `--symbol-prefix=prefix`.
+inline std::string prefixed(llvm::StringRef symbol, llvm::StringRef prefix) {
+  assert(symbol.starts_with(kSymbolPrefix) && "not a model ABI symbol");
+  return prefix.str() + symbol.drop_front(kSymbolPrefix.size()).str();
+}
+
+/// Whether `prefix` can start the model's C symbols: a C identifier.
+inline bool isValidSymbolPrefix(llvm::StringRef prefix) {
+  auto identifierChar = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '_';
+  };
+  return !prefix.empty() && !(prefix.front() >= '0' && prefix.front() <= '9') &&
+         llvm::all_of(prefix, identifierChar);
+}
 } // namespace model_abi
 
 /// How two cores share a kernel the split marks (`cores` = kSplitCores on

@@ -11,6 +11,7 @@
 
 #include "CortexM4Timing.h"
 #include "Semihosting.h"
+#include "vmcu/Dialect/VMCU/IR/ModelABI.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -43,6 +44,7 @@
 
 using namespace vmcu::prof;
 namespace cl = llvm::cl;
+namespace model_abi = mlir::vmcu::model_abi;
 using llvm::StringRef;
 using llvm::Twine;
 
@@ -79,14 +81,20 @@ constexpr StringRef kFlashStartSymbol = "__vectors_start";
 constexpr StringRef kFlashSizeSymbol = "VMCU_FLASH_SIZE";
 constexpr StringRef kRamEndSymbol = "__stack_top";
 constexpr StringRef kRamSizeSymbol = "VMCU_RAM_SIZE";
-/// The model's entry point and its size constants (vmcu_model_api.h).
-constexpr StringRef kInvokeSymbol = "vmcu_invoke";
-/// Every input's (output's) bytes: the count and the array of sizes; the
-/// harness reads (writes) them one after another.
-constexpr StringRef kInputCountSymbol = "vmcu_input_count";
-constexpr StringRef kInputSizesSymbol = "vmcu_input_sizes";
-constexpr StringRef kOutputCountSymbol = "vmcu_output_count";
-constexpr StringRef kOutputSizesSymbol = "vmcu_output_sizes";
+/// The model's C API symbols the profiler reads (ModelABI.h), under the
+/// model's --symbol-prefix: the entry point (core 0's region), the second
+/// core's (core 1's region), and every input's (output's) count and array
+/// of sizes, which the harness reads (writes) one after another.
+struct ModelSymbols {
+  explicit ModelSymbols(StringRef prefix)
+      : invoke(model_abi::prefixed(model_abi::kInvokeFn, prefix)),
+        worker(model_abi::prefixed(model_abi::kWorkerFn, prefix)),
+        inputCount(model_abi::prefixed(model_abi::kInputCount, prefix)),
+        inputSizes(model_abi::prefixed(model_abi::kInputSizes, prefix)),
+        outputCount(model_abi::prefixed(model_abi::kOutputCount, prefix)),
+        outputSizes(model_abi::prefixed(model_abi::kOutputSizes, prefix)) {}
+  std::string invoke, worker, inputCount, inputSizes, outputCount, outputSizes;
+};
 
 /// unicorn maps memory in 4 KiB pages.
 constexpr uint32_t kPageSize = 0x1000;
@@ -121,8 +129,6 @@ constexpr uint32_t kInitSvtorReset = 0x10000000;
 constexpr uint32_t kVtorMask = ~0x7Fu;
 /// CPU_IDENTITY (SSE-200 TRM): reads 0 on core 0, 1 on core 1.
 constexpr uint32_t kCpuIdentityBase = 0x4001F000;
-/// Core 1's region: the function the compiler's worker runs in.
-constexpr StringRef kWorkerSymbol = "vmcu_worker";
 /// Functions whose cycles count as waiting: the compiler emits its
 /// spin-waits as functions named vmcu_wait*.
 constexpr StringRef kWaitPrefix = "vmcu_wait";
@@ -285,6 +291,12 @@ struct ProfOptions {
                "below the SP it was called with (compare the header's "
                "VMCU_STACK_BYTES)"),
       cl::init(false), cl::cat(category)};
+  cl::opt<std::string> symbolPrefix{
+      "symbol-prefix",
+      cl::desc("The model's --symbol-prefix (vmcuc, vmcu-run): its entry "
+               "point is NAME_invoke() (default vmcu)"),
+      cl::value_desc("NAME"), cl::init(model_abi::kSymbolPrefix.str()),
+      cl::cat(category)};
   cl::opt<bool> wholeProgram{
       "whole-program",
       cl::desc("Count from reset to exit, not only vmcu_invoke()"),
@@ -345,6 +357,8 @@ struct Image {
   std::unordered_map<std::string, uint32_t> symbols;
   /// Lowest and highest address of executable segments.
   uint32_t codeLow = 0, codeHigh = 0;
+  /// The model's C API names.
+  ModelSymbols api{model_abi::kSymbolPrefix};
 
   std::optional<uint32_t> lookup(StringRef name) const {
     auto it = symbols.find(name.str());
@@ -547,7 +561,7 @@ std::optional<std::string> loadSegments(const Image &image,
 class Profiler {
 public:
   Profiler(const Image &image, Semihosting &host, uint64_t maxInstructions,
-           bool wholeProgram, StringRef regionSymbol = kInvokeSymbol)
+           bool wholeProgram, StringRef regionSymbol)
       : functionCounts(image.functions.size() + 1), image(image), host(host),
         maxInstructions(maxInstructions), wholeProgram(wholeProgram),
         regionSymbol(regionSymbol), inRegion(wholeProgram) {}
@@ -753,7 +767,8 @@ std::optional<std::string> Profiler::setUp(const Board &board,
     auto entry = image.lookup(regionSymbol);
     if (!entry)
       return "the ELF has no '" + regionSymbol.str() +
-             "' symbol; use --whole-program to profile it anyway";
+             "' symbol; give the model's --symbol-prefix if it was compiled "
+             "with one, or use --whole-program to profile it anyway";
     invokeAddress = *entry & ~kThumbBit;
   }
 
@@ -1247,7 +1262,7 @@ void printConsole(StringRef console, bool all) {
 void printPerFunction(const Image &image, const Profiler &profiler,
                       bool wholeProgram) {
   std::string regionName =
-      wholeProgram ? "the whole program" : kInvokeSymbol.str() + "()";
+      wholeProgram ? "the whole program" : image.api.invoke + "()";
   llvm::raw_ostream &os = llvm::outs();
   const Counts &region = profiler.region;
   auto percent = [&](uint64_t cycles) {
@@ -1400,7 +1415,7 @@ std::optional<uint32_t> totalBytes(const Image &image, StringRef count,
 std::optional<std::string>
 checkInputSize(const Image &image, StringRef inputPath, size_t inputSize) {
   std::optional<uint32_t> modelInputSize =
-      totalBytes(image, kInputCountSymbol, kInputSizesSymbol);
+      totalBytes(image, image.api.inputCount, image.api.inputSizes);
   if (modelInputSize && inputSize != *modelInputSize)
     return ("input file '" + inputPath + "' has " + Twine(inputSize) +
             " bytes, but the model's input has " + Twine(*modelInputSize))
@@ -1457,8 +1472,10 @@ void printResults(const ProfOptions &opts, const Board &board,
 
 /// The message if the program failed: a non-zero exit status, or (not
 /// --whole-program) it never ran vmcu_invoke().
-std::optional<std::string>
-checkCompletion(const ProfOptions &opts, const Profiler &profiler, int status) {
+std::optional<std::string> checkCompletion(const ProfOptions &opts,
+                                           const Image &image,
+                                           const Profiler &profiler,
+                                           int status) {
   if (status != 0) {
     StringRef meaning = "see the console above";
     if (status > 0 && static_cast<size_t>(status) < std::size(kStatusMeanings))
@@ -1468,7 +1485,7 @@ checkCompletion(const ProfOptions &opts, const Profiler &profiler, int status) {
         .str();
   }
   if (!opts.wholeProgram && profiler.region.instructions == 0)
-    return "the program never called " + kInvokeSymbol.str() + "()";
+    return "the program never called " + image.api.invoke + "()";
   return std::nullopt;
 }
 
@@ -1477,7 +1494,7 @@ checkCompletion(const ProfOptions &opts, const Profiler &profiler, int status) {
 std::optional<std::string>
 writeOutput(const Image &image, const Semihosting &host, StringRef path) {
   std::optional<uint32_t> outputSize =
-      totalBytes(image, kOutputCountSymbol, kOutputSizesSymbol);
+      totalBytes(image, image.api.outputCount, image.api.outputSizes);
   const std::vector<char> &bytes = host.output();
   if (!host.outputWritten() || (outputSize && bytes.size() != *outputSize))
     return ("the program wrote no output" +
@@ -1524,7 +1541,7 @@ std::optional<std::string> setUpCore1(const ProfOptions &opts,
                                       const SharedMemory &memory,
                                       Profiler &core0, TwoCores &cores) {
   cores.core1 = std::make_unique<Profiler>(image, host, opts.maxInstructions,
-                                           opts.wholeProgram, kWorkerSymbol);
+                                           opts.wholeProgram, image.api.worker);
   if (auto error = cores.core1->setUp(board, memory))
     return "core 1: " + *error;
   auto units =
@@ -1572,6 +1589,7 @@ std::optional<std::string> loadProgram(const ProfOptions &opts,
   if (auto error =
           readImage(opts.elf, program.elfBuffer->getBuffer(), program.image))
     return error;
+  program.image.api = ModelSymbols(opts.symbolPrefix);
   if (auto error = readFile(opts.input, "input file ", program.inputBuffer))
     return error;
   if (auto error = allocateMemory(board, program.image, program.memory))
@@ -1598,7 +1616,8 @@ int runMain(int argc, char **argv) {
   StringRef inputBytes = program.inputBuffer->getBuffer();
 
   Semihosting host = makeHost(opts.elf, inputBytes);
-  Profiler profiler(image, host, opts.maxInstructions, opts.wholeProgram);
+  Profiler profiler(image, host, opts.maxInstructions, opts.wholeProgram,
+                    image.api.invoke);
   profiler.countPcs = opts.hot > 0;
   profiler.trackStack = opts.stack;
   if (auto error = profiler.setUp(*board, memory))
@@ -1618,7 +1637,7 @@ int runMain(int argc, char **argv) {
   }
 
   printResults(opts, *board, image, profiler, cores.core1.get(), host);
-  if (auto error = checkCompletion(opts, profiler, host.exitStatus()))
+  if (auto error = checkCompletion(opts, image, profiler, host.exitStatus()))
     return fail(*error);
   if (!opts.output.empty())
     if (auto error = writeOutput(image, host, opts.output))

@@ -704,8 +704,8 @@ LogicalResult mlir::vmcu::tile::emitAvgPool(Emitter &e, AvgPool2DOp op,
   Value mt = e.i32Table("recip_mult", mults);
   Value st = e.i32Table("recip_shift", shifts);
   bool tflite = op.getRoundHalfAway();
-  // TFLite averages the raw values; TOSA subtracts the zero point first,
-  // which the sum of raw values does once per tap at the end.
+  // TFLite averages the raw values; TOSA subtracts the zero point from each
+  // value first, which the raw sum does at the end: sum - taps * zp.
   int32_t zp = tflite ? 0 : static_cast<int32_t>(op.getInputZp());
   auto rq = RequantAttr::get(e.ctx, 0, static_cast<int32_t>(op.getOutputZp()),
                              {1}, {1}, /*double_round=*/false,

@@ -299,7 +299,8 @@ struct ProfOptions {
       cl::cat(category)};
   cl::opt<bool> wholeProgram{
       "whole-program",
-      cl::desc("Count from reset to exit, not only vmcu_invoke()"),
+      cl::desc("Count from reset to exit, not only the model's "
+               "vmcu_invoke()"),
       cl::init(false), cl::cat(category)};
   cl::opt<uint64_t> maxInstructions{
       "max-instructions",

@@ -4,7 +4,7 @@
 # (default: build/, gcc, and build-sanitize/, clang-22 with ASan and UBSan)
 # and compares their LLVM IR byte for byte. The models: the generated
 # MCUNet-style chain (one and two cores), a residual bottleneck, a corpus
-# MobileNetV2, ResNet, concatenation and FC autoencoder
+# MobileNetV2, ResNet, concatenation, FC autoencoder and DS-CNN (average pool)
 # (utils/make-tflite.py), and the shared models when ../shared/models
 # exists.
 # usage: scripts/compare-builds.sh [BUILD_A] [BUILD_B]
@@ -32,8 +32,10 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 /usr/bin/python3 "$ROOT/utils/make-tflite.py" --kind corpus-resnet --seed 4 -o "$tmp/resnet.tflite"
 /usr/bin/python3 "$ROOT/utils/make-tflite.py" --kind corpus-concat-branches --seed 5 -o "$tmp/concat.tflite"
 /usr/bin/python3 "$ROOT/utils/make-tflite.py" --kind corpus-fc-autoencoder --seed 6 -o "$tmp/autoencoder.tflite"
+/usr/bin/python3 "$ROOT/utils/make-tflite.py" --kind corpus-dscnn --seed 1 -o "$tmp/dscnn.tflite"
 cases=("chain.mlir" "chain.mlir --cores=2 --cpu=cortex-m33" "residual.mlir"
-       "mobilenet-v2.tflite" "resnet.tflite" "concat.tflite" "autoencoder.tflite")
+       "mobilenet-v2.tflite" "resnet.tflite" "concat.tflite" "autoencoder.tflite"
+       "dscnn.tflite")
 models="${VMCU_SHARED_DIR:-$ROOT/../shared}/models"
 if [ -d "$models" ]; then
   for m in "$models"/*.tflite; do

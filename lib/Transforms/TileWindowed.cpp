@@ -603,8 +603,11 @@ public:
       Value x = vector::LoadOp::create(e.b, e.loc, x4, xbuf, ValueRange{at});
       Value evenAt = e.apply(e.d(0) * 2, {w});
       Value oddAt = e.apply(e.d(0) * 2 + 1, {w});
-      auto sum = AddPairsOp::create(e.b, e.loc, e.load(pairs, evenAt),
-                                    e.load(pairs, oddAt), x);
+      // Named first: argument order is unspecified, and the IR must not
+      // depend on the host compiler.
+      Value even = e.load(pairs, evenAt);
+      Value odd = e.load(pairs, oddAt);
+      auto sum = AddPairsOp::create(e.b, e.loc, even, odd, x);
       e.store(sum.getEvenSum(), pairs, evenAt);
       e.store(sum.getOddSum(), pairs, oddAt);
     });
@@ -659,8 +662,10 @@ public:
         body(lane, sum);
       }
     });
-    for (int64_t i = 0; i < tail; ++i)
-      body(e.index(words * kDotLanes + i), e.load(tailSums, e.index(i)));
+    for (int64_t i = 0; i < tail; ++i) {
+      Value sum = e.load(tailSums, e.index(i));
+      body(e.index(words * kDotLanes + i), sum);
+    }
   }
 
 private:

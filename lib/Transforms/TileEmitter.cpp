@@ -211,13 +211,16 @@ void Emitter::finishGlobalPool(Value output) {
     loop(0, seg, [&](Value lane) {
       Value ch = apply(d(0) * seg + d(1), {cc, lane});
       Value sum = load(p.sums, ch);
-      Value value =
-          average.getRoundHalfAway()
-              ? roundHalfAwayAverage(*this, sum, index(p.pixels),
-                                     average.getMin(), average.getMax())
-              : requantize(arith::SubIOp::create(b, loc, sum, zpShare), rq,
-                           mult, shift, rq.isPerChannel() ? ch : index(0),
-                           b.getI8Type());
+      Value value;
+      if (average.getRoundHalfAway()) {
+        value = roundHalfAwayAverage(*this, sum, index(p.pixels),
+                                     average.getMin(), average.getMax());
+      } else {
+        // Each op named first: argument order is unspecified.
+        Value raw = arith::SubIOp::create(b, loc, sum, zpShare);
+        Value channel = rq.isPerChannel() ? ch : index(0);
+        value = requantize(raw, rq, mult, shift, channel, b.getI8Type());
+      }
       store(value, p.averages, lane);
     });
     storeSegment(output, d(0), {cc}, p.averages);

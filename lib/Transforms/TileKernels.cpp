@@ -259,9 +259,10 @@ LogicalResult emitBinary(Emitter &e, Operation *op, const KernelTensors &t,
         SmallVector<Value> lanes(dims);
         lanes.push_back(k);
         Value ch = e.apply(e.d(0) * s + e.d(1), {cc, k});
-        e.store(lane(readLane(e, *lhs, channels, lanes),
-                     readLane(e, *rhs, channels, lanes), ch),
-                obuf, k);
+        // Each side named first: argument order is unspecified.
+        Value a = readLane(e, *lhs, channels, lanes);
+        Value b = readLane(e, *rhs, channels, lanes);
+        e.store(lane(a, b, ch), obuf, k);
       });
       for (BinaryOperand *x : sides)
         if (x->read == OperandRead::Full && !x->freeAfterLoops &&
@@ -310,8 +311,9 @@ LogicalResult emitMul(Emitter &e, MulOp op, const KernelTensors &t) {
     return arith::SubIOp::create(e.b, e.loc, wide, e.i32(zp)).getResult();
   };
   return emitBinary(e, op, t, [&](Value a, Value b, Value ch) {
-    Value product = arith::MulIOp::create(e.b, e.loc, offset(a, op.getLhsZp()),
-                                          offset(b, op.getRhsZp()));
+    Value lhs = offset(a, op.getLhsZp());
+    Value rhs = offset(b, op.getRhsZp());
+    Value product = arith::MulIOp::create(e.b, e.loc, lhs, rhs);
     return e.requantize(product, op.getRequant(), mult, shift, ch, i8Type);
   });
 }

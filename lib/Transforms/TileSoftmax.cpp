@@ -182,15 +182,16 @@ LogicalResult mlir::vmcu::tile::emitSoftmax(Emitter &e, SoftmaxOp op,
     });
     // GetReciprocal: normalise the sum to [1, 2) and invert it.
     Value headroom = math::CountLeadingZerosOp::create(e.b, e.loc, sum);
-    Value shiftedSumMinusOne = f.sub(
-        arith::ShLIOp::create(e.b, e.loc, sum, headroom), f.c32(kInt32Min));
+    Value shiftedSum = arith::ShLIOp::create(e.b, e.loc, sum, headroom);
+    Value shiftedSumMinusOne = f.sub(shiftedSum, f.c32(kInt32Min));
     Value scale = f.oneOverOnePlusX(shiftedSumMinusOne);
     Value outShift = f.sub(
         f.c32(fp::kAccumulationIntegerBits + kInt32ValueBits - kOutputBits),
         headroom);
     e.loop(0, depth, [&](Value c) {
       Value p = f.doublingHighMul(scale, e.load(expT, difference(max, c)));
-      Value out = f.add(f.divideByPOT(p, outShift), f.c32(kInt8Min));
+      Value divided = f.divideByPOT(p, outShift);
+      Value out = f.add(divided, f.c32(kInt8Min));
       out = arith::MinSIOp::create(e.b, e.loc, out, f.c32(kInt8Max));
       out = arith::MaxSIOp::create(e.b, e.loc, out, f.c32(kInt8Min));
       e.store(arith::TruncIOp::create(e.b, e.loc, e.b.getI8Type(), out), row,

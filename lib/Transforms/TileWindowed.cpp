@@ -642,8 +642,8 @@ public:
     e.loop(0, words, [&](Value w) {
       for (int64_t i = 0; i < kDotLanes; ++i) {
         Value at = e.apply(e.d(0) * kDotLanes + i, {w});
-        Value sum =
-            arith::AddIOp::create(e.b, e.loc, e.load(wide, at), pairLane(w, i));
+        Value old = e.load(wide, at);
+        Value sum = arith::AddIOp::create(e.b, e.loc, old, pairLane(w, i));
         e.store(sum, wide, at);
       }
     });

@@ -180,8 +180,12 @@ Value TosaBuilder::resizeNearest(Value in, llvm::ArrayRef<int64_t> scale,
                        offset[axis] + border[axis]) /
                           scale[2 * axis + 1] +
                       1;
-  return tosa::ResizeOp::create(b, loc, type.clone(shape), in, this->shape(scale),
-                                this->shape(offset), this->shape(border),
+  // Each operand named first: argument order is unspecified.
+  Value scaleShape = this->shape(scale);
+  Value offsetShape = this->shape(offset);
+  Value borderShape = this->shape(border);
+  return tosa::ResizeOp::create(b, loc, type.clone(shape), in, scaleShape,
+                                offsetShape, borderShape,
                                 tosa::ResizeMode::NEAREST_NEIGHBOR);
 }
 

@@ -45,16 +45,26 @@ int64_t mlir::vmcu::estimatedCycles(ArrayRef<LayerOpInterface> layers) {
   return cycles;
 }
 
-FailureOr<PlanTrial>
-mlir::vmcu::tryPlan(ModuleOp module, StringRef entry,
-                    function_ref<void(func::FuncOp)> prepare) {
+OwningOpRef<ModuleOp>
+mlir::vmcu::preparedCopy(ModuleOp module, StringRef entry,
+                         function_ref<void(func::FuncOp)> prepare) {
   OwningOpRef<ModuleOp> copy(module.clone());
   auto func = copy->lookupSymbol<func::FuncOp>(entry);
   if (!func || func.isExternal())
-    return failure();
+    return nullptr;
   prepare(func);
+  return copy;
+}
+
+FailureOr<PlanTrial>
+mlir::vmcu::tryPlan(ModuleOp module, StringRef entry,
+                    function_ref<void(func::FuncOp)> prepare) {
+  OwningOpRef<ModuleOp> copy = preparedCopy(module, entry, prepare);
+  if (!copy)
+    return failure();
   SmallVector<int64_t> scratch;
-  for (LayerOpInterface layer : chainLayers(func))
+  for (LayerOpInterface layer :
+       chainLayers(copy->lookupSymbol<func::FuncOp>(entry)))
     scratch.push_back(kernelScratchBytes(layer, segmentSizeOf(layer)));
 
   // The copy is not nested in a pass's operation, so it gets its own pass

@@ -281,11 +281,9 @@ unsigned SegmentSizer::shrinkLargestFrame(SmallVectorImpl<int64_t> &sizes,
 FailureOr<PlanTrial>
 mlir::vmcu::tryLeveledPlan(ModuleOp module, StringRef entry,
                            function_ref<void(func::FuncOp)> prepare) {
-  OwningOpRef<ModuleOp> copy(module.clone());
-  auto func = copy->lookupSymbol<func::FuncOp>(entry);
-  if (!func || func.isExternal())
+  OwningOpRef<ModuleOp> copy = preparedCopy(module, entry, prepare);
+  if (!copy)
     return failure();
-  prepare(func);
   SegmentSizer sizer(*copy, entry);
   SmallVector<int64_t> sizes = sizer.defaultSizes();
   FailureOr<PlanTrial> plan = sizer.evaluate(sizes);

@@ -58,6 +58,11 @@ struct PlanTrial {
   }
 };
 
+/// A clone of `module` whose entry function `prepare` has edited; null if
+/// `module` has no entry function with a body.
+OwningOpRef<ModuleOp> preparedCopy(ModuleOp module, StringRef entry,
+                                   function_ref<void(func::FuncOp)> prepare);
+
 /// Clones `module`, lets `prepare` edit the copy's entry function, then runs
 /// vmcu-tile and vmcu-solve-offsets on the copy. Diagnostics are dropped;
 /// fails if either pass fails.

@@ -44,18 +44,27 @@ static Value createI64(OpBuilder &builder, Location loc, int64_t value) {
 /// The even bytes (lanes 0, 2) of a 4-byte vector and its odd bytes (lanes
 /// 1, 3), each sign-extended to 16-bit halves (SXTB16 of the word and of
 /// the word rotated right by 8, which the ARM backend folds into SXTB16's
-/// ROR #8) and added to `addend` if given (SXTAB16).
+/// ROR #8) and, if given, added to `evenAddend` and `oddAddend` (SXTAB16).
 static std::pair<Value, Value> splitBytes(OpBuilder &b, Location loc,
-                                          Value bytes, Value addend) {
+                                          Value bytes, Value evenAddend,
+                                          Value oddAddend) {
   Type i32 = b.getI32Type();
   Value word = LLVM::BitcastOp::create(b, loc, i32, bytes);
   Value eight = createI32(b, loc, 8);
   Value rotated = LLVM::FshrOp::create(b, loc, i32, word, word, eight);
-  if (!addend)
-    return {callI32Intrinsic(b, loc, "llvm.arm.sxtb16", word),
-            callI32Intrinsic(b, loc, "llvm.arm.sxtb16", rotated)};
-  return {callI32Intrinsic(b, loc, "llvm.arm.sxtab16", {addend, word}),
-          callI32Intrinsic(b, loc, "llvm.arm.sxtab16", {addend, rotated})};
+  auto extend = [&](Value half, Value addend) {
+    if (!addend)
+      return callI32Intrinsic(b, loc, "llvm.arm.sxtb16", half);
+    return callI32Intrinsic(b, loc, "llvm.arm.sxtab16", {addend, half});
+  };
+  Value even = extend(word, evenAddend);
+  return {even, extend(rotated, oddAddend)};
+}
+
+/// splitBytes with one addend (or none) for both halves.
+static std::pair<Value, Value> splitBytes(OpBuilder &b, Location loc,
+                                          Value bytes, Value addend) {
+  return splitBytes(b, loc, bytes, addend, addend);
 }
 
 /// The packed int16 pair (offset, offset), or null for offset 0.
@@ -691,15 +700,8 @@ struct AddPairsOpLowering : public ConvertOpToLLVMPattern<AddPairsOp> {
   LogicalResult
   matchAndRewrite(AddPairsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type();
-    Value word = LLVM::BitcastOp::create(rewriter, loc, i32, adaptor.getX());
-    Value rotated = LLVM::FshrOp::create(rewriter, loc, i32, word, word,
-                                         createI32(rewriter, loc, 8));
-    Value even = callI32Intrinsic(rewriter, loc, "llvm.arm.sxtab16",
-                                  {adaptor.getEven(), word});
-    Value odd = callI32Intrinsic(rewriter, loc, "llvm.arm.sxtab16",
-                                 {adaptor.getOdd(), rotated});
+    auto [even, odd] = splitBytes(rewriter, op.getLoc(), adaptor.getX(),
+                                  adaptor.getEven(), adaptor.getOdd());
     rewriter.replaceOp(op, {even, odd});
     return success();
   }

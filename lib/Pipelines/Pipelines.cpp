@@ -89,6 +89,8 @@ static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
   tile.widenWeights = flags.widenWeights;
   // A flash budget chooses the int8 layers itself, from a widened plan.
   tile.widenCyclesPerByte = flags.flashKb > 0 ? 0 : flags.widenCyclesPerByte;
+  tile.flashSlowdownPercent =
+      flags.flashKb > 0 ? 0 : flags.flashSlowdownPercent;
   tile.int8WeightKernels.assign(io.int8WeightKernels.begin(),
                                 io.int8WeightKernels.end());
   pm.addPass(createVMCUTilePass(tile));

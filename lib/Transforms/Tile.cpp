@@ -200,14 +200,41 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       return signalPassFailure();
   }
 
-  /// Whether widening `layer`'s weights saves at least widen-cycles-per-byte
-  /// cycles (cost model) per flash byte it adds.
-  bool wideningPays(const ChainLayer &layer) const {
-    if (widenCyclesPerByte == 0 ||
-        layer.widenedExtraBytes < kMinPricedWideningBytes)
-      return true;
-    return layer.int8WeightCycles >=
-           static_cast<int64_t>(widenCyclesPerByte) * layer.widenedExtraBytes;
+  /// The layers that keep int8 weights although widen-weights is on: of
+  /// those whose widening is priced, fewest int8 cycles per flash byte
+  /// saved first, each that saves fewer than widen-cycles-per-byte, then
+  /// more while their int8 cycles (cost model) stay within
+  /// flash-slowdown-percent of the model's estimated cycles.
+  llvm::SmallBitVector int8ByDefault(ArrayRef<ChainLayer> chain) const {
+    llvm::SmallBitVector int8(chain.size());
+    SmallVector<unsigned> priced;
+    int64_t modelCycles = 0;
+    for (auto [k, layer] : llvm::enumerate(chain)) {
+      modelCycles += analysis::estimateCycles(
+          layerWork(layer.op, layer.segmentBytes));
+      if (layer.widenedExtraBytes >= kMinPricedWideningBytes)
+        priced.push_back(k);
+    }
+    // cycles_i / bytes_i < cycles_j / bytes_j, in integers; ties keep the
+    // layer order.
+    llvm::stable_sort(priced, [&](unsigned i, unsigned j) {
+      return chain[i].int8WeightCycles * chain[j].widenedExtraBytes <
+             chain[j].int8WeightCycles * chain[i].widenedExtraBytes;
+    });
+    int64_t allowance =
+        modelCycles * static_cast<int64_t>(flashSlowdownPercent) / 100;
+    int64_t spent = 0;
+    for (unsigned k : priced) {
+      const ChainLayer &layer = chain[k];
+      bool cheap = layer.int8WeightCycles <
+                   static_cast<int64_t>(widenCyclesPerByte) *
+                       layer.widenedExtraBytes;
+      if (!cheap && spent + layer.int8WeightCycles > allowance)
+        break;
+      spent += layer.int8WeightCycles;
+      int8.set(k);
+    }
+    return int8;
   }
 
   /// Reads the entry function into `graph`, checking it is one vmcu can
@@ -371,10 +398,11 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     for (const auto &layer : chain)
       maxScratch = std::max(maxScratch,
                             kernelScratchBytes(layer.op, layer.segmentBytes));
+    llvm::SmallBitVector keepsInt8 = int8ByDefault(chain);
     for (auto [k, layer] : llvm::enumerate(chain)) {
       bool widen = widenWeights &&
                    !llvm::is_contained(int8WeightKernels, layer.name) &&
-                   wideningPays(layer);
+                   !keepsInt8.test(k);
       tile::KernelEnv env{module, pool, unit, layer.name, windowCache, widen};
       env.longRows = longRowTiling(layer.op);
       env.stackAllowanceBytes =

@@ -46,3 +46,30 @@ func.func @main(%x: tensor<1x64xi8>) -> tensor<1x16xi8> {
   %z = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq} : (tensor<1x64xi8>, tensor<16x64xi8>, tensor<16xi32>) -> tensor<1x16xi8>
   return %z : tensor<1x16xi8>
 }
+
+// -----
+
+// flash-slowdown-percent keeps int8 weights in more layers, fewest cycles
+// per flash byte first, while their int8_weight_cycles stay within that
+// share of the model's estimated cycles (here 1,440,901 + 387,487). The
+// strided conv's int8 weights add 153,354 cycles (8.4%, 37 per byte), the
+// pointwise conv's 236,978 (58 per byte): at 9% only the strided conv
+// keeps int8 weights, at 22% both do, at 8% neither.
+// RUN: vmcu-opt %s --split-input-file --vmcu-tile=flash-slowdown-percent=8 | FileCheck %s --check-prefix=SHARE8
+// RUN: vmcu-opt %s --split-input-file --vmcu-tile=flash-slowdown-percent=9 | FileCheck %s --check-prefix=SHARE9
+// RUN: vmcu-opt %s --split-input-file --vmcu-tile=flash-slowdown-percent=22 | FileCheck %s --check-prefix=SHARE22
+// SHARE8-NOT: int8_weights,
+// SHARE9: vmcu.kernel "conv2d_0" {{.*}}int8_weight_cycles = 236978 : i64, layer
+// SHARE9: vmcu.kernel "conv2d_1" {{.*}}int8_weight_cycles = 153354 : i64, int8_weights,
+// SHARE22: vmcu.kernel "conv2d_0" {{.*}}int8_weight_cycles = 236978 : i64, int8_weights,
+// SHARE22: vmcu.kernel "conv2d_1" {{.*}}int8_weight_cycles = 153354 : i64, int8_weights,
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+func.func @main(%x: tensor<1x16x16x64xi8>) -> tensor<1x8x8x64xi8> {
+  %w0 = arith.constant dense<1> : tensor<64x1x1x64xi8>
+  %b0 = arith.constant dense<2> : tensor<64xi32>
+  %y = vmcu.conv2d %x, %w0, %b0 {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x16x16x64xi8>, tensor<64x1x1x64xi8>, tensor<64xi32>) -> tensor<1x16x16x64xi8>
+  %w1 = arith.constant dense<1> : tensor<64x1x1x64xi8>
+  %b1 = arith.constant dense<2> : tensor<64xi32>
+  %z = vmcu.conv2d %y, %w1, %b1 {stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x16x16x64xi8>, tensor<64x1x1x64xi8>, tensor<64xi32>) -> tensor<1x8x8x64xi8>
+  return %z : tensor<1x8x8x64xi8>
+}

@@ -33,6 +33,10 @@ namespace mlir::vmcu {
 /// cycles; at 10, VWW 5.8% more cycles.
 constexpr unsigned kDefaultWidenCyclesPerByte = 5;
 
+/// The default share of the model's estimated cycles that more int8 layers
+/// may add beyond that price (docs/flash.md, "The default").
+constexpr unsigned kDefaultFlashSlowdownPercent = 4;
+
 /// Every option of a compilation that the pipeline and the tools share.
 struct CompileFlags {
   TargetCpu cpu = TargetCpu::CortexM4;
@@ -43,6 +47,7 @@ struct CompileFlags {
   unsigned windowCache = 0;
   bool widenWeights = true;
   unsigned widenCyclesPerByte = kDefaultWidenCyclesPerByte;
+  unsigned flashSlowdownPercent = kDefaultFlashSlowdownPercent;
   bool verifyRing = true;
   bool ringCheck = false;
   unsigned cores = 1;
@@ -105,6 +110,12 @@ struct CompileFlags {
         "model expects each flash byte that adds to save at least this "
         "many cycles (default 5: MCUNet-5fps-VWW 15% less flash for 1.3% "
         "more cycles). 0: widen every layer --widen-weights covers");
+    binder.option(
+        "flash-slowdown-percent", flashSlowdownPercent,
+        "Without --flash-kb: beyond --widen-cycles-per-byte, keep int8 "
+        "weights in more layers, those that save the most flash per cycle "
+        "first, while the cycles they add (cost model) stay within this "
+        "percent of the model's. 0: only the price decides");
     binder.option(
         "verify-ring", verifyRing,
         "Prove the placement at compile time: replay every ring access with "

@@ -319,6 +319,11 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
            "flash byte widening adds (int8_weight_cycles over "
            "widenedWeightExtraBytes) to save at least this many cycles; 0 "
            "widens every layer widen-weights covers">,
+    Option<"flashSlowdownPercent", "flash-slowdown-percent", "unsigned", "0",
+           "Beyond widen-cycles-per-byte, keep int8 weights in more layers, "
+           "fewest int8 cycles per flash byte saved first, while the cycles "
+           "int8 weights add (cost model) stay within this percent of the "
+           "model's estimated cycles; 0: none beyond the price">,
   ];
 }
 

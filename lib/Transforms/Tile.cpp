@@ -210,8 +210,8 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     SmallVector<unsigned> priced;
     int64_t modelCycles = 0;
     for (auto [k, layer] : llvm::enumerate(chain)) {
-      modelCycles += analysis::estimateCycles(
-          layerWork(layer.op, layer.segmentBytes));
+      modelCycles +=
+          analysis::estimateCycles(layerWork(layer.op, layer.segmentBytes));
       if (layer.widenedExtraBytes >= kMinPricedWideningBytes)
         priced.push_back(k);
     }
@@ -226,9 +226,9 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     int64_t spent = 0;
     for (unsigned k : priced) {
       const ChainLayer &layer = chain[k];
-      bool cheap = layer.int8WeightCycles <
-                   static_cast<int64_t>(widenCyclesPerByte) *
-                       layer.widenedExtraBytes;
+      bool cheap =
+          layer.int8WeightCycles <
+          static_cast<int64_t>(widenCyclesPerByte) * layer.widenedExtraBytes;
       if (!cheap && spent + layer.int8WeightCycles > allowance)
         break;
       spent += layer.int8WeightCycles;

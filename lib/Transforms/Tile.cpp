@@ -207,6 +207,10 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
   /// flash-slowdown-percent of the model's estimated cycles.
   llvm::SmallBitVector int8ByDefault(ArrayRef<ChainLayer> chain) const {
     llvm::SmallBitVector int8(chain.size());
+    // Both 0 widens every layer, those whose int8 weights cost nothing too
+    // (the flash budget's first plan).
+    if (widenCyclesPerByte == 0 && flashSlowdownPercent == 0)
+      return int8;
     SmallVector<unsigned> priced;
     int64_t modelCycles = 0;
     for (auto [k, layer] : llvm::enumerate(chain)) {

@@ -662,10 +662,31 @@ static int64_t depthwiseRecordExtraBytes(DepthwiseConv2DOp op) {
          channels;
 }
 
+/// Whether gemmTileShape keeps `conv`'s weights int8 whatever widen-weights
+/// says: GEMM rows longer than kMaxShortRowBytes over several pixels, in a
+/// layer whose weights serve too few pixels (widensLongRows).
+static bool keepsInt8Weights(Conv2DOp conv) {
+  auto layer = cast<LayerOpInterface>(conv.getOperation());
+  auto out = conv.getConvType();
+  auto w = conv.getWeight().getType();
+  bool gemm = isGemmLayer(layer);
+  int64_t rows =
+      gemm ? out.getNumElements() / out.getDimSize(3) : out.getDimSize(2);
+  int64_t rowBytes =
+      gemm ? llvm::alignTo(w.getDimSize(3), kDotLanes) : windowRowBytes(w);
+  return rows > 1 && rowBytes > kMaxShortRowBytes && !widensLongRows(layer);
+}
+
 int64_t mlir::vmcu::widenedWeightExtraBytes(LayerOpInterface layer) {
   return llvm::TypeSwitch<Operation *, int64_t>(layer)
-      .Case<Conv2DOp, FullyConnectedOp>(
-          [](auto op) { return op.getWeight().getType().getNumElements(); })
+      .Case([](Conv2DOp op) -> int64_t {
+        if (keepsInt8Weights(op))
+          return 0;
+        return op.getWeight().getType().getNumElements();
+      })
+      .Case([](FullyConnectedOp op) {
+        return op.getWeight().getType().getNumElements();
+      })
       .Case([](DepthwiseConv2DOp op) { return depthwiseRecordExtraBytes(op); })
       .Case([](BottleneckOp op) {
         return sumOverLayers(op, widenedWeightExtraBytes);

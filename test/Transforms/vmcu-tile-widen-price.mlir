@@ -73,3 +73,18 @@ func.func @main(%x: tensor<1x16x16x64xi8>) -> tensor<1x8x8x64xi8> {
   %z = vmcu.conv2d %y, %w1, %b1 {stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x16x16x64xi8>, tensor<64x1x1x64xi8>, tensor<64xi32>) -> tensor<1x8x8x64xi8>
   return %z : tensor<1x8x8x64xi8>
 }
+
+// -----
+
+// A conv whose long im2col rows (216 bytes) stay int8 whatever widen-weights
+// says (each weight serves 16 output pixels, under widensLongRows' 64) adds
+// no widened bytes: even a share of 100% does not mark it int8_weights.
+// RUN: vmcu-opt %s --split-input-file --vmcu-tile=flash-slowdown-percent=100 | FileCheck %s --check-prefix=LONG
+// LONG: vmcu.kernel "conv2d_0" {{.*}}int8_weight_cycles = 32348 : i64, layer
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+func.func @main(%x: tensor<1x6x6x24xi8>) -> tensor<1x4x4x16xi8> {
+  %w = arith.constant dense<1> : tensor<16x3x3x24xi8>
+  %b = arith.constant dense<2> : tensor<16xi32>
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x6x6x24xi8>, tensor<16x3x3x24xi8>, tensor<16xi32>) -> tensor<1x4x4x16xi8>
+  return %y : tensor<1x4x4x16xi8>
+}

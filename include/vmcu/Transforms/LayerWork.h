@@ -39,7 +39,9 @@ analysis::WidenedWeightWork widenedWeightWork(LayerOpInterface layer);
 /// The flash bytes widened weights add to `layer` (estimated from its
 /// tables, not its code): a GEMM's or conv's int16 pairs take one more byte
 /// per weight, a depthwise layer's 4-lane records (vmcu.depthwise_block)
-/// more than its int8 weights, biases and requantization words.
+/// more than its int8 weights, biases and requantization words. None for a
+/// conv whose long GEMM rows stay int8 whatever widen-weights says
+/// (widensLongRows).
 int64_t widenedWeightExtraBytes(LayerOpInterface layer);
 
 /// The register tiles of a GEMM over `rows` rows of `inC` int8 inputs and

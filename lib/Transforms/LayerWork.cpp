@@ -291,6 +291,22 @@ int64_t windowRowBytes(ShapedType weight) {
                        kDotLanes);
 }
 
+/// A conv's GEMM rows: how many (a GEMM's output pixels; an im2col conv's
+/// block of a row's) and the bytes of each.
+struct GemmRows {
+  int64_t rows;
+  int64_t rowBytes;
+};
+
+GemmRows convGemmRows(Conv2DOp conv) {
+  auto out = conv.getConvType();
+  auto w = conv.getWeight().getType();
+  if (isGemmLayer(cast<LayerOpInterface>(conv.getOperation())))
+    return {out.getNumElements() / out.getDimSize(3),
+            static_cast<int64_t>(llvm::alignTo(w.getDimSize(3), kDotLanes))};
+  return {out.getDimSize(2), windowRowBytes(w)};
+}
+
 } // namespace
 
 namespace {
@@ -342,14 +358,7 @@ bool mlir::vmcu::hasPairableLongRows(LayerOpInterface layer) {
   auto conv = dyn_cast<Conv2DOp>(layer.getOperation());
   if (!conv)
     return false;
-  auto out = conv.getConvType();
-  auto w = conv.getWeight().getType();
-  bool gemm = isGemmLayer(layer);
-  // A GEMM's rows are its output pixels; an im2col conv's blocks a row's.
-  int64_t rows =
-      gemm ? out.getNumElements() / out.getDimSize(3) : out.getDimSize(2);
-  int64_t rowBytes =
-      gemm ? llvm::alignTo(w.getDimSize(3), kDotLanes) : windowRowBytes(w);
+  auto [rows, rowBytes] = convGemmRows(conv);
   return rows >= kIm2colBlockPixels && rowBytes > kMaxPairRowBytes &&
          rowBytes <= kMaxWidenedPairRowBytes;
 }
@@ -666,15 +675,9 @@ static int64_t depthwiseRecordExtraBytes(DepthwiseConv2DOp op) {
 /// says: GEMM rows longer than kMaxShortRowBytes over several pixels, in a
 /// layer whose weights serve too few pixels (widensLongRows).
 static bool keepsInt8Weights(Conv2DOp conv) {
-  auto layer = cast<LayerOpInterface>(conv.getOperation());
-  auto out = conv.getConvType();
-  auto w = conv.getWeight().getType();
-  bool gemm = isGemmLayer(layer);
-  int64_t rows =
-      gemm ? out.getNumElements() / out.getDimSize(3) : out.getDimSize(2);
-  int64_t rowBytes =
-      gemm ? llvm::alignTo(w.getDimSize(3), kDotLanes) : windowRowBytes(w);
-  return rows > 1 && rowBytes > kMaxShortRowBytes && !widensLongRows(layer);
+  auto [rows, rowBytes] = convGemmRows(conv);
+  return rows > 1 && rowBytes > kMaxShortRowBytes &&
+         !widensLongRows(cast<LayerOpInterface>(conv.getOperation()));
 }
 
 int64_t mlir::vmcu::widenedWeightExtraBytes(LayerOpInterface layer) {

@@ -161,16 +161,33 @@ void takeEveryOther(ConstantLoop split, SyncBuilder &sync) {
 }
 
 /// Runs `ops` (consecutive: a kernel, a phase no loop of which can be
-/// shared, or a split loop's tail) on core 0 only.
-void runOnFirstCore(ArrayRef<Operation *> ops, SyncBuilder &sync) {
+/// shared, or a split loop's tail) on core `core` only.
+void runOnCore(ArrayRef<Operation *> ops, SyncBuilder &sync, int64_t core) {
   OpBuilder &b = sync.b;
   Location loc = ops.front()->getLoc();
   b.setInsertionPoint(ops.front());
-  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        sync.core, sync.index(0));
-  auto ifFirst = scf::IfOp::create(b, loc, isFirst, false);
+  Value isCore = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       sync.core, sync.index(core));
+  auto ifCore = scf::IfOp::create(b, loc, isCore, false);
   for (Operation *op : ops)
-    op->moveBefore(ifFirst.thenBlock()->getTerminator());
+    op->moveBefore(ifCore.thenBlock()->getTerminator());
+}
+
+void runOnFirstCore(ArrayRef<Operation *> ops, SyncBuilder &sync) {
+  runOnCore(ops, sync, 0);
+}
+
+/// The ops after `loop` in its block, its terminator aside, if one of them
+/// accesses the ring (a phase's last pixel, computed by a few loops in
+/// turn after the loop over pixel pairs).
+SmallVector<Operation *> ringTail(scf::ForOp loop) {
+  SmallVector<Operation *> tail;
+  for (Operation *op = loop->getNextNode();
+       op && !op->hasTrait<OpTrait::IsTerminator>(); op = op->getNextNode())
+    tail.push_back(op);
+  if (llvm::none_of(tail, accessesRing))
+    tail.clear();
+  return tail;
 }
 
 /// The loop of a phase whose iterations the cores take in turn: the phase
@@ -258,10 +275,18 @@ int64_t distributePhases(scf::ForOp top, const ConstantLoop &rows,
     scf::ForOp loop = isSelfContained(phase) ? sharedLoop(phase) : nullptr;
     FailureOr<ConstantLoop> target =
         loop ? constantLoop(loop) : FailureOr<ConstantLoop>(failure());
-    if (succeeded(target))
+    if (succeeded(target)) {
       takeEveryOther(*target, sync);
-    else
+      // The phase's ring accesses after its shared loop run on the core
+      // that took fewer of the loop's iterations.
+      if (target->loop != phase) {
+        SmallVector<Operation *> tail = ringTail(target->loop);
+        if (!tail.empty())
+          runOnCore(tail, sync, target->trips % kSplitCores);
+      }
+    } else {
       runOnFirstCore(phase, sync);
+    }
     // After the phase (inside the scf.if when core 0 runs it alone).
     Operation *end = phase->getParentOp() == top.getOperation()
                          ? phase
@@ -275,7 +300,8 @@ int64_t distributePhases(scf::ForOp top, const ConstantLoop &rows,
 /// Distributes a split kernel's iterations; returns how many there are.
 FailureOr<int64_t> distributeKernel(KernelOp kernel, SyncBuilder &sync,
                                     int64_t doneOffset, int64_t &barriers) {
-  scf::ForOp top = firstAccessLoop(kernel.getBody().front());
+  auto top =
+      dyn_cast_or_null<scf::ForOp>(splitLoopHolder(kernel.getBody().front()));
   if (!top)
     return kernel.emitOpError("vmcu-distribute-kernels: a split kernel "
                               "needs a top-level scf.for before its other "
@@ -328,8 +354,7 @@ FailureOr<int64_t> distributeKernel(KernelOp kernel, SyncBuilder &sync,
 /// The ring accesses after a split kernel's split loop (a remainder of
 /// its pixels) run on core 0 once both cores have finished the loop.
 void runTailOnFirstCore(KernelOp kernel, SyncBuilder &sync, int64_t &barriers) {
-  Block &body = kernel.getBody().front();
-  scf::ForOp loop = firstAccessLoop(body);
+  Operation *loop = splitLoopHolder(kernel.getBody().front());
   SmallVector<Operation *> tail;
   for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
     tail.push_back(op);

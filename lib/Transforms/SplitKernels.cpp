@@ -73,12 +73,13 @@ int64_t tripCount(affine::AffineForOp loop) {
 
 /// The split iterations of `kernel` at split_depth `depth` (0 when it has
 /// no such loop): those of its first top-level loop that accesses the ring
-/// (ring accesses after it run on one core), or with depth 2 those of the
-/// one loop inside it that does, over all rows.
+/// (splitLoopHolder: views of the input before it aside; ring accesses
+/// after it run on one core), or with depth 2 those of the one loop inside
+/// it that does, over all rows.
 int64_t splitIterations(KernelOp kernel, int64_t depth) {
-  affine::AffineForOp rows =
-      accessLoop(kernel.getBody().front(), /*sole=*/false);
-  if (!rows)
+  auto rows = dyn_cast_or_null<affine::AffineForOp>(
+      splitLoopHolder(kernel.getBody().front()));
+  if (!rows || !rows.hasConstantBounds())
     return 0;
   if (depth == 1)
     return tripCount(rows);
@@ -89,8 +90,9 @@ int64_t splitIterations(KernelOp kernel, int64_t depth) {
 /// The loops a phased split divides between the cores, one per phase: a
 /// loop that accesses the ring inside a top-level loop (a row of the
 /// line buffer's prologue or of the kernel) is a phase; the phase itself
-/// is divided when its bounds are constants, else the one loop inside it
-/// that accesses the ring. Empty when some ring access fits none of that.
+/// is divided when its bounds are constants, else the first loop inside it
+/// that accesses the ring (the ring accesses after it, a last odd pixel,
+/// run on one core). Empty when some ring access fits none of that.
 SmallVector<affine::AffineForOp> phaseLoops(KernelOp kernel) {
   SmallVector<affine::AffineForOp> targets;
   for (Operation &top : kernel.getBody().front()) {
@@ -108,7 +110,7 @@ SmallVector<affine::AffineForOp> phaseLoops(KernelOp kernel) {
       affine::AffineForOp target =
           phase.hasConstantBounds()
               ? phase
-              : accessLoop(*phase.getBody(), /*sole=*/true);
+              : accessLoop(*phase.getBody(), /*sole=*/false);
       if (!target)
         return {};
       targets.push_back(target);

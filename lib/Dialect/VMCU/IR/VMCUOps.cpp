@@ -151,10 +151,9 @@ std::optional<RingAccess> mlir::vmcu::getRingAccess(Operation *op,
   return std::nullopt;
 }
 
-/// The first op of `block` that holds a ring load, view or store.
-static Operation *firstRingAccessHolder(Block &block) {
-  for (Operation &op : block)
-    if (accessesRing(&op))
+Operation *mlir::vmcu::splitLoopHolder(Block &kernelBody) {
+  for (Operation &op : kernelBody)
+    if (!isa<RingViewOp>(op) && accessesRing(&op))
       return &op;
   return nullptr;
 }
@@ -176,7 +175,7 @@ static LogicalResult verifyCoreSplit(KernelOp kernel) {
   if (depth && *depth != 1 && *depth != core_split::kMaxSplitDepth)
     return kernel.emitOpError("split_depth must be 1 or ")
            << core_split::kMaxSplitDepth << ", got " << *depth;
-  Operation *loop = firstRingAccessHolder(kernel.getBody().front());
+  Operation *loop = splitLoopHolder(kernel.getBody().front());
   if (loop && !isa<LoopLikeOpInterface>(loop))
     return kernel.emitOpError("split between cores needs a top-level loop "
                               "before any other ring load or store");

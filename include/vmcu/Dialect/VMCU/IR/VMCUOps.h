@@ -27,6 +27,12 @@ namespace mlir::vmcu {
 /// Whether `op` is or holds a vmcu.ring_load, ring_view or ring_store.
 bool accessesRing(Operation *op);
 
+/// The op of a kernel's body that holds its split loop: the first that
+/// holds a ring load, view or store, top-level ring_views aside (they only
+/// make a pointer into the pool, which each core of a split kernel makes
+/// before the split loop reads through it).
+Operation *splitLoopHolder(Block &kernelBody);
+
 /// What one ring op does to the pool: the bytes from byte `offset` (a
 /// value, or none for 0) of unit `segment` (an unwrapped unit address).
 struct RingAccess {

@@ -86,6 +86,7 @@ static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
   pm.addPass(createVMCUChooseTraversalPass(traversal));
   VMCUTilePassOptions tile;
   tile.windowCache = flags.windowCache;
+  tile.cores = flags.cores;
   tile.widenWeights = flags.widenWeights;
   // A flash budget chooses the int8 layers itself, from a widened plan.
   tile.widenCyclesPerByte = flags.flashKb > 0 ? 0 : flags.widenCyclesPerByte;

@@ -609,6 +609,23 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
   return layerScratchBytes(layer, segmentBytes) + epilogueBytes;
 }
 
+int64_t mlir::vmcu::twoCoreRemainderScratchBytes(LayerOpInterface layer,
+                                                 int64_t segmentBytes) {
+  auto op = dyn_cast<BottleneckOp>(layer.getOperation());
+  if (!op || op.isStem() || !op.getLineBuffer())
+    return 0;
+  auto dw = op.getDepthwise().getWeight().getType();
+  auto out = op.getOutput().getType();
+  GemmTileShape project =
+      gemmTileShape(op.getProjectPixels(), dw.getDimSize(2), out.getDimSize(3),
+                    segmentBytes, /*widenWeights=*/true, longRowTiling(layer));
+  if (out.getDimSize(2) % project.pixels == 0)
+    return 0;
+  // As LayerWork's line-buffer case: the window and the projection's rows.
+  return dw.getDimSize(0) * dw.getDimSize(1) * segmentBytes +
+         project.scratchBytes();
+}
+
 bool mlir::vmcu::isStagedBinaryOperand(Value operand, Type out) {
   auto type = cast<ShapedType>(operand.getType());
   return type != out && !matchPattern(operand, m_Constant()) &&

@@ -411,6 +411,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       env.longRows = longRowTiling(layer.op);
       env.stackAllowanceBytes =
           maxScratch - kernelScratchBytes(layer.op, layer.segmentBytes);
+      env.cores = cores;
       int64_t alsoLiveBytes = 0;
       unsigned counted = tensorOf.lookup(layer.op.getActivationInput());
       for (unsigned t = 0; t < layer.outputTensor; ++t)
@@ -457,7 +458,11 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     kernel.setEstimatedCycles(analysis::estimateCycles(work));
     if (layer.int8WeightCycles)
       kernel.setInt8WeightCycles(layer.int8WeightCycles);
-    kernel.setStackBytes(kernelScratchBytes(layer.op, layer.segmentBytes));
+    int64_t twoCoreBytes =
+        cores > 1 ? twoCoreRemainderScratchBytes(layer.op, layer.segmentBytes)
+                  : 0;
+    kernel.setStackBytes(kernelScratchBytes(layer.op, layer.segmentBytes) +
+                         twoCoreBytes);
     if (auto conv = dyn_cast<Conv2DOp>(layer.op.getOperation());
         conv && conv.getGlobalAvgPoolAttr())
       kernel.setAccumulates(true);

@@ -367,6 +367,11 @@ public:
     obuf = e.scratch(s, i8);
     if (op.getResidual())
       rbuf = e.scratch(s, i8);
+    if (e.env.cores > 1 && twoCoreRemainderScratchBytes(op, s) > 0)
+      remainderScratch = PixelScratch{
+          e.scratch(g.kr * g.kc * mg, i8),
+          e.scratch(project->shape.pixels * project->shape.rowStride, i8),
+          project->allocateScratch()};
 
     // Rows output row 0 needs that the general step below does not expand.
     int64_t prologueEnd =
@@ -414,6 +419,23 @@ private:
   // depthwise output pixels of one projection block, one output (and
   // residual) segment; a stem's line buffer.
   Value xrows, win, cpix, obuf, rbuf, band;
+  /// The buffers that compute output pixels: the window, the depthwise
+  /// outputs and the projection's.
+  struct PixelScratch {
+    Value win, cpix;
+    GemmTiles::Scratch project;
+  };
+  /// Those of a row's last pixel, on two cores (twoCoreRemainderScratchBytes).
+  std::optional<PixelScratch> remainderScratch;
+
+  /// Computes output pixels in `scratch` from now on; returns the buffers
+  /// used until now.
+  PixelScratch usePixelScratch(const PixelScratch &scratch) {
+    PixelScratch previous{win, cpix, project->useScratch(scratch.project)};
+    win = scratch.win;
+    cpix = scratch.cpix;
+    return previous;
+  }
 
   /// The emitter of the expanded tensor's channel groups.
   Emitter &mid() { return groupEmitter ? *groupEmitter : e; }
@@ -619,8 +641,13 @@ private:
     SmallVector<Value, 2> rest;
     for (int64_t q = full * pixels; q < g.outW; ++q)
       rest.push_back(e.index(q));
-    if (!rest.empty())
-      outputPixels(p, rest);
+    if (rest.empty())
+      return;
+    if (!remainderScratch)
+      return outputPixels(p, rest);
+    PixelScratch pairs = usePixelScratch(*remainderScratch);
+    outputPixels(p, rest);
+    usePixelScratch(pairs);
   }
 
   /// Output pixels (p, qs[i]): their depthwise outputs into the rows of

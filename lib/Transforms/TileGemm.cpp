@@ -64,9 +64,7 @@ GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
     : shape(gemmTileShape(maxPixels, inC, outC, e.seg, e.env.widenWeights,
                           e.env.longRows)),
       e(e), inC(inC), outC(outC), rq(rq), steps(shape.rowStride / kDotLanes) {
-  obuf = e.scratch(shape.pixels * shape.groupBytes, e.b.getI8Type());
-  if (shape.widened)
-    xw = e.scratch(shape.pixels * steps * kWordsPerStep, e.b.getI32Type());
+  useScratch(allocateScratch());
   SmallVector<int32_t> folded = foldZeroPoint(w, bias, inputZp);
   int64_t valueBound = accumulatorBound(bias, inC, rq);
   std::optional<Emitter::BoundedWords> bounded =
@@ -85,6 +83,22 @@ GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
                 : e.i8Table((prefix + "weights").str(), packWeights(w));
   biases = e.i32Table((prefix + "bias").str(), folded);
   std::tie(mult, shift) = e.requantTables(prefix, rq, outC, valueBound);
+}
+
+GemmTiles::Scratch GemmTiles::allocateScratch() {
+  Scratch scratch;
+  scratch.obuf = e.scratch(shape.pixels * shape.groupBytes, e.b.getI8Type());
+  if (shape.widened)
+    scratch.xw =
+        e.scratch(shape.pixels * steps * kWordsPerStep, e.b.getI32Type());
+  return scratch;
+}
+
+GemmTiles::Scratch GemmTiles::useScratch(Scratch scratch) {
+  Scratch previous{obuf, xw};
+  obuf = scratch.obuf;
+  xw = scratch.xw;
+  return previous;
 }
 
 std::pair<int64_t, int64_t> GemmTiles::tileOf(int64_t c) const {

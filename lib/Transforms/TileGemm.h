@@ -60,6 +60,15 @@ public:
   /// Rows and channels per tile and the bytes between rows of x.
   const GemmTileShape shape;
 
+  /// The stack buffers the tiles write (outputs, widened rows).
+  struct Scratch {
+    Value obuf, xw;
+  };
+  /// A new set of them, allocated at the builder's insertion point.
+  Scratch allocateScratch();
+  /// The buffers emit() uses from now on; returns those it used.
+  Scratch useScratch(Scratch scratch);
+
 private:
   /// The tile of output channel `c`: its first channel and its width
   /// (each group split into tiles of shape.channels and one of the rest).

@@ -30,6 +30,8 @@ struct KernelEnv {
   /// Stack bytes the kernel may spend beyond its buffers
   /// (kernelScratchBytes) without exceeding the plan's largest kernel.
   int64_t stackAllowanceBytes = 0;
+  /// vmcu-tile's cores option (twoCoreRemainderScratchBytes).
+  int64_t cores = 1;
 };
 
 /// The ring tensors one kernel reads and writes (tensor_base values).

@@ -155,6 +155,14 @@ int64_t stemChannelGroup(int64_t cmid);
 /// depthwise window), as TileKernels.cpp emits them.
 int64_t kernelScratchBytes(LayerOpInterface layer, int64_t segmentBytes);
 
+/// The stack bytes a line-buffer bottleneck's kernel adds on two cores:
+/// when its projection's pixel blocks leave a last pixel in each output
+/// row, that pixel gets a window and projection buffers of its own, so
+/// that the loop over the blocks hands it nothing through the stack and
+/// vmcu-distribute-kernels can share the blocks out. 0 for other layers.
+int64_t twoCoreRemainderScratchBytes(LayerOpInterface layer,
+                                     int64_t segmentBytes);
+
 } // namespace mlir::vmcu
 
 #endif // VMCU_TRANSFORMS_LAYERWORK_H

@@ -324,6 +324,10 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
            "fewest int8 cycles per flash byte saved first, while the cycles "
            "int8 weights add (cost model) stay within this percent of the "
            "model's estimated cycles; 0: none beyond the price">,
+    Option<"cores", "cores", "int64_t", "1",
+           "Cores the plan runs on: with 2, the last pixel of a line "
+           "buffer's rows gets stack buffers of its own, so that the loop "
+           "over pixel pairs can be shared out">,
   ];
 }
 
@@ -333,8 +337,9 @@ def VMCUSplitKernelsPass : Pass<"vmcu-split-kernels", "ModuleOp"> {
   let description = [{
     With `cores=2`, marks the kernels two cores can share (docs/two-cores.md):
     - rows (`cores = 2`): core c runs the iterations c, c + 2, ... of the
-      first top-level `affine.for` that accesses the ring (ring accesses
-      after it run on core 0) and waits, before iteration i, until the
+      first top-level `affine.for` that accesses the ring (a
+      `vmcu.ring_view` before it aside, which both cores make; ring
+      accesses after it run on core 0) and waits, before iteration i, until the
       other core has finished iteration i - 3; for kernels whose iterations
       carry no state but the ring (every schedule but a stem's or a line
       buffer's) with at least 4 iterations;
@@ -343,7 +348,9 @@ def VMCUSplitKernelsPass : Pass<"vmcu-split-kernels", "ModuleOp"> {
       there are fewer than 16 rows;
     - phases (`split_phases`): a line-buffer bottleneck, its buffer in the
       pool: in each row, the expansion and then the output pixels are each
-      shared out, and both cores meet after each.
+      shared out (where a phase's bounds vary, its first loop that
+      accesses the ring; the ring accesses after that loop, an odd last
+      pixel, run on one core), and both cores meet after each.
     The offset solver and `vmcu-verify-ring` apply a row or pixel split's
     frees two iterations late, as the other core may still be reading
     them. A kernel's footprint that way must stay within
@@ -575,9 +582,10 @@ def VMCUDistributeKernelsPass
       (`vmcu.sync_set`) that it finished k - 3, and after it publishes k;
       the ring accesses after that loop run on core 0 after a barrier;
     - with `split_phases`, each loop of a row that accesses the ring (or
-      the loop inside it when its bounds vary) is shared out, and both
-      cores meet after it; a phase that hands stack buffers to another op
-      of its row runs on core 0;
+      the first loop inside it that does when its bounds vary; the ring
+      accesses after that loop run on the core that took fewer of its
+      iterations) is shared out, and both cores meet after it; a phase
+      that hands stack buffers to another op of its row runs on core 0;
     - any other kernel runs on core 0 only;
     - both cores meet at a barrier after each split kernel and before the
       first split kernel after unsplit ones.

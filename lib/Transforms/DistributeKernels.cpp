@@ -177,16 +177,14 @@ void runOnFirstCore(ArrayRef<Operation *> ops, SyncBuilder &sync) {
   runOnCore(ops, sync, 0);
 }
 
-/// The ops after `loop` in its block, its terminator aside, if one of them
-/// accesses the ring (a phase's last pixel, computed by a few loops in
-/// turn after the loop over pixel pairs).
-SmallVector<Operation *> ringTail(scf::ForOp loop) {
+/// The ops after `loop` in its block, its terminator aside (in a phase,
+/// its last pixel, computed by a few loops in turn after the loop over
+/// pixel pairs).
+SmallVector<Operation *> opsAfter(scf::ForOp loop) {
   SmallVector<Operation *> tail;
   for (Operation *op = loop->getNextNode();
        op && !op->hasTrait<OpTrait::IsTerminator>(); op = op->getNextNode())
     tail.push_back(op);
-  if (llvm::none_of(tail, accessesRing))
-    tail.clear();
   return tail;
 }
 
@@ -232,6 +230,20 @@ void stackEffects(Operation *op, DenseSet<Value> &reads,
   });
 }
 
+/// Whether `op` hands nothing to `later` through stack buffers: none of
+/// them reads a buffer `op` writes (each core has its own stack).
+bool handsNothingTo(Operation *op, ArrayRef<Operation *> later) {
+  DenseSet<Value> reads, writes;
+  stackEffects(op, reads, writes);
+  for (Operation *laterOp : later) {
+    DenseSet<Value> laterReads, laterWrites;
+    stackEffects(laterOp, laterReads, laterWrites);
+    if (llvm::any_of(writes, [&](Value v) { return laterReads.contains(v); }))
+      return false;
+  }
+  return true;
+}
+
 /// Whether a phase of a row may be shared out: no stack buffer carries
 /// values into it from an earlier op of the row, or out of it to a later
 /// one (each core has its own stack). A pixel left over after the row's
@@ -246,13 +258,10 @@ bool isSelfContained(Operation *phase) {
     if (llvm::any_of(reads, [&](Value v) { return earlierWrites.contains(v); }))
       return false;
   }
-  for (Operation *op = phase->getNextNode(); op; op = op->getNextNode()) {
-    DenseSet<Value> laterReads, laterWrites;
-    stackEffects(op, laterReads, laterWrites);
-    if (llvm::any_of(writes, [&](Value v) { return laterReads.contains(v); }))
-      return false;
-  }
-  return true;
+  SmallVector<Operation *> later;
+  for (Operation *op = phase->getNextNode(); op; op = op->getNextNode())
+    later.push_back(op);
+  return handsNothingTo(phase, later);
 }
 
 /// A kernel split by phases: in each row, each loop that accesses the ring
@@ -273,17 +282,22 @@ int64_t distributePhases(scf::ForOp top, const ConstantLoop &rows,
   Value rowBarriers = arith::MulIOp::create(b, loc, row, sync.index(count));
   for (auto [index, phase] : llvm::enumerate(phases)) {
     scf::ForOp loop = isSelfContained(phase) ? sharedLoop(phase) : nullptr;
+    // A loop inside the phase: the ops after it (its last pixel) run on one
+    // core, so the loop must hand them nothing through the stack.
+    SmallVector<Operation *> tail;
+    if (loop && loop != phase) {
+      tail = opsAfter(loop);
+      if (!handsNothingTo(loop, tail))
+        loop = nullptr;
+    }
     FailureOr<ConstantLoop> target =
         loop ? constantLoop(loop) : FailureOr<ConstantLoop>(failure());
     if (succeeded(target)) {
       takeEveryOther(*target, sync);
-      // The phase's ring accesses after its shared loop run on the core
-      // that took fewer of the loop's iterations.
-      if (target->loop != phase) {
-        SmallVector<Operation *> tail = ringTail(target->loop);
-        if (!tail.empty())
-          runOnCore(tail, sync, target->trips % kSplitCores);
-      }
+      // The tail, if it accesses the ring, on the core that took fewer of
+      // the loop's iterations.
+      if (llvm::any_of(tail, accessesRing))
+        runOnCore(tail, sync, target->trips % kSplitCores);
     } else {
       runOnFirstCore(phase, sync);
     }

@@ -609,21 +609,29 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
   return layerScratchBytes(layer, segmentBytes) + epilogueBytes;
 }
 
-int64_t mlir::vmcu::twoCoreRemainderScratchBytes(LayerOpInterface layer,
-                                                 int64_t segmentBytes) {
+TwoCoreRemainderBytes
+mlir::vmcu::twoCoreRemainderScratchBytes(LayerOpInterface layer,
+                                         int64_t segmentBytes) {
   auto op = dyn_cast<BottleneckOp>(layer.getOperation());
   if (!op || op.isStem() || !op.getLineBuffer())
-    return 0;
+    return {};
   auto dw = op.getDepthwise().getWeight().getType();
-  auto out = op.getOutput().getType();
-  GemmTileShape project =
-      gemmTileShape(op.getProjectPixels(), dw.getDimSize(2), out.getDimSize(3),
-                    segmentBytes, /*widenWeights=*/true, longRowTiling(layer));
-  if (out.getDimSize(2) % project.pixels == 0)
-    return 0;
-  // As LayerWork's line-buffer case: the window and the projection's rows.
-  return dw.getDimSize(0) * dw.getDimSize(1) * segmentBytes +
-         project.scratchBytes();
+  auto in = op.getInput().getType(), out = op.getOutput().getType();
+  int64_t cmid = dw.getDimSize(2);
+  LongRowTiling longRows = longRowTiling(layer);
+  // As layerScratchBytes' line-buffer case.
+  GemmTileShape expand = gemmTileShape(in.getDimSize(2), in.getDimSize(3), cmid,
+                                       segmentBytes, true, longRows);
+  GemmTileShape project = gemmTileShape(op.getProjectPixels(), cmid,
+                                        out.getDimSize(3), segmentBytes,
+                                        /*widenWeights=*/true, longRows);
+  TwoCoreRemainderBytes bytes;
+  if (in.getDimSize(2) % expand.pixels != 0)
+    bytes.expand = expand.scratchBytes();
+  if (out.getDimSize(2) % project.pixels != 0)
+    bytes.project = dw.getDimSize(0) * dw.getDimSize(1) * segmentBytes +
+                    project.scratchBytes();
+  return bytes;
 }
 
 bool mlir::vmcu::isStagedBinaryOperand(Value operand, Type out) {

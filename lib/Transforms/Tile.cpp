@@ -459,8 +459,9 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     if (layer.int8WeightCycles)
       kernel.setInt8WeightCycles(layer.int8WeightCycles);
     int64_t twoCoreBytes =
-        cores > 1 ? twoCoreRemainderScratchBytes(layer.op, layer.segmentBytes)
-                  : 0;
+        cores > 1
+            ? twoCoreRemainderScratchBytes(layer.op, layer.segmentBytes).total()
+            : 0;
     kernel.setStackBytes(kernelScratchBytes(layer.op, layer.segmentBytes) +
                          twoCoreBytes);
     if (auto conv = dyn_cast<Conv2DOp>(layer.op.getOperation());

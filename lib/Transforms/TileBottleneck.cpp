@@ -367,7 +367,14 @@ public:
     obuf = e.scratch(s, i8);
     if (op.getResidual())
       rbuf = e.scratch(s, i8);
-    if (e.env.cores > 1 && twoCoreRemainderScratchBytes(op, s) > 0)
+    TwoCoreRemainderBytes remainders = e.env.cores > 1
+                                           ? twoCoreRemainderScratchBytes(op, s)
+                                           : TwoCoreRemainderBytes();
+    if (remainders.expand > 0)
+      remainderExpandScratch = ExpandScratch{
+          e.scratch(expand->shape.pixels * expand->shape.rowStride, i8),
+          expand->allocateScratch()};
+    if (remainders.project > 0)
       remainderScratch = PixelScratch{
           e.scratch(g.kr * g.kc * mg, i8),
           e.scratch(project->shape.pixels * project->shape.rowStride, i8),
@@ -427,6 +434,21 @@ private:
   };
   /// Those of a row's last pixel, on two cores (twoCoreRemainderScratchBytes).
   std::optional<PixelScratch> remainderScratch;
+  /// The buffers that expand input pixels: their rows and the expansion's.
+  struct ExpandScratch {
+    Value xrows;
+    GemmTiles::Scratch expand;
+  };
+  /// Those of an input row's last pixel, on two cores.
+  std::optional<ExpandScratch> remainderExpandScratch;
+
+  /// Expands input pixels in `scratch` from now on; returns the buffers
+  /// used until now.
+  ExpandScratch useExpandScratch(const ExpandScratch &scratch) {
+    ExpandScratch previous{xrows, expand->useScratch(scratch.expand)};
+    xrows = scratch.xrows;
+    return previous;
+  }
 
   /// Computes output pixels in `scratch` from now on; returns the buffers
   /// used until now.
@@ -519,8 +541,15 @@ private:
       expandPixels(
           y, xb, [&](int64_t i) { return e.d(1) * pixels + i; }, pixels);
     });
+    if (g.w % pixels == 0)
+      return;
+    std::optional<ExpandScratch> pairs;
+    if (remainderExpandScratch)
+      pairs = useExpandScratch(*remainderExpandScratch);
     for (int64_t x = g.w - g.w % pixels; x < g.w; ++x)
       expandPixels(y, Value(), [&](int64_t) { return e.c(x); }, 1);
+    if (pairs)
+      useExpandScratch(*pairs);
   }
 
   /// A stem's row y of B: the KxK conv over its input window rows.

@@ -156,12 +156,17 @@ int64_t stemChannelGroup(int64_t cmid);
 int64_t kernelScratchBytes(LayerOpInterface layer, int64_t segmentBytes);
 
 /// The stack bytes a line-buffer bottleneck's kernel adds on two cores:
-/// when its projection's pixel blocks leave a last pixel in each output
-/// row, that pixel gets a window and projection buffers of its own, so
-/// that the loop over the blocks hands it nothing through the stack and
-/// vmcu-distribute-kernels can share the blocks out. 0 for other layers.
-int64_t twoCoreRemainderScratchBytes(LayerOpInterface layer,
-                                     int64_t segmentBytes);
+/// where its expansion's or its projection's pixel blocks leave a last
+/// pixel in each row, that pixel gets buffers of its own (the expansion's
+/// rows; the window and the projection's rows), so that the loop over the
+/// blocks hands it nothing through the stack and vmcu-distribute-kernels
+/// can share the blocks out. 0 for other layers.
+struct TwoCoreRemainderBytes {
+  int64_t expand = 0, project = 0;
+  int64_t total() const { return expand + project; }
+};
+TwoCoreRemainderBytes twoCoreRemainderScratchBytes(LayerOpInterface layer,
+                                                   int64_t segmentBytes);
 
 } // namespace mlir::vmcu
 

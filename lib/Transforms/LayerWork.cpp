@@ -502,6 +502,22 @@ int64_t stemScratchBytes(BottleneckOp op, int64_t segmentBytes,
          projectShape.scratchBytes() + segmentBytes;
 }
 
+/// The GEMM tiles of a (non-stem) line-buffer bottleneck's expansion and
+/// projection, as LineBufferEmitter makes them.
+struct LineBufferTiles {
+  GemmTileShape expand, project;
+};
+
+LineBufferTiles lineBufferTiles(BottleneckOp op, int64_t segmentBytes,
+                                LongRowTiling longRows) {
+  auto in = op.getInput().getType(), out = op.getOutput().getType();
+  int64_t cmid = op.getDepthwise().getWeight().getType().getDimSize(2);
+  return {gemmTileShape(in.getDimSize(2), in.getDimSize(3), cmid, segmentBytes,
+                        /*widenWeights=*/true, longRows),
+          gemmTileShape(op.getProjectPixels(), cmid, out.getDimSize(3),
+                        segmentBytes, /*widenWeights=*/true, longRows)};
+}
+
 /// The stack buffers of `layer`'s own kernel.
 int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
   constexpr int64_t kAccBytes = 4;
@@ -527,13 +543,7 @@ int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
         // and outputs, the window, the depthwise output pixels of a
         // projection block,
         // the projection's outputs, the output and residual segments.
-        int64_t cin = op.getInput().getType().getDimSize(3);
-        int64_t cmid = dw.getDimSize(2);
-        int64_t w = op.getInput().getType().getDimSize(2);
-        int64_t cout = op.getOutput().getType().getDimSize(3);
-        GemmTileShape expand = gemmTileShape(w, cin, cmid, s, true, longRows);
-        GemmTileShape project =
-            gemmTileShape(op.getProjectPixels(), cmid, cout, s, true, longRows);
+        auto [expand, project] = lineBufferTiles(op, s, longRows);
         return expand.scratchBytes() + dw.getDimSize(0) * dw.getDimSize(1) * s +
                project.scratchBytes() + 2 * s;
       })
@@ -616,19 +626,12 @@ mlir::vmcu::twoCoreRemainderScratchBytes(LayerOpInterface layer,
   if (!op || op.isStem() || !op.getLineBuffer())
     return {};
   auto dw = op.getDepthwise().getWeight().getType();
-  auto in = op.getInput().getType(), out = op.getOutput().getType();
-  int64_t cmid = dw.getDimSize(2);
-  LongRowTiling longRows = longRowTiling(layer);
-  // As layerScratchBytes' line-buffer case.
-  GemmTileShape expand = gemmTileShape(in.getDimSize(2), in.getDimSize(3), cmid,
-                                       segmentBytes, true, longRows);
-  GemmTileShape project = gemmTileShape(op.getProjectPixels(), cmid,
-                                        out.getDimSize(3), segmentBytes,
-                                        /*widenWeights=*/true, longRows);
+  auto [expand, project] =
+      lineBufferTiles(op, segmentBytes, longRowTiling(layer));
   TwoCoreRemainderBytes bytes;
-  if (in.getDimSize(2) % expand.pixels != 0)
+  if (op.getInput().getType().getDimSize(2) % expand.pixels != 0)
     bytes.expand = expand.scratchBytes();
-  if (out.getDimSize(2) % project.pixels != 0)
+  if (op.getOutput().getType().getDimSize(2) % project.pixels != 0)
     bytes.project = dw.getDimSize(0) * dw.getDimSize(1) * segmentBytes +
                     project.scratchBytes();
   return bytes;

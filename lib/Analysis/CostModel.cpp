@@ -2,6 +2,7 @@
 
 #include "vmcu/Analysis/CostModel.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir::vmcu::analysis;
@@ -98,15 +99,36 @@ constexpr double kInt8Im2colCyclesPerMac = 0.585;
 /// 22 depthwise layers (3x3 to 7x7 windows): 3.7-9.2 cycles per output
 /// element, median 8.53; the cost follows the outputs, not the taps.
 constexpr double kInt8DepthwiseCyclesPerOutput = 8.53;
+
+// The flash stalls widened weights add over int8 ones, per wait state:
+// the same layers' cycle difference at 0 and at 5 wait states (vmcu-prof
+// --flash-wait-states=5, an STM32F4's ART accelerator; docs/flash.md,
+// "Wait states"). Twice the weight bytes stream through the 8-line data
+// cache, so each widened GEMM MAC waits longer.
+/// 22 GEMM layers: 0.009-0.023 per MAC, median 0.016.
+constexpr double kWidenedGemmStallsPerMac = 0.016;
+/// The two im2col convs: 0.008 and 0.019.
+constexpr double kWidenedIm2colStallsPerMac = 0.013;
+/// 24 depthwise layers show no consistent sign (-6.0 to +3.8 per output,
+/// median -0.40; their 4-lane records are read once per row, the int8
+/// path's per-channel code fetches more): left out.
+constexpr double kWidenedDepthwiseStallsPerOutput = 0.0;
 } // namespace
 
 int64_t
-mlir::vmcu::analysis::estimateInt8WeightCycles(const WidenedWeightWork &work) {
-  return static_cast<int64_t>(std::llround(
-      kInt8GemmCyclesPerMac * static_cast<double>(work.gemmMacs) +
-      kInt8Im2colCyclesPerMac * static_cast<double>(work.im2colMacs) +
-      kInt8DepthwiseCyclesPerOutput *
-          static_cast<double>(work.depthwiseOutputs)));
+mlir::vmcu::analysis::estimateInt8WeightCycles(const WidenedWeightWork &work,
+                                               unsigned flashWaitStates) {
+  auto macs = [](int64_t n) { return static_cast<double>(n); };
+  double unpacking =
+      kInt8GemmCyclesPerMac * macs(work.gemmMacs) +
+      kInt8Im2colCyclesPerMac * macs(work.im2colMacs) +
+      kInt8DepthwiseCyclesPerOutput * macs(work.depthwiseOutputs);
+  double widenedStalls =
+      flashWaitStates *
+      (kWidenedGemmStallsPerMac * macs(work.gemmMacs) +
+       kWidenedIm2colStallsPerMac * macs(work.im2colMacs) +
+       kWidenedDepthwiseStallsPerOutput * macs(work.depthwiseOutputs));
+  return std::max<int64_t>(0, std::llround(unpacking - widenedStalls));
 }
 
 int64_t mlir::vmcu::analysis::estimateCycles(const KernelWork &work) {

@@ -92,6 +92,7 @@ static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
   tile.widenCyclesPerByte = flags.flashKb > 0 ? 0 : flags.widenCyclesPerByte;
   tile.flashSlowdownPercent =
       flags.flashKb > 0 ? 0 : flags.flashSlowdownPercent;
+  tile.flashWaitStates = flags.flashWaitStates;
   tile.int8WeightKernels.assign(io.int8WeightKernels.begin(),
                                 io.int8WeightKernels.end());
   pm.addPass(createVMCUTilePass(tile));

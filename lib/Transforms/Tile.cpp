@@ -181,8 +181,6 @@ FailureOr<ChainLayer> readLayer(LayerOpInterface layer,
                           ? static_cast<int64_t>(*layer.getSegmentSizeBytes())
                           : defaultSegmentBytes(layer);
   read.widenedExtraBytes = widenedWeightExtraBytes(layer);
-  read.int8WeightCycles =
-      analysis::estimateInt8WeightCycles(widenedWeightWork(layer));
   return read;
 }
 
@@ -292,6 +290,8 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       FailureOr<ChainLayer> placed = readLayer(layer, graph.tensorOf);
       if (failed(placed))
         return failure();
+      placed->int8WeightCycles = analysis::estimateInt8WeightCycles(
+          widenedWeightWork(layer), flashWaitStates);
       placed->outputTensor = graph.tensorBytes.size();
       placed->name = layerName(&op, graph.layers.size());
       graph.tensorOf[op.getResult(0)] = graph.tensorBytes.size();

@@ -23,6 +23,16 @@ func.func @main(%x: tensor<1x4096xi8>) -> tensor<1x64xi8> {
 
 // A pointwise conv over 256 pixels reuses each of its 4,096 weights 256
 // times: 236,978 cycles for 4,096 bytes, so it keeps widened weights.
+// On flash with wait states, widened weights' extra reads stall the core
+// (0.016 cycles per GEMM MAC per wait state, CostModel.cpp): its 1,048,576
+// MACs cost 153,092 cycles with int8 weights at 5 wait states (37 per
+// byte: widened) and 2,097 at 14 (0.5 per byte: int8).
+// RUN: vmcu-opt %s --split-input-file --vmcu-tile="widen-cycles-per-byte=5 flash-wait-states=5" | FileCheck %s --check-prefix=WS5
+// RUN: vmcu-opt %s --split-input-file --vmcu-tile="widen-cycles-per-byte=5 flash-wait-states=14" | FileCheck %s --check-prefix=WS14
+// WS5: memref.global "private" constant @conv2d_0_weights : memref<2048xi32>
+// WS5: vmcu.kernel "conv2d_0" {{.*}}int8_weight_cycles = 153092 : i64, layer
+// WS14: memref.global "private" constant @conv2d_0_weights : memref<4096xi8>
+// WS14: vmcu.kernel "conv2d_0" {{.*}}int8_weight_cycles = 2097 : i64, int8_weights,
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 // CHECK: memref.global "private" constant @conv2d_0_weights : memref<2048xi32>
 // CHECK: vmcu.kernel "conv2d_0" {{.*}}int8_weight_cycles = 236978 : i64, layer
@@ -88,3 +98,4 @@ func.func @main(%x: tensor<1x6x6x24xi8>) -> tensor<1x4x4x16xi8> {
   %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq} : (tensor<1x6x6x24xi8>, tensor<16x3x3x24xi8>, tensor<16xi32>) -> tensor<1x4x4x16xi8>
   return %y : tensor<1x4x4x16xi8>
 }
+

@@ -7,8 +7,9 @@
 // Cortex-M4 Technical Reference Manual (DDI 0439) that depend on the
 // neighbouring instruction or on whether a branch was taken.
 //
-// The model has no memory system: zero wait states everywhere, no caches,
-// no flash accelerator, no bus contention, no unaligned-access penalties.
+// The table assumes zero-wait-state memory; FlashTiming.h adds the flash's
+// wait states where asked. No bus contention (vmcu-prof.cpp models it for
+// two cores), no unaligned-access penalties.
 //
 //===----------------------------------------------------------------------===//
 

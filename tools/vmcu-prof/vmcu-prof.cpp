@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CortexM4Timing.h"
+#include "FlashTiming.h"
 #include "Semihosting.h"
 #include "vmcu/Dialect/VMCU/IR/ModelABI.h"
 
@@ -155,6 +156,9 @@ constexpr uint64_t kReferenceDensity = kContentionScale / 2;
 /// The largest --bus-contention accepted (a whole refill's worth is
 /// already pessimistic; this only bounds the fixed-point arithmetic).
 constexpr double kMaxBusContention = 1000.0;
+/// The largest --flash-wait-states accepted: STM32F4 and F7 parts need at
+/// most 15 (FLASH_ACR's LATENCY field is 4 bits, RM0090 3.9.1).
+constexpr unsigned kMaxFlashWaitStates = 15;
 
 /// The guest's command line names its input and output by the harness's
 /// default file names (runtime/harness.c); Semihosting maps them to memory.
@@ -218,11 +222,19 @@ The timing model (docs/tools/vmcu-prof.md has the table and its sources):
   - a taken branch or any other write to the PC adds a fixed refill of 2
     cycles (the TRM's P is 1-3);
   - IT costs 1; an IT-block instruction whose condition fails costs 1.
-Not modelled: flash wait states, caches or accelerators, bus contention
-(but see --cores=2), unaligned-access penalties, IT folding, branch target
-alignment, division early termination, interrupts and exceptions. The
-figure is an estimate for zero-wait-state memory, not a measurement of any
-chip.
+Flash wait states (--flash-wait-states=N, one core): code fetched and
+constants read from FLASH stall behind an STM32F4-style accelerator
+(--flash-accelerator, RM0090 3.5.2): 16-byte lines, each line read taking
+N more cycles; a prefetch buffer reads the next sequential line meanwhile;
+a 64-line instruction and an 8-line data cache keep the lines read on a
+miss. The stalls are in the cycles, and a second line gives them:
+
+  vmcu-prof: flash wait_states=N fetch_stalls=F read_stalls=R
+
+Not modelled: wait states by default, bus contention (but see --cores=2),
+unaligned-access penalties, IT folding, branch target alignment, division
+early termination, interrupts and exceptions. The figure is an estimate,
+not a measurement of any chip.
 
 Limits of the emulation: only cortex-m4 has a timing table; memory is the
 board's FLASH and RAM (from the linker script's symbols) plus the Private
@@ -327,6 +339,24 @@ struct ProfOptions {
                "docs/tools/vmcu-prof.md)"),
       cl::value_desc("cycles"), cl::init(kDefaultBusContention),
       cl::cat(category)};
+  cl::opt<unsigned> flashWaitStates{
+      "flash-wait-states",
+      cl::desc("Wait states of the flash the code and constants are read "
+               "from, as a part needs at its clock (e.g. 5 for an STM32F4 "
+               "at 168 MHz, RM0090 Table 10); 0 (default): zero-wait-state "
+               "memory. One core only"),
+      cl::value_desc("N"), cl::init(0), cl::cat(category)};
+  cl::opt<FlashAccelerator> flashAccelerator{
+      "flash-accelerator",
+      cl::desc("With --flash-wait-states: what hides them (RM0090 3.5.2)"),
+      cl::values(clEnumValN(FlashAccelerator::Art, "art",
+                            "prefetch buffer, 64-line instruction cache and "
+                            "8-line data cache of 16-byte lines (default)"),
+                 clEnumValN(FlashAccelerator::Prefetch, "prefetch",
+                            "the prefetch buffer only"),
+                 clEnumValN(FlashAccelerator::None, "none",
+                            "every new line read waits")),
+      cl::init(FlashAccelerator::Art), cl::cat(category)};
 };
 
 /// Prints `vmcu-prof: error: message` and returns the exit code 1.
@@ -587,6 +617,10 @@ public:
   std::optional<std::string> attach(Sse200 &system, const Profiler &other,
                                     unsigned index, uint32_t contentionUnits,
                                     const SharedMemory &memory);
+  /// Charges the stalls of `flash` to instruction fetches from and data
+  /// reads of the board's FLASH.
+  std::optional<std::string> timeFlash(const FlashTiming &flash,
+                                       const SharedMemory &memory);
   /// Starts the core at the vector table at `table` (SP and PC from its
   /// first two words), its clock at `startCycle`. On failure returns the
   /// message.
@@ -629,6 +663,10 @@ public:
   /// Inside the region: cycles in vmcu_wait* functions, and the bus
   /// contention cycles charged (--cores=2).
   uint64_t waitCycles = 0, contentionCycles = 0;
+  /// The flash model (--flash-wait-states), and the stall cycles it
+  /// charged inside the region.
+  std::optional<FlashTiming> flash;
+  uint64_t flashFetchStalls = 0, flashReadStalls = 0;
 
 private:
   static void onCode(uc_engine *uc, uint64_t address, uint32_t size,
@@ -651,6 +689,10 @@ private:
                               uint64_t value, void *self);
   static void onRamAccess(uc_engine *uc, uc_mem_type type, uint64_t address,
                           int size, int64_t value, void *self);
+  static void onFlashRead(uc_engine *uc, uc_mem_type type, uint64_t address,
+                          int size, int64_t value, void *self);
+  void readFlash(uint32_t address, unsigned size);
+  unsigned fetchStall(uint32_t pc, unsigned size);
 
   std::optional<std::string> emulate();
   std::optional<std::string> diagnose(uc_err err);
@@ -681,7 +723,7 @@ private:
   StringRef regionSymbol;
   uc_engine *uc = nullptr;
   csh disassembler = 0;
-  uc_hook hooks[5] = {};
+  uc_hook hooks[6] = {};
   std::vector<DecodedInsn> codeCache; // by (pc - image.codeLow) / 2
   std::unordered_map<uint32_t, DecodedInsn> otherCache;
   std::unordered_map<uint32_t, uint32_t> ppb; // offset -> value
@@ -718,6 +760,8 @@ private:
   unsigned coreIndex = 0;
   uint32_t contentionUnits = 0;
   uint64_t contentionCarry = 0;
+  /// The board's FLASH, whose fetches and reads the flash model times.
+  uint64_t flashLow = 0, flashHigh = 0;
   /// RAM-accessing instructions so far, and their share of the cycles of
   /// the last slice this core ran (1/kContentionScale units; the
   /// reference density until it has run one).
@@ -807,6 +851,18 @@ std::optional<std::string> Profiler::attach(Sse200 &sse, const Profiler &peer,
                   reinterpret_cast<void *>(onRamAccess), this, memory.ram.base,
                   ramLast) != UC_ERR_OK)
     return std::string("cannot install the RAM access hook");
+  return std::nullopt;
+}
+
+std::optional<std::string> Profiler::timeFlash(const FlashTiming &timing,
+                                               const SharedMemory &memory) {
+  flash = timing;
+  flashLow = memory.flash.base;
+  flashHigh = flashLow + memory.flash.size;
+  if (uc_hook_add(uc, &hooks[5], UC_HOOK_MEM_READ,
+                  reinterpret_cast<void *>(onFlashRead), this, flashLow,
+                  flashHigh - 1) != UC_ERR_OK)
+    return std::string("cannot install the flash read hook");
   return std::nullopt;
 }
 
@@ -963,7 +1019,7 @@ void Profiler::retire(uint32_t pc, const DecodedInsn &insn, bool passed) {
   }
   if (insn.cls == InsnClass::IfThen)
     itState = insn.itState;
-  unsigned cycles = model.issue(insn, passed);
+  unsigned cycles = model.issue(insn, passed) + fetchStall(pc, insn.size);
   if (inRegion) {
     failedConditions += !passed;
     pipelinedLoads += model.lastPipelined;
@@ -1239,6 +1295,34 @@ void Profiler::contend() {
   contentionCycles += whole;
 }
 
+unsigned Profiler::fetchStall(uint32_t pc, unsigned size) {
+  if (!flash || pc < flashLow || pc >= flashHigh)
+    return 0;
+  unsigned stall = flash->fetch(pc, size, program.cycles);
+  if (inRegion)
+    flashFetchStalls += stall;
+  return stall;
+}
+
+void Profiler::onFlashRead(uc_engine *, uc_mem_type, uint64_t address, int size,
+                           int64_t, void *self) {
+  static_cast<Profiler *>(self)->readFlash(static_cast<uint32_t>(address),
+                                           static_cast<unsigned>(size));
+}
+
+void Profiler::readFlash(uint32_t address, unsigned size) {
+  // As for contend(): the read belongs to the instruction retired last.
+  unsigned stall = flash->read(address, size);
+  if (!stall)
+    return;
+  account(prevFunction, prevClass, prevInRegion, stall, 0);
+  if (!prevInRegion)
+    return;
+  flashReadStalls += stall;
+  if (countPcs)
+    pcCounts[expectedNext - prevSize].cycles += stall;
+}
+
 const Board *lookupBoard(StringRef cpu) {
   for (const Board &board : kBoards)
     if (board.cpu == cpu)
@@ -1456,6 +1540,10 @@ void printResults(const ProfOptions &opts, const Board &board,
                  << " cycles=" << profiler.region.cycles
                  << " instructions=" << profiler.region.instructions
                  << " status=" << status << "\n";
+  if (profiler.flash)
+    llvm::outs() << kToolName << ": flash wait_states=" << opts.flashWaitStates
+                 << " fetch_stalls=" << profiler.flashFetchStalls
+                 << " read_stalls=" << profiler.flashReadStalls << "\n";
   if (std::optional<uint32_t> stack = profiler.regionStackBytes())
     llvm::outs() << kToolName << ": stack=" << *stack
                  << " bytes below vmcu_invoke()'s caller\n";
@@ -1521,6 +1609,14 @@ std::optional<std::string> checkCoreOptions(const ProfOptions &opts) {
            opts.cpu + "'";
   if (opts.quantum == 0)
     return std::string("--quantum must be at least 1 cycle");
+  if (opts.cores == 2 && opts.flashWaitStates)
+    return std::string("--flash-wait-states models one core's flash "
+                       "interface (an STM32F4's); it is not available "
+                       "with --cores=2");
+  if (opts.flashWaitStates > kMaxFlashWaitStates)
+    return "--flash-wait-states=" + std::to_string(opts.flashWaitStates) +
+           " is out of range; expected 0 to " +
+           std::to_string(kMaxFlashWaitStates);
   if (!(opts.busContention >= 0 && opts.busContention <= kMaxBusContention))
     return "--bus-contention=" + std::to_string(opts.busContention) +
            " is out of range; expected 0 to " +
@@ -1623,6 +1719,10 @@ int runMain(int argc, char **argv) {
   profiler.trackStack = opts.stack;
   if (auto error = profiler.setUp(*board, memory))
     return fail(*error);
+  if (opts.flashWaitStates)
+    if (auto error = profiler.timeFlash(
+            FlashTiming(opts.flashWaitStates, opts.flashAccelerator), memory))
+      return fail(*error);
   TwoCores cores;
   if (opts.cores == 2)
     if (auto error =

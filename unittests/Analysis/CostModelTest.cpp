@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir::vmcu::analysis;
@@ -79,17 +80,33 @@ TEST(CostModel, GemmIsTheCheapestPerMac) {
 // and an im2col MAC more than a GEMM MAC (its int8 weights are unpacked per
 // window, the GEMM's once per register tile).
 TEST(CostModel, Int8WeightsCostFollowTheWork) {
-  EXPECT_EQ(estimateInt8WeightCycles({}), 0);
+  EXPECT_EQ(estimateInt8WeightCycles({}, 0), 0);
   WidenedWeightWork gemm{/*gemmMacs=*/100000, 0, 0};
   WidenedWeightWork im2col{0, /*im2colMacs=*/100000, 0};
   WidenedWeightWork depthwise{0, 0, /*depthwiseOutputs=*/1000};
-  EXPECT_GT(estimateInt8WeightCycles(gemm), 0);
-  EXPECT_GT(estimateInt8WeightCycles(im2col), estimateInt8WeightCycles(gemm));
-  EXPECT_GT(estimateInt8WeightCycles(depthwise), 0);
+  EXPECT_GT(estimateInt8WeightCycles(gemm, 0), 0);
+  EXPECT_GT(estimateInt8WeightCycles(im2col, 0),
+            estimateInt8WeightCycles(gemm, 0));
+  EXPECT_GT(estimateInt8WeightCycles(depthwise, 0), 0);
   WidenedWeightWork all{100000, 100000, 1000};
-  EXPECT_EQ(estimateInt8WeightCycles(all),
-            estimateInt8WeightCycles(gemm) + estimateInt8WeightCycles(im2col) +
-                estimateInt8WeightCycles(depthwise));
+  EXPECT_EQ(estimateInt8WeightCycles(all, 0),
+            estimateInt8WeightCycles(gemm, 0) +
+                estimateInt8WeightCycles(im2col, 0) +
+                estimateInt8WeightCycles(depthwise, 0));
+}
+
+// On flash with wait states, widened weights' extra reads stall the core:
+// the more wait states, the less int8 weights cost, never below 0.
+TEST(CostModel, WaitStatesLowerTheInt8WeightsCost) {
+  WidenedWeightWork all{100000, 100000, 1000};
+  int64_t previous = estimateInt8WeightCycles(all, 0);
+  for (unsigned waitStates = 1; waitStates <= 15; ++waitStates) {
+    int64_t cycles = estimateInt8WeightCycles(all, waitStates);
+    EXPECT_LT(cycles, previous);
+    EXPECT_GE(cycles, 0);
+    previous = std::max<int64_t>(cycles, 1);
+  }
+  EXPECT_EQ(estimateInt8WeightCycles({}, 15), 0);
 }
 
 } // namespace

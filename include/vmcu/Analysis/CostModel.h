@@ -79,8 +79,12 @@ struct WidenedWeightWork {
 };
 
 /// Estimated Cortex-M4 cycles that int8 weights add to `work` over widened
-/// ones: the flash budget's price of giving a layer's widening up.
-int64_t estimateInt8WeightCycles(const WidenedWeightWork &work);
+/// ones, on flash with `flashWaitStates` wait states behind an STM32F4-style
+/// accelerator, where the widened weights' extra reads stall the core:
+/// the flash budget's price of giving a layer's widening up. Never below
+/// 0: where int8 weights are faster, giving the widening up costs nothing.
+int64_t estimateInt8WeightCycles(const WidenedWeightWork &work,
+                                 unsigned flashWaitStates);
 
 } // namespace mlir::vmcu::analysis
 

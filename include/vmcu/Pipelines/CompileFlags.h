@@ -48,6 +48,7 @@ struct CompileFlags {
   bool widenWeights = true;
   unsigned widenCyclesPerByte = kDefaultWidenCyclesPerByte;
   unsigned flashSlowdownPercent = kDefaultFlashSlowdownPercent;
+  unsigned flashWaitStates = 0;
   bool verifyRing = true;
   bool ringCheck = false;
   unsigned cores = 1;
@@ -116,6 +117,15 @@ struct CompileFlags {
         "weights in more layers, those that save the most flash per cycle "
         "first, while the cycles they add (cost model) stay within this "
         "percent of the model's. 0: only the price decides");
+    binder.option(
+        "flash-wait-states", flashWaitStates,
+        "Wait states the target's flash needs at its clock (e.g. 5 for an "
+        "STM32F4 at 168 MHz). Widened weights read twice the flash bytes, "
+        "so the price of widening (--widen-cycles-per-byte, "
+        "--flash-slowdown-percent, --flash-kb) counts the stalls behind an "
+        "STM32F4-style prefetch buffer and cache that their extra reads "
+        "add (cost model; docs/flash.md). 0 (default): zero-wait-state "
+        "flash, as the Cortex-M4 cycle figures assume");
     binder.option(
         "verify-ring", verifyRing,
         "Prove the placement at compile time: replay every ring access with "

@@ -324,6 +324,11 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
            "fewest int8 cycles per flash byte saved first, while the cycles "
            "int8 weights add (cost model) stay within this percent of the "
            "model's estimated cycles; 0: none beyond the price">,
+    Option<"flashWaitStates", "flash-wait-states", "unsigned", "0",
+           "Wait states of the target's flash: widening a layer's weights "
+           "saves the cycles int8 weights spend unpacking, less the flash "
+           "stalls its extra weight bytes add at this setting "
+           "(int8_weight_cycles, never below 0)">,
     Option<"cores", "cores", "int64_t", "1",
            "Cores the plan runs on: with 2, the last pixel of a line "
            "buffer's rows gets stack buffers of its own, so that the loop "

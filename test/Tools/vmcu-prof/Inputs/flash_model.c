@@ -1,0 +1,42 @@
+/* A stand-in "model" whose vmcu_invoke() exercises vmcu-prof's flash model
+ * (tools/vmcu-prof/FlashTiming.cpp): eight 16-bit instructions that fill
+ * one 16-byte flash line (the function is aligned to a line), a literal
+ * load from the pool in the next line, and two loads from one line of a
+ * table in flash. flash.test checks the stalls: one instruction line, and
+ * three data reads, of which the ART's data cache turns the last into a
+ * hit. */
+#include <stdint.h>
+
+#include "vmcu_model_api.h"
+
+const unsigned vmcu_input_bytes = 4;
+const unsigned vmcu_output_bytes = 4;
+const unsigned vmcu_arena_bytes = 16;
+
+int8_t vmcu_arena[16] __attribute__((section(".vmcu_arena"), aligned(8)));
+
+const unsigned vmcu_input_count = 1;
+const unsigned vmcu_output_count = 1;
+const unsigned vmcu_input_offsets[] = {0};
+const unsigned vmcu_input_sizes[] = {4};
+const unsigned vmcu_output_offsets[] = {4};
+const unsigned vmcu_output_sizes[] = {4};
+
+int8_t *vmcu_input(void) { return vmcu_arena; }
+const int8_t *vmcu_output(void) { return vmcu_arena + 4; }
+
+/* One flash line of constants. */
+const uint32_t flash_table[4] __attribute__((aligned(16), used)) = {1, 2, 3, 4};
+
+__attribute__((naked, aligned(16))) int vmcu_invoke(void) {
+  __asm volatile("  ldr    r0, =flash_table \n" /* literal: a data read   */
+                 "  ldr    r1, [r0]         \n" /* the table's line       */
+                 "  ldr    r2, [r0, #4]     \n" /* the same line again    */
+                 "  movs   r3, #4           \n"
+                 "1:                        \n"
+                 "  subs   r3, r3, #1       \n"
+                 "  bne    1b               \n" /* within the line        */
+                 "  movs   r0, #0           \n"
+                 "  bx     lr               \n" /* 16 bytes of code       */
+                 "  .ltorg                  \n");
+}

@@ -367,6 +367,44 @@ int64_t mlir::vmcu::pairedRowsSavedCycles(LayerOpInterface layer) {
   return layerMacs(layer) / kMacsPerPairedRowsCycleSaved;
 }
 
+/// Tiles of int8 weights `widths` channels wide (the first that fits the
+/// register budget and an output group): groups of whole segments dividing
+/// Cout, then (with `oddGroups`) odd channel counts, then groups of a tile,
+/// the last one short.
+static std::optional<GemmTileShape>
+int8TileShape(ArrayRef<int64_t> widths, bool oddGroups, int64_t pixels,
+              int64_t outC, int64_t segmentBytes, int64_t rowStride,
+              bool widened) {
+  for (int64_t n : widths) {
+    int64_t group = std::lcm(segmentBytes, n);
+    if (outC % group == 0 &&
+        dotBlockRegisters(pixels, n) <= kMaxDotBlockRegisters)
+      return GemmTileShape{pixels, n, rowStride, group, widened};
+  }
+  // Odd channel counts: the smallest group of whole segments dividing Cout
+  // that is wider than a tile (at most kMaxWideGroupBytes unless one
+  // segment is more), in tiles of n and one of the channels left over.
+  // Measured (M4, vmcu-prof): corpus DS-CNN seed 5's 139 -> 139 pointwise
+  // convs, 1-channel tiles at 0.51 MAC/cycle, now 0.68.
+  int64_t limit = std::max(segmentBytes, kMaxWideGroupBytes);
+  for (int64_t n : oddGroups ? widths : ArrayRef<int64_t>()) {
+    if (dotBlockRegisters(pixels, n) > kMaxDotBlockRegisters)
+      continue;
+    for (int64_t group = segmentBytes; group <= std::min(outC, limit);
+         group += segmentBytes)
+      if (outC % group == 0 && group > n)
+        return GemmTileShape{pixels, n, rowStride, group, widened};
+  }
+  // No group of whole segments both divides Cout and holds a tile (a prime
+  // count of 1-byte segments): groups of a tile, the last one short.
+  for (int64_t n : widths) {
+    int64_t group = std::lcm(segmentBytes, n);
+    if (dotBlockRegisters(pixels, n) <= kMaxDotBlockRegisters && group < outC)
+      return GemmTileShape{pixels, n, rowStride, group, widened};
+  }
+  return std::nullopt;
+}
+
 GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
                                         int64_t segmentBytes, bool widenWeights,
                                         LongRowTiling longRows) {
@@ -405,33 +443,19 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
             widened,
             /*widenedWeights=*/true};
   }
-  for (int64_t n : {4, 2}) {
-    int64_t group = std::lcm(segmentBytes, n);
-    if (outC % group == 0 &&
-        dotBlockRegisters(pixels, n) <= kMaxDotBlockRegisters)
-      return {pixels, n, rowStride, group, widened};
-  }
-  // Odd channel counts: the smallest group of whole segments dividing Cout
-  // that is wider than a tile (at most kMaxWideGroupBytes unless one
-  // segment is more), in tiles of n and one of the channels left over.
-  // Measured (M4, vmcu-prof): corpus DS-CNN seed 5's 139 -> 139 pointwise
-  // convs, 1-channel tiles at 0.51 MAC/cycle, now 0.68.
-  int64_t limit = std::max(segmentBytes, kMaxWideGroupBytes);
-  for (int64_t n : {4, 2}) {
-    if (dotBlockRegisters(pixels, n) > kMaxDotBlockRegisters)
-      continue;
-    for (int64_t group = segmentBytes; group <= std::min(outC, limit);
-         group += segmentBytes)
-      if (outC % group == 0 && group > n)
-        return {pixels, n, rowStride, group, widened};
-  }
-  // No group of whole segments both divides Cout and holds a tile (a prime
-  // count of 1-byte segments): groups of a tile, the last one short.
-  for (int64_t n : {4, 2}) {
-    int64_t group = std::lcm(segmentBytes, n);
-    if (dotBlockRegisters(pixels, n) <= kMaxDotBlockRegisters && group < outC)
-      return {pixels, n, rowStride, group, widened};
-  }
+  // A single pixel per pass shares each input word only among the tile's
+  // channels: 4-channel tiles in groups of a tile, the last one short, make
+  // the fewest narrower tiles. Measured (M4, vmcu-prof): corpus FC
+  // autoencoder seed 6's 216 -> 162 and 162 -> 327 layers went from 1 x 2
+  // tiles (1.95 and 2.20 cycles per MAC) to 1.68 and 1.76, its 327 -> 245
+  // from groups of 5 (a 1 x 4 and a 1 x 1 tile, 1.79) to 1.61.
+  if (pixels == 1)
+    if (auto shape = int8TileShape({4}, /*oddGroups=*/false, pixels, outC,
+                                   segmentBytes, rowStride, widened))
+      return *shape;
+  if (auto shape = int8TileShape({4, 2}, /*oddGroups=*/true, pixels, outC,
+                                 segmentBytes, rowStride, widened))
+    return *shape;
   return {pixels, 1, rowStride, segmentBytes, widened};
 }
 

@@ -15,7 +15,10 @@
 # also runs with --cores=2 on the Cortex-M33 pair (vmcu-run, vmcu-prof
 # --cores=2 with its default bus contention): the 2-core column is that
 # makespan over the row's one-core cycles (both on the M4 timing table),
-# and its output must equal the one-core output.
+# and its output must equal the one-core output. The cycles@Nws column is the same
+# ELF's cycles on flash with $VMCU_FLASH_WAIT_STATES wait states (default 5:
+# an STM32F4 at 168 MHz, RM0090 Table 10) behind its ART accelerator
+# (vmcu-prof --flash-wait-states; docs/tools/vmcu-prof.md).
 #
 # The RAM-latency curve (total SRAM against cycles, one line per model) is
 # drawn into $VMCU_CURVE_SVG (default BUILD_DIR/ram-latency.svg).
@@ -29,6 +32,7 @@ BUDGETS=("${@:-0 32 48 64}")
 read -r -a BUDGETS <<< "${BUDGETS[*]}"
 MODELS="${VMCU_SHARED_DIR:-$ROOT/../shared}/models"
 CURVE="${VMCU_CURVE_SVG:-$BUILD/ram-latency.svg}"
+WAIT_STATES="${VMCU_FLASH_WAIT_STATES:-5}"
 for tool in vmcuc vmcu-run vmcu-prof; do
   [ -x "$BUILD/bin/$tool" ] || { echo "error: $BUILD/bin/$tool not built; run scripts/test.sh first" >&2; exit 1; }
 done
@@ -41,21 +45,21 @@ summary() {
   /usr/bin/python3 - "$@" <<'PY'
 import collections, json, sys
 report = json.load(open(sys.argv[1]))
-cycles, stack, two = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+cycles, stack, two, ws = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
 layers = report["layers"]
 macs = sum(l["macs"] for l in layers)
 kinds = collections.Counter(l["schedule"] for l in layers if l["schedule"].startswith("fused"))
 separate = sum(1 for l in layers if l["op"] != "bottleneck")
 arena = report["peak_ram_bytes"]
-print(f"{cycles:>12} {macs / cycles:8.3f} {arena:7} {max(l['workspace_bytes'] for l in layers):9}"
+print(f"{cycles:>12} {ws:>12} {macs / cycles:8.3f} {arena:7} {max(l['workspace_bytes'] for l in layers):9}"
       f" {stack:6} {arena + stack:7} {report['tensor_level_bytes']:12} {report['flash_bytes']:8} {two:>6}"
       f"  recompute={kinds['fused-recompute']} line-buffer={kinds['fused-line-buffer']}"
       f" stem={kinds['fused-stem']} layers={separate}")
 PY
 }
 
-printf "%-34s %6s %12s %8s %7s %9s %6s %7s %12s %8s %6s  %s\n" model ram-kb cycles \
-  MAC/cyc arena workspace stack sram tensor_level flash 2-core schedules
+printf "%-34s %6s %12s %12s %8s %7s %9s %6s %7s %12s %8s %6s  %s\n" model ram-kb cycles \
+  "cycles@${WAIT_STATES}ws" MAC/cyc arena workspace stack sram tensor_level flash 2-core schedules
 : > "$tmp/curve.txt"
 while IFS='|' read -r file output; do
   [ -n "$file" ] || continue
@@ -74,6 +78,7 @@ while IFS='|' read -r file output; do
       { echo "error: $file: output with --ram-kb=$budget differs from --ram-kb=${BUDGETS[0]}" >&2; exit 1; }
     prof=$("$BUILD/bin/vmcu-prof" "$tmp/k/model.elf" --input "$tmp/in.bin" --max-instructions=0)
     cycles=$(field cycles "$prof"); stack=$(field stack "$line")
+    prof_ws=$("$BUILD/bin/vmcu-prof" "$tmp/k/model.elf" --input "$tmp/in.bin" --max-instructions=0 --flash-wait-states="$WAIT_STATES")
     two=-
     if [ "$budget" = "${BUDGETS[0]}" ]; then
       two_line=$("$BUILD/bin/vmcu-run" "${args[@]}" --cores=2 --cpu=cortex-m33 --input "$tmp/in.bin" --output "$tmp/two.bin")
@@ -81,7 +86,7 @@ while IFS='|' read -r file output; do
         { echo "error: $file: the --cores=2 output differs from one core's" >&2; exit 1; }
       two=$(/usr/bin/python3 -c "print(f'{$(field makespan "$two_line") / $cycles:.3f}')")
     fi
-    printf "%-34s %6s %s\n" "$file" "$budget" "$(summary "$tmp/r.json" "$cycles" "$stack" "$two")"
+    printf "%-34s %6s %s\n" "$file" "$budget" "$(summary "$tmp/r.json" "$cycles" "$stack" "$two" "$(field cycles "$prof_ws")")"
     echo "$file $(( $(/usr/bin/python3 -c "import json; print(json.load(open('$tmp/r.json'))['peak_ram_bytes'])") + stack )) $cycles" >> "$tmp/curve.txt"
   done
 done <<< "$SHARED_MODEL_CASES"

@@ -5,23 +5,7 @@
  * the total, 52 cycles for 24 instructions. */
 #include <stdint.h>
 
-#include "vmcu_model_api.h"
-
-const unsigned vmcu_input_bytes = 4;
-const unsigned vmcu_output_bytes = 4;
-const unsigned vmcu_arena_bytes = 16;
-
-int8_t vmcu_arena[16] __attribute__((section(".vmcu_arena"), aligned(8)));
-
-const unsigned vmcu_input_count = 1;
-const unsigned vmcu_output_count = 1;
-const unsigned vmcu_input_offsets[] = {0};
-const unsigned vmcu_input_sizes[] = {4};
-const unsigned vmcu_output_offsets[] = {4};
-const unsigned vmcu_output_sizes[] = {4};
-
-int8_t *vmcu_input(void) { return vmcu_arena; }
-const int8_t *vmcu_output(void) { return vmcu_arena + 4; }
+#include "stand_in_io.h"
 
 __attribute__((naked)) int vmcu_invoke(void) {
   __asm volatile(

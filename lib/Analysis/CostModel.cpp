@@ -110,24 +110,23 @@ constexpr double kWidenedGemmStallsPerMac = 0.016;
 /// The two im2col convs: 0.008 and 0.019.
 constexpr double kWidenedIm2colStallsPerMac = 0.013;
 /// 24 depthwise layers show no consistent sign (-6.0 to +3.8 per output,
-/// median -0.40; their 4-lane records are read once per row, the int8
-/// path's per-channel code fetches more): left out.
+/// median -0.40): left out.
 constexpr double kWidenedDepthwiseStallsPerOutput = 0.0;
 } // namespace
 
 int64_t
 mlir::vmcu::analysis::estimateInt8WeightCycles(const WidenedWeightWork &work,
                                                unsigned flashWaitStates) {
-  auto macs = [](int64_t n) { return static_cast<double>(n); };
+  auto count = [](int64_t n) { return static_cast<double>(n); };
   double unpacking =
-      kInt8GemmCyclesPerMac * macs(work.gemmMacs) +
-      kInt8Im2colCyclesPerMac * macs(work.im2colMacs) +
-      kInt8DepthwiseCyclesPerOutput * macs(work.depthwiseOutputs);
+      kInt8GemmCyclesPerMac * count(work.gemmMacs) +
+      kInt8Im2colCyclesPerMac * count(work.im2colMacs) +
+      kInt8DepthwiseCyclesPerOutput * count(work.depthwiseOutputs);
   double widenedStalls =
       flashWaitStates *
-      (kWidenedGemmStallsPerMac * macs(work.gemmMacs) +
-       kWidenedIm2colStallsPerMac * macs(work.im2colMacs) +
-       kWidenedDepthwiseStallsPerOutput * macs(work.depthwiseOutputs));
+      (kWidenedGemmStallsPerMac * count(work.gemmMacs) +
+       kWidenedIm2colStallsPerMac * count(work.im2colMacs) +
+       kWidenedDepthwiseStallsPerOutput * count(work.depthwiseOutputs));
   return std::max<int64_t>(0, std::llround(unpacking - widenedStalls));
 }
 

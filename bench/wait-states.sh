@@ -36,13 +36,12 @@ for tool in vmcuc vmcu-run vmcu-prof; do
   [ -x "$BUILD/bin/$tool" ] || { echo "error: $BUILD/bin/$tool not built; run scripts/test.sh first" >&2; exit 1; }
 done
 [ -x "$ANCHOR/cmsis-anchor" ] || { echo "error: no cmsis-anchor at $ANCHOR (set VMCU_SHARED_DIR)" >&2; exit 1; }
+source "$ROOT/bench/shared-models.sh"
 if [ ${#MODELS[@]} -eq 0 ]; then
-  source "$ROOT/bench/shared-models.sh"
   while IFS='|' read -r file _; do
     [ -n "$file" ] && MODELS+=("$SHARED/models/$file")
   done <<< "$SHARED_MODEL_CASES"
 fi
-source "$ROOT/bench/shared-models.sh"
 mkdir -p "$WORK"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 RT="$ROOT/runtime"

@@ -73,6 +73,8 @@ static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
   choose.ramKb = flags.ramKb;
   choose.schedule = nameOf(kSchedules, flags.schedule).str();
   pm.addPass(createVMCUChooseSchedulePass(choose));
+  // After the schedules: a stem run as separate layers keeps its channels.
+  pm.addNestedPass<func::FuncOp>(createVMCUPadStemChannelsPass());
   pm.addNestedPass<func::FuncOp>(createVMCUFuseResidualAddPass());
   VMCUSelectSegmentSizesPassOptions select;
   select.ramKb = flags.ramKb;

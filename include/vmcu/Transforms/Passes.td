@@ -66,6 +66,41 @@ def VMCUFuseBottleneckPass : Pass<"vmcu-fuse-bottleneck", "func::FuncOp"> {
   ];
 }
 
+def VMCUPadStemChannelsPass : Pass<"vmcu-pad-stem-channels", "func::FuncOp"> {
+  let summary = "Pad a stem bottleneck's expanded channels to whole "
+                "4-lane depthwise blocks";
+  let description = [{
+    A stem bottleneck's expanded tensor lives only in its kernel's line
+    buffer, so its channel count is the compiler's to choose. Its
+    depthwise part works in channel groups that divide that count
+    (`stemChannelGroup`): 13 channels run one at a time, in scalar code,
+    where 16 run as `vmcu.depthwise_block`s of 4 lanes. This pass grows a
+    count that is not a multiple of 4 to the next one, with channels whose
+    expansion, depthwise and projection weights and biases are 0 (a
+    per-channel requantization repeats its last channel's scale): the
+    padded channels hold a constant that the projection multiplies by 0,
+    so the block's output is unchanged. A stem whose weights are not
+    constants is left alone.
+
+    It runs after `vmcu-choose-schedule`: a stem that the chooser runs as
+    separate layers keeps its channels (padded, its ring tensors would
+    grow). The chooser's SRAM figure for a fused stem leaves out the
+    padded channels' line-buffer bytes (at most 3 per buffered pixel);
+    `vmcu-select-segment-sizes` fits the budget with them.
+
+    Before (13 channels): `vmcu.conv2d ... -> tensor<1x39x39x13xi8>`,
+    weights `tensor<13x3x3x1xi8>`, `tensor<3x3x13x1xi8>`,
+    `tensor<7x1x1x13xi8>`. After: the same with 16, the last 3 channels'
+    weights and biases 0.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vmcu::VMCUDialect"];
+  let statistics = [
+    Statistic<"numPadded", "num-padded", "Number of stems padded">,
+    Statistic<"numChannels", "num-channels", "Number of channels added">,
+  ];
+}
+
 def VMCUFuseResidualAddPass
     : Pass<"vmcu-fuse-residual-add", "func::FuncOp"> {
   let summary = "Fold a residual vmcu.add into the conv that computes one "

@@ -71,6 +71,7 @@ static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
     pm.addPass(createVMCUFuseGlobalPoolPass(pool));
   VMCUChooseSchedulePassOptions choose;
   choose.ramKb = flags.ramKb;
+  choose.cores = flags.cores;
   choose.schedule = nameOf(kSchedules, flags.schedule).str();
   pm.addPass(createVMCUChooseSchedulePass(choose));
   // After the schedules: a stem run as separate layers keeps its channels.
@@ -78,10 +79,12 @@ static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
   pm.addNestedPass<func::FuncOp>(createVMCUFuseResidualAddPass());
   VMCUSelectSegmentSizesPassOptions select;
   select.ramKb = flags.ramKb;
+  select.cores = flags.cores;
   pm.addPass(createVMCUSelectSegmentSizesPass(select));
   pm.addPass(createVMCUFuseGlobalPoolPass(pool));
   VMCUPairLongRowsPassOptions pairRows;
   pairRows.ramKb = flags.ramKb;
+  pairRows.cores = flags.cores;
   pm.addPass(createVMCUPairLongRowsPass(pairRows));
   VMCUChooseTraversalPassOptions traversal;
   traversal.order = nameOf(kTraversalOrders, flags.order).str();

@@ -67,10 +67,12 @@ constexpr int64_t kMinSlowBlockSpeedup = 2;
 constexpr int64_t kMinModelShare = 4;
 
 /// What unfused layers must keep: the all-fused plan's pool alignment (the
-/// lcm of its segment sizes) and its largest kernel stack buffers.
+/// lcm of its segment sizes) and its largest kernel stack buffers on
+/// `cores` cores.
 struct FusedPlanLimits {
   int64_t alignment = 1;
   int64_t scratchBytes = 0;
+  int64_t cores = 1;
 };
 
 /// The largest segment size of `layer` that divides the alignment and whose
@@ -81,7 +83,7 @@ int64_t fittingSegmentSize(LayerOpInterface layer,
   SmallVector<int64_t> sizes = segmentSizeCandidates(layer);
   for (int64_t size : sizes)
     if (limits.alignment % size == 0 &&
-        kernelScratchBytes(layer, size) <= limits.scratchBytes)
+        kernelScratchBytes(layer, size, limits.cores) <= limits.scratchBytes)
       return size;
   return sizes.back();
 }
@@ -218,11 +220,12 @@ struct VMCUChooseSchedulePass
     if (!func || func.isExternal() || bottlenecks(func).empty())
       return; // vmcu-tile reports a missing entry.
     limits = FusedPlanLimits();
+    limits.cores = cores;
     for (LayerOpInterface layer : chainLayers(func)) {
       int64_t size = segmentSizeOf(layer);
       limits.alignment = std::lcm(limits.alignment, size);
       limits.scratchBytes =
-          std::max(limits.scratchBytes, kernelScratchBytes(layer, size));
+          std::max(limits.scratchBytes, kernelScratchBytes(layer, size, cores));
     }
     if (!isScheduleName(schedule)) {
       module.emitError("vmcu-choose-schedule: unknown schedule '")
@@ -364,7 +367,7 @@ struct VMCUChooseSchedulePass
       op.setLineBuffer(true);
       op.setPairedProjection(true);
       auto layer = cast<LayerOpInterface>(op.getOperation());
-      int64_t bytes = kernelScratchBytes(layer, segmentSizeOf(layer));
+      int64_t bytes = kernelScratchBytes(layer, segmentSizeOf(layer), cores);
       op.setLineBuffer(lineBuffer);
       op.setPairedProjection(false);
       if (trial.arenaBytes + std::max(scratch, bytes + kPairedFrameMargin) >
@@ -402,9 +405,9 @@ struct VMCUChooseSchedulePass
   /// path then levels). Without a budget each layer keeps its fastest
   /// segments: the default's budget is the all-fused plan's SRAM with them.
   FailureOr<PlanTrial> plan(const Schedule &chosen) {
-    return tryBudgetPlan(getOperation(), entry, ramKb, [&](func::FuncOp func) {
-      applySchedule(func, chosen, limits);
-    });
+    return tryBudgetPlan(
+        getOperation(), entry, ramKb, cores,
+        [&](func::FuncOp func) { applySchedule(func, chosen, limits); });
   }
 
   /// For each bottleneck, the options whose kernels fit `budget` (in a plan

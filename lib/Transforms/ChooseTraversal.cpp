@@ -64,11 +64,12 @@ struct VMCUChooseTraversalPass
       numReversed += order == "reverse" ? blocks.size() : 0;
       return;
     }
+    // The orders are compared by footprint, which the cores do not change.
     FailureOr<PlanTrial> forward =
-        tryPlan(module, entry,
+        tryPlan(module, entry, /*cores=*/1,
                 [&](func::FuncOp copy) { setOrder(copy, blocks, false); });
     FailureOr<PlanTrial> backward =
-        tryPlan(module, entry,
+        tryPlan(module, entry, /*cores=*/1,
                 [&](func::FuncOp copy) { setOrder(copy, blocks, true); });
     size_t kernels = chainLayers(func).size();
     if (failed(forward) || failed(backward) ||

@@ -140,9 +140,9 @@ struct VMCUFuseGlobalPoolPass
     // runs this pass before vmcu-select-segment-sizes, where a layer's
     // default segments may round the pool far above its need.
     FailureOr<PlanTrial> current =
-        tryBudgetPlan(module, entry, ramKb, [](func::FuncOp) {});
+        tryBudgetPlan(module, entry, ramKb, cores, [](func::FuncOp) {});
     FailureOr<PlanTrial> folded = tryBudgetPlan(
-        module, entry, ramKb, [](func::FuncOp copy) { foldAll(copy); });
+        module, entry, ramKb, cores, [](func::FuncOp copy) { foldAll(copy); });
     if (failed(current) || failed(folded))
       return; // vmcu-tile / vmcu-solve-offsets report why.
     // A folded conv stays on one core: on two cores only a lower SRAM pays

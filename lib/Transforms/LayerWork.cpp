@@ -629,7 +629,7 @@ int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
 } // namespace
 
 int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
-                                       int64_t segmentBytes) {
+                                       int64_t segmentBytes, int64_t cores) {
   // A folded residual ADD stages the residual's segment and the sums'; a
   // folded global pool keeps an int32 sum per channel and stages a
   // segment of averages.
@@ -640,7 +640,9 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
   if (conv && conv.getGlobalAvgPoolAttr())
     epilogueBytes =
         conv.getConvType().getDimSize(3) * kWordBytes + segmentBytes;
-  return layerScratchBytes(layer, segmentBytes) + epilogueBytes;
+  int64_t twoCoreBytes =
+      cores > 1 ? twoCoreRemainderScratchBytes(layer, segmentBytes).total() : 0;
+  return layerScratchBytes(layer, segmentBytes) + epilogueBytes + twoCoreBytes;
 }
 
 TwoCoreRemainderBytes

@@ -44,7 +44,8 @@ struct Candidate {
 
 /// The convs of `layers` with pairable long rows, the largest saving first
 /// (in chain order among equals).
-SmallVector<Candidate> candidates(ArrayRef<LayerOpInterface> layers) {
+SmallVector<Candidate> candidates(ArrayRef<LayerOpInterface> layers,
+                                  int64_t cores) {
   SmallVector<Candidate> found;
   for (unsigned position = 0; position < layers.size(); ++position) {
     LayerOpInterface layer = layers[position];
@@ -52,7 +53,7 @@ SmallVector<Candidate> candidates(ArrayRef<LayerOpInterface> layers) {
       continue;
     auto conv = cast<Conv2DOp>(layer.getOperation());
     conv.setPairedRows(true);
-    int64_t bytes = kernelScratchBytes(layer, segmentSizeOf(layer));
+    int64_t bytes = kernelScratchBytes(layer, segmentSizeOf(layer), cores);
     conv.setPairedRows(false);
     found.push_back({conv, position, pairedRowsSavedCycles(layer), bytes});
   }
@@ -74,11 +75,11 @@ struct VMCUPairLongRowsPass
     if (!func || func.isExternal())
       return; // vmcu-tile reports a missing entry.
     SmallVector<LayerOpInterface> layers = chainLayers(func);
-    SmallVector<Candidate> found = candidates(layers);
+    SmallVector<Candidate> found = candidates(layers, cores);
     if (found.empty())
       return;
     auto unchanged = [](func::FuncOp) {};
-    FailureOr<PlanTrial> current = tryPlan(module, entry, unchanged);
+    FailureOr<PlanTrial> current = tryPlan(module, entry, cores, unchanged);
     if (failed(current))
       return; // vmcu-tile / vmcu-solve-offsets report why.
     int64_t sram = current->sramBytes();
@@ -101,7 +102,7 @@ struct VMCUPairLongRowsPass
     // grow, which one trial of the whole plan checks.
     for (Conv2DOp conv : paired)
       conv.setPairedRows(true);
-    FailureOr<PlanTrial> trial = tryPlan(module, entry, unchanged);
+    FailureOr<PlanTrial> trial = tryPlan(module, entry, cores, unchanged);
     if (failed(trial) || trial->sramBytes() > budget) {
       for (Conv2DOp conv : paired)
         conv.setPairedRows(false);

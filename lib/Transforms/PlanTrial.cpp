@@ -57,7 +57,7 @@ mlir::vmcu::preparedCopy(ModuleOp module, StringRef entry,
 }
 
 FailureOr<PlanTrial>
-mlir::vmcu::tryPlan(ModuleOp module, StringRef entry,
+mlir::vmcu::tryPlan(ModuleOp module, StringRef entry, int64_t cores,
                     function_ref<void(func::FuncOp)> prepare) {
   OwningOpRef<ModuleOp> copy = preparedCopy(module, entry, prepare);
   if (!copy)
@@ -65,7 +65,7 @@ mlir::vmcu::tryPlan(ModuleOp module, StringRef entry,
   SmallVector<int64_t> scratch;
   for (LayerOpInterface layer :
        chainLayers(copy->lookupSymbol<func::FuncOp>(entry)))
-    scratch.push_back(kernelScratchBytes(layer, segmentSizeOf(layer)));
+    scratch.push_back(kernelScratchBytes(layer, segmentSizeOf(layer), cores));
 
   // The copy is not nested in a pass's operation, so it gets its own pass
   // manager rather than runPipeline.
@@ -75,6 +75,7 @@ mlir::vmcu::tryPlan(ModuleOp module, StringRef entry,
   pm.enableVerifier(false);
   VMCUTilePassOptions tile;
   tile.entry = entry.str();
+  tile.cores = cores;
   pm.addPass(createVMCUTilePass(tile));
   pm.addPass(createVMCUSolveOffsetsPass());
   ScopedDiagnosticHandler silence(module.getContext(),

@@ -88,8 +88,8 @@ int64_t levelTarget(const PlanTrial &plan) {
 
 } // namespace
 
-SegmentSizer::SegmentSizer(ModuleOp module, StringRef entry)
-    : module(module), entry(entry.str()) {
+SegmentSizer::SegmentSizer(ModuleOp module, StringRef entry, int64_t cores)
+    : module(module), entry(entry.str()), cores(cores) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
   if (!func || func.isExternal())
     return;
@@ -110,7 +110,7 @@ SmallVector<int64_t> SegmentSizer::defaultSizes() const {
 }
 
 FailureOr<PlanTrial> SegmentSizer::evaluate(ArrayRef<int64_t> sizes) const {
-  return tryPlan(module, entry, [&](func::FuncOp func) {
+  return tryPlan(module, entry, cores, [&](func::FuncOp func) {
     Builder b(func.getContext());
     for (auto [layer, size] : llvm::zip_equal(chainLayers(func), sizes))
       layer->setAttr("segment_bytes", b.getI64IntegerAttr(size));
@@ -279,12 +279,12 @@ unsigned SegmentSizer::shrinkLargestFrame(SmallVectorImpl<int64_t> &sizes,
 }
 
 FailureOr<PlanTrial>
-mlir::vmcu::tryLeveledPlan(ModuleOp module, StringRef entry,
+mlir::vmcu::tryLeveledPlan(ModuleOp module, StringRef entry, int64_t cores,
                            function_ref<void(func::FuncOp)> prepare) {
   OwningOpRef<ModuleOp> copy = preparedCopy(module, entry, prepare);
   if (!copy)
     return failure();
-  SegmentSizer sizer(*copy, entry);
+  SegmentSizer sizer(*copy, entry, cores);
   SmallVector<int64_t> sizes = sizer.defaultSizes();
   FailureOr<PlanTrial> plan = sizer.evaluate(sizes);
   if (succeeded(plan))
@@ -294,8 +294,9 @@ mlir::vmcu::tryLeveledPlan(ModuleOp module, StringRef entry,
 
 FailureOr<PlanTrial>
 mlir::vmcu::tryBudgetPlan(ModuleOp module, StringRef entry, int64_t ramKb,
+                          int64_t cores,
                           function_ref<void(func::FuncOp)> prepare) {
   if (ramKb <= 0)
-    return tryPlan(module, entry, prepare);
-  return tryLeveledPlan(module, entry, prepare);
+    return tryPlan(module, entry, cores, prepare);
+  return tryLeveledPlan(module, entry, cores, prepare);
 }

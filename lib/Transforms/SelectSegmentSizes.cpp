@@ -31,7 +31,7 @@ struct VMCUSelectSegmentSizesPass
     auto func = module.lookupSymbol<func::FuncOp>(entry);
     if (!func || func.isExternal())
       return; // vmcu-tile reports a missing entry.
-    SegmentSizer sizer(module, entry);
+    SegmentSizer sizer(module, entry, cores);
     SmallVector<int64_t> sizes = sizer.defaultSizes();
     FailureOr<PlanTrial> current = sizer.evaluate(sizes);
     if (failed(current))

@@ -175,7 +175,10 @@ struct VMCUSplitKernelsPass
     }
     SmallVector<KernelOp> candidates;
     int64_t peakBytes = 0;
+    stackBytes = 0;
     WalkResult walk = getOperation().walk([&](KernelOp kernel) {
+      stackBytes =
+          std::max<int64_t>(stackBytes, kernel.getStackBytes().value_or(0));
       if (!kernel.getSegmentBytes() || kernel.getInputs().empty())
         return WalkResult::advance();
       FailureOr<int64_t> oneCore = footprintBytes(kernel, 0, 1);
@@ -277,13 +280,18 @@ struct VMCUSplitKernelsPass
   }
 
   /// The largest footprint a split kernel may have: the one-core peak plus
-  /// max-growth-percent, and at most ram-kb (when set).
+  /// max-growth-percent, and at most what ram-kb (when set) leaves beside
+  /// the largest kernel's stack buffers.
   int64_t footprintLimit(int64_t peakBytes) const {
     int64_t limit = peakBytes + peakBytes * maxGrowthPercent / kPercent;
     if (ramKb > 0)
-      limit = std::min(limit, std::max(peakBytes, ramKb * kBytesPerKiB));
+      limit = std::min(limit,
+                       std::max(peakBytes, ramKb * kBytesPerKiB - stackBytes));
     return limit;
   }
+
+  /// The largest kernel's stack buffers (vmcu-tile's stack_bytes).
+  int64_t stackBytes = 0;
 
   static constexpr int64_t kPercent = 100;
   /// Fewer iterations leave a core idle for most of the kernel.

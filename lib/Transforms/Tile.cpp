@@ -400,8 +400,8 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     // stack without raising the plan's SRAM (kernelScratchBytes).
     int64_t maxScratch = 0;
     for (const auto &layer : chain)
-      maxScratch = std::max(maxScratch,
-                            kernelScratchBytes(layer.op, layer.segmentBytes));
+      maxScratch = std::max(
+          maxScratch, kernelScratchBytes(layer.op, layer.segmentBytes, cores));
     llvm::SmallBitVector keepsInt8 = int8ByDefault(chain);
     for (auto [k, layer] : llvm::enumerate(chain)) {
       bool widen = widenWeights &&
@@ -410,7 +410,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       tile::KernelEnv env{module, pool, unit, layer.name, windowCache, widen};
       env.longRows = longRowTiling(layer.op);
       env.stackAllowanceBytes =
-          maxScratch - kernelScratchBytes(layer.op, layer.segmentBytes);
+          maxScratch - kernelScratchBytes(layer.op, layer.segmentBytes, cores);
       env.cores = cores;
       int64_t alsoLiveBytes = 0;
       unsigned counted = tensorOf.lookup(layer.op.getActivationInput());
@@ -458,12 +458,8 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     kernel.setEstimatedCycles(analysis::estimateCycles(work));
     if (layer.int8WeightCycles)
       kernel.setInt8WeightCycles(layer.int8WeightCycles);
-    int64_t twoCoreBytes =
-        cores > 1
-            ? twoCoreRemainderScratchBytes(layer.op, layer.segmentBytes).total()
-            : 0;
-    kernel.setStackBytes(kernelScratchBytes(layer.op, layer.segmentBytes) +
-                         twoCoreBytes);
+    kernel.setStackBytes(
+        kernelScratchBytes(layer.op, layer.segmentBytes, cores));
     if (auto conv = dyn_cast<Conv2DOp>(layer.op.getOperation());
         conv && conv.getGlobalAvgPoolAttr())
       kernel.setAccumulates(true);

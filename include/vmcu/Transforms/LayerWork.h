@@ -152,8 +152,10 @@ int64_t stemChannelGroup(int64_t cmid);
 
 /// The stack bytes of the buffers `layer`'s kernel allocates with
 /// segments of `segmentBytes` (accumulators, staging segments, the
-/// depthwise window), as TileKernels.cpp emits them.
-int64_t kernelScratchBytes(LayerOpInterface layer, int64_t segmentBytes);
+/// depthwise window), as TileKernels.cpp emits them for `cores` cores
+/// (on two, with twoCoreRemainderScratchBytes).
+int64_t kernelScratchBytes(LayerOpInterface layer, int64_t segmentBytes,
+                           int64_t cores);
 
 /// The stack bytes a line-buffer bottleneck's kernel adds on two cores:
 /// where its expansion's or its projection's pixel blocks leave a last

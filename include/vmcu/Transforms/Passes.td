@@ -281,6 +281,10 @@ def VMCUChooseSchedulePass : Pass<"vmcu-choose-schedule", "ModuleOp"> {
            "last three ignore the budget)">,
     Option<"entry", "entry", "std::string", "\"main\"",
            "The model function">,
+    Option<"cores", "cores", "int64_t", "1",
+           "Cores the plan runs on: with 2, a line buffer's kernel has stack "
+           "buffers of its own for its rows' last pixel, which the SRAM "
+           "counts">,
   ];
   let statistics = [
     Statistic<"numUnfused", "num-unfused",
@@ -395,7 +399,8 @@ def VMCUSplitKernelsPass : Pass<"vmcu-split-kernels", "ModuleOp"> {
     frees two iterations late, as the other core may still be reading
     them. A kernel's footprint that way must stay within
     `max-growth-percent` (default 10) more than the largest one-core
-    footprint and within `ram-kb`; then, while the placed arena exceeds the
+    footprint and within what `ram-kb` leaves beside the largest kernel's
+    stack buffers (`stack_bytes`); then, while the placed arena exceeds the
     one-core arena by more than `max-growth-percent`, the split kernel with
     the largest footprint runs on one core again. `cores=1` (default)
     marks nothing.
@@ -411,7 +416,8 @@ def VMCUSplitKernelsPass : Pass<"vmcu-split-kernels", "ModuleOp"> {
            "footprint a split kernel's may be, in percent">,
     Option<"ramKb", "ram-kb", "int64_t", "0",
            "SRAM budget in KiB (as the pipeline's ram-kb); no split kernel's "
-           "footprint exceeds it (0: no budget)">,
+           "footprint exceeds what it leaves beside the largest kernel's "
+           "stack buffers (0: no budget)">,
   ];
 }
 
@@ -752,6 +758,10 @@ def VMCUSelectSegmentSizesPass
            "default sizes but level an outlier stack frame)">,
     Option<"entry", "entry", "std::string", "\"main\"",
            "The model function">,
+    Option<"cores", "cores", "int64_t", "1",
+           "Cores the plan runs on: with 2, a line buffer's kernel has stack "
+           "buffers of its own for its rows' last pixel, which the SRAM "
+           "counts">,
   ];
   let statistics = [
     Statistic<"numLeveledAlignments", "leveled-alignments",
@@ -834,6 +844,10 @@ def VMCUPairLongRowsPass : Pass<"vmcu-pair-long-rows", "ModuleOp"> {
            "more, where they save at least 2% of the model's cycles)">,
     Option<"entry", "entry", "std::string", "\"main\"",
            "The model function">,
+    Option<"cores", "cores", "int64_t", "1",
+           "Cores the plan runs on: with 2, a line buffer's kernel has stack "
+           "buffers of its own for its rows' last pixel, which the SRAM "
+           "counts">,
   ];
   let statistics = [
     Statistic<"numPaired", "num-paired-rows",

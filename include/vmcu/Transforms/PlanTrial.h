@@ -64,9 +64,9 @@ OwningOpRef<ModuleOp> preparedCopy(ModuleOp module, StringRef entry,
                                    function_ref<void(func::FuncOp)> prepare);
 
 /// Clones `module`, lets `prepare` edit the copy's entry function, then runs
-/// vmcu-tile and vmcu-solve-offsets on the copy. Diagnostics are dropped;
-/// fails if either pass fails.
-FailureOr<PlanTrial> tryPlan(ModuleOp module, StringRef entry,
+/// vmcu-tile (for `cores` cores) and vmcu-solve-offsets on the copy.
+/// Diagnostics are dropped; fails if either pass fails.
+FailureOr<PlanTrial> tryPlan(ModuleOp module, StringRef entry, int64_t cores,
                              function_ref<void(func::FuncOp)> prepare);
 
 } // namespace mlir::vmcu

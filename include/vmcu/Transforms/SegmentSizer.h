@@ -17,9 +17,9 @@ namespace mlir::vmcu {
 
 class SegmentSizer {
 public:
-  /// Sizes the chain of `entry` in `module`; layers whose `segment_bytes`
-  /// is set keep it.
-  SegmentSizer(ModuleOp module, StringRef entry);
+  /// Sizes the chain of `entry` in `module` for `cores` cores; layers
+  /// whose `segment_bytes` is set keep it.
+  SegmentSizer(ModuleOp module, StringRef entry, int64_t cores);
 
   /// Each layer's largest (fastest) candidate, or its fixed size.
   SmallVector<int64_t> defaultSizes() const;
@@ -68,6 +68,7 @@ private:
 
   ModuleOp module;
   std::string entry;
+  int64_t cores;
   SmallVector<LayerOpInterface> layers;
   /// Each layer's candidates (segmentSizeCandidates), or its fixed size.
   SmallVector<SmallVector<int64_t>> candidates;
@@ -78,13 +79,14 @@ private:
 /// gives it without a budget: the defaults, the pool's alignment leveled
 /// where its rounding sets the arena.
 FailureOr<PlanTrial> tryLeveledPlan(ModuleOp module, StringRef entry,
+                                    int64_t cores,
                                     function_ref<void(func::FuncOp)> prepare);
 
 /// A planning pass's trial of `module` edited by `prepare`: under a RAM
 /// budget (`ramKb` > 0) with leveled segments (tryLeveledPlan), since the
 /// budget path levels them; without one with each layer's own (tryPlan).
 FailureOr<PlanTrial> tryBudgetPlan(ModuleOp module, StringRef entry,
-                                   int64_t ramKb,
+                                   int64_t ramKb, int64_t cores,
                                    function_ref<void(func::FuncOp)> prepare);
 
 } // namespace mlir::vmcu

@@ -20,6 +20,14 @@ using namespace mlir::vmcu;
 
 namespace {
 
+/// `type` with dimension `dim` of `size`.
+RankedTensorType withDimension(Type type, int64_t dim, int64_t size) {
+  auto ranked = cast<RankedTensorType>(type);
+  SmallVector<int64_t> shape(ranked.getShape());
+  shape[dim] = size;
+  return ranked.clone(shape);
+}
+
 /// The constant `attr` with dimension `dim` grown to `size`, the new
 /// elements 0.
 DenseElementsAttr padDimension(DenseIntElementsAttr attr, int64_t dim,
@@ -30,9 +38,7 @@ DenseElementsAttr padDimension(DenseIntElementsAttr attr, int64_t dim,
   int64_t inner = 1;
   for (int64_t d : shape.drop_front(dim + 1))
     inner *= d;
-  SmallVector<int64_t> paddedShape(shape);
-  paddedShape[dim] = size;
-  auto paddedType = type.clone(paddedShape);
+  RankedTensorType paddedType = withDimension(type, dim, size);
   unsigned width = type.getElementType().getIntOrFloatBitWidth();
   SmallVector<APInt> values(paddedType.getNumElements(), APInt(width, 0));
   int64_t i = 0;
@@ -59,15 +65,7 @@ RequantAttr padRequant(RequantAttr requant, int64_t size) {
                           requant.getMax());
 }
 
-/// `type` with dimension `dim` of `size`.
-RankedTensorType withDimension(Type type, int64_t dim, int64_t size) {
-  auto ranked = cast<RankedTensorType>(type);
-  SmallVector<int64_t> shape(ranked.getShape());
-  shape[dim] = size;
-  return ranked.clone(shape);
-}
-
-/// Pads a stem's constants and types; each entry is (operand, dimension).
+/// Pads a stem's weights, biases, scales and inner result types.
 class StemPadder {
 public:
   StemPadder(OpBuilder &b, BottleneckOp op, int64_t channels)

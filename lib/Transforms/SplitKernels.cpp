@@ -174,8 +174,7 @@ struct VMCUSplitKernelsPass
       return signalPassFailure();
     }
     SmallVector<KernelOp> candidates;
-    int64_t peakBytes = 0;
-    stackBytes = 0;
+    int64_t peakBytes = 0, stackBytes = 0;
     WalkResult walk = getOperation().walk([&](KernelOp kernel) {
       stackBytes =
           std::max<int64_t>(stackBytes, kernel.getStackBytes().value_or(0));
@@ -196,11 +195,11 @@ struct VMCUSplitKernelsPass
     FailureOr<int64_t> oneCoreArena = placedArenaBytes(getOperation());
     if (failed(oneCoreArena))
       return; // vmcu-solve-offsets reports why it cannot place the model.
-    int64_t limitBytes = footprintLimit(peakBytes);
+    int64_t limitBytes = footprintLimit(peakBytes, stackBytes);
     for (KernelOp kernel : candidates)
       if (failed(split(kernel, limitBytes)))
         return signalPassFailure();
-    keepArenaWithin(footprintLimit(*oneCoreArena), candidates);
+    keepArenaWithin(footprintLimit(*oneCoreArena, stackBytes), candidates);
   }
 
   /// A kernel's footprint bounds the arena only with the other live
@@ -281,17 +280,15 @@ struct VMCUSplitKernelsPass
 
   /// The largest footprint a split kernel may have: the one-core peak plus
   /// max-growth-percent, and at most what ram-kb (when set) leaves beside
-  /// the largest kernel's stack buffers.
-  int64_t footprintLimit(int64_t peakBytes) const {
+  /// the largest kernel's stack buffers, `stackBytes` (vmcu-tile's
+  /// stack_bytes).
+  int64_t footprintLimit(int64_t peakBytes, int64_t stackBytes) const {
     int64_t limit = peakBytes + peakBytes * maxGrowthPercent / kPercent;
     if (ramKb > 0)
       limit = std::min(limit,
                        std::max(peakBytes, ramKb * kBytesPerKiB - stackBytes));
     return limit;
   }
-
-  /// The largest kernel's stack buffers (vmcu-tile's stack_bytes).
-  int64_t stackBytes = 0;
 
   static constexpr int64_t kPercent = 100;
   /// Fewer iterations leave a core idle for most of the kernel.

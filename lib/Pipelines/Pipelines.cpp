@@ -125,6 +125,7 @@ static void addLLVMLoweringPasses(OpPassManager &pm,
   pm.addPass(createVMCUCreateIOTablesPass());
   pm.addPass(createConvertVMCUToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createVMCUShareKernelsPass());
   VMCUSetTargetPassOptions target;
   target.cpu = nameOf(kTargetCpus, flags.cpu).str();
   pm.addPass(createVMCUSetTargetPass(target));

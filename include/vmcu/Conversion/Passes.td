@@ -361,4 +361,61 @@ def VMCUSetTargetPass : Pass<"vmcu-set-target", "ModuleOp"> {
   ];
 }
 
+def VMCUShareKernelsPass : Pass<"vmcu-share-kernels", "ModuleOp"> {
+  let summary = "One function for kernels that differ only in table "
+                "addresses and constants";
+  let description = [{
+    Layers of one shape (the repeated blocks of a MobileNet or a DS-CNN)
+    get kernel functions whose code differs only in the tables they read
+    (`llvm.mlir.addressof`) and in a few integer constants (their tensors'
+    base segments). This pass compares the internal `llvm.func`s that are
+    only called directly, op by op, and keeps the first of each group of
+    equal ones, with the values in which the group's functions differ as
+    trailing arguments; every call passes its own function's values, and
+    the other functions are erased. So the code is in flash once.
+
+    A constant becomes an argument only where no user needs it as a
+    constant (a stack buffer's size, an inline-assembly or intrinsic
+    operand); elsewhere a difference keeps the functions apart, and so does
+    any other difference in ops, types, attributes or block structure. A
+    group takes at most `max-arguments` arguments. Runs after
+    `convert-vmcu-to-llvm`.
+
+    Before:
+
+    ```mlir
+    llvm.func internal @k0() {
+      %t = llvm.mlir.addressof @w0 : !llvm.ptr
+      %b = llvm.mlir.constant(64 : index) : i32
+      ...
+    }
+    llvm.func internal @k1() {
+      %t = llvm.mlir.addressof @w1 : !llvm.ptr
+      %b = llvm.mlir.constant(448 : index) : i32
+      ...
+    }
+    llvm.call @k0() : () -> ()
+    llvm.call @k1() : () -> ()
+    ```
+
+    After:
+
+    ```mlir
+    llvm.func internal @k0(%t: !llvm.ptr, %b: i32) { ... }
+    llvm.call @k0(%w0, %c64) : (!llvm.ptr, i32) -> ()
+    llvm.call @k0(%w1, %c448) : (!llvm.ptr, i32) -> ()
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let options = [
+    Option<"maxArguments", "max-arguments", "unsigned", /*default=*/"8",
+           "Most arguments a shared function may take (its own and the "
+           "differing values)">,
+  ];
+  let statistics = [
+    Statistic<"numMerged", "num-merged",
+              "Functions replaced by a call of an equal one">,
+  ];
+}
+
 #endif // VMCU_CONVERSION_PASSES_TD

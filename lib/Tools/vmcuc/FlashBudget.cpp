@@ -131,8 +131,12 @@ struct Candidate {
 /// The layers that take less flash with int8 weights, fewest cycles lost
 /// per byte saved first.
 std::vector<Candidate> rankCandidates(const Trial &wide, const Trial &narrow) {
-  llvm::StringMap<LayerFlash> wideFlash = getLayerFlash(wide.object);
-  llvm::StringMap<LayerFlash> narrowFlash = getLayerFlash(narrow.object);
+  SmallVector<StringRef> layers;
+  for (const auto &entry : wide.int8WeightCycles)
+    layers.push_back(entry.getKey());
+  llvm::StringMap<LayerFlash> wideFlash = getLayerFlash(wide.object, layers);
+  llvm::StringMap<LayerFlash> narrowFlash =
+      getLayerFlash(narrow.object, layers);
   std::vector<Candidate> candidates;
   for (const auto &entry : wideFlash) {
     auto it = narrowFlash.find(entry.getKey());
@@ -177,8 +181,12 @@ void reportOverBudget(StringRef inputPath, const CompileOptions &options,
 
 } // namespace
 
-llvm::StringMap<LayerFlash> mlir::vmcu::getLayerFlash(ArrayRef<char> object) {
+llvm::StringMap<LayerFlash>
+mlir::vmcu::getLayerFlash(ArrayRef<char> object,
+                          ArrayRef<StringRef> layerNames) {
   llvm::StringMap<LayerFlash> layers;
+  for (StringRef name : layerNames)
+    layers.try_emplace(name);
   for (const auto &[name, size] : sizedSymbols(object, /*code=*/true)) {
     StringRef kernel = kernelOfFunction(name);
     if (!kernel.empty())

@@ -396,8 +396,15 @@ static LogicalResult addFlashToReport(StringRef path, ArrayRef<char> object,
   (*fields)["stack_bound_bytes"] =
       stack.bytes ? llvm::json::Value(static_cast<int64_t>(*stack.bytes))
                   : llvm::json::Value(nullptr);
-  llvm::StringMap<LayerFlash> layerFlash = getLayerFlash(object);
-  if (llvm::json::Array *layers = fields->getArray("layers"))
+  llvm::json::Array *layers = fields->getArray("layers");
+  SmallVector<StringRef> names;
+  if (layers)
+    for (const llvm::json::Value &layer : *layers)
+      if (const llvm::json::Object *l = layer.getAsObject())
+        if (std::optional<StringRef> name = l->getString("name"))
+          names.push_back(*name);
+  llvm::StringMap<LayerFlash> layerFlash = getLayerFlash(object, names);
+  if (layers)
     for (llvm::json::Value &layer : *layers) {
       llvm::json::Object *l = layer.getAsObject();
       std::optional<StringRef> name = l ? l->getString("name") : std::nullopt;

@@ -31,6 +31,7 @@ namespace vmcu {
 #define GEN_PASS_DECL_VMCULOWERVECTORSLICESPASS
 #define GEN_PASS_DECL_VMCUPREFIXSYMBOLSPASS
 #define GEN_PASS_DECL_VMCUSETTARGETPASS
+#define GEN_PASS_DECL_VMCUSHAREKERNELSPASS
 #include "vmcu/Conversion/Passes.h.inc"
 
 /// The cores vmcu compiles for.

@@ -28,8 +28,12 @@ struct LayerFlash {
 };
 
 /// Per kernel name, the flash of its code and tables in `object` (an
-/// object emitted by emitObject()); empty if it is not an ELF object.
-llvm::StringMap<LayerFlash> getLayerFlash(ArrayRef<char> object);
+/// object emitted by emitObject()); empty if it is not an ELF object. The
+/// kernels are those with a function and `layerNames` (the memory
+/// report's): a function several layers share (vmcu-share-kernels) counts
+/// for the first, and the others have only their tables.
+llvm::StringMap<LayerFlash> getLayerFlash(ArrayRef<char> object,
+                                          ArrayRef<StringRef> layerNames = {});
 
 /// With options.flags.flashKb set, compiles `inputPath` with widened
 /// weights; if that exceeds the budget, also with int8 weights, and returns

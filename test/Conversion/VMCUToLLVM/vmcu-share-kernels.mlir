@@ -1,0 +1,125 @@
+// RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s
+// RUN: vmcu-opt %s --vmcu-share-kernels=max-arguments=1 | FileCheck %s --check-prefix=FEW
+
+// @k0, @k1 and @k3 differ only in their table and their base constant:
+// @k0 is kept with both as arguments, and each call passes its own. @k2
+// differs in a stack buffer's size, @k4 in an op, @k5 is also called
+// through its address, and @k6 is external to the module's callers: each
+// stays its own function.
+// CHECK-LABEL: llvm.func internal @k0(%{{.*}}: !llvm.ptr, %{{.*}}: i32)
+// CHECK-NOT: llvm.mlir.addressof @w0
+// CHECK: llvm.load %arg0
+// CHECK: llvm.add %{{.*}}, %arg1
+// CHECK-NOT: llvm.func internal @k1
+// CHECK: llvm.func internal @k2()
+// CHECK-NOT: llvm.func internal @k3
+// CHECK: llvm.func internal @k4()
+// CHECK: llvm.func internal @k5()
+// CHECK: llvm.func @k6()
+// CHECK-LABEL: llvm.func @vmcu_invoke()
+// CHECK: %[[W0:.*]] = llvm.mlir.addressof @w0
+// CHECK: %[[B0:.*]] = llvm.mlir.constant(64 : i32)
+// CHECK: llvm.call @k0(%[[W0]], %[[B0]]) : (!llvm.ptr, i32) -> ()
+// CHECK: %[[W1:.*]] = llvm.mlir.addressof @w1
+// CHECK: %[[B1:.*]] = llvm.mlir.constant(448 : i32)
+// CHECK: llvm.call @k0(%[[W1]], %[[B1]]) : (!llvm.ptr, i32) -> ()
+// CHECK: llvm.call @k2()
+// CHECK: %[[W3:.*]] = llvm.mlir.addressof @w3
+// CHECK: %[[B3:.*]] = llvm.mlir.constant(64 : i32)
+// CHECK: llvm.call @k0(%[[W3]], %[[B3]]) : (!llvm.ptr, i32) -> ()
+// CHECK: llvm.call @k4()
+// CHECK: llvm.call @k5()
+// CHECK: llvm.call @k6()
+
+// With one argument at most, @k1 (two values differ) stays; @k3 differs
+// from @k0 in its table only.
+// FEW-LABEL: llvm.func internal @k0(%{{.*}}: !llvm.ptr)
+// FEW: llvm.func internal @k1()
+// FEW-NOT: llvm.func internal @k3
+// FEW: llvm.call @k0(%{{.*}}) : (!llvm.ptr) -> ()
+// FEW: llvm.call @k1()
+// FEW: llvm.call @k0(%{{.*}}) : (!llvm.ptr) -> ()
+
+module {
+  llvm.mlir.global private constant @w0(dense<1> : tensor<4xi8>) : !llvm.array<4 x i8>
+  llvm.mlir.global private constant @w1(dense<2> : tensor<4xi8>) : !llvm.array<4 x i8>
+  llvm.mlir.global private constant @w3(dense<3> : tensor<4xi8>) : !llvm.array<4 x i8>
+  llvm.mlir.global external @vmcu_arena() : !llvm.array<512 x i8>
+  llvm.mlir.global external @fn_table() : !llvm.ptr
+
+  llvm.func internal @k0() {
+    %w = llvm.mlir.addressof @w0 : !llvm.ptr
+    %b = llvm.mlir.constant(64 : i32) : i32
+    %a = llvm.mlir.addressof @vmcu_arena : !llvm.ptr
+    %x = llvm.load %w : !llvm.ptr -> i32
+    %o = llvm.add %x, %b : i32
+    %p = llvm.getelementptr %a[%o] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+    llvm.store %x, %p : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k1() {
+    %w = llvm.mlir.addressof @w1 : !llvm.ptr
+    %b = llvm.mlir.constant(448 : i32) : i32
+    %a = llvm.mlir.addressof @vmcu_arena : !llvm.ptr
+    %x = llvm.load %w : !llvm.ptr -> i32
+    %o = llvm.add %x, %b : i32
+    %p = llvm.getelementptr %a[%o] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+    llvm.store %x, %p : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k2() {
+    %n = llvm.mlir.constant(8 : i32) : i32
+    %s = llvm.alloca %n x i8 : (i32) -> !llvm.ptr
+    %x = llvm.load %s : !llvm.ptr -> i32
+    llvm.store %x, %s : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k3() {
+    %w = llvm.mlir.addressof @w3 : !llvm.ptr
+    %b = llvm.mlir.constant(64 : i32) : i32
+    %a = llvm.mlir.addressof @vmcu_arena : !llvm.ptr
+    %x = llvm.load %w : !llvm.ptr -> i32
+    %o = llvm.add %x, %b : i32
+    %p = llvm.getelementptr %a[%o] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+    llvm.store %x, %p : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k4() {
+    %w = llvm.mlir.addressof @w0 : !llvm.ptr
+    %b = llvm.mlir.constant(64 : i32) : i32
+    %a = llvm.mlir.addressof @vmcu_arena : !llvm.ptr
+    %x = llvm.load %w : !llvm.ptr -> i32
+    %o = llvm.sub %x, %b : i32
+    %p = llvm.getelementptr %a[%o] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+    llvm.store %x, %p : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k5() {
+    %n = llvm.mlir.constant(4 : i32) : i32
+    %s = llvm.alloca %n x i8 : (i32) -> !llvm.ptr
+    %x = llvm.load %s : !llvm.ptr -> i32
+    llvm.store %x, %s : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func @k6() {
+    %n = llvm.mlir.constant(4 : i32) : i32
+    %s = llvm.alloca %n x i8 : (i32) -> !llvm.ptr
+    %x = llvm.load %s : !llvm.ptr -> i32
+    llvm.store %x, %s : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func @vmcu_invoke() -> i32 {
+    llvm.call @k0() : () -> ()
+    llvm.call @k1() : () -> ()
+    llvm.call @k2() : () -> ()
+    llvm.call @k3() : () -> ()
+    llvm.call @k4() : () -> ()
+    llvm.call @k5() : () -> ()
+    llvm.call @k6() : () -> ()
+    %f = llvm.mlir.addressof @k5 : !llvm.ptr
+    %t = llvm.mlir.addressof @fn_table : !llvm.ptr
+    llvm.store %f, %t : !llvm.ptr, !llvm.ptr
+    %z = llvm.mlir.constant(0 : i32) : i32
+    llvm.return %z : i32
+  }
+}

@@ -377,8 +377,11 @@ def VMCUShareKernelsPass : Pass<"vmcu-share-kernels", "ModuleOp"> {
     A constant becomes an argument only where no user needs it as a
     constant (a stack buffer's size, an inline-assembly or intrinsic
     operand); elsewhere a difference keeps the functions apart, and so does
-    any other difference in ops, types, attributes or block structure. A
-    group takes at most `max-arguments` arguments. Runs after
+    any other difference in ops, types, attributes or block structure.
+    Values that are equal in each function of the group (a base segment
+    read by two constant ops) share one argument. A group takes at most
+    `max-arguments` arguments: AAPCS passes four in registers and the rest
+    on the stack, 4 bytes each per call. Runs after
     `convert-vmcu-to-llvm`.
 
     Before:
@@ -408,7 +411,7 @@ def VMCUShareKernelsPass : Pass<"vmcu-share-kernels", "ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
   let options = [
-    Option<"maxArguments", "max-arguments", "unsigned", /*default=*/"8",
+    Option<"maxArguments", "max-arguments", "unsigned", /*default=*/"16",
            "Most arguments a shared function may take (its own and the "
            "differing values)">,
   ];

@@ -119,6 +119,40 @@ struct Group {
   llvm::SmallSetVector<unsigned, 8> positions;
 };
 
+/// The op at `position` of each member, as an attribute that tells its
+/// value (the op's own attributes).
+SmallVector<Attribute> valuesAt(ArrayRef<Member> members, unsigned position) {
+  SmallVector<Attribute> values;
+  for (const Member &member : members)
+    values.push_back(member.ops[position]->getPropertiesAsAttribute());
+  return values;
+}
+
+/// The arguments a group's values take: positions whose ops give every
+/// member the same value (a tensor base read in two places) share one.
+SmallVector<SmallVector<unsigned>> argumentsOf(ArrayRef<Member> members,
+                                               ArrayRef<unsigned> positions) {
+  SmallVector<SmallVector<unsigned>> arguments;
+  SmallVector<SmallVector<Attribute>> keys;
+  for (unsigned position : positions) {
+    SmallVector<Attribute> key = valuesAt(members, position);
+    Type type = members.front().ops[position]->getResult(0).getType();
+    auto typeOf = [&](ArrayRef<unsigned> argument) {
+      return members.front().ops[argument.front()]->getResult(0).getType();
+    };
+    unsigned index = 0;
+    while (index < arguments.size() &&
+           (keys[index] != key || typeOf(arguments[index]) != type))
+      ++index;
+    if (index == arguments.size()) {
+      arguments.emplace_back();
+      keys.push_back(std::move(key));
+    }
+    arguments[index].push_back(position);
+  }
+  return arguments;
+}
+
 /// Whether every use of `func` is a direct call, so that its calls can be
 /// rewritten.
 bool onlyCalled(LLVM::LLVMFuncOp func, ModuleOp module) {
@@ -145,17 +179,21 @@ SmallVector<Group> findGroups(ModuleOp module, unsigned maxArguments) {
     Member member{func, opsInOrder(func)};
     bool placed = false;
     for (Group &group : groups) {
-      Member &first = group.members.front();
+      LLVM::LLVMFuncOp first = group.members.front().func;
       FailureOr<SmallVector<unsigned>> positions =
-          differences(first.ops, member.ops, first.func, func);
+          differences(group.members.front().ops, member.ops, first, func);
       if (failed(positions))
         continue;
       llvm::SmallSetVector<unsigned, 8> merged = group.positions;
       merged.insert(positions->begin(), positions->end());
-      if (first.func.getNumArguments() + merged.size() > maxArguments)
-        continue;
-      group.positions = merged;
       group.members.push_back(std::move(member));
+      if (first.getNumArguments() +
+              argumentsOf(group.members, merged.getArrayRef()).size() >
+          maxArguments) {
+        member = group.members.pop_back_val();
+        continue;
+      }
+      group.positions = merged;
       placed = true;
       break;
     }
@@ -168,8 +206,9 @@ SmallVector<Group> findGroups(ModuleOp module, unsigned maxArguments) {
 }
 
 /// Calls the group's first function in place of every member, with the
-/// member's values at the group's positions as trailing arguments.
-void redirectCalls(Group &group, ModuleOp module) {
+/// member's values for `arguments` as trailing arguments.
+void redirectCalls(Group &group, ArrayRef<SmallVector<unsigned>> arguments,
+                   ModuleOp module) {
   LLVM::LLVMFuncOp kept = group.members.front().func;
   auto callee = FlatSymbolRefAttr::get(kept.getSymNameAttr());
   for (Member &member : group.members) {
@@ -181,28 +220,33 @@ void redirectCalls(Group &group, ModuleOp module) {
     for (LLVM::CallOp call : calls) {
       OpBuilder b(call);
       SmallVector<Value> operands(call.getArgOperands());
-      for (unsigned position : group.positions)
-        operands.push_back(b.clone(*member.ops[position])->getResult(0));
+      for (ArrayRef<unsigned> argument : arguments)
+        operands.push_back(
+            b.clone(*member.ops[argument.front()])->getResult(0));
       LLVM::CallOp::create(b, call.getLoc(), TypeRange(), callee, operands);
       call.erase();
     }
   }
 }
 
-/// Turns the values at the group's positions in its first function into
+/// Turns the values of `arguments` in the group's first function into
 /// trailing arguments, and erases the other members.
-void parameterizeFirst(Group &group) {
+void parameterizeFirst(Group &group,
+                       ArrayRef<SmallVector<unsigned>> arguments) {
   Member &first = group.members.front();
   Block &entry = first.func.getBody().front();
   auto type = first.func.getFunctionType();
   SmallVector<Type> params(type.getParams());
-  for (unsigned position : group.positions) {
-    Operation *op = first.ops[position];
+  for (ArrayRef<unsigned> argument : arguments) {
+    Operation *front = first.ops[argument.front()];
     BlockArgument arg =
-        entry.addArgument(op->getResult(0).getType(), op->getLoc());
-    op->getResult(0).replaceAllUsesWith(arg);
+        entry.addArgument(front->getResult(0).getType(), front->getLoc());
     params.push_back(arg.getType());
-    op->erase();
+    for (unsigned position : argument) {
+      Operation *op = first.ops[position];
+      op->getResult(0).replaceAllUsesWith(arg);
+      op->erase();
+    }
   }
   first.func.setFunctionType(
       LLVM::LLVMFunctionType::get(type.getReturnType(), params));
@@ -219,8 +263,10 @@ struct VMCUShareKernelsPass
     SmallVector<Group> groups = findGroups(module, maxArguments);
     for (Group &group : groups) {
       numMerged += group.members.size() - 1;
-      redirectCalls(group, module);
-      parameterizeFirst(group);
+      SmallVector<SmallVector<unsigned>> arguments =
+          argumentsOf(group.members, group.positions.getArrayRef());
+      redirectCalls(group, arguments, module);
+      parameterizeFirst(group, arguments);
     }
   }
 };

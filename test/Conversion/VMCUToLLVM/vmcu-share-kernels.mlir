@@ -1,14 +1,16 @@
 // RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s
 // RUN: vmcu-opt %s --vmcu-share-kernels=max-arguments=1 | FileCheck %s --check-prefix=FEW
 
-// @k0, @k1 and @k3 differ only in their table and their base constant:
-// @k0 is kept with both as arguments, and each call passes its own. @k2
+// @k0, @k1 and @k3 differ only in their table and their base constant
+// (read twice, by two constant ops): @k0 is kept with both as arguments
+// (the base one), and each call passes its own. @k2
 // differs in a stack buffer's size, @k4 in an op, @k5 is also called
 // through its address, and @k6 is external to the module's callers: each
 // stays its own function.
-// CHECK-LABEL: llvm.func internal @k0(%{{.*}}: !llvm.ptr, %{{.*}}: i32)
+// CHECK-LABEL: llvm.func internal @k0(%arg0: !llvm.ptr, %arg1: i32) {
 // CHECK-NOT: llvm.mlir.addressof @w0
 // CHECK: llvm.load %arg0
+// CHECK: llvm.add %{{.*}}, %arg1
 // CHECK: llvm.add %{{.*}}, %arg1
 // CHECK-NOT: llvm.func internal @k1
 // CHECK: llvm.func internal @k2()
@@ -33,7 +35,7 @@
 
 // With one argument at most, @k1 (two values differ) stays; @k3 differs
 // from @k0 in its table only.
-// FEW-LABEL: llvm.func internal @k0(%{{.*}}: !llvm.ptr)
+// FEW-LABEL: llvm.func internal @k0(%arg0: !llvm.ptr) {
 // FEW: llvm.func internal @k1()
 // FEW-NOT: llvm.func internal @k3
 // FEW: llvm.call @k0(%{{.*}}) : (!llvm.ptr) -> ()
@@ -55,6 +57,9 @@ module {
     %o = llvm.add %x, %b : i32
     %p = llvm.getelementptr %a[%o] : (!llvm.ptr, i32) -> !llvm.ptr, i8
     llvm.store %x, %p : i32, !llvm.ptr
+    %c = llvm.mlir.constant(64 : i32) : i32
+    %q = llvm.add %x, %c : i32
+    llvm.store %q, %p : i32, !llvm.ptr
     llvm.return
   }
   llvm.func internal @k1() {
@@ -65,6 +70,9 @@ module {
     %o = llvm.add %x, %b : i32
     %p = llvm.getelementptr %a[%o] : (!llvm.ptr, i32) -> !llvm.ptr, i8
     llvm.store %x, %p : i32, !llvm.ptr
+    %c = llvm.mlir.constant(448 : i32) : i32
+    %q = llvm.add %x, %c : i32
+    llvm.store %q, %p : i32, !llvm.ptr
     llvm.return
   }
   llvm.func internal @k2() {
@@ -82,6 +90,9 @@ module {
     %o = llvm.add %x, %b : i32
     %p = llvm.getelementptr %a[%o] : (!llvm.ptr, i32) -> !llvm.ptr, i8
     llvm.store %x, %p : i32, !llvm.ptr
+    %c = llvm.mlir.constant(64 : i32) : i32
+    %q = llvm.add %x, %c : i32
+    llvm.store %q, %p : i32, !llvm.ptr
     llvm.return
   }
   llvm.func internal @k4() {

@@ -49,13 +49,28 @@ bool isParameterizable(Operation *op) {
   });
 }
 
+/// Whether `fa` and `fb` have the same attributes but for their names
+/// (linkage, section, passthrough, target, ...): the kept function's then
+/// serve every call.
+bool sameFunctionAttributes(LLVM::LLVMFuncOp fa, LLVM::LLVMFuncOp fb) {
+  auto withoutName = [](LLVM::LLVMFuncOp func) {
+    NamedAttrList attrs(func->getDiscardableAttrDictionary());
+    if (auto properties =
+            dyn_cast_or_null<DictionaryAttr>(func->getPropertiesAsAttribute()))
+      attrs.append(properties.getValue());
+    attrs.erase(func.getSymNameAttrName());
+    return attrs.getDictionary(func.getContext());
+  };
+  return withoutName(fa) == withoutName(fb);
+}
+
 /// The positions (in opsInOrder) at which `b` differs from `a` by a
 /// parameterizable op's value, or failure where they differ otherwise.
 FailureOr<SmallVector<unsigned>> differences(ArrayRef<Operation *> a,
                                              ArrayRef<Operation *> b,
                                              LLVM::LLVMFuncOp fa,
                                              LLVM::LLVMFuncOp fb) {
-  if (a.size() != b.size() || fa.getFunctionType() != fb.getFunctionType())
+  if (a.size() != b.size() || !sameFunctionAttributes(fa, fb))
     return failure();
   // Values and blocks of `a` to those of `b`.
   IRMapping map;
@@ -223,7 +238,9 @@ void redirectCalls(Group &group, ArrayRef<SmallVector<unsigned>> arguments,
       for (ArrayRef<unsigned> argument : arguments)
         operands.push_back(
             b.clone(*member.ops[argument.front()])->getResult(0));
-      LLVM::CallOp::create(b, call.getLoc(), TypeRange(), callee, operands);
+      auto shared =
+          LLVM::CallOp::create(b, call.getLoc(), TypeRange(), callee, operands);
+      shared->setDiscardableAttrs(call->getDiscardableAttrDictionary());
       call.erase();
     }
   }

@@ -5,8 +5,8 @@
 // (read twice, by two constant ops): @k0 is kept with both as arguments
 // (the base one), and each call passes its own. @k2
 // differs in a stack buffer's size, @k4 in an op, @k5 is also called
-// through its address, and @k6 is external to the module's callers: each
-// stays its own function.
+// through its address, @k6 is external to the module's callers and @k7
+// has a section of its own: each stays its own function.
 // CHECK-LABEL: llvm.func internal @k0(%arg0: !llvm.ptr, %arg1: i32) {
 // CHECK-NOT: llvm.mlir.addressof @w0
 // CHECK: llvm.load %arg0
@@ -18,6 +18,7 @@
 // CHECK: llvm.func internal @k4()
 // CHECK: llvm.func internal @k5()
 // CHECK: llvm.func @k6()
+// CHECK: llvm.func internal @k7() attributes {section = ".other"}
 // CHECK-LABEL: llvm.func @vmcu_invoke()
 // CHECK: %[[W0:.*]] = llvm.mlir.addressof @w0
 // CHECK: %[[B0:.*]] = llvm.mlir.constant(64 : i32)
@@ -32,6 +33,7 @@
 // CHECK: llvm.call @k4()
 // CHECK: llvm.call @k5()
 // CHECK: llvm.call @k6()
+// CHECK: llvm.call @k7()
 
 // With one argument at most, @k1 (two values differ) stays; @k3 differs
 // from @k0 in its table only.
@@ -119,6 +121,19 @@ module {
     llvm.store %x, %s : i32, !llvm.ptr
     llvm.return
   }
+  llvm.func internal @k7() attributes {section = ".other"} {
+    %w = llvm.mlir.addressof @w3 : !llvm.ptr
+    %b = llvm.mlir.constant(64 : i32) : i32
+    %a = llvm.mlir.addressof @vmcu_arena : !llvm.ptr
+    %x = llvm.load %w : !llvm.ptr -> i32
+    %o = llvm.add %x, %b : i32
+    %p = llvm.getelementptr %a[%o] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+    llvm.store %x, %p : i32, !llvm.ptr
+    %c = llvm.mlir.constant(64 : i32) : i32
+    %q = llvm.add %x, %c : i32
+    llvm.store %q, %p : i32, !llvm.ptr
+    llvm.return
+  }
   llvm.func @vmcu_invoke() -> i32 {
     llvm.call @k0() : () -> ()
     llvm.call @k1() : () -> ()
@@ -127,6 +142,7 @@ module {
     llvm.call @k4() : () -> ()
     llvm.call @k5() : () -> ()
     llvm.call @k6() : () -> ()
+    llvm.call @k7() : () -> ()
     %f = llvm.mlir.addressof @k5 : !llvm.ptr
     %t = llvm.mlir.addressof @fn_table : !llvm.ptr
     llvm.store %f, %t : !llvm.ptr, !llvm.ptr

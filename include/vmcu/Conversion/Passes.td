@@ -374,10 +374,13 @@ def VMCUShareKernelsPass : Pass<"vmcu-share-kernels", "ModuleOp"> {
     trailing arguments; every call passes its own function's values, and
     the other functions are erased. So the code is in flash once.
 
-    A constant becomes an argument only where no user needs it as a
-    constant (a stack buffer's size, an inline-assembly or intrinsic
-    operand); elsewhere a difference keeps the functions apart, and so does
-    any other difference in ops, types, attributes or block structure.
+    A constant becomes an argument only where nothing it reaches through
+    arithmetic needs it as a constant (a stack buffer's size, an
+    inline-assembly or intrinsic operand such as ssat's width); elsewhere a
+    difference keeps the functions apart, and so does any other difference
+    in ops, types, attributes (the functions' own too) or block structure.
+    Only functions whose every use is the callee of a call without operand
+    bundles are compared; a redirected call keeps its properties.
     Values that are equal in each function of the group (a base segment
     read by two constant ops) share one argument. A group takes at most
     `max-arguments` arguments: AAPCS passes four in registers and the rest

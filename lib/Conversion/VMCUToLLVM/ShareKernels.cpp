@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::vmcu {
@@ -34,19 +35,41 @@ SmallVector<Operation *> opsInOrder(LLVM::LLVMFuncOp func) {
   return ops;
 }
 
+/// Whether a user of an integer needs it as a constant: a stack buffer's
+/// size (a static alloca), an inline-assembly operand, an intrinsic's
+/// operand (ssat's width must be an immediate).
+bool needsConstant(Operation *user) {
+  return isa<LLVM::AllocaOp, LLVM::InlineAsmOp, LLVM::CallIntrinsicOp>(user) ||
+         user->getName().getStringRef().starts_with("llvm.intr.");
+}
+
+/// Whether `value` reaches, through ops that compute on it (no memory
+/// access, no call, no branch), a user that needs it as a constant.
+bool reachesConstantUse(Value value) {
+  SmallVector<Value> worklist = {value};
+  DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    for (Operation *user : v.getUsers()) {
+      if (needsConstant(user))
+        return true;
+      if (isMemoryEffectFree(user) && user->getNumRegions() == 0)
+        llvm::append_range(worklist, user->getResults());
+    }
+  }
+  return false;
+}
+
 /// Whether `op`'s value may become an argument where two functions differ:
-/// a global's address, or an integer constant no user needs as a constant
-/// (a stack buffer's size, an inline-assembly or intrinsic operand).
+/// a global's address, or an integer constant nothing needs as a constant.
 bool isParameterizable(Operation *op) {
   if (isa<LLVM::AddressOfOp>(op))
     return true;
   auto constant = dyn_cast<LLVM::ConstantOp>(op);
-  if (!constant || !isa<IntegerType>(constant.getType()))
-    return false;
-  return llvm::all_of(op->getUsers(), [](Operation *user) {
-    return !isa<LLVM::AllocaOp, LLVM::InlineAsmOp>(user) &&
-           !user->getName().getStringRef().starts_with("llvm.intr.");
-  });
+  return constant && isa<IntegerType>(constant.getType()) &&
+         !reachesConstantUse(constant.getResult());
 }
 
 /// Whether `fa` and `fb` have the same attributes but for their names
@@ -168,13 +191,22 @@ SmallVector<SmallVector<unsigned>> argumentsOf(ArrayRef<Member> members,
   return arguments;
 }
 
-/// Whether every use of `func` is a direct call, so that its calls can be
-/// rewritten.
-bool onlyCalled(LLVM::LLVMFuncOp func, ModuleOp module) {
+/// The calls of `func`, if every use of it is the callee of a call
+/// without operand bundles (whose calls can then be rewritten).
+std::optional<SmallVector<LLVM::CallOp>> directCalls(LLVM::LLVMFuncOp func,
+                                                     ModuleOp module) {
   std::optional<SymbolTable::UseRange> uses = func.getSymbolUses(module);
-  return uses && llvm::all_of(*uses, [](const SymbolTable::SymbolUse &use) {
-           return isa<LLVM::CallOp>(use.getUser());
-         });
+  if (!uses)
+    return std::nullopt;
+  llvm::SetVector<LLVM::CallOp> calls;
+  for (const SymbolTable::SymbolUse &use : *uses) {
+    auto call = dyn_cast<LLVM::CallOp>(use.getUser());
+    if (!call || call.getCalleeAttr() != use.getSymbolRef() ||
+        !call.getOpBundleOperands().empty())
+      return std::nullopt;
+    calls.insert(call);
+  }
+  return calls.takeVector();
 }
 
 /// Whether `func` may be merged with others: an internal function with a
@@ -182,7 +214,7 @@ bool onlyCalled(LLVM::LLVMFuncOp func, ModuleOp module) {
 bool isCandidate(LLVM::LLVMFuncOp func, ModuleOp module) {
   return !func.isExternal() && !func.isVarArg() &&
          func.getLinkage() == LLVM::Linkage::Internal &&
-         func.getNumResults() == 0 && onlyCalled(func, module);
+         func.getNumResults() == 0 && directCalls(func, module);
 }
 
 /// The groups of candidate functions (two or more each), in module order.
@@ -221,28 +253,49 @@ SmallVector<Group> findGroups(ModuleOp module, unsigned maxArguments) {
 }
 
 /// Calls the group's first function in place of every member, with the
-/// member's values for `arguments` as trailing arguments.
+/// member's values for `arguments` as trailing arguments; each call keeps
+/// its other properties (calling convention, attributes).
 void redirectCalls(Group &group, ArrayRef<SmallVector<unsigned>> arguments,
                    ModuleOp module) {
-  LLVM::LLVMFuncOp kept = group.members.front().func;
-  auto callee = FlatSymbolRefAttr::get(kept.getSymNameAttr());
+  auto callee =
+      FlatSymbolRefAttr::get(group.members.front().func.getSymNameAttr());
   for (Member &member : group.members) {
-    SmallVector<LLVM::CallOp> calls;
-    std::optional<SymbolTable::UseRange> uses =
-        member.func.getSymbolUses(module);
-    for (const SymbolTable::SymbolUse &use : *uses)
-      calls.push_back(cast<LLVM::CallOp>(use.getUser()));
-    for (LLVM::CallOp call : calls) {
+    std::optional<SmallVector<LLVM::CallOp>> calls =
+        directCalls(member.func, module);
+    for (LLVM::CallOp call : *calls) {
       OpBuilder b(call);
-      SmallVector<Value> operands(call.getArgOperands());
+      SmallVector<Value> values;
       for (ArrayRef<unsigned> argument : arguments)
-        operands.push_back(
-            b.clone(*member.ops[argument.front()])->getResult(0));
-      auto shared =
-          LLVM::CallOp::create(b, call.getLoc(), TypeRange(), callee, operands);
-      shared->setDiscardableAttrs(call->getDiscardableAttrDictionary());
-      call.erase();
+        values.push_back(b.clone(*member.ops[argument.front()])->getResult(0));
+      call.setCalleeAttr(callee);
+      call.getCalleeOperandsMutable().append(values);
+      if (ArrayAttr attrs = call.getArgAttrsAttr()) {
+        SmallVector<Attribute> padded(attrs.getValue());
+        padded.resize(padded.size() + values.size(), b.getDictionaryAttr({}));
+        call.setArgAttrsAttr(b.getArrayAttr(padded));
+      }
     }
+  }
+}
+
+/// Appends arguments of `types` to `func`: its entry block, its type and
+/// (where it has them) its argument attributes, empty for the new ones.
+/// (llvm.func's type is not a FunctionType, so FunctionOpInterface's
+/// insertArguments cannot rebuild it.)
+void appendArguments(LLVM::LLVMFuncOp func, TypeRange types,
+                     ArrayRef<Location> locs) {
+  Block &entry = func.getBody().front();
+  for (auto [type, loc] : llvm::zip(types, locs))
+    entry.addArgument(type, loc);
+  LLVM::LLVMFunctionType type = func.getFunctionType();
+  SmallVector<Type> params(type.getParams());
+  llvm::append_range(params, types);
+  func.setFunctionType(
+      LLVM::LLVMFunctionType::get(type.getReturnType(), params));
+  if (ArrayAttr attrs = func.getArgAttrsAttr()) {
+    SmallVector<Attribute> padded(attrs.getValue());
+    padded.resize(params.size(), DictionaryAttr::get(func.getContext()));
+    func.setArgAttrsAttr(ArrayAttr::get(func.getContext(), padded));
   }
 }
 
@@ -251,22 +304,23 @@ void redirectCalls(Group &group, ArrayRef<SmallVector<unsigned>> arguments,
 void parameterizeFirst(Group &group,
                        ArrayRef<SmallVector<unsigned>> arguments) {
   Member &first = group.members.front();
-  Block &entry = first.func.getBody().front();
-  auto type = first.func.getFunctionType();
-  SmallVector<Type> params(type.getParams());
+  unsigned end = first.func.getNumArguments();
+  SmallVector<Type> types;
+  SmallVector<Location> locs;
   for (ArrayRef<unsigned> argument : arguments) {
-    Operation *front = first.ops[argument.front()];
-    BlockArgument arg =
-        entry.addArgument(front->getResult(0).getType(), front->getLoc());
-    params.push_back(arg.getType());
+    Operation *op = first.ops[argument.front()];
+    types.push_back(op->getResult(0).getType());
+    locs.push_back(op->getLoc());
+  }
+  appendArguments(first.func, types, locs);
+  for (auto [index, argument] : llvm::enumerate(arguments)) {
+    BlockArgument arg = first.func.getArgument(end + index);
     for (unsigned position : argument) {
       Operation *op = first.ops[position];
       op->getResult(0).replaceAllUsesWith(arg);
       op->erase();
     }
   }
-  first.func.setFunctionType(
-      LLVM::LLVMFunctionType::get(type.getReturnType(), params));
   for (Member &member : llvm::drop_begin(group.members))
     member.func.erase();
 }

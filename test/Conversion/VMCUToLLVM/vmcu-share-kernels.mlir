@@ -1,4 +1,5 @@
 // RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s
+// RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s --check-prefix=MORE
 // RUN: vmcu-opt %s --vmcu-share-kernels=max-arguments=1 | FileCheck %s --check-prefix=FEW
 
 // @k0, @k1 and @k3 differ only in their table and their base constant
@@ -34,6 +35,26 @@
 // CHECK: llvm.call @k5()
 // CHECK: llvm.call @k6()
 // CHECK: llvm.call @k7()
+
+// @k8 and @k9 merge with their argument attributes kept (and an empty
+// one for the table). @k10 is named by a call of another function and
+// @k11 by an attribute of its own call besides the callee: both stay. @k12
+// and @k13 differ in ssat's width, which must stay an immediate, @k14 and
+// @k15 in a constant that sizes a stack buffer through a mul: they stay.
+// MORE-LABEL: llvm.func internal @k8(%arg0: !llvm.ptr {llvm.noalias}, %arg1: !llvm.ptr) {
+// MORE-NOT: llvm.func internal @k9
+// MORE: llvm.func internal @k10(
+// MORE: llvm.func internal @k11(
+// MORE: llvm.func internal @k12(
+// MORE: llvm.func internal @k13(
+// MORE: llvm.func internal @k14(
+// MORE: llvm.func internal @k15(
+// MORE-LABEL: llvm.func @vmcu_invoke()
+// MORE: llvm.call @k8(%{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> ()
+// MORE: llvm.call @k8(%{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> ()
+// MORE: llvm.call @k10(
+// MORE: llvm.call @k11(%{{.*}}) {also = @k11}
+// MORE: llvm.call @k6() {also = @k10}
 
 // With one argument at most, @k1 (two values differ) stays; @k3 differs
 // from @k0 in its table only.
@@ -134,6 +155,62 @@ module {
     llvm.store %q, %p : i32, !llvm.ptr
     llvm.return
   }
+  llvm.func internal @k8(%p: !llvm.ptr {llvm.noalias}) {
+    %w = llvm.mlir.addressof @w0 : !llvm.ptr
+    %x = llvm.load %w : !llvm.ptr -> i32
+    llvm.store %x, %p : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k9(%p: !llvm.ptr {llvm.noalias}) {
+    %w = llvm.mlir.addressof @w1 : !llvm.ptr
+    %x = llvm.load %w : !llvm.ptr -> i32
+    llvm.store %x, %p : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k10(%p: !llvm.ptr) {
+    %w = llvm.mlir.addressof @w0 : !llvm.ptr
+    %x = llvm.load %w : !llvm.ptr -> i32
+    llvm.store %x, %p : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k11(%p: !llvm.ptr) {
+    %w = llvm.mlir.addressof @w1 : !llvm.ptr
+    %x = llvm.load %w : !llvm.ptr -> i32
+    llvm.store %x, %p : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k12(%p: !llvm.ptr) {
+    %c = llvm.mlir.constant(8 : i32) : i32
+    %x = llvm.load %p : !llvm.ptr -> i32
+    %y = llvm.call_intrinsic "llvm.arm.ssat"(%x, %c) : (i32, i32) -> i32
+    llvm.store %y, %p : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k13(%p: !llvm.ptr) {
+    %c = llvm.mlir.constant(16 : i32) : i32
+    %x = llvm.load %p : !llvm.ptr -> i32
+    %y = llvm.call_intrinsic "llvm.arm.ssat"(%x, %c) : (i32, i32) -> i32
+    llvm.store %y, %p : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k14(%p: !llvm.ptr) {
+    %c = llvm.mlir.constant(8 : i32) : i32
+    %two = llvm.mlir.constant(2 : i32) : i32
+    %n = llvm.mul %c, %two : i32
+    %s = llvm.alloca %n x i8 : (i32) -> !llvm.ptr
+    %x = llvm.load %s : !llvm.ptr -> i32
+    llvm.store %x, %p : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k15(%p: !llvm.ptr) {
+    %c = llvm.mlir.constant(4 : i32) : i32
+    %two = llvm.mlir.constant(2 : i32) : i32
+    %n = llvm.mul %c, %two : i32
+    %s = llvm.alloca %n x i8 : (i32) -> !llvm.ptr
+    %x = llvm.load %s : !llvm.ptr -> i32
+    llvm.store %x, %p : i32, !llvm.ptr
+    llvm.return
+  }
   llvm.func @vmcu_invoke() -> i32 {
     llvm.call @k0() : () -> ()
     llvm.call @k1() : () -> ()
@@ -143,6 +220,16 @@ module {
     llvm.call @k5() : () -> ()
     llvm.call @k6() : () -> ()
     llvm.call @k7() : () -> ()
+    %a = llvm.mlir.addressof @vmcu_arena : !llvm.ptr
+    llvm.call @k8(%a) : (!llvm.ptr) -> ()
+    llvm.call @k9(%a) : (!llvm.ptr) -> ()
+    llvm.call @k10(%a) : (!llvm.ptr) -> ()
+    llvm.call @k11(%a) {also = @k11} : (!llvm.ptr) -> ()
+    llvm.call @k6() {also = @k10} : () -> ()
+    llvm.call @k12(%a) : (!llvm.ptr) -> ()
+    llvm.call @k13(%a) : (!llvm.ptr) -> ()
+    llvm.call @k14(%a) : (!llvm.ptr) -> ()
+    llvm.call @k15(%a) : (!llvm.ptr) -> ()
     %f = llvm.mlir.addressof @k5 : !llvm.ptr
     %t = llvm.mlir.addressof @fn_table : !llvm.ptr
     llvm.store %f, %t : !llvm.ptr, !llvm.ptr

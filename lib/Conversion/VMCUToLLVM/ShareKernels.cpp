@@ -155,6 +155,8 @@ struct Member {
 struct Group {
   SmallVector<Member> members;
   llvm::SmallSetVector<unsigned, 8> positions;
+  /// The positions grouped by the argument they become (argumentsOf).
+  SmallVector<SmallVector<unsigned>> arguments;
 };
 
 /// The op at `position` of each member, as an attribute that tells its
@@ -234,29 +236,40 @@ SmallVector<Group> findGroups(ModuleOp module, unsigned maxArguments) {
       llvm::SmallSetVector<unsigned, 8> merged = group.positions;
       merged.insert(positions->begin(), positions->end());
       group.members.push_back(std::move(member));
-      if (first.getNumArguments() +
-              argumentsOf(group.members, merged.getArrayRef()).size() >
-          maxArguments) {
+      SmallVector<SmallVector<unsigned>> arguments =
+          argumentsOf(group.members, merged.getArrayRef());
+      if (first.getNumArguments() + arguments.size() > maxArguments) {
         member = group.members.pop_back_val();
         continue;
       }
       group.positions = merged;
+      group.arguments = std::move(arguments);
       placed = true;
       break;
     }
     if (!placed)
-      groups.push_back(Group{{std::move(member)}, {}});
+      groups.push_back(Group{{std::move(member)}, {}, {}});
   }
   llvm::erase_if(groups,
                  [](const Group &group) { return group.members.size() < 2; });
   return groups;
 }
 
+/// `attrs` (argument attributes) grown to `size` entries with empty
+/// dictionaries.
+ArrayAttr withEmptyDictionaries(ArrayAttr attrs, size_t size) {
+  MLIRContext *context = attrs.getContext();
+  SmallVector<Attribute> padded(attrs.getValue());
+  padded.resize(size, DictionaryAttr::get(context));
+  return ArrayAttr::get(context, padded);
+}
+
 /// Calls the group's first function in place of every member, with the
-/// member's values for `arguments` as trailing arguments; each call keeps
-/// its other properties (calling convention, attributes).
-void redirectCalls(Group &group, ArrayRef<SmallVector<unsigned>> arguments,
-                   ModuleOp module) {
+/// member's values for the group's arguments as trailing arguments; each
+/// call keeps its other properties (calling convention, attributes). The
+/// calls are looked up again, not kept from findGroups: an earlier group
+/// may have erased a function whose body held some.
+void redirectCalls(Group &group, ModuleOp module) {
   auto callee =
       FlatSymbolRefAttr::get(group.members.front().func.getSymNameAttr());
   for (Member &member : group.members) {
@@ -265,15 +278,13 @@ void redirectCalls(Group &group, ArrayRef<SmallVector<unsigned>> arguments,
     for (LLVM::CallOp call : *calls) {
       OpBuilder b(call);
       SmallVector<Value> values;
-      for (ArrayRef<unsigned> argument : arguments)
+      for (ArrayRef<unsigned> argument : group.arguments)
         values.push_back(b.clone(*member.ops[argument.front()])->getResult(0));
       call.setCalleeAttr(callee);
       call.getCalleeOperandsMutable().append(values);
-      if (ArrayAttr attrs = call.getArgAttrsAttr()) {
-        SmallVector<Attribute> padded(attrs.getValue());
-        padded.resize(padded.size() + values.size(), b.getDictionaryAttr({}));
-        call.setArgAttrsAttr(b.getArrayAttr(padded));
-      }
+      if (ArrayAttr attrs = call.getArgAttrsAttr())
+        call.setArgAttrsAttr(
+            withEmptyDictionaries(attrs, attrs.size() + values.size()));
     }
   }
 }
@@ -292,17 +303,14 @@ void appendArguments(LLVM::LLVMFuncOp func, TypeRange types,
   llvm::append_range(params, types);
   func.setFunctionType(
       LLVM::LLVMFunctionType::get(type.getReturnType(), params));
-  if (ArrayAttr attrs = func.getArgAttrsAttr()) {
-    SmallVector<Attribute> padded(attrs.getValue());
-    padded.resize(params.size(), DictionaryAttr::get(func.getContext()));
-    func.setArgAttrsAttr(ArrayAttr::get(func.getContext(), padded));
-  }
+  if (ArrayAttr attrs = func.getArgAttrsAttr())
+    func.setArgAttrsAttr(withEmptyDictionaries(attrs, params.size()));
 }
 
-/// Turns the values of `arguments` in the group's first function into
+/// Turns the values of the group's arguments in its first function into
 /// trailing arguments, and erases the other members.
-void parameterizeFirst(Group &group,
-                       ArrayRef<SmallVector<unsigned>> arguments) {
+void parameterizeFirst(Group &group) {
+  ArrayRef<SmallVector<unsigned>> arguments = group.arguments;
   Member &first = group.members.front();
   unsigned end = first.func.getNumArguments();
   SmallVector<Type> types;
@@ -334,10 +342,8 @@ struct VMCUShareKernelsPass
     SmallVector<Group> groups = findGroups(module, maxArguments);
     for (Group &group : groups) {
       numMerged += group.members.size() - 1;
-      SmallVector<SmallVector<unsigned>> arguments =
-          argumentsOf(group.members, group.positions.getArrayRef());
-      redirectCalls(group, arguments, module);
-      parameterizeFirst(group, arguments);
+      redirectCalls(group, module);
+      parameterizeFirst(group);
     }
   }
 };

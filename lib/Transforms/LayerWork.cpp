@@ -502,44 +502,49 @@ int64_t mlir::vmcu::avgPoolSumBytes(int64_t lanes, int64_t windowTaps) {
 
 namespace {
 
-/// The stack buffers of a stem bottleneck's kernel (LineBufferEmitter):
-/// the line buffer, the KxK expansion's column rows and outputs, the
-/// window of one channel group, the projection's rows and outputs and one
-/// output segment.
-int64_t stemScratchBytes(BottleneckOp op, int64_t segmentBytes,
-                         LongRowTiling longRows) {
-  Conv2DOp expand = op.getExpand();
-  auto w1 = expand.getWeight().getType();
-  auto dw = op.getDepthwise().getWeight().getType();
-  int64_t window = w1.getNumElements() / w1.getDimSize(0);
-  int64_t cmid = dw.getDimSize(2);
-  int64_t cout = op.getOutput().getType().getDimSize(3);
-  int64_t midW = expand.getOutput().getType().getDimSize(2);
-  int64_t group = stemChannelGroup(cmid);
-  GemmTileShape expandShape =
-      gemmTileShape(std::min(kIm2colBlockPixels, midW), window, cmid, group,
-                    /*widenWeights=*/true, longRows);
-  GemmTileShape projectShape = gemmTileShape(op.getProjectPixels(), cmid, cout,
-                                             segmentBytes, true, longRows);
-  return op.getLineBufferBytes() + expandShape.scratchBytes() +
-         dw.getDimSize(0) * dw.getDimSize(1) * group +
-         projectShape.scratchBytes() + segmentBytes;
-}
-
-/// The GEMM tiles of a (non-stem) line-buffer bottleneck's expansion and
-/// projection, as LineBufferEmitter makes them.
+/// The GEMM tiles of a line-buffer bottleneck's expansion and projection,
+/// as LineBufferEmitter makes them, the pixels of a row the expansion
+/// computes (a stem's: a row of B, in blocks of im2col rows; else the
+/// input's row at once) and the bytes of one channel group of the
+/// depthwise window (a stem's own group; else a ring segment).
 struct LineBufferTiles {
   GemmTileShape expand, project;
+  int64_t expandWidth, windowBytes;
 };
 
 LineBufferTiles lineBufferTiles(BottleneckOp op, int64_t segmentBytes,
                                 LongRowTiling longRows) {
   auto in = op.getInput().getType(), out = op.getOutput().getType();
-  int64_t cmid = op.getDepthwise().getWeight().getType().getDimSize(2);
-  return {gemmTileShape(in.getDimSize(2), in.getDimSize(3), cmid, segmentBytes,
+  auto dw = op.getDepthwise().getWeight().getType();
+  int64_t cmid = dw.getDimSize(2), taps = dw.getDimSize(0) * dw.getDimSize(1);
+  GemmTileShape project =
+      gemmTileShape(op.getProjectPixels(), cmid, out.getDimSize(3),
+                    segmentBytes, /*widenWeights=*/true, longRows);
+  if (!op.isStem())
+    return {gemmTileShape(in.getDimSize(2), in.getDimSize(3), cmid,
+                          segmentBytes, /*widenWeights=*/true, longRows),
+            project, in.getDimSize(2), taps * segmentBytes};
+  auto w1 = op.getExpand().getWeight().getType();
+  int64_t window = w1.getNumElements() / w1.getDimSize(0);
+  int64_t midW = op.getExpand().getOutput().getType().getDimSize(2);
+  int64_t group = stemChannelGroup(cmid);
+  return {gemmTileShape(std::min(kIm2colBlockPixels, midW), window, cmid, group,
                         /*widenWeights=*/true, longRows),
-          gemmTileShape(op.getProjectPixels(), cmid, out.getDimSize(3),
-                        segmentBytes, /*widenWeights=*/true, longRows)};
+          project, midW, taps * group};
+}
+
+/// The stack buffers of a line-buffer bottleneck's kernel
+/// (LineBufferEmitter): the expansion's input (a stem's column) rows and
+/// outputs, the window of one channel group, the projection's rows and
+/// outputs, the output (and residual) segments; a stem's line buffer.
+int64_t lineBufferScratchBytes(BottleneckOp op, int64_t segmentBytes,
+                               LongRowTiling longRows) {
+  LineBufferTiles tiles = lineBufferTiles(op, segmentBytes, longRows);
+  int64_t bytes = tiles.expand.scratchBytes() + tiles.windowBytes +
+                  tiles.project.scratchBytes();
+  if (op.isStem())
+    return bytes + op.getLineBufferBytes() + segmentBytes;
+  return bytes + 2 * segmentBytes;
 }
 
 /// The stack buffers of `layer`'s own kernel.
@@ -556,20 +561,11 @@ int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
                s;
       })
       .Case([&](BottleneckOp op) {
-        auto dw = op.getDepthwise().getWeight().getType();
-        if (op.isStem())
-          return stemScratchBytes(op, s, longRows);
-        if (!op.getLineBuffer()) {
+        if (!op.isStem() && !op.getLineBuffer()) {
           int64_t cout = op.getOutput().getType().getDimSize(3);
           return cout * kAccBytes + 2 * kAccBytes + 2 * s;
         }
-        // As LineBufferEmitter allocates them: the expansion's input rows
-        // and outputs, the window, the depthwise output pixels of a
-        // projection block,
-        // the projection's outputs, the output and residual segments.
-        auto [expand, project] = lineBufferTiles(op, s, longRows);
-        return expand.scratchBytes() + dw.getDimSize(0) * dw.getDimSize(1) * s +
-               project.scratchBytes() + 2 * s;
+        return lineBufferScratchBytes(op, s, longRows);
       })
       .Case<AddOp, MulOp>([&](Operation *op) {
         // Three segments, and the channels of each per-channel operand
@@ -645,21 +641,46 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
   return layerScratchBytes(layer, segmentBytes) + epilogueBytes + twoCoreBytes;
 }
 
+bool mlir::vmcu::splitsLastBlock(int64_t extent, int64_t pixels) {
+  return pixels > 1 && extent % pixels == 0 && extent / pixels % 2 == 1;
+}
+
+/// Buffers of their own for the pixels of a line-buffer bottleneck's rows
+/// that its loops over pixel blocks leave to a phase of their own on two
+/// cores: those `leaves(extent, pixels)` says a row leaves, in the
+/// expansion (its rows) and in the projection (the window and its rows).
+static TwoCoreRemainderBytes
+ownPixelScratchBytes(LayerOpInterface layer, int64_t segmentBytes,
+                     function_ref<bool(int64_t, int64_t)> leaves) {
+  auto op = dyn_cast<BottleneckOp>(layer.getOperation());
+  if (!op || !op.getLineBuffer())
+    return {};
+  LineBufferTiles tiles =
+      lineBufferTiles(op, segmentBytes, longRowTiling(layer));
+  TwoCoreRemainderBytes bytes;
+  if (leaves(tiles.expandWidth, tiles.expand.pixels))
+    bytes.expand = tiles.expand.scratchBytes();
+  if (leaves(op.getOutput().getType().getDimSize(2), tiles.project.pixels))
+    bytes.project = tiles.windowBytes + tiles.project.scratchBytes();
+  return bytes;
+}
+
 TwoCoreRemainderBytes
 mlir::vmcu::twoCoreRemainderScratchBytes(LayerOpInterface layer,
                                          int64_t segmentBytes) {
-  auto op = dyn_cast<BottleneckOp>(layer.getOperation());
-  if (!op || op.isStem() || !op.getLineBuffer())
-    return {};
-  auto dw = op.getDepthwise().getWeight().getType();
-  auto [expand, project] =
-      lineBufferTiles(op, segmentBytes, longRowTiling(layer));
-  TwoCoreRemainderBytes bytes;
-  if (op.getInput().getType().getDimSize(2) % expand.pixels != 0)
-    bytes.expand = expand.scratchBytes();
-  if (op.getOutput().getType().getDimSize(2) % project.pixels != 0)
-    bytes.project = dw.getDimSize(0) * dw.getDimSize(1) * segmentBytes +
-                    project.scratchBytes();
+  return ownPixelScratchBytes(
+      layer, segmentBytes,
+      [](int64_t extent, int64_t pixels) { return extent % pixels != 0; });
+}
+
+TwoCoreRemainderBytes
+mlir::vmcu::twoCoreLastBlockScratchBytes(LayerOpInterface layer,
+                                         int64_t segmentBytes) {
+  TwoCoreRemainderBytes bytes =
+      ownPixelScratchBytes(layer, segmentBytes, splitsLastBlock);
+  // A stem expands its rows in blocks of im2col rows, a block at a time.
+  if (auto op = dyn_cast<BottleneckOp>(layer.getOperation()); op && op.isStem())
+    bytes.expand = 0;
   return bytes;
 }
 

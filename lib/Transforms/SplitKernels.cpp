@@ -8,7 +8,8 @@
 // may still be one iteration behind, so each free applies two iterations
 // late in the offset solver (core_split in ModelABI.h). Phases: a line
 // buffer in the pool is filled and read row by row, each phase shared out,
-// with no delay. A split is kept where the placed arena stays within
+// with no delay (a stem's line buffer, on the stack on one core, is then a
+// buffer both cores see). A split is kept where the placed arena stays within
 // `max-growth-percent` more than the one-core arena (and within `ram-kb`).
 //
 //===----------------------------------------------------------------------===//
@@ -234,15 +235,19 @@ struct VMCUSplitKernelsPass
     }
   }
 
-  /// Marks a line-buffer kernel (its buffer in the pool, shared by the
-  /// cores) split by phases: each row's expansion into the buffer, then its
-  /// output pixels, each divided between the cores, who meet after each.
-  /// Each phase only loads what an earlier phase stored, so the one-core
-  /// placement holds; the arena does not grow.
+  /// Marks a line-buffer kernel (its buffer in the pool or, a stem's, in a
+  /// buffer vmcu-tile shares between two cores) split by phases: each row's
+  /// expansion into the buffer, then its output pixels, each divided between
+  /// the cores, who meet after each. Each phase only loads what an earlier
+  /// phase stored, so the one-core placement holds; the arena does not grow.
   void splitPhases(KernelOp kernel) {
-    if (kernel.getSchedule() != StringRef(analysis::kindName(
-                                    analysis::KernelKind::FusedLineBuffer)) ||
-        !kernel.getWorkspace())
+    using analysis::KernelKind;
+    std::optional<StringRef> schedule = kernel.getSchedule();
+    auto is = [&](KernelKind kind) {
+      return schedule && *schedule == StringRef(analysis::kindName(kind));
+    };
+    if (!(is(KernelKind::FusedLineBuffer) && kernel.getWorkspace()) &&
+        !is(KernelKind::FusedStem))
       return;
     SmallVector<affine::AffineForOp> loops = phaseLoops(kernel);
     if (loops.empty())

@@ -358,8 +358,11 @@ public:
     if (failed(buildTables()))
       return failure();
     Type i8 = e.b.getI8Type();
+    // On two cores both expand rows and read them: a shared buffer.
     if (op.isStem())
-      band = e.scratch(op.getLineBufferBytes(), i8);
+      band = e.env.cores > 1
+                 ? e.sharedScratch("line_buffer", op.getLineBufferBytes(), i8)
+                 : e.scratch(op.getLineBufferBytes(), i8);
     else
       xrows = e.scratch(expand->shape.pixels * expand->shape.rowStride, i8);
     win = e.scratch(g.kr * g.kc * mg, i8);
@@ -367,14 +370,27 @@ public:
     obuf = e.scratch(s, i8);
     if (op.getResidual())
       rbuf = e.scratch(s, i8);
-    TwoCoreRemainderBytes remainders = e.env.cores > 1
-                                           ? twoCoreRemainderScratchBytes(op, s)
-                                           : TwoCoreRemainderBytes();
-    if (remainders.expand > 0)
+    TwoCoreRemainderBytes remainders, lastBlocks;
+    if (e.env.cores > 1) {
+      remainders = twoCoreRemainderScratchBytes(op, s);
+      // Within the stack the plan's largest kernel takes anyway: the
+      // output rows' buffers first, then the expansion's.
+      lastBlocks = twoCoreLastBlockScratchBytes(op, s);
+      int64_t allowance = e.env.stackAllowanceBytes;
+      if (lastBlocks.project > allowance)
+        lastBlocks.project = 0;
+      if (lastBlocks.expand > allowance - lastBlocks.project)
+        lastBlocks.expand = 0;
+    }
+    lastExpandBlockByPixel = lastBlocks.expand > 0;
+    lastProjectBlockByPixel = lastBlocks.project > 0;
+    if (remainders.expand > 0 && stemExpand)
+      stemRemainderScratch = stemExpand->allocateScratch();
+    else if (remainders.expand > 0 || lastExpandBlockByPixel)
       remainderExpandScratch = ExpandScratch{
           e.scratch(expand->shape.pixels * expand->shape.rowStride, i8),
           expand->allocateScratch()};
-    if (remainders.project > 0)
+    if (remainders.project > 0 || lastProjectBlockByPixel)
       remainderScratch = PixelScratch{
           e.scratch(g.kr * g.kc * mg, i8),
           e.scratch(project->shape.pixels * project->shape.rowStride, i8),
@@ -383,13 +399,15 @@ public:
     // Rows output row 0 needs that the general step below does not expand.
     int64_t prologueEnd =
         std::min(g.midH, std::max<int64_t>(0, g.kr - g.padR - g.strideR));
-    e.loop(0, prologueEnd, [&](Value y) { expandRow(y); });
+    expandRows(
+        [&](function_ref<void(Value)> body) { e.loop(0, prologueEnd, body); });
     e.loop(0, g.outH, [&](Value p) {
       // The rows output row p needs and row p - 1 did not.
-      e.loop(
-          {e.c(prologueEnd), e.d(0) * g.strideR + (g.kr - g.padR - g.strideR)},
-          {e.c(g.midH), e.d(0) * g.strideR + (g.kr - g.padR)}, p,
-          [&](Value y) { expandRow(y); });
+      expandRows([&](function_ref<void(Value)> body) {
+        e.loop({e.c(prologueEnd),
+                e.d(0) * g.strideR + (g.kr - g.padR - g.strideR)},
+               {e.c(g.midH), e.d(0) * g.strideR + (g.kr - g.padR)}, p, body);
+      });
       outputRow(p);
     });
     // Input rows no needed expanded row reads: only freed.
@@ -441,6 +459,13 @@ private:
   };
   /// Those of an input row's last pixel, on two cores.
   std::optional<ExpandScratch> remainderExpandScratch;
+  /// A stem's: those of the last, shorter block of a row of B.
+  std::optional<WindowGemm::Scratch> stemRemainderScratch;
+  /// On two cores, where the stack allowance holds their buffers: whether
+  /// rows of an odd number of whole blocks compute their last block pixel
+  /// by pixel, in a phase of its own (splitsLastBlock), in the expansion
+  /// and in the output rows, so that the cores take as many pixels.
+  bool lastExpandBlockByPixel = false, lastProjectBlockByPixel = false;
 
   /// Expands input pixels in `scratch` from now on; returns the buffers
   /// used until now.
@@ -530,6 +555,35 @@ private:
     });
   }
 
+  /// Expands rows of B: `rowLoop(body)` emits a loop over rows that calls
+  /// body(y). Where a row's blocks of pixels would be shared out unevenly
+  /// on two cores, its last block is expanded pixel by pixel after the
+  /// others, in a second loop over the same rows: each loop is a phase the
+  /// cores share.
+  void expandRows(function_ref<void(function_ref<void(Value)>)> rowLoop) {
+    if (!lastExpandBlockByPixel)
+      return rowLoop([&](Value y) { expandRow(y); });
+    int64_t pixels = expand->shape.pixels, lastBlock = g.w / pixels - 1;
+    rowLoop([&](Value y) { expandBlocks(y, lastBlock); });
+    rowLoop([&](Value y) {
+      ExpandScratch blocks = useExpandScratch(*remainderExpandScratch);
+      e.loop(lastBlock * pixels, g.w, [&](Value x) {
+        expandPixels(
+            y, x, [&](int64_t) { return e.d(1); }, 1);
+      });
+      useExpandScratch(blocks);
+    });
+  }
+
+  /// Expands the first `blocks` blocks of pixels of row y.
+  void expandBlocks(Value y, int64_t blocks) {
+    int64_t pixels = expand->shape.pixels;
+    e.loop(0, blocks, [&](Value xb) {
+      expandPixels(
+          y, xb, [&](int64_t i) { return e.d(1) * pixels + i; }, pixels);
+    });
+  }
+
   /// Expands row `y` of B into its line-buffer slot, a block of pixels at
   /// a time. A 1x1 expansion's input row is then dead without a residual; a
   /// stem frees the input rows no later row of B reads.
@@ -537,10 +591,7 @@ private:
     if (stemExpand)
       return expandStemRow(y);
     int64_t pixels = expand->shape.pixels;
-    e.loop(0, g.w / pixels, [&](Value xb) {
-      expandPixels(
-          y, xb, [&](int64_t i) { return e.d(1) * pixels + i; }, pixels);
-    });
+    expandBlocks(y, g.w / pixels);
     if (g.w % pixels == 0)
       return;
     std::optional<ExpandScratch> pairs;
@@ -560,13 +611,21 @@ private:
     e.emitWindowedRowBlocks(
         stem.rows, stem.cols, t.input, cinS, shape.pixels, y,
         [&](Value p, ArrayRef<Value> qs) {
+          // A row's last, shorter block in buffers of its own on two cores.
+          std::optional<WindowGemm::Scratch> blocks;
+          if (stemRemainderScratch &&
+              static_cast<int64_t>(qs.size()) < shape.pixels)
+            blocks = stemExpand->useScratch(*stemRemainderScratch);
           stemExpand->emitBlock(
               p, qs, [&](Value group, int64_t i, int64_t j, Value out) {
                 storeBand(e.d(0), e.d(1), e.d(2) * groupSegs + j,
                           {p, qs[i], group}, out,
                           e.index(i * shape.groupBytes + j * mg));
               });
-        });
+          if (blocks)
+            stemExpand->useScratch(*blocks);
+        },
+        /*shorterBlockInLoop=*/stemRemainderScratch.has_value());
   }
 
   /// Expands `count` pixels of row y: pixel i at column `column(i)`, an
@@ -661,12 +720,21 @@ private:
   /// the row may be shorter).
   void outputRow(Value p) {
     int64_t pixels = project->shape.pixels, full = g.outW / pixels;
-    e.loop(0, full, [&](Value qb) {
+    // On two cores, an odd count of blocks in a row of whole blocks: the
+    // last block's pixels one by one, in a phase of their own.
+    e.loop(0, lastProjectBlockByPixel ? full - 1 : full, [&](Value qb) {
       SmallVector<Value, 2> qs;
       for (int64_t i = 0; i < pixels; ++i)
         qs.push_back(e.apply(e.d(0) * pixels + i, {qb}));
       outputPixels(p, qs);
     });
+    if (lastProjectBlockByPixel) {
+      PixelScratch blocks = usePixelScratch(*remainderScratch);
+      e.loop((full - 1) * pixels, g.outW,
+             [&](Value q) { outputPixels(p, {q}); });
+      usePixelScratch(blocks);
+      return;
+    }
     SmallVector<Value, 2> rest;
     for (int64_t q = full * pixels; q < g.outW; ++q)
       rest.push_back(e.index(q));

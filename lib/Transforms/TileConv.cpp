@@ -149,6 +149,18 @@ void WindowGemm::gather(Value p, Value q, int64_t i) {
   e.freeLastUses(g.rows, g.cols, input, cs, p, q, Value());
 }
 
+WindowGemm::Scratch WindowGemm::allocateScratch() {
+  return {
+      e.scratch(tiles.shape.pixels * tiles.shape.rowStride, e.b.getI8Type()),
+      tiles.allocateScratch()};
+}
+
+WindowGemm::Scratch WindowGemm::useScratch(Scratch scratch) {
+  Scratch previous{col, tiles.useScratch(scratch.tiles)};
+  col = scratch.col;
+  return previous;
+}
+
 void WindowGemm::emitBlock(Value p, ArrayRef<Value> qs,
                            GemmTiles::SegmentDone done) {
   for (auto [i, q] : llvm::enumerate(qs))

@@ -132,6 +132,22 @@ public:
   Value scratch(int64_t n, Type type) {
     return memref::AllocaOp::create(b, loc, MemRefType::get({n}, type));
   }
+
+  /// A buffer of `n` elements that both cores of a split kernel see: a
+  /// private, uninitialized global of the module (.bss), named after the
+  /// kernel and `suffix` (made unique). Each core has its own stack, so
+  /// what one phase hands the next on two cores lives here.
+  Value sharedScratch(StringRef suffix, int64_t n, Type type) {
+    auto memrefType = MemRefType::get({n}, type);
+    OpBuilder detached(ctx);
+    auto global = memref::GlobalOp::create(
+        detached, loc, (env.name + "_" + suffix).str(),
+        detached.getStringAttr("private"), memrefType, detached.getUnitAttr(),
+        /*constant=*/false, detached.getI64IntegerAttr(kTableAlignment));
+    ModuleOp module = env.module;
+    SymbolTable(module).insert(global, module.getBody()->begin());
+    return getGlobal(global);
+  }
   Value load(Value mem, Value i) {
     return memref::LoadOp::create(b, loc, mem, ValueRange{i});
   }
@@ -393,11 +409,14 @@ public:
                           function_ref<void(Value, ArrayRef<Value>)> blockBody);
 
   /// Output row p of emitWindowedBlocks: its blocks, then the input
-  /// columns of its last-use rows that no output reads.
+  /// columns of its last-use rows that no output reads. With
+  /// `shorterBlockInLoop`, a last, shorter block is computed inside a loop
+  /// of one trip (a phase vmcu-split-kernels can give to one core).
   void
   emitWindowedRowBlocks(const Axis &rows, const Axis &cols, Value inBase,
                         int64_t inSegsPerPixel, int64_t block, Value p,
-                        function_ref<void(Value, ArrayRef<Value>)> blockBody);
+                        function_ref<void(Value, ArrayRef<Value>)> blockBody,
+                        bool shorterBlockInLoop = false);
 
   /// The input rows no output reads (from tailStart(rows)).
   void freeTail(const Axis &rows, const Axis &cols, Value inBase,

@@ -127,19 +127,28 @@ void Emitter::emitWindowedBlocks(
 void Emitter::emitWindowedRowBlocks(
     const Axis &rows, const Axis &cols, Value inBase, int64_t inSegsPerPixel,
     int64_t block, Value p,
-    function_ref<void(Value, ArrayRef<Value>)> blockBody) {
-  int64_t full = cols.outExtent / block;
+    function_ref<void(Value, ArrayRef<Value>)> blockBody,
+    bool shorterBlockInLoop) {
+  int64_t full = cols.outExtent / block, first = full * block;
   loop(0, full, [&](Value qb) {
     SmallVector<Value, 2> qs;
     for (int64_t i = 0; i < block; ++i)
       qs.push_back(apply(d(0) * block + i, qb));
     blockBody(p, qs);
   });
-  SmallVector<Value, 2> rest;
-  for (int64_t q = full * block; q < cols.outExtent; ++q)
-    rest.push_back(index(q));
-  if (!rest.empty())
+  if (first < cols.outExtent && shorterBlockInLoop) {
+    loop(first, first + 1, [&](Value q0) {
+      SmallVector<Value, 2> rest;
+      for (int64_t q = first; q < cols.outExtent; ++q)
+        rest.push_back(apply(d(0) + (q - first), q0));
+      blockBody(p, rest);
+    });
+  } else if (first < cols.outExtent) {
+    SmallVector<Value, 2> rest;
+    for (int64_t q = first; q < cols.outExtent; ++q)
+      rest.push_back(index(q));
     blockBody(p, rest);
+  }
   freeRowTail(rows, cols, inBase, inSegsPerPixel, p);
 }
 

@@ -142,6 +142,16 @@ public:
   /// Output pixels (p, qs[i]), at most tiles.shape.pixels of one row.
   void emitBlock(Value p, ArrayRef<Value> qs, GemmTiles::SegmentDone done);
 
+  /// The stack buffers emitBlock uses: the column rows and the tiles'.
+  struct Scratch {
+    Value col;
+    GemmTiles::Scratch tiles;
+  };
+  /// A new set of them, allocated at the builder's insertion point.
+  Scratch allocateScratch();
+  /// The buffers emitBlock uses from now on; returns those it used.
+  Scratch useScratch(Scratch scratch);
+
   GemmTiles tiles;
 
 private:

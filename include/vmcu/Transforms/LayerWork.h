@@ -157,6 +157,12 @@ int64_t stemChannelGroup(int64_t cmid);
 int64_t kernelScratchBytes(LayerOpInterface layer, int64_t segmentBytes,
                            int64_t cores);
 
+/// Whether a line-buffer kernel on two cores computes the last block of
+/// `pixels` of each row of `extent` pixels pixel by pixel, in a phase of
+/// its own: the row is an odd number of whole blocks, which the cores
+/// would otherwise share out one block apart.
+bool splitsLastBlock(int64_t extent, int64_t pixels);
+
 /// The stack bytes a line-buffer bottleneck's kernel adds on two cores:
 /// where its expansion's or its projection's pixel blocks leave a last
 /// pixel in each row, that pixel gets buffers of its own (the expansion's
@@ -168,6 +174,12 @@ struct TwoCoreRemainderBytes {
   int64_t total() const { return expand + project; }
 };
 TwoCoreRemainderBytes twoCoreRemainderScratchBytes(LayerOpInterface layer,
+                                                   int64_t segmentBytes);
+
+/// The same buffers for the pixels of a last block computed pixel by pixel
+/// (splitsLastBlock). Not in kernelScratchBytes: vmcu-tile spends them only
+/// within the stack the plan's largest kernel takes anyway.
+TwoCoreRemainderBytes twoCoreLastBlockScratchBytes(LayerOpInterface layer,
                                                    int64_t segmentBytes);
 
 } // namespace mlir::vmcu

@@ -972,6 +972,15 @@ def kind_mini_mcunet(m):
     return m.reshape(logits, (1, 2))
 
 
+def kind_stem_block(m):
+    x = m.input((1, 20, 20, 3))
+    y = m.conv2d(x, 16, 3, 2, SAME, RELU6)
+    y = m.conv2d(m.depthwise(y, 3, 1, SAME, RELU6), 8, 1, 1, VALID, NONE)
+    expand = m.conv2d(y, 24, 1, 1, VALID, RELU6)
+    dw = m.depthwise(expand, 3, 1, SAME, RELU6)
+    return m.add(y, m.conv2d(dw, 8, 1, 1, VALID, NONE))
+
+
 def kind_maxpool(m):
     x = m.input((1, 9, 9, 8))
     y = m.max_pool(x, 3, 2, SAME, RELU6)
@@ -1247,6 +1256,11 @@ KINDS = {
                     "(CONV_2D 1x1 -> 24 RELU6, PAD 1 + DEPTHWISE_CONV_2D 3x3 VALID RELU6, "
                     "CONV_2D 1x1 -> 8, ADD); AVERAGE_POOL_2D 8x8 -> 1x1x8; CONV_2D 1x1 -> 2; "
                     "RESHAPE to [1,2]"),
+    "stem-block": (kind_stem_block,
+                   "20x20x3: a stem bottleneck (CONV_2D 3x3 s2 SAME -> 10x10x16 RELU6, "
+                   "DEPTHWISE_CONV_2D 3x3 SAME RELU6, CONV_2D 1x1 -> 8), then an "
+                   "inverted bottleneck on its 10-pixel rows (CONV_2D 1x1 -> 24 RELU6, "
+                   "DEPTHWISE_CONV_2D 3x3 SAME RELU6, CONV_2D 1x1 -> 8, ADD)"),
     "maxpool": (kind_maxpool,
                 "MAX_POOL_2D 3x3 stride 2 SAME + RELU6 (9x9x8 -> 5x5x8: padded taps "
                 "never win), CONV_2D 1x1 -> 16, MAX_POOL_2D 2x2 stride 2 VALID -> 2x2x16"),

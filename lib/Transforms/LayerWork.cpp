@@ -648,7 +648,8 @@ bool mlir::vmcu::splitsLastBlock(int64_t extent, int64_t pixels) {
 /// Buffers of their own for the pixels of a line-buffer bottleneck's rows
 /// that its loops over pixel blocks leave to a phase of their own on two
 /// cores: those `leaves(extent, pixels)` says a row leaves, in the
-/// expansion (its rows) and in the projection (the window and its rows).
+/// expansion (its rows) and in the projection (the window, its rows, the
+/// output and residual segments).
 static TwoCoreRemainderBytes
 ownPixelScratchBytes(LayerOpInterface layer, int64_t segmentBytes,
                      function_ref<bool(int64_t, int64_t)> leaves) {
@@ -660,8 +661,11 @@ ownPixelScratchBytes(LayerOpInterface layer, int64_t segmentBytes,
   TwoCoreRemainderBytes bytes;
   if (leaves(tiles.expandWidth, tiles.expand.pixels))
     bytes.expand = tiles.expand.scratchBytes();
+  // The output segment, and the residual's.
+  int64_t segments = op.getResidual() ? 2 : 1;
   if (leaves(op.getOutput().getType().getDimSize(2), tiles.project.pixels))
-    bytes.project = tiles.windowBytes + tiles.project.scratchBytes();
+    bytes.project = tiles.windowBytes + tiles.project.scratchBytes() +
+                    segments * segmentBytes;
   return bytes;
 }
 

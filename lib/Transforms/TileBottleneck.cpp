@@ -394,7 +394,8 @@ public:
       remainderScratch = PixelScratch{
           e.scratch(g.kr * g.kc * mg, i8),
           e.scratch(project->shape.pixels * project->shape.rowStride, i8),
-          project->allocateScratch()};
+          project->allocateScratch(), e.scratch(s, i8),
+          op.getResidual() ? e.scratch(s, i8) : Value()};
 
     // Rows output row 0 needs that the general step below does not expand.
     int64_t prologueEnd =
@@ -445,10 +446,11 @@ private:
   // residual) segment; a stem's line buffer.
   Value xrows, win, cpix, obuf, rbuf, band;
   /// The buffers that compute output pixels: the window, the depthwise
-  /// outputs and the projection's.
+  /// outputs, the projection's, the output and residual segments.
   struct PixelScratch {
     Value win, cpix;
     GemmTiles::Scratch project;
+    Value obuf, rbuf;
   };
   /// Those of a row's last pixel, on two cores (twoCoreRemainderScratchBytes).
   std::optional<PixelScratch> remainderScratch;
@@ -478,9 +480,12 @@ private:
   /// Computes output pixels in `scratch` from now on; returns the buffers
   /// used until now.
   PixelScratch usePixelScratch(const PixelScratch &scratch) {
-    PixelScratch previous{win, cpix, project->useScratch(scratch.project)};
+    PixelScratch previous{win, cpix, project->useScratch(scratch.project), obuf,
+                          rbuf};
     win = scratch.win;
     cpix = scratch.cpix;
+    obuf = scratch.obuf;
+    rbuf = scratch.rbuf;
     return previous;
   }
 

@@ -15,6 +15,19 @@
 // CHECK: vector.load %{{.*}} : memref<120xi8>, vector<8xi8>
 // CHECK: vmcu.ring_store
 // PLACE: vmcu.kernel "bottleneck_0" {{.*}}distance = 0 : i64{{.*}}footprint = 243 : i64
+
+// RUN: vmcu-opt %s --vmcu-tile=cores=2 | FileCheck %s --check-prefix=TWO
+// On two cores both cores expand rows into the line buffer and read them:
+// it is a global (.bss), not a stack buffer. A row of B (5 columns, im2col
+// blocks of 2) ends in a shorter block, computed in a loop of one trip
+// with column rows and tile buffers of its own, so that the blocks' loop
+// hands it nothing through one core's stack.
+// TWO: memref.global "private" @bottleneck_0_line_buffer : memref<120xi8> = uninitialized
+// TWO-NOT: memref.alloca() : memref<120xi8>
+// TWO: vmcu.kernel "bottleneck_0"
+// TWO: memref.get_global @bottleneck_0_line_buffer : memref<120xi8>
+// TWO: affine.for %{{.*}} = 0 to 2 {
+// TWO: affine.for %{{.*}} = 4 to 5 {
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
 func.func @main(%x: tensor<1x9x9x3xi8>) -> tensor<1x5x5x4xi8> {
   %w1 = arith.constant dense<1> : tensor<8x3x3x3xi8>

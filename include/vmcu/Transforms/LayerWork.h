@@ -166,7 +166,8 @@ bool splitsLastBlock(int64_t extent, int64_t pixels);
 /// The stack bytes a line-buffer bottleneck's kernel adds on two cores:
 /// where its expansion's or its projection's pixel blocks leave a last
 /// pixel in each row, that pixel gets buffers of its own (the expansion's
-/// rows; the window and the projection's rows), so that the loop over the
+/// rows; the window, the projection's rows, the output and residual
+/// segments), so that the loop over the
 /// blocks hands it nothing through the stack and vmcu-distribute-kernels
 /// can share the blocks out. 0 for other layers.
 struct TwoCoreRemainderBytes {

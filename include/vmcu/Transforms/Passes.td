@@ -369,9 +369,13 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
            "stalls its extra weight bytes add at this setting "
            "(int8_weight_cycles, never below 0)">,
     Option<"cores", "cores", "int64_t", "1",
-           "Cores the plan runs on: with 2, the last pixel of a line "
-           "buffer's rows gets stack buffers of its own, so that the loop "
-           "over pixel pairs can be shared out">,
+           "Cores the plan runs on: with 2, a stem's line buffer is a "
+           "global both cores see; the pixels a line buffer's loops over "
+           "pixel blocks leave in a row (a last pixel, a stem's shorter "
+           "block) get stack buffers of their own, and so does, where the "
+           "stack allowance holds them, the last of an odd number of whole "
+           "blocks, computed pixel by pixel, so that the blocks can be "
+           "shared out evenly">,
   ];
 }
 
@@ -391,7 +395,8 @@ def VMCUSplitKernelsPass : Pass<"vmcu-split-kernels", "ModuleOp"> {
       loop inside it that accesses the ring, counted across rows, when
       there are fewer than 16 rows;
     - phases (`split_phases`): a line-buffer bottleneck, its buffer in the
-      pool: in each row, the expansion and then the output pixels are each
+      pool, or a stem, its line buffer a global when tiled for two cores
+      (`vmcu-tile` cores=2): in each row, the expansion and then the output pixels are each
       shared out (where a phase's bounds vary, its first loop that
       accesses the ring; the ring accesses after that loop, an odd last
       pixel, run on one core), and both cores meet after each.

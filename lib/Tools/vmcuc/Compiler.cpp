@@ -389,6 +389,23 @@ uint64_t mlir::vmcu::getObjectFlashBytes(ArrayRef<char> object,
   return getObjectFlash(object, symbolPrefix).totalBytes();
 }
 
+uint64_t mlir::vmcu::getObjectStaticRamBytes(ArrayRef<char> object,
+                                             StringRef symbolPrefix) {
+  std::unique_ptr<llvm::object::ObjectFile> file = openELFObject(object);
+  auto *elf = dyn_cast_or_null<llvm::object::ELFObjectFileBase>(file.get());
+  if (!elf)
+    return 0;
+  std::optional<uint64_t> arena = arenaSectionIndex(*elf, symbolPrefix);
+  uint64_t bytes = 0;
+  for (llvm::object::ELFSectionRef section : elf->sections()) {
+    uint64_t flags = section.getFlags();
+    if ((flags & llvm::ELF::SHF_ALLOC) && (flags & llvm::ELF::SHF_WRITE) &&
+        section.getIndex() != arena)
+      bytes += section.getSize();
+  }
+  return bytes;
+}
+
 SharedCompileFlags::SharedCompileFlags(llvm::cl::OptionCategory &category)
     : binder(category),
       tfliteOutput(

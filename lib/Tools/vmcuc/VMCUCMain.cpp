@@ -323,6 +323,12 @@ static void printHeader(llvm::raw_ostream &os, const ModelInfo &info,
        << "returns once both have finished. */\n"
        << "#define " << n.macro("CORES") << " 2u\n"
        << "void " << n.api("worker") << "(void);\n";
+  if (info.hasWorker && !object.empty())
+    os << "/* RAM the object takes besides the arena and the two stacks: "
+       << "the words the\n   cores synchronise through and the stems' line "
+       << "buffers both cores share. */\n"
+       << "#define " << n.macro("SHARED_BYTES") << " "
+       << getObjectStaticRamBytes(object, prefix) << "u\n";
   os << "\n";
   for (StringRef count : {"input_bytes", "output_bytes", "arena_bytes"})
     os << "extern const unsigned " << n.api(count) << ";\n";
@@ -391,6 +397,8 @@ static LogicalResult addFlashToReport(StringRef path, ArrayRef<char> object,
   }
   (*fields)["flash_bytes"] =
       static_cast<int64_t>(getObjectFlashBytes(object, symbolPrefix));
+  (*fields)["static_ram_bytes"] =
+      static_cast<int64_t>(getObjectStaticRamBytes(object, symbolPrefix));
   // The header's VMCU_STACK_BYTES; null where there is no bound.
   StackBound stack = getObjectStackBound(object, symbolPrefix);
   (*fields)["stack_bound_bytes"] =

@@ -137,6 +137,13 @@ std::unique_ptr<llvm::object::ObjectFile> openELFObject(ArrayRef<char> object);
 /// 0 if `object` is not an ELF object.
 uint64_t getObjectFlashBytes(ArrayRef<char> object, StringRef symbolPrefix);
 
+/// Bytes of RAM an object emitted by emitObject() defines besides its
+/// arena: its other writable allocated sections (.bss, .data). With
+/// --cores=2, the words the cores synchronise through and the stems' line
+/// buffers both cores share; the arena and the stacks are not counted.
+/// 0 if `object` is not an ELF object.
+uint64_t getObjectStaticRamBytes(ArrayRef<char> object, StringRef symbolPrefix);
+
 /// A parsed model file and the diagnostic handler that prints errors with
 /// their locations in it; keep it alive while the module is compiled.
 struct ModelSource {

@@ -23,6 +23,7 @@
 #include "vmcu/Support/Units.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Pass/PassManager.h"
 
 #include <tuple>
@@ -50,6 +51,20 @@ bool hasIndependentIterations(KernelOp kernel) {
     if (schedule && *schedule == StringRef(analysis::kindName(kind)))
       return false;
   return schedule.has_value();
+}
+
+/// Whether `kernel` reads a buffer both cores see: a global of the module
+/// that is not a constant (a stem's line buffer tiled for two cores; tiled
+/// for one, it is a stack buffer, which each core has its own of).
+bool readsSharedBuffer(KernelOp kernel) {
+  auto module = kernel->getParentOfType<ModuleOp>();
+  WalkResult found = kernel.walk([&](memref::GetGlobalOp get) {
+    auto global =
+        module ? module.lookupSymbol<memref::GlobalOp>(get.getName()) : nullptr;
+    return global && !global.getConstant() ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+  });
+  return found.wasInterrupted();
 }
 
 /// The first op of `block` that accesses the ring, if it is an affine.for
@@ -247,7 +262,7 @@ struct VMCUSplitKernelsPass
       return schedule && *schedule == StringRef(analysis::kindName(kind));
     };
     if (!(is(KernelKind::FusedLineBuffer) && kernel.getWorkspace()) &&
-        !is(KernelKind::FusedStem))
+        !(is(KernelKind::FusedStem) && readsSharedBuffer(kernel)))
       return;
     SmallVector<affine::AffineForOp> loops = phaseLoops(kernel);
     if (loops.empty())

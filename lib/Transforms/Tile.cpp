@@ -397,11 +397,12 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     for (unsigned t : graph.results)
       lastReader[t] = chain.size();
     // The largest kernel's stack buffers: what any kernel may spend on the
-    // stack without raising the plan's SRAM (kernelScratchBytes).
-    int64_t maxScratch = 0;
+    // stack without raising the plan's stack (kernelStackBytes: on two
+    // cores a stem's line buffer is a global, not stack).
+    int64_t maxStack = 0;
     for (const auto &layer : chain)
-      maxScratch = std::max(
-          maxScratch, kernelScratchBytes(layer.op, layer.segmentBytes, cores));
+      maxStack = std::max(
+          maxStack, kernelStackBytes(layer.op, layer.segmentBytes, cores));
     llvm::SmallBitVector keepsInt8 = int8ByDefault(chain);
     for (auto [k, layer] : llvm::enumerate(chain)) {
       bool widen = widenWeights &&
@@ -410,7 +411,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       tile::KernelEnv env{module, pool, unit, layer.name, windowCache, widen};
       env.longRows = longRowTiling(layer.op);
       env.stackAllowanceBytes =
-          maxScratch - kernelScratchBytes(layer.op, layer.segmentBytes, cores);
+          maxStack - kernelStackBytes(layer.op, layer.segmentBytes, cores);
       env.cores = cores;
       int64_t alsoLiveBytes = 0;
       unsigned counted = tensorOf.lookup(layer.op.getActivationInput());

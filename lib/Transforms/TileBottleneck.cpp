@@ -373,24 +373,19 @@ public:
     TwoCoreRemainderBytes remainders, lastBlocks;
     if (e.env.cores > 1) {
       remainders = twoCoreRemainderScratchBytes(op, s);
-      // Within the stack the plan's largest kernel takes anyway: the
-      // output rows' buffers first, then the expansion's.
+      // Within the stack the plan's largest kernel takes anyway.
       lastBlocks = twoCoreLastBlockScratchBytes(op, s);
-      int64_t allowance = e.env.stackAllowanceBytes;
-      if (lastBlocks.project > allowance)
-        lastBlocks.project = 0;
-      if (lastBlocks.expand > allowance - lastBlocks.project)
-        lastBlocks.expand = 0;
+      if (lastBlocks.total() > e.env.stackAllowanceBytes)
+        lastBlocks = {};
     }
     lastExpandBlockByPixel = lastBlocks.expand > 0;
-    lastProjectBlockByPixel = lastBlocks.project > 0;
     if (remainders.expand > 0 && stemExpand)
       stemRemainderScratch = stemExpand->allocateScratch();
     else if (remainders.expand > 0 || lastExpandBlockByPixel)
       remainderExpandScratch = ExpandScratch{
           e.scratch(expand->shape.pixels * expand->shape.rowStride, i8),
           expand->allocateScratch()};
-    if (remainders.project > 0 || lastProjectBlockByPixel)
+    if (remainders.project > 0)
       remainderScratch = PixelScratch{
           e.scratch(g.kr * g.kc * mg, i8),
           e.scratch(project->shape.pixels * project->shape.rowStride, i8),
@@ -443,7 +438,8 @@ private:
   // Stack buffers (besides the GEMM tiles' segments): a block of input
   // pixels, the depthwise window of one channel segment, one
   // depthwise output pixels of one projection block, one output (and
-  // residual) segment; a stem's line buffer.
+  // residual) segment; a stem's line buffer (on two cores a global both
+  // cores see).
   Value xrows, win, cpix, obuf, rbuf, band;
   /// The buffers that compute output pixels: the window, the depthwise
   /// outputs, the projection's, the output and residual segments.
@@ -459,15 +455,16 @@ private:
     Value xrows;
     GemmTiles::Scratch expand;
   };
-  /// Those of an input row's last pixel, on two cores.
+  /// On two cores, those of an input row's last pixel or of its last block
+  /// expanded pixel by pixel.
   std::optional<ExpandScratch> remainderExpandScratch;
   /// A stem's: those of the last, shorter block of a row of B.
   std::optional<WindowGemm::Scratch> stemRemainderScratch;
   /// On two cores, where the stack allowance holds their buffers: whether
-  /// rows of an odd number of whole blocks compute their last block pixel
-  /// by pixel, in a phase of its own (splitsLastBlock), in the expansion
-  /// and in the output rows, so that the cores take as many pixels.
-  bool lastExpandBlockByPixel = false, lastProjectBlockByPixel = false;
+  /// the expansion's rows of an odd number of whole blocks expand their
+  /// last block pixel by pixel, in a phase of its own (splitsLastBlock), so
+  /// that the cores take as many pixels.
+  bool lastExpandBlockByPixel = false;
 
   /// Expands input pixels in `scratch` from now on; returns the buffers
   /// used until now.
@@ -725,21 +722,12 @@ private:
   /// the row may be shorter).
   void outputRow(Value p) {
     int64_t pixels = project->shape.pixels, full = g.outW / pixels;
-    // On two cores, an odd count of blocks in a row of whole blocks: the
-    // last block's pixels one by one, in a phase of their own.
-    e.loop(0, lastProjectBlockByPixel ? full - 1 : full, [&](Value qb) {
+    e.loop(0, full, [&](Value qb) {
       SmallVector<Value, 2> qs;
       for (int64_t i = 0; i < pixels; ++i)
         qs.push_back(e.apply(e.d(0) * pixels + i, {qb}));
       outputPixels(p, qs);
     });
-    if (lastProjectBlockByPixel) {
-      PixelScratch blocks = usePixelScratch(*remainderScratch);
-      e.loop((full - 1) * pixels, g.outW,
-             [&](Value q) { outputPixels(p, {q}); });
-      usePixelScratch(blocks);
-      return;
-    }
     SmallVector<Value, 2> rest;
     for (int64_t q = full * pixels; q < g.outW; ++q)
       rest.push_back(e.index(q));
@@ -816,8 +804,9 @@ private:
 /// output pixel at a time or, with `paired_projection`, two. Without a
 /// residual an input row is freed as soon as it is expanded. A stem (a KxK
 /// expansion) computes each row of B from its window of input rows with
-/// WindowGemm, into a line buffer on the stack in channel groups of its
-/// own, and frees the input rows no later row of B reads.
+/// WindowGemm, into a line buffer on the stack (on two cores a global both
+/// cores see) in channel groups of its own, and frees the input rows no
+/// later row of B reads.
 LogicalResult
 mlir::vmcu::tile::emitBottleneckLineBuffer(Emitter &e, BottleneckOp op,
                                            const KernelTensors &t) {

@@ -411,7 +411,8 @@ public:
   /// Output row p of emitWindowedBlocks: its blocks, then the input
   /// columns of its last-use rows that no output reads. With
   /// `shorterBlockInLoop`, a last, shorter block is computed inside a loop
-  /// of one trip (a phase vmcu-split-kernels can give to one core).
+  /// of one trip: vmcu-distribute-kernels gives the loop, which holds the
+  /// block's ring loads with the rest of its work, to one core.
   void
   emitWindowedRowBlocks(const Axis &rows, const Axis &cols, Value inBase,
                         int64_t inSegsPerPixel, int64_t block, Value p,

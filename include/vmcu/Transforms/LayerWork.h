@@ -152,10 +152,16 @@ int64_t stemChannelGroup(int64_t cmid);
 
 /// The stack bytes of the buffers `layer`'s kernel allocates with
 /// segments of `segmentBytes` (accumulators, staging segments, the
-/// depthwise window), as TileKernels.cpp emits them for `cores` cores
-/// (on two, with twoCoreRemainderScratchBytes).
+/// depthwise window, a stem's line buffer), as TileKernels.cpp emits them
+/// for `cores` cores (on two, with twoCoreRemainderScratchBytes; a stem's
+/// line buffer is then a global, still counted here: kernelStackBytes).
 int64_t kernelScratchBytes(LayerOpInterface layer, int64_t segmentBytes,
                            int64_t cores);
+
+/// The part of kernelScratchBytes on the kernel's own stack: on two cores
+/// a stem's line buffer is a global both cores see (.bss) instead.
+int64_t kernelStackBytes(LayerOpInterface layer, int64_t segmentBytes,
+                         int64_t cores);
 
 /// Whether a line-buffer kernel on two cores computes the last block of
 /// `pixels` of each row of `extent` pixels pixel by pixel, in a phase of
@@ -165,7 +171,8 @@ bool splitsLastBlock(int64_t extent, int64_t pixels);
 
 /// The stack bytes a line-buffer bottleneck's kernel adds on two cores:
 /// where its expansion's or its projection's pixel blocks leave a last
-/// pixel in each row, that pixel gets buffers of its own (the expansion's
+/// pixel (a stem's expansion: a shorter block of im2col rows) in each row,
+/// that pixel gets buffers of its own (the expansion's
 /// rows; the window, the projection's rows, the output and residual
 /// segments), so that the loop over the
 /// blocks hands it nothing through the stack and vmcu-distribute-kernels
@@ -177,9 +184,10 @@ struct TwoCoreRemainderBytes {
 TwoCoreRemainderBytes twoCoreRemainderScratchBytes(LayerOpInterface layer,
                                                    int64_t segmentBytes);
 
-/// The same buffers for the pixels of a last block computed pixel by pixel
-/// (splitsLastBlock). Not in kernelScratchBytes: vmcu-tile spends them only
-/// within the stack the plan's largest kernel takes anyway.
+/// The same buffers for the pixels of an expansion's last block computed
+/// pixel by pixel (splitsLastBlock; not a stem's, not the output rows').
+/// Not in kernelScratchBytes: vmcu-tile spends them only within the stack
+/// the plan's largest kernel takes anyway.
 TwoCoreRemainderBytes twoCoreLastBlockScratchBytes(LayerOpInterface layer,
                                                    int64_t segmentBytes);
 

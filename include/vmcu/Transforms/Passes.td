@@ -373,9 +373,9 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
            "global both cores see; the pixels a line buffer's loops over "
            "pixel blocks leave in a row (a last pixel, a stem's shorter "
            "block) get stack buffers of their own, and so does, where the "
-           "stack allowance holds them, the last of an odd number of whole "
-           "blocks, computed pixel by pixel, so that the blocks can be "
-           "shared out evenly">,
+           "stack allowance holds them, the last of an expansion row's odd "
+           "number of whole blocks, expanded pixel by pixel, so that the "
+           "blocks can be shared out evenly">,
   ];
 }
 

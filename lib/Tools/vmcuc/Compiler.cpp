@@ -395,13 +395,20 @@ uint64_t mlir::vmcu::getObjectStaticRamBytes(ArrayRef<char> object,
   auto *elf = dyn_cast_or_null<llvm::object::ELFObjectFileBase>(file.get());
   if (!elf)
     return 0;
-  std::optional<uint64_t> arena = arenaSectionIndex(*elf, symbolPrefix);
+  // By symbol, not by section: the arena may share a section with them
+  // (--arena-section=.bss).
+  std::string arena = model_abi::prefixed(model_abi::kArena, symbolPrefix);
   uint64_t bytes = 0;
-  for (llvm::object::ELFSectionRef section : elf->sections()) {
-    uint64_t flags = section.getFlags();
-    if ((flags & llvm::ELF::SHF_ALLOC) && (flags & llvm::ELF::SHF_WRITE) &&
-        section.getIndex() != arena)
-      bytes += section.getSize();
+  for (llvm::object::ELFSymbolRef symbol : elf->symbols()) {
+    std::optional<StringRef> name = llvm::expectedToOptional(symbol.getName());
+    std::optional<llvm::object::section_iterator> section =
+        llvm::expectedToOptional(symbol.getSection());
+    if (!name || *name == arena || !section || *section == elf->section_end() ||
+        symbol.getELFType() != llvm::ELF::STT_OBJECT)
+      continue;
+    uint64_t flags = llvm::object::ELFSectionRef(**section).getFlags();
+    if ((flags & llvm::ELF::SHF_ALLOC) && (flags & llvm::ELF::SHF_WRITE))
+      bytes += symbol.getSize();
   }
   return bytes;
 }

@@ -138,7 +138,7 @@ std::unique_ptr<llvm::object::ObjectFile> openELFObject(ArrayRef<char> object);
 uint64_t getObjectFlashBytes(ArrayRef<char> object, StringRef symbolPrefix);
 
 /// Bytes of RAM an object emitted by emitObject() defines besides its
-/// arena: its other writable allocated sections (.bss, .data). With
+/// arena: its other data objects in writable sections (.bss, .data). With
 /// --cores=2, the words the cores synchronise through and the stems' line
 /// buffers both cores share; the arena and the stacks are not counted.
 /// 0 if `object` is not an ELF object.

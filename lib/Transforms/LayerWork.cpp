@@ -645,30 +645,6 @@ bool mlir::vmcu::splitsLastBlock(int64_t extent, int64_t pixels) {
   return pixels > 1 && extent % pixels == 0 && extent / pixels % 2 == 1;
 }
 
-/// Buffers of their own for the pixels of a line-buffer bottleneck's rows
-/// that its loops over pixel blocks leave to a phase of their own on two
-/// cores: those `leaves(extent, pixels)` says a row leaves, in the
-/// expansion (its rows) and in the projection (the window, its rows, the
-/// output and residual segments).
-static TwoCoreRemainderBytes
-ownPixelScratchBytes(LayerOpInterface layer, int64_t segmentBytes,
-                     function_ref<bool(int64_t, int64_t)> leaves) {
-  auto op = dyn_cast<BottleneckOp>(layer.getOperation());
-  if (!op || !op.getLineBuffer())
-    return {};
-  LineBufferTiles tiles =
-      lineBufferTiles(op, segmentBytes, longRowTiling(layer));
-  TwoCoreRemainderBytes bytes;
-  if (leaves(tiles.expandWidth, tiles.expand.pixels))
-    bytes.expand = tiles.expand.scratchBytes();
-  // The output segment, and the residual's.
-  int64_t segments = op.getResidual() ? 2 : 1;
-  if (leaves(op.getOutput().getType().getDimSize(2), tiles.project.pixels))
-    bytes.project = tiles.windowBytes + tiles.project.scratchBytes() +
-                    segments * segmentBytes;
-  return bytes;
-}
-
 int64_t mlir::vmcu::kernelStackBytes(LayerOpInterface layer,
                                      int64_t segmentBytes, int64_t cores) {
   int64_t bytes = kernelScratchBytes(layer, segmentBytes, cores);
@@ -681,24 +657,36 @@ int64_t mlir::vmcu::kernelStackBytes(LayerOpInterface layer,
 TwoCoreRemainderBytes
 mlir::vmcu::twoCoreRemainderScratchBytes(LayerOpInterface layer,
                                          int64_t segmentBytes) {
-  return ownPixelScratchBytes(
-      layer, segmentBytes,
-      [](int64_t extent, int64_t pixels) { return extent % pixels != 0; });
+  auto op = dyn_cast<BottleneckOp>(layer.getOperation());
+  if (!op || !op.getLineBuffer())
+    return {};
+  LineBufferTiles tiles =
+      lineBufferTiles(op, segmentBytes, longRowTiling(layer));
+  TwoCoreRemainderBytes bytes;
+  if (tiles.expandWidth % tiles.expand.pixels != 0)
+    bytes.expand = tiles.expand.scratchBytes();
+  // The output segment, and the residual's.
+  int64_t segments = op.getResidual() ? 2 : 1;
+  if (op.getOutput().getType().getDimSize(2) % tiles.project.pixels != 0)
+    bytes.project = tiles.windowBytes + tiles.project.scratchBytes() +
+                    segments * segmentBytes;
+  return bytes;
 }
 
-TwoCoreRemainderBytes
-mlir::vmcu::twoCoreLastBlockScratchBytes(LayerOpInterface layer,
-                                         int64_t segmentBytes) {
-  TwoCoreRemainderBytes bytes =
-      ownPixelScratchBytes(layer, segmentBytes, splitsLastBlock);
+int64_t mlir::vmcu::twoCoreLastBlockScratchBytes(LayerOpInterface layer,
+                                                 int64_t segmentBytes) {
   // A stem expands its rows in blocks of im2col rows, a block at a time.
-  if (auto op = dyn_cast<BottleneckOp>(layer.getOperation()); op && op.isStem())
-    bytes.expand = 0;
+  auto op = dyn_cast<BottleneckOp>(layer.getOperation());
+  if (!op || op.isStem() || !op.getLineBuffer())
+    return 0;
   // The output rows keep their pairs: computing the last pair pixel by
   // pixel grew LLVM's frame of MCUNet-5fps-VWW's block 4 from 2,000 to
-  // 3,440 bytes, far beyond these buffers, for 0.75% of its makespan.
-  bytes.project = 0;
-  return bytes;
+  // 3,440 bytes, far beyond its buffers, for 0.75% of its makespan.
+  LineBufferTiles tiles =
+      lineBufferTiles(op, segmentBytes, longRowTiling(layer));
+  return splitsLastBlock(tiles.expandWidth, tiles.expand.pixels)
+             ? tiles.expand.scratchBytes()
+             : 0;
 }
 
 bool mlir::vmcu::isStagedBinaryOperand(Value operand, Type out) {

@@ -38,6 +38,12 @@ using namespace mlir::vmcu;
 
 namespace {
 
+/// Whether `kernel` was tiled with the schedule of `kind`.
+bool hasSchedule(KernelOp kernel, analysis::KernelKind kind) {
+  std::optional<StringRef> schedule = kernel.getSchedule();
+  return schedule && *schedule == StringRef(analysis::kindName(kind));
+}
+
 /// Kernel kinds whose top-level iterations share no state but the ring:
 /// each iteration fills the stack buffers it reads (a line buffer carries
 /// expanded rows from one iteration to the next; a kernel that
@@ -45,12 +51,11 @@ namespace {
 bool hasIndependentIterations(KernelOp kernel) {
   if (kernel.getAccumulates())
     return false;
-  std::optional<StringRef> schedule = kernel.getSchedule();
   using analysis::KernelKind;
   for (KernelKind kind : {KernelKind::FusedLineBuffer, KernelKind::FusedStem})
-    if (schedule && *schedule == StringRef(analysis::kindName(kind)))
+    if (hasSchedule(kernel, kind))
       return false;
-  return schedule.has_value();
+  return kernel.getSchedule().has_value();
 }
 
 /// Whether `kernel` reads a buffer both cores see: a global of the module
@@ -257,12 +262,10 @@ struct VMCUSplitKernelsPass
   /// phase stored, so the one-core placement holds; the arena does not grow.
   void splitPhases(KernelOp kernel) {
     using analysis::KernelKind;
-    std::optional<StringRef> schedule = kernel.getSchedule();
-    auto is = [&](KernelKind kind) {
-      return schedule && *schedule == StringRef(analysis::kindName(kind));
-    };
-    if (!(is(KernelKind::FusedLineBuffer) && kernel.getWorkspace()) &&
-        !(is(KernelKind::FusedStem) && readsSharedBuffer(kernel)))
+    if (!(hasSchedule(kernel, KernelKind::FusedLineBuffer) &&
+          kernel.getWorkspace()) &&
+        !(hasSchedule(kernel, KernelKind::FusedStem) &&
+          readsSharedBuffer(kernel)))
       return;
     SmallVector<affine::AffineForOp> loops = phaseLoops(kernel);
     if (loops.empty())

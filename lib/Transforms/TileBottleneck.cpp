@@ -370,15 +370,14 @@ public:
     obuf = e.scratch(s, i8);
     if (op.getResidual())
       rbuf = e.scratch(s, i8);
-    TwoCoreRemainderBytes remainders, lastBlocks;
+    TwoCoreRemainderBytes remainders;
     if (e.env.cores > 1) {
       remainders = twoCoreRemainderScratchBytes(op, s);
       // Within the stack the plan's largest kernel takes anyway.
-      lastBlocks = twoCoreLastBlockScratchBytes(op, s);
-      if (lastBlocks.total() > e.env.stackAllowanceBytes)
-        lastBlocks = {};
+      int64_t lastBlockBytes = twoCoreLastBlockScratchBytes(op, s);
+      lastExpandBlockByPixel =
+          lastBlockBytes > 0 && lastBlockBytes <= e.env.stackAllowanceBytes;
     }
-    lastExpandBlockByPixel = lastBlocks.expand > 0;
     if (remainders.expand > 0 && stemExpand)
       stemRemainderScratch = stemExpand->allocateScratch();
     else if (remainders.expand > 0 || lastExpandBlockByPixel)

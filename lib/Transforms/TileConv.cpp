@@ -127,7 +127,7 @@ WindowGemm::WindowGemm(Emitter &ring, Emitter &tileEmitter, StringRef prefix,
     : tiles(tileEmitter, prefix, g.rows.kernel * g.cols.kernel * g.inC, g.outC,
             maxPixels, w, bias, inputZp, rq),
       e(ring), g(g), input(input) {
-  col = e.scratch(tiles.shape.pixels * tiles.shape.rowStride, e.b.getI8Type());
+  col = allocateColumnRows();
   zp = arith::ConstantOp::create(e.b, e.loc, e.b.getI8IntegerAttr(inputZp));
 }
 
@@ -149,10 +149,12 @@ void WindowGemm::gather(Value p, Value q, int64_t i) {
   e.freeLastUses(g.rows, g.cols, input, cs, p, q, Value());
 }
 
+Value WindowGemm::allocateColumnRows() {
+  return e.scratch(tiles.shape.pixels * tiles.shape.rowStride, e.b.getI8Type());
+}
+
 WindowGemm::Scratch WindowGemm::allocateScratch() {
-  return {
-      e.scratch(tiles.shape.pixels * tiles.shape.rowStride, e.b.getI8Type()),
-      tiles.allocateScratch()};
+  return {allocateColumnRows(), tiles.allocateScratch()};
 }
 
 WindowGemm::Scratch WindowGemm::useScratch(Scratch scratch) {

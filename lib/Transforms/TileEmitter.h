@@ -106,11 +106,20 @@ public:
     auto memrefType =
         MemRefType::get({static_cast<int64_t>(data.size())}, elemType);
     auto tensorType = RankedTensorType::get(memrefType.getShape(), elemType);
+    return privateGlobal(suffix, memrefType,
+                         DenseElementsAttr::get(tensorType, data),
+                         /*constant=*/true);
+  }
+
+  /// A private global of the module of `type`, named after the kernel and
+  /// `suffix` (made unique), holding `initialValue` (a unit attribute:
+  /// uninitialized).
+  memref::GlobalOp privateGlobal(StringRef suffix, MemRefType type,
+                                 Attribute initialValue, bool constant) {
     OpBuilder detached(ctx);
     auto global = memref::GlobalOp::create(
         detached, loc, (env.name + "_" + suffix).str(),
-        detached.getStringAttr("private"), memrefType,
-        DenseElementsAttr::get(tensorType, data), /*constant=*/true,
+        detached.getStringAttr("private"), type, initialValue, constant,
         detached.getI64IntegerAttr(kTableAlignment));
     ModuleOp module = env.module;
     SymbolTable(module).insert(global, module.getBody()->begin());
@@ -138,15 +147,8 @@ public:
   /// kernel and `suffix` (made unique). Each core has its own stack, so
   /// what one phase hands the next on two cores lives here.
   Value sharedScratch(StringRef suffix, int64_t n, Type type) {
-    auto memrefType = MemRefType::get({n}, type);
-    OpBuilder detached(ctx);
-    auto global = memref::GlobalOp::create(
-        detached, loc, (env.name + "_" + suffix).str(),
-        detached.getStringAttr("private"), memrefType, detached.getUnitAttr(),
-        /*constant=*/false, detached.getI64IntegerAttr(kTableAlignment));
-    ModuleOp module = env.module;
-    SymbolTable(module).insert(global, module.getBody()->begin());
-    return getGlobal(global);
+    return getGlobal(privateGlobal(suffix, MemRefType::get({n}, type),
+                                   b.getUnitAttr(), /*constant=*/false));
   }
   Value load(Value mem, Value i) {
     return memref::LoadOp::create(b, loc, mem, ValueRange{i});

@@ -156,6 +156,8 @@ public:
 
 private:
   void gather(Value p, Value q, int64_t i);
+  /// The column rows of a block of pixels, on the stack.
+  Value allocateColumnRows();
 
   Emitter &e;
   ConvGeometry g;

@@ -184,12 +184,13 @@ struct TwoCoreRemainderBytes {
 TwoCoreRemainderBytes twoCoreRemainderScratchBytes(LayerOpInterface layer,
                                                    int64_t segmentBytes);
 
-/// The same buffers for the pixels of an expansion's last block computed
-/// pixel by pixel (splitsLastBlock; not a stem's, not the output rows').
-/// Not in kernelScratchBytes: vmcu-tile spends them only within the stack
-/// the plan's largest kernel takes anyway.
-TwoCoreRemainderBytes twoCoreLastBlockScratchBytes(LayerOpInterface layer,
-                                                   int64_t segmentBytes);
+/// The expansion's buffers for the pixels of its last block expanded
+/// pixel by pixel on two cores (splitsLastBlock; not a stem's): 0 where its
+/// rows are no odd number of whole blocks. Not in kernelScratchBytes:
+/// vmcu-tile spends them only within the stack the plan's largest kernel
+/// takes anyway.
+int64_t twoCoreLastBlockScratchBytes(LayerOpInterface layer,
+                                     int64_t segmentBytes);
 
 } // namespace mlir::vmcu
 

@@ -10,24 +10,52 @@
 
 #include <stddef.h>
 
-/* Owners of a segment; kernel k is OWNER_KERNEL0 + k. */
+/* Owners of a segment; kernel k is OWNER_KERNEL0 + k. OWNER_FREED | owner
+ * marks a segment a kernel both cores run has freed: only that kernel may
+ * still load it (vmcu_ring_check_free_shared). */
 enum {
   OWNER_DEAD = 0,
   OWNER_INPUT = 1,
   OWNER_KERNEL0 = 2,
-  OWNER_NO_KERNEL = 0xffff, /* a store outside any kernel */
+  OWNER_NO_KERNEL = 0x7fff, /* a store outside any kernel */
+  OWNER_FREED = 0x8000,
 };
 #define MAX_KERNELS (OWNER_NO_KERNEL - OWNER_KERNEL0)
 
 static uint16_t owners[VMCU_RING_CHECK_MAX_SEGMENTS];
+/* Held by the core in a check: with --cores=2 both cores call the checker
+ * (LDREX/STREX with acquire and release barriers on Armv7-M and Armv8-M). */
+static uint32_t checker_lock;
 static uint32_t pool_segments; /* 0 until vmcu_ring_check_init */
 static uint32_t pool_segment_bytes;
 static const char *names;
 static uint32_t name_count;
 
+static void lock_checker(void) {
+  while (__atomic_exchange_n(&checker_lock, 1u, __ATOMIC_ACQUIRE) != 0u)
+    ;
+}
+
+static void unlock_checker(void) {
+  __atomic_store_n(&checker_lock, 0u, __ATOMIC_RELEASE);
+}
+
 static uint16_t owner_of(uint32_t kernel) {
   return kernel < MAX_KERNELS ? (uint16_t)(OWNER_KERNEL0 + kernel)
                               : (uint16_t)OWNER_NO_KERNEL;
+}
+
+/* Whether `kernel` may load a segment `owner` holds. */
+static int readable(uint16_t owner, uint32_t kernel) {
+  if (owner & OWNER_FREED)
+    return owner == (OWNER_FREED | owner_of(kernel));
+  return owner != OWNER_DEAD;
+}
+
+/* Whether `kernel` may store over a segment `owner` holds. */
+static int writable(uint16_t owner, uint32_t kernel) {
+  return owner == OWNER_DEAD || (owner & OWNER_FREED) ||
+         owner == owner_of(kernel);
 }
 
 static void print_kernel(uint32_t kernel) {
@@ -144,27 +172,32 @@ static void access_range(uint32_t segment, uint32_t offset, uint32_t bytes,
 
 void vmcu_ring_check_load(uint32_t segment, uint32_t offset, uint32_t bytes,
                           uint32_t kernel) {
+  lock_checker();
   uint32_t first, end;
   access_range(segment, offset, bytes, kernel, &first, &end);
   for (uint32_t s = first; s < end; ++s)
-    if (owners[s] == OWNER_DEAD)
+    if (!readable(owners[s], kernel))
       violation("load from dead segment", s, kernel, OWNER_DEAD);
+  unlock_checker();
 }
 
 void vmcu_ring_check_store(uint32_t segment, uint32_t offset, uint32_t bytes,
                            uint32_t kernel) {
+  lock_checker();
   uint32_t first, end;
   access_range(segment, offset, bytes, kernel, &first, &end);
   uint16_t self = owner_of(kernel);
   for (uint32_t s = first; s < end; ++s) {
-    if (owners[s] != OWNER_DEAD && owners[s] != self)
+    if (!writable(owners[s], kernel))
       violation("store to live segment", s, kernel, owners[s]);
     owners[s] = self;
   }
+  unlock_checker();
 }
 
 void vmcu_ring_check_view(uint32_t segment, uint32_t count, uint32_t alignment,
                           uint32_t kernel) {
+  lock_checker();
   uint32_t first = wrap(segment, kernel);
   if ((first * pool_segment_bytes) % alignment != 0 ||
       (pool_segments * pool_segment_bytes) % alignment != 0)
@@ -172,28 +205,45 @@ void vmcu_ring_check_view(uint32_t segment, uint32_t count, uint32_t alignment,
               OWNER_DEAD);
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t s = (first + i) % pool_segments;
-    if (owners[s] == OWNER_DEAD)
+    if (!readable(owners[s], kernel))
       violation("in-place read of dead segment", s, kernel, OWNER_DEAD);
   }
+  unlock_checker();
 }
 
-void vmcu_ring_check_free(uint32_t segment, uint32_t count, uint32_t kernel) {
+/* Frees `count` live segments from `segment`, each becoming `dead`. */
+static void free_segments(uint32_t segment, uint32_t count, uint32_t kernel,
+                          uint16_t dead) {
+  lock_checker();
   uint32_t first = wrap(segment, kernel);
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t s = (first + i) % pool_segments;
-    if (owners[s] == OWNER_DEAD)
+    if (owners[s] == OWNER_DEAD || (owners[s] & OWNER_FREED))
       violation("free of dead segment", s, kernel, OWNER_DEAD);
-    owners[s] = OWNER_DEAD;
+    owners[s] = dead;
   }
+  unlock_checker();
+}
+
+void vmcu_ring_check_free(uint32_t segment, uint32_t count, uint32_t kernel) {
+  free_segments(segment, count, kernel, OWNER_DEAD);
+}
+
+void vmcu_ring_check_free_shared(uint32_t segment, uint32_t count,
+                                 uint32_t kernel) {
+  free_segments(segment, count, kernel,
+                (uint16_t)(OWNER_FREED | owner_of(kernel)));
 }
 
 void vmcu_ring_check_release(uint32_t segment, uint32_t count,
                              uint32_t kernel) {
+  lock_checker();
   uint32_t first = wrap(segment, kernel);
   uint16_t self = owner_of(kernel);
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t s = (first + i) % pool_segments;
-    if (owners[s] == self)
+    if ((owners[s] & ~OWNER_FREED) == self)
       owners[s] = OWNER_DEAD;
   }
+  unlock_checker();
 }

@@ -13,6 +13,9 @@
  *   - a segment address outside [0, 2 * segments), or an access running
  *     past the end of the pool (the ring ops' addressing contract).
  *
+ * With --cores=2 both cores call it, one at a time (a lock), and core 0
+ * resets it before it releases the other core's part of the inference.
+ *
  * On a violation one line is printed, e.g.
  *   vmcu: ring-safety violation: store to live segment 2 in kernel copy
  *         (it holds the model input)
@@ -73,6 +76,15 @@ void vmcu_ring_check_view(uint32_t segment, uint32_t count, uint32_t alignment,
 /* vmcu.free of `count` segments from `segment` (wrapping): they must be
  * live, and die. */
 void vmcu_ring_check_free(uint32_t segment, uint32_t count, uint32_t kernel);
+
+/* vmcu.free in a kernel both cores run (--cores=2): the segments must be
+ * live; they die for stores and for every other kernel, but `kernel` may
+ * still load them, as the other core may be an iteration or two behind
+ * (the offset solver applies such frees two iterations late, and
+ * vmcu-verify-two-cores proves the order of the two cores' accesses, which
+ * this checker does not see). */
+void vmcu_ring_check_free_shared(uint32_t segment, uint32_t count,
+                                 uint32_t kernel);
 
 /* End of a kernel with a workspace of `count` segments from `segment`: the
  * ones `kernel` wrote die (no check: a workspace may be partly unused). */

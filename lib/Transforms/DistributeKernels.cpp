@@ -8,7 +8,9 @@
 //
 // Every published value is epoch_base plus a compile-time offset, and
 // epoch_base grows by more than the largest offset per inference, so a
-// counter is never reset and a stale value never satisfies a wait.
+// counter is never reset and a stale value never satisfies a wait. With
+// the ring checker (vmcu-insert-ring-checks), core 0 resets it in
+// vmcu_invoke() before it releases the worker.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUDISTRIBUTEKERNELSPASS
@@ -379,6 +382,55 @@ void runTailOnFirstCore(KernelOp kernel, SyncBuilder &sync, int64_t &barriers) {
   runOnFirstCore(tail, sync);
 }
 
+/// Whether `value` is computed from `core` (a shared loop's bounds, a
+/// one-core branch's condition).
+bool dependsOnCore(Value value, Value core) {
+  SmallVector<Value> work = {value};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (v == core)
+      return true;
+    Operation *def = v.getDefiningOp();
+    if (!def || !seen.insert(v).second)
+      continue;
+    llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
+/// Whether both cores run `op`: no loop around it in its kernel is shared
+/// out and no branch around it is one core's.
+bool bothCoresRun(Operation *op, Value core) {
+  for (Operation *parent = op->getParentOp(); parent && !isa<KernelOp>(parent);
+       parent = parent->getParentOp()) {
+    if (auto loop = dyn_cast<scf::ForOp>(parent);
+        loop && dependsOnCore(loop.getLowerBound(), core))
+      return false;
+    if (auto branch = dyn_cast<scf::IfOp>(parent);
+        branch && dependsOnCore(branch.getCondition(), core))
+      return false;
+  }
+  return true;
+}
+
+/// The ring checker's frees (vmcu-insert-ring-checks) that both cores would
+/// run, outside the loops they share (a split loop's tail of frees, a
+/// line buffer row's frees), run on core 0: a segment is freed once. The
+/// frees themselves emit no code and change no byte.
+void checkFreesOnce(func::FuncOp run, SyncBuilder &sync) {
+  SmallVector<Operation *> calls;
+  run.walk([&](LLVM::CallOp call) {
+    std::optional<StringRef> callee = call.getCallee();
+    auto kernel = call->getParentOfType<KernelOp>();
+    if (callee && *callee == ring_check_abi::kFreeSharedFn && kernel &&
+        kernel.getCores() && bothCoresRun(call, sync.core))
+      calls.push_back(call);
+  });
+  for (Operation *call : calls)
+    runOnFirstCore(call, sync);
+}
+
 /// Distributes the kernels of `run`; returns the span of values one
 /// inference publishes (the epoch stride).
 FailureOr<int64_t> distributeKernels(func::FuncOp run, SyncBuilder &sync) {
@@ -412,6 +464,36 @@ FailureOr<int64_t> distributeKernels(func::FuncOp run, SyncBuilder &sync) {
   return std::max(doneOffset, barriers) + 1;
 }
 
+/// Whether `op` calls the ring checker's setup (vmcu-insert-ring-checks):
+/// its init, which resets the checker's state, or a further model input.
+bool isCheckerSetup(Operation &op) {
+  auto call = dyn_cast<LLVM::CallOp>(op);
+  std::optional<StringRef> callee = call ? call.getCallee() : std::nullopt;
+  return callee && (*callee == ring_check_abi::kInitFn ||
+                    *callee == ring_check_abi::kInputFn);
+}
+
+/// Moves the ring checker's setup calls of `run` (with the constants they
+/// take) to the builder's insertion point in vmcu_invoke(): core 0 resets
+/// the checker once per inference, before it releases the worker, instead
+/// of each core resetting it whenever it starts.
+void moveCheckerSetup(func::FuncOp run, OpBuilder &b) {
+  SmallVector<Operation *> setup;
+  for (Operation &op : run.getBody().front())
+    if (isCheckerSetup(op))
+      setup.push_back(&op);
+  IRMapping mapping;
+  for (Operation *call : setup) {
+    for (Value operand : call->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && !mapping.contains(operand))
+        b.clone(*def, mapping);
+    }
+    b.clone(*call, mapping);
+    call->erase();
+  }
+}
+
 /// Adds vmcu_invoke() and vmcu_worker() that call `run` with their core's
 /// epoch base.
 void createEntryPoints(ModuleOp module, func::FuncOp run, int64_t stride) {
@@ -432,6 +514,7 @@ void createEntryPoints(ModuleOp module, func::FuncOp run, int64_t stride) {
       b, loc, model_abi::kInvokeFn,
       run.getFunctionType().clone({}, run.getResultTypes()));
   b.setInsertionPointToStart(invoke.addEntryBlock());
+  moveCheckerSetup(run, b);
   Value last = SyncReadOp::create(b, loc, slot(kEpochSlot)).getValue();
   Value epoch = arith::AddIOp::create(b, loc, last, i32(1));
   SyncSetOp::create(b, loc, slot(kEpochSlot), epoch);
@@ -464,12 +547,6 @@ struct VMCUDistributeKernelsPass
           << kSplitCores << ", got " << cores.getValue();
       return signalPassFailure();
     }
-    if (module.lookupSymbol(ring_check_abi::kInitFn)) {
-      module.emitError("vmcu-distribute-kernels: ring-check with cores=2 is "
-                       "not supported: the runtime's ring checker follows "
-                       "one core's accesses");
-      return signalPassFailure();
-    }
     auto invoke = module.lookupSymbol<func::FuncOp>(model_abi::kInvokeFn);
     if (!invoke || invoke.isExternal()) {
       module.emitError("vmcu-distribute-kernels: no ")
@@ -482,6 +559,7 @@ struct VMCUDistributeKernelsPass
     FailureOr<int64_t> stride = distributeKernels(run, sync);
     if (failed(stride))
       return signalPassFailure();
+    checkFreesOnce(run, sync);
     createEntryPoints(module, run, *stride);
   }
 

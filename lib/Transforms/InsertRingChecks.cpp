@@ -31,7 +31,7 @@ namespace {
 
 /// The checker's entry points, declared in the module.
 struct RingCheckFns {
-  LLVM::LLVMFuncOp init, input, load, store, view, free, release;
+  LLVM::LLVMFuncOp init, input, load, store, view, free, freeShared, release;
 };
 
 /// Emits the checker calls; every argument is an i32.
@@ -50,8 +50,9 @@ private:
   RingCheckFns fns;
   DenseMap<Operation *, uint32_t> kernelIds;
 
-  /// Declares the entry points; release only with `withRelease`.
-  LogicalResult declareFunctions(bool withRelease);
+  /// Declares the entry points; release only with `withRelease`,
+  /// free_shared only with `withSharedFree`.
+  LogicalResult declareFunctions(bool withRelease, bool withSharedFree);
   /// `@vmcu_ring_check_kernel_names`, or a null pointer without kernels.
   Value getKernelNames(Location loc, ArrayRef<KernelOp> kernels);
 
@@ -82,7 +83,8 @@ private:
 
 } // namespace
 
-LogicalResult RingCheckBuilder::declareFunctions(bool withRelease) {
+LogicalResult RingCheckBuilder::declareFunctions(bool withRelease,
+                                                 bool withSharedFree) {
   Type ptr = LLVM::LLVMPointerType::get(module.getContext());
   Type voidType = LLVM::LLVMVoidType::get(module.getContext());
   auto declare = [&](StringRef name, ArrayRef<Type> params,
@@ -104,7 +106,9 @@ LogicalResult RingCheckBuilder::declareFunctions(bool withRelease) {
       succeeded(declare(abi::kViewFn, {i32, i32, i32, i32}, fns.view)) &&
       succeeded(declare(abi::kFreeFn, {i32, i32, i32}, fns.free)) &&
       (!withRelease ||
-       succeeded(declare(abi::kReleaseFn, {i32, i32, i32}, fns.release))));
+       succeeded(declare(abi::kReleaseFn, {i32, i32, i32}, fns.release))) &&
+      (!withSharedFree || succeeded(declare(abi::kFreeSharedFn, {i32, i32, i32},
+                                            fns.freeShared))));
 }
 
 Value RingCheckBuilder::getKernelNames(Location loc,
@@ -195,7 +199,9 @@ LogicalResult RingCheckBuilder::run() {
   });
   bool hasWorkspace = llvm::any_of(
       kernels, [](KernelOp kernel) { return kernel.getWorkspace(); });
-  if (failed(declareFunctions(hasWorkspace)))
+  bool hasSplit = llvm::any_of(
+      kernels, [](KernelOp kernel) { return kernel.getCores().has_value(); });
+  if (failed(declareFunctions(hasWorkspace, hasSplit)))
     return failure();
 
   for (SegmentPoolOp pool : pools) {
@@ -220,7 +226,10 @@ LogicalResult RingCheckBuilder::run() {
     } else if (auto free = dyn_cast<FreeOp>(op)) {
       builder.setInsertionPoint(free);
       Location loc = free.getLoc();
-      call(fns.free, loc,
+      // In a kernel two cores share, the other core may still read it.
+      auto kernel = free->getParentOfType<KernelOp>();
+      bool shared = kernel && kernel.getCores();
+      call(shared ? fns.freeShared : fns.free, loc,
            {toI32(loc, free.getSegment()),
             constant(loc, static_cast<int64_t>(free.getCount())),
             kernelIdOf(free)});

@@ -603,8 +603,11 @@ def VMCUInsertRingChecksPass : Pass<"vmcu-insert-ring-checks", "ModuleOp"> {
     (the model input is live), `vmcu_ring_check_load` before every
     `ring_load` (the segment must be live), `vmcu_ring_check_store` before
     every `ring_store` (dead, or already the kernel's own),
-    `vmcu_ring_check_free` at every `free` (the segment must be live) and
-    `vmcu_ring_check_release` at the end of a kernel with a workspace.
+    `vmcu_ring_check_free` at every `free` (the segment must be live;
+    `vmcu_ring_check_free_shared` in a kernel `vmcu-split-kernels` shares
+    between two cores, whose own loads may still follow it, as the other
+    core may be behind) and `vmcu_ring_check_release` at the end of a
+    kernel with a workspace.
     Kernels are named through the private constant
     `@vmcu_ring_check_kernel_names`; a kernel's id is its position in the
     module, so the pass runs before `vmcu-outline-kernels`. The pipeline
@@ -640,8 +643,10 @@ def VMCUDistributeKernelsPass
     - any other kernel runs on core 0 only;
     - both cores meet at a barrier after each split kernel and before the
       first split kernel after unsplit ones.
-    `vmcu_invoke()` (core 0) starts an inference: it advances the epoch
-    the worker waits for, then runs `vmcu_run(0, ...)`; `vmcu_worker()`
+    `vmcu_invoke()` (core 0) starts an inference: it resets the ring
+    checker when there is one (`vmcu-insert-ring-checks`' setup calls move
+    there), advances the epoch the worker waits for, then runs
+    `vmcu_run(0, ...)`; `vmcu_worker()`
     (core 1) waits for the next epoch and runs `vmcu_run(1, ...)`. The
     published values grow with the epoch, so no counter is ever reset.
     Runs after `lower-affine` and before `vmcu-outline-kernels`.

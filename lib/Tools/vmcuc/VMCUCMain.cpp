@@ -268,7 +268,8 @@ static void printStackBound(llvm::raw_ostream &os, const HeaderNames &n,
     os << "/* Worst-case stack of " << invoke
        << "(), from the object's frames\n"
        << " * and calls (C library memset/memcpy counted as " << kLibcFrameBytes
-       << " bytes). */\n"
+       << " bytes, the\n * ring checker's functions as " << kRingCheckFrameBytes
+       << "). */\n"
        << "#define " << n.macro("STACK_BYTES") << " " << *bound.bytes << "u\n";
     return;
   }

@@ -44,13 +44,17 @@ int vmcu_invoke(void) {
 #endif
   vmcu_ring_check_init(SEGMENTS, SEGMENT_BYTES, 6, 2, names, 2);
 #if SCENARIO == 0
-  /* alpha: input 6, 7 -> segments 2, 3 (4 bytes at a time), frees input. */
+  /* alpha: input 6, 7 -> segments 2, 3 (4 bytes at a time), frees input;
+   * segment 7 as a kernel both cores run: the other core, behind, may
+   * still load it within alpha. */
   for (uint32_t i = 0; i < 2; ++i) {
     vmcu_ring_check_load(6 + i, 0, 16, 0);
     for (uint32_t off = 0; off < 16; off += 4)
       vmcu_ring_check_store(2 + i, off, 4, 0); /* own segment again: fine */
-    vmcu_ring_check_free(6 + i, 1, 0);
   }
+  vmcu_ring_check_free(6, 1, 0);
+  vmcu_ring_check_free_shared(7, 1, 0);
+  vmcu_ring_check_load(7, 0, 16, 0);
   /* alpha's workspace 4, 5 (only 4 written) dies at its end. */
   vmcu_ring_check_store(4, 0, 16, 0);
   vmcu_ring_check_release(4, 2, 0);
@@ -71,6 +75,12 @@ int vmcu_invoke(void) {
   vmcu_ring_check_load(7, 0, 32, 0); /* segments 7 and 8: past the end */
 #elif SCENARIO == 4
   vmcu_ring_check_free(1, 1, VMCU_RING_CHECK_NO_KERNEL); /* never written */
+#elif SCENARIO == 6
+  vmcu_ring_check_free_shared(6, 1, 0);
+  vmcu_ring_check_load(6, 0, 16, 1); /* freed by alpha, loaded by beta */
+#elif SCENARIO == 7
+  vmcu_ring_check_free_shared(6, 1, 0);
+  vmcu_ring_check_free_shared(6, 1, 0); /* freed twice */
 #endif
   return 0;
 }

@@ -137,6 +137,11 @@ inline constexpr llvm::StringLiteral kStoreFn = "vmcu_ring_check_store";
 inline constexpr llvm::StringLiteral kViewFn = "vmcu_ring_check_view";
 /// `free(segment, count, kernel)`: the segments must be live; they die.
 inline constexpr llvm::StringLiteral kFreeFn = "vmcu_ring_check_free";
+/// `free_shared(segment, count, kernel)`: a free in a kernel two cores
+/// share; the segments die, but `kernel` may still load them (the other
+/// core may be behind).
+inline constexpr llvm::StringLiteral kFreeSharedFn =
+    "vmcu_ring_check_free_shared";
 /// `release(segment, count, kernel)`: `kernel`'s workspace dies at its end.
 inline constexpr llvm::StringLiteral kReleaseFn = "vmcu_ring_check_release";
 /// The kernels' names, each NUL-terminated, in kernel id order.

@@ -486,6 +486,9 @@ void moveCheckerSetup(func::FuncOp run, OpBuilder &b) {
   for (Operation *call : setup) {
     for (Value operand : call->getOperands()) {
       Operation *def = operand.getDefiningOp();
+      // vmcu-insert-ring-checks passes constants and the names' address.
+      assert((!def || def->getNumOperands() == 0) &&
+             "the checker's setup takes values without operands");
       if (def && !mapping.contains(operand))
         b.clone(*def, mapping);
     }

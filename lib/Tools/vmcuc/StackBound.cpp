@@ -28,12 +28,6 @@ namespace {
 
 constexpr llvm::StringLiteral kLibcFunctions[] = {"memset", "memcpy",
                                                   "memmove"};
-/// The ring checker's entry points (ring_check_abi).
-constexpr llvm::StringLiteral kRingCheckFunctions[] = {
-    ring_check_abi::kInitFn,       ring_check_abi::kInputFn,
-    ring_check_abi::kLoadFn,       ring_check_abi::kStoreFn,
-    ring_check_abi::kViewFn,       ring_check_abi::kFreeFn,
-    ring_check_abi::kFreeSharedFn, ring_check_abi::kReleaseFn};
 /// An address field in .stack_sizes on a 32-bit target.
 constexpr uint64_t kAddressBytes = 4;
 
@@ -223,7 +217,7 @@ std::optional<uint64_t> deepest(StringRef function, const CallGraph &graph,
     return it->second;
   if (llvm::is_contained(kLibcFunctions, function))
     return kLibcFrameBytes;
-  if (llvm::is_contained(kRingCheckFunctions, function))
+  if (llvm::is_contained(ring_check_abi::kEntryPoints, function))
     return kRingCheckFrameBytes;
   auto frame = graph.frames.find(function);
   if (frame == graph.frames.end() || onPath.contains(function)) {

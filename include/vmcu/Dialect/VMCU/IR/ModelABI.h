@@ -144,6 +144,10 @@ inline constexpr llvm::StringLiteral kFreeSharedFn =
     "vmcu_ring_check_free_shared";
 /// `release(segment, count, kernel)`: `kernel`'s workspace dies at its end.
 inline constexpr llvm::StringLiteral kReleaseFn = "vmcu_ring_check_release";
+/// Every entry point of the checker a model may call.
+inline constexpr llvm::StringLiteral kEntryPoints[] = {
+    kInitFn, kInputFn, kLoadFn,       kStoreFn,
+    kViewFn, kFreeFn,  kFreeSharedFn, kReleaseFn};
 /// The kernels' names, each NUL-terminated, in kernel id order.
 inline constexpr llvm::StringLiteral kKernelNames =
     "vmcu_ring_check_kernel_names";

@@ -8,7 +8,7 @@
 // neighbouring instruction or on whether a branch was taken.
 //
 // The table assumes zero-wait-state memory; FlashTiming.h adds the flash's
-// wait states where asked. No bus contention (vmcu-prof.cpp models it for
+// wait states where asked. No bus contention (Profiler.cpp models it for
 // two cores), no unaligned-access penalties.
 //
 //===----------------------------------------------------------------------===//

@@ -216,11 +216,15 @@ struct VMCUSplitKernelsPass
     FailureOr<int64_t> oneCoreArena = placedArenaBytes(getOperation());
     if (failed(oneCoreArena))
       return; // vmcu-solve-offsets reports why it cannot place the model.
-    int64_t limitBytes = footprintLimit(peakBytes, stackBytes);
+    // The arena holds every kernel's footprint and the tensors live beside
+    // it, so it is at least the peak footprint: the growth is judged
+    // against it, and keepArenaWithin checks the placed arena.
+    int64_t limitBytes =
+        footprintLimit(std::max(peakBytes, *oneCoreArena), stackBytes);
     for (KernelOp kernel : candidates)
       if (failed(split(kernel, limitBytes)))
         return signalPassFailure();
-    keepArenaWithin(footprintLimit(*oneCoreArena, stackBytes), candidates);
+    keepArenaWithin(limitBytes, candidates);
   }
 
   /// A kernel's footprint bounds the arena only with the other live
@@ -301,15 +305,15 @@ struct VMCUSplitKernelsPass
     return success();
   }
 
-  /// The largest footprint a split kernel may have: the one-core peak plus
-  /// max-growth-percent, and at most what ram-kb (when set) leaves beside
-  /// the largest kernel's stack buffers, `stackBytes` (vmcu-tile's
-  /// stack_bytes).
-  int64_t footprintLimit(int64_t peakBytes, int64_t stackBytes) const {
-    int64_t limit = peakBytes + peakBytes * maxGrowthPercent / kPercent;
+  /// The largest footprint a split kernel (and the arena) may have:
+  /// `baseBytes` plus max-growth-percent, and at most what ram-kb (when
+  /// set) leaves beside the largest kernel's stack buffers, `stackBytes`
+  /// (vmcu-tile's stack_bytes), unless `baseBytes` alone exceeds that.
+  int64_t footprintLimit(int64_t baseBytes, int64_t stackBytes) const {
+    int64_t limit = baseBytes + baseBytes * maxGrowthPercent / kPercent;
     if (ramKb > 0)
       limit = std::min(limit,
-                       std::max(peakBytes, ramKb * kBytesPerKiB - stackBytes));
+                       std::max(baseBytes, ramKb * kBytesPerKiB - stackBytes));
     return limit;
   }
 

@@ -24,9 +24,9 @@ using namespace mlir::vmcu;
 
 namespace {
 
-/// The deepest loops a core split shares out: a phase's inner loop, inside
-/// a phase, inside the top-level loop.
-constexpr unsigned kSharedLoopDepth = 3;
+/// The deepest loops a phased core split shares out: a phase's inner loop,
+/// inside a phase, inside the top-level loop.
+constexpr unsigned kPhaseSharedLoopDepth = 3;
 
 /// True if `loop` has no affine.for nested in it.
 bool isInnermost(affine::AffineForOp loop) {
@@ -140,18 +140,23 @@ bool isJamLegal(affine::AffineForOp loop) {
   return true;
 }
 
-/// Loops a kernel split between cores shares out (its top-level loop, the
-/// loops in it, and theirs: rows, pixels and phases) keep their iterations:
-/// the cores take them in turn (vmcu-distribute-kernels).
+/// Loops a kernel split between cores shares out keep their iterations:
+/// the cores take them in turn (vmcu-distribute-kernels). Those are its
+/// top-level loop of rows, with split_depth 2 the loops in it (pixels),
+/// and with phases theirs too; loops deeper in a split iteration unroll as
+/// on one core.
 bool sharedByCores(affine::AffineForOp loop) {
   auto kernel = loop->getParentOfType<KernelOp>();
   if (!kernel || !kernel.getCores() || !accessesRing(loop))
     return false;
+  unsigned sharedDepth = kernel.getSplitPhases()
+                             ? kPhaseSharedLoopDepth
+                             : kernel.getSplitDepth().value_or(1);
   unsigned enclosing = 0;
   for (Operation *op = loop->getParentOp(); op != kernel;
        op = op->getParentOp())
     enclosing += isa<affine::AffineForOp>(op);
-  return enclosing < kSharedLoopDepth;
+  return enclosing < sharedDepth;
 }
 
 struct VMCUUnrollMicroKernelsPass

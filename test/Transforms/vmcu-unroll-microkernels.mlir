@@ -172,3 +172,81 @@ func.func @staged(%sums: memref<16xi32>) {
   }
   return
 }
+
+// Kernels split between two cores keep the loops the cores take in turn
+// rolled. Rows (split_depth 1): the top-level loop; the segment loop
+// inside a row unrolls as on one core.
+// CHECK-LABEL: func.func @split_rows
+// CHECK: affine.for %{{.*}} = 0 to 4 {
+// CHECK-NOT: affine.for
+// CHECK-COUNT-2: vmcu.ring_load
+// CHECK-NOT: vmcu.ring_load
+// CHECK: return
+func.func @split_rows(%buf: memref<16xi8>) {
+  %pool = vmcu.segment_pool : !pool
+  %in = vmcu.tensor_base %pool {name = "x", segments = 1, base = 0} : !pool
+  %out = vmcu.tensor_base %pool {name = "y", segments = 1, base = 2} : !pool
+  vmcu.kernel "rows" ins(%in) outs(%out) attributes {cores = 2 : i64} {
+    affine.for %r = 0 to 4 {
+      affine.for %c = 0 to 2 {
+        %seg = affine.apply affine_map<(d0, d1)[s0] -> (d0 * 2 + d1 + s0)>(%r, %c)[%in]
+        %at = affine.apply affine_map<(d0) -> (d0 * 8)>(%c)
+        %v = vmcu.ring_load %pool[%seg] : !pool -> vector<8xi8>
+        vector.store %v, %buf[%at] : memref<16xi8>, vector<8xi8>
+      }
+    }
+  }
+  return
+}
+
+// Pixels (split_depth 2): the loop inside each row is shared out too.
+// CHECK-LABEL: func.func @split_pixels
+// CHECK: affine.for %{{.*}} = 0 to 4 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 2 {
+// CHECK-COUNT-1: vmcu.ring_load
+// CHECK-NOT: vmcu.ring_load
+// CHECK: return
+func.func @split_pixels(%buf: memref<16xi8>) {
+  %pool = vmcu.segment_pool : !pool
+  %in = vmcu.tensor_base %pool {name = "x", segments = 1, base = 0} : !pool
+  %out = vmcu.tensor_base %pool {name = "y", segments = 1, base = 2} : !pool
+  vmcu.kernel "pixels" ins(%in) outs(%out) attributes {cores = 2 : i64, split_depth = 2 : i64} {
+    affine.for %r = 0 to 4 {
+      affine.for %c = 0 to 2 {
+        %seg = affine.apply affine_map<(d0, d1)[s0] -> (d0 * 2 + d1 + s0)>(%r, %c)[%in]
+        %at = affine.apply affine_map<(d0) -> (d0 * 8)>(%c)
+        %v = vmcu.ring_load %pool[%seg] : !pool -> vector<8xi8>
+        vector.store %v, %buf[%at] : memref<16xi8>, vector<8xi8>
+      }
+    }
+  }
+  return
+}
+
+// Phases: a phase's loop inside a row, and the loop inside that, are
+// shared out.
+// CHECK-LABEL: func.func @split_phases
+// CHECK: affine.for %{{.*}} = 0 to 4 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 2 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 2 {
+// CHECK-COUNT-1: vmcu.ring_load
+// CHECK-NOT: vmcu.ring_load
+// CHECK: return
+func.func @split_phases(%buf: memref<16xi8>) {
+  %pool = vmcu.segment_pool : !pool
+  %in = vmcu.tensor_base %pool {name = "x", segments = 1, base = 0} : !pool
+  %out = vmcu.tensor_base %pool {name = "y", segments = 1, base = 2} : !pool
+  vmcu.kernel "phases" ins(%in) outs(%out) attributes {cores = 2 : i64, split_depth = 2 : i64, split_phases} {
+    affine.for %r = 0 to 4 {
+      affine.for %p = 0 to 2 {
+        affine.for %c = 0 to 2 {
+          %seg = affine.apply affine_map<(d0, d1)[s0] -> (d0 * 2 + d1 + s0)>(%r, %c)[%in]
+          %at = affine.apply affine_map<(d0) -> (d0 * 8)>(%c)
+          %v = vmcu.ring_load %pool[%seg] : !pool -> vector<8xi8>
+          vector.store %v, %buf[%at] : memref<16xi8>, vector<8xi8>
+        }
+      }
+    }
+  }
+  return
+}

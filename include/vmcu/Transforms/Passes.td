@@ -403,12 +403,12 @@ def VMCUSplitKernelsPass : Pass<"vmcu-split-kernels", "ModuleOp"> {
     The offset solver and `vmcu-verify-ring` apply a row or pixel split's
     frees two iterations late, as the other core may still be reading
     them. A kernel's footprint that way must stay within
-    `max-growth-percent` (default 10) more than the largest one-core
-    footprint and within what `ram-kb` leaves beside the largest kernel's
-    stack buffers (`stack_bytes`); then, while the placed arena exceeds the
-    one-core arena by more than `max-growth-percent`, the split kernel with
-    the largest footprint runs on one core again. `cores=1` (default)
-    marks nothing.
+    `max-growth-percent` (default 10) more than the one-core arena (which
+    holds every kernel's footprint and the tensors live beside it) and
+    within what `ram-kb` leaves beside the largest kernel's stack buffers
+    (`stack_bytes`); then, while the placed arena exceeds that limit, the
+    split kernel with the largest footprint runs on one core again.
+    `cores=1` (default) marks nothing.
 
     Runs after `vmcu-tile`, before `vmcu-solve-offsets`.
   }];
@@ -417,8 +417,8 @@ def VMCUSplitKernelsPass : Pass<"vmcu-split-kernels", "ModuleOp"> {
     Option<"cores", "cores", "int64_t", "1",
            "Cores one inference runs on: 1 or 2">,
     Option<"maxGrowthPercent", "max-growth-percent", "int64_t", "10",
-           "How much larger than the one-core plan's largest kernel "
-           "footprint a split kernel's may be, in percent">,
+           "How much larger than the one-core plan's arena a split "
+           "kernel's footprint, and the two-core arena, may be, in percent">,
     Option<"ramKb", "ram-kb", "int64_t", "0",
            "SRAM budget in KiB (as the pipeline's ram-kb); no split kernel's "
            "footprint exceeds what it leaves beside the largest kernel's "

@@ -60,8 +60,10 @@ constexpr double kMinEstimatedSaving = 0.05;
 /// fits alone but not beside the other blocks' picks, recomputed 3.5 M of
 /// the model's 4.9 M estimated cycles to keep a 4.4 KB arena that the line
 /// buffer grows by 552 B (12.5%). Corpus MobileNetV2 seed 3 line-buffered a
-/// block over 1-byte segments in 10.5 M of its 20 M cycles, where separate
-/// layers take 4.1 M for 8.4 KB (21%) more arena.
+/// block over 1-byte segments in 10.5 M of its 20 M cycles when its window
+/// took one channel at a time, where separate layers take 4.1 M for 8.4 KB
+/// (21%) more arena; in channel groups (lineBufferChannelGroup) its line
+/// buffers are no longer slow and stay.
 constexpr int64_t kSlowBlockSlack = 4;
 constexpr int64_t kMinSlowBlockSpeedup = 2;
 constexpr int64_t kMinModelShare = 4;

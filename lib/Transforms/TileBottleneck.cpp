@@ -348,8 +348,9 @@ public:
         neededRows(std::min(
             g.midH,
             std::max<int64_t>(0, (g.outH - 1) * g.strideR - g.padR + g.kr))) {
-    if (op.isStem())
-      groupEmitter.emplace(e.b, e.env, e.loc, stemChannelGroup(g.cmid));
+    int64_t group = lineBufferChannelGroup(g.cmid, s, g.kr * g.kc, op.isStem());
+    if (op.isStem() || group != s)
+      groupEmitter.emplace(e.b, e.env, e.loc, group);
     mg = mid().seg;
     midS = g.cmid / mg;
   }
@@ -520,29 +521,53 @@ private:
     return success();
   }
 
-  /// Line-buffer segment of expanded pixel (y, x), channel segment mm: slot
-  /// y mod R of the workspace.
+  /// Line-buffer channel group of expanded pixel (y, x), group mm: slot
+  /// y mod R of the buffer (a stem's, on the stack or a global).
   AffineExpr slotSegment(AffineExpr y, AffineExpr x, AffineExpr mm) {
     return (y % g.kr * g.midW + x) * midS + mm;
   }
 
-  /// Stores the channel group at element `at` of `buf` as the line
-  /// buffer's segment (y, x, mm), expressions over `dims`.
+  /// The workspace's ring segment u of expanded pixel (y, x): slot y mod R
+  /// (the pool holds R rows x W x Cmid in ring segments).
+  AffineExpr slotRingSegment(AffineExpr y, AffineExpr x, AffineExpr u) {
+    return (y % g.kr * g.midW + x) * (g.cmid / s) + u;
+  }
+
+  /// Stores the bytes at element `at` of `buf` as the line buffer's
+  /// (y, x, mm), expressions over `dims`: a stem's channel group mm, else
+  /// the workspace's ring segment mm.
   void storeBand(AffineExpr y, AffineExpr x, AffineExpr mm, ValueRange dims,
                  Value buf, Value at) {
     if (!band)
-      return e.storeSegment(t.workspace, slotSegment(y, x, mm), dims, buf, at);
+      return e.storeSegment(t.workspace, slotRingSegment(y, x, mm), dims, buf,
+                            at);
     Value v = vector::LoadOp::create(e.b, e.loc, mid().segType(), buf,
                                      ValueRange{at});
     Value to = e.apply(slotSegment(y, x, mm) * mg, dims);
     vector::StoreOp::create(e.b, e.loc, v, band, ValueRange{to});
   }
 
-  /// Loads the line buffer's segment (y, x, mm) into `buf` at `at`.
+  /// Loads the line buffer's channel group (y, x, mm) into `buf` at `at`:
+  /// from the workspace, its ring segments one by one.
   void loadBand(AffineExpr y, AffineExpr x, AffineExpr mm, ValueRange dims,
                 Value buf, Value at) {
-    if (!band)
-      return e.loadSegment(t.workspace, slotSegment(y, x, mm), dims, buf, at);
+    int64_t segments = mg / s;
+    if (!band && segments == 1)
+      return e.loadSegment(t.workspace, slotRingSegment(y, x, mm), dims, buf,
+                           at);
+    if (!band) {
+      auto k = static_cast<unsigned>(dims.size());
+      SmallVector<Value> all(dims);
+      all.push_back(at);
+      e.loop(0, segments, [&](Value j) {
+        all.push_back(j);
+        e.loadSegment(t.workspace,
+                      slotRingSegment(y, x, mm * segments + e.d(k + 1)), all,
+                      buf, e.apply(e.d(k) + e.d(k + 1) * s, all));
+        all.pop_back();
+      });
+      return;
+    }
     Value from = e.apply(slotSegment(y, x, mm) * mg, dims);
     Value v = vector::LoadOp::create(e.b, e.loc, mid().segType(), band,
                                      ValueRange{from});
@@ -798,8 +823,9 @@ private:
 /// Line-buffer schedule (unit-stride project): input row y is
 /// expanded once, when the first output row that needs it starts, into
 /// slot y mod R of the workspace (R rows x W x Cmid); each output pixel
-/// gathers its depthwise window from there one channel segment at a time
-/// (padding taps read the zero point), then projects with GEMM tiles, one
+/// gathers its depthwise window from there one channel group at a time
+/// (lineBufferChannelGroup: a ring segment, or several narrow ones;
+/// padding taps read the zero point), then projects with GEMM tiles, one
 /// output pixel at a time or, with `paired_projection`, two. Without a
 /// residual an input row is freed as soon as it is expanded. A stem (a KxK
 /// expansion) computes each row of B from its window of input rows with

@@ -150,6 +150,16 @@ bool usesIm2col(LayerOpInterface layer, int64_t segmentBytes);
 /// window as small as an ordinary depthwise layer's).
 int64_t stemChannelGroup(int64_t cmid);
 
+/// The channel group a line-buffer bottleneck's depthwise part gathers its
+/// window of `taps` in: a stem's (stemChannelGroup); else the ring's
+/// segment where it holds whole 4-lane blocks, otherwise the widest
+/// multiple of it dividing `cmid` whose window fits kMaxLineBufferWindowBytes
+/// (LayerWork.cpp), one of whole blocks if any: each group pays a padding
+/// test and a ring wrap per tap, and lanes that are no block's run in
+/// scalar code.
+int64_t lineBufferChannelGroup(int64_t cmid, int64_t segmentBytes, int64_t taps,
+                               bool stem);
+
 /// The stack bytes of the buffers `layer`'s kernel allocates with
 /// segments of `segmentBytes` (accumulators, staging segments, the
 /// depthwise window, a stem's line buffer), as TileKernels.cpp emits them

@@ -532,8 +532,8 @@ namespace {
 /// The GEMM tiles of a line-buffer bottleneck's expansion and projection,
 /// as LineBufferEmitter makes them, the pixels of a row the expansion
 /// computes (a stem's: a row of B, in blocks of im2col rows; else the
-/// input's row at once) and the bytes of one channel group of the
-/// depthwise window (a stem's own group; else a ring segment).
+/// input's row at once) and the bytes of the depthwise window of one
+/// channel group (lineBufferChannelGroup).
 struct LineBufferTiles {
   GemmTileShape expand, project;
   int64_t expandWidth, windowBytes;

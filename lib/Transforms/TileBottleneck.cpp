@@ -424,8 +424,9 @@ private:
   const KernelTensors &t;
   LineBufferGeometry g;
   int64_t s, cinS, coutS, neededRows;
-  // A stem's depthwise part works in channel groups of its own (mg bytes,
-  // midS groups), made by groupEmitter; other blocks in ring segments.
+  // The depthwise part works in channel groups (mg bytes, midS groups;
+  // lineBufferChannelGroup), made by groupEmitter where they are not the
+  // ring's segments.
   std::optional<Emitter> groupEmitter;
   int64_t mg, midS;
   // The two pointwise convs as GEMM tiles (their flash tables inside); a
@@ -436,7 +437,7 @@ private:
   std::optional<DepthwiseTables> dwTables;
   Value m2, sh2, addMult, addShift;
   // Stack buffers (besides the GEMM tiles' segments): a block of input
-  // pixels, the depthwise window of one channel segment, one
+  // pixels, the depthwise window of one channel group, one
   // depthwise output pixels of one projection block, one output (and
   // residual) segment; a stem's line buffer (on two cores a global both
   // cores see).
@@ -694,7 +695,7 @@ private:
                  });
   }
 
-  /// Depthwise output pixel (p, q) of channel segment `mm` into row `row`
+  /// Depthwise output pixel (p, q) of channel group `mm` into row `row`
   /// of `cpix`.
   void depthwiseSegment(Value p, Value q, Value mm, int64_t row) {
     DepthwiseConv2DOp dw = op.getDepthwise();

@@ -6,7 +6,9 @@
 # Per model: the default plan (no budget), then budgets at PERCENTS of its
 # flash (default 95 90 80 70 60 50), until no plan fits. Per row: the
 # budget, the object's flash (code + weights and tables, the header's
-# VMCU_FLASH_BYTES), the layers keeping int8 weights, cycles and MAC/cycle.
+# VMCU_FLASH_BYTES), the layers keeping int8 weights, the layers emitted
+# compact (rolled loops: budgets that int8 weights alone exceed), cycles
+# and MAC/cycle.
 # Outputs must be identical across budgets, and a larger flash budget must
 # never give more cycles under the same --ram-kb: either is an error
 # (exit 1). RAMS gives the --ram-kb budgets of the grid (default 0, the
@@ -37,7 +39,7 @@ if [ ${#models[@]} -eq 0 ]; then
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-printf "%-34s %6s %8s %9s %6s %12s %8s\n" model ram-kb flash-kb flash int8 cycles MAC/cyc
+printf "%-34s %6s %8s %9s %6s %7s %12s %8s\n" model ram-kb flash-kb flash int8 compact cycles MAC/cyc
 : > "$tmp/points.txt"
 for model in "${models[@]}"; do
   name=$(basename "$model")
@@ -61,18 +63,19 @@ for model in "${models[@]}"; do
         { echo "error: $name: output with --ram-kb=$ram --flash-kb=$budget differs from the first plan's" >&2; exit 1; }
       prof=$("$BUILD/bin/vmcu-prof" "$tmp/k/model.elf" --input "$tmp/in.bin" --max-instructions=0)
       cycles=$(sed -n 's/.* cycles=\([0-9]*\).*/\1/p' <<< "$prof")
-      read -r flash int8 macs < <(/usr/bin/python3 - "$tmp/r.json" "$tmp/m.h" <<'PY'
+      read -r flash int8 compact macs < <(/usr/bin/python3 - "$tmp/r.json" "$tmp/m.h" <<'PY'
 import json, re, sys
 report = json.load(open(sys.argv[1]))
 header = open(sys.argv[2]).read()
 flash = int(re.search(r"VMCU_FLASH_BYTES (\d+)u", header).group(1))
 assert flash == report["flash_bytes"], "header and report disagree"
 print(flash, sum(1 for l in report["layers"] if l.get("int8_weights")),
+      sum(1 for l in report["layers"] if l.get("compact")),
       sum(l["macs"] for l in report["layers"]))
 PY
 )
       [ "$percent" = 0 ] && default_flash=$flash
-      printf "%-34s %6s %8s %9s %6s %12s %8.3f\n" "$name" "$ram" "$budget" "$flash" "$int8" "$cycles" \
+      printf "%-34s %6s %8s %9s %6s %7s %12s %8.3f\n" "$name" "$ram" "$budget" "$flash" "$int8" "$compact" "$cycles" \
         "$(/usr/bin/python3 -c "print($macs / $cycles)")"
       if [ -n "$previous_cycles" ] && [ "$cycles" -lt "$previous_cycles" ]; then
         echo "error: $name: --ram-kb=$ram --flash-kb=$budget gives fewer cycles ($cycles) than the larger budget before it ($previous_cycles)" >&2

@@ -98,8 +98,10 @@ static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
   tile.flashSlowdownPercent =
       flags.flashKb > 0 ? 0 : flags.flashSlowdownPercent;
   tile.flashWaitStates = flags.flashWaitStates;
-  tile.int8WeightKernels.assign(io.int8WeightKernels.begin(),
-                                io.int8WeightKernels.end());
+  tile.int8WeightKernels.assign(io.flashPlan.int8WeightKernels.begin(),
+                                io.flashPlan.int8WeightKernels.end());
+  tile.compactKernels.assign(io.flashPlan.compactKernels.begin(),
+                             io.flashPlan.compactKernels.end());
   pm.addPass(createVMCUTilePass(tile));
   VMCUSplitKernelsPassOptions split;
   split.cores = flags.cores;

@@ -124,6 +124,7 @@ llvm::json::Value mlir::vmcu::toJSON(const MemoryReport &report) {
         {"estimated_cycles", layer.estimatedCycles},
         {"int8_weight_cycles", layer.int8WeightCycles},
         {"int8_weights", layer.int8Weights},
+        {"compact", layer.compact},
         {"stack_bytes", layer.stackBytes},
         {"also_live", std::move(alsoLive)},
     });

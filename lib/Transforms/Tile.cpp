@@ -409,6 +409,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
                    !llvm::is_contained(int8WeightKernels, layer.name) &&
                    !keepsInt8.test(k);
       tile::KernelEnv env{module, pool, unit, layer.name, windowCache, widen};
+      env.compactCode = llvm::is_contained(compactKernels, layer.name);
       env.longRows = longRowTiling(layer.op);
       env.stackAllowanceBytes =
           maxStack - kernelStackBytes(layer.op, layer.segmentBytes, cores);
@@ -466,6 +467,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
       kernel.setAccumulates(true);
     if (!env.widenWeights && layer.widenedExtraBytes > 0)
       kernel.setInt8Weights(true);
+    kernel.setCompact(env.compactCode);
 
     tile::KernelTensors tensors{bases[layer.inputTensor],
                                 bases[layer.outputTensor]};

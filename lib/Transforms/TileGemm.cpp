@@ -44,6 +44,9 @@ constexpr int64_t kRowChunkSteps = 16;
 /// (+8 KB), VWW 14,845,176 -> 14,715,391; up to 4, VWW 14,584,313 (+22 KB),
 /// MCUNet 28,496,705 -> 28,470,275 (+14 KB); stacks unchanged.
 constexpr int64_t kMaxStraightChunks = 4;
+/// Straight chunks of a compact kernel (a flash budget's choice): longer
+/// rows go in the rolled loop.
+constexpr int64_t kCompactStraightChunks = 1;
 /// The longest rows (in steps of 4 inputs) whose tiles are one
 /// vmcu.gemm_tile (MACs, biases and requantization in one register block)
 /// rather than dot blocks and a requant block: its 2 weight words in
@@ -70,7 +73,7 @@ GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
   std::optional<Emitter::BoundedWords> bounded =
       Emitter::boundedWords(rq, outC, valueBound);
   if (shape.widened && shape.widenedWeights && bounded &&
-      steps <= kMaxGemmTileSteps) {
+      steps <= kMaxGemmTileSteps && !e.env.compactCode) {
     // Weights, biases and requantization in one record per tile.
     records = e.i32Table((prefix + "tiles").str(),
                          packTileRecords(packWideWeights(w, /*scale=*/2),
@@ -335,7 +338,7 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
         shape.widenedWeights ? e.b.getUnitAttr() : UnitAttr());
     return SmallVector<Value>(op.getResults());
   };
-  if (full <= kMaxStraightChunks) {
+  if (full <= maxStraightChunks()) {
     for (int64_t ch = 0; ch < full; ++ch) {
       Value x = e.index(ch * chunk * stepElements);
       Value w = add(tileBase, e.index(ch * chunk * n * wStep));
@@ -367,12 +370,17 @@ int64_t GemmTiles::weightElementsPerStep() const {
   return shape.widenedWeights ? kWordsPerStep : kDotLanes;
 }
 
+/// Chunks of a tile that run straight-line rather than in a rolled loop.
+int64_t GemmTiles::maxStraightChunks() const {
+  return e.env.compactCode ? kCompactStraightChunks : kMaxStraightChunks;
+}
+
 /// Steps per dot block: a single row too long to run straight goes in
 /// longer chunks.
 int64_t GemmTiles::rowChunkSteps() const {
   bool rowTile = shape.widenedWeights && !shape.widened;
-  return rowTile && steps / kChunkSteps > kMaxStraightChunks ? kRowChunkSteps
-                                                             : kChunkSteps;
+  return rowTile && steps / kChunkSteps > maxStraightChunks() ? kRowChunkSteps
+                                                              : kChunkSteps;
 }
 
 GemmTiles::ViewRuns GemmTiles::viewRuns(const RowView &row) {

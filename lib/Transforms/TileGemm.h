@@ -93,6 +93,7 @@ private:
   void emitViewTile(const ViewRuns &runs, Value first, int64_t n, Value at);
   int64_t weightElementsPerStep() const;
   int64_t rowChunkSteps() const;
+  int64_t maxStraightChunks() const;
   SmallVector<Value> initialSums(int64_t rows, Value first, int64_t n);
   SmallVector<Value> accumulateRun(Value view, Value offset, Value first,
                                    int64_t n, ValueRange sums, Value from,

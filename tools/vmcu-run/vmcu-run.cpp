@@ -419,11 +419,10 @@ static LogicalResult compileModel(const RunOptions &opts, CompiledModel &model,
   compileOptions.memoryReport = opts.report;
   opts.shared.apply(compileOptions);
   compileOptions.toolName = kToolName.str();
-  FailureOr<std::vector<std::string>> int8Kernels =
-      chooseInt8WeightKernels(opts.model, compileOptions);
-  if (failed(int8Kernels))
+  FailureOr<FlashPlan> flashPlan = chooseFlashPlan(opts.model, compileOptions);
+  if (failed(flashPlan))
     return failure();
-  compileOptions.int8WeightKernels = *int8Kernels;
+  compileOptions.flashPlan = *flashPlan;
   FailureOr<CompiledModel> compiled =
       compileModelFile(opts.model, compileOptions);
   if (failed(compiled) ||

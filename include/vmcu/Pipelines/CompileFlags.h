@@ -77,8 +77,11 @@ struct CompileFlags {
         "Flash budget in KiB: code, weights and tables of the object. Where "
         "the plan with every layer widened exceeds it, layers keep int8 "
         "instead of widened int16 weights, those whose widening saves the "
-        "fewest cycles (cost model) per flash byte first; a budget that "
-        "even int8 weights exceed is an error. Applied by vmcuc and "
+        "fewest cycles (cost model) per flash byte first; where int8 "
+        "weights everywhere still exceed it, layers are emitted compact "
+        "(rolled loops: less code, 2-10% more cycles), those whose code "
+        "shrinks most per estimated cycle first; a budget that even both "
+        "exceed is an error. Applied by vmcuc and "
         "vmcu-run, which emit the object (the vmcu-tosa-to-llvm pipeline "
         "stops before it). 0 (default): no budget, and "
         "--widen-cycles-per-byte prices the widening instead");

@@ -35,6 +35,15 @@ enum class PipelineInput {
 /// Parses "tosa", "vmcu" or "vmcu-tiled".
 std::optional<PipelineInput> parsePipelineInput(StringRef name);
 
+/// What a flash budget (FlashBudget.h) chose per layer: vmcu-tile's
+/// int8-weight-kernels and compact-kernels.
+struct FlashPlan {
+  /// Layers that keep int8 weights.
+  std::vector<std::string> int8WeightKernels;
+  /// Layers emitted for less code (vmcu.kernel's `compact`).
+  std::vector<std::string> compactKernels;
+};
+
 /// What the pipeline reads and writes besides the model: its input stage and
 /// the solver's reports.
 struct PipelineIO {
@@ -43,9 +52,8 @@ struct PipelineIO {
   std::string memoryReport;
   /// Where vmcu-solve-offsets draws the arena as SVG (empty: none).
   std::string memorySvg;
-  /// Layers that keep int8 weights (vmcu-tile's int8-weight-kernels), as
-  /// the flash budget chose them (FlashBudget.h).
-  std::vector<std::string> int8WeightKernels;
+  /// The flash budget's per-layer choices (empty: none).
+  FlashPlan flashPlan;
 };
 
 /// The options of `vmcu-tosa-to-llvm`: every CompileFlags option (bound

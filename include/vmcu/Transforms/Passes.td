@@ -353,6 +353,13 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
                "Layers (by kernel name) that keep int8 weights although "
                "widen-weights is on: the flash budget's choice (vmcuc and "
                "vmcu-run --flash-kb)">,
+    ListOption<"compactKernels", "compact-kernels", "std::string",
+               "Layers (by kernel name) emitted for less code: GEMM rows "
+               "as dot blocks in a rolled chunk loop instead of straight "
+               "chunks or one gemm_tile, and vmcu-unroll-microkernels' "
+               "smaller limits (the kernel's `compact` attribute); the "
+               "flash budget's choice when int8 weights alone exceed it "
+               "(vmcuc and vmcu-run --flash-kb)">,
     Option<"widenCyclesPerByte", "widen-cycles-per-byte", "unsigned", "0",
            "Widen a layer's weights only where the cost model expects each "
            "flash byte widening adds (int8_weight_cycles over "
@@ -697,6 +704,8 @@ def VMCUUnrollMicroKernelsPass
     channels around the lanes) is unroll-and-jammed by `jam` when its trip
     count is a larger multiple of it, so `jam` channels share each unpacked
     input word even when the whole channel loop is too big to unroll.
+    A kernel marked `compact` (a flash budget's choice) takes smaller
+    limits instead of these: 96 operations, one level, no jam.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect"];
   let options = [

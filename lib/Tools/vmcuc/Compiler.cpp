@@ -153,7 +153,7 @@ mlir::vmcu::lowerToLLVMDialect(ModuleOp module, const CompileOptions &options) {
     return fail(options, "--memory-svg needs vmcu-solve-offsets, which the "
                          "vmcu-tiled input stage skips");
   PipelineIO io{input, options.memoryReport, options.memorySvg,
-                options.int8WeightKernels};
+                options.flashPlan};
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
   if (failed(applyPassManagerCLOptions(pm)))
     return fail(options, "invalid pass manager options");

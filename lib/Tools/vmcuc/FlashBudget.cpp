@@ -4,7 +4,9 @@
 // double those weights' flash. Under a flash budget the layers give them up
 // where they buy the least cycles per byte: the cycles from the cost model
 // (vmcu.kernel's int8_weight_cycles, fitted on measured kernels), the bytes
-// from the two compiled objects.
+// from the two compiled objects. Where int8 weights everywhere still exceed
+// the budget, layers are emitted compact (rolled loops, vmcu.kernel's
+// `compact`), most code saved per estimated cycle first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +33,13 @@ namespace {
 constexpr llvm::StringLiteral kKernelSymbolPrefix = "vmcu_kernel_";
 /// The prefix LLVM gives private globals' local symbols.
 constexpr llvm::StringLiteral kPrivateSymbolPrefix = ".L";
+/// The cycles a compact kernel is expected to add, in percent of its
+/// estimated cycles: the cost model does not price unrolling. Measured
+/// (vmcu-prof --per-function, int8 weights everywhere against the same
+/// with compact kernels): the 15 compact kernels of corpus ResNet seed 4
+/// -2.7% to +22% (median 9.3%, together 8.0%); whole models 2-10%
+/// (docs/flash.md, "Compact kernels").
+constexpr int64_t kCompactSlowdownPercent = 8;
 
 /// The kernel name in a function symbol `vmcu_kernel_<k>_<name>`, else "".
 StringRef kernelOfFunction(StringRef symbol) {
@@ -67,10 +76,18 @@ sizedSymbols(ArrayRef<char> object, bool code) {
   return symbols;
 }
 
-/// The cycles int8 weights would add to every layer in the memory report at
-/// `path`, by name.
-llvm::StringMap<int64_t> readInt8WeightCycles(StringRef path) {
-  llvm::StringMap<int64_t> cycles;
+/// The cost model's figures of one layer in a memory report.
+struct LayerCycles {
+  /// The cycles int8 weights would add.
+  int64_t int8Weight = 0;
+  /// Its estimated cycles.
+  int64_t estimated = 0;
+};
+
+/// The cost model's figures of every layer in the memory report at `path`,
+/// by name.
+llvm::StringMap<LayerCycles> readLayerCycles(StringRef path) {
+  llvm::StringMap<LayerCycles> cycles;
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer)
     return cycles;
@@ -88,17 +105,22 @@ llvm::StringMap<int64_t> readInt8WeightCycles(StringRef path) {
   for (const llvm::json::Value &layer : *layers)
     if (const llvm::json::Object *l = layer.getAsObject())
       if (std::optional<StringRef> name = l->getString("name"))
-        cycles[*name] = l->getInteger("int8_weight_cycles").value_or(0);
+        cycles[*name] = {l->getInteger("int8_weight_cycles").value_or(0),
+                         l->getInteger("estimated_cycles").value_or(0)};
   return cycles;
 }
 
 /// A compiled object and the memory report written with it.
 struct Trial {
   SmallVector<char, 0> object;
-  llvm::StringMap<int64_t> int8WeightCycles;
+  llvm::StringMap<LayerCycles> layers;
+  uint64_t flashBytes(const CompileOptions &options) const {
+    return getObjectFlash(object, options.flags.symbolPrefix).totalBytes();
+  }
 };
 
-FailureOr<Trial> compileTrial(StringRef inputPath, CompileOptions options) {
+FailureOr<Trial> compileTrial(StringRef inputPath, CompileOptions options,
+                              const FlashPlan &plan) {
   SmallString<128> report;
   if (std::error_code ec =
           llvm::sys::fs::createTemporaryFile("vmcu-flash", "json", report)) {
@@ -108,11 +130,12 @@ FailureOr<Trial> compileTrial(StringRef inputPath, CompileOptions options) {
   }
   options.memoryReport = report.str().str();
   options.memorySvg.clear();
+  options.flashPlan = plan;
   FailureOr<CompiledModel> model = compileModelFile(inputPath, options);
   Trial trial;
   if (succeeded(model)) {
     trial.object = std::move(model->object);
-    trial.int8WeightCycles = readInt8WeightCycles(report);
+    trial.layers = readLayerCycles(report);
   }
   llvm::sys::fs::remove(report);
   if (failed(model))
@@ -120,42 +143,58 @@ FailureOr<Trial> compileTrial(StringRef inputPath, CompileOptions options) {
   return trial;
 }
 
-/// A layer whose int8 weights save flash.
+/// A FlashPlan list a layer can join: int8 weights or compact code.
+using PlanList = std::vector<std::string> FlashPlan::*;
+
+/// A layer whose kernel takes less flash in a smaller plan.
 struct Candidate {
   std::string kernel;
+  /// The list of the plan it joins.
+  PlanList list;
   uint64_t savedBytes;
-  /// The cycles the cost model expects int8 weights to add.
+  /// The cycles the smaller plan is expected to cost it.
   int64_t cycles;
 };
 
-/// The layers that take less flash with int8 weights, fewest cycles lost
-/// per byte saved first.
-std::vector<Candidate> rankCandidates(const Trial &wide, const Trial &narrow) {
+/// The layers that take less flash in `smaller` than in `larger`, as
+/// candidates for `list`, costing `cyclesOf` their figures in `larger`.
+void addCandidates(std::vector<Candidate> &candidates, const Trial &larger,
+                   const Trial &smaller, PlanList list,
+                   function_ref<int64_t(const LayerCycles &)> cyclesOf) {
   SmallVector<StringRef> layers;
-  for (const auto &entry : wide.int8WeightCycles)
+  for (const auto &entry : larger.layers)
     layers.push_back(entry.getKey());
-  llvm::StringMap<LayerFlash> wideFlash = getLayerFlash(wide.object, layers);
-  llvm::StringMap<LayerFlash> narrowFlash =
-      getLayerFlash(narrow.object, layers);
-  std::vector<Candidate> candidates;
-  for (const auto &entry : wideFlash) {
-    auto it = narrowFlash.find(entry.getKey());
-    if (it == narrowFlash.end() ||
+  llvm::StringMap<LayerFlash> largerFlash =
+      getLayerFlash(larger.object, layers);
+  llvm::StringMap<LayerFlash> smallerFlash =
+      getLayerFlash(smaller.object, layers);
+  for (const auto &entry : largerFlash) {
+    auto it = smallerFlash.find(entry.getKey());
+    if (it == smallerFlash.end() ||
         it->second.totalBytes() >= entry.getValue().totalBytes())
       continue;
     candidates.push_back(
-        {entry.getKey().str(),
+        {entry.getKey().str(), list,
          entry.getValue().totalBytes() - it->second.totalBytes(),
-         wide.int8WeightCycles.lookup(entry.getKey())});
+         cyclesOf(larger.layers.lookup(entry.getKey()))});
   }
+}
+
+/// Fewest cycles lost per byte saved first.
+void rankCandidates(std::vector<Candidate> &candidates) {
   std::sort(candidates.begin(), candidates.end(),
             [](const Candidate &a, const Candidate &b) {
               // a.cycles / a.saved < b.cycles / b.saved, without division.
               __int128 lhs = static_cast<__int128>(a.cycles) * b.savedBytes;
               __int128 rhs = static_cast<__int128>(b.cycles) * a.savedBytes;
-              return lhs != rhs ? lhs < rhs : a.kernel < b.kernel;
+              if (lhs != rhs)
+                return lhs < rhs;
+              if (a.kernel != b.kernel)
+                return a.kernel < b.kernel;
+              // The same layer's int8 weights before its compact code.
+              return a.list == &FlashPlan::int8WeightKernels &&
+                     b.list != &FlashPlan::int8WeightKernels;
             });
-  return candidates;
 }
 
 uint64_t budgetBytes(const CompileOptions &options) {
@@ -209,65 +248,101 @@ mlir::vmcu::getLayerFlash(ArrayRef<char> object,
   return layers;
 }
 
-FailureOr<std::vector<std::string>>
-mlir::vmcu::chooseInt8WeightKernels(StringRef inputPath,
-                                    const CompileOptions &options) {
-  std::vector<std::string> chosen;
-  if (options.flags.flashKb == 0)
-    return chosen;
-  uint64_t budget = budgetBytes(options);
-  FailureOr<Trial> wide = compileTrial(inputPath, options);
-  if (failed(wide))
-    return failure();
-  ObjectFlash wideFlash =
-      getObjectFlash(wide->object, options.flags.symbolPrefix);
-  if (wideFlash.totalBytes() <= budget)
-    return chosen;
-  if (!options.flags.widenWeights) {
-    reportOverBudget(inputPath, options, "the model", wideFlash);
-    return failure();
-  }
-  CompileOptions narrowOptions = options;
-  narrowOptions.flags.widenWeights = false;
-  FailureOr<Trial> narrow = compileTrial(inputPath, narrowOptions);
-  if (failed(narrow))
-    return failure();
-  ObjectFlash narrowFlash =
-      getObjectFlash(narrow->object, options.flags.symbolPrefix);
-  if (narrowFlash.totalBytes() > budget) {
-    reportOverBudget(inputPath, options,
-                     "the model, with int8 weights everywhere,", narrowFlash);
-    return failure();
-  }
+/// The plan that takes the first `taken` of `ranked`.
+static FlashPlan planOf(ArrayRef<Candidate> ranked, size_t taken) {
+  FlashPlan plan;
+  for (const Candidate &candidate : ranked.take_front(taken))
+    (plan.*candidate.list).push_back(candidate.kernel);
+  return plan;
+}
 
-  // Take layers in rank order until the measured sizes predict a fit, then
-  // check the prediction on the object; the layers are compiled
-  // independently, so it holds up to section alignment.
-  std::vector<Candidate> ranked = rankCandidates(*wide, *narrow);
-  uint64_t predicted = wideFlash.totalBytes();
+/// The plan that takes the `ranked` layers in order until the object fits
+/// `budget`: layers are taken until their measured savings predict a fit
+/// (from `startBytes`, the object without any), then the prediction is
+/// checked by compiling. The layers were measured one choice at a time,
+/// so it holds up to section alignment, kernels vmcu-share-kernels merges
+/// and compact kernels that keep widened weights; more layers follow if it
+/// misses. With every ranked layer taken the plan is at most the smallest
+/// trial's, which fits.
+static FailureOr<FlashPlan> takeUntilFit(StringRef inputPath,
+                                         const CompileOptions &options,
+                                         ArrayRef<Candidate> ranked,
+                                         uint64_t startBytes) {
+  uint64_t budget = budgetBytes(options);
+  uint64_t predicted = startBytes;
   size_t taken = 0;
   while (taken < ranked.size()) {
     while (taken < ranked.size() && predicted > budget)
       predicted -= std::min(predicted, ranked[taken++].savedBytes);
-    chosen.clear();
-    for (size_t i = 0; i < taken; ++i)
-      chosen.push_back(ranked[i].kernel);
-    CompileOptions trialOptions = options;
-    trialOptions.int8WeightKernels = chosen;
-    FailureOr<Trial> trial = compileTrial(inputPath, trialOptions);
+    FlashPlan plan = planOf(ranked, taken);
+    FailureOr<Trial> trial = compileTrial(inputPath, options, plan);
     if (failed(trial))
       return failure();
-    uint64_t measured =
-        getObjectFlash(trial->object, options.flags.symbolPrefix).totalBytes();
+    uint64_t measured = trial->flashBytes(options);
     if (measured <= budget)
-      return chosen;
+      return plan;
     predicted = measured;
   }
-  // Every ranked layer taken: int8 everywhere, which fits.
-  chosen.clear();
-  for (const Candidate &candidate : ranked)
-    chosen.push_back(candidate.kernel);
-  return chosen;
+  return planOf(ranked, taken);
+}
+
+/// Every layer of a trial's memory report.
+static std::vector<std::string> allLayers(const Trial &trial) {
+  std::vector<std::string> names;
+  for (const auto &entry : trial.layers)
+    names.push_back(entry.getKey().str());
+  llvm::sort(names);
+  return names;
+}
+
+FailureOr<FlashPlan>
+mlir::vmcu::chooseFlashPlan(StringRef inputPath,
+                            const CompileOptions &options) {
+  if (options.flags.flashKb == 0)
+    return FlashPlan();
+  uint64_t budget = budgetBytes(options);
+  FailureOr<Trial> wide = compileTrial(inputPath, options, FlashPlan());
+  if (failed(wide))
+    return failure();
+  uint64_t wideBytes = wide->flashBytes(options);
+  if (wideBytes <= budget)
+    return FlashPlan();
+
+  // The two smaller trials: int8 weights everywhere, then compact kernels
+  // everywhere too.
+  std::vector<std::string> layers = allLayers(*wide);
+  FailureOr<Trial> narrow = wide;
+  if (options.flags.widenWeights)
+    narrow = compileTrial(inputPath, options, FlashPlan{layers, {}});
+  if (failed(narrow))
+    return failure();
+  FailureOr<Trial> compact =
+      compileTrial(inputPath, options, FlashPlan{layers, layers});
+  if (failed(compact))
+    return failure();
+  ObjectFlash smallest =
+      getObjectFlash(compact->object, options.flags.symbolPrefix);
+  if (smallest.totalBytes() > budget) {
+    reportOverBudget(inputPath, options,
+                     "the model, with int8 weights and compact kernels "
+                     "everywhere,",
+                     smallest);
+    return failure();
+  }
+
+  // One ranking of both choices by cycles lost per byte saved. int8
+  // weights cost their int8_weight_cycles; compact code, which the cost
+  // model does not price, kCompactSlowdownPercent of the layer's
+  // estimated cycles.
+  std::vector<Candidate> candidates;
+  addCandidates(candidates, *wide, *narrow, &FlashPlan::int8WeightKernels,
+                [](const LayerCycles &c) { return c.int8Weight; });
+  addCandidates(candidates, *narrow, *compact, &FlashPlan::compactKernels,
+                [](const LayerCycles &c) {
+                  return c.estimated * kCompactSlowdownPercent / 100;
+                });
+  rankCandidates(candidates);
+  return takeUntilFit(inputPath, options, candidates, wideBytes);
 }
 
 LogicalResult mlir::vmcu::checkFlashBudget(StringRef inputPath,

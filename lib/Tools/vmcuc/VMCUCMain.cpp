@@ -564,11 +564,10 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
   if (compileOptions.flags.flashKb && opts.input == "-")
     return fail("--flash-kb compiles the model more than once and needs a "
                 "model file, not standard input");
-  FailureOr<std::vector<std::string>> int8Kernels =
-      chooseInt8WeightKernels(opts.input, compileOptions);
-  if (failed(int8Kernels))
+  FailureOr<FlashPlan> flashPlan = chooseFlashPlan(opts.input, compileOptions);
+  if (failed(flashPlan))
     return 1;
-  compileOptions.int8WeightKernels = *int8Kernels;
+  compileOptions.flashPlan = *flashPlan;
   FailureOr<ModelSource> source =
       parseModelFile(opts.input, context, compileOptions);
   if (failed(source))

@@ -45,9 +45,8 @@ struct CompileOptions {
   std::string memoryReport;
   /// Where vmcu-solve-offsets draws the arena as SVG (empty: none).
   std::string memorySvg;
-  /// Layers that keep int8 weights, as the flash budget chose them
-  /// (chooseInt8WeightKernels).
-  std::vector<std::string> int8WeightKernels;
+  /// The flash budget's per-layer choices (chooseFlashPlan).
+  FlashPlan flashPlan;
   /// For a .tflite input: compile up to this tensor instead of the model's
   /// output (empty: the output).
   std::string tfliteOutput;

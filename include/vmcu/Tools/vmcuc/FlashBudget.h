@@ -2,7 +2,8 @@
 //
 // The flash of an emitted object per layer (its kernel function and its
 // tables, found by symbol name), and the choice of the layers that keep
-// int8 weights so that the object fits a flash budget.
+// int8 weights or are emitted compact so that the object fits a flash
+// budget.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,13 +37,16 @@ llvm::StringMap<LayerFlash> getLayerFlash(ArrayRef<char> object,
                                           ArrayRef<StringRef> layerNames = {});
 
 /// With options.flags.flashKb set, compiles `inputPath` with widened
-/// weights; if that exceeds the budget, also with int8 weights, and returns
-/// the layers that keep int8 weights, fewest cycles lost per byte saved first,
-/// until the object fits (verified by compiling it). Empty if the default
+/// weights; if that exceeds the budget, chooses the layers that keep int8
+/// weights, fewest cycles lost per byte saved first, until the object fits
+/// (verified by compiling it). If even int8 weights everywhere exceed it,
+/// keeps them everywhere and chooses the layers emitted compact (rolled
+/// loops), most code saved per estimated cycle first. Empty if the default
 /// plan fits or there is no budget. Fails with an error naming the code,
-/// weight and table bytes when even int8 weights do not fit.
-FailureOr<std::vector<std::string>>
-chooseInt8WeightKernels(StringRef inputPath, const CompileOptions &options);
+/// weight and table bytes when even compact kernels with int8 weights do
+/// not fit.
+FailureOr<FlashPlan> chooseFlashPlan(StringRef inputPath,
+                                     const CompileOptions &options);
 
 /// Fails with an error located at `inputPath` if `object` exceeds
 /// options.flags.flashKb (when set).

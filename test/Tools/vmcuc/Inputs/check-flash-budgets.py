@@ -2,8 +2,9 @@
 """Checks memory reports compiled under shrinking --flash-kb budgets: each
 object's flash (`flash_bytes`) fits its budget and equals the header's
 VMCU_FLASH_BYTES; the layers' code and tables add up to at most the flash;
-and the layers keeping int8 weights only grow as the budget shrinks (a
-larger budget never keeps a layer int8 that a smaller one widens).
+and the layers keeping int8 weights, and those emitted compact, only grow
+as the budget shrinks (a larger budget never keeps a layer int8 that a
+smaller one widens, nor compacts one that a smaller one unrolls).
 Arguments: REPORT.json:HEADER.h:KIB, in decreasing KIB (0: no budget)."""
 import json
 import re
@@ -11,6 +12,7 @@ import sys
 
 ok = True
 previous = None
+previous_compact = None
 for arg in sys.argv[1:]:
     report_path, header_path, kib = arg.rsplit(":", 2)
     kib = int(kib)
@@ -20,8 +22,9 @@ for arg in sys.argv[1:]:
     macro = int(re.search(r"#define VMCU_FLASH_BYTES (\d+)u", header).group(1))
     layers = report["layers"]
     int8 = {l["name"] for l in layers if l["int8_weights"]}
+    compact = {l["name"] for l in layers if l["compact"]}
     per_layer = sum(l["code_bytes"] + l["table_bytes"] for l in layers)
-    print(f"flash-kb={kib}: flash={flash} int8_layers={len(int8)}")
+    print(f"flash-kb={kib}: flash={flash} int8_layers={len(int8)} compact_layers={len(compact)}")
     if kib and flash > kib * 1024:
         print(f"flash-kb={kib}: flash {flash} over the budget {kib * 1024}")
         ok = False
@@ -34,6 +37,10 @@ for arg in sys.argv[1:]:
     if previous is not None and not previous <= int8:
         print(f"flash-kb={kib}: widens {sorted(previous - int8)}, int8 under a larger budget")
         ok = False
+    if previous_compact is not None and not previous_compact <= compact:
+        print(f"flash-kb={kib}: unrolls {sorted(previous_compact - compact)}, compact under a larger budget")
+        ok = False
     previous = int8
+    previous_compact = compact
 print(f"budgets={len(sys.argv) - 1} consistent={'yes' if ok else 'no'}")
 sys.exit(0 if ok else 1)

@@ -289,7 +289,11 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
     sums): one core runs it. `int8_weights` (set by `vmcu-tile`) marks a
     layer with weights whose widening was turned off (`widen-weights=false`,
     a flash budget's or the widening price's choice); whether its kernel
-    would have widened them also depends on its shape.
+    would have widened them also depends on its shape. `compact` (set by
+    `vmcu-tile`, a flash budget's choice) marks a kernel emitted for less
+    code: its GEMM rows run as dot blocks in a rolled chunk loop (no
+    `vmcu.gemm_tile`), and `vmcu-unroll-microkernels` unrolls its loops to
+    smaller limits.
 
     Example:
 
@@ -334,7 +338,10 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
                        UnitAttr:$accumulates,
                        // Set by vmcu-tile: widening turned off for a
                        // layer with weights.
-                       UnitAttr:$int8_weights);
+                       UnitAttr:$int8_weights,
+                       // Set by vmcu-tile: emitted for less code (a flash
+                       // budget's choice).
+                       UnitAttr:$compact);
   let regions = (region SizedRegion<1>:$body);
   let builders = [
     // A kernel without the pass-set facts (they are set later).
@@ -348,7 +355,8 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
             /*int8_weight_cycles=*/nullptr, /*stack_bytes=*/nullptr,
             /*distance=*/nullptr, /*footprint=*/nullptr, /*cores=*/nullptr,
             /*split_depth=*/nullptr, /*split_phases=*/nullptr,
-            /*accumulates=*/nullptr, /*int8_weights=*/nullptr);
+            /*accumulates=*/nullptr, /*int8_weights=*/nullptr,
+            /*compact=*/nullptr);
     }]>,
   ];
   let assemblyFormat = [{

@@ -239,11 +239,12 @@ void mlir::vmcu::tile::emitWindowRequant(Emitter &e, Value win,
   };
   // With one segment, straight-line blocks see constant channels: LLVM
   // folds their requant table loads into immediates. Beyond a few blocks
-  // only where the stack their hoisted weights take is free.
+  // only where the stack their hoisted weights take is free; never in a
+  // compact kernel.
   bool asmBlocks =
       blocks > 0 && hasDepthwiseBlocks(dw, kr, kc, tapBytes, slideQ);
   bool straight =
-      !asmBlocks && isSingleTrip(cc) &&
+      !asmBlocks && !e.env.compactCode && isSingleTrip(cc) &&
       (blocks <= kMaxStraightBlocks ||
        blocks * kr * kc * kHoistedBytesPerTap <= e.env.stackAllowanceBytes);
   // Lanes [k, k + n): sums in registers, requantized in one block from the

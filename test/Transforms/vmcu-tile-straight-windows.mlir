@@ -1,4 +1,5 @@
 // RUN: vmcu-opt %s --vmcu-tile --split-input-file | FileCheck %s
+// RUN: vmcu-opt %s --vmcu-tile=compact-kernels=depthwise_conv2d_0 --split-input-file | FileCheck %s --check-prefix=COMPACT
 
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [20], double_round = true, min = -128, max = 127>
 
@@ -28,9 +29,15 @@ func.func @main(%x: tensor<1x4x4x32xi8>) -> tensor<1x4x4x32xi8> {
 // Followed by a 7x7 window (49 x 32 bytes of buffers), the 3x3 kernel may
 // spend 8 blocks x 9 taps x 8 bytes of stack without raising the plan's
 // SRAM: its blocks are straight-line, each with constant channels.
+// A compact kernel (a flash budget's choice) keeps the loop whatever the
+// stack allows.
 // CHECK-LABEL: vmcu.kernel "depthwise_conv2d_0"
 // CHECK-NOT: affine.for %{{.*}} = 0 to 8 {
 // CHECK-COUNT-8: vector.load %{{.*}}[%{{.*}}] : memref<32xi32>, vector<4xi32>
+// COMPACT: vmcu.kernel "depthwise_conv2d_0"
+// COMPACT: vmcu.kernel "depthwise_conv2d_0" {{.*}}compact
+// COMPACT: affine.for %{{.*}} = 0 to 8 {
+// COMPACT: vmcu.kernel "depthwise_conv2d_1"
 // CHECK-NOT: vmcu.requant_block
 // CHECK: vmcu.kernel "depthwise_conv2d_1"
 func.func @main(%x: tensor<1x4x4x32xi8>) -> tensor<1x4x4x32xi8> {

@@ -262,12 +262,13 @@ static FlashPlan planOf(ArrayRef<Candidate> ranked, size_t taken) {
 /// checked by compiling. The layers were measured one choice at a time,
 /// so it holds up to section alignment, kernels vmcu-share-kernels merges
 /// and compact kernels that keep widened weights; more layers follow if it
-/// misses. With every ranked layer taken the plan is at most the smallest
-/// trial's, which fits.
+/// misses. If every ranked layer taken still misses (kernels that only
+/// merge when all are compact), the plan is `smallest`, which fits.
 static FailureOr<FlashPlan> takeUntilFit(StringRef inputPath,
                                          const CompileOptions &options,
                                          ArrayRef<Candidate> ranked,
-                                         uint64_t startBytes) {
+                                         uint64_t startBytes,
+                                         const FlashPlan &smallest) {
   uint64_t budget = budgetBytes(options);
   uint64_t predicted = startBytes;
   size_t taken = 0;
@@ -283,7 +284,7 @@ static FailureOr<FlashPlan> takeUntilFit(StringRef inputPath,
       return plan;
     predicted = measured;
   }
-  return planOf(ranked, taken);
+  return smallest;
 }
 
 /// Every layer of a trial's memory report.
@@ -316,8 +317,8 @@ mlir::vmcu::chooseFlashPlan(StringRef inputPath,
     narrow = compileTrial(inputPath, options, FlashPlan{layers, {}});
   if (failed(narrow))
     return failure();
-  FailureOr<Trial> compact =
-      compileTrial(inputPath, options, FlashPlan{layers, layers});
+  FlashPlan smallestPlan{layers, layers};
+  FailureOr<Trial> compact = compileTrial(inputPath, options, smallestPlan);
   if (failed(compact))
     return failure();
   ObjectFlash smallest =
@@ -342,7 +343,7 @@ mlir::vmcu::chooseFlashPlan(StringRef inputPath,
                   return c.estimated * kCompactSlowdownPercent / 100;
                 });
   rankCandidates(candidates);
-  return takeUntilFit(inputPath, options, candidates, wideBytes);
+  return takeUntilFit(inputPath, options, candidates, wideBytes, smallestPlan);
 }
 
 LogicalResult mlir::vmcu::checkFlashBudget(StringRef inputPath,

@@ -130,6 +130,25 @@ mlir::vmcu::analysis::estimateInt8WeightCycles(const WidenedWeightWork &work,
   return std::max<int64_t>(0, std::llround(unpacking - widenedStalls));
 }
 
+namespace {
+/// The cycles a compact kernel adds, in percent of its estimated cycles.
+/// Measured per kernel (vmcu-prof --per-function, int8 weights everywhere
+/// against the same with every kernel compact; MCUNet-5fps-VWW, MLPerf
+/// Tiny VWW, corpus ResNet seed 4), the kinds' medians differ (GEMM 6.5%,
+/// im2col 9.3%, line buffers 8.3%, depthwise 26%), but kernels of one kind
+/// differ more (line buffers +0.6% to +30%, depthwise +8% to +43%), and
+/// the budgets ranked with the kinds' medians gave slower plans than with
+/// one share (MCUNet at 652 KiB: 32.85 M against 29.99 M cycles;
+/// docs/flash.md, "Compact kernels"). All kernels together: +8.0% to
+/// +10.2% per model.
+constexpr int64_t kCompactSharePercent = 8;
+constexpr int64_t kPercent = 100;
+} // namespace
+
+int64_t mlir::vmcu::analysis::estimateCompactCycles(int64_t cycles) {
+  return std::max<int64_t>(0, cycles) * kCompactSharePercent / kPercent;
+}
+
 int64_t mlir::vmcu::analysis::estimateCycles(const KernelWork &work) {
   CycleCost cost = cycleCost(work.kind);
   return static_cast<int64_t>(

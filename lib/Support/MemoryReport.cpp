@@ -125,6 +125,7 @@ llvm::json::Value mlir::vmcu::toJSON(const MemoryReport &report) {
         {"int8_weight_cycles", layer.int8WeightCycles},
         {"int8_weights", layer.int8Weights},
         {"compact", layer.compact},
+        {"compact_cycles", layer.compactCycles},
         {"stack_bytes", layer.stackBytes},
         {"also_live", std::move(alsoLive)},
     });

@@ -105,6 +105,7 @@ MemoryReport buildReport(SegmentPoolOp pool, ArrayRef<PlacedKernel> kernels,
     layer.int8WeightCycles = op.getInt8WeightCycles().value_or(0);
     layer.int8Weights = op.getInt8Weights();
     layer.compact = op.getCompact();
+    layer.compactCycles = op.getCompactCycles().value_or(0);
     layer.stackBytes = op.getStackBytes().value_or(0);
     layer.input = kernel.input;
     layer.output = kernel.output;

@@ -457,7 +457,9 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
     kernel.setMacs(layerMacs(layer.op));
     kernel.setExecutedMacs(work.macs);
     kernel.setRingAccesses(work.ringAccesses);
-    kernel.setEstimatedCycles(analysis::estimateCycles(work));
+    int64_t cycles = analysis::estimateCycles(work);
+    kernel.setEstimatedCycles(cycles);
+    kernel.setCompactCycles(analysis::estimateCompactCycles(cycles));
     if (layer.int8WeightCycles)
       kernel.setInt8WeightCycles(layer.int8WeightCycles);
     kernel.setStackBytes(

@@ -14,7 +14,7 @@
 // CHECK: %[[POOL:.*]] = vmcu.segment_pool : !vmcu.pool<segments = 6, segment_bytes = 8>
 // CHECK: %[[IN:.*]] = vmcu.tensor_base %[[POOL]] {name = "input", segments = 4 : i64, vmcu.io = "input"}
 // CHECK: %[[OUT:.*]] = vmcu.tensor_base %[[POOL]] {name = "fully_connected_0", segments = 2 : i64, vmcu.io = "output"}
-// CHECK: vmcu.kernel "fully_connected_0" ins(%[[IN]]) outs(%[[OUT]]) attributes {estimated_cycles = {{[0-9]+}} : i64, executed_macs = 256 : i64, int8_weight_cycles = 58 : i64, int8_weights, layer = "fully_connected", macs = 256 : i64, ring_accesses = 6 : i64, schedule = "gemm", segment_bytes = 8 : i64
+// CHECK: vmcu.kernel "fully_connected_0" ins(%[[IN]]) outs(%[[OUT]]) attributes {compact_cycles = {{[0-9]+}} : i64, estimated_cycles = {{[0-9]+}} : i64, executed_macs = 256 : i64, int8_weight_cycles = 58 : i64, int8_weights, layer = "fully_connected", macs = 256 : i64, ring_accesses = 6 : i64, schedule = "gemm", segment_bytes = 8 : i64
 // CHECK: %[[O:.*]] = memref.alloca() : memref<16xi8>
 // CHECK: %[[XW:.*]] = memref.alloca() : memref<16xi32>
 // CHECK-DAG: %[[W:.*]] = memref.get_global @fully_connected_0_weights : memref<128xi8>

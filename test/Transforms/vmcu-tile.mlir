@@ -21,7 +21,7 @@
 // CHECK: %[[OUT:.*]] = vmcu.tensor_base %[[POOL]] {name = "fully_connected_0", segments = 2 : i64, vmcu.io = "output"}
 // The cost model counts 6 ring accesses: 2 segments of each of the 2 rows
 // loaded, 1 of each stored.
-// CHECK: vmcu.kernel "fully_connected_0" ins(%[[IN]]) outs(%[[OUT]]) attributes {estimated_cycles = {{[0-9]+}} : i64, executed_macs = 256 : i64, int8_weight_cycles = 58 : i64, layer = "fully_connected", macs = 256 : i64, ring_accesses = 6 : i64, schedule = "gemm", segment_bytes = 8 : i64
+// CHECK: vmcu.kernel "fully_connected_0" ins(%[[IN]]) outs(%[[OUT]]) attributes {compact_cycles = {{[0-9]+}} : i64, estimated_cycles = {{[0-9]+}} : i64, executed_macs = 256 : i64, int8_weight_cycles = 58 : i64, layer = "fully_connected", macs = 256 : i64, ring_accesses = 6 : i64, schedule = "gemm", segment_bytes = 8 : i64
 // CHECK: %[[O:.*]] = memref.alloca() : memref<16xi8>
 // CHECK: %[[XW:.*]] = memref.alloca() : memref<16xi32>
 // CHECK: %[[REC:.*]] = memref.get_global @fully_connected_0_tiles : memref<96xi32>

@@ -109,4 +109,16 @@ TEST(CostModel, WaitStatesLowerTheInt8WeightsCost) {
   EXPECT_EQ(estimateInt8WeightCycles({}, 15), 0);
 }
 
+// Compact code costs a share of a kernel's cycles: more with more cycles,
+// nothing without, never all of them.
+TEST(CostModel, CompactCodeCostsAShareOfTheCycles) {
+  constexpr int64_t kCycles = 1000000;
+  int64_t cost = estimateCompactCycles(kCycles);
+  EXPECT_GT(cost, 0);
+  EXPECT_LT(cost, kCycles);
+  EXPECT_LT(estimateCompactCycles(kCycles / 2), cost);
+  EXPECT_EQ(estimateCompactCycles(0), 0);
+  EXPECT_EQ(estimateCompactCycles(-kCycles), 0);
+}
+
 } // namespace

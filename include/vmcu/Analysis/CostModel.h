@@ -86,6 +86,12 @@ struct WidenedWeightWork {
 int64_t estimateInt8WeightCycles(const WidenedWeightWork &work,
                                  unsigned flashWaitStates);
 
+/// Estimated Cortex-M4 cycles a compact kernel (vmcu-tile's
+/// compact-kernels: rolled loops, no gemm_tile) adds to one whose
+/// estimated cycles are `cycles`: a share of them, measured (docs/flash.md,
+/// "Compact kernels"). The flash budget's price of compacting a layer.
+int64_t estimateCompactCycles(int64_t cycles);
+
 } // namespace mlir::vmcu::analysis
 
 #endif // VMCU_ANALYSIS_COSTMODEL_H

@@ -49,8 +49,10 @@ struct ReportLayer {
   int64_t int8WeightCycles = 0;
   /// Widening was turned off for its weights (vmcu.kernel's int8_weights).
   bool int8Weights = false;
-  /// Emitted for less code (vmcu.kernel's compact).
+  /// Emitted for less code (vmcu.kernel's compact), and the cycles that
+  /// would add (its compact_cycles).
   bool compact = false;
+  int64_t compactCycles = 0;
   /// Its stack buffers (estimated; a stem's line buffer is among them).
   int64_t stackBytes = 0;
   unsigned input = 0;

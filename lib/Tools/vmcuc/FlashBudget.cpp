@@ -4,9 +4,9 @@
 // double those weights' flash. Under a flash budget the layers give them up
 // where they buy the least cycles per byte: the cycles from the cost model
 // (vmcu.kernel's int8_weight_cycles, fitted on measured kernels), the bytes
-// from the two compiled objects. Where int8 weights everywhere still exceed
-// the budget, layers are emitted compact (rolled loops, vmcu.kernel's
-// `compact`), most code saved per estimated cycle first.
+// from the compiled objects. A layer can also be emitted compact (rolled
+// loops, vmcu.kernel's `compact`), priced by its compact_cycles; both
+// choices of every layer are ranked in one list.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,13 +33,6 @@ namespace {
 constexpr llvm::StringLiteral kKernelSymbolPrefix = "vmcu_kernel_";
 /// The prefix LLVM gives private globals' local symbols.
 constexpr llvm::StringLiteral kPrivateSymbolPrefix = ".L";
-/// The cycles a compact kernel is expected to add, in percent of its
-/// estimated cycles: the cost model does not price unrolling. Measured
-/// (vmcu-prof --per-function, int8 weights everywhere against the same
-/// with compact kernels): the 15 compact kernels of corpus ResNet seed 4
-/// -2.7% to +22% (median 9.3%, together 8.0%); whole models 2-10%
-/// (docs/flash.md, "Compact kernels").
-constexpr int64_t kCompactSlowdownPercent = 8;
 
 /// The kernel name in a function symbol `vmcu_kernel_<k>_<name>`, else "".
 StringRef kernelOfFunction(StringRef symbol) {
@@ -80,8 +73,8 @@ sizedSymbols(ArrayRef<char> object, bool code) {
 struct LayerCycles {
   /// The cycles int8 weights would add.
   int64_t int8Weight = 0;
-  /// Its estimated cycles.
-  int64_t estimated = 0;
+  /// The cycles compact code would add.
+  int64_t compact = 0;
 };
 
 /// The cost model's figures of every layer in the memory report at `path`,
@@ -106,7 +99,7 @@ llvm::StringMap<LayerCycles> readLayerCycles(StringRef path) {
     if (const llvm::json::Object *l = layer.getAsObject())
       if (std::optional<StringRef> name = l->getString("name"))
         cycles[*name] = {l->getInteger("int8_weight_cycles").value_or(0),
-                         l->getInteger("estimated_cycles").value_or(0)};
+                         l->getInteger("compact_cycles").value_or(0)};
   return cycles;
 }
 
@@ -341,17 +334,13 @@ mlir::vmcu::chooseFlashPlan(StringRef inputPath,
     return failure();
   }
 
-  // One ranking of both choices by cycles lost per byte saved. int8
-  // weights cost their int8_weight_cycles; compact code, which the cost
-  // model does not price, kCompactSlowdownPercent of the layer's
-  // estimated cycles.
+  // One ranking of both choices by cycles lost per byte saved: the cost
+  // model's int8_weight_cycles and compact_cycles.
   std::vector<Candidate> candidates;
   addCandidates(candidates, *wide, *narrow, &FlashPlan::int8WeightKernels,
                 [](const LayerCycles &c) { return c.int8Weight; });
   addCandidates(candidates, *narrow, *compact, &FlashPlan::compactKernels,
-                [](const LayerCycles &c) {
-                  return c.estimated * kCompactSlowdownPercent / 100;
-                });
+                [](const LayerCycles &c) { return c.compact; });
   rankCandidates(candidates);
   return takeUntilFit(inputPath, options, candidates, wideBytes, smallestPlan);
 }

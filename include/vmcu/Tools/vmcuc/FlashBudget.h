@@ -37,14 +37,14 @@ llvm::StringMap<LayerFlash> getLayerFlash(ArrayRef<char> object,
                                           ArrayRef<StringRef> layerNames = {});
 
 /// With options.flags.flashKb set, compiles `inputPath` with widened
-/// weights; if that exceeds the budget, chooses the layers that keep int8
-/// weights, fewest cycles lost per byte saved first, until the object fits
-/// (verified by compiling it). If even int8 weights everywhere exceed it,
-/// keeps them everywhere and chooses the layers emitted compact (rolled
-/// loops), most code saved per estimated cycle first. Empty if the default
+/// weights; if that exceeds the budget, also with int8 weights everywhere
+/// and with int8 weights and compact kernels everywhere, and chooses per
+/// layer int8 weights or compact code, fewest cycles lost (the cost
+/// model's int8_weight_cycles and compact_cycles) per byte saved first,
+/// until the object fits (verified by compiling it). Empty if the default
 /// plan fits or there is no budget. Fails with an error naming the code,
-/// weight and table bytes when even compact kernels with int8 weights do
-/// not fit.
+/// weight and table bytes when even the smaller of the two trials does not
+/// fit.
 FailureOr<FlashPlan> chooseFlashPlan(StringRef inputPath,
                                      const CompileOptions &options);
 

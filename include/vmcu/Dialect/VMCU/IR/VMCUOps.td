@@ -293,7 +293,9 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
     `vmcu-tile`, a flash budget's choice) marks a kernel emitted for less
     code: its GEMM rows run as dot blocks in a rolled chunk loop (no
     `vmcu.gemm_tile`), and `vmcu-unroll-microkernels` unrolls its loops to
-    smaller limits.
+    smaller limits; `compact_cycles` (set by `vmcu-tile` on every kernel)
+    the cycles the cost model expects that to add, the flash budget's
+    price of it.
 
     Example:
 
@@ -340,8 +342,10 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
                        // layer with weights.
                        UnitAttr:$int8_weights,
                        // Set by vmcu-tile: emitted for less code (a flash
-                       // budget's choice).
-                       UnitAttr:$compact);
+                       // budget's choice), and the cycles the cost model
+                       // expects that to add (its price).
+                       UnitAttr:$compact,
+                       OptionalAttr<VMCU_NonNegativeI64Attr>:$compact_cycles);
   let regions = (region SizedRegion<1>:$body);
   let builders = [
     // A kernel without the pass-set facts (they are set later).
@@ -356,7 +360,7 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
             /*distance=*/nullptr, /*footprint=*/nullptr, /*cores=*/nullptr,
             /*split_depth=*/nullptr, /*split_phases=*/nullptr,
             /*accumulates=*/nullptr, /*int8_weights=*/nullptr,
-            /*compact=*/nullptr);
+            /*compact=*/nullptr, /*compact_cycles=*/nullptr);
     }]>,
   ];
   let assemblyFormat = [{

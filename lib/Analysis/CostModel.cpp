@@ -1,6 +1,7 @@
 //===- CostModel.cpp - estimated Cortex-M4 cycles of vmcu kernels ---------===//
 
 #include "vmcu/Analysis/CostModel.h"
+#include "vmcu/Support/Units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -142,7 +143,6 @@ namespace {
 /// docs/flash.md, "Compact kernels"). All kernels together: +8.0% to
 /// +10.2% per model.
 constexpr int64_t kCompactSharePercent = 8;
-constexpr int64_t kPercent = 100;
 } // namespace
 
 int64_t mlir::vmcu::analysis::estimateCompactCycles(int64_t cycles) {

@@ -317,7 +317,6 @@ struct VMCUSplitKernelsPass
     return limit;
   }
 
-  static constexpr int64_t kPercent = 100;
   /// Fewer iterations leave a core idle for most of the kernel.
   static constexpr int64_t kMinSplitIterations = 4;
   /// Rows enough that an odd count idles a core for at most 1/16 of the

@@ -9,6 +9,7 @@
 
 #include "TileKernels.h"
 #include "vmcu/Dialect/VMCU/IR/ModelABI.h"
+#include "vmcu/Support/Units.h"
 #include "vmcu/Transforms/LayerWork.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -224,7 +225,7 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
              chain[j].int8WeightCycles * chain[i].widenedExtraBytes;
     });
     int64_t allowance =
-        modelCycles * static_cast<int64_t>(flashSlowdownPercent) / 100;
+        modelCycles * static_cast<int64_t>(flashSlowdownPercent) / kPercent;
     int64_t spent = 0;
     for (unsigned k : priced) {
       const ChainLayer &layer = chain[k];

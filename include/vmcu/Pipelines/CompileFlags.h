@@ -76,12 +76,12 @@ struct CompileFlags {
         "flash-kb", flashKb,
         "Flash budget in KiB: code, weights and tables of the object. Where "
         "the plan with every layer widened exceeds it, layers keep int8 "
-        "instead of widened int16 weights, those whose widening saves the "
-        "fewest cycles (cost model) per flash byte first; where int8 "
-        "weights everywhere still exceed it, layers are emitted compact "
-        "(rolled loops: less code, 6-26% more cycles per kernel), ranked "
-        "with them by cycles lost per byte saved; a budget that even both "
-        "exceed is an error. Applied by vmcuc and "
+        "instead of widened int16 weights or are emitted compact (rolled "
+        "loops: less code; the cost model charges 8% more cycles, "
+        "measured -3% to +43% per kernel), the choices that cost the "
+        "fewest cycles (cost model) per flash byte saved first; a budget "
+        "that even int8 weights and compact kernels everywhere exceed is "
+        "an error. Applied by vmcuc and "
         "vmcu-run, which emit the object (the vmcu-tosa-to-llvm pipeline "
         "stops before it). 0 (default): no budget, and "
         "--widen-cycles-per-byte prices the widening instead");

@@ -7,6 +7,9 @@
 
 #include "TileEmitter.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/bit.h"
+
 using namespace mlir;
 using namespace mlir::vmcu;
 using namespace mlir::vmcu::tile;
@@ -274,9 +277,9 @@ std::pair<Value, Value>
 Emitter::requantTables(StringRef prefix, RequantAttr rq, int64_t channels,
                        std::optional<int64_t> valueBound) {
   if (std::optional<BoundedWords> bounded =
-          boundedWords(rq, channels, valueBound)) {
+          boundedWords(rq, channels, valueBound, env.compactCode)) {
     Value params = i32Table((prefix + "requant").str(), bounded->words);
-    boundedTables[params] = BoundedTable{bounded->zpFolded};
+    boundedTables[params] = BoundedTable{bounded->zpFolded, env.compactCode};
     return {params, params};
   }
   auto [mult, shift] = channelScales(rq, channels);
@@ -299,12 +302,14 @@ bool Emitter::requantizeBlock(ValueRange sums, int64_t pixels, RequantAttr rq,
   auto bounded = boundedTables.find(mult);
   if (bounded == boundedTables.end())
     return false;
-  Value entry = apply(d(0) * kBoundedWords, first);
+  const BoundedTable &table = bounded->second;
+  Value entry = apply(d(0) * table.words(), first);
   RequantBlockOp::create(
       b, loc, sums, out, at, mult, entry, b.getI64IntegerAttr(pixels),
       b.getI64IntegerAttr(stride), b.getBoolAttr(rq.getDoubleRound()),
-      b.getI32IntegerAttr(bounded->second.zpFolded ? 0 : rq.getOutputZp()),
-      b.getI32IntegerAttr(rq.getMin()), b.getI32IntegerAttr(rq.getMax()));
+      b.getI32IntegerAttr(table.zpFolded ? 0 : rq.getOutputZp()),
+      b.getI32IntegerAttr(rq.getMin()), b.getI32IntegerAttr(rq.getMax()),
+      table.compactTable ? b.getUnitAttr() : UnitAttr());
   return true;
 }
 
@@ -342,7 +347,7 @@ Emitter::channelScales(RequantAttr rq, int64_t channels) {
 
 std::optional<Emitter::BoundedWords>
 Emitter::boundedWords(RequantAttr rq, int64_t channels,
-                      std::optional<int64_t> valueBound) {
+                      std::optional<int64_t> valueBound, bool compactTable) {
   SmallVector<int32_t> mult, shift;
   std::tie(mult, shift) = channelScales(rq, channels);
   bool wide =
@@ -367,8 +372,13 @@ Emitter::boundedWords(RequantAttr rq, int64_t channels,
     int64_t e = exponent(k);
     int64_t half =
         (int64_t{1} << (e - 1)) + (fold ? zp * (int64_t{1} << e) : 0);
-    llvm::append_values(bounded.words, mult[k], static_cast<int32_t>(e),
-                        static_cast<int32_t>(half));
+    assert(llvm::countr_zero(static_cast<uint32_t>(half)) + 1 == e &&
+           "the half term's trailing zeros give the exponent");
+    if (compactTable)
+      llvm::append_values(bounded.words, mult[k], static_cast<int32_t>(half));
+    else
+      llvm::append_values(bounded.words, mult[k], static_cast<int32_t>(e),
+                          static_cast<int32_t>(half));
   }
   return bounded;
 }
@@ -377,15 +387,22 @@ Value Emitter::boundedRequantize(Value v, RequantAttr rq, Value params,
                                  BoundedTable table, Value ch,
                                  Type resultType) {
   auto word = [&](int64_t k) {
-    return load(params, apply(d(0) * kBoundedWords + k, ch));
+    return load(params, apply(d(0) * table.words() + k, ch));
   };
   // The op takes the shift: e + 31, which its lowering's e = shift - 31
-  // folds away.
+  // folds away. A compact table's e is ctz(half) + 1.
   // One op per statement: the IR must not depend on the host compiler's
   // order of argument evaluation.
-  Value m = word(0), half = word(2), e = word(1);
-  Value productShift = i32(kProductShift);
-  Value sh = arith::AddIOp::create(b, loc, e, productShift);
+  Value m = word(0), half, sh;
+  if (table.compactTable) {
+    half = word(1);
+    Value zeros = math::CountTrailingZerosOp::create(b, loc, half);
+    sh = arith::AddIOp::create(b, loc, zeros, i32(kProductShift + 1));
+  } else {
+    half = word(2);
+    Value e = word(1);
+    sh = arith::AddIOp::create(b, loc, e, i32(kProductShift));
+  }
   return RequantizeOp::create(
       b, loc, resultType, v, m, sh, Value(), half, b.getI32IntegerAttr(0),
       b.getI32IntegerAttr(table.zpFolded ? 0 : rq.getOutputZp()),

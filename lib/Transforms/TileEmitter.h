@@ -265,14 +265,16 @@ public:
   DenseMap<Value, Value> roundTables;
 
   /// A bounded requantization's interleaved table: per channel
-  /// kBoundedWords words (multiplier, exponent e = shift - 31, half term),
-  /// so one base address serves all three loads, and the shift by e needs
-  /// no subtraction at run time. `zpFolded`: the half terms carry the
-  /// output zero point.
+  /// kBoundedRequantWords words (multiplier, exponent e = shift - 31, half
+  /// term), so one base address serves all three loads, and the shift by e
+  /// needs no subtraction at run time. `zpFolded`: the half terms carry the
+  /// output zero point. `compactTable` (a compact kernel's): per channel
+  /// kCompactRequantWords words (multiplier, half term); e = ctz(half) + 1.
   struct BoundedTable {
     bool zpFolded;
+    bool compactTable;
+    int64_t words() const { return boundedRequantWords(compactTable); }
   };
-  static constexpr int64_t kBoundedWords = kBoundedRequantWords;
   DenseMap<Value, BoundedTable> boundedTables;
   /// The bits below the doubled product's high word: e = shift - this.
   static constexpr int64_t kProductShift = 31;
@@ -307,8 +309,9 @@ private:
 
 public:
   /// The words of a bounded requantization's interleaved table
-  /// (kBoundedWords per channel: multiplier, exponent e = shift - 31,
-  /// half term) and whether the half terms fold the output zero point;
+  /// (kBoundedRequantWords per channel: multiplier, exponent e = shift -
+  /// 31, half term; with `compactTable` kCompactRequantWords: multiplier
+  /// and half term) and whether the half terms fold the output zero point;
   /// none unless every shift is wide, values stay below
   /// kRequantBoundedValue and the input zero point is 0.
   ///
@@ -323,7 +326,7 @@ public:
   };
   static std::optional<BoundedWords>
   boundedWords(RequantAttr rq, int64_t channels,
-               std::optional<int64_t> valueBound);
+               std::optional<int64_t> valueBound, bool compactTable = false);
 
 private:
   /// `requantize` from a bounded table.

@@ -1,6 +1,7 @@
 // RUN: vmcu-opt %s --vmcu-tile --split-input-file | FileCheck %s
 // RUN: vmcu-opt %s --vmcu-tile --vmcu-solve-offsets --split-input-file | FileCheck %s --check-prefix=PLACE
 // RUN: vmcu-opt %s --vmcu-tile --split-input-file --mlir-print-elementsattrs-with-hex-if-larger=-1 | FileCheck %s --check-prefix=TABLE
+// RUN: vmcu-opt %s --vmcu-tile=compact-kernels=add_1 --split-input-file | FileCheck %s --check-prefix=COMPACT
 
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 #in = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [30], double_round = true, min = -2147483648, max = 2147483647>
@@ -22,6 +23,14 @@
 // CHECK:   %[[A1:.*]] = affine.apply #{{.*}}(%[[P]], %[[C]], %[[X]])
 // CHECK:   vmcu.ring_load %[[POOL]][%[[A1]]]
 // CHECK:   vmcu.requantize
+// In a compact kernel the sum's bounded table holds the multiplier and
+// the half term per channel, and the shift is ctz(half) + 32.
+// COMPACT: vmcu.kernel "add_1"
+// COMPACT:   %[[M:.*]] = memref.load %[[T:.*]][%{{.*}}] : memref<32xi32>
+// COMPACT:   %[[H:.*]] = memref.load %[[T]][%{{.*}}] : memref<32xi32>
+// COMPACT:   %[[TZ:.*]] = math.cttz %[[H]] : i32
+// COMPACT:   %[[SH:.*]] = arith.addi %[[TZ]], %{{.*}} : i32
+// COMPACT:   vmcu.requantize %{{.*}}, %[[M]], %[[SH]] half %[[H]] {bounded_value
 // CHECK:   %[[F0:.*]] = affine.apply #{{.*}}(%[[P]], %[[C]], %[[Y]])
 // CHECK:   vmcu.free %[[POOL]][%[[F0]]]
 // CHECK:   %[[F1:.*]] = affine.apply #{{.*}}(%[[P]], %[[C]], %[[X]])

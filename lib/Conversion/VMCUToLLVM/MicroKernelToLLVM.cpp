@@ -341,16 +341,27 @@ struct BoundedRequantAsm {
   /// The sums are 2v already (their block accumulated doubled biases and
   /// weights): SMMLAR takes them without a shift.
   bool doubledSums = false;
+  /// The entries are (m, h), e = ctz(h) + 1 (kCompactRequantWords).
+  bool compactTable = false;
 
   /// Loads the channel's table entry (m, e, h) at `entry` bytes from
-  /// `table`.
+  /// `table`; from a compact table m and h, and e by RBIT and CLZ.
   void loadEntry(llvm::raw_ostream &os, const std::string &table,
                  int64_t entry) const {
-    os << "ldr " << m << ", [" << table << ", #" << entry << "]\n\t";
-    os << "ldr " << e << ", [" << table << ", #" << entry + kWordBytes
-       << "]\n\t";
-    os << "ldr " << h << ", [" << table << ", #" << entry + 2 * kWordBytes
-       << "]\n\t";
+    auto load = [&](const std::string &reg, int64_t word) {
+      os << "ldr " << reg << ", [" << table << ", #"
+         << entry + word * kWordBytes << "]\n\t";
+    };
+    load(m, 0);
+    if (compactTable) {
+      load(h, 1);
+      os << "rbit " << e << ", " << h << "\n\t";
+      os << "clz " << e << ", " << e << "\n\t";
+      os << "add " << e << ", " << e << ", #1\n\t";
+      return;
+    }
+    load(e, 1);
+    load(h, 2);
   }
 
   /// Requantizes sum `v` and stores the byte at `offset` from `out`.
@@ -398,10 +409,12 @@ static std::string buildRequantBlockAsm(RequantBlockOp op) {
                        static_cast<int32_t>(op.getOutputZp()),
                        static_cast<int32_t>(op.getMin()),
                        static_cast<int32_t>(op.getMax())};
+  rq.compactTable = op.getCompactTable();
+  int64_t entryBytes = boundedRequantWords(rq.compactTable) * kWordBytes;
   std::string text;
   llvm::raw_string_ostream os(text);
   for (int64_t j = 0; j < channels; ++j) {
-    int64_t entry = j * kBoundedRequantWords * kWordBytes;
+    int64_t entry = j * entryBytes;
     rq.loadEntry(os, table, entry);
     for (int64_t i = 0; i < pixels; ++i)
       rq.store(os, sum(i, j), out, i * op.getOutStride() + j);

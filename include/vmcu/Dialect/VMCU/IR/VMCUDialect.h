@@ -39,6 +39,18 @@ inline constexpr int64_t kMaxImmediateOffset = 4095;
 /// vmcu.requant_block reads.
 inline constexpr int64_t kBoundedRequantWords = 3;
 
+/// Words per channel of a compact kernel's bounded requantization table:
+/// the multiplier and the half term. The half term is 2^(e - 1) times an
+/// odd number (1, or 1 + 2z with the output zero point z folded), so
+/// e = ctz(half) + 1: a third less flash, for two more instructions per
+/// entry (RBIT, CLZ, ADD in place of a pipelined load).
+inline constexpr int64_t kCompactRequantWords = 2;
+
+/// The words per channel of a bounded requantization table.
+inline constexpr int64_t boundedRequantWords(bool compactTable) {
+  return compactTable ? kCompactRequantWords : kBoundedRequantWords;
+}
+
 /// Registers a vmcu.requant_block takes besides its sums: the output and
 /// table pointers and four scratch registers (multiplier, exponent, half
 /// term and the value being requantized).

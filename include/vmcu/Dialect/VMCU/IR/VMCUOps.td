@@ -766,7 +766,15 @@ def VMCU_RequantBlockOp : VMCU_Op<"requant_block"> {
     ```
 
     which is `vmcu.requantize {bounded_value}` of each sum (the same
-    table, the same result bit for bit). It lowers to one fixed
+    table, the same result bit for bit).
+
+    With `compact_table` (a compact kernel's table, a third smaller),
+    channel j's entry is the 2 words `table[table_index + 2 * j + (0, 1)]`:
+    m and h. h is 2^(e - 1) times an odd number (1, or 1 + 2z with the
+    zero point z folded), so the lowering finds e = ctz(h) + 1 (RBIT, CLZ
+    and ADD in place of a pipelined load: 2 cycles more per entry).
+
+    It lowers to one fixed
     instruction sequence (LLVM inline assembly): per channel three table
     loads, per output 5 or 6 instructions (SMMLAR or SMMLA, the sign
     term, the shift, SSAT) and a byte store, with the sums, two pointers
@@ -789,7 +797,7 @@ def VMCU_RequantBlockOp : VMCU_Op<"requant_block"> {
                        ConfinedAttr<I64Attr, [IntPositive]>:$pixels,
                        ConfinedAttr<I64Attr, [IntNonNegative]>:$out_stride,
                        BoolAttr:$double_round, I32Attr:$output_zp,
-                       I32Attr:$min, I32Attr:$max);
+                       I32Attr:$min, I32Attr:$max, UnitAttr:$compact_table);
   let assemblyFormat = [{
     $acc `into` $out `[` $out_index `]` `table` $table `[` $table_index `]`
     attr-dict `:` type($out) `,` type($table)

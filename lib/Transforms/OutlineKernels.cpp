@@ -74,10 +74,15 @@ void outlineKernel(KernelOp kernel, unsigned index, OpBuilder &b) {
       b.getFunctionType(ValueRange(operands).getTypes(), {}));
   // Internal and never inlined: each kernel keeps its own frame (so the
   // stack is the largest kernel's, not the sum) and its own register
-  // allocation; one call per layer is all it costs.
+  // allocation; one call per layer is all it costs. A compact kernel is
+  // also `optsize`: LLVM copies segments in loops (or memcpy) and picks the
+  // smaller instructions.
   func->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
                                     b.getContext(), LLVM::Linkage::Internal));
-  func->setAttr("passthrough", b.getStrArrayAttr({"noinline"}));
+  SmallVector<StringRef> passthrough = {"noinline"};
+  if (kernel.getCompact())
+    passthrough.push_back("optsize");
+  func->setAttr("passthrough", b.getStrArrayAttr(passthrough));
   Block *entry = func.addEntryBlock();
   for (auto [value, arg] : llvm::zip(operands, entry->getArguments()))
     mapping.map(value, arg);

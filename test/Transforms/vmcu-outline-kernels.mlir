@@ -20,7 +20,8 @@
 // CHECK:       arith.addi %[[X]], %[[ARG]] : index
 // CHECK:       vmcu.ring_load %[[POOL]]
 // CHECK:       return
-// CHECK:       func.func @vmcu_kernel_1_second()
+// A compact kernel (a flash budget's choice) is optimized for size too.
+// CHECK:       func.func @vmcu_kernel_1_second() attributes {llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline", "optsize"]}
 func.func @vmcu_invoke(%i: index) -> i32 {
   %pool = vmcu.segment_pool {alignment = 8} : !pool
   %x = vmcu.tensor_base %pool {name = "input", segments = 4, base = 0, vmcu.io = "input"} : !pool
@@ -30,7 +31,7 @@ func.func @vmcu_invoke(%i: index) -> i32 {
     %v = vmcu.ring_load %pool[%a] : !pool -> vector<16xi8>
     vmcu.ring_store %v, %pool[%t] : vector<16xi8>, !pool
   }
-  vmcu.kernel "second" ins(%t) outs(%x) {
+  vmcu.kernel "second" ins(%t) outs(%x) attributes {compact} {
     %s = vmcu.ring_load %pool[%t] : !pool -> vector<16xi8>
     vmcu.ring_store %s, %pool[%x] : vector<16xi8>, !pool
   }

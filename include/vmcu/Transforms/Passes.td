@@ -679,9 +679,12 @@ def VMCUOutlineKernelsPass : Pass<"vmcu-outline-kernels", "ModuleOp"> {
     the function; other captured values become arguments. The function is
     `noinline`: each kernel keeps its own frame, so the stack is the
     largest kernel's scratch buffers rather than their sum, and its own
-    register allocation; one call per layer is all it costs. The model I/O
-    markers stay on the original tensor bases. `convert-vmcu-to-llvm`
-    requires it to have run.
+    register allocation; one call per layer is all it costs. A `compact`
+    kernel's function is also `optsize`: LLVM then copies segments in
+    loops or by memcpy instead of word by word, and picks smaller
+    instructions (MCUNet-5fps-VWW's smallest plan: code 120,024 -> 83,880
+    B). The model I/O markers stay on the original tensor bases.
+    `convert-vmcu-to-llvm` requires it to have run.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::LLVM::LLVMDialect"];

@@ -143,7 +143,7 @@ Value Emitter::requantize(Value v, RequantAttr rq, Value mult, Value shift,
 Value Emitter::rescaleToI32(Value v, RequantAttr rq) {
   Type i32Type = b.getI32Type();
   Value wide = arith::ExtSIOp::create(b, loc, i32Type, v);
-  if (v.getType().isInteger(8) && !env.compactCode) {
+  if (v.getType().isInteger(8)) {
     Value table = getGlobal(rescaleTable(rq));
     Value offset = i32(-kInt8Lowest);
     Value biased = arith::AddIOp::create(b, loc, wide, offset);

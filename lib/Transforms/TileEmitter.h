@@ -188,8 +188,7 @@ public:
 
   /// A per-tensor input rescale of int8 `v` to int32 (channel 0 of
   /// one-entry tables, as TOSA rescales an add's operands): one load from a
-  /// flash table of its 256 results (rescaleTable); in a compact kernel
-  /// (and for wider `v`) the rescale itself, without the 1 KiB table.
+  /// flash table of its 256 results (rescaleTable).
   Value rescaleToI32(Value v, RequantAttr rq);
 
   /// The largest |sum| (or difference) of the two int8 operands of `add`

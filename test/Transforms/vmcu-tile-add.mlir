@@ -23,13 +23,9 @@
 // CHECK:   %[[A1:.*]] = affine.apply #{{.*}}(%[[P]], %[[C]], %[[X]])
 // CHECK:   vmcu.ring_load %[[POOL]][%[[A1]]]
 // CHECK:   vmcu.requantize
-// In a compact kernel each operand is rescaled by arithmetic, not a 1 KiB
-// table of its 256 results; the sum's bounded table holds the multiplier
-// and the half term per channel, and the shift is ctz(half) + 32.
-// COMPACT-NOT: memref.global {{.*}}rescale
+// In a compact kernel the sum's bounded table holds the multiplier and
+// the half term per channel, and the shift is ctz(half) + 32.
 // COMPACT: vmcu.kernel "add_1"
-// COMPACT:   vmcu.requantize %{{.*}}, %{{.*}}, %{{.*}} {double_round = true, max = 2147483647 : i32, min = -2147483648 : i32, output_zp = 0 : i32} : i32
-// COMPACT:   vmcu.requantize %{{.*}}, %{{.*}}, %{{.*}} {double_round = true, max = 2147483647 : i32, min = -2147483648 : i32, output_zp = 0 : i32} : i32
 // COMPACT:   %[[M:.*]] = memref.load %[[T:.*]][%{{.*}}] : memref<32xi32>
 // COMPACT:   %[[H:.*]] = memref.load %[[T]][%{{.*}}] : memref<32xi32>
 // COMPACT:   %[[TZ:.*]] = math.cttz %[[H]] : i32

@@ -356,8 +356,10 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
     ListOption<"compactKernels", "compact-kernels", "std::string",
                "Layers (by kernel name) emitted for less code: GEMM rows "
                "as dot blocks in a rolled chunk loop instead of straight "
-               "chunks or one gemm_tile, and vmcu-unroll-microkernels' "
-               "smaller limits (the kernel's `compact` attribute); the "
+               "chunks or one gemm_tile, 2-word requantization entries, "
+               "an optsize function and "
+               "vmcu-unroll-microkernels' smaller limits (the kernel's "
+               "`compact` attribute); the "
                "flash budget's choice when int8 weights alone exceed it "
                "(vmcuc and vmcu-run --flash-kb)">,
     Option<"widenCyclesPerByte", "widen-cycles-per-byte", "unsigned", "0",

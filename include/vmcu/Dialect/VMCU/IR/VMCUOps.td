@@ -292,7 +292,10 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
     would have widened them also depends on its shape. `compact` (set by
     `vmcu-tile`, a flash budget's choice) marks a kernel emitted for less
     code: its GEMM rows run as dot blocks in a rolled chunk loop (no
-    `vmcu.gemm_tile`), and `vmcu-unroll-microkernels` unrolls its loops to
+    `vmcu.gemm_tile`), its bounded requantization tables take 2 words a
+    channel (`vmcu.requant_block {compact_table}`), `vmcu-outline-kernels`
+    makes its function
+    `optsize`, and `vmcu-unroll-microkernels` unrolls its loops to
     smaller limits; `compact_cycles` (set by `vmcu-tile` on every kernel)
     the cycles the cost model expects that to add, the flash budget's
     price of it.

@@ -372,7 +372,8 @@ Emitter::boundedWords(RequantAttr rq, int64_t channels,
     int64_t e = exponent(k);
     int64_t half =
         (int64_t{1} << (e - 1)) + (fold ? zp * (int64_t{1} << e) : 0);
-    assert(llvm::countr_zero(static_cast<uint32_t>(half)) + 1 == e &&
+    assert(e - llvm::countr_zero(static_cast<uint32_t>(half)) ==
+               kExponentAboveHalfZeros &&
            "the half term's trailing zeros give the exponent");
     if (compactTable)
       llvm::append_values(bounded.words, mult[k], static_cast<int32_t>(half));
@@ -397,7 +398,8 @@ Value Emitter::boundedRequantize(Value v, RequantAttr rq, Value params,
   if (table.compactTable) {
     half = word(1);
     Value zeros = math::CountTrailingZerosOp::create(b, loc, half);
-    sh = arith::AddIOp::create(b, loc, zeros, i32(kProductShift + 1));
+    sh = arith::AddIOp::create(b, loc, zeros,
+                               i32(kProductShift + kExponentAboveHalfZeros));
   } else {
     half = word(2);
     Value e = word(1);

@@ -71,7 +71,7 @@ GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
   SmallVector<int32_t> folded = foldZeroPoint(w, bias, inputZp);
   int64_t valueBound = accumulatorBound(bias, inC, rq);
   std::optional<Emitter::BoundedWords> bounded =
-      Emitter::boundedWords(rq, outC, valueBound);
+      Emitter::boundedWords(rq, outC, valueBound, /*compactTable=*/false);
   if (shape.widened && shape.widenedWeights && bounded &&
       steps <= kMaxGemmTileSteps && !e.env.compactCode) {
     // Weights, biases and requantization in one record per tile.

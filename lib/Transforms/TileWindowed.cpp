@@ -44,7 +44,8 @@ FailureOr<DepthwiseTables> mlir::vmcu::tile::packDepthwise(Emitter &e,
   // is bounded (vmcu.depthwise_block). The records hold the weights as
   // int16 (twice the int8 table's flash), so they are widened weights.
   std::optional<Emitter::BoundedWords> bounded =
-      Emitter::boundedWords(op.getRequant(), ch, tables.valueBound);
+      Emitter::boundedWords(op.getRequant(), ch, tables.valueBound,
+                            /*compactTable=*/false);
   if (e.env.widenWeights && s >= kDotLanes && bounded) {
     tables.records =
         e.i32Table((prefix + "blocks").str(),

@@ -357,7 +357,8 @@ struct BoundedRequantAsm {
       load(h, 1);
       os << "rbit " << e << ", " << h << "\n\t";
       os << "clz " << e << ", " << e << "\n\t";
-      os << "add " << e << ", " << e << ", #1\n\t";
+      os << "add " << e << ", " << e << ", #" << kExponentAboveHalfZeros
+         << "\n\t";
       return;
     }
     load(e, 1);

@@ -46,6 +46,9 @@ inline constexpr int64_t kBoundedRequantWords = 3;
 /// entry (RBIT, CLZ, ADD in place of a pipelined load).
 inline constexpr int64_t kCompactRequantWords = 2;
 
+/// e - ctz(half) for every half term of a bounded requantization table.
+inline constexpr int64_t kExponentAboveHalfZeros = 1;
+
 /// The words per channel of a bounded requantization table.
 inline constexpr int64_t boundedRequantWords(bool compactTable) {
   return compactTable ? kCompactRequantWords : kBoundedRequantWords;

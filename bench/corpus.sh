@@ -30,6 +30,7 @@
 #   whose "FAMILY SEED" line matches, the table shows the last results of all)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+source "$ROOT/bench/lib-common.sh"
 SET=corpus JOBS=1 WORK="${TMPDIR:-/tmp}/vmcu-corpus" BUILD="$ROOT/build" RUN=1 ONLY=.
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -41,17 +42,15 @@ while [ $# -gt 0 ]; do
     --work) WORK="$2"; shift ;;
     --summary) RUN=0 ;;
     --only) ONLY="$2"; shift ;;
-    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) print_usage; exit 0 ;;
     *) BUILD="$1" ;;
   esac
   shift
 done
 ANCHOR="${VMCU_SHARED_DIR:-$ROOT/../shared}/tools/cmsis-anchor/cmsis-anchor"
 PY=/usr/bin/python3
-[ -x "$BUILD/bin/vmcuc" ] || { echo "error: $BUILD/bin/vmcuc not built; run scripts/test.sh first" >&2; exit 1; }
-[ -x "$ANCHOR" ] || { echo "error: no cmsis-anchor at $ANCHOR (set VMCU_SHARED_DIR)" >&2; exit 1; }
-"$PY" -c "import elftools, unicorn, capstone" 2> /dev/null || {
-  echo "error: cmsis-anchor needs python3-pyelftools python3-unicorn python3-capstone (apt-get install them)" >&2; exit 1; }
+require_tools "$BUILD" vmcuc
+require_cmsis_anchor "$ANCHOR"
 mkdir -p "$WORK/models" "$WORK/logs"
 
 # run_one FAMILY SEED: generate the model, run cmsis-anchor (vmcu alone

@@ -17,12 +17,11 @@
 # usage: bench/cost-model.sh [BUILD_DIR]
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+source "$ROOT/bench/lib-common.sh"
 BUILD="${1:-$ROOT/build}"
 MODELS="${VMCU_SHARED_DIR:-$ROOT/../shared}/models"
-for tool in vmcuc vmcu-run vmcu-prof; do
-  [ -x "$BUILD/bin/$tool" ] || { echo "error: $BUILD/bin/$tool not built" >&2; exit 1; }
-done
-[ -d "$MODELS" ] || { echo "error: no models in $MODELS (set VMCU_SHARED_DIR)" >&2; exit 1; }
+require_tools "$BUILD" vmcuc vmcu-run vmcu-prof
+require_models "$MODELS"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 source "$ROOT/bench/shared-models.sh"
 

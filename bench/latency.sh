@@ -9,12 +9,11 @@
 #
 # usage: bench/latency.sh [BUILD_DIR]
 set -euo pipefail
+source "$(dirname "$0")/lib-common.sh"
 BUILD="${1:-$(cd "$(dirname "$0")/.." && pwd)/build}"
 GEN="$BUILD/bin/vmcu-gen"
 RUN="$BUILD/bin/vmcu-run"
-for tool in "$GEN" "$RUN"; do
-  [ -x "$tool" ] || { echo "error: $tool not built; run scripts/test.sh first" >&2; exit 1; }
-done
+require_tools "$BUILD" vmcu-gen vmcu-run
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 source "$(dirname "$0")/kernel-cases.sh"

@@ -26,6 +26,7 @@
 # usage: bench/models.sh [BUILD_DIR] [BUDGETS_KIB...]   (default: 0 32 48 64)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+source "$ROOT/bench/lib-common.sh"
 BUILD="${1:-$ROOT/build}"
 shift || true
 BUDGETS=("${@:-0 32 48 64}")
@@ -33,10 +34,8 @@ read -r -a BUDGETS <<< "${BUDGETS[*]}"
 MODELS="${VMCU_SHARED_DIR:-$ROOT/../shared}/models"
 CURVE="${VMCU_CURVE_SVG:-$BUILD/ram-latency.svg}"
 WAIT_STATES="${VMCU_FLASH_WAIT_STATES:-5}"
-for tool in vmcuc vmcu-run vmcu-prof; do
-  [ -x "$BUILD/bin/$tool" ] || { echo "error: $BUILD/bin/$tool not built; run scripts/test.sh first" >&2; exit 1; }
-done
-[ -d "$MODELS" ] || { echo "error: no models in $MODELS (set VMCU_SHARED_DIR)" >&2; exit 1; }
+require_tools "$BUILD" vmcuc vmcu-run vmcu-prof
+require_models "$MODELS"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 source "$ROOT/bench/shared-models.sh"
 

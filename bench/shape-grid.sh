@@ -34,6 +34,7 @@
 #   points whose name matches, the table shows the last results of all)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+source "$ROOT/bench/lib-common.sh"
 QUICK="" JOBS=1 WORK="${TMPDIR:-/tmp}/vmcu-shape-grid" BUILD="$ROOT/build" RUN=1 ONLY=.
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -44,7 +45,7 @@ while [ $# -gt 0 ]; do
     --summary) RUN=0 ;;
     --list) RUN=list ;;
     --only) ONLY="$2"; shift ;;
-    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) print_usage; exit 0 ;;
     *) BUILD="$1" ;;
   esac
   shift
@@ -56,10 +57,8 @@ if [ "$RUN" = list ]; then
 fi
 ANCHOR="${VMCU_SHARED_DIR:-$ROOT/../shared}/tools/cmsis-anchor/cmsis-anchor"
 if [ "$RUN" = 1 ]; then
-  [ -x "$BUILD/bin/vmcuc" ] || { echo "error: $BUILD/bin/vmcuc not built; run scripts/test.sh first" >&2; exit 1; }
-  [ -x "$ANCHOR" ] || { echo "error: no cmsis-anchor at $ANCHOR (set VMCU_SHARED_DIR)" >&2; exit 1; }
-  "$PY" -c "import elftools, unicorn, capstone" 2> /dev/null || {
-    echo "error: cmsis-anchor needs python3-pyelftools python3-unicorn python3-capstone (apt-get install them)" >&2; exit 1; }
+  require_tools "$BUILD" vmcuc
+  require_cmsis_anchor "$ANCHOR"
 fi
 mkdir -p "$WORK/models" "$WORK/logs"
 

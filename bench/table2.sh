@@ -14,12 +14,11 @@
 #
 # usage: bench/table2.sh [BUILD_DIR]
 set -euo pipefail
+source "$(dirname "$0")/lib-common.sh"
 BUILD="${1:-$(cd "$(dirname "$0")/.." && pwd)/build}"
 GEN="$BUILD/bin/vmcu-gen"
 OPT="$BUILD/bin/vmcu-opt"
-for tool in "$GEN" "$OPT"; do
-  [ -x "$tool" ] || { echo "error: $tool not built; run scripts/test.sh first" >&2; exit 1; }
-done
+require_tools "$BUILD" vmcu-gen vmcu-opt
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # name H Cin Cmid Cout R s1,s2,s3 (paper Table 2)

@@ -19,12 +19,13 @@
 #   $TMPDIR/vmcu-wait-states, kept so that CMSIS-NN is built once)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+source "$ROOT/bench/lib-common.sh"
 WS=5 WORK="${TMPDIR:-/tmp}/vmcu-wait-states" BUILD="$ROOT/build" MODELS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --wait-states) WS="$2"; shift ;;
     --work) WORK="$2"; shift ;;
-    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) print_usage; exit 0 ;;
     *.tflite) MODELS+=("$1") ;;
     *) BUILD="$1" ;;
   esac
@@ -32,9 +33,7 @@ while [ $# -gt 0 ]; do
 done
 SHARED="${VMCU_SHARED_DIR:-$ROOT/../shared}"
 ANCHOR="$SHARED/tools/cmsis-anchor"
-for tool in vmcuc vmcu-run vmcu-prof; do
-  [ -x "$BUILD/bin/$tool" ] || { echo "error: $BUILD/bin/$tool not built; run scripts/test.sh first" >&2; exit 1; }
-done
+require_tools "$BUILD" vmcuc vmcu-run vmcu-prof
 [ -x "$ANCHOR/cmsis-anchor" ] || { echo "error: no cmsis-anchor at $ANCHOR (set VMCU_SHARED_DIR)" >&2; exit 1; }
 source "$ROOT/bench/shared-models.sh"
 if [ ${#MODELS[@]} -eq 0 ]; then

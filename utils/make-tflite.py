@@ -314,6 +314,41 @@ def _out_size(size, k, stride, padding):
     return (size - k) // stride + 1
 
 
+def _window_size(k, stride, kw, stride_w):
+    """(kh, kw, sh, sw) of a k x kw window with strides (stride, stride_w);
+    kw and stride_w default to k and stride."""
+    kw = k if kw is None else kw
+    stride_w = stride if stride_w is None else stride_w
+    return k, kw, stride, stride_w
+
+
+def _window_shape(x, kh, kw, sh, sw, padding, channels, dilation=1):
+    """The NHWC output shape of a kh x kw window with strides (sh, sw) over x."""
+    n, h, w, _ = x.shape
+    return (n, _out_size(h, (kh - 1) * dilation + 1, sh, padding),
+            _out_size(w, (kw - 1) * dilation + 1, sw, padding), channels)
+
+
+# Option field ids of the window operators by name, in the order they are written.
+CONV_FIELDS = dict(padding=S.CONV_PADDING, stride_w=S.CONV_STRIDE_W, stride_h=S.CONV_STRIDE_H,
+                   act=S.CONV_FUSED_ACTIVATION, dilation_w=S.CONV_DILATION_W,
+                   dilation_h=S.CONV_DILATION_H)
+DW_FIELDS = dict(padding=S.DW_PADDING, stride_w=S.DW_STRIDE_W, stride_h=S.DW_STRIDE_H,
+                 mult=S.DW_DEPTH_MULTIPLIER, act=S.DW_FUSED_ACTIVATION,
+                 dilation_w=S.DW_DILATION_W, dilation_h=S.DW_DILATION_H)
+POOL_FIELDS = dict(padding=S.POOL_PADDING, stride_w=S.POOL_STRIDE_W, stride_h=S.POOL_STRIDE_H,
+                   filter_w=S.POOL_FILTER_W, filter_h=S.POOL_FILTER_H,
+                   act=S.POOL_FUSED_ACTIVATION)
+INT8_FIELDS = ("padding", "act")  # the enum fields; the others are int32
+
+
+def _window_options(fields, **values):
+    """The options (field id, kind, value) of `values`, given by field name,
+    in the order of `fields`."""
+    return [(fid, N.Int8Flags if name in INT8_FIELDS else N.Int32Flags, values[name])
+            for name, fid in fields.items()]
+
+
 class ModelBuilder:
     """Adds quantized layers to a Graph, drawing weights from one random stream."""
 
@@ -417,10 +452,9 @@ class ModelBuilder:
         (default k and stride) make the window k x kw and the strides
         (stride, stride_w) along (H, W)."""
         name = self._name("conv")
-        _, h, w, cin = x.shape
+        cin = x.shape[3]
         depth = cin // groups
-        kh, kw = k, k if kw is None else kw
-        sh, sw = stride, stride if stride_w is None else stride_w
+        kh, kw, sh, sw = _window_size(k, stride, kw, stride_w)
         filt = self._filter((cout, kh, kw, depth), kh * kw * depth, axis=0) * gain
 
         def dense(wd):  # the grouped filter as a dense [cout, kh, kw, cin] one
@@ -435,17 +469,12 @@ class ModelBuilder:
             name, x, filt, 0,
             lambda wd: np.einsum("oijc,c->o", dense(wd), x.mean),
             lambda wd: np.einsum("oijc,c->o", dense(wd) ** 2, x.std ** 2))
-        shape = (x.shape[0], _out_size(h, (kh - 1) * dilation + 1, sh, padding),
-                 _out_size(w, (kw - 1) * dilation + 1, sw, padding), cout)
+        shape = _window_shape(x, kh, kw, sh, sw, padding, cout, dilation)
+        options = _window_options(CONV_FIELDS, padding=padding, stride_w=sw, stride_h=sh,
+                                  act=act, dilation_w=dilation, dilation_h=dilation)
         y = self._activation(name, shape, mean, std, act)
         self.graph.add_operator(S.OP_CONV_2D, [x.index, w_index, b_index], [y.index],
-                                S.OPTIONS_CONV_2D, [
-                                    (S.CONV_PADDING, N.Int8Flags, padding),
-                                    (S.CONV_STRIDE_W, N.Int32Flags, sw),
-                                    (S.CONV_STRIDE_H, N.Int32Flags, sh),
-                                    (S.CONV_FUSED_ACTIVATION, N.Int8Flags, act),
-                                    (S.CONV_DILATION_W, N.Int32Flags, dilation),
-                                    (S.CONV_DILATION_H, N.Int32Flags, dilation)])
+                                S.OPTIONS_CONV_2D, options)
         return y
 
     def depthwise(self, x, k, stride, padding, act, mult=1, dilation=1, kw=None,
@@ -454,27 +483,20 @@ class ModelBuilder:
         c * mult + m reads input channel c) and `dilation`; `kw` and
         `stride_w` as for conv2d."""
         name = self._name("depthwise")
-        _, h, w, c = x.shape
-        kh, kw = k, k if kw is None else kw
-        sh, sw = stride, stride if stride_w is None else stride_w
+        c = x.shape[3]
+        kh, kw, sh, sw = _window_size(k, stride, kw, stride_w)
         filt = self._filter((1, kh, kw, c * mult), kh * kw, axis=3)
         x_mean, x_std = np.repeat(x.mean, mult), np.repeat(x.std, mult)
         w_index, b_index, mean, std = self._weights_and_bias(
             name, x, filt, 3,
             lambda wd: x_mean * wd.sum(axis=(0, 1, 2)),
             lambda wd: x_std ** 2 * (wd ** 2).sum(axis=(0, 1, 2)))
-        shape = (x.shape[0], _out_size(h, (kh - 1) * dilation + 1, sh, padding),
-                 _out_size(w, (kw - 1) * dilation + 1, sw, padding), c * mult)
+        shape = _window_shape(x, kh, kw, sh, sw, padding, c * mult, dilation)
+        options = _window_options(DW_FIELDS, padding=padding, stride_w=sw, stride_h=sh, mult=mult,
+                                  act=act, dilation_w=dilation, dilation_h=dilation)
         y = self._activation(name, shape, mean, std, act)
         self.graph.add_operator(S.OP_DEPTHWISE_CONV_2D, [x.index, w_index, b_index], [y.index],
-                                S.OPTIONS_DEPTHWISE_CONV_2D, [
-                                    (S.DW_PADDING, N.Int8Flags, padding),
-                                    (S.DW_STRIDE_W, N.Int32Flags, sw),
-                                    (S.DW_STRIDE_H, N.Int32Flags, sh),
-                                    (S.DW_DEPTH_MULTIPLIER, N.Int32Flags, mult),
-                                    (S.DW_FUSED_ACTIVATION, N.Int8Flags, act),
-                                    (S.DW_DILATION_W, N.Int32Flags, dilation),
-                                    (S.DW_DILATION_H, N.Int32Flags, dilation)])
+                                S.OPTIONS_DEPTHWISE_CONV_2D, options)
         return y
 
     def fully_connected(self, x, units, act=NONE_ACT):
@@ -568,17 +590,9 @@ class ModelBuilder:
 
     def global_avg_pool(self, x):
         """AVERAGE_POOL_2D whose VALID window is the whole map."""
-        name = self._name("avgpool")
         _, h, w, c = x.shape
-        y = self._same_quant(name, (1, 1, 1, c), x, x.mean, x.std / np.sqrt(h * w))
-        self.graph.add_operator(S.OP_AVERAGE_POOL_2D, [x.index], [y.index], S.OPTIONS_POOL_2D, [
-            (S.POOL_PADDING, N.Int8Flags, S.PADDING_VALID),
-            (S.POOL_STRIDE_W, N.Int32Flags, w),
-            (S.POOL_STRIDE_H, N.Int32Flags, h),
-            (S.POOL_FILTER_W, N.Int32Flags, w),
-            (S.POOL_FILTER_H, N.Int32Flags, h),
-            (S.POOL_FUSED_ACTIVATION, N.Int8Flags, S.ACT_NONE)])
-        return y
+        return self._pool(S.OP_AVERAGE_POOL_2D, "avgpool", x, (h, w), (h, w), S.PADDING_VALID,
+                          S.ACT_NONE, x.std / np.sqrt(h * w), shape=(1, 1, 1, c))
 
     def mean(self, x, keep_dims, requantize):
         """MEAN over H and W with the axes as a constant int32 [1, 2] second
@@ -619,33 +633,27 @@ class ModelBuilder:
 
     def max_pool(self, x, k, stride, padding, act):
         """MAX_POOL_2D k x k; keeps the input's quantization."""
-        name = self._name("maxpool")
-        n, h, w, c = x.shape
-        shape = (n, _out_size(h, k, stride, padding), _out_size(w, k, stride, padding), c)
-        y = self._same_quant(name, shape, x, x.mean, x.std)
-        self.graph.add_operator(S.OP_MAX_POOL_2D, [x.index], [y.index], S.OPTIONS_POOL_2D, [
-            (S.POOL_PADDING, N.Int8Flags, padding),
-            (S.POOL_STRIDE_W, N.Int32Flags, stride),
-            (S.POOL_STRIDE_H, N.Int32Flags, stride),
-            (S.POOL_FILTER_W, N.Int32Flags, k),
-            (S.POOL_FILTER_H, N.Int32Flags, k),
-            (S.POOL_FUSED_ACTIVATION, N.Int8Flags, act)])
-        return y
+        return self._pool(S.OP_MAX_POOL_2D, "maxpool", x, (k, k), (stride, stride), padding, act,
+                          x.std)
 
     def avg_pool(self, x, k, stride, padding, act=NONE_ACT):
         """AVERAGE_POOL_2D k x k; keeps the input's quantization (as TFLite
         requires); the output std assumes independent window elements."""
-        name = self._name("avgpool")
-        n, h, w, c = x.shape
-        shape = (n, _out_size(h, k, stride, padding), _out_size(w, k, stride, padding), c)
-        y = self._same_quant(name, shape, x, x.mean, x.std / k)
-        self.graph.add_operator(S.OP_AVERAGE_POOL_2D, [x.index], [y.index], S.OPTIONS_POOL_2D, [
-            (S.POOL_PADDING, N.Int8Flags, padding),
-            (S.POOL_STRIDE_W, N.Int32Flags, stride),
-            (S.POOL_STRIDE_H, N.Int32Flags, stride),
-            (S.POOL_FILTER_W, N.Int32Flags, k),
-            (S.POOL_FILTER_H, N.Int32Flags, k),
-            (S.POOL_FUSED_ACTIVATION, N.Int8Flags, act)])
+        return self._pool(S.OP_AVERAGE_POOL_2D, "avgpool", x, (k, k), (stride, stride), padding,
+                          act, x.std / k)
+
+    def _pool(self, code, base, x, window, stride, padding, act, std, shape=None):
+        """MAX_POOL_2D or AVERAGE_POOL_2D (`code`) with a window and strides
+        given as (h, w); keeps x's quantization, with the output std `std`.
+        `shape`: the output's (default: that of the window over x)."""
+        name = self._name(base)
+        (kh, kw), (sh, sw) = window, stride
+        if shape is None:
+            shape = _window_shape(x, kh, kw, sh, sw, padding, x.shape[3])
+        y = self._same_quant(name, shape, x, x.mean, std)
+        options = _window_options(POOL_FIELDS, padding=padding, stride_w=sw, stride_h=sh,
+                                  filter_w=kw, filter_h=kh, act=act)
+        self.graph.add_operator(code, [x.index], [y.index], S.OPTIONS_POOL_2D, options)
         return y
 
     def concat(self, pieces, axis, shared=False):

@@ -218,8 +218,8 @@ struct VMCUChooseSchedulePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto func = module.lookupSymbol<func::FuncOp>(entry);
-    if (!func || func.isExternal() || bottlenecks(func).empty())
+    func::FuncOp func = entryFunction(module, entry);
+    if (!func || bottlenecks(func).empty())
       return; // vmcu-tile reports a missing entry.
     limits = FusedPlanLimits();
     limits.cores = cores;

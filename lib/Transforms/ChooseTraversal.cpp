@@ -48,8 +48,8 @@ struct VMCUChooseTraversalPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto func = module.lookupSymbol<func::FuncOp>(entry);
-    if (!func || func.isExternal())
+    func::FuncOp func = entryFunction(module, entry);
+    if (!func)
       return; // vmcu-tile reports a missing entry.
     if (!parseName(kTraversalOrders, order)) {
       module.emitError("vmcu-choose-traversal: unknown order '")

@@ -133,8 +133,8 @@ struct VMCUFuseGlobalPoolPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto func = module.lookupSymbol<func::FuncOp>(entry);
-    if (!func || func.isExternal() || !hasFoldablePool(func))
+    func::FuncOp func = entryFunction(module, entry);
+    if (!func || !hasFoldablePool(func))
       return; // vmcu-tile reports a missing entry.
     // Under a budget the trials' segments are leveled: the pipeline also
     // runs this pass before vmcu-select-segment-sizes, where a layer's

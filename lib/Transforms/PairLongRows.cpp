@@ -71,8 +71,8 @@ struct VMCUPairLongRowsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto func = module.lookupSymbol<func::FuncOp>(entry);
-    if (!func || func.isExternal())
+    func::FuncOp func = entryFunction(module, entry);
+    if (!func)
       return; // vmcu-tile reports a missing entry.
     SmallVector<LayerOpInterface> layers = chainLayers(func);
     SmallVector<Candidate> found = candidates(layers, cores);

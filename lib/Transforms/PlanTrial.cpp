@@ -13,6 +13,11 @@
 using namespace mlir;
 using namespace mlir::vmcu;
 
+func::FuncOp mlir::vmcu::entryFunction(ModuleOp module, StringRef entry) {
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
+  return func && !func.isExternal() ? func : nullptr;
+}
+
 SmallVector<LayerOpInterface> mlir::vmcu::chainLayers(func::FuncOp func) {
   SmallVector<LayerOpInterface> layers;
   for (Operation &op : func.getBody().front())
@@ -49,8 +54,8 @@ OwningOpRef<ModuleOp>
 mlir::vmcu::preparedCopy(ModuleOp module, StringRef entry,
                          function_ref<void(func::FuncOp)> prepare) {
   OwningOpRef<ModuleOp> copy(module.clone());
-  auto func = copy->lookupSymbol<func::FuncOp>(entry);
-  if (!func || func.isExternal())
+  func::FuncOp func = entryFunction(*copy, entry);
+  if (!func)
     return nullptr;
   prepare(func);
   return copy;

@@ -90,8 +90,8 @@ int64_t levelTarget(const PlanTrial &plan) {
 
 SegmentSizer::SegmentSizer(ModuleOp module, StringRef entry, int64_t cores)
     : module(module), entry(entry.str()), cores(cores) {
-  auto func = module.lookupSymbol<func::FuncOp>(entry);
-  if (!func || func.isExternal())
+  func::FuncOp func = entryFunction(module, entry);
+  if (!func)
     return;
   layers = chainLayers(func);
   for (LayerOpInterface layer : layers) {

@@ -7,6 +7,7 @@
 
 #include "vmcu/Support/Units.h"
 #include "vmcu/Transforms/Passes.h"
+#include "vmcu/Transforms/PlanTrial.h"
 #include "vmcu/Transforms/SegmentSizer.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -28,8 +29,7 @@ struct VMCUSelectSegmentSizesPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto func = module.lookupSymbol<func::FuncOp>(entry);
-    if (!func || func.isExternal())
+    if (!entryFunction(module, entry))
       return; // vmcu-tile reports a missing entry.
     SegmentSizer sizer(module, entry, cores);
     SmallVector<int64_t> sizes = sizer.defaultSizes();

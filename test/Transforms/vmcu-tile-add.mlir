@@ -25,11 +25,17 @@
 // CHECK:   vmcu.requantize
 // In a compact kernel the sum's bounded table holds the multiplier and
 // the half term per channel, and the shift is ctz(half) + 32.
+// Channel c's entry is words 2c (m) and 2c + 1 (h) of the 32-word table.
+// COMPACT-DAG: #[[WORD0:map[0-9]*]] = affine_map<(d0) -> (d0 * 2)>
+// COMPACT-DAG: #[[WORD1:map[0-9]*]] = affine_map<(d0) -> (d0 * 2 + 1)>
 // COMPACT: vmcu.kernel "add_1"
-// COMPACT:   %[[M:.*]] = memref.load %[[T:.*]][%{{.*}}] : memref<32xi32>
-// COMPACT:   %[[H:.*]] = memref.load %[[T]][%{{.*}}] : memref<32xi32>
+// COMPACT:   %[[MI:.*]] = affine.apply #[[WORD0]](%[[CH:.*]])
+// COMPACT:   %[[M:.*]] = memref.load %[[T:.*]][%[[MI]]] : memref<32xi32>
+// COMPACT:   %[[HI:.*]] = affine.apply #[[WORD1]](%[[CH]])
+// COMPACT:   %[[H:.*]] = memref.load %[[T]][%[[HI]]] : memref<32xi32>
 // COMPACT:   %[[TZ:.*]] = math.cttz %[[H]] : i32
-// COMPACT:   %[[SH:.*]] = arith.addi %[[TZ]], %{{.*}} : i32
+// COMPACT:   %[[C32:.*]] = arith.constant 32 : i32
+// COMPACT:   %[[SH:.*]] = arith.addi %[[TZ]], %[[C32]] : i32
 // COMPACT:   vmcu.requantize %{{.*}}, %[[M]], %[[SH]] half %[[H]] {bounded_value
 // CHECK:   %[[F0:.*]] = affine.apply #{{.*}}(%[[P]], %[[C]], %[[Y]])
 // CHECK:   vmcu.free %[[POOL]][%[[F0]]]

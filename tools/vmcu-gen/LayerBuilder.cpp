@@ -80,13 +80,14 @@ SmallVector<int8_t> LayerBuilder::randomWeights(int64_t count) {
   return weights;
 }
 
-llvm::Error LayerBuilder::requantParams(
-    llvm::StringRef what, llvm::ArrayRef<int8_t> w, int64_t channels,
-    llvm::function_ref<int64_t(int64_t)> channelOf, const Stats &in,
-    SmallVectorImpl<int32_t> &bias, SmallVectorImpl<Multiplier> &multipliers,
-    Stats &accOut) {
+llvm::Expected<LayerBuilder::LayerParams> LayerBuilder::randomParams(
+    llvm::StringRef what, int64_t count, int64_t channels,
+    llvm::function_ref<int64_t(int64_t)> channelOf, const Stats &in) {
+  LayerParams params;
+  params.weights = randomWeights(count);
+  SmallVector<int32_t> &bias = params.bias;
   SmallVector<double> sum(channels, 0.0), sumSq(channels, 0.0);
-  for (auto [i, weight] : llvm::enumerate(w)) {
+  for (auto [i, weight] : llvm::enumerate(params.weights)) {
     int64_t c = channelOf(static_cast<int64_t>(i));
     sum[c] += weight;
     sumSq[c] += static_cast<double>(weight) * weight;
@@ -108,15 +109,15 @@ llvm::Error LayerBuilder::requantParams(
     llvm::Expected<Multiplier> m = quantizeScale(kTargetRms / rms);
     if (!m)
       return makeError(what + ": " + llvm::toString(m.takeError()));
-    multipliers.push_back(*m);
+    params.multipliers.push_back(*m);
     double scale = realScale(*m);
     meanSum += mean * scale;
     squareSum += (mean * mean + var) * scale * scale;
   }
   double mean = meanSum / channels;
-  accOut =
+  params.accOut =
       Stats{mean, std::sqrt(std::max(0.0, squareSum / channels - mean * mean))};
-  return llvm::Error::success();
+  return params;
 }
 
 Act LayerBuilder::requantize(Value acc, llvm::ArrayRef<Multiplier> multipliers,
@@ -156,27 +157,21 @@ llvm::Expected<Act> LayerBuilder::conv2d(llvm::StringRef what, const Act &in,
                                          int64_t cout, int64_t kernel,
                                          int64_t stride, Padding padding,
                                          Activation act) {
-  llvm::ArrayRef<int64_t> shape = in.getType().getShape();
   llvm::Expected<WindowInput> window =
       windowInput(what, in, kernel, stride, padding);
   if (!window)
     return window.takeError();
-  const DimPads *ph = &window->h, *pw = &window->w;
-  Act x = window->x;
-  int64_t cin = shape[3];
-  SmallVector<int8_t> weights = randomWeights(cout * kernel * kernel * cin);
-  SmallVector<int32_t> bias;
-  SmallVector<Multiplier> multipliers;
+  int64_t cin = in.getType().getShape()[3];
   int64_t fanIn = kernel * kernel * cin;
-  Stats accOut;
-  if (llvm::Error err = requantParams(
-          what, weights, cout, [&](int64_t i) { return i / fanIn; }, in.stats,
-          bias, multipliers, accOut))
-    return std::move(err);
+  llvm::Expected<LayerParams> params = randomParams(
+      what, cout * fanIn, cout, [&](int64_t i) { return i / fanIn; }, in.stats);
+  if (!params)
+    return params.takeError();
 
-  Value acc = tosa.conv2d(x.value, in.zp, {cout, kernel, kernel, cin}, weights,
-                          bias, *ph, *pw, stride, stride);
-  return requantize(acc, multipliers, accOut, act);
+  Value acc = tosa.conv2d(window->x.value, in.zp, {cout, kernel, kernel, cin},
+                          params->weights, params->bias, window->h, window->w,
+                          stride, stride);
+  return requantize(acc, params->multipliers, params->accOut, act);
 }
 
 llvm::Expected<Act> LayerBuilder::depthwiseConv2d(llvm::StringRef what,
@@ -184,42 +179,33 @@ llvm::Expected<Act> LayerBuilder::depthwiseConv2d(llvm::StringRef what,
                                                   int64_t stride,
                                                   Padding padding,
                                                   Activation act) {
-  llvm::ArrayRef<int64_t> shape = in.getType().getShape();
   llvm::Expected<WindowInput> window =
       windowInput(what, in, kernel, stride, padding);
   if (!window)
     return window.takeError();
-  const DimPads *ph = &window->h, *pw = &window->w;
-  Act x = window->x;
-  int64_t c = shape[3];
-  SmallVector<int8_t> weights = randomWeights(kernel * kernel * c);
-  SmallVector<int32_t> bias;
-  SmallVector<Multiplier> multipliers;
-  Stats accOut;
-  if (llvm::Error err = requantParams(
-          what, weights, c, [&](int64_t i) { return i % c; }, in.stats, bias,
-          multipliers, accOut))
-    return std::move(err);
+  int64_t c = in.getType().getShape()[3];
+  llvm::Expected<LayerParams> params = randomParams(
+      what, kernel * kernel * c, c, [&](int64_t i) { return i % c; }, in.stats);
+  if (!params)
+    return params.takeError();
 
-  Value acc = tosa.depthwiseConv2d(x.value, in.zp, {kernel, kernel, c, 1},
-                                   weights, bias, *ph, *pw, stride, stride);
-  return requantize(acc, multipliers, accOut, act);
+  Value acc = tosa.depthwiseConv2d(
+      window->x.value, in.zp, {kernel, kernel, c, 1}, params->weights,
+      params->bias, window->h, window->w, stride, stride);
+  return requantize(acc, params->multipliers, params->accOut, act);
 }
 
 llvm::Expected<Act> LayerBuilder::fullyConnected(llvm::StringRef what,
                                                  const Act &in, int64_t n) {
   int64_t k = in.getType().getShape()[2];
-  SmallVector<int8_t> weights = randomWeights(k * n);
-  SmallVector<int32_t> bias;
-  SmallVector<Multiplier> multipliers;
-  Stats accOut;
-  if (llvm::Error err = requantParams(
-          what, weights, n, [&](int64_t i) { return i % n; }, in.stats, bias,
-          multipliers, accOut))
-    return std::move(err);
+  llvm::Expected<LayerParams> params = randomParams(
+      what, k * n, n, [&](int64_t i) { return i % n; }, in.stats);
+  if (!params)
+    return params.takeError();
 
-  Value sum = tosa.fullyConnected(in.value, in.zp, n, weights, bias);
-  return requantize(sum, multipliers, accOut, Activation::None);
+  Value sum =
+      tosa.fullyConnected(in.value, in.zp, n, params->weights, params->bias);
+  return requantize(sum, params->multipliers, params->accOut, Activation::None);
 }
 
 llvm::Expected<Act> LayerBuilder::add(llvm::StringRef what, const Act &lhs,

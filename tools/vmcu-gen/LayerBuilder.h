@@ -109,16 +109,21 @@ private:
                                           Padding padding);
   /// Random weights, uniform in [-127, 127].
   SmallVector<int8_t> randomWeights(int64_t count);
-  /// Draws the biases of an accumulator whose channel `c` sums the weights
-  /// `w[i]` with `channelOf(i) == c` times inputs of statistics `in`, and
-  /// picks per-channel multipliers that bring its RMS to ~30 int8 units.
-  /// `accOut` receives the statistics of the rescaled result.
-  llvm::Error requantParams(llvm::StringRef what, llvm::ArrayRef<int8_t> w,
-                            int64_t channels,
-                            llvm::function_ref<int64_t(int64_t)> channelOf,
-                            const Stats &in, SmallVectorImpl<int32_t> &bias,
-                            SmallVectorImpl<Multiplier> &multipliers,
-                            Stats &accOut);
+  /// A weighted layer's random parameters and its accumulator's statistics
+  /// after the rescale.
+  struct LayerParams {
+    SmallVector<int8_t> weights;
+    SmallVector<int32_t> bias;
+    SmallVector<Multiplier> multipliers;
+    Stats accOut;
+  };
+  /// Draws `count` random weights, then the biases of an accumulator whose
+  /// channel `c` sums the weights `w[i]` with `channelOf(i) == c` times
+  /// inputs of statistics `in`, and picks per-channel multipliers that bring
+  /// its RMS to ~30 int8 units.
+  llvm::Expected<LayerParams>
+  randomParams(llvm::StringRef what, int64_t count, int64_t channels,
+               llvm::function_ref<int64_t(int64_t)> channelOf, const Stats &in);
   /// Per-channel rescale of `acc` to int8 with a random output zero point,
   /// then, for Relu6, the clamp.
   Act requantize(Value acc, llvm::ArrayRef<Multiplier> multipliers,

@@ -97,9 +97,10 @@ Semihosting::Handle *Semihosting::lookup(uint32_t fd) {
   return &handles[fd - 1];
 }
 
-uint32_t Semihosting::fail(int hostErrno) {
+Semihosting::Outcome Semihosting::fail(int hostErrno, uint32_t &result) {
   lastErrno = hostErrno;
-  return kFailure;
+  result = kFailure;
+  return Outcome::Continue;
 }
 
 Semihosting::Outcome Semihosting::call(uc_engine *uc, uint32_t op, uint32_t arg,
@@ -148,10 +149,8 @@ Semihosting::Outcome Semihosting::sysOpen(uc_engine *uc, uint32_t arg,
   if (!readString(uc, block[0], path))
     return Outcome::Error;
   uint32_t mode = block[1];
-  if (mode > kLastMode) {
-    result = fail(EINVAL);
-    return Outcome::Continue;
-  }
+  if (mode > kLastMode)
+    return fail(EINVAL, result);
   bool writing = mode >= kFirstWriteMode;
   FileKind kind;
   if (path == kConsoleName) {
@@ -163,8 +162,7 @@ Semihosting::Outcome Semihosting::sysOpen(uc_engine *uc, uint32_t arg,
     outputOpened = true;
     outputBytes.clear();
   } else {
-    result = fail(ENOENT);
-    return Outcome::Continue;
+    return fail(ENOENT, result);
   }
   handles.push_back(Handle{kind});
   result = static_cast<uint32_t>(handles.size());
@@ -177,10 +175,8 @@ Semihosting::Outcome Semihosting::sysClose(uc_engine *uc, uint32_t arg,
   if (!readWords(uc, arg, block, std::size(block)))
     return Outcome::Error;
   Handle *handle = lookup(block[0]);
-  if (!handle) {
-    result = fail(EBADF);
-    return Outcome::Continue;
-  }
+  if (!handle)
+    return fail(EBADF, result);
   handle->open = false;
   result = 0;
   return Outcome::Continue;
@@ -214,10 +210,8 @@ Semihosting::Outcome Semihosting::sysWriteOrRead(uc_engine *uc, uint32_t op,
     return Outcome::Error;
   Handle *handle = lookup(block[0]);
   uint32_t address = block[1], length = block[2];
-  if (!handle) {
-    result = fail(EBADF);
-    return Outcome::Continue;
-  }
+  if (!handle)
+    return fail(EBADF, result);
   if (length > kMaxTransfer)
     return badAddress(op == SYS_WRITE ? "SYS_WRITE buffer" : "SYS_READ buffer",
                       address);
@@ -277,7 +271,9 @@ Semihosting::Outcome Semihosting::sysIsTty(uc_engine *uc, uint32_t arg,
   if (!readWords(uc, arg, block, std::size(block)))
     return Outcome::Error;
   Handle *handle = lookup(block[0]);
-  result = !handle ? fail(EBADF) : handle->kind == FileKind::Console ? 1 : 0;
+  if (!handle)
+    return fail(EBADF, result);
+  result = handle->kind == FileKind::Console ? 1 : 0;
   return Outcome::Continue;
 }
 
@@ -287,10 +283,8 @@ Semihosting::Outcome Semihosting::sysSeek(uc_engine *uc, uint32_t arg,
   if (!readWords(uc, arg, block, std::size(block)))
     return Outcome::Error;
   Handle *handle = lookup(block[0]);
-  if (!handle || handle->kind == FileKind::Console) {
-    result = fail(EBADF);
-    return Outcome::Continue;
-  }
+  if (!handle || handle->kind == FileKind::Console)
+    return fail(EBADF, result);
   handle->position = block[1];
   result = 0;
   return Outcome::Continue;
@@ -302,10 +296,8 @@ Semihosting::Outcome Semihosting::sysFlen(uc_engine *uc, uint32_t arg,
   if (!readWords(uc, arg, block, std::size(block)))
     return Outcome::Error;
   Handle *handle = lookup(block[0]);
-  if (!handle || handle->kind == FileKind::Console) {
-    result = fail(EBADF);
-    return Outcome::Continue;
-  }
+  if (!handle || handle->kind == FileKind::Console)
+    return fail(EBADF, result);
   result = static_cast<uint32_t>(
       handle->kind == FileKind::Input ? inputBytes.size() : outputBytes.size());
   return Outcome::Continue;

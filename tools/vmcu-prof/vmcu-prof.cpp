@@ -18,6 +18,7 @@
 #include "Report.h"
 #include "Semihosting.h"
 #include "vmcu/Dialect/VMCU/IR/ModelABI.h"
+#include "vmcu/Tools/ModelIOFlags.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -42,6 +43,7 @@ namespace cl = llvm::cl;
 namespace model_abi = mlir::vmcu::model_abi;
 using llvm::StringRef;
 using llvm::Twine;
+using mlir::vmcu::ModelIOFlags;
 
 namespace {
 
@@ -76,16 +78,6 @@ constexpr StringRef kGuestOutputName = "vmcu_out.bin";
 /// The default --max-instructions: about a minute and a half of emulation
 /// (~20-25 M instructions/s with the per-instruction hook).
 constexpr uint64_t kDefaultMaxInstructions = 2'000'000'000;
-
-/// Exit statuses of the runtime (runtime/vmcu_runtime.h), by value.
-constexpr StringRef kStatusMeanings[] = {
-    "ok",
-    "vmcu_invoke() returned non-zero",
-    "input or output file error",
-    "HardFault or another unexpected exception",
-    "stack overflow",
-    "ring-safety violation",
-};
 
 constexpr StringRef kOverview = R"(vmcu cycle-approximate profiler
 
@@ -175,13 +167,7 @@ struct ProfOptions {
   cl::OptionCategory category{"vmcu-prof options"};
   cl::opt<std::string> elf{cl::Positional, cl::Required,
                            cl::desc("<model.elf>"), cl::cat(category)};
-  cl::opt<std::string> input{
-      "input", cl::Required,
-      cl::desc("Input bytes of the model (exactly its input size)"),
-      cl::value_desc("file"), cl::cat(category)};
-  cl::opt<std::string> output{
-      "output", cl::desc("Where to write the output bytes (default: nowhere)"),
-      cl::value_desc("file"), cl::cat(category)};
+  ModelIOFlags io{category};
   cl::opt<std::string> cpu{
       "cpu",
       cl::desc("Core to run: cortex-m4, or cortex-m33 (an mps2-an505 ELF, "
@@ -355,11 +341,8 @@ std::optional<std::string> checkCompletion(const ProfOptions &opts,
                                            const Profiler &profiler,
                                            int status) {
   if (status != 0) {
-    StringRef meaning = "see the console above";
-    if (status > 0 && static_cast<size_t>(status) < std::size(kStatusMeanings))
-      meaning = kStatusMeanings[status];
-    return ("the program exited with status " + Twine(status) + " (" + meaning +
-            ")")
+    return ("the program exited with status " + Twine(status) + " (" +
+            model_abi::runtimeStatusMeaning(status) + ")")
         .str();
   }
   if (!opts.wholeProgram && profiler.region.instructions == 0)
@@ -476,7 +459,7 @@ std::optional<std::string> loadProgram(const ProfOptions &opts,
           readImage(opts.elf, program.elfBuffer->getBuffer(), program.image))
     return error;
   program.image.api = ModelSymbols(opts.symbolPrefix);
-  if (auto error = readFile(opts.input, "input file ", program.inputBuffer))
+  if (auto error = readFile(opts.io.input, "input file ", program.inputBuffer))
     return error;
   if (auto error = allocateMemory(board, program.image, program.memory))
     return error;
@@ -517,7 +500,7 @@ int runMain(int argc, char **argv) {
     if (auto error =
             setUpCore1(opts, *board, image, host, memory, profiler, cores))
       return fail(*error);
-  if (auto error = checkInputSize(image, opts.input, inputBytes.size()))
+  if (auto error = checkInputSize(image, opts.io.input, inputBytes.size()))
     return fail(*error);
   auto error = cores.core1 ? runTwoCores(image, profiler, cores, opts.quantum)
                            : profiler.run();
@@ -529,8 +512,8 @@ int runMain(int argc, char **argv) {
   printResults(opts, *board, image, profiler, cores.core1.get(), host);
   if (auto error = checkCompletion(opts, image, profiler, host.exitStatus()))
     return fail(*error);
-  if (!opts.output.empty())
-    if (auto error = writeOutput(image, host, opts.output))
+  if (!opts.io.output.empty())
+    if (auto error = writeOutput(image, host, opts.io.output))
       return fail(*error);
   return 0;
 }

@@ -11,6 +11,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 #include "vmcu/Conversion/VMCUToLLVM/VMCUToLLVM.h"
+#include "vmcu/Tools/ModelIOFlags.h"
 #include "vmcu/Tools/vmcuc/Compiler.h"
 #include "vmcu/Tools/vmcuc/FlashBudget.h"
 #include "vmcu/Tools/vmcuc/StackBound.h"
@@ -152,17 +153,6 @@ constexpr llvm::StringLiteral kHarnessVtimeDefine = "-DVMCU_HARNESS_VTIME";
 constexpr llvm::StringLiteral kQemuIcountShift = "shift=0";
 constexpr llvm::StringLiteral kVtimePrefix = "vmcu: vtime_ns=";
 
-/// QEMU exit codes the harness and the fault handler use
-/// (runtime/vmcu_runtime.h), by value.
-constexpr llvm::StringLiteral kStatusMeanings[] = {
-    "ok",
-    "vmcu_invoke() returned non-zero",
-    "input or output file error",
-    "HardFault or another unexpected exception",
-    "stack overflow",
-    "ring-safety violation",
-};
-
 constexpr llvm::StringLiteral kOverview = R"(vmcu model runner
 
 Compiles an int8 model exactly as vmcuc does (in-process), links it with the
@@ -205,13 +195,7 @@ struct RunOptions {
   cl::opt<std::string> model{cl::Positional, cl::Required,
                              cl::desc("<model.mlir|model.tflite>"),
                              cl::cat(category)};
-  cl::opt<std::string> input{
-      "input", cl::Required,
-      cl::desc("Input bytes of the model (exactly its input size)"),
-      cl::value_desc("file"), cl::cat(category)};
-  cl::opt<std::string> output{
-      "output", cl::desc("Where to write the output bytes (default: nowhere)"),
-      cl::value_desc("file"), cl::cat(category)};
+  ModelIOFlags io{category};
   cl::opt<std::string> report{
       "report", cl::desc("Also write the offset solver's JSON memory report"),
       cl::value_desc("file"), cl::cat(category)};
@@ -454,7 +438,7 @@ static LogicalResult checkFits(const RunOptions &opts, const Board &board,
     return failure();
   }
   if (inputSize != static_cast<uint64_t>(model.inputBytes)) {
-    fail("input file '" + opts.input + "' has " + Twine(inputSize) +
+    fail("input file '" + opts.io.input + "' has " + Twine(inputSize) +
          " bytes, but the model's input has " + Twine(model.inputBytes));
     return failure();
   }
@@ -617,10 +601,8 @@ static LogicalResult runOnBoard(const RunOptions &opts, const Board &board,
     return failure();
   }
   int status = rc != 0 ? rc : parsed->status;
-  llvm::StringRef meaning = "see the console above";
-  if (status > 0 && static_cast<size_t>(status) < std::size(kStatusMeanings))
-    meaning = kStatusMeanings[status];
-  fail("the board exited with status " + Twine(status) + " (" + meaning + ")");
+  fail("the board exited with status " + Twine(status) + " (" +
+       model_abi::runtimeStatusMeaning(status) + ")");
   return failure();
 }
 
@@ -749,10 +731,10 @@ static int runMain(int argc, char **argv) {
   if (failed(findToolchain(opts, argv[0], tools)))
     return 1;
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> inputBytes =
-      llvm::MemoryBuffer::getFile(opts.input, /*IsText=*/false,
+      llvm::MemoryBuffer::getFile(opts.io.input, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
   if (!inputBytes)
-    return fail("cannot open input file '" + opts.input +
+    return fail("cannot open input file '" + opts.io.input +
                 "': " + inputBytes.getError().message());
 
   CompiledModel model;
@@ -788,16 +770,16 @@ static int runMain(int argc, char **argv) {
     return 1;
   if (twoCores) {
     if (failed(runOnTwoCores(opts, argv[0], files, flash, model)) ||
-        (!opts.output.empty() &&
-         failed(copyOutput(files.out, opts.output, model.outputBytes))))
+        (!opts.io.output.empty() &&
+         failed(copyOutput(files.out, opts.io.output, model.outputBytes))))
       return 1;
     return 0;
   }
   if (failed(runOnBoard(opts, board, tools, files, console, summary)) ||
       failed(forwardConsole(console, opts.icount, instructions)))
     return 1;
-  if (!opts.output.empty() &&
-      failed(copyOutput(files.out, opts.output, model.outputBytes)))
+  if (!opts.io.output.empty() &&
+      failed(copyOutput(files.out, opts.io.output, model.outputBytes)))
     return 1;
   printSummary(cpu, summary, flash, instructions);
   return 0;

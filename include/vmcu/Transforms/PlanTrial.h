@@ -15,6 +15,10 @@
 
 namespace mlir::vmcu {
 
+/// `module`'s function named `entry` if it has a body, else null (vmcu-tile
+/// reports a missing entry; the planning passes then do nothing).
+func::FuncOp entryFunction(ModuleOp module, StringRef entry);
+
 /// The top-level layers of `func`'s chain, in order (the convs inside a
 /// vmcu.bottleneck belong to it). vmcu-tile emits one kernel per layer.
 SmallVector<LayerOpInterface> chainLayers(func::FuncOp func);

@@ -76,12 +76,15 @@ static LogicalResult checkBroadcast(Operation *op, Value lhs, Value rhs,
 
 namespace {
 
-/// Everything needed to build a vmcu.add.
-struct AddPlan {
+/// Everything needed to build a vmcu.add (Operand: each operand's rescale
+/// to int32) or a vmcu.mul (Operand: each operand's zero point).
+template <typename Operand> struct BinaryPlan {
   tosa::RescaleOp lhs, rhs;
-  RequantAttr lhsRescale, rhsRescale;
+  Operand lhsOperand{}, rhsOperand{};
   OutputRequant requant;
 };
+using AddPlan = BinaryPlan<RequantAttr>;
+using MulPlan = BinaryPlan<int32_t>;
 
 } // namespace
 
@@ -101,42 +104,38 @@ static FailureOr<RequantAttr> readInputRescale(tosa::RescaleOp rescale,
   return makeRequant(rescale.getContext(), *params, kInt32Min, kInt32Max);
 }
 
-/// The int8 add form around `op`, a tosa.add or tosa.sub.
-static FailureOr<AddPlan> matchInt8Add(Operation *op, Absorbed &absorbed,
-                                       MatchDiag &diag) {
-  Value output = op->getResult(0);
-  Type type = output.getType();
-  StringRef what = isa<tosa::SubOp>(op) ? "sub" : "add";
-  if (isa<FloatType>(getElementTypeOrSelf(type)))
-    return diag.fail(op, "floating-point " + what +
-                             " is not supported, got " + typeToString(type));
-  if (!isInt8AddForm(op))
-    return diag.fail(op, "expected the int8 add form: both operands "
-                         "tosa.rescale from int8 to int32 (or the bias add "
-                         "of a tosa.matmul)");
-  AddPlan plan;
+/// The int8 add or mul form around `op` once its own checks passed: the
+/// rescales of operands 0 and 1 (absorbed), each read by `readOperand`,
+/// with static shapes that broadcast, and the output requantization, per
+/// channel of the innermost dimension.
+template <typename Operand>
+static FailureOr<BinaryPlan<Operand>>
+matchBinary(Operation *op, Absorbed &absorbed, MatchDiag &diag,
+            FailureOr<Operand> (*readOperand)(tosa::RescaleOp, MatchDiag &)) {
+  BinaryPlan<Operand> plan;
   plan.lhs = getInputRescale(op->getOperand(0));
   plan.rhs = getInputRescale(op->getOperand(1));
   absorbed.push_back(plan.lhs);
   if (plan.rhs != plan.lhs)
     absorbed.push_back(plan.rhs);
-  Type lhsType = plan.lhs.getInput().getType();
-  if (!hasStaticShape(lhsType) || !hasStaticShape(type))
+  Value output = op->getResult(0);
+  if (!hasStaticShape(output.getType()) ||
+      !hasStaticShape(plan.lhs.getInput().getType()) ||
+      !hasStaticShape(plan.rhs.getInput().getType()))
     return diag.fail(op, "requires static shapes");
   if (failed(checkBroadcast(op, plan.lhs.getInput(), plan.rhs.getInput(),
                             diag)))
     return failure();
-
-  FailureOr<RequantAttr> lhs = readInputRescale(plan.lhs, diag);
+  FailureOr<Operand> lhs = readOperand(plan.lhs, diag);
   if (failed(lhs))
     return failure();
-  FailureOr<RequantAttr> rhs = readInputRescale(plan.rhs, diag);
+  FailureOr<Operand> rhs = readOperand(plan.rhs, diag);
   if (failed(rhs))
     return failure();
-  plan.lhsRescale = *lhs;
-  plan.rhsRescale = *rhs;
+  plan.lhsOperand = *lhs;
+  plan.rhsOperand = *rhs;
 
-  auto shaped = cast<ShapedType>(type);
+  auto shaped = cast<ShapedType>(output.getType());
   int64_t channels =
       shaped.getRank() ? shaped.getDimSize(shaped.getRank() - 1) : 1;
   FailureOr<OutputRequant> requant =
@@ -147,21 +146,26 @@ static FailureOr<AddPlan> matchInt8Add(Operation *op, Absorbed &absorbed,
   return plan;
 }
 
+/// The int8 add form around `op`, a tosa.add or tosa.sub.
+static FailureOr<AddPlan> matchInt8Add(Operation *op, Absorbed &absorbed,
+                                       MatchDiag &diag) {
+  Value output = op->getResult(0);
+  Type type = output.getType();
+  StringRef what = isa<tosa::SubOp>(op) ? "sub" : "add";
+  if (isa<FloatType>(getElementTypeOrSelf(type)))
+    return diag.fail(op, "floating-point " + what + " is not supported, got " +
+                             typeToString(type));
+  if (!isInt8AddForm(op))
+    return diag.fail(op, "expected the int8 add form: both operands "
+                         "tosa.rescale from int8 to int32 (or the bias add "
+                         "of a tosa.matmul)");
+  return matchBinary<RequantAttr>(op, absorbed, diag, readInputRescale);
+}
+
 LogicalResult tosa_to_vmcu::checkInt8Add(Operation *op, Absorbed &absorbed,
                                          MatchDiag &diag) {
   return matchInt8Add(op, absorbed, diag);
 }
-
-namespace {
-
-/// Everything needed to build a vmcu.mul.
-struct MulPlan {
-  tosa::RescaleOp lhs, rhs;
-  int32_t lhsZp = 0, rhsZp = 0;
-  OutputRequant requant;
-};
-
-} // namespace
 
 /// The zero point of an identity int8 -> int32 rescale (2^30 * 2^-30,
 /// output_zp 0): the operand form of the int8 multiply.
@@ -192,36 +196,7 @@ static FailureOr<MulPlan> matchInt8Mul(tosa::MulOp op, Absorbed &absorbed,
       llvm::any_of(shift.getValues<APInt>(),
                    [](const APInt &v) { return !v.isZero(); }))
     return diag.fail(op, "the int8 mul form needs a constant shift of 0");
-  MulPlan plan;
-  plan.lhs = getInputRescale(op.getInput1());
-  plan.rhs = getInputRescale(op.getInput2());
-  absorbed.push_back(plan.lhs);
-  if (plan.rhs != plan.lhs)
-    absorbed.push_back(plan.rhs);
-  Type type = op.getOutput().getType();
-  if (!hasStaticShape(type) || !hasStaticShape(plan.lhs.getInput().getType()) ||
-      !hasStaticShape(plan.rhs.getInput().getType()))
-    return diag.fail(op, "requires static shapes");
-  if (failed(checkBroadcast(op, plan.lhs.getInput(), plan.rhs.getInput(),
-                            diag)))
-    return failure();
-  FailureOr<int32_t> lhsZp = readIdentityRescale(plan.lhs, diag);
-  if (failed(lhsZp))
-    return failure();
-  FailureOr<int32_t> rhsZp = readIdentityRescale(plan.rhs, diag);
-  if (failed(rhsZp))
-    return failure();
-  plan.lhsZp = *lhsZp;
-  plan.rhsZp = *rhsZp;
-  auto shaped = cast<ShapedType>(type);
-  int64_t channels =
-      shaped.getRank() ? shaped.getDimSize(shaped.getRank() - 1) : 1;
-  FailureOr<OutputRequant> requant =
-      matchOutputRequant(op, op.getOutput(), channels, absorbed, diag);
-  if (failed(requant))
-    return failure();
-  plan.requant = std::move(*requant);
-  return plan;
+  return matchBinary<int32_t>(op, absorbed, diag, readIdentityRescale);
 }
 
 LogicalResult tosa_to_vmcu::checkInt8Mul(tosa::MulOp op, Absorbed &absorbed,
@@ -313,96 +288,98 @@ LogicalResult tosa_to_vmcu::checkConcat(tosa::ConcatOp op, MatchDiag &diag) {
   return success();
 }
 
-namespace {
-
 /// A tosa.slice no window layer folds (int8) is vmcu.slice with unit
 /// strides.
-struct SliceLowering : OpConversionPattern<tosa::SliceOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(tosa::SliceOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    MatchDiag diag;
-    SmallVector<int64_t> start;
-    if (failed(checkSlice(op, start, diag)))
-      return rewriter.notifyMatchFailure(op, diag.getReason());
-    SmallVector<int64_t> stride(start.size(), 1);
-    rewriter.replaceOpWithNewOp<SliceOp>(
-        op, op.getOutput().getType(), adaptor.getInput1(),
-        rewriter.getDenseI64ArrayAttr(start),
-        rewriter.getDenseI64ArrayAttr(stride), IntegerAttr());
-    return success();
-  }
-};
+static FailureOr<Value> lowerChecked(tosa::SliceOp op,
+                                     tosa::SliceOp::Adaptor adaptor,
+                                     OpBuilder &b, MatchDiag &diag) {
+  SmallVector<int64_t> start;
+  if (failed(checkSlice(op, start, diag)))
+    return failure();
+  SmallVector<int64_t> stride(start.size(), 1);
+  return SliceOp::create(b, op.getLoc(), op.getOutput().getType(),
+                         adaptor.getInput1(), b.getDenseI64ArrayAttr(start),
+                         b.getDenseI64ArrayAttr(stride), IntegerAttr())
+      .getResult();
+}
 
 /// tosa.resize (int8, NEAREST_NEIGHBOR) is vmcu.resize_nearest with the
 /// index maps TOSA's arithmetic gives.
-struct ResizeLowering : OpConversionPattern<tosa::ResizeOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(tosa::ResizeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    MatchDiag diag;
-    SmallVector<int64_t> rows, cols;
-    if (failed(checkResize(op, rows, cols, diag)))
-      return rewriter.notifyMatchFailure(op, diag.getReason());
-    rewriter.replaceOpWithNewOp<ResizeNearestOp>(
-        op, op.getOutput().getType(), adaptor.getInput(),
-        rewriter.getDenseI64ArrayAttr(rows), rewriter.getDenseI64ArrayAttr(cols),
-        IntegerAttr());
-    return success();
-  }
-};
+static FailureOr<Value> lowerChecked(tosa::ResizeOp op,
+                                     tosa::ResizeOp::Adaptor adaptor,
+                                     OpBuilder &b, MatchDiag &diag) {
+  SmallVector<int64_t> rows, cols;
+  if (failed(checkResize(op, rows, cols, diag)))
+    return failure();
+  return ResizeNearestOp::create(b, op.getLoc(), op.getOutput().getType(),
+                                 adaptor.getInput(),
+                                 b.getDenseI64ArrayAttr(rows),
+                                 b.getDenseI64ArrayAttr(cols), IntegerAttr())
+      .getResult();
+}
 
 /// tosa.transpose (int8) is vmcu.transpose.
-struct TransposeLowering : OpConversionPattern<tosa::TransposeOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(tosa::TransposeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    MatchDiag diag;
-    if (failed(checkTranspose(op, diag)))
-      return rewriter.notifyMatchFailure(op, diag.getReason());
-    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getOutput().getType(),
-                                             adaptor.getInput1(),
-                                             op.getPermsAttr(), IntegerAttr());
-    return success();
-  }
-};
+static FailureOr<Value> lowerChecked(tosa::TransposeOp op,
+                                     tosa::TransposeOp::Adaptor adaptor,
+                                     OpBuilder &b, MatchDiag &diag) {
+  if (failed(checkTranspose(op, diag)))
+    return failure();
+  return TransposeOp::create(b, op.getLoc(), op.getOutput().getType(),
+                             adaptor.getInput1(), op.getPermsAttr(),
+                             IntegerAttr())
+      .getResult();
+}
 
 /// tosa.concat (int8) is vmcu.concat.
-struct ConcatLowering : OpConversionPattern<tosa::ConcatOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(tosa::ConcatOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    MatchDiag diag;
-    if (failed(checkConcat(op, diag)))
-      return rewriter.notifyMatchFailure(op, diag.getReason());
-    rewriter.replaceOpWithNewOp<ConcatOp>(op, op.getOutput().getType(),
-                                          adaptor.getInput1(), op.getAxis(),
-                                          IntegerAttr());
-    return success();
-  }
-};
+static FailureOr<Value> lowerChecked(tosa::ConcatOp op,
+                                     tosa::ConcatOp::Adaptor adaptor,
+                                     OpBuilder &b, MatchDiag &diag) {
+  if (failed(checkConcat(op, diag)))
+    return failure();
+  return ConcatOp::create(b, op.getLoc(), op.getOutput().getType(),
+                          adaptor.getInput1(), op.getAxis(), IntegerAttr())
+      .getResult();
+}
 
 /// tosa.table (int8) is vmcu.table.
-struct TableLowering : OpConversionPattern<tosa::TableOp> {
-  using OpConversionPattern::OpConversionPattern;
+static FailureOr<Value> lowerChecked(tosa::TableOp op,
+                                     tosa::TableOp::Adaptor adaptor,
+                                     OpBuilder &b, MatchDiag &diag) {
+  if (failed(checkTable(op, diag)))
+    return failure();
+  return TableOp::create(b, op.getLoc(), op.getOutput().getType(),
+                         adaptor.getInput1(), adaptor.getTable(), IntegerAttr())
+      .getResult();
+}
+
+/// tosa.reshape relabels row-major bytes: a tensor collapse/expand (or
+/// tensor.reshape) that later passes treat as free.
+static FailureOr<Value> lowerChecked(tosa::ReshapeOp op,
+                                     tosa::ReshapeOp::Adaptor adaptor,
+                                     OpBuilder &b, MatchDiag &diag) {
+  if (failed(checkReshape(op, diag)))
+    return failure();
+  return createReshape(b, op.getLoc(), adaptor.getInput1(),
+                       cast<RankedTensorType>(op.getType()));
+}
+
+namespace {
+
+/// A TOSA op that its check accepts becomes the one value lowerChecked
+/// builds; otherwise the check's reason is the match failure.
+template <typename TosaOp>
+struct CheckedLowering : OpConversionPattern<TosaOp> {
+  using OpConversionPattern<TosaOp>::OpConversionPattern;
+  using OpAdaptor = typename TosaOp::Adaptor;
 
   LogicalResult
-  matchAndRewrite(tosa::TableOp op, OpAdaptor adaptor,
+  matchAndRewrite(TosaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     MatchDiag diag;
-    if (failed(checkTable(op, diag)))
+    FailureOr<Value> result = lowerChecked(op, adaptor, rewriter, diag);
+    if (failed(result))
       return rewriter.notifyMatchFailure(op, diag.getReason());
-    rewriter.replaceOpWithNewOp<TableOp>(op, op.getOutput().getType(),
-                                         adaptor.getInput1(),
-                                         adaptor.getTable(), IntegerAttr());
+    rewriter.replaceOp(op, *result);
     return success();
   }
 };
@@ -437,8 +414,8 @@ struct Int8AddLowering : OpConversionPattern<TosaOp> {
     Value result = AddOp::create(
         rewriter, op.getLoc(), last->getResult(0).getType(),
         rewriter.getRemappedValue(plan->lhs.getInput()),
-        rewriter.getRemappedValue(plan->rhs.getInput()), plan->lhsRescale,
-        plan->rhsRescale, plan->requant.requant, IntegerAttr(),
+        rewriter.getRemappedValue(plan->rhs.getInput()), plan->lhsOperand,
+        plan->rhsOperand, plan->requant.requant, IntegerAttr(),
         subtract ? rewriter.getUnitAttr() : UnitAttr());
     replaceWithLayer(rewriter, op, plan->requant, result);
     return success();
@@ -458,32 +435,14 @@ struct Int8MulLowering : OpConversionPattern<tosa::MulOp> {
     if (failed(plan))
       return rewriter.notifyMatchFailure(op, diag.getReason());
     Operation *last = plan->requant.ops.back();
-    Value result = MulOp::create(
-        rewriter, op.getLoc(), last->getResult(0).getType(),
-        rewriter.getRemappedValue(plan->lhs.getInput()),
-        rewriter.getRemappedValue(plan->rhs.getInput()),
-        rewriter.getI32IntegerAttr(plan->lhsZp),
-        rewriter.getI32IntegerAttr(plan->rhsZp), plan->requant.requant,
-        IntegerAttr());
+    Value result =
+        MulOp::create(rewriter, op.getLoc(), last->getResult(0).getType(),
+                      rewriter.getRemappedValue(plan->lhs.getInput()),
+                      rewriter.getRemappedValue(plan->rhs.getInput()),
+                      rewriter.getI32IntegerAttr(plan->lhsOperand),
+                      rewriter.getI32IntegerAttr(plan->rhsOperand),
+                      plan->requant.requant, IntegerAttr());
     replaceWithLayer(rewriter, op, plan->requant, result);
-    return success();
-  }
-};
-
-/// tosa.reshape relabels row-major bytes: a tensor collapse/expand (or
-/// tensor.reshape) that later passes treat as free.
-struct ReshapeLowering : OpConversionPattern<tosa::ReshapeOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(tosa::ReshapeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    MatchDiag diag;
-    if (failed(checkReshape(op, diag)))
-      return rewriter.notifyMatchFailure(op, diag.getReason());
-    rewriter.replaceOp(op,
-                       createReshape(rewriter, op.getLoc(), adaptor.getInput1(),
-                                     cast<RankedTensorType>(op.getType())));
     return success();
   }
 };
@@ -506,9 +465,10 @@ struct ConstLowering : OpConversionPattern<tosa::ConstOp> {
 
 void tosa_to_vmcu::populateElementwisePatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns) {
-  patterns.add<Int8AddLowering<tosa::AddOp>, Int8AddLowering<tosa::SubOp>,
-               Int8MulLowering, ReshapeLowering, ConstLowering, TableLowering,
-               ConcatLowering, SliceLowering, TransposeLowering,
-               ResizeLowering>(
-      converter, patterns.getContext());
+  patterns
+      .add<Int8AddLowering<tosa::AddOp>, Int8AddLowering<tosa::SubOp>,
+           Int8MulLowering, ConstLowering, CheckedLowering<tosa::ReshapeOp>,
+           CheckedLowering<tosa::TableOp>, CheckedLowering<tosa::ConcatOp>,
+           CheckedLowering<tosa::SliceOp>, CheckedLowering<tosa::TransposeOp>,
+           CheckedLowering<tosa::ResizeOp>>(converter, patterns.getContext());
 }

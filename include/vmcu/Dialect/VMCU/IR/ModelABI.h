@@ -83,6 +83,23 @@ inline bool isValidSymbolPrefix(llvm::StringRef prefix) {
   return !prefix.empty() && !(prefix.front() >= '0' && prefix.front() <= '9') &&
          llvm::all_of(prefix, identifierChar);
 }
+
+/// What an exit status of the runtime's harness and fault handler means
+/// (VMCU_RT_EXIT_* in runtime/vmcu_runtime.h, by value), or a pointer to
+/// the console for a status it does not use.
+inline llvm::StringRef runtimeStatusMeaning(int status) {
+  static constexpr const char *kMeanings[] = {
+      "ok",
+      "vmcu_invoke() returned non-zero",
+      "input or output file error",
+      "HardFault or another unexpected exception",
+      "stack overflow",
+      "ring-safety violation",
+  };
+  if (status < 0 || static_cast<size_t>(status) >= std::size(kMeanings))
+    return "see the console above";
+  return kMeanings[status];
+}
 } // namespace model_abi
 
 /// How two cores share a kernel the split marks (`cores` = kSplitCores on

@@ -266,39 +266,41 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
     the enclosing `scf.for` induction variables, which is what the offset
     solver reads back. Lowering inlines the body.
 
-    The facts the passes hand on are declared attributes: `segment_bytes`,
-    `layer`, `tensor_level_bytes`, `schedule`, `macs`, `executed_macs`,
-    `ring_accesses` (the ring segments the cost model counts it loading
-    and storing), `estimated_cycles`, `int8_weight_cycles` (the cycles the
-    cost model expects int8 weights to add over widened ones; the flash
-    budget's price of a layer's widening) and `stack_bytes` (its stack
-    buffers as the schedule
-    chooser estimates them, a stem's line buffer included; set by
-    `vmcu-tile`), `distance` and `footprint`
-    (set by `vmcu-solve-offsets`, in the kernel's segments), and `cores`
-    (set by `vmcu-split-kernels`: 2 when two cores take the iterations of
-    the top-level loop that holds every ring load and store in turn; see
-    ModelABI.h's core_split) with `split_depth` 2 when the iterations are
-    those of the one loop inside it that holds them, counted across rows,
-    and `split_phases` when instead each loop inside it that accesses the
-    ring is a phase whose iterations (or, when its bounds vary by row, whose
-    inner loop's) the cores take in turn, meeting after each phase (a line
-    buffer's expansion and its output pixels).
-    `accumulates` (set by `vmcu-tile`) marks a kernel whose iterations add
-    into stack buffers that it reads after them (a folded global pool's
-    sums): one core runs it. `int8_weights` (set by `vmcu-tile`) marks a
-    layer with weights whose widening was turned off (`widen-weights=false`,
-    a flash budget's or the widening price's choice); whether its kernel
-    would have widened them also depends on its shape. `compact` (set by
-    `vmcu-tile`, a flash budget's choice) marks a kernel emitted for less
-    code: its GEMM rows run as dot blocks in a rolled chunk loop (no
-    `vmcu.gemm_tile`), its bounded requantization tables take 2 words a
-    channel (`vmcu.requant_block {compact_table}`), `vmcu-outline-kernels`
-    makes its function
-    `optsize`, and `vmcu-unroll-microkernels` unrolls its loops to
-    smaller limits; `compact_cycles` (set by `vmcu-tile` on every kernel)
-    the cycles the cost model expects that to add, the flash budget's
-    price of it.
+    The facts the passes hand on are declared attributes:
+    - `segment_bytes`, `layer`, `tensor_level_bytes`, `schedule`, `macs`,
+      `executed_macs`, `ring_accesses` (the ring segments the cost model
+      counts it loading and storing), `estimated_cycles`,
+      `int8_weight_cycles` (the cycles the cost model expects int8 weights
+      to add over widened ones; the flash budget's price of a layer's
+      widening) and `stack_bytes` (its stack buffers as the schedule
+      chooser estimates them, a stem's line buffer included): set by
+      `vmcu-tile`.
+    - `distance` and `footprint`: set by `vmcu-solve-offsets`, in the
+      kernel's segments.
+    - `cores`: set by `vmcu-split-kernels`, 2 when two cores take the
+      iterations of the top-level loop that holds every ring load and store
+      in turn (see ModelABI.h's core_split). `split_depth` 2 when the
+      iterations are those of the one loop inside it that holds them,
+      counted across rows; `split_phases` when instead each loop inside it
+      that accesses the ring is a phase whose iterations (or, when its
+      bounds vary by row, whose inner loop's) the cores take in turn,
+      meeting after each phase (a line buffer's expansion and its output
+      pixels).
+    - `accumulates` (set by `vmcu-tile`): a kernel whose iterations add into
+      stack buffers that it reads after them (a folded global pool's sums);
+      one core runs it.
+    - `int8_weights` (set by `vmcu-tile`): a layer with weights whose
+      widening was turned off (`widen-weights=false`, a flash budget's or
+      the widening price's choice); whether its kernel would have widened
+      them also depends on its shape.
+    - `compact` (set by `vmcu-tile`, a flash budget's choice): a kernel
+      emitted for less code. Its GEMM rows run as dot blocks in a rolled
+      chunk loop (no `vmcu.gemm_tile`), its bounded requantization tables
+      take 2 words a channel (`vmcu.requant_block {compact_table}`),
+      `vmcu-outline-kernels` makes its function `optsize`, and
+      `vmcu-unroll-microkernels` unrolls its loops to smaller limits.
+      `compact_cycles` (set by `vmcu-tile` on every kernel): the cycles the
+      cost model expects that to add, the flash budget's price of it.
 
     Example:
 
@@ -777,9 +779,9 @@ def VMCU_RequantBlockOp : VMCU_Op<"requant_block"> {
     zero point z folded), so the lowering finds e = ctz(h) + 1 (RBIT, CLZ
     and ADD in place of a pipelined load: 2 cycles more per entry).
 
-    It lowers to one fixed
-    instruction sequence (LLVM inline assembly): per channel three table
-    loads, per output 5 or 6 instructions (SMMLAR or SMMLA, the sign
+    It lowers to one fixed instruction sequence (LLVM inline assembly):
+    per channel three table loads (two and RBIT, CLZ, ADD with
+    `compact_table`), per output 5 or 6 instructions (SMMLAR or SMMLA, the sign
     term, the shift, SSAT) and a byte store, with the sums, two pointers
     and four scratch registers allocated once; LLVM's own code for the
     same spills the sums around the table reads.

@@ -193,37 +193,72 @@ SmallVector<SmallVector<unsigned>> argumentsOf(ArrayRef<Member> members,
   return arguments;
 }
 
-/// The calls of `func`, if every use of it is the callee of a call
-/// without operand bundles (whose calls can then be rewritten).
-std::optional<SmallVector<LLVM::CallOp>> directCalls(LLVM::LLVMFuncOp func,
-                                                     ModuleOp module) {
-  std::optional<SymbolTable::UseRange> uses = func.getSymbolUses(module);
-  if (!uses)
-    return std::nullopt;
-  llvm::SetVector<LLVM::CallOp> calls;
-  for (const SymbolTable::SymbolUse &use : *uses) {
-    auto call = dyn_cast<LLVM::CallOp>(use.getUser());
-    if (!call || call.getCalleeAttr() != use.getSymbolRef() ||
-        !call.getOpBundleOperands().empty())
-      return std::nullopt;
-    calls.insert(call);
+/// Every function's calls, from one walk of the module's symbol uses
+/// (asking each function for its uses walks the whole module each time).
+class CallIndex {
+public:
+  explicit CallIndex(ModuleOp module) {
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(&module.getBodyRegion());
+    complete = uses.has_value();
+    if (!complete)
+      return;
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      Entry &entry = entries[use.getSymbolRef().getRootReference()];
+      auto call = dyn_cast<LLVM::CallOp>(use.getUser());
+      if (!call || call.getCalleeAttr() != use.getSymbolRef() ||
+          !call.getOpBundleOperands().empty())
+        entry.direct = false;
+      else
+        entry.calls.insert(call);
+    }
   }
-  return calls.takeVector();
-}
+
+  /// The calls of `func`, if every use of it is the callee of a call
+  /// without operand bundles (whose calls can then be rewritten).
+  std::optional<ArrayRef<LLVM::CallOp>>
+  directCalls(LLVM::LLVMFuncOp func) const {
+    if (!complete)
+      return std::nullopt;
+    auto it = entries.find(func.getSymNameAttr());
+    if (it == entries.end())
+      return ArrayRef<LLVM::CallOp>();
+    if (!it->second.direct)
+      return std::nullopt;
+    return it->second.calls.getArrayRef();
+  }
+
+  /// Forgets the calls in `func`'s body, which is about to be erased.
+  void forgetCallsIn(LLVM::LLVMFuncOp func) {
+    func.walk([&](LLVM::CallOp call) {
+      if (FlatSymbolRefAttr callee = call.getCalleeAttr())
+        entries[callee.getAttr()].calls.remove(call);
+    });
+  }
+
+private:
+  struct Entry {
+    bool direct = true;
+    llvm::SetVector<LLVM::CallOp> calls;
+  };
+  DenseMap<StringAttr, Entry> entries;
+  bool complete = false;
+};
 
 /// Whether `func` may be merged with others: an internal function with a
 /// body, no variadic arguments, called only directly.
-bool isCandidate(LLVM::LLVMFuncOp func, ModuleOp module) {
+bool isCandidate(LLVM::LLVMFuncOp func, const CallIndex &index) {
   return !func.isExternal() && !func.isVarArg() &&
          func.getLinkage() == LLVM::Linkage::Internal &&
-         func.getNumResults() == 0 && directCalls(func, module);
+         func.getNumResults() == 0 && index.directCalls(func);
 }
 
 /// The groups of candidate functions (two or more each), in module order.
-SmallVector<Group> findGroups(ModuleOp module, unsigned maxArguments) {
+SmallVector<Group> findGroups(ModuleOp module, const CallIndex &index,
+                              unsigned maxArguments) {
   SmallVector<Group> groups;
   for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
-    if (!isCandidate(func, module))
+    if (!isCandidate(func, index))
       continue;
     Member member{func, opsInOrder(func)};
     bool placed = false;
@@ -266,16 +301,13 @@ ArrayAttr withEmptyDictionaries(ArrayAttr attrs, size_t size) {
 
 /// Calls the group's first function in place of every member, with the
 /// member's values for the group's arguments as trailing arguments; each
-/// call keeps its other properties (calling convention, attributes). The
-/// calls are looked up again, not kept from findGroups: an earlier group
-/// may have erased a function whose body held some.
-void redirectCalls(Group &group, ModuleOp module) {
+/// call keeps its other properties (calling convention, attributes).
+void redirectCalls(Group &group, const CallIndex &index) {
   auto callee =
       FlatSymbolRefAttr::get(group.members.front().func.getSymNameAttr());
   for (Member &member : group.members) {
-    std::optional<SmallVector<LLVM::CallOp>> calls =
-        directCalls(member.func, module);
-    for (LLVM::CallOp call : *calls) {
+    ArrayRef<LLVM::CallOp> calls = *index.directCalls(member.func);
+    for (LLVM::CallOp call : calls) {
       OpBuilder b(call);
       SmallVector<Value> values;
       for (ArrayRef<unsigned> argument : group.arguments)
@@ -308,8 +340,9 @@ void appendArguments(LLVM::LLVMFuncOp func, TypeRange types,
 }
 
 /// Turns the values of the group's arguments in its first function into
-/// trailing arguments, and erases the other members.
-void parameterizeFirst(Group &group) {
+/// trailing arguments, and erases the other members (and forgets the calls
+/// in their bodies, which a later group may have to redirect otherwise).
+void parameterizeFirst(Group &group, CallIndex &index) {
   ArrayRef<SmallVector<unsigned>> arguments = group.arguments;
   Member &first = group.members.front();
   unsigned end = first.func.getNumArguments();
@@ -329,8 +362,10 @@ void parameterizeFirst(Group &group) {
       op->erase();
     }
   }
-  for (Member &member : llvm::drop_begin(group.members))
+  for (Member &member : llvm::drop_begin(group.members)) {
+    index.forgetCallsIn(member.func);
     member.func.erase();
+  }
 }
 
 struct VMCUShareKernelsPass
@@ -339,11 +374,12 @@ struct VMCUShareKernelsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<Group> groups = findGroups(module, maxArguments);
+    CallIndex index(module);
+    SmallVector<Group> groups = findGroups(module, index, maxArguments);
     for (Group &group : groups) {
       numMerged += group.members.size() - 1;
-      redirectCalls(group, module);
-      parameterizeFirst(group);
+      redirectCalls(group, index);
+      parameterizeFirst(group, index);
     }
   }
 };

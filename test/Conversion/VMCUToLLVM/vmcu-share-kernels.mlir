@@ -1,6 +1,7 @@
 // RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s
 // RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s --check-prefix=MORE
 // RUN: vmcu-opt %s --vmcu-share-kernels=max-arguments=1 | FileCheck %s --check-prefix=FEW
+// RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s --check-prefix=NESTED
 
 // @k0, @k1 and @k3 differ only in their table and their base constant
 // (read twice, by two constant ops): @k0 is kept with both as arguments
@@ -64,6 +65,21 @@
 // FEW: llvm.call @k0(%{{.*}}) : (!llvm.ptr) -> ()
 // FEW: llvm.call @k1()
 // FEW: llvm.call @k0(%{{.*}}) : (!llvm.ptr) -> ()
+
+// @k16 and @k17 merge first (module order); @k17, erased, held a call of
+// @k18, which must not be redirected when @k18 and @k19 merge next (the
+// sanitizer build reports that use after free): only @k16's call of it is.
+// NESTED-LABEL: llvm.func internal @k16(%arg0: !llvm.ptr) {
+// NESTED: llvm.load %arg0
+// NESTED: %[[W:.*]] = llvm.mlir.addressof @w0
+// NESTED: llvm.call @k18(%[[W]]) : (!llvm.ptr) -> ()
+// NESTED-NOT: llvm.func internal @k17
+// NESTED: llvm.func internal @k18(%arg0: !llvm.ptr) {
+// NESTED-NOT: llvm.func internal @k19
+// NESTED-LABEL: llvm.func @vmcu_invoke()
+// NESTED: llvm.call @k16(%{{.*}}) : (!llvm.ptr) -> ()
+// NESTED: llvm.call @k16(%{{.*}}) : (!llvm.ptr) -> ()
+// NESTED: llvm.call @k18(%{{.*}}) : (!llvm.ptr) -> ()
 
 module {
   llvm.mlir.global private constant @w0(dense<1> : tensor<4xi8>) : !llvm.array<4 x i8>
@@ -211,6 +227,32 @@ module {
     llvm.store %x, %p : i32, !llvm.ptr
     llvm.return
   }
+  llvm.func internal @k16() {
+    %w = llvm.mlir.addressof @w0 : !llvm.ptr
+    %x = llvm.load %w : !llvm.ptr -> i32
+    llvm.call @k18() : () -> ()
+    llvm.return
+  }
+  llvm.func internal @k17() {
+    %w = llvm.mlir.addressof @w1 : !llvm.ptr
+    %x = llvm.load %w : !llvm.ptr -> i32
+    llvm.call @k18() : () -> ()
+    llvm.return
+  }
+  llvm.func internal @k18() {
+    %w = llvm.mlir.addressof @w0 : !llvm.ptr
+    %a = llvm.mlir.addressof @vmcu_arena : !llvm.ptr
+    %x = llvm.load %w : !llvm.ptr -> i32
+    llvm.store %x, %a : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k19() {
+    %w = llvm.mlir.addressof @w3 : !llvm.ptr
+    %a = llvm.mlir.addressof @vmcu_arena : !llvm.ptr
+    %x = llvm.load %w : !llvm.ptr -> i32
+    llvm.store %x, %a : i32, !llvm.ptr
+    llvm.return
+  }
   llvm.func @vmcu_invoke() -> i32 {
     llvm.call @k0() : () -> ()
     llvm.call @k1() : () -> ()
@@ -230,6 +272,9 @@ module {
     llvm.call @k13(%a) : (!llvm.ptr) -> ()
     llvm.call @k14(%a) : (!llvm.ptr) -> ()
     llvm.call @k15(%a) : (!llvm.ptr) -> ()
+    llvm.call @k16() : () -> ()
+    llvm.call @k17() : () -> ()
+    llvm.call @k19() : () -> ()
     %f = llvm.mlir.addressof @k5 : !llvm.ptr
     %t = llvm.mlir.addressof @fn_table : !llvm.ptr
     llvm.store %f, %t : !llvm.ptr, !llvm.ptr

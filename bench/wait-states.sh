@@ -34,7 +34,7 @@ done
 SHARED="${VMCU_SHARED_DIR:-$ROOT/../shared}"
 ANCHOR="$SHARED/tools/cmsis-anchor"
 require_tools "$BUILD" vmcuc vmcu-run vmcu-prof
-[ -x "$ANCHOR/cmsis-anchor" ] || { echo "error: no cmsis-anchor at $ANCHOR (set VMCU_SHARED_DIR)" >&2; exit 1; }
+require_cmsis_anchor "$ANCHOR/cmsis-anchor"
 source "$ROOT/bench/shared-models.sh"
 if [ ${#MODELS[@]} -eq 0 ]; then
   while IFS='|' read -r file _; do

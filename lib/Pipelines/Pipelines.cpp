@@ -121,8 +121,8 @@ static void addLLVMLoweringPasses(OpPassManager &pm,
                                   const CompileFlags &flags) {
   pm.addPass(createVMCULowerVectorSlicesPass());
   // Only after the outlining: cf cannot live in a vmcu.kernel body (a
-  // single block).
-  pm.addPass(createSCFToControlFlowPass());
+  // single block). Per function, so that the kernels convert in parallel.
+  pm.addNestedPass<func::FuncOp>(createSCFToControlFlowPass());
   // Before the conversion, which folds away the tensor bases' I/O markers.
   pm.addPass(createVMCUCreateIOTablesPass());
   pm.addPass(createConvertVMCUToLLVMPass());

@@ -419,7 +419,7 @@ struct VMCUChooseSchedulePass
   /// the all-fused plan's arena, the least any plan needs.
   SmallVector<SmallVector<BlockOption>> blockOptions(int64_t budget,
                                                      int64_t minArena) {
-    auto func = getOperation().lookupSymbol<func::FuncOp>(entry);
+    func::FuncOp func = entryFunction(getOperation(), entry);
     SmallVector<BottleneckOp> ops = bottlenecks(func);
     auto all = llvm::to_vector(llvm::seq<unsigned>(0, ops.size()));
     SmallVector<unsigned> lineBuffered;
@@ -504,7 +504,7 @@ struct VMCUChooseSchedulePass
     int64_t cycles = 0;
     for (const SmallVector<BlockOption> &opts : options)
       cycles += opts.front().cycles;
-    auto func = getOperation().lookupSymbol<func::FuncOp>(entry);
+    func::FuncOp func = entryFunction(getOperation(), entry);
     SmallVector<LayerOpInterface> layers = chainLayers(func);
     llvm::erase_if(layers, [](LayerOpInterface layer) {
       return isa<BottleneckOp>(layer.getOperation());
@@ -535,13 +535,13 @@ struct VMCUChooseSchedulePass
 
   /// The top-level bottlenecks of the entry function, in order.
   SmallVector<BottleneckOp> entryBottlenecks() {
-    return bottlenecks(getOperation().lookupSymbol<func::FuncOp>(entry));
+    return bottlenecks(entryFunction(getOperation(), entry));
   }
 
   /// The block (or -1) of each kernel of the plan with `schedule`, in
   /// chain order.
   SmallVector<int> kernelBlocks(const Schedule &schedule) {
-    auto func = getOperation().lookupSymbol<func::FuncOp>(entry);
+    func::FuncOp func = entryFunction(getOperation(), entry);
     SmallVector<BottleneckOp> ops = bottlenecks(func);
     SmallVector<int> blockOf;
     for (LayerOpInterface layer : chainLayers(func)) {

@@ -68,8 +68,7 @@ mlir::vmcu::tryPlan(ModuleOp module, StringRef entry, int64_t cores,
   if (!copy)
     return failure();
   SmallVector<int64_t> scratch;
-  for (LayerOpInterface layer :
-       chainLayers(copy->lookupSymbol<func::FuncOp>(entry)))
+  for (LayerOpInterface layer : chainLayers(entryFunction(*copy, entry)))
     scratch.push_back(kernelScratchBytes(layer, segmentSizeOf(layer), cores));
 
   // The copy is not nested in a pass's operation, so it gets its own pass

@@ -118,9 +118,9 @@ private:
     Stats accOut;
   };
   /// Draws `count` random weights, then the biases of an accumulator whose
-  /// channel `c` sums the weights `w[i]` with `channelOf(i) == c` times
-  /// inputs of statistics `in`, and picks per-channel multipliers that bring
-  /// its RMS to ~30 int8 units.
+  /// channel `c` sums the weights `i` with `channelOf(i) == c` times inputs
+  /// of statistics `in`, and picks per-channel multipliers that bring its
+  /// RMS to ~30 int8 units.
   llvm::Expected<LayerParams>
   randomParams(llvm::StringRef what, int64_t count, int64_t channels,
                llvm::function_ref<int64_t(int64_t)> channelOf, const Stats &in);

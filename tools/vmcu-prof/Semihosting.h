@@ -85,7 +85,8 @@ private:
                  unsigned count);
   bool readString(uc_engine *uc, uint32_t address, std::string &out);
   Handle *lookup(uint32_t fd);
-  /// Fails the call: SYS_ERRNO will return `hostErrno`.
+  /// Fails the call: `result` is kFailure and SYS_ERRNO will return
+  /// `hostErrno`.
   Outcome fail(int hostErrno, uint32_t &result);
 
   std::string commandLine, inputName, outputName;

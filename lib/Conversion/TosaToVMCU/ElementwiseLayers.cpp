@@ -439,6 +439,7 @@ struct Int8MulLowering : OpConversionPattern<tosa::MulOp> {
         MulOp::create(rewriter, op.getLoc(), last->getResult(0).getType(),
                       rewriter.getRemappedValue(plan->lhs.getInput()),
                       rewriter.getRemappedValue(plan->rhs.getInput()),
+                      // The operands' zero points.
                       rewriter.getI32IntegerAttr(plan->lhsOperand),
                       rewriter.getI32IntegerAttr(plan->rhsOperand),
                       plan->requant.requant, IntegerAttr());

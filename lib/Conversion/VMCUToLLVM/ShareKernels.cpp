@@ -231,12 +231,17 @@ public:
   /// Forgets the calls in `func`'s body, which is about to be erased.
   void forgetCallsIn(LLVM::LLVMFuncOp func) {
     func.walk([&](LLVM::CallOp call) {
-      if (FlatSymbolRefAttr callee = call.getCalleeAttr())
-        entries[callee.getAttr()].calls.remove(call);
+      FlatSymbolRefAttr callee = call.getCalleeAttr();
+      if (!callee)
+        return;
+      if (auto it = entries.find(callee.getAttr()); it != entries.end())
+        it->second.calls.remove(call);
     });
   }
 
 private:
+  /// A function's calls. Once its group is merged, its entry is stale
+  /// (calls redirected, bodies erased) and is not read again.
   struct Entry {
     bool direct = true;
     llvm::SetVector<LLVM::CallOp> calls;
@@ -247,18 +252,18 @@ private:
 
 /// Whether `func` may be merged with others: an internal function with a
 /// body, no variadic arguments, called only directly.
-bool isCandidate(LLVM::LLVMFuncOp func, const CallIndex &index) {
+bool isCandidate(LLVM::LLVMFuncOp func, const CallIndex &calls) {
   return !func.isExternal() && !func.isVarArg() &&
          func.getLinkage() == LLVM::Linkage::Internal &&
-         func.getNumResults() == 0 && index.directCalls(func);
+         func.getNumResults() == 0 && calls.directCalls(func);
 }
 
 /// The groups of candidate functions (two or more each), in module order.
-SmallVector<Group> findGroups(ModuleOp module, const CallIndex &index,
+SmallVector<Group> findGroups(ModuleOp module, const CallIndex &calls,
                               unsigned maxArguments) {
   SmallVector<Group> groups;
   for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
-    if (!isCandidate(func, index))
+    if (!isCandidate(func, calls))
       continue;
     Member member{func, opsInOrder(func)};
     bool placed = false;
@@ -302,12 +307,12 @@ ArrayAttr withEmptyDictionaries(ArrayAttr attrs, size_t size) {
 /// Calls the group's first function in place of every member, with the
 /// member's values for the group's arguments as trailing arguments; each
 /// call keeps its other properties (calling convention, attributes).
-void redirectCalls(Group &group, const CallIndex &index) {
+void redirectCalls(Group &group, const CallIndex &calls) {
   auto callee =
       FlatSymbolRefAttr::get(group.members.front().func.getSymNameAttr());
   for (Member &member : group.members) {
-    ArrayRef<LLVM::CallOp> calls = *index.directCalls(member.func);
-    for (LLVM::CallOp call : calls) {
+    ArrayRef<LLVM::CallOp> memberCalls = *calls.directCalls(member.func);
+    for (LLVM::CallOp call : memberCalls) {
       OpBuilder b(call);
       SmallVector<Value> values;
       for (ArrayRef<unsigned> argument : group.arguments)
@@ -342,7 +347,7 @@ void appendArguments(LLVM::LLVMFuncOp func, TypeRange types,
 /// Turns the values of the group's arguments in its first function into
 /// trailing arguments, and erases the other members (and forgets the calls
 /// in their bodies, which a later group may have to redirect otherwise).
-void parameterizeFirst(Group &group, CallIndex &index) {
+void parameterizeFirst(Group &group, CallIndex &calls) {
   ArrayRef<SmallVector<unsigned>> arguments = group.arguments;
   Member &first = group.members.front();
   unsigned end = first.func.getNumArguments();
@@ -363,7 +368,7 @@ void parameterizeFirst(Group &group, CallIndex &index) {
     }
   }
   for (Member &member : llvm::drop_begin(group.members)) {
-    index.forgetCallsIn(member.func);
+    calls.forgetCallsIn(member.func);
     member.func.erase();
   }
 }
@@ -374,12 +379,12 @@ struct VMCUShareKernelsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    CallIndex index(module);
-    SmallVector<Group> groups = findGroups(module, index, maxArguments);
+    CallIndex calls(module);
+    SmallVector<Group> groups = findGroups(module, calls, maxArguments);
     for (Group &group : groups) {
       numMerged += group.members.size() - 1;
-      redirectCalls(group, index);
-      parameterizeFirst(group, index);
+      redirectCalls(group, calls);
+      parameterizeFirst(group, calls);
     }
   }
 };

@@ -448,3 +448,19 @@ func.func @resize_bilinear(%x: tensor<1x3x3x4xi8>) -> tensor<1x6x6x4xi32> {
   %y = tosa.resize %x, %scale, %offset, %border {mode = BILINEAR} : (tensor<1x3x3x4xi8>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x6x6x4xi32>
   return %y : tensor<1x6x6x4xi32>
 }
+
+// -----
+
+// A dynamic operand is refused by the add, before the broadcast check.
+func.func @add_dynamic_rhs(%a: tensor<1x4x4x8xi8>, %b: tensor<1x?x4x8xi8>) -> tensor<1x4x4x8xi8> {
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ra = tosa.rescale %a, %m, %s, %zp8, %zp32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x4x4x8xi32>
+  %rb = tosa.rescale %b, %m, %s, %zp8, %zp32 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x?x4x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x?x4x8xi32>
+  // expected-error @+1 {{'tosa.add' op requires static shapes}}
+  %sum = tosa.add %ra, %rb : (tensor<1x4x4x8xi32>, tensor<1x?x4x8xi32>) -> tensor<1x4x4x8xi32>
+  %y = tosa.rescale %sum, %m, %s, %zp32, %zp8 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x4x4x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x8xi8>
+  return %y : tensor<1x4x4x8xi8>
+}

@@ -1,7 +1,7 @@
 // RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s
 // RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s --check-prefix=MORE
 // RUN: vmcu-opt %s --vmcu-share-kernels=max-arguments=1 | FileCheck %s --check-prefix=FEW
-// RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s --check-prefix=NESTED
+// RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s --check-prefix=ERASED
 
 // @k0, @k1 and @k3 differ only in their table and their base constant
 // (read twice, by two constant ops): @k0 is kept with both as arguments
@@ -69,17 +69,17 @@
 // @k16 and @k17 merge first (module order); @k17, erased, held a call of
 // @k18, which must not be redirected when @k18 and @k19 merge next (the
 // sanitizer build reports that use after free): only @k16's call of it is.
-// NESTED-LABEL: llvm.func internal @k16(%arg0: !llvm.ptr) {
-// NESTED: llvm.load %arg0
-// NESTED: %[[W:.*]] = llvm.mlir.addressof @w0
-// NESTED: llvm.call @k18(%[[W]]) : (!llvm.ptr) -> ()
-// NESTED-NOT: llvm.func internal @k17
-// NESTED: llvm.func internal @k18(%arg0: !llvm.ptr) {
-// NESTED-NOT: llvm.func internal @k19
-// NESTED-LABEL: llvm.func @vmcu_invoke()
-// NESTED: llvm.call @k16(%{{.*}}) : (!llvm.ptr) -> ()
-// NESTED: llvm.call @k16(%{{.*}}) : (!llvm.ptr) -> ()
-// NESTED: llvm.call @k18(%{{.*}}) : (!llvm.ptr) -> ()
+// ERASED-LABEL: llvm.func internal @k16(%arg0: !llvm.ptr) {
+// ERASED: llvm.load %arg0
+// ERASED: %[[W:.*]] = llvm.mlir.addressof @w0
+// ERASED: llvm.call @k18(%[[W]]) : (!llvm.ptr) -> ()
+// ERASED-NOT: llvm.func internal @k17
+// ERASED: llvm.func internal @k18(%arg0: !llvm.ptr) {
+// ERASED-NOT: llvm.func internal @k19
+// ERASED-LABEL: llvm.func @vmcu_invoke()
+// ERASED: llvm.call @k16(%{{.*}}) : (!llvm.ptr) -> ()
+// ERASED: llvm.call @k16(%{{.*}}) : (!llvm.ptr) -> ()
+// ERASED: llvm.call @k18(%{{.*}}) : (!llvm.ptr) -> ()
 
 module {
   llvm.mlir.global private constant @w0(dense<1> : tensor<4xi8>) : !llvm.array<4 x i8>

@@ -85,8 +85,8 @@ inline bool isValidSymbolPrefix(llvm::StringRef prefix) {
 }
 
 /// What an exit status of the runtime's harness and fault handler means
-/// (VMCU_RT_EXIT_* in runtime/vmcu_runtime.h, by value), or a pointer to
-/// the console for a status it does not use.
+/// (VMCU_RT_EXIT_* in runtime/vmcu_runtime.h, by value), or a reference
+/// to the console for a status it does not use.
 inline llvm::StringRef runtimeStatusMeaning(int status) {
   static constexpr const char *kMeanings[] = {
       "ok",

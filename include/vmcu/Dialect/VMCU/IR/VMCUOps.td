@@ -279,7 +279,7 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
       kernel's segments.
     - `cores`: set by `vmcu-split-kernels`, 2 when two cores take the
       iterations of the top-level loop that holds every ring load and store
-      in turn (see ModelABI.h's core_split). `split_depth` 2 when the
+      in turn (see ModelABI.h's core_split), with `split_depth` 2 when the
       iterations are those of the one loop inside it that holds them,
       counted across rows; `split_phases` when instead each loop inside it
       that accesses the ring is a phase whose iterations (or, when its

@@ -157,6 +157,7 @@ public:
 
 private:
   void gather(Value p, Value q, int64_t i);
+  void fillPadding(Value p, Value q, int64_t i);
   /// The column rows of a block of pixels, on the stack.
   Value allocateColumnRows();
 

@@ -138,8 +138,12 @@ public:
     return table(suffix, data, b.getI32Type());
   }
 
+  /// A stack buffer of `n` elements, word-aligned: kernels read and write
+  /// it a word (or a vector) at a time, and an unaligned word access costs
+  /// the Cortex-M4 extra bus cycles.
   Value scratch(int64_t n, Type type) {
-    return memref::AllocaOp::create(b, loc, MemRefType::get({n}, type));
+    return memref::AllocaOp::create(b, loc, MemRefType::get({n}, type),
+                                    b.getI64IntegerAttr(kWordBytes));
   }
 
   /// A buffer of `n` elements that both cores of a split kernel see: a

@@ -209,7 +209,7 @@ void WindowGemm::gather(Value p, Value q, int64_t i) {
 }
 
 Value WindowGemm::allocateColumnRows() {
-  return e.scratch(tiles.shape.pixels * tiles.shape.rowStride, e.b.getI8Type());
+  return e.alignedRows(tiles.shape.pixels * tiles.shape.rowStride);
 }
 
 WindowGemm::Scratch WindowGemm::allocateScratch() {

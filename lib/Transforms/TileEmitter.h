@@ -138,11 +138,17 @@ public:
     return table(suffix, data, b.getI32Type());
   }
 
-  /// A stack buffer of `n` elements, word-aligned: kernels read and write
-  /// it a word (or a vector) at a time, and an unaligned word access costs
-  /// the Cortex-M4 extra bus cycles.
+  /// A stack buffer of `n` elements.
   Value scratch(int64_t n, Type type) {
-    return memref::AllocaOp::create(b, loc, MemRefType::get({n}, type),
+    return memref::AllocaOp::create(b, loc, MemRefType::get({n}, type));
+  }
+
+  /// A word-aligned stack buffer of `n` bytes, for rows that register tiles
+  /// read a word at a time: an unaligned word load costs the Cortex-M4
+  /// extra bus cycles. Only such buffers: LLVM pairs the stores into an
+  /// aligned buffer as STRD/STM, a cycle slower each than separate STRs.
+  Value alignedRows(int64_t n) {
+    return memref::AllocaOp::create(b, loc, MemRefType::get({n}, b.getI8Type()),
                                     b.getI64IntegerAttr(kWordBytes));
   }
 

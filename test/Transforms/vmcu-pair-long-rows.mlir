@@ -14,7 +14,7 @@
 // 2 x 2 tile of the rest, or 2 x 2 tiles over int8 weights.
 // DEFAULT:     vmcu.conv2d {{.*}} pad = array<i64: 1, 1, 1, 1>, paired_rows, requant = {{.*}} -> tensor<1x32x32x32xi8>
 // KB11:        vmcu.conv2d {{.*}} pad = array<i64: 1, 1, 1, 1>, requant = {{.*}} -> tensor<1x32x32x32xi8>
-// TILE:        memref.alloca() {alignment = 4 : i64} : memref<288xi32>
+// TILE:        memref.alloca() : memref<288xi32>
 // TILE:        vmcu.widen_pairs
 // TILE:        vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, widened_weights, words = 8 : i64, x_stride = 576 : i64}
 // TILE:        vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, widened_weights, words = 8 : i64, x_stride = 576 : i64}

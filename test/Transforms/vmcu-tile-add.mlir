@@ -157,7 +157,7 @@ func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
 // CHECK: %[[X:.*]] = vmcu.tensor_base %[[POOL]] {name = "input"
 // CHECK: %[[S:.*]] = vmcu.tensor_base %[[POOL]] {name = "conv2d_0"
 // CHECK: vmcu.kernel "mul_1" ins(%[[S]], %[[X]])
-// CHECK: %[[GATE:.*]] = memref.alloca() {alignment = 4 : i64} : memref<16xi8>
+// CHECK: %[[GATE:.*]] = memref.alloca() : memref<16xi8>
 // CHECK: affine.for %{{.*}} = 0 to 1 {
 // CHECK:   vmcu.ring_load %[[POOL]]
 // CHECK:   vector.store %{{.*}}, %[[GATE]]

@@ -7,10 +7,10 @@
 // loop, then the 2 others; the input zero point (5) comes off the sums
 // once, 5 per tap.
 // CHECK-LABEL: vmcu.kernel "avg_pool2d_0"
-// CHECK:      %[[PAIRS:.*]] = memref.alloca() {alignment = 4 : i64} : memref<2xi32>
-// CHECK-NEXT: %[[TAIL:.*]] = memref.alloca() {alignment = 4 : i64} : memref<2xi32>
-// CHECK-NEXT: memref.alloca() {alignment = 4 : i64} : memref<1xindex>
-// CHECK-NEXT: %[[X:.*]] = memref.alloca() {alignment = 4 : i64} : memref<6xi8>
+// CHECK:      %[[PAIRS:.*]] = memref.alloca() : memref<2xi32>
+// CHECK-NEXT: %[[TAIL:.*]] = memref.alloca() : memref<2xi32>
+// CHECK-NEXT: memref.alloca() : memref<1xindex>
+// CHECK-NEXT: %[[X:.*]] = memref.alloca() : memref<6xi8>
 // CHECK:      vmcu.ring_load
 // CHECK:      affine.for %{{.*}} = 0 to 1 {
 // CHECK:        vector.load %[[X]]{{.*}} : memref<6xi8>, vector<4xi8>
@@ -39,8 +39,8 @@ func.func @main(%x: tensor<1x4x4x6xi8>) -> tensor<1x2x2x6xi8> {
 // the pairs still held to those sums.
 // CHECK: #[[PHASE:.*]] = affine_map<(d0) -> ((d0 + 1) mod 10)>
 // CHECK-LABEL: vmcu.kernel "avg_pool2d_0"
-// CHECK-DAG:  memref.alloca() {alignment = 4 : i64} : memref<2xi32>
-// CHECK-DAG:  %[[WIDE:.*]] = memref.alloca() {alignment = 4 : i64} : memref<4xi32>
+// CHECK-DAG:  memref.alloca() : memref<2xi32>
+// CHECK-DAG:  %[[WIDE:.*]] = memref.alloca() : memref<4xi32>
 // CHECK:      affine.for %[[R:.*]] = max
 // CHECK:        affine.for %{{.*}} = max
 // CHECK:          vmcu.add_pairs
@@ -63,8 +63,8 @@ func.func @main(%x: tensor<1x20x25x4xi8>) -> tensor<1x1x1x4xi8> {
 // into the int32 sums inside the tap loop, after every tap (before the
 // tap count is read for the averages), and no row-end check remains.
 // CHECK-LABEL: vmcu.kernel "avg_pool2d_0"
-// CHECK-DAG:  memref.alloca() {alignment = 4 : i64} : memref<2xi32>
-// CHECK-DAG:  %[[WIDE:.*]] = memref.alloca() {alignment = 4 : i64} : memref<4xi32>
+// CHECK-DAG:  memref.alloca() : memref<2xi32>
+// CHECK-DAG:  %[[WIDE:.*]] = memref.alloca() : memref<4xi32>
 // CHECK:      affine.for %{{.*}} = max
 // CHECK:        vmcu.add_pairs
 // CHECK:        memref.store %{{.*}}, %[[WIDE]]

@@ -71,8 +71,8 @@ func.func @main(%x: tensor<1x8x8x4xi8>) -> tensor<1x4x4x4xi8> {
 // is freed.
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 // CHECK-LABEL: vmcu.kernel "depthwise_conv2d_0"
-// CHECK-DAG: %[[WIN:.*]] = memref.alloca() {alignment = 4 : i64} : memref<144xi8>
-// CHECK-DAG: %[[OUT:.*]] = memref.alloca() {alignment = 4 : i64} : memref<16xi8>
+// CHECK-DAG: %[[WIN:.*]] = memref.alloca() : memref<144xi8>
+// CHECK-DAG: %[[OUT:.*]] = memref.alloca() : memref<16xi8>
 // CHECK: %[[SEG:.*]] = vmcu.ring_load %{{.*}}[%{{.*}}] : !vmcu.pool<segments = {{[0-9]+}}, segment_bytes = 8> -> vector<8xi8>
 // CHECK: %[[REP:.*]] = vector.shuffle %[[SEG]], %[[SEG]] [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7] : vector<8xi8>, vector<8xi8>
 // CHECK: vector.store %[[REP]], %[[WIN]][%{{.*}}] : memref<144xi8>, vector<16xi8>

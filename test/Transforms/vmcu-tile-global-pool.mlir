@@ -8,7 +8,7 @@
 #rq = #vmcu.requant<input_zp = 0, output_zp = -128, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 // CHECK-LABEL: vmcu.kernel "conv2d_0"
 // CHECK-SAME:  accumulates
-// CHECK:       %[[SUMS:[a-z0-9_]+]] = memref.alloca() {alignment = 4 : i64} : memref<8xi32>
+// CHECK:       %[[SUMS:[a-z0-9_]+]] = memref.alloca() : memref<8xi32>
 // CHECK:       memref.store %{{.*}}, %[[SUMS]][
 // CHECK:       vmcu.ring_load
 // CHECK-NOT:   vmcu.ring_store

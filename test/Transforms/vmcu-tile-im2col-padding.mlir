@@ -8,7 +8,9 @@
 // CHECK-DAG: #[[BELOW:.*]] = affine_map<(d0) -> (0, -d0 + 9)>
 // CHECK-DAG: #[[INSIDE_LO:.*]] = affine_map<(d0) -> (0, -d0 + 1)>
 // CHECK-DAG: #[[INSIDE_HI:.*]] = affine_map<(d0) -> (3, -d0 + 9)>
+// The column rows of the two pixels (2 x 144 bytes) are word-aligned.
 // CHECK-LABEL: vmcu.kernel "conv2d_0"
+// CHECK: memref.alloca() {alignment = 4 : i64} : memref<288xi8>
 // CHECK: %[[ZP:.*]] = arith.constant -7 : i8
 // CHECK: affine.for %[[P:.*]] = 0 to 8 {
 // CHECK: %[[Q:.*]] = affine.apply

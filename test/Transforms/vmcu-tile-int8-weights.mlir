@@ -15,11 +15,11 @@
 // CHECK: %[[IN:.*]] = vmcu.tensor_base %[[POOL]] {name = "input", segments = 4 : i64, vmcu.io = "input"}
 // CHECK: %[[OUT:.*]] = vmcu.tensor_base %[[POOL]] {name = "fully_connected_0", segments = 2 : i64, vmcu.io = "output"}
 // CHECK: vmcu.kernel "fully_connected_0" ins(%[[IN]]) outs(%[[OUT]]) attributes {compact_cycles = {{[0-9]+}} : i64, estimated_cycles = {{[0-9]+}} : i64, executed_macs = 256 : i64, int8_weight_cycles = 58 : i64, int8_weights, layer = "fully_connected", macs = 256 : i64, ring_accesses = 6 : i64, schedule = "gemm", segment_bytes = 8 : i64
-// CHECK: %[[O:.*]] = memref.alloca() {alignment = 4 : i64} : memref<16xi8>
-// CHECK: %[[XW:.*]] = memref.alloca() {alignment = 4 : i64} : memref<16xi32>
+// CHECK: %[[O:.*]] = memref.alloca() : memref<16xi8>
+// CHECK: %[[XW:.*]] = memref.alloca() : memref<16xi32>
 // CHECK-DAG: %[[W:.*]] = memref.get_global @fully_connected_0_weights : memref<128xi8>
 // CHECK-DAG: memref.get_global @fully_connected_0_bias : memref<8xi32>
-// CHECK: %[[X:.*]] = memref.alloca() {alignment = 4 : i64} : memref<32xi8>
+// CHECK: %[[X:.*]] = memref.alloca() : memref<32xi8>
 // CHECK: affine.for %{{.*}} = 0 to 1 {
 // CHECK:   affine.for %{{.*}} = 0 to 2 {
 // CHECK:     vmcu.ring_load %[[POOL]]

@@ -7,7 +7,7 @@
 // 1 x 4 tile and a 1 x 2), not 1 x 2 tiles throughout.
 #rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 // CHECK: vmcu.kernel "fully_connected_0"
-// CHECK: memref.alloca() {alignment = 4 : i64} : memref<12xi8>
+// CHECK: memref.alloca() : memref<12xi8>
 // CHECK: affine.for %{{.*}} = 0 to 1 {
 // CHECK: %{{.*}}:4 = vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 24 : i64}
 // CHECK: %{{.*}}:4 = vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 24 : i64}
@@ -27,7 +27,7 @@ func.func @main(%x: tensor<1x24xi8>) -> tensor<1x18xi8> {
 // 1 x 1 each), but six groups of one 1 x 4 tile and a last 1 x 3.
 #rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 // CHECK: vmcu.kernel "fully_connected_0"
-// CHECK: memref.alloca() {alignment = 4 : i64} : memref<4xi8>
+// CHECK: memref.alloca() : memref<4xi8>
 // CHECK: affine.for %{{.*}} = 0 to 6 {
 // CHECK: %{{.*}}:4 = vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 16 : i64}
 // CHECK: %{{.*}}:3 = vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 16 : i64}

@@ -13,7 +13,7 @@
 // CHECK: %[[X:.*]] = vmcu.tensor_base %[[POOL]] {name = "input", segments = 6
 // CHECK: %[[Y:.*]] = vmcu.tensor_base %[[POOL]] {name = "softmax_0", segments = 6
 // CHECK: vmcu.kernel "softmax_0" ins(%[[X]]) outs(%[[Y]]) attributes {{{.*}}layer = "softmax"{{.*}}segment_bytes = 4 : i64
-// CHECK: %[[ROW:.*]] = memref.alloca() {alignment = 4 : i64} : memref<8xi8>
+// CHECK: %[[ROW:.*]] = memref.alloca() : memref<8xi8>
 // CHECK: affine.for %[[I:.*]] = 0 to 3 {
 // CHECK:   affine.for %[[J:.*]] = 0 to 2 {
 // CHECK:     vmcu.ring_load %[[POOL]]

@@ -7,12 +7,12 @@
 // Padded to 8 first (vmcu-pad-stem-channels), one group of 8: a line
 // buffer of 3 x 5 x 8 bytes and a window of 3 x 3 x 8.
 // CHECK: vmcu.kernel "bottleneck_0" {{.*}}schedule = "fused-stem"
-// CHECK: memref.alloca() {alignment = 4 : i64} : memref<90xi8>
-// CHECK-NEXT: memref.alloca() {alignment = 4 : i64} : memref<18xi8>
+// CHECK: memref.alloca() : memref<90xi8>
+// CHECK-NEXT: memref.alloca() : memref<18xi8>
 // CHECK: vector.store %{{.*}} : memref<90xi8>, vector<2xi8>
 // PAD: vmcu.kernel "bottleneck_0" {{.*}}schedule = "fused-stem"
-// PAD: memref.alloca() {alignment = 4 : i64} : memref<120xi8>
-// PAD-NEXT: memref.alloca() {alignment = 4 : i64} : memref<72xi8>
+// PAD: memref.alloca() : memref<120xi8>
+// PAD-NEXT: memref.alloca() : memref<72xi8>
 // PAD: vector.store %{{.*}} : memref<120xi8>, vector<8xi8>
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
 func.func @main(%x: tensor<1x9x9x3xi8>) -> tensor<1x5x5x4xi8> {

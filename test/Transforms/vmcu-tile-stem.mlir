@@ -8,7 +8,7 @@
 // rows are computed, so the output needs no room beyond the input.
 // CHECK-NOT: line_buffer
 // CHECK: vmcu.kernel "bottleneck_0" ins(%{{.*}}) outs(%{{.*}}) attributes {{{.*}}schedule = "fused-stem"
-// CHECK: memref.alloca() {alignment = 4 : i64} : memref<120xi8>
+// CHECK: memref.alloca() : memref<120xi8>
 // CHECK: vmcu.ring_load
 // CHECK: vmcu.free
 // CHECK: vector.store %{{.*}} : memref<120xi8>, vector<8xi8>
@@ -23,7 +23,7 @@
 // with column rows and tile buffers of its own, so that the blocks' loop
 // hands it nothing through one core's stack.
 // TWO: memref.global "private" @bottleneck_0_line_buffer : memref<120xi8> = uninitialized
-// TWO-NOT: memref.alloca() {alignment = 4 : i64} : memref<120xi8>
+// TWO-NOT: memref.alloca() : memref<120xi8>
 // TWO: vmcu.kernel "bottleneck_0"
 // TWO: memref.get_global @bottleneck_0_line_buffer : memref<120xi8>
 // TWO: affine.for %{{.*}} = 0 to 2 {

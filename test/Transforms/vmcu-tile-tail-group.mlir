@@ -10,7 +10,7 @@
 // group steps. Int8 weights: 13 groups of one 1 x 4 tile, then one of a
 // 1 x 1 tile. The group buffer holds one group.
 // WIDE: vmcu.kernel "fully_connected_0"
-// WIDE: memref.alloca() {alignment = 4 : i64} : memref<28xi8>
+// WIDE: memref.alloca() : memref<28xi8>
 // WIDE: affine.for %{{.*}} = 0 to 1 {
 // WIDE: %{{.*}}:5 = vmcu.dot_block {{.*}} {pixels = 1 : i64, widened_weights, words = 8 : i64, x_stride = 8 : i64}
 // WIDE: vmcu.requant_block %{{.*}}#0, %{{.*}}#1, %{{.*}}#2, %{{.*}}#3, %{{.*}}#4 into
@@ -20,7 +20,7 @@
 // WIDE: %{{.*}}:5 = vmcu.dot_block {{.*}} {pixels = 1 : i64, widened_weights, words = 8 : i64, x_stride = 8 : i64}
 // WIDE: vmcu.requant_block %{{.*}}#0, %{{.*}}#1, %{{.*}}#2, %{{.*}}#3, %{{.*}}#4 into
 // RAW: vmcu.kernel "fully_connected_0"
-// RAW: memref.alloca() {alignment = 4 : i64} : memref<4xi8>
+// RAW: memref.alloca() : memref<4xi8>
 // RAW: affine.for %{{.*}} = 0 to 13 {
 // RAW: %{{.*}}:4 = vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 8 : i64}
 // RAW: vmcu.requant_block %{{.*}}#0, %{{.*}}#1, %{{.*}}#2, %{{.*}}#3 into

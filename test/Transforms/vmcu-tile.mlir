@@ -22,10 +22,10 @@
 // The cost model counts 6 ring accesses: 2 segments of each of the 2 rows
 // loaded, 1 of each stored.
 // CHECK: vmcu.kernel "fully_connected_0" ins(%[[IN]]) outs(%[[OUT]]) attributes {compact_cycles = {{[0-9]+}} : i64, estimated_cycles = {{[0-9]+}} : i64, executed_macs = 256 : i64, int8_weight_cycles = 58 : i64, layer = "fully_connected", macs = 256 : i64, ring_accesses = 6 : i64, schedule = "gemm", segment_bytes = 8 : i64
-// CHECK: %[[O:.*]] = memref.alloca() {alignment = 4 : i64} : memref<16xi8>
-// CHECK: %[[XW:.*]] = memref.alloca() {alignment = 4 : i64} : memref<16xi32>
+// CHECK: %[[O:.*]] = memref.alloca() : memref<16xi8>
+// CHECK: %[[XW:.*]] = memref.alloca() : memref<16xi32>
 // CHECK: %[[REC:.*]] = memref.get_global @fully_connected_0_tiles : memref<96xi32>
-// CHECK: %[[X:.*]] = memref.alloca() {alignment = 4 : i64} : memref<32xi8>
+// CHECK: %[[X:.*]] = memref.alloca() : memref<32xi8>
 // CHECK: affine.for %{{.*}} = 0 to 1 {
 // CHECK:   affine.for %{{.*}} = 0 to 2 {
 // CHECK:     vmcu.ring_load %[[POOL]]
@@ -137,7 +137,7 @@ func.func @main(%x: tensor<2x64xi8>) -> tensor<2x4xi8> {
 // CHECK-LABEL: func.func @vmcu_invoke
 // CHECK:   %[[POOL:.*]] = vmcu.segment_pool : !vmcu.pool<segments = 53, segment_bytes = 4>
 // CHECK:   vmcu.kernel "fully_connected_0" {{.*}}stack_bytes = 12 : i64
-// CHECK-NOT: memref.alloca() {alignment = 4 : i64} : memref<200xi8>
+// CHECK-NOT: memref.alloca() : memref<200xi8>
 // CHECK:   %[[W:.*]] = memref.get_global @fully_connected_0_weights : memref<1200xi32>
 // CHECK:   %[[VIEW:.*]], %[[OFF:.*]], %[[CONT:.*]] = vmcu.ring_view %[[POOL]][%{{.*}}] {alignment = 4 : i64, count = 50 : i64}
 // CHECK-NOT: vmcu.ring_load
@@ -274,9 +274,9 @@ func.func @main(%x: tensor<1x8x8x32xi8>) -> tensor<1x3x3x8xi8> {
 // CHECK-DAG: %[[W:.*]] = memref.get_global @depthwise_conv2d_0_weights : memref<54xi8>
 // CHECK-DAG: %[[B:.*]] = memref.get_global @depthwise_conv2d_0_bias : memref<6xi32>
 // CHECK-DAG: %[[REC:.*]] = memref.get_global @depthwise_conv2d_0_blocks : memref<34xi32>
-// CHECK-DAG: %[[WIN:.*]] = memref.alloca() {alignment = 4 : i64} : memref<54xi8>
-// CHECK-DAG: %[[OBUF:.*]] = memref.alloca() {alignment = 4 : i64} : memref<6xi8>
-// CHECK-NOT: memref.alloca() {alignment = 4 : i64} : memref<6xi32>
+// CHECK-DAG: %[[WIN:.*]] = memref.alloca() : memref<54xi8>
+// CHECK-DAG: %[[OBUF:.*]] = memref.alloca() : memref<6xi8>
+// CHECK-NOT: memref.alloca() : memref<6xi32>
 // CHECK: affine.for %[[P:.*]] = 0 to 4 {
 // CHECK-DAG: %[[M1:.*]] = arith.constant -1 : index
 // CHECK-DAG: %[[ZP:.*]] = arith.constant dense<3> : vector<6xi8>

@@ -13,8 +13,8 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 /// A conv as GEMM tiles over im2col windows (usesIm2col: stem convs over
-/// 1 or 3 input channels, and windows of at most 256 bytes): WindowGemm
-/// over blocks of output pixels of a row.
+/// 1 or 3 input channels, and windows of at most kMaxIm2colWindowBytes):
+/// WindowGemm over blocks of output pixels of a row.
 LogicalResult emitIm2colConv(Emitter &e, const ConvGeometry &g,
                              ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
                              int32_t inputZp, RequantAttr rq,
@@ -156,8 +156,10 @@ static int64_t interiorOutputs(const Axis &a) {
 
 /// The taps of output pixel (p, q)'s window that forEachTap skips, those
 /// over the padding, read the input zero point in row i of the column
-/// buffer. In a large window only border pixels fill anything, and only
-/// their padding taps.
+/// buffer: the whole window is filled (small windows, mostly-border maps),
+/// or exactly those taps, or nothing where no window reaches the padding
+/// (VALID convs). An axis whose windows all lie inside the input gets no
+/// loops.
 void WindowGemm::fillPadding(Value p, Value q, int64_t i) {
   const Axis &rows = g.rows, &cols = g.cols;
   int64_t tapBytes = g.inC, rowBytes = cols.kernel * tapBytes;
@@ -169,26 +171,35 @@ void WindowGemm::fillPadding(Value p, Value q, int64_t i) {
       e.store(zp, col, e.apply(first + e.d(dims.size()) + rowOffset, operands));
     });
   };
+  int64_t interiorRows = interiorOutputs(rows);
+  int64_t interiorCols = interiorOutputs(cols);
+  bool rowsInside = interiorRows == rows.outExtent;
+  bool colsInside = interiorCols == cols.outExtent;
+  if (rowsInside && colsInside)
+    return;
   int64_t outputs = rows.outExtent * cols.outExtent;
-  int64_t interior = interiorOutputs(rows) * interiorOutputs(cols);
   if (rows.kernel * rowBytes <= kWholeWindowFillBytes ||
-      interior * kRegionFillInteriorDivisor < outputs)
+      interiorRows * interiorCols * kRegionFillInteriorDivisor < outputs)
     return fill(rows.kernel * rowBytes, e.c(0), {});
   AffineExpr top = e.c(rows.pad) - e.d(0) * rows.stride;
   AffineExpr bottom = e.c(rows.bExtent + rows.pad) - e.d(0) * rows.stride;
   AffineExpr left = e.c(cols.pad) - e.d(0) * cols.stride;
   AffineExpr right = e.c(cols.bExtent + cols.pad) - e.d(0) * cols.stride;
   auto fillRow = [&](Value r) { fill(rowBytes, e.d(0) * rowBytes, {r}); };
-  e.loop({e.c(0)}, {e.c(rows.kernel), top}, p, fillRow);
-  e.loop({e.c(0), bottom}, {e.c(rows.kernel)}, p, fillRow);
+  if (!rowsInside) {
+    e.loop({e.c(0)}, {e.c(rows.kernel), top}, p, fillRow);
+    e.loop({e.c(0), bottom}, {e.c(rows.kernel)}, p, fillRow);
+  }
   // Columns outside, so that an interior pixel tests each bound once.
   auto fillColumn = [&](Value t) {
     e.loop({e.c(0), top}, {e.c(rows.kernel), bottom}, p, [&](Value r) {
       fill(tapBytes, e.d(0) * rowBytes + e.d(1) * tapBytes, {r, t});
     });
   };
-  e.loop({e.c(0)}, {e.c(cols.kernel), left}, q, fillColumn);
-  e.loop({e.c(0), right}, {e.c(cols.kernel)}, q, fillColumn);
+  if (!colsInside) {
+    e.loop({e.c(0)}, {e.c(cols.kernel), left}, q, fillColumn);
+    e.loop({e.c(0), right}, {e.c(cols.kernel)}, q, fillColumn);
+  }
 }
 
 /// Row i of the column buffer: output pixel (p, q)'s window.

@@ -145,8 +145,10 @@ public:
 
   /// A word-aligned stack buffer of `n` bytes, for rows that register tiles
   /// read a word at a time: an unaligned word load costs the Cortex-M4
-  /// extra bus cycles. Only such buffers: LLVM pairs the stores into an
-  /// aligned buffer as STRD/STM, a cycle slower each than separate STRs.
+  /// extra bus cycles. Used for im2col column rows only (measured,
+  /// docs/kernels.md): LLVM pairs the stores into an aligned buffer as
+  /// STRD/STM, a cycle slower each than separate STRs, and aligning every
+  /// kernel buffer made MCUNet-5fps-VWW 0.6% slower.
   Value alignedRows(int64_t n) {
     return memref::AllocaOp::create(b, loc, MemRefType::get({n}, b.getI8Type()),
                                     b.getI64IntegerAttr(kWordBytes));

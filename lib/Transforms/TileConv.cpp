@@ -181,10 +181,8 @@ void WindowGemm::fillPadding(Value p, Value q, int64_t i) {
   if (rows.kernel * rowBytes <= kWholeWindowFillBytes ||
       interiorRows * interiorCols * kRegionFillInteriorDivisor < outputs)
     return fill(rows.kernel * rowBytes, e.c(0), {});
-  AffineExpr top = e.c(rows.pad) - e.d(0) * rows.stride;
-  AffineExpr bottom = e.c(rows.bExtent + rows.pad) - e.d(0) * rows.stride;
-  AffineExpr left = e.c(cols.pad) - e.d(0) * cols.stride;
-  AffineExpr right = e.c(cols.bExtent + cols.pad) - e.d(0) * cols.stride;
+  auto [top, bottom] = e.insideTaps(rows);
+  auto [left, right] = e.insideTaps(cols);
   auto fillRow = [&](Value r) { fill(rowBytes, e.d(0) * rowBytes, {r}); };
   if (!rowsInside) {
     e.loop({e.c(0)}, {e.c(rows.kernel), top}, p, fillRow);

@@ -415,11 +415,11 @@ Value Emitter::boundedRequantize(Value v, RequantAttr rq, Value params,
 void Emitter::forEachTap(const Axis &rows, const Axis &cols, Value p, Value q,
                          function_ref<void(Value, Value, Value, Value)> body,
                          function_ref<void(Value)> rowEnd) {
-  loop({c(0), c(rows.pad) - d(0) * rows.stride},
-       {c(rows.kernel), c(rows.bExtent + rows.pad) - d(0) * rows.stride}, p,
+  auto [top, bottom] = insideTaps(rows);
+  auto [left, right] = insideTaps(cols);
+  loop({c(0), top}, {c(rows.kernel), bottom}, p,
        [&](Value r) {
-         loop({c(0), c(cols.pad) - d(0) * cols.stride},
-              {c(cols.kernel), c(cols.bExtent + cols.pad) - d(0) * cols.stride},
+         loop({c(0), left}, {c(cols.kernel), right},
               q, [&](Value t) {
                 Value y =
                     apply((d(0) * rows.stride - rows.pad + d(1)) * rows.scale,

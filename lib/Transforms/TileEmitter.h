@@ -349,6 +349,15 @@ public:
   /// Calls `body(r, t, y, x)` for every in-bounds tap of output (p, q); y and
   /// x are input (A) coordinates. `rowEnd(r)`, if given, runs after the
   /// taps of window row r.
+  /// The first and the end expression, over output index d0, of the taps
+  /// along `a` that lie inside the input (before clipping to the kernel):
+  /// forEachTap visits [max(0, first), min(kernel, end)), and what a window
+  /// takes from the padding is the rest.
+  std::pair<AffineExpr, AffineExpr> insideTaps(const Axis &a) {
+    return {c(a.pad) - d(0) * a.stride,
+            c(a.bExtent + a.pad) - d(0) * a.stride};
+  }
+
   void forEachTap(const Axis &rows, const Axis &cols, Value p, Value q,
                   function_ref<void(Value, Value, Value, Value)> body,
                   function_ref<void(Value)> rowEnd = {});

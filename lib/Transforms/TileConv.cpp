@@ -12,6 +12,33 @@ namespace {
 // conv2d / fully_connected: paper Figures 4 and 5.
 //===----------------------------------------------------------------------===//
 
+/// Pixel MACs per output column from which an im2col conv pairs pixels
+/// across rows (pairsAcrossRows). Measured (vmcu-prof, M4 cycles per
+/// kernel, pairs across rows against a one-pixel block per row): corpus
+/// CNN+FC seed 6's 7-wide 3x3x24 -> 41 conv (1,265 MACs per column) -3.9%,
+/// corpus ResNet seed 1's 7-wide convs to 47 channels (1,631 and 2,840)
+/// -3.2%; its 27-wide 3x3x16 -> 16 convs (85) +0.9% and -0.3%, its 27-wide
+/// stem (44) +10%; MLPerf Tiny KWS's 5-wide 10x4x1 -> 64 stem (512) +1.9%;
+/// corpus CNN+FC seed 3's 155-wide 5x5x3 -> 5 stem (2) +3.3%.
+constexpr int64_t kMinRowPairMacsPerColumn = 1000;
+
+/// Whether an im2col conv's pixel pairs run across rows
+/// (WindowGemm::emitRowPairs): on maps of odd width, on one core (the
+/// two-core split shares out whole rows, or the pixels of one loop), where
+/// a pixel's MACs per output column reach kMinRowPairMacsPerColumn. A
+/// row's last pixel alone runs a one-pixel GEMM tile, which loads each
+/// weight word for one pixel instead of two: a row pair saves about that
+/// pixel's MACs' worth, and pays in every block for the guards that pick
+/// each pixel's row (about 100-200 cycles; LLVM keeps more addresses live).
+static bool pairsAcrossRows(const Emitter &e, const ConvGeometry &g,
+                            int64_t blockPixels) {
+  int64_t width = g.cols.outExtent;
+  int64_t pixelMacs = g.rows.kernel * g.cols.kernel * g.inC * g.outC;
+  return e.env.cores == 1 && blockPixels == kIm2colBlockPixels &&
+         width % kIm2colBlockPixels != 0 && g.rows.outExtent > 1 &&
+         pixelMacs >= kMinRowPairMacsPerColumn * width;
+}
+
 /// A conv as GEMM tiles over im2col windows (usesIm2col: stem convs over
 /// 1 or 3 input channels, and windows of at most kMaxIm2colWindowBytes):
 /// WindowGemm over blocks of output pixels of a row.
@@ -24,6 +51,15 @@ LogicalResult emitIm2colConv(Emitter &e, const ConvGeometry &g,
                   w, bias, inputZp, rq, t.input);
   const GemmTileShape &shape = conv.tiles.shape;
   int64_t groupSegs = shape.groupBytes / s;
+  if (pairsAcrossRows(e, g, shape.pixels)) {
+    conv.emitRowPairs([&](AffineExpr pixel, ValueRange dims, int64_t i,
+                          int64_t j, Value out) {
+      AffineExpr group = e.d(dims.size() - 1);
+      e.storeOutput(t.output, pixel * ks + group * groupSegs + j, dims, out,
+                    e.index(i * shape.groupBytes + j * s));
+    });
+    return success();
+  }
   e.emitWindowedBlocks(
       g.rows, g.cols, t.input, g.inC / s, shape.pixels,
       [&](Value p, ArrayRef<Value> qs) {
@@ -145,15 +181,6 @@ WindowGemm::WindowGemm(Emitter &ring, Emitter &tileEmitter, StringRef prefix,
 constexpr int64_t kWholeWindowFillBytes = 128;
 constexpr int64_t kRegionFillInteriorDivisor = 3;
 
-/// The outputs along `a` whose window lies inside the input.
-static int64_t interiorOutputs(const Axis &a) {
-  int64_t count = 0;
-  for (int64_t o = 0; o < a.outExtent; ++o)
-    if (o * a.stride >= a.pad && o * a.stride - a.pad + a.kernel <= a.bExtent)
-      ++count;
-  return count;
-}
-
 /// The taps of output pixel (p, q)'s window that forEachTap skips, those
 /// over the padding, read the input zero point in row i of the column
 /// buffer: the whole window is filled (small windows, mostly-border maps),
@@ -171,8 +198,8 @@ void WindowGemm::fillPadding(Value p, Value q, int64_t i) {
       e.store(zp, col, e.apply(first + e.d(dims.size()) + rowOffset, operands));
     });
   };
-  int64_t interiorRows = interiorOutputs(rows);
-  int64_t interiorCols = interiorOutputs(cols);
+  int64_t interiorRows = Emitter::interiorOutputs(rows);
+  int64_t interiorCols = Emitter::interiorOutputs(cols);
   bool rowsInside = interiorRows == rows.outExtent;
   bool colsInside = interiorCols == cols.outExtent;
   if (rowsInside && colsInside)
@@ -229,6 +256,20 @@ WindowGemm::Scratch WindowGemm::useScratch(Scratch scratch) {
   Scratch previous{col, tiles.useScratch(scratch.tiles)};
   col = scratch.col;
   return previous;
+}
+
+void WindowGemm::emitRowPairs(PixelDone done) {
+  e.emitWindowedRowPairs(
+      g.rows, g.cols, input, g.inC / e.seg,
+      [&](Value p, Value q, int64_t slot) { gather(p, q, slot); },
+      [&](AffineExpr first, ValueRange dims, int64_t count) {
+        tiles.emit(col, count,
+                   [&](Value group, int64_t i, int64_t j, Value out) {
+                     SmallVector<Value, 3> operands(dims);
+                     operands.push_back(group);
+                     done(first + i, operands, i, j, out);
+                   });
+      });
 }
 
 void WindowGemm::emitBlock(Value p, ArrayRef<Value> qs,

@@ -415,12 +415,19 @@ Value Emitter::boundedRequantize(Value v, RequantAttr rq, Value params,
 void Emitter::forEachTap(const Axis &rows, const Axis &cols, Value p, Value q,
                          function_ref<void(Value, Value, Value, Value)> body,
                          function_ref<void(Value)> rowEnd) {
-  auto [top, bottom] = insideTaps(rows);
-  auto [left, right] = insideTaps(cols);
-  loop({c(0), top}, {c(rows.kernel), bottom}, p,
+  // An axis whose windows all lie inside the input takes every tap: its
+  // bounds are constants whatever the range of p or q is known to be.
+  auto tapBounds = [&](const Axis &a) -> Bounds {
+    if (interiorOutputs(a) == a.outExtent)
+      return {{c(0)}, {c(a.kernel)}};
+    auto [first, end] = insideTaps(a);
+    return {{c(0), first}, {c(a.kernel), end}};
+  };
+  Bounds rowTaps = tapBounds(rows), colTaps = tapBounds(cols);
+  loop(rowTaps.first, rowTaps.second, p,
        [&](Value r) {
-         loop({c(0), left}, {c(cols.kernel), right},
-              q, [&](Value t) {
+         loop(colTaps.first, colTaps.second, q,
+              [&](Value t) {
                 Value y =
                     apply((d(0) * rows.stride - rows.pad + d(1)) * rows.scale,
                           {p, r});
@@ -432,6 +439,14 @@ void Emitter::forEachTap(const Axis &rows, const Axis &cols, Value p, Value q,
          if (rowEnd)
            rowEnd(r);
        });
+}
+
+int64_t Emitter::interiorOutputs(const Axis &a) {
+  int64_t count = 0;
+  for (int64_t o = 0; o < a.outExtent; ++o)
+    if (o * a.stride >= a.pad && o * a.stride - a.pad + a.kernel <= a.bExtent)
+      ++count;
+  return count;
 }
 
 int64_t mlir::vmcu::tile::accumulatorBound(ArrayRef<int32_t> bias, int64_t macs,

@@ -358,6 +358,9 @@ public:
             c(a.bExtent + a.pad) - d(0) * a.stride};
   }
 
+  /// The outputs along `a` whose window lies inside the input.
+  static int64_t interiorOutputs(const Axis &a);
+
   void forEachTap(const Axis &rows, const Axis &cols, Value p, Value q,
                   function_ref<void(Value, Value, Value, Value)> body,
                   function_ref<void(Value)> rowEnd = {});
@@ -433,6 +436,20 @@ public:
   void emitWindowedBlocks(const Axis &rows, const Axis &cols, Value inBase,
                           int64_t inSegsPerPixel, int64_t block,
                           function_ref<void(Value, ArrayRef<Value>)> blockBody);
+
+  /// emitWindowedBlocks for pairs of output pixels on a map of odd width,
+  /// with no row ending in a block of one pixel: rows two at a time, W
+  /// pairs each in row-major order, the first row's last pixel with the
+  /// second's first (a last row of an odd height: its pairs, then its last
+  /// pixel alone). `gatherPixel(p, q, slot)` reads pixel (p, q) into slot 0
+  /// or 1 of the block and frees what it reads last, under bounds that
+  /// select its row; `computeBlock(first, dims, count)` computes the
+  /// block's `count` pixels, the first at flat index p * W + q = `first`
+  /// over `dims`. One copy of each covers every pair.
+  void emitWindowedRowPairs(
+      const Axis &rows, const Axis &cols, Value inBase, int64_t inSegsPerPixel,
+      function_ref<void(Value, Value, int64_t)> gatherPixel,
+      function_ref<void(AffineExpr, ValueRange, int64_t)> computeBlock);
 
   /// Output row p of emitWindowedBlocks: its blocks, then the input
   /// columns of its last-use rows that no output reads. With

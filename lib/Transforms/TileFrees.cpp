@@ -124,6 +124,51 @@ void Emitter::emitWindowedBlocks(
   freeTail(rows, cols, inBase, inSegsPerPixel);
 }
 
+void Emitter::emitWindowedRowPairs(
+    const Axis &rows, const Axis &cols, Value inBase, int64_t inSegsPerPixel,
+    function_ref<void(Value, Value, int64_t)> gatherPixel,
+    function_ref<void(AffineExpr, ValueRange, int64_t)> computeBlock) {
+  constexpr int64_t kPair = 2;
+  int64_t width = cols.outExtent, height = rows.outExtent;
+  // The pair of the first row's last pixel and the second row's first.
+  int64_t crossBlock = width / kPair;
+  loop(0, (height + 1) / kPair, [&](Value pp) {
+    Value p0 = apply(d(0) * kPair, pp), p1 = apply(d(0) * kPair + 1, pp);
+    // Slot s of block b: pixel 2b + s of the row pair, in the first row
+    // for b < (width - s + 1) / 2; the column is over the index of the
+    // single-trip loop that selects the row, whose bounds keep it in
+    // [0, width).
+    auto gatherSlot = [&](Value b, int64_t slot) {
+      int64_t firstRowBlocks = (width - slot + 1) / kPair;
+      loop({d(0)}, {d(0) + 1, c(firstRowBlocks)}, b, [&](Value bi) {
+        gatherPixel(p0, apply(d(0) * kPair + slot, bi), slot);
+      });
+      loop({d(0), c(firstRowBlocks)}, {d(0) + 1}, b, [&](Value bi) {
+        gatherPixel(p1, apply(d(0) * kPair + slot - width, bi), slot);
+      });
+    };
+    // `width` blocks; a last row alone has crossBlock.
+    AffineExpr blocks =
+        c(crossBlock + (height - 1) * width) - d(0) * (kPair * width);
+    loop({c(0)}, {c(width), blocks}, pp, [&](Value b) {
+      gatherSlot(b, 0);
+      gatherSlot(b, 1);
+      computeBlock(d(0) * (kPair * width) + d(1) * kPair, {pp, b}, kPair);
+      loop({d(0), c(crossBlock)}, {d(0) + 1, c(crossBlock + 1)}, b,
+           [&](Value) { freeRowTail(rows, cols, inBase, inSegsPerPixel, p0); });
+    });
+    loop({d(0)}, {d(0) + 1, c(height / kPair)}, pp,
+         [&](Value) { freeRowTail(rows, cols, inBase, inSegsPerPixel, p1); });
+  });
+  if (height % kPair) {
+    Value p = index(height - 1);
+    gatherPixel(p, index(width - 1), 0);
+    computeBlock(c(height * width - 1), {}, 1);
+    freeRowTail(rows, cols, inBase, inSegsPerPixel, p);
+  }
+  freeTail(rows, cols, inBase, inSegsPerPixel);
+}
+
 void Emitter::emitWindowedRowBlocks(
     const Axis &rows, const Axis &cols, Value inBase, int64_t inSegsPerPixel,
     int64_t block, Value p,

@@ -143,6 +143,15 @@ public:
   /// Output pixels (p, qs[i]), at most tiles.shape.pixels of one row.
   void emitBlock(Value p, ArrayRef<Value> qs, GemmTiles::SegmentDone done);
 
+  /// `done(pixel, dims, i, j, out)` for output segment j of a group of
+  /// the block's pixel i, at flat index p * W + q = `pixel` over `dims`, the
+  /// group's index last (as GemmTiles::SegmentDone).
+  using PixelDone =
+      function_ref<void(AffineExpr, ValueRange, int64_t, int64_t, Value)>;
+  /// Every output pixel, in pairs across rows (Emitter::emitWindowedRowPairs:
+  /// two pixels a block on a map of odd width).
+  void emitRowPairs(PixelDone done);
+
   /// The stack buffers emitBlock uses: the column rows and the tiles'.
   struct Scratch {
     Value col;

@@ -41,8 +41,9 @@ func.func @main(%x: tensor<1x4x4x6xi8>) -> tensor<1x2x2x6xi8> {
 // CHECK-LABEL: vmcu.kernel "avg_pool2d_0"
 // CHECK-DAG:  memref.alloca() : memref<2xi32>
 // CHECK-DAG:  %[[WIDE:.*]] = memref.alloca() : memref<4xi32>
-// CHECK:      affine.for %[[R:.*]] = max
-// CHECK:        affine.for %{{.*}} = max
+// The window lies inside the input: constant tap bounds.
+// CHECK:      affine.for %[[R:.*]] = #{{.*}}(%{{.*}}) to #{{.*}}(%{{.*}}) {
+// CHECK:        affine.for %{{.*}} = #{{.*}}(%{{.*}}) to #{{.*}}(%{{.*}}) {
 // CHECK:          vmcu.add_pairs
 // CHECK:        }
 // CHECK:        %[[P:.*]] = affine.apply #[[PHASE]](%[[R]])
@@ -65,7 +66,7 @@ func.func @main(%x: tensor<1x20x25x4xi8>) -> tensor<1x1x1x4xi8> {
 // CHECK-LABEL: vmcu.kernel "avg_pool2d_0"
 // CHECK-DAG:  memref.alloca() : memref<2xi32>
 // CHECK-DAG:  %[[WIDE:.*]] = memref.alloca() : memref<4xi32>
-// CHECK:      affine.for %{{.*}} = max
+// CHECK:      affine.for %{{.*}} = #{{.*}}(%{{.*}}) to #{{.*}}(%{{.*}}) {
 // CHECK:        vmcu.add_pairs
 // CHECK:        memref.store %{{.*}}, %[[WIDE]]
 // CHECK:      memref.load %{{.*}} : memref<1xindex>

@@ -21,6 +21,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "vmcu/Support/OutputFile.h"
 #include "vmcu/Target/TFLite/TFLiteImporter.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -30,7 +31,6 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -367,20 +367,7 @@ void printTopLevel(llvm::raw_ostream &os, const std::string &header,
 
 LogicalResult writeFile(llvm::StringRef path,
                         llvm::function_ref<void(llvm::raw_ostream &)> write) {
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
-  if (!file) {
-    printError(error);
-    return failure();
-  }
-  write(file->os());
-  file->os().flush();
-  if (file->os().has_error()) {
-    printError("cannot write '" + path + "'");
-    return failure();
-  }
-  file->keep();
-  return success();
+  return writeOutputFile(path, write, printError);
 }
 
 /// Parses or imports `path` into `module` and returns its @main.

@@ -13,10 +13,10 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "vmcu/Conversion/VMCUToLLVM/VMCUToLLVM.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUDialect.h"
+#include "vmcu/Support/OutputFile.h"
 #include "vmcu/Target/TFLite/TFLiteImporter.h"
 #include "vmcu/Tools/vmcuc/Compiler.h"
 #include "vmcu/Tools/vmcuc/FlashBudget.h"
@@ -32,7 +32,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -344,15 +343,7 @@ static void printHeader(llvm::raw_ostream &os, const ModelInfo &info,
 /// Writes `contents` through `print` to `path` ("-" is stdout).
 static LogicalResult
 writeFile(StringRef path, llvm::function_ref<void(llvm::raw_ostream &)> print) {
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
-  if (!file) {
-    fail(error);
-    return failure();
-  }
-  print(file->os());
-  file->keep();
-  return success();
+  return writeOutputFile(path, print, [](const llvm::Twine &m) { fail(m); });
 }
 
 /// Total size of the object's .text sections.

@@ -10,6 +10,12 @@
 // RUN: not vmcuc %S/Inputs/does-not-exist.mlir -o %t.o 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: vmcuc: error: cannot open input file '{{.*}}does-not-exist.mlir'
 
+// An output that cannot be opened, or written (a full device), is an error.
+// RUN: not vmcuc %S/Inputs/no-io.mlir -o %t.missing/x.o 2>&1 | FileCheck %s --check-prefix=NODIR
+// NODIR: vmcuc: error: cannot open output file '{{.*}}missing/x.o'
+// RUN: not vmcuc %S/Inputs/no-io.mlir -o /dev/full 2>&1 | FileCheck %s --check-prefix=FULL
+// FULL: vmcuc: error: cannot write '/dev/full'
+
 // RUN: not vmcuc %S/Inputs/syntax-error.mlir -o %t.o 2>&1 | FileCheck %s --check-prefix=SYNTAX
 // SYNTAX: syntax-error.mlir:3:10: error: use of value '%ok' expects different type than prior uses: 'i64' vs 'i32'
 

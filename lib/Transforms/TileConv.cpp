@@ -41,7 +41,8 @@ static bool pairsAcrossRows(const Emitter &e, const ConvGeometry &g,
 
 /// A conv as GEMM tiles over im2col windows (usesIm2col: stem convs over
 /// 1 or 3 input channels, and windows of at most kMaxIm2colWindowBytes):
-/// WindowGemm over blocks of output pixels of a row.
+/// WindowGemm over blocks of output pixels of a row, or of two rows where
+/// pairsAcrossRows.
 LogicalResult emitIm2colConv(Emitter &e, const ConvGeometry &g,
                              ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
                              int32_t inputZp, RequantAttr rq,

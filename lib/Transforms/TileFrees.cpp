@@ -128,7 +128,7 @@ void Emitter::emitWindowedRowPairs(
     const Axis &rows, const Axis &cols, Value inBase, int64_t inSegsPerPixel,
     function_ref<void(Value, Value, int64_t)> gatherPixel,
     function_ref<void(AffineExpr, ValueRange, int64_t)> computeBlock) {
-  constexpr int64_t kPair = 2;
+  constexpr int64_t kPair = kIm2colBlockPixels;
   int64_t width = cols.outExtent, height = rows.outExtent;
   // The pair of the first row's last pixel and the second row's first.
   int64_t crossBlock = width / kPair;
@@ -152,10 +152,12 @@ void Emitter::emitWindowedRowPairs(
         c(crossBlock + (height - 1) * width) - d(0) * (kPair * width);
     loop({c(0)}, {c(width), blocks}, pp, [&](Value b) {
       gatherSlot(b, 0);
-      gatherSlot(b, 1);
-      computeBlock(d(0) * (kPair * width) + d(1) * kPair, {pp, b}, kPair);
+      // The first row's last pixel is read: its unread columns go before
+      // the second row's first pixel is stored, as a row at a time does.
       loop({d(0), c(crossBlock)}, {d(0) + 1, c(crossBlock + 1)}, b,
            [&](Value) { freeRowTail(rows, cols, inBase, inSegsPerPixel, p0); });
+      gatherSlot(b, 1);
+      computeBlock(d(0) * (kPair * width) + d(1) * kPair, {pp, b}, kPair);
     });
     loop({d(0)}, {d(0) + 1, c(height / kPair)}, pp,
          [&](Value) { freeRowTail(rows, cols, inBase, inSegsPerPixel, p1); });

@@ -112,10 +112,15 @@ print(f"{'model':24} {'MACs':>10} {'vmcu cyc':>11} {'cmsis cyc':>11} {'cyc':>6} 
       f"{'flash':>6} {'tflm arena':>10} {'vmcu arena':>10} {'a/tflm':>6} {'exact':>9}  note")
 ratios = {"cyc": [], "sram": [], "flash": [], "a/tflm": []}
 failures = []
+not_run = []  # no log in --work yet: run them without --only (or --summary after)
 for family, seed in models:
     name = f"{family[len('corpus-'):]}-{seed}"
     res_path = os.path.join(work, "results", name + ".json")
-    tflm = int(read(os.path.join(work, "logs", name + ".tflm")).split("arena=")[1].split()[0])
+    tflm_log = read(os.path.join(work, "logs", name + ".tflm"))
+    if not tflm_log and not os.path.exists(res_path):
+        not_run.append(name)
+        continue
+    tflm = int(tflm_log.split("arena=")[1].split()[0]) if "arena=" in tflm_log else None
     skip = read(os.path.join(work, "logs", name + ".skip"))
     vmcu_failed = read(os.path.join(work, "logs", name + ".vmcu-failed"))
     if not os.path.exists(res_path):
@@ -157,7 +162,7 @@ for family, seed in models:
         if a in row and b in row:
             row[key] = row[a] / row[b]
             ratios[key].append((row[key], name))
-    if "vmcu arena" in row:
+    if "vmcu arena" in row and tflm:
         row["a/tflm"] = row["vmcu arena"] / tflm
         ratios["a/tflm"].append((row["a/tflm"], name))
         if row["vmcu arena"] > tflm:
@@ -176,11 +181,12 @@ for family, seed in models:
                                     else f"NO({x.get('mismatches', x.get('mismatch'))})"))
     if exact[0].startswith("NO"):
         failures.append(name)
+    tflm_text = f"{tflm:,}" if tflm else "-"
     fmt = lambda k, w, f="{:,}": (f.format(row[k]) if k in row else "-").rjust(w)
     print(f"{name:24} {macs:>10,} {fmt('vmcu cyc', 11)} {fmt('cmsis cyc', 11)} "
           f"{fmt('cyc', 6, '{:.3f}')} {fmt('vmcu sram', 9)} {fmt('cmsis sram', 10)} "
           f"{fmt('sram', 6, '{:.3f}')} {fmt('vmcu flash', 10)} {fmt('cmsis flash', 11)} "
-          f"{fmt('flash', 6, '{:.3f}')} {tflm:>10,} {fmt('vmcu arena', 10)} {fmt('a/tflm', 6, '{:.3f}')} "
+          f"{fmt('flash', 6, '{:.3f}')} {tflm_text:>10} {fmt('vmcu arena', 10)} {fmt('a/tflm', 6, '{:.3f}')} "
           f"{'/'.join(exact):>9}  {'; '.join(note)}")
 print()
 for key, values in ratios.items():
@@ -191,6 +197,8 @@ for key, values in ratios.items():
 for key, target in (("cyc", 0.5), ("sram", 0.75)):
     met = sum(v <= target for v, _ in ratios[key])
     print(f"{key} <= {target} (issue 29's target): {met} of {len(ratios[key])} models")
+if not_run:
+    print(f"not run in {work}: {len(not_run)} of {len(models)} models (the figures above cover the others)")
 above = sorted(n for v, n in ratios["a/tflm"] if v > 1)
 print(f"vmcu arena above TFLM's: {len(above)}" + (f": {' '.join(above)}" if above else ""))
 print(f"failed (vmcuc error, output mismatch or no result): {len(set(failures))}"

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "vmcu/Tools/vmcuc/Compiler.h"
+#include "vmcu/Tools/vmcuc/AsmAddressOffsets.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -273,6 +274,7 @@ std::unique_ptr<llvm::Module> mlir::vmcu::translateAndOptimize(
   }
   optimizeO2(*llvmModule, machine);
   inlineShortFills(*llvmModule);
+  foldAsmAddressOffsets(*llvmModule);
   return llvmModule;
 }
 

@@ -1,0 +1,186 @@
+//===- AsmAddressOffsets.cpp - fold address offsets into inline asm -------===//
+//
+// See AsmAddressOffsets.h. A post-O2 rewrite of the LLVM module, like
+// Compiler.cpp's inlineShortFills: it works on the constants O2's unrolling
+// exposes, which the MLIR lowering cannot see.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vmcu/Tools/vmcuc/AsmAddressOffsets.h"
+
+#include "llvm/ADT/APInt.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/ValueHandle.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+#include <optional>
+#include <string>
+
+using namespace llvm;
+
+namespace {
+
+/// The largest immediate offset of a Thumb-2 LDR/STR (byte, halfword or
+/// word) off a base register: the 12-bit T3/T2 encodings (Arm v7-M ARM,
+/// A7.7.43 LDR (immediate), A7.7.161 STR (immediate)).
+constexpr int64_t kMaxLoadStoreImmediate = 4095;
+
+/// Mnemonics whose `[Rn, #imm]` form takes 0 to kMaxLoadStoreImmediate
+/// (LDRD/STRD and LDM/STM take less or none: not folded).
+bool hasImm12Form(StringRef mnemonic) {
+  return llvm::is_contained(
+      {"ldr", "str", "ldrb", "strb", "ldrh", "strh", "ldrsb", "ldrsh"},
+      mnemonic);
+}
+
+/// One `[$N, #imm]` use of the operand in the asm text: where its immediate
+/// starts and ends, and its value.
+struct ImmediateUse {
+  size_t begin, end;
+  int64_t value;
+};
+
+/// The mnemonic of the instruction around text position `at`: the first
+/// word of its line (statements are separated by newlines or ';').
+StringRef mnemonicAt(StringRef text, size_t at) {
+  size_t start = text.find_last_of("\n;", at);
+  StringRef line = text.substr(start == StringRef::npos ? 0 : start + 1);
+  line = line.ltrim();
+  return line.take_until([](char c) { return isSpace(c) || c == ','; });
+}
+
+/// Every use of operand `number` in `text`, if each is the base of an imm12
+/// load or store `[$N, #imm]`; std::nullopt otherwise (or where the text
+/// has operand modifiers, `${N...}`, which this does not parse).
+std::optional<SmallVector<ImmediateUse>> immediateUses(StringRef text,
+                                                       unsigned number) {
+  if (text.contains("${"))
+    return std::nullopt;
+  std::string name = "$" + std::to_string(number);
+  SmallVector<ImmediateUse> uses;
+  for (size_t at = text.find(name); at != StringRef::npos;
+       at = text.find(name, at + 1)) {
+    size_t after = at + name.size();
+    // $1 is not $12; $$ is a literal dollar.
+    if ((after < text.size() && isDigit(text[after])) ||
+        (at > 0 && text[at - 1] == '$'))
+      continue;
+    StringRef rest = text.substr(after);
+    if (at == 0 || text[at - 1] != '[' || !rest.consume_front(", #") ||
+        !hasImm12Form(mnemonicAt(text, at)))
+      return std::nullopt;
+    size_t digits = rest.find(']');
+    int64_t value;
+    if (digits == StringRef::npos ||
+        rest.take_front(digits).getAsInteger(10, value))
+      return std::nullopt;
+    size_t begin = after + 3;
+    uses.push_back({begin, begin + digits, value});
+  }
+  return uses;
+}
+
+/// `text` with `delta` added to each use's immediate, if all stay within
+/// 0 to kMaxLoadStoreImmediate.
+std::optional<std::string>
+shiftImmediates(StringRef text, ArrayRef<ImmediateUse> uses, int64_t delta) {
+  std::string shifted;
+  size_t copied = 0;
+  for (const ImmediateUse &use : uses) {
+    int64_t value = use.value + delta;
+    if (value < 0 || value > kMaxLoadStoreImmediate)
+      return std::nullopt;
+    shifted += text.substr(copied, use.begin - copied);
+    shifted += std::to_string(value);
+    copied = use.end;
+  }
+  shifted += text.substr(copied);
+  return shifted;
+}
+
+/// For each of the call's arguments, its operand number in the asm text
+/// (outputs are numbered first; clobbers are not operands).
+SmallVector<unsigned> argumentOperandNumbers(const InlineAsm &inlineAsm) {
+  SmallVector<unsigned> numbers;
+  unsigned number = 0;
+  for (const InlineAsm::ConstraintInfo &info : inlineAsm.ParseConstraints()) {
+    if (info.Type == InlineAsm::isClobber)
+      continue;
+    if (info.Type == InlineAsm::isInput || info.isIndirect)
+      numbers.push_back(number);
+    ++number;
+  }
+  return numbers;
+}
+
+/// Folds what it can of `call`'s pointer operands; replaces the call where
+/// it folds one. Returns how many it folded.
+unsigned foldCall(CallInst *call, const DataLayout &layout) {
+  auto *inlineAsm = cast<InlineAsm>(call->getCalledOperand());
+  std::string text = inlineAsm->getAsmString().str();
+  SmallVector<unsigned> numbers = argumentOperandNumbers(*inlineAsm);
+  if (numbers.size() != call->arg_size())
+    return 0;
+  SmallVector<Value *> args(call->args());
+  unsigned folded = 0;
+  for (auto [arg, number] : llvm::zip_equal(args, numbers)) {
+    if (!arg->getType()->isPointerTy())
+      continue;
+    APInt offset(layout.getIndexTypeSizeInBits(arg->getType()), 0);
+    Value *base = arg->stripAndAccumulateConstantOffsets(
+        layout, offset, /*AllowNonInbounds=*/true);
+    if (base == arg || offset.isZero())
+      continue;
+    std::optional<SmallVector<ImmediateUse>> uses = immediateUses(text, number);
+    if (!uses || uses->empty())
+      continue;
+    std::optional<std::string> shifted =
+        shiftImmediates(text, *uses, offset.getSExtValue());
+    if (!shifted)
+      continue;
+    text = std::move(*shifted);
+    arg = base;
+    ++folded;
+  }
+  if (!folded)
+    return 0;
+  InlineAsm *rewritten = InlineAsm::get(
+      inlineAsm->getFunctionType(), text, inlineAsm->getConstraintString(),
+      inlineAsm->hasSideEffects(), inlineAsm->isAlignStack(),
+      inlineAsm->getDialect(), inlineAsm->canThrow());
+  CallInst *replacement = CallInst::Create(
+      inlineAsm->getFunctionType(), rewritten, args, "", call->getIterator());
+  replacement->setAttributes(call->getAttributes());
+  replacement->copyMetadata(*call);
+  replacement->takeName(call);
+  call->replaceAllUsesWith(replacement);
+  // The folded address computations may now be dead.
+  SmallVector<WeakTrackingVH> oldArgs(call->args());
+  call->eraseFromParent();
+  for (WeakTrackingVH &old : oldArgs)
+    if (auto *inst = dyn_cast_or_null<Instruction>(old))
+      RecursivelyDeleteTriviallyDeadInstructions(inst);
+  return folded;
+}
+
+} // namespace
+
+unsigned mlir::vmcu::foldAsmAddressOffsets(Module &module) {
+  SmallVector<WeakTrackingVH> calls;
+  for (Function &function : module)
+    for (Instruction &inst : instructions(function))
+      if (auto *call = dyn_cast<CallInst>(&inst))
+        if (call->isInlineAsm())
+          calls.push_back(call);
+  unsigned folded = 0;
+  for (WeakTrackingVH &call : calls)
+    if (auto *asmCall = dyn_cast_or_null<CallInst>(call))
+      folded += foldCall(asmCall, module.getDataLayout());
+  return folded;
+}

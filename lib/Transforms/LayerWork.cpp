@@ -233,20 +233,40 @@ int64_t wideGroupCycles(int64_t bytes, int64_t steps, int64_t pixels,
   return 2 * steps * halfStep + kGroupOverheadCycles;
 }
 
+/// The largest output group, in tiles, of a single row over widened
+/// weights (a fully connected layer on one vector) into more than
+/// kMaxWideGroupBytes outputs: the group buffer is the kernel's stack, and
+/// in a model of FC layers the largest kernel frame is most of its SRAM
+/// beside an arena of a few hundred bytes. Measured (M4, vmcu-prof):
+/// corpus FC autoencoder seed 1's 4 -> 206 layer, groups of 44 -> 10
+/// bytes, frame 88 -> 36 bytes, +62 cycles (of 587 K); seed 4's 18 -> 82,
+/// frame 56 -> 36, +298 cycles (of 329 K). Fewer outputs stay one group:
+/// LLVM unrolls a group loop of a few trips, and MLPerf Tiny KWS's 64 -> 12
+/// classifier in groups of 6 took 4.4 KB of code instead of 2.4.
+constexpr int64_t kMaxRowGroupTiles = 2;
+
 /// Groups of whole segments, split into tiles of `tile` channels and one
 /// tile of the channels left over, Cout's last group taking the channels
 /// the groups leave: the group with the fewest cycles over Cout (within
-/// kMaxWideGroupBytes or one segment; among equals, one dividing Cout,
-/// which needs no second copy of the tile code, then the smallest). A 1-byte
-/// stem segment into 8 outputs, 2 x 3 tiles: groups of 8 (3 + 3 + 2
+/// kMaxWideGroupBytes, or kMaxRowGroupTiles tiles (or the first group of
+/// whole segments and whole tiles) for a single raw row (`rawX`) into more
+/// outputs, or one segment; among equals, one dividing
+/// Cout, which needs no second copy of the tile code, then the smallest). A
+/// 1-byte stem segment into 8 outputs, 2 x 3 tiles: groups of 8 (3 + 3 + 2
 /// channels) rather than 4 (3 + 1, twice). 283 outputs (a prime) of 1-byte
-/// segments, 1 x 5 tiles: groups of 45 and a last one of 13, where groups
+/// segments, 1 x 5 tiles: groups of 10 and a last one of 3, where groups
 /// dividing Cout were 1-channel tiles.
 int64_t widenedWeightGroup(int64_t outC, int64_t segmentBytes, int64_t steps,
                            int64_t pixels, int64_t tile, bool rawX) {
   int64_t best = segmentBytes, bestCycles = 0;
   bool bestDivides = false;
-  int64_t limit = std::max(segmentBytes, kMaxWideGroupBytes);
+  bool manyOutputs = rawX && outC > kMaxWideGroupBytes;
+  // A row's groups stay whole tiles where the segments allow: 8-byte
+  // segments take groups of 40 (eight 1 x 5 tiles), not 8 (a 1 x 5 and a
+  // slower 1 x 3).
+  int64_t limit = manyOutputs ? std::max(kMaxRowGroupTiles * tile,
+                                         std::lcm(segmentBytes, tile))
+                              : std::max(segmentBytes, kMaxWideGroupBytes);
   for (int64_t group = segmentBytes; group <= std::min(outC, limit);
        group += segmentBytes) {
     int64_t cycles =

@@ -5,20 +5,22 @@
 
 // A fully connected layer into 53 outputs (a prime) of 1-byte segments: no
 // group of whole segments both divides 53 and holds a tile, so Cout's last
-// group is short. Widened weights (1 x 5 tiles): a group of 28 (five 1 x 5
-// tiles and a 1 x 3) and a last one of 25 (five 1 x 5), 11 tiles in two
-// group steps. Int8 weights: 13 groups of one 1 x 4 tile, then one of a
-// 1 x 1 tile. The group buffer holds one group.
+// group is short. Widened weights (1 x 5 tiles; a single row into more
+// than 48 outputs groups at most two tiles): 5 groups of 10 (a loop over
+// two 1 x 5 tiles), then one of 3 (a 1 x 3). Int8 weights: 13 groups of
+// one 1 x 4 tile, then one of a 1 x 1 tile. The group buffer holds one
+// group.
 // WIDE: vmcu.kernel "fully_connected_0"
-// WIDE: memref.alloca() : memref<28xi8>
-// WIDE: affine.for %{{.*}} = 0 to 1 {
+// WIDE: memref.alloca() : memref<10xi8>
+// WIDE: affine.for %{{.*}} = 0 to 5 {
+// WIDE: scf.for %{{.*}} = %{{.*}} to %c2{{.*}} step
 // WIDE: %{{.*}}:5 = vmcu.dot_block {{.*}} {pixels = 1 : i64, widened_weights, words = 8 : i64, x_stride = 8 : i64}
 // WIDE: vmcu.requant_block %{{.*}}#0, %{{.*}}#1, %{{.*}}#2, %{{.*}}#3, %{{.*}}#4 into
+// WIDE-COUNT-10: vmcu.ring_store
 // WIDE: %{{.*}}:3 = vmcu.dot_block {{.*}} {pixels = 1 : i64, widened_weights, words = 8 : i64, x_stride = 8 : i64}
-// WIDE: vmcu.requant_block %{{.*}}#0, %{{.*}}#1, %{{.*}}#2 into %alloca[%c25]
-// WIDE: }
-// WIDE: %{{.*}}:5 = vmcu.dot_block {{.*}} {pixels = 1 : i64, widened_weights, words = 8 : i64, x_stride = 8 : i64}
-// WIDE: vmcu.requant_block %{{.*}}#0, %{{.*}}#1, %{{.*}}#2, %{{.*}}#3, %{{.*}}#4 into
+// WIDE: vmcu.requant_block %{{.*}}#0, %{{.*}}#1, %{{.*}}#2 into %alloca[%c0
+// WIDE-COUNT-3: vmcu.ring_store
+// WIDE-NOT: vmcu.dot_block
 // RAW: vmcu.kernel "fully_connected_0"
 // RAW: memref.alloca() : memref<4xi8>
 // RAW: affine.for %{{.*}} = 0 to 13 {

@@ -248,25 +248,27 @@ constexpr int64_t kMaxRowGroupTiles = 2;
 /// Groups of whole segments, split into tiles of `tile` channels and one
 /// tile of the channels left over, Cout's last group taking the channels
 /// the groups leave: the group with the fewest cycles over Cout (within
-/// kMaxWideGroupBytes, or kMaxRowGroupTiles tiles (or the first group of
-/// whole segments and whole tiles) for a single raw row (`rawX`) into more
-/// outputs, or one segment; among equals, one dividing
-/// Cout, which needs no second copy of the tile code, then the smallest). A
-/// 1-byte stem segment into 8 outputs, 2 x 3 tiles: groups of 8 (3 + 3 + 2
-/// channels) rather than 4 (3 + 1, twice). 283 outputs (a prime) of 1-byte
-/// segments, 1 x 5 tiles: groups of 10 and a last one of 3, where groups
-/// dividing Cout were 1-channel tiles.
+/// kMaxWideGroupBytes or one segment; for a single row (`oneRow`) into
+/// more outputs, within kMaxRowGroupTiles tiles, or the first group of
+/// whole segments and whole tiles if that is more; among equals, one
+/// dividing Cout, which needs no second copy of the tile code, then the
+/// smallest). A 1-byte stem segment into 8 outputs, 2 x 3 tiles: groups of
+/// 8 (3 + 3 + 2 channels) rather than 4 (3 + 1, twice). A row into 283
+/// outputs (a prime) of 1-byte segments, 1 x 5 tiles: groups of 10 and a
+/// last one of 3, where groups dividing Cout were 1-channel tiles.
 int64_t widenedWeightGroup(int64_t outC, int64_t segmentBytes, int64_t steps,
-                           int64_t pixels, int64_t tile, bool rawX) {
+                           int64_t pixels, int64_t tile, bool rawX,
+                           bool oneRow) {
   int64_t best = segmentBytes, bestCycles = 0;
   bool bestDivides = false;
-  bool manyOutputs = rawX && outC > kMaxWideGroupBytes;
   // A row's groups stay whole tiles where the segments allow: 8-byte
   // segments take groups of 40 (eight 1 x 5 tiles), not 8 (a 1 x 5 and a
   // slower 1 x 3).
-  int64_t limit = manyOutputs ? std::max(kMaxRowGroupTiles * tile,
-                                         std::lcm(segmentBytes, tile))
-                              : std::max(segmentBytes, kMaxWideGroupBytes);
+  int64_t limit = kMaxWideGroupBytes;
+  if (oneRow && outC > kMaxWideGroupBytes)
+    limit = std::min(limit, std::max(kMaxRowGroupTiles * tile,
+                                     std::lcm(segmentBytes, tile)));
+  limit = std::max(limit, segmentBytes);
   for (int64_t group = segmentBytes; group <= std::min(outC, limit);
        group += segmentBytes) {
     int64_t cycles =
@@ -461,7 +463,7 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
             tile,
             rowStride,
             widenedWeightGroup(outC, segmentBytes, rowStride / kDotLanes,
-                               pixels, tile, rawX),
+                               pixels, tile, rawX, /*oneRow=*/rows == 1),
             widened,
             /*widenedWeights=*/true};
   }

@@ -56,22 +56,25 @@ StringRef mnemonicAt(StringRef text, size_t at) {
 }
 
 /// Every use of operand `number` in `text`, if each is the base of an imm12
-/// load or store `[$N, #imm]`; std::nullopt otherwise (or where the text
-/// has operand modifiers, `${N...}`, which this does not parse).
+/// load or store `[$N, #imm]` without write-back; std::nullopt otherwise
+/// (or where the text has operand modifiers, `${N...}`, which this does
+/// not parse). `$$` is a literal dollar, `$12` not a use of `$1`.
 std::optional<SmallVector<ImmediateUse>> immediateUses(StringRef text,
                                                        unsigned number) {
   if (text.contains("${"))
     return std::nullopt;
-  std::string name = "$" + std::to_string(number);
+  std::string digitsOfNumber = std::to_string(number);
   SmallVector<ImmediateUse> uses;
-  for (size_t at = text.find(name); at != StringRef::npos;
-       at = text.find(name, at + 1)) {
-    size_t after = at + name.size();
-    // $1 is not $12; $$ is a literal dollar.
-    if ((after < text.size() && isDigit(text[after])) ||
-        (at > 0 && text[at - 1] == '$'))
+  for (size_t at = text.find('$'); at != StringRef::npos;
+       at = text.find('$', at + 1)) {
+    StringRef rest = text.substr(at + 1);
+    if (rest.consume_front("$")) {
+      ++at;
       continue;
-    StringRef rest = text.substr(after);
+    }
+    if (!rest.consume_front(digitsOfNumber) ||
+        (!rest.empty() && isDigit(rest.front())))
+      continue;
     if (at == 0 || text[at - 1] != '[' || !rest.consume_front(", #") ||
         !hasImm12Form(mnemonicAt(text, at)))
       return std::nullopt;
@@ -80,7 +83,12 @@ std::optional<SmallVector<ImmediateUse>> immediateUses(StringRef text,
     if (digits == StringRef::npos ||
         rest.take_front(digits).getAsInteger(10, value))
       return std::nullopt;
-    size_t begin = after + 3;
+    // `[Rn, #imm]!` writes the base back (and takes 8 bits only).
+    StringRef after = rest.drop_front(digits + 1).ltrim(" \t");
+    if (!after.empty() && after.front() != '\n' && after.front() != ';' &&
+        after.front() != '@')
+      return std::nullopt;
+    size_t begin = at + 1 + digitsOfNumber.size() + 3;
     uses.push_back({begin, begin + digits, value});
   }
   return uses;
@@ -105,39 +113,45 @@ shiftImmediates(StringRef text, ArrayRef<ImmediateUse> uses, int64_t delta) {
 }
 
 /// For each of the call's arguments, its operand number in the asm text
-/// (outputs are numbered first; clobbers are not operands).
-SmallVector<unsigned> argumentOperandNumbers(const InlineAsm &inlineAsm) {
-  SmallVector<unsigned> numbers;
+/// (outputs are numbered first; clobbers are not operands) if it is a
+/// plain register input ("r": not tied, not indirect), else std::nullopt.
+SmallVector<std::optional<unsigned>>
+registerInputNumbers(const InlineAsm &inlineAsm) {
+  SmallVector<std::optional<unsigned>> numbers;
   unsigned number = 0;
   for (const InlineAsm::ConstraintInfo &info : inlineAsm.ParseConstraints()) {
     if (info.Type == InlineAsm::isClobber)
       continue;
+    bool plainInput = info.Type == InlineAsm::isInput && !info.isIndirect &&
+                      info.Codes.size() == 1 && info.Codes[0] == "r";
     if (info.Type == InlineAsm::isInput || info.isIndirect)
-      numbers.push_back(number);
+      numbers.push_back(plainInput ? std::optional(number) : std::nullopt);
     ++number;
   }
   return numbers;
 }
 
-/// Folds what it can of `call`'s pointer operands; replaces the call where
-/// it folds one. Returns how many it folded.
+/// Folds what it can of `call`'s pointer operands, in place. Returns how
+/// many it folded.
 unsigned foldCall(CallInst *call, const DataLayout &layout) {
   auto *inlineAsm = cast<InlineAsm>(call->getCalledOperand());
   std::string text = inlineAsm->getAsmString().str();
-  SmallVector<unsigned> numbers = argumentOperandNumbers(*inlineAsm);
+  SmallVector<std::optional<unsigned>> numbers =
+      registerInputNumbers(*inlineAsm);
   if (numbers.size() != call->arg_size())
     return 0;
-  SmallVector<Value *> args(call->args());
-  unsigned folded = 0;
-  for (auto [arg, number] : llvm::zip_equal(args, numbers)) {
-    if (!arg->getType()->isPointerTy())
+  SmallVector<std::pair<unsigned, Value *>> bases;
+  for (auto [index, number] : llvm::enumerate(numbers)) {
+    Value *arg = call->getArgOperand(index);
+    if (!number || !arg->getType()->isPointerTy())
       continue;
     APInt offset(layout.getIndexTypeSizeInBits(arg->getType()), 0);
     Value *base = arg->stripAndAccumulateConstantOffsets(
         layout, offset, /*AllowNonInbounds=*/true);
-    if (base == arg || offset.isZero())
+    if (base == arg || offset.isZero() || base->getType() != arg->getType())
       continue;
-    std::optional<SmallVector<ImmediateUse>> uses = immediateUses(text, number);
+    std::optional<SmallVector<ImmediateUse>> uses =
+        immediateUses(text, *number);
     if (!uses || uses->empty())
       continue;
     std::optional<std::string> shifted =
@@ -145,28 +159,30 @@ unsigned foldCall(CallInst *call, const DataLayout &layout) {
     if (!shifted)
       continue;
     text = std::move(*shifted);
-    arg = base;
-    ++folded;
+    bases.push_back({static_cast<unsigned>(index), base});
   }
-  if (!folded)
+  if (bases.empty())
     return 0;
-  InlineAsm *rewritten = InlineAsm::get(
+  call->setCalledOperand(InlineAsm::get(
       inlineAsm->getFunctionType(), text, inlineAsm->getConstraintString(),
       inlineAsm->hasSideEffects(), inlineAsm->isAlignStack(),
-      inlineAsm->getDialect(), inlineAsm->canThrow());
-  CallInst *replacement = CallInst::Create(
-      inlineAsm->getFunctionType(), rewritten, args, "", call->getIterator());
-  replacement->setAttributes(call->getAttributes());
-  replacement->copyMetadata(*call);
-  replacement->takeName(call);
-  call->replaceAllUsesWith(replacement);
+      inlineAsm->getDialect(), inlineAsm->canThrow()));
+  // What O2 proved of base + C (non-null, aligned, dereferenceable) need
+  // not hold of the base.
+  SmallVector<WeakTrackingVH> oldArgs;
+  for (auto [index, base] : bases) {
+    oldArgs.push_back(call->getArgOperand(index));
+    call->setArgOperand(index, base);
+    for (Attribute::AttrKind kind :
+         {Attribute::NonNull, Attribute::Alignment, Attribute::Dereferenceable,
+          Attribute::DereferenceableOrNull})
+      call->removeParamAttr(index, kind);
+  }
   // The folded address computations may now be dead.
-  SmallVector<WeakTrackingVH> oldArgs(call->args());
-  call->eraseFromParent();
   for (WeakTrackingVH &old : oldArgs)
     if (auto *inst = dyn_cast_or_null<Instruction>(old))
       RecursivelyDeleteTriviallyDeadInstructions(inst);
-  return folded;
+  return bases.size();
 }
 
 } // namespace

@@ -22,12 +22,13 @@ class Module;
 
 namespace mlir::vmcu {
 
-/// Rewrites each inline-assembly call whose pointer operand is a base plus
-/// a constant byte offset, and which uses that operand only as the base of
-/// `[$N, #imm]` in single loads and stores (LDR/STR and their byte and
-/// halfword forms, whose Thumb-2 immediate takes 0 to 4095), to take the
-/// base and the immediates plus the offset, where they all stay in range.
-/// Returns how many operands it folded.
+/// Rewrites, in place, each inline-assembly call whose pointer operand (a
+/// plain "r" input) is a base plus a constant byte offset, and which uses
+/// that operand only as the base of `[$N, #imm]` in single loads and
+/// stores without write-back (LDR/STR and their byte and halfword forms,
+/// whose Thumb-2 immediate takes 0 to 4095), to take the base and the
+/// immediates plus the offset, where they all stay in range. Returns how
+/// many operands it folded.
 unsigned foldAsmAddressOffsets(llvm::Module &module);
 
 } // namespace mlir::vmcu

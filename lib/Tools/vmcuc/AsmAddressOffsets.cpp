@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "vmcu/Tools/vmcuc/AsmAddressOffsets.h"
+#include "vmcu/Dialect/VMCU/IR/VMCUDialect.h"
 
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/STLExtras.h"
@@ -23,15 +24,12 @@
 #include <string>
 
 using namespace llvm;
+using mlir::vmcu::kMaxImmediateOffset;
 
 namespace {
 
-/// The largest immediate offset of a Thumb-2 LDR/STR (byte, halfword or
-/// word) off a base register: the 12-bit T3/T2 encodings (Arm v7-M ARM,
-/// A7.7.43 LDR (immediate), A7.7.161 STR (immediate)).
-constexpr int64_t kMaxLoadStoreImmediate = 4095;
-
-/// Mnemonics whose `[Rn, #imm]` form takes 0 to kMaxLoadStoreImmediate
+/// Mnemonics whose `[Rn, #imm]` form takes 0 to kMaxImmediateOffset (the
+/// 12-bit T3/T2 encodings)
 /// (LDRD/STRD and LDM/STM take less or none: not folded).
 bool hasImm12Form(StringRef mnemonic) {
   return llvm::is_contained(
@@ -95,14 +93,14 @@ std::optional<SmallVector<ImmediateUse>> immediateUses(StringRef text,
 }
 
 /// `text` with `delta` added to each use's immediate, if all stay within
-/// 0 to kMaxLoadStoreImmediate.
+/// 0 to kMaxImmediateOffset.
 std::optional<std::string>
 shiftImmediates(StringRef text, ArrayRef<ImmediateUse> uses, int64_t delta) {
   std::string shifted;
   size_t copied = 0;
   for (const ImmediateUse &use : uses) {
     int64_t value = use.value + delta;
-    if (value < 0 || value > kMaxLoadStoreImmediate)
+    if (value < 0 || value > kMaxImmediateOffset)
       return std::nullopt;
     shifted += text.substr(copied, use.begin - copied);
     shifted += std::to_string(value);

@@ -1,5 +1,4 @@
-//===- AsmAddressOffsets.h - fold address offsets into inline asm -*- C++
-//-*-===//
+//===- AsmAddressOffsets.h - address offsets into inline asm ----*- C++ -*-===//
 //
 // vmcu's register blocks (vmcu.dot_block, vmcu.requant_block, ...) are
 // inline assembly that addresses memory as `[$N, #imm]` off pointer

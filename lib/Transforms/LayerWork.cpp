@@ -309,10 +309,29 @@ constexpr int64_t kMaxWidenedPairRowBytes = 1024;
 /// 0.60. The row costs its bytes of stack.
 constexpr int64_t kMaxIm2colWindowBytes = 1024;
 
-/// The bytes of a conv's im2col row: its window, rounded up to the lanes.
-int64_t windowRowBytes(ShapedType weight) {
-  return llvm::alignTo(weight.getNumElements() / weight.getDimSize(0),
-                       kDotLanes);
+/// The largest step dividing `span` (the dense kernel's extent - 1) for
+/// which `zeroOffGrid(step)` holds; 1 if none does.
+int64_t largestZeroStep(int64_t span, function_ref<bool(int64_t)> zeroOffGrid) {
+  for (int64_t step = span; step > 1; --step)
+    if (span % step == 0 && zeroOffGrid(step))
+      return step;
+  return 1;
+}
+
+/// The MACs of `conv` over the taps its im2col rows gather.
+int64_t gatheredMacs(Conv2DOp conv) {
+  GatheredTaps taps = gatheredTaps(conv);
+  auto w = conv.getWeight().getType();
+  return convMacs(conv.getConvType(), w) * taps.rows * taps.cols /
+         (w.getDimSize(1) * w.getDimSize(2));
+}
+
+/// The bytes of a conv's im2col row: the taps it gathers, rounded up to
+/// the lanes.
+int64_t windowRowBytes(Conv2DOp conv) {
+  GatheredTaps taps = gatheredTaps(conv);
+  int64_t cin = conv.getWeight().getType().getDimSize(3);
+  return llvm::alignTo(taps.rows * taps.cols * cin, kDotLanes);
 }
 
 /// A conv's GEMM rows: how many (a GEMM's output pixels; an im2col conv's
@@ -328,7 +347,7 @@ GemmRows convGemmRows(Conv2DOp conv) {
   if (isGemmLayer(cast<LayerOpInterface>(conv.getOperation())))
     return {out.getNumElements() / out.getDimSize(3),
             static_cast<int64_t>(llvm::alignTo(w.getDimSize(3), kDotLanes))};
-  return {out.getDimSize(2), windowRowBytes(w)};
+  return {out.getDimSize(2), windowRowBytes(conv)};
 }
 
 } // namespace
@@ -483,13 +502,50 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
   return {pixels, 1, rowStride, segmentBytes, widened};
 }
 
+GatheredTaps mlir::vmcu::gatheredTaps(ArrayRef<int8_t> w, int64_t kr,
+                                      int64_t kc, int64_t cin) {
+  int64_t tapsPerOutput = kr * kc * cin;
+  // Whether every tap (r, t) for which `skipped` holds has zero weights.
+  auto zeroTaps = [&](function_ref<bool(int64_t, int64_t)> skipped) {
+    for (int64_t at = 0, e = w.size(); at < e; ++at) {
+      int64_t tap = at % tapsPerOutput / cin;
+      if (w[at] != 0 && skipped(tap / kc, tap % kc))
+        return false;
+    }
+    return true;
+  };
+  GatheredTaps taps;
+  taps.rowStep = largestZeroStep(kr - 1, [&](int64_t step) {
+    return zeroTaps([&](int64_t r, int64_t) { return r % step != 0; });
+  });
+  taps.colStep = largestZeroStep(kc - 1, [&](int64_t step) {
+    return zeroTaps([&](int64_t, int64_t t) { return t % step != 0; });
+  });
+  taps.rows = (kr - 1) / taps.rowStep + 1;
+  taps.cols = (kc - 1) / taps.colStep + 1;
+  return taps;
+}
+
+GatheredTaps mlir::vmcu::gatheredTaps(Conv2DOp conv) {
+  auto type = conv.getWeight().getType();
+  int64_t kr = type.getDimSize(1), kc = type.getDimSize(2);
+  // A splat's taps are all zero or none is: every tap is gathered.
+  DenseIntElementsAttr weights;
+  if ((kr == 1 && kc == 1) ||
+      !matchPattern(conv.getWeight(), m_Constant(&weights)) ||
+      weights.isSplat() || !type.getElementType().isInteger(8))
+    return GatheredTaps{1, 1, kr, kc};
+  ArrayRef<char> raw = weights.getRawData();
+  ArrayRef<int8_t> w(reinterpret_cast<const int8_t *>(raw.data()), raw.size());
+  return gatheredTaps(w, kr, kc, type.getDimSize(3));
+}
+
 bool mlir::vmcu::usesIm2col(LayerOpInterface layer, int64_t segmentBytes) {
   auto conv = dyn_cast<Conv2DOp>(layer.getOperation());
   if (!conv || isGemmLayer(layer))
     return false;
-  auto w = conv.getWeight().getType();
-  int64_t window = windowRowBytes(w);
-  return segmentBytes < kDotLanes || window <= kMaxIm2colWindowBytes;
+  return segmentBytes < kDotLanes ||
+         windowRowBytes(conv) <= kMaxIm2colWindowBytes;
 }
 
 bool mlir::vmcu::isGemmLayer(LayerOpInterface layer) {
@@ -667,8 +723,8 @@ int64_t layerScratchBytes(LayerOpInterface layer, int64_t segmentBytes) {
         auto w = cast<ShapedType>(op->getOperand(1).getType());
         ShapedType out = computedOutput(layer);
         return gemmTileShape(std::min(kIm2colBlockPixels, out.getDimSize(2)),
-                             windowRowBytes(w), w.getDimSize(0), s, true,
-                             longRows)
+                             windowRowBytes(cast<Conv2DOp>(op)),
+                             w.getDimSize(0), s, true, longRows)
             .scratchBytes();
       });
 }
@@ -760,9 +816,12 @@ an::KernelWork mlir::vmcu::layerWork(LayerOpInterface layer,
     work.kind = an::KernelKind::Gemm;
   else if (isa<BatchMatMulOp>(layer))
     work.kind = an::KernelKind::Dot;
-  else if (isa<Conv2DOp, FullyConnectedOp>(layer))
-    work.kind = usesIm2col(layer, segmentBytes) ? an::KernelKind::Im2col
-                                                : an::KernelKind::Dot;
+  else if (isa<Conv2DOp, FullyConnectedOp>(layer) &&
+           usesIm2col(layer, segmentBytes)) {
+    work.kind = an::KernelKind::Im2col;
+    work.macs = gatheredMacs(cast<Conv2DOp>(layer.getOperation()));
+  } else if (isa<Conv2DOp, FullyConnectedOp>(layer))
+    work.kind = an::KernelKind::Dot;
   else if (isa<DepthwiseConv2DOp>(layer))
     work.kind = an::KernelKind::Depthwise;
   else if (auto fused = dyn_cast<BottleneckOp>(layer.getOperation()))
@@ -783,7 +842,7 @@ an::WidenedWeightWork mlir::vmcu::widenedWeightWork(LayerOpInterface layer) {
     if (isGemmLayer(layer))
       work.gemmMacs = layerMacs(layer);
     else
-      work.im2colMacs = layerMacs(layer);
+      work.im2colMacs = gatheredMacs(cast<Conv2DOp>(layer.getOperation()));
   }
   return work;
 }
@@ -816,7 +875,10 @@ int64_t mlir::vmcu::widenedWeightExtraBytes(LayerOpInterface layer) {
       .Case([](Conv2DOp op) -> int64_t {
         if (keepsInt8Weights(op))
           return 0;
-        return op.getWeight().getType().getNumElements();
+        GatheredTaps taps = gatheredTaps(op);
+        auto w = op.getWeight().getType();
+        return w.getNumElements() / (w.getDimSize(1) * w.getDimSize(2)) *
+               taps.rows * taps.cols;
       })
       .Case([](FullyConnectedOp op) {
         return op.getWeight().getType().getNumElements();

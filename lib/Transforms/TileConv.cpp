@@ -49,7 +49,8 @@ LogicalResult emitIm2colConv(Emitter &e, const ConvGeometry &g,
                              const KernelTensors &t) {
   int64_t s = e.seg, ks = g.outC / s;
   WindowGemm conv(e, e, "", g, std::min(kIm2colBlockPixels, g.cols.outExtent),
-                  w, bias, inputZp, rq, t.input);
+                  w, bias, inputZp, rq, t.input,
+                  gatheredTaps(w, g.rows.kernel, g.cols.kernel, g.inC));
   const GemmTileShape &shape = conv.tiles.shape;
   int64_t groupSegs = shape.groupBytes / s;
   if (pairsAcrossRows(e, g, shape.pixels)) {
@@ -156,14 +157,41 @@ LogicalResult emitConvLike(Emitter &e, Operation *op, const ConvGeometry &g,
 
 } // namespace
 
+/// `gathered`, or every tap of `g`'s window.
+static GatheredTaps tapsOrAll(const ConvGeometry &g,
+                              std::optional<GatheredTaps> gathered) {
+  return gathered.value_or(GatheredTaps{1, 1, g.rows.kernel, g.cols.kernel});
+}
+
+/// The weights [Cout][kr][kc][Cin] of the taps `taps` gathers, in the
+/// same order.
+static SmallVector<int8_t> gatheredWeights(ArrayRef<int8_t> w,
+                                           const ConvGeometry &g,
+                                           const GatheredTaps &taps) {
+  SmallVector<int8_t> kept;
+  kept.reserve(g.outC * taps.rows * taps.cols * g.inC);
+  for (int64_t k = 0; k < g.outC; ++k)
+    for (int64_t r = 0; r < taps.rows; ++r)
+      for (int64_t t = 0; t < taps.cols; ++t) {
+        int64_t tap = (k * g.rows.kernel + r * taps.rowStep) * g.cols.kernel +
+                      t * taps.colStep;
+        llvm::append_range(kept, w.slice(tap * g.inC, g.inC));
+      }
+  return kept;
+}
+
 WindowGemm::WindowGemm(Emitter &ring, Emitter &tileEmitter, StringRef prefix,
                        const ConvGeometry &g, int64_t maxPixels,
                        ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
-                       int32_t inputZp, RequantAttr rq, Value input)
+                       int32_t inputZp, RequantAttr rq, Value input,
+                       std::optional<GatheredTaps> gathered)
     // Weights stay [k][window]: the im2col order (r, t, c).
-    : tiles(tileEmitter, prefix, g.rows.kernel * g.cols.kernel * g.inC, g.outC,
-            maxPixels, w, bias, inputZp, rq),
-      e(ring), g(g), input(input) {
+    : tiles(tileEmitter, prefix,
+            tapsOrAll(g, gathered).rows * tapsOrAll(g, gathered).cols * g.inC,
+            g.outC, maxPixels,
+            gathered ? ArrayRef<int8_t>(gatheredWeights(w, g, *gathered)) : w,
+            bias, inputZp, rq),
+      e(ring), g(g), taps(tapsOrAll(g, gathered)), input(input) {
   col = allocateColumnRows();
   zp = arith::ConstantOp::create(e.b, e.loc, e.b.getI8IntegerAttr(inputZp));
 }
@@ -205,6 +233,10 @@ void WindowGemm::fillPadding(Value p, Value q, int64_t i) {
   bool colsInside = interiorCols == cols.outExtent;
   if (rowsInside && colsInside)
     return;
+  // A window of gathered taps is filled whole: its taps are not the
+  // padding bounds' (insideTaps counts every tap).
+  if (taps.rowStep > 1 || taps.colStep > 1)
+    return fill(taps.rows * taps.cols * tapBytes, e.c(0), {});
   int64_t outputs = rows.outExtent * cols.outExtent;
   if (rows.kernel * rowBytes <= kWholeWindowFillBytes ||
       interiorRows * interiorCols * kRegionFillInteriorDivisor < outputs)
@@ -230,10 +262,10 @@ void WindowGemm::fillPadding(Value p, Value q, int64_t i) {
 
 /// Row i of the column buffer: output pixel (p, q)'s window.
 void WindowGemm::gather(Value p, Value q, int64_t i) {
-  int64_t s = e.seg, cs = g.inC / s, kc = g.cols.kernel;
+  int64_t s = e.seg, cs = g.inC / s, kc = taps.cols;
   int64_t lanes = tiles.shape.rowStride;
   fillPadding(p, q, i);
-  e.forEachTap(g.rows, g.cols, p, q, [&](Value r, Value tt, Value y, Value x) {
+  auto gatherTap = [&](Value r, Value tt, Value y, Value x) {
     e.loop(0, cs, [&](Value cc) {
       e.loadSegment(
           input, (e.d(0) * g.cols.inExtent + e.d(1)) * cs + e.d(2), {y, x, cc},
@@ -241,7 +273,8 @@ void WindowGemm::gather(Value p, Value q, int64_t i) {
           e.apply((e.d(0) * kc + e.d(1)) * g.inC + e.d(2) * s + i * lanes,
                   {r, tt, cc}));
     });
-  });
+  };
+  e.forEachTap(g.rows, g.cols, p, q, gatherTap, {}, taps.rowStep, taps.colStep);
   e.freeLastUses(g.rows, g.cols, input, cs, p, q, Value());
 }
 

@@ -414,7 +414,10 @@ Value Emitter::boundedRequantize(Value v, RequantAttr rq, Value params,
 
 void Emitter::forEachTap(const Axis &rows, const Axis &cols, Value p, Value q,
                          function_ref<void(Value, Value, Value, Value)> body,
-                         function_ref<void(Value)> rowEnd) {
+                         function_ref<void(Value)> rowEnd, int64_t rowStep,
+                         int64_t colStep) {
+  if (rowStep > 1 || colStep > 1)
+    return forEachSteppedTap(rows, cols, p, q, body, rowEnd, rowStep, colStep);
   // An axis whose windows all lie inside the input takes every tap: its
   // bounds are constants whatever the range of p or q is known to be.
   auto tapBounds = [&](const Axis &a) -> Bounds {
@@ -439,6 +442,32 @@ void Emitter::forEachTap(const Axis &rows, const Axis &cols, Value p, Value q,
          if (rowEnd)
            rowEnd(r);
        });
+}
+
+void Emitter::forEachSteppedTap(
+    const Axis &rows, const Axis &cols, Value p, Value q,
+    function_ref<void(Value, Value, Value, Value)> body,
+    function_ref<void(Value)> rowEnd, int64_t rowStep, int64_t colStep) {
+  // Tap i of output o sits at input position o * stride - pad + i * step.
+  // Where some window leaves the input, a loop of at most one trip takes
+  // the tap only inside it: bounds linear in o and i, which the first
+  // inside tap's ceil((pad - o * stride) / step) is not.
+  auto eachTap = [&](const Axis &a, int64_t step, Value o,
+                     function_ref<void(Value, Value)> tapBody) {
+    int64_t taps = (a.kernel - 1) / step + 1;
+    AffineExpr pos = d(0) * a.stride - a.pad + d(1) * step;
+    loop(0, taps, [&](Value i) {
+      auto visit = [&](Value) { tapBody(i, apply(pos * a.scale, {o, i})); };
+      if (interiorOutputs(a) == a.outExtent)
+        return visit(Value());
+      loop({c(0), -pos}, {c(1), c(a.bExtent) - pos}, {o, i}, visit);
+    });
+  };
+  eachTap(rows, rowStep, p, [&](Value r, Value y) {
+    eachTap(cols, colStep, q, [&](Value t, Value x) { body(r, t, y, x); });
+    if (rowEnd)
+      rowEnd(r);
+  });
 }
 
 int64_t Emitter::interiorOutputs(const Axis &a) {

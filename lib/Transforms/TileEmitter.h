@@ -361,10 +361,21 @@ public:
   /// The outputs along `a` whose window lies inside the input.
   static int64_t interiorOutputs(const Axis &a);
 
+  /// With steps, only every rowStep-th row and colStep-th column of taps
+  /// from the first: r and t then count those (GatheredTaps).
   void forEachTap(const Axis &rows, const Axis &cols, Value p, Value q,
                   function_ref<void(Value, Value, Value, Value)> body,
-                  function_ref<void(Value)> rowEnd = {});
+                  function_ref<void(Value)> rowEnd = {}, int64_t rowStep = 1,
+                  int64_t colStep = 1);
 
+private:
+  /// forEachTap with a step above 1.
+  void forEachSteppedTap(const Axis &rows, const Axis &cols, Value p, Value q,
+                         function_ref<void(Value, Value, Value, Value)> body,
+                         function_ref<void(Value)> rowEnd, int64_t rowStep,
+                         int64_t colStep);
+
+public:
   //===--------------------------------------------------------------------===//
   // Windowed skeleton: outputs in row-major order, frees at last use
   // (TileFrees.cpp).

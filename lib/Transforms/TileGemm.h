@@ -134,11 +134,12 @@ struct ConvGeometry {
 /// their callback gets.
 class WindowGemm {
 public:
-  /// `w` is [Cout][kr][kc][Cin]; `maxPixels` output pixels per block.
+  /// `w` is [Cout][kr][kc][Cin]; `maxPixels` output pixels per block. A
+  /// row holds the window's `gathered` taps (default: every tap).
   WindowGemm(Emitter &ring, Emitter &tileEmitter, StringRef prefix,
              const ConvGeometry &g, int64_t maxPixels, ArrayRef<int8_t> w,
              ArrayRef<int32_t> bias, int32_t inputZp, RequantAttr rq,
-             Value input);
+             Value input, std::optional<GatheredTaps> gathered = {});
 
   /// Output pixels (p, qs[i]), at most tiles.shape.pixels of one row.
   void emitBlock(Value p, ArrayRef<Value> qs, GemmTiles::SegmentDone done);
@@ -172,6 +173,7 @@ private:
 
   Emitter &e;
   ConvGeometry g;
+  GatheredTaps taps;
   Value input, col, zp;
 };
 

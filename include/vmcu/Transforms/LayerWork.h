@@ -132,6 +132,25 @@ bool isGemmLayer(LayerOpInterface layer);
 /// 1 (a per-channel gate, or one element).
 bool isStagedBinaryOperand(Value operand, Type out);
 
+/// The taps of a conv's window its im2col rows gather: every rowStep-th
+/// window row and colStep-th column from the first, `rows` x `cols` of
+/// them. The weights of the taps between are all 0, so they add nothing to
+/// any sum: a dilated conv's, which convert-tosa-to-vmcu densifies with
+/// zero taps ((k - 1) * d + 1 per dimension).
+struct GatheredTaps {
+  int64_t rowStep = 1, colStep = 1;
+  int64_t rows = 1, cols = 1;
+};
+
+/// The largest steps (dividing kr - 1 and kc - 1) whose skipped taps have
+/// only zero weights; `w` is [Cout][kr][kc][Cin].
+GatheredTaps gatheredTaps(ArrayRef<int8_t> w, int64_t kr, int64_t kc,
+                          int64_t cin);
+
+/// gatheredTaps of a conv's constant weights (every tap if they are not
+/// constant).
+GatheredTaps gatheredTaps(Conv2DOp conv);
+
 /// Output pixels of a row an im2col conv (WindowGemm: usesIm2col convs and
 /// stem bottlenecks' expansions) gathers at once: its GEMM tiles' register
 /// blocks reuse each weight word across them.

@@ -502,42 +502,71 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
   return {pixels, 1, rowStride, segmentBytes, widened};
 }
 
-GatheredTaps mlir::vmcu::gatheredTaps(ArrayRef<int8_t> w, int64_t kr,
-                                      int64_t kc, int64_t cin) {
-  int64_t tapsPerOutput = kr * kc * cin;
-  // Whether every tap (r, t) for which `skipped` holds has zero weights.
-  auto zeroTaps = [&](function_ref<bool(int64_t, int64_t)> skipped) {
-    for (int64_t at = 0, e = w.size(); at < e; ++at) {
-      int64_t tap = at % tapsPerOutput / cin;
-      if (w[at] != 0 && skipped(tap / kc, tap % kc))
+/// The largest steps off which no tap of the kr x kc grid `weighted`
+/// (row-major: whether the tap has a nonzero weight) is weighted.
+static GatheredTaps stepsOverWeightedTaps(ArrayRef<bool> weighted, int64_t kr,
+                                          int64_t kc) {
+  // Whether every tap (r, t) for which `skipped` holds is unweighted.
+  auto skipsNothing = [&](function_ref<bool(int64_t, int64_t)> skipped) {
+    for (int64_t tap = 0; tap < kr * kc; ++tap)
+      if (weighted[tap] && skipped(tap / kc, tap % kc))
         return false;
-    }
     return true;
   };
   GatheredTaps taps;
   taps.rowStep = largestZeroStep(kr - 1, [&](int64_t step) {
-    return zeroTaps([&](int64_t r, int64_t) { return r % step != 0; });
+    return skipsNothing([&](int64_t r, int64_t) { return r % step != 0; });
   });
   taps.colStep = largestZeroStep(kc - 1, [&](int64_t step) {
-    return zeroTaps([&](int64_t, int64_t t) { return t % step != 0; });
+    return skipsNothing([&](int64_t, int64_t t) { return t % step != 0; });
   });
   taps.rows = (kr - 1) / taps.rowStep + 1;
   taps.cols = (kc - 1) / taps.colStep + 1;
   return taps;
 }
 
+GatheredTaps mlir::vmcu::gatheredTaps(ArrayRef<int8_t> w, int64_t kr,
+                                      int64_t kc, int64_t cin) {
+  SmallVector<bool> weighted(kr * kc, false);
+  for (int64_t at = 0, e = w.size(); at < e; ++at)
+    if (w[at] != 0)
+      weighted[at % (kr * kc * cin) / cin] = true;
+  return stepsOverWeightedTaps(weighted, kr, kc);
+}
+
+/// The bytes of an int8 weight constant, if `weights` is one that is not
+/// a splat (a splat's taps are all zero or none is).
+static std::optional<ArrayRef<int8_t>> int8WeightBytes(Value weights) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(weights, m_Constant(&attr)) || attr.isSplat() ||
+      !attr.getElementType().isInteger(8))
+    return std::nullopt;
+  ArrayRef<char> raw = attr.getRawData();
+  return ArrayRef<int8_t>(reinterpret_cast<const int8_t *>(raw.data()),
+                          raw.size());
+}
+
 GatheredTaps mlir::vmcu::gatheredTaps(Conv2DOp conv) {
   auto type = conv.getWeight().getType();
   int64_t kr = type.getDimSize(1), kc = type.getDimSize(2);
-  // A splat's taps are all zero or none is: every tap is gathered.
-  DenseIntElementsAttr weights;
-  if ((kr == 1 && kc == 1) ||
-      !matchPattern(conv.getWeight(), m_Constant(&weights)) ||
-      weights.isSplat() || !type.getElementType().isInteger(8))
+  std::optional<ArrayRef<int8_t>> w = int8WeightBytes(conv.getWeight());
+  if ((kr == 1 && kc == 1) || !w || isa<BottleneckOp>(conv->getParentOp()))
     return GatheredTaps{1, 1, kr, kc};
-  ArrayRef<char> raw = weights.getRawData();
-  ArrayRef<int8_t> w(reinterpret_cast<const int8_t *>(raw.data()), raw.size());
-  return gatheredTaps(w, kr, kc, type.getDimSize(3));
+  return gatheredTaps(*w, kr, kc, type.getDimSize(3));
+}
+
+GatheredTaps mlir::vmcu::gatheredTaps(DepthwiseConv2DOp depthwise) {
+  auto type = depthwise.getWeight().getType();
+  int64_t kr = type.getDimSize(0), kc = type.getDimSize(1);
+  std::optional<ArrayRef<int8_t>> w = int8WeightBytes(depthwise.getWeight());
+  if ((kr == 1 && kc == 1) || !w || isa<BottleneckOp>(depthwise->getParentOp()))
+    return GatheredTaps{1, 1, kr, kc};
+  int64_t perTap = type.getNumElements() / (kr * kc);
+  SmallVector<bool> weighted(kr * kc, false);
+  for (int64_t at = 0, e = w->size(); at < e; ++at)
+    if ((*w)[at] != 0)
+      weighted[at / perTap] = true;
+  return stepsOverWeightedTaps(weighted, kr, kc);
 }
 
 bool mlir::vmcu::usesIm2col(LayerOpInterface layer, int64_t segmentBytes) {
@@ -822,9 +851,13 @@ an::KernelWork mlir::vmcu::layerWork(LayerOpInterface layer,
     work.macs = gatheredMacs(cast<Conv2DOp>(layer.getOperation()));
   } else if (isa<Conv2DOp, FullyConnectedOp>(layer))
     work.kind = an::KernelKind::Dot;
-  else if (isa<DepthwiseConv2DOp>(layer))
+  else if (auto depthwise = dyn_cast<DepthwiseConv2DOp>(layer.getOperation())) {
     work.kind = an::KernelKind::Depthwise;
-  else if (auto fused = dyn_cast<BottleneckOp>(layer.getOperation()))
+    GatheredTaps taps = gatheredTaps(depthwise);
+    auto w = depthwise.getWeight().getType();
+    work.macs = depthwiseMacs(depthwise) * taps.rows * taps.cols /
+                (w.getDimSize(0) * w.getDimSize(1));
+  } else if (auto fused = dyn_cast<BottleneckOp>(layer.getOperation()))
     return bottleneckWork(fused, segmentBytes, fused.getLineBuffer());
   return work;
 }
@@ -851,7 +884,8 @@ an::WidenedWeightWork mlir::vmcu::widenedWeightWork(LayerOpInterface layer) {
 /// weights, bias and bounded requantization words.
 static int64_t depthwiseRecordExtraBytes(DepthwiseConv2DOp op) {
   auto w = op.getWeight().getType();
-  int64_t taps = w.getDimSize(0) * w.getDimSize(1);
+  GatheredTaps gathered = gatheredTaps(op);
+  int64_t taps = gathered.rows * gathered.cols;
   int64_t recordBytesPerChannel = DepthwiseBlockOp::recordWords(taps) *
                                   kWordBytes / DepthwiseBlockOp::kLanes;
   int64_t int8BytesPerChannel =

@@ -565,8 +565,10 @@ SmallVector<int32_t> packDepthwiseRecords(ArrayRef<int8_t> w,
                                           ArrayRef<int32_t> requant,
                                           int64_t taps, int64_t s);
 
-FailureOr<DepthwiseTables> packDepthwise(Emitter &e, StringRef prefix,
-                                         DepthwiseConv2DOp op, int64_t s);
+/// With `gathered`, the tables of those taps only (gatheredTaps).
+FailureOr<DepthwiseTables>
+packDepthwise(Emitter &e, StringRef prefix, DepthwiseConv2DOp op, int64_t s,
+              std::optional<GatheredTaps> gathered = {});
 
 /// A layer's requantization and its per-channel tables (requantTables).
 struct LaneRequant {

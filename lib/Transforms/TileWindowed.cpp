@@ -13,17 +13,31 @@ using namespace mlir::vmcu::tile;
 // depthwise_conv2d and avg_pool2d: per-channel windows.
 //===----------------------------------------------------------------------===//
 
-FailureOr<DepthwiseTables> mlir::vmcu::tile::packDepthwise(Emitter &e,
-                                                           StringRef prefix,
-                                                           DepthwiseConv2DOp op,
-                                                           int64_t s) {
+FailureOr<DepthwiseTables>
+mlir::vmcu::tile::packDepthwise(Emitter &e, StringRef prefix,
+                                DepthwiseConv2DOp op, int64_t s,
+                                std::optional<GatheredTaps> gathered) {
   auto wType = op.getWeight().getType();
-  int64_t kr = wType.getDimSize(0), kc = wType.getDimSize(1);
   int64_t ch = wType.getDimSize(2);
   auto w = constantValues<int8_t>(op, op.getWeight(), "depthwise weight");
   auto bv = constantValues<int32_t>(op, op.getBias(), "depthwise bias");
   if (failed(w) || failed(bv))
     return failure();
+  int64_t kr = wType.getDimSize(0), kc = wType.getDimSize(1);
+  if (gathered) {
+    // Weights [r][t][ch] of the gathered taps only.
+    SmallVector<int8_t> kept;
+    for (int64_t r = 0; r < gathered->rows; ++r)
+      for (int64_t t = 0; t < gathered->cols; ++t)
+        llvm::append_range(
+            kept,
+            ArrayRef<int8_t>(*w).slice(
+                ((r * gathered->rowStep) * kc + t * gathered->colStep) * ch,
+                ch));
+    *w = std::move(kept);
+    kr = gathered->rows;
+    kc = gathered->cols;
+  }
   uint32_t zp = static_cast<uint32_t>(op.getInputZp());
   // Packed [cc][r][t][k]: one segment's taps are contiguous.
   SmallVector<int8_t> packed(w->size());
@@ -305,7 +319,7 @@ namespace {
 /// int8, each tap's segment lanes repeated `multiplier` times: lane j of a
 /// tap is input lane j / multiplier) and how it is filled from the ring:
 /// in-bounds taps ring-loaded in clipped tap loops, padding taps set to
-/// the input zero point.
+/// the input zero point. With `taps` stepped, it holds only those taps.
 struct DepthwiseWindow {
   Emitter &e;
   const KernelTensors &t;
@@ -313,10 +327,67 @@ struct DepthwiseWindow {
   int64_t cs;
   int32_t zp;
   int64_t multiplier;
+  GatheredTaps taps;
   Value win;
 
   /// Bytes of one tap in the window.
   int64_t tapBytes() const { return e.seg * multiplier; }
+
+  bool stepped() const { return taps.rowStep > 1 || taps.colStep > 1; }
+
+  /// Calls `body` if stepped tap i of output o lies outside the input
+  /// along `a`: under two loops of at most one trip (before it, after it),
+  /// none where every window of `a` lies inside.
+  void ifOutside(const Axis &a, int64_t step, Value o, Value i,
+                 function_ref<void(Value)> body) {
+    if (Emitter::interiorOutputs(a) == a.outExtent)
+      return;
+    AffineExpr pos = e.d(0) * a.stride - a.pad + e.d(1) * step;
+    e.loop({e.c(0)}, {e.c(1), -pos}, {o, i}, body);
+    e.loop({e.c(0)}, {e.c(1), pos - (a.bExtent - 1)}, {o, i}, body);
+  }
+
+  /// Fills the gathered taps of output (p, q) for channel segment `cc`:
+  /// those over the padding (rows of taps outside the input, then the taps
+  /// outside in the other rows) with the zero point, those inside from the
+  /// ring.
+  void fillStepped(Value p, Value q, Value cc) {
+    auto tapType = VectorType::get({tapBytes()}, e.b.getI8Type());
+    Value zpSegment =
+        arith::ConstantOp::create(e.b, e.loc,
+                                  cast<TypedAttr>(DenseElementsAttr::get(
+                                      tapType, static_cast<int8_t>(zp))));
+    auto at = [&](Value r, Value tt) {
+      return e.apply((e.d(0) * taps.cols + e.d(1)) * tapBytes(), {r, tt});
+    };
+    auto fillTap = [&](Value r, Value tt) {
+      vector::StoreOp::create(e.b, e.loc, zpSegment, win,
+                              ValueRange{at(r, tt)});
+    };
+    e.loop(0, taps.rows, [&](Value r) {
+      ifOutside(rows, taps.rowStep, p, r, [&](Value) {
+        e.loop(0, taps.cols, [&](Value tt) { fillTap(r, tt); });
+      });
+    });
+    // (A tap outside along both is filled twice.)
+    e.loop(0, taps.rows, [&](Value r) {
+      e.loop(0, taps.cols, [&](Value tt) {
+        ifOutside(cols, taps.colStep, q, tt, [&](Value) { fillTap(r, tt); });
+      });
+    });
+    e.forEachTap(
+        rows, cols, p, q,
+        [&](Value r, Value tt, Value y, Value x) {
+          Value addr = e.ringAddress(
+              t.input, (e.d(0) * cols.inExtent + e.d(1)) * cs + e.d(2),
+              {y, x, cc});
+          Value v = RingLoadOp::create(e.b, e.loc, e.segType(), e.env.pool,
+                                       addr, Value());
+          vector::StoreOp::create(e.b, e.loc, repeatLanes(v), win,
+                                  ValueRange{at(r, tt)});
+        },
+        {}, taps.rowStep, taps.colStep);
+  }
 
   /// Fills tap columns [firstTap, kc) of output (p, qv) for channel segment
   /// `cc`. With `slide`, tap column t goes to window column
@@ -445,29 +516,36 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
                                               const KernelTensors &t) {
   auto in = op.getInput().getType(), out = op.getOutput().getType();
   auto wType = op.getWeight().getType();
-  int64_t kr = wType.getDimSize(0), kc = wType.getDimSize(1);
   int64_t m = op.getDepthMultiplier();
   int64_t s = e.seg, cs = in.getDimSize(3) / s;
   ArrayRef<int64_t> stride = op.getStride(), pad = op.getPad();
-  Axis rows =
-      makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0], pad[0], kr);
-  Axis cols =
-      makeAxis(in.getDimSize(2), out.getDimSize(2), stride[1], pad[2], kc);
-  FailureOr<DepthwiseTables> tables = packDepthwise(e, "", op, e.seg);
+  Axis rows = makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0], pad[0],
+                       wType.getDimSize(0));
+  Axis cols = makeAxis(in.getDimSize(2), out.getDimSize(2), stride[1], pad[2],
+                       wType.getDimSize(1));
+  // The window holds the taps with weights: kr x kc of them (a dilated
+  // depthwise's own; gatheredTaps).
+  GatheredTaps taps = gatheredTaps(op);
+  int64_t kr = taps.rows, kc = taps.cols;
+  bool stepped = taps.rowStep > 1 || taps.colStep > 1;
+  FailureOr<DepthwiseTables> tables =
+      packDepthwise(e, "", op, e.seg,
+                    stepped ? std::optional<GatheredTaps>(taps) : std::nullopt);
   if (failed(tables))
     return failure();
   RequantAttr rq = op.getRequant();
   Value mult, shift;
   std::tie(mult, shift) =
       e.requantTables("", rq, out.getDimSize(3), tables->valueBound);
-  DepthwiseWindow window{e,    t,
-                         rows, cols,
-                         cs,   static_cast<int32_t>(op.getInputZp()),
-                         m,    e.scratch(kr * kc * s * m, e.b.getI8Type())};
+  DepthwiseWindow window{
+      e,    t,    rows,
+      cols, cs,   static_cast<int32_t>(op.getInputZp()),
+      m,    taps, e.scratch(kr * kc * s * m, e.b.getI8Type())};
   // The pixel's m output segments of input segment cc, stored once it is
   // freed.
   Value obuf = e.scratch(s * m, e.b.getI8Type());
-  bool slide = cs == 1 && cols.stride == 1 && kc > 1;
+  // Stepped taps' columns are not consecutive: no sliding window.
+  bool slide = cs == 1 && cols.stride == 1 && kc > 1 && !stepped;
   auto rowStart = [&](Value p) {
     Value before = e.index(-1);
     Value segment = e.index(0);
@@ -493,7 +571,10 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
       rows, cols, t.input, cs,
       [&](Value p, Value q, Emitter::FreeHook frees) {
         e.loop(0, cs, [&](Value cc) {
-          window.fill(p, q, cc, slide ? kc - 1 : 0, slide);
+          if (stepped)
+            window.fillStepped(p, q, cc);
+          else
+            window.fill(p, q, cc, slide ? kc - 1 : 0, slide);
           auto sums = [&](Value slideQ) { outputSegments(cc, slideQ); };
           // Only register blocks need constant columns: one copy per phase.
           if (slide &&

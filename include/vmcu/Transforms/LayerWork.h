@@ -148,8 +148,12 @@ GatheredTaps gatheredTaps(ArrayRef<int8_t> w, int64_t kr, int64_t kc,
                           int64_t cin);
 
 /// gatheredTaps of a conv's constant weights (every tap if they are not
-/// constant).
+/// constant, or the conv is a fused bottleneck's: those run every tap).
 GatheredTaps gatheredTaps(Conv2DOp conv);
+
+/// gatheredTaps of a depthwise layer's constant weights [R][S][C*M][1]:
+/// the taps its window buffer holds (every tap in a fused bottleneck).
+GatheredTaps gatheredTaps(DepthwiseConv2DOp depthwise);
 
 /// Output pixels of a row an im2col conv (WindowGemm: usesIm2col convs and
 /// stem bottlenecks' expansions) gathers at once: its GEMM tiles' register

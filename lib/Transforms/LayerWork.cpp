@@ -525,20 +525,33 @@ static GatheredTaps stepsOverWeightedTaps(ArrayRef<bool> weighted, int64_t kr,
   return taps;
 }
 
-GatheredTaps mlir::vmcu::gatheredTaps(ArrayRef<int8_t> w, int64_t kr,
-                                      int64_t kc, int64_t cin) {
+/// gatheredTaps of weights `w` whose element `at` belongs to tap
+/// `tapOf(at)` of a kr x kc window.
+static GatheredTaps gatheredTapsOf(ArrayRef<int8_t> w, int64_t kr, int64_t kc,
+                                   function_ref<int64_t(int64_t)> tapOf) {
   SmallVector<bool> weighted(kr * kc, false);
   for (int64_t at = 0, e = w.size(); at < e; ++at)
     if (w[at] != 0)
-      weighted[at % (kr * kc * cin) / cin] = true;
+      weighted[tapOf(at)] = true;
   return stepsOverWeightedTaps(weighted, kr, kc);
 }
 
-/// The bytes of an int8 weight constant, if `weights` is one that is not
-/// a splat (a splat's taps are all zero or none is).
-static std::optional<ArrayRef<int8_t>> int8WeightBytes(Value weights) {
+GatheredTaps mlir::vmcu::gatheredTaps(ArrayRef<int8_t> w, int64_t kr,
+                                      int64_t kc, int64_t cin) {
+  // [Cout][kr][kc][Cin].
+  return gatheredTapsOf(w, kr, kc,
+                        [&](int64_t at) { return at % (kr * kc * cin) / cin; });
+}
+
+/// The int8 weights of a windowed layer whose taps may be gathered: none
+/// for a 1 x 1 window, weights that are not an int8 constant or are a
+/// splat (whose taps are all zero or none is), or a layer of a fused
+/// bottleneck (whose kernel runs every tap).
+static std::optional<ArrayRef<int8_t>>
+gatherableWeights(Operation *layer, Value weights, int64_t kr, int64_t kc) {
   DenseIntElementsAttr attr;
-  if (!matchPattern(weights, m_Constant(&attr)) || attr.isSplat() ||
+  if ((kr == 1 && kc == 1) || isa<BottleneckOp>(layer->getParentOp()) ||
+      !matchPattern(weights, m_Constant(&attr)) || attr.isSplat() ||
       !attr.getElementType().isInteger(8))
     return std::nullopt;
   ArrayRef<char> raw = attr.getRawData();
@@ -549,24 +562,19 @@ static std::optional<ArrayRef<int8_t>> int8WeightBytes(Value weights) {
 GatheredTaps mlir::vmcu::gatheredTaps(Conv2DOp conv) {
   auto type = conv.getWeight().getType();
   int64_t kr = type.getDimSize(1), kc = type.getDimSize(2);
-  std::optional<ArrayRef<int8_t>> w = int8WeightBytes(conv.getWeight());
-  if ((kr == 1 && kc == 1) || !w || isa<BottleneckOp>(conv->getParentOp()))
-    return GatheredTaps{1, 1, kr, kc};
-  return gatheredTaps(*w, kr, kc, type.getDimSize(3));
+  if (auto w = gatherableWeights(conv, conv.getWeight(), kr, kc))
+    return gatheredTaps(*w, kr, kc, type.getDimSize(3));
+  return GatheredTaps{1, 1, kr, kc};
 }
 
 GatheredTaps mlir::vmcu::gatheredTaps(DepthwiseConv2DOp depthwise) {
   auto type = depthwise.getWeight().getType();
   int64_t kr = type.getDimSize(0), kc = type.getDimSize(1);
-  std::optional<ArrayRef<int8_t>> w = int8WeightBytes(depthwise.getWeight());
-  if ((kr == 1 && kc == 1) || !w || isa<BottleneckOp>(depthwise->getParentOp()))
-    return GatheredTaps{1, 1, kr, kc};
+  // [R][S][C*M][1]: each tap's weights are contiguous.
   int64_t perTap = type.getNumElements() / (kr * kc);
-  SmallVector<bool> weighted(kr * kc, false);
-  for (int64_t at = 0, e = w->size(); at < e; ++at)
-    if ((*w)[at] != 0)
-      weighted[at / perTap] = true;
-  return stepsOverWeightedTaps(weighted, kr, kc);
+  if (auto w = gatherableWeights(depthwise, depthwise.getWeight(), kr, kc))
+    return gatheredTapsOf(*w, kr, kc, [&](int64_t at) { return at / perTap; });
+  return GatheredTaps{1, 1, kr, kc};
 }
 
 bool mlir::vmcu::usesIm2col(LayerOpInterface layer, int64_t segmentBytes) {

@@ -536,13 +536,6 @@ static GatheredTaps gatheredTapsOf(ArrayRef<int8_t> w, int64_t kr, int64_t kc,
   return stepsOverWeightedTaps(weighted, kr, kc);
 }
 
-GatheredTaps mlir::vmcu::gatheredTaps(ArrayRef<int8_t> w, int64_t kr,
-                                      int64_t kc, int64_t cin) {
-  // [Cout][kr][kc][Cin].
-  return gatheredTapsOf(w, kr, kc,
-                        [&](int64_t at) { return at % (kr * kc * cin) / cin; });
-}
-
 /// The int8 weights of a windowed layer whose taps may be gathered: none
 /// for a 1 x 1 window, weights that are not an int8 constant or are a
 /// splat (whose taps are all zero or none is), or a layer of a fused
@@ -550,7 +543,8 @@ GatheredTaps mlir::vmcu::gatheredTaps(ArrayRef<int8_t> w, int64_t kr,
 static std::optional<ArrayRef<int8_t>>
 gatherableWeights(Operation *layer, Value weights, int64_t kr, int64_t kc) {
   DenseIntElementsAttr attr;
-  if ((kr == 1 && kc == 1) || isa<BottleneckOp>(layer->getParentOp()) ||
+  if ((kr == 1 && kc == 1) ||
+      isa_and_present<BottleneckOp>(layer->getParentOp()) ||
       !matchPattern(weights, m_Constant(&attr)) || attr.isSplat() ||
       !attr.getElementType().isInteger(8))
     return std::nullopt;
@@ -562,8 +556,10 @@ gatherableWeights(Operation *layer, Value weights, int64_t kr, int64_t kc) {
 GatheredTaps mlir::vmcu::gatheredTaps(Conv2DOp conv) {
   auto type = conv.getWeight().getType();
   int64_t kr = type.getDimSize(1), kc = type.getDimSize(2);
+  int64_t cin = type.getDimSize(3);
   if (auto w = gatherableWeights(conv, conv.getWeight(), kr, kc))
-    return gatheredTaps(*w, kr, kc, type.getDimSize(3));
+    return gatheredTapsOf(
+        *w, kr, kc, [&](int64_t at) { return at % (kr * kc * cin) / cin; });
   return GatheredTaps{1, 1, kr, kc};
 }
 

@@ -42,15 +42,14 @@ static bool pairsAcrossRows(const Emitter &e, const ConvGeometry &g,
 /// A conv as GEMM tiles over im2col windows (usesIm2col: stem convs over
 /// 1 or 3 input channels, and windows of at most kMaxIm2colWindowBytes):
 /// WindowGemm over blocks of output pixels of a row, or of two rows where
-/// pairsAcrossRows.
+/// pairsAcrossRows; its rows hold the conv's gathered `taps`.
 LogicalResult emitIm2colConv(Emitter &e, const ConvGeometry &g,
                              ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
                              int32_t inputZp, RequantAttr rq,
-                             const KernelTensors &t) {
+                             const KernelTensors &t, const GatheredTaps &taps) {
   int64_t s = e.seg, ks = g.outC / s;
   WindowGemm conv(e, e, "", g, std::min(kIm2colBlockPixels, g.cols.outExtent),
-                  w, bias, inputZp, rq, t.input,
-                  gatheredTaps(w, g.rows.kernel, g.cols.kernel, g.inC));
+                  w, bias, inputZp, rq, t.input, taps);
   const GemmTileShape &shape = conv.tiles.shape;
   int64_t groupSegs = shape.groupBytes / s;
   if (pairsAcrossRows(e, g, shape.pixels)) {
@@ -91,7 +90,8 @@ LogicalResult emitConvLike(Emitter &e, Operation *op, const ConvGeometry &g,
         e, GemmShape{g.rows.outExtent * g.cols.outExtent, g.inC, g.outC}, *w,
         *bv, inputZp, rq, t);
   if (usesIm2col(cast<LayerOpInterface>(op), s))
-    return emitIm2colConv(e, g, *w, *bv, inputZp, rq, t);
+    return emitIm2colConv(e, g, *w, *bv, inputZp, rq, t,
+                          gatheredTaps(cast<Conv2DOp>(op)));
   // Packed [kk][r][t][cc][k][c] so each (k, c-block) is contiguous.
   SmallVector<int8_t> packed(w->size());
   for (int64_t k = 0; k < g.outC; ++k)

@@ -26,6 +26,13 @@
 // CHECK: vector.store %{{.*}}, %[[WIN]]
 // CHECK: affine.for %{{.*}} = #{{.*}}(%{{.*}}, %[[FR]]) to min #[[AFTER]](%{{.*}}, %[[FR]]) {
 // CHECK: vector.store %{{.*}}, %[[WIN]]
+// Then the taps before or after the input along the row, in every row.
+// CHECK: affine.for %{{.*}} = 0 to 2 {
+// CHECK-NEXT: affine.for %[[FT:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %{{.*}} = #{{.*}}(%{{.*}}, %[[FT]]) to min #[[BEFORE]](%{{.*}}, %[[FT]]) {
+// CHECK: vector.store %{{.*}}, %[[WIN]]
+// CHECK: affine.for %{{.*}} = #{{.*}}(%{{.*}}, %[[FT]]) to min #[[AFTER]](%{{.*}}, %[[FT]]) {
+// CHECK: vector.store %{{.*}}, %[[WIN]]
 // CHECK: affine.for %{{.*}} = max #[[LO]](%{{.*}}, %[[R:[a-z0-9]+]]) to min #[[HI]](%{{.*}}, %[[R]]) {
 // CHECK: affine.for %{{.*}} = max #[[LO]](%{{.*}}, %[[T:[a-z0-9]+]]) to min #[[HI]](%{{.*}}, %[[T]]) {
 // CHECK-NOT: vector.store

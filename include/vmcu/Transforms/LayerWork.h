@@ -142,12 +142,9 @@ struct GatheredTaps {
   int64_t rows = 1, cols = 1;
 };
 
-/// The largest steps (dividing kr - 1 and kc - 1) whose skipped taps have
-/// only zero weights; `w` is [Cout][kr][kc][Cin].
-GatheredTaps gatheredTaps(ArrayRef<int8_t> w, int64_t kr, int64_t kc,
-                          int64_t cin);
-
-/// gatheredTaps of a conv's constant weights (every tap if they are not
+/// The taps of a conv's constant weights [Cout][kr][kc][Cin] its im2col
+/// rows gather: the largest steps (dividing kr - 1 and kc - 1) off which
+/// no tap has a nonzero weight (every tap if the weights are not a
 /// constant, or the conv is a fused bottleneck's: those run every tap).
 GatheredTaps gatheredTaps(Conv2DOp conv);
 

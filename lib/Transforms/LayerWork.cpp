@@ -318,20 +318,30 @@ int64_t largestZeroStep(int64_t span, function_ref<bool(int64_t)> zeroOffGrid) {
   return 1;
 }
 
-/// The MACs of `conv` over the taps its im2col rows gather.
-int64_t gatheredMacs(Conv2DOp conv) {
-  GatheredTaps taps = gatheredTaps(conv);
-  auto w = conv.getWeight().getType();
-  return convMacs(conv.getConvType(), w) * taps.rows * taps.cols /
-         (w.getDimSize(1) * w.getDimSize(2));
-}
-
 /// The bytes of a conv's im2col row: the taps it gathers, rounded up to
 /// the lanes.
 int64_t windowRowBytes(Conv2DOp conv) {
   GatheredTaps taps = gatheredTaps(conv);
   int64_t cin = conv.getWeight().getType().getDimSize(3);
   return llvm::alignTo(taps.rows * taps.cols * cin, kDotLanes);
+}
+
+/// The taps a conv's kernel runs: those it gathers where they fit an
+/// im2col row, every tap where its segments take the 4-lane dot rows
+/// (usesIm2col), which run the dense window.
+GatheredTaps runTaps(Conv2DOp conv) {
+  if (windowRowBytes(conv) <= kMaxIm2colWindowBytes)
+    return gatheredTaps(conv);
+  auto w = conv.getWeight().getType();
+  return GatheredTaps{1, 1, w.getDimSize(1), w.getDimSize(2)};
+}
+
+/// The MACs of `conv` over the taps its kernel runs (runTaps).
+int64_t runMacs(Conv2DOp conv) {
+  GatheredTaps taps = runTaps(conv);
+  auto w = conv.getWeight().getType();
+  return convMacs(conv.getConvType(), w) * taps.rows * taps.cols /
+         (w.getDimSize(1) * w.getDimSize(2));
 }
 
 /// A conv's GEMM rows: how many (a GEMM's output pixels; an im2col conv's
@@ -852,7 +862,7 @@ an::KernelWork mlir::vmcu::layerWork(LayerOpInterface layer,
   else if (isa<Conv2DOp, FullyConnectedOp>(layer) &&
            usesIm2col(layer, segmentBytes)) {
     work.kind = an::KernelKind::Im2col;
-    work.macs = gatheredMacs(cast<Conv2DOp>(layer.getOperation()));
+    work.macs = runMacs(cast<Conv2DOp>(layer.getOperation()));
   } else if (isa<Conv2DOp, FullyConnectedOp>(layer))
     work.kind = an::KernelKind::Dot;
   else if (auto depthwise = dyn_cast<DepthwiseConv2DOp>(layer.getOperation())) {
@@ -879,7 +889,7 @@ an::WidenedWeightWork mlir::vmcu::widenedWeightWork(LayerOpInterface layer) {
     if (isGemmLayer(layer))
       work.gemmMacs = layerMacs(layer);
     else
-      work.im2colMacs = gatheredMacs(cast<Conv2DOp>(layer.getOperation()));
+      work.im2colMacs = runMacs(cast<Conv2DOp>(layer.getOperation()));
   }
   return work;
 }
@@ -913,7 +923,7 @@ int64_t mlir::vmcu::widenedWeightExtraBytes(LayerOpInterface layer) {
       .Case([](Conv2DOp op) -> int64_t {
         if (keepsInt8Weights(op))
           return 0;
-        GatheredTaps taps = gatheredTaps(op);
+        GatheredTaps taps = runTaps(op);
         auto w = op.getWeight().getType();
         return w.getNumElements() / (w.getDimSize(1) * w.getDimSize(2)) *
                taps.rows * taps.cols;

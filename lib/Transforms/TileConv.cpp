@@ -235,7 +235,7 @@ void WindowGemm::fillPadding(Value p, Value q, int64_t i) {
     return;
   // A window of gathered taps is filled whole: its taps are not the
   // padding bounds' (insideTaps counts every tap).
-  if (taps.rowStep > 1 || taps.colStep > 1)
+  if (taps.stepped())
     return fill(taps.rows * taps.cols * tapBytes, e.c(0), {});
   int64_t outputs = rows.outExtent * cols.outExtent;
   if (rows.kernel * rowBytes <= kWholeWindowFillBytes ||

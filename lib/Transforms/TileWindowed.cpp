@@ -333,8 +333,6 @@ struct DepthwiseWindow {
   /// Bytes of one tap in the window.
   int64_t tapBytes() const { return e.seg * multiplier; }
 
-  bool stepped() const { return taps.rowStep > 1 || taps.colStep > 1; }
-
   /// Calls `body` if stepped tap i of output o lies outside the input
   /// along `a`: under two loops of at most one trip (before it, after it),
   /// none where every window of `a` lies inside.
@@ -527,7 +525,7 @@ LogicalResult mlir::vmcu::tile::emitDepthwise(Emitter &e, DepthwiseConv2DOp op,
   // depthwise's own; gatheredTaps).
   GatheredTaps taps = gatheredTaps(op);
   int64_t kr = taps.rows, kc = taps.cols;
-  bool stepped = taps.rowStep > 1 || taps.colStep > 1;
+  bool stepped = taps.stepped();
   FailureOr<DepthwiseTables> tables =
       packDepthwise(e, "", op, e.seg,
                     stepped ? std::optional<GatheredTaps>(taps) : std::nullopt);

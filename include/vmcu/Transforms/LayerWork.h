@@ -140,6 +140,9 @@ bool isStagedBinaryOperand(Value operand, Type out);
 struct GatheredTaps {
   int64_t rowStep = 1, colStep = 1;
   int64_t rows = 1, cols = 1;
+
+  /// Whether taps are skipped along either axis.
+  bool stepped() const { return rowStep > 1 || colStep > 1; }
 };
 
 /// The taps of a conv's constant weights [Cout][kr][kc][Cin] its im2col

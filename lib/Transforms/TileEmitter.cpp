@@ -455,7 +455,7 @@ void Emitter::forEachSteppedTap(
   auto eachTap = [&](const Axis &a, int64_t step, Value o,
                      function_ref<void(Value, Value)> tapBody) {
     int64_t taps = (a.kernel - 1) / step + 1;
-    AffineExpr pos = d(0) * a.stride - a.pad + d(1) * step;
+    AffineExpr pos = tapPosition(a, step);
     loop(0, taps, [&](Value i) {
       auto visit = [&](Value) { tapBody(i, apply(pos * a.scale, {o, i})); };
       if (interiorOutputs(a) == a.outExtent)

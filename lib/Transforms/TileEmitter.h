@@ -361,6 +361,12 @@ public:
   /// The outputs along `a` whose window lies inside the input.
   static int64_t interiorOutputs(const Axis &a);
 
+  /// The input position (before `scale`) of tap d1 of output d0 along `a`,
+  /// taps `step` apart.
+  AffineExpr tapPosition(const Axis &a, int64_t step) {
+    return d(0) * a.stride - a.pad + d(1) * step;
+  }
+
   /// With steps, only every rowStep-th row and colStep-th column of taps
   /// from the first: r and t then count those (GatheredTaps).
   void forEachTap(const Axis &rows, const Axis &cols, Value p, Value q,

@@ -340,7 +340,7 @@ struct DepthwiseWindow {
                  function_ref<void(Value)> body) {
     if (Emitter::interiorOutputs(a) == a.outExtent)
       return;
-    AffineExpr pos = e.d(0) * a.stride - a.pad + e.d(1) * step;
+    AffineExpr pos = e.tapPosition(a, step);
     e.loop({e.c(0)}, {e.c(1), -pos}, {o, i}, body);
     e.loop({e.c(0)}, {e.c(1), pos - (a.bExtent - 1)}, {o, i}, body);
   }

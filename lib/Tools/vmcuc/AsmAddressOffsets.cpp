@@ -28,9 +28,9 @@ using mlir::vmcu::kMaxImmediateOffset;
 
 namespace {
 
-/// Mnemonics whose `[Rn, #imm]` form takes 0 to kMaxImmediateOffset (the
-/// 12-bit T3/T2 encodings)
-/// (LDRD/STRD and LDM/STM take less or none: not folded).
+/// Mnemonics whose `[Rn, #imm]` form takes 0 to kMaxImmediateOffset, the
+/// 12-bit T3/T2 encodings (LDRD/STRD and LDM/STM take less or none: not
+/// folded).
 bool hasImm12Form(StringRef mnemonic) {
   return llvm::is_contained(
       {"ldr", "str", "ldrb", "strb", "ldrh", "strh", "ldrsb", "ldrsh"},

@@ -16,7 +16,9 @@
 
 #include "CortexM4Timing.h"
 
+#include <algorithm>
 #include <cstring>
+#include <initializer_list>
 
 namespace vmcu::prof {
 namespace {
@@ -201,319 +203,199 @@ uint16_t getWrittenRegs(csh handle, const cs_insn &insn) {
   return regs;
 }
 
-//===--- Classification by instruction family -----------------------------===//
+//===--- The timing table by instruction id -------------------------------===//
 //
-// Each classifier below handles one family of capstone instruction ids and
-// leaves `out` untouched for the others; no id belongs to two families.
+// Each row covers some capstone instruction ids; no id is in two rows. An
+// instruction in no row is VFP data processing or an ALU operation.
 
-/// What a family's classifier made of an instruction.
-enum class Family : uint8_t {
-  Other,          ///< not in this family: `out` is untouched
-  Classified,     ///< class and base cycles set
-  DataProcessing, ///< set too, and the core registers it writes may stall
-                  ///< the address of the next load or store
+/// Whether the core registers an instruction writes may stall the address
+/// of the next load or store (kAddressStallCycles).
+enum class Writes : uint8_t {
+  NoStall,        ///< loads, stores, branches, hints, ...
+  DataProcessing, ///< they do: DecodedInsn::computedRegs
 };
 
 /// LDRD/STRD transfer two words.
 constexpr unsigned kPairWords = 2;
 
-void setSingleLoad(const cs_arm &arm, unsigned cycles, DecodedInsn &out) {
-  out.cls = InsnClass::Load;
-  out.baseCycles = static_cast<uint8_t>(cycles);
+/// What an instruction's operands add to its row: address registers,
+/// register-list words, the IT state, ...
+using OperandRule = void (*)(const cs_insn &insn, DecodedInsn &out);
+
+/// A single load: pipelinable, and it may pipeline its successor.
+void addSingleLoad(const cs_insn &insn, DecodedInsn &out) {
+  const cs_arm &arm = insn.detail->arm;
   out.addressRegs = getAddressRegs(arm);
   out.loadedRegs = getRegsBeforeMemory(arm);
   out.pipelinable = true;
   out.pipelinesNext = true;
 }
 
-void setSingleStore(const cs_arm &arm, unsigned cycles, DecodedInsn &out) {
-  out.cls = InsnClass::Store;
-  out.baseCycles = static_cast<uint8_t>(cycles);
-  out.addressRegs = getAddressRegs(arm);
+/// A single store: pipelinable behind a load.
+void addSingleStore(const cs_insn &insn, DecodedInsn &out) {
+  out.addressRegs = getAddressRegs(insn.detail->arm);
   out.pipelinable = true;
 }
 
-/// LDM/STM (`hasBase`) or PUSH/POP and their VFP forms: 1 + N cycles.
-void setLoadStoreMany(const cs_arm &arm, bool hasBase, DecodedInsn &out) {
+/// LDRD/STRD, TBB/TBH, VLDR/VSTR: the registers of the memory operand.
+void addAddressRegs(const cs_insn &insn, DecodedInsn &out) {
+  out.addressRegs = getAddressRegs(insn.detail->arm);
+}
+
+/// LDM/STM (`hasBase`) or PUSH/POP and their VFP forms: the N of their
+/// 1 + N cycles, and the address registers.
+void addRegisterList(const cs_insn &insn, bool hasBase, DecodedInsn &out) {
   unsigned words = 0;
   uint16_t listRegs = 0;
-  getRegisterList(arm, hasBase, out.addressRegs, words, listRegs);
-  out.cls = InsnClass::LoadStoreMany;
-  out.baseCycles = static_cast<uint8_t>(kMultipleBaseCycles + words);
+  getRegisterList(insn.detail->arm, hasBase, out.addressRegs, words, listRegs);
+  out.baseCycles = static_cast<uint8_t>(out.baseCycles + words);
 }
 
-/// Single loads and stores: LDR/STR with their byte, halfword, signed,
-/// unprivileged (T) and exclusive (EX) forms.
-Family classifySingleLoadStore(const cs_insn &insn, DecodedInsn &out) {
-  const cs_arm &arm = insn.detail->arm;
-  switch (insn.id) {
-  case ARM_INS_LDR:
-  case ARM_INS_LDRB:
-  case ARM_INS_LDRH:
-  case ARM_INS_LDRSB:
-  case ARM_INS_LDRSH:
-  case ARM_INS_LDRT:
-  case ARM_INS_LDRBT:
-  case ARM_INS_LDRHT:
-  case ARM_INS_LDRSBT:
-  case ARM_INS_LDRSHT:
-    setSingleLoad(arm, kLoadCycles, out);
-    return Family::Classified;
-  case ARM_INS_LDREX:
-  case ARM_INS_LDREXB:
-  case ARM_INS_LDREXH:
-    setSingleLoad(arm, kExclusiveCycles, out);
-    return Family::Classified;
-  case ARM_INS_STR:
-  case ARM_INS_STRB:
-  case ARM_INS_STRH:
-  case ARM_INS_STRT:
-  case ARM_INS_STRBT:
-  case ARM_INS_STRHT:
-    setSingleStore(arm, kStoreCycles, out);
-    return Family::Classified;
-  case ARM_INS_STREX:
-  case ARM_INS_STREXB:
-  case ARM_INS_STREXH:
-    setSingleStore(arm, kExclusiveCycles, out);
-    return Family::Classified;
-  default:
-    return Family::Other;
-  }
+void addListAtBase(const cs_insn &insn, DecodedInsn &out) {
+  addRegisterList(insn, /*hasBase=*/true, out);
 }
 
-/// LDRD/STRD and the register-list transfers (LDM/STM, PUSH/POP and their
-/// VFP forms).
-Family classifyMultipleLoadStore(const cs_insn &insn, DecodedInsn &out) {
-  const cs_arm &arm = insn.detail->arm;
-  switch (insn.id) {
-  case ARM_INS_LDRD:
-  case ARM_INS_STRD:
-    out.cls = InsnClass::LoadStorePair;
-    out.baseCycles = kMultipleBaseCycles + kPairWords;
-    out.addressRegs = getAddressRegs(arm);
-    return Family::Classified;
-  case ARM_INS_LDM:
-  case ARM_INS_LDMDB:
-  case ARM_INS_STM:
-  case ARM_INS_STMDB:
-  case ARM_INS_VLDMIA:
-  case ARM_INS_VLDMDB:
-  case ARM_INS_VSTMIA:
-  case ARM_INS_VSTMDB:
-    setLoadStoreMany(arm, /*hasBase=*/true, out);
-    return Family::Classified;
-  case ARM_INS_PUSH:
-  case ARM_INS_POP:
-  case ARM_INS_VPUSH:
-  case ARM_INS_VPOP:
-    setLoadStoreMany(arm, /*hasBase=*/false, out);
-    return Family::Classified;
-  default:
-    return Family::Other;
-  }
+void addListAtSp(const cs_insn &insn, DecodedInsn &out) {
+  addRegisterList(insn, /*hasBase=*/false, out);
 }
 
-/// Branches, table branches and IT; the refill P is added when the branch
-/// is taken.
-Family classifyControlFlow(const cs_insn &insn, DecodedInsn &out) {
-  switch (insn.id) {
-  case ARM_INS_B:
-  case ARM_INS_BL:
-  case ARM_INS_BLX:
-  case ARM_INS_BX:
-  case ARM_INS_CBZ:
-  case ARM_INS_CBNZ:
-    out.cls = InsnClass::Branch;
-    out.baseCycles = kBranchCycles;
-    return Family::Classified;
-  case ARM_INS_TBB:
-  case ARM_INS_TBH:
-    out.cls = InsnClass::Branch;
-    out.baseCycles = kTableBranchCycles;
-    out.addressRegs = getAddressRegs(insn.detail->arm);
-    return Family::Classified;
-  case ARM_INS_IT:
-    out.cls = InsnClass::IfThen;
-    out.baseCycles = kIfThenCycles;
-    // T1 encoding 0xBFxx: firstcond in bits [7:4], mask in [3:0], i.e. the
-    // ITSTATE the following instruction sees (ARMv7-M ARM A7.7.38).
-    out.itState = insn.bytes[0];
-    return Family::Classified;
-  default:
-    return Family::Other;
-  }
+/// IT, T1 encoding 0xBFxx: firstcond in bits [7:4], mask in [3:0], i.e.
+/// the ITSTATE the following instruction sees (ARMv7-M ARM A7.7.38).
+void addItState(const cs_insn &insn, DecodedInsn &out) {
+  out.itState = insn.bytes[0];
 }
 
-/// Multiplies, DSP multiply-accumulates and divides.
-Family classifyMultiplyDivide(const cs_insn &insn, DecodedInsn &out) {
-  switch (insn.id) {
-  case ARM_INS_MUL:
-  case ARM_INS_MLA:
-  case ARM_INS_MLS:
-  case ARM_INS_SMULL:
-  case ARM_INS_UMULL:
-  case ARM_INS_SMLAL:
-  case ARM_INS_UMLAL:
-  case ARM_INS_UMAAL:
-  case ARM_INS_SMLABB:
-  case ARM_INS_SMLABT:
-  case ARM_INS_SMLATB:
-  case ARM_INS_SMLATT:
-  case ARM_INS_SMLAD:
-  case ARM_INS_SMLADX:
-  case ARM_INS_SMLALBB:
-  case ARM_INS_SMLALBT:
-  case ARM_INS_SMLALTB:
-  case ARM_INS_SMLALTT:
-  case ARM_INS_SMLALD:
-  case ARM_INS_SMLALDX:
-  case ARM_INS_SMLAWB:
-  case ARM_INS_SMLAWT:
-  case ARM_INS_SMLSD:
-  case ARM_INS_SMLSDX:
-  case ARM_INS_SMLSLD:
-  case ARM_INS_SMLSLDX:
-  case ARM_INS_SMMLA:
-  case ARM_INS_SMMLAR:
-  case ARM_INS_SMMLS:
-  case ARM_INS_SMMLSR:
-  case ARM_INS_SMMUL:
-  case ARM_INS_SMMULR:
-  case ARM_INS_SMUAD:
-  case ARM_INS_SMUADX:
-  case ARM_INS_SMULBB:
-  case ARM_INS_SMULBT:
-  case ARM_INS_SMULTB:
-  case ARM_INS_SMULTT:
-  case ARM_INS_SMULWB:
-  case ARM_INS_SMULWT:
-  case ARM_INS_SMUSD:
-  case ARM_INS_SMUSDX:
-  case ARM_INS_USAD8:
-  case ARM_INS_USADA8:
-    out.cls = InsnClass::Multiply;
-    out.baseCycles = kMultiplyCycles;
-    return Family::DataProcessing;
-  case ARM_INS_SDIV:
-  case ARM_INS_UDIV:
-    out.cls = InsnClass::Divide;
-    out.baseCycles = kDivideCycles;
-    return Family::DataProcessing;
-  default:
-    return Family::Other;
-  }
+/// BKPT #imm8 (T1, 0xBExx): 0xAB is the semihosting call, any other a trap.
+void markSemihosting(const cs_insn &insn, DecodedInsn &out) {
+  constexpr uint8_t kSemihostingImmediate = 0xAB;
+  if (insn.bytes[0] == kSemihostingImmediate)
+    out.cls = InsnClass::Semihosting;
 }
 
-/// Barriers, system registers and hints.
-Family classifySystem(const cs_insn &insn, DecodedInsn &out) {
-  switch (insn.id) {
-  case ARM_INS_DMB:
-  case ARM_INS_DSB:
-    out.cls = InsnClass::System;
-    out.baseCycles = kMemoryBarrierCycles;
-    return Family::Classified;
-  case ARM_INS_ISB:
-    out.cls = InsnClass::System;
-    out.baseCycles = kIsbCycles;
-    return Family::Classified;
-  case ARM_INS_MRS:
-  case ARM_INS_MSR:
-  case ARM_INS_CPS:
-    out.cls = InsnClass::System;
-    out.baseCycles = kSystemRegisterCycles;
-    return Family::DataProcessing; // MRS writes a core register
-  case ARM_INS_NOP:
-  case ARM_INS_HINT:
-  case ARM_INS_YIELD:
-  case ARM_INS_WFE:
-  case ARM_INS_WFI:
-  case ARM_INS_SEV:
-  case ARM_INS_PLD:
-  case ARM_INS_PLDW:
-  case ARM_INS_PLI:
-  case ARM_INS_CLREX:
-    out.cls = InsnClass::System;
-    out.baseCycles = kHintCycles;
-    return Family::Classified;
-  default:
-    return Family::Other;
-  }
-}
-
-/// BKPT (the semihosting call or a trap), SVC and UDF.
-Family classifyTrap(const cs_insn &insn, DecodedInsn &out) {
-  switch (insn.id) {
-  case ARM_INS_BKPT: {
-    // BKPT #imm8 (T1, 0xBExx): 0xAB is the semihosting call.
-    constexpr uint8_t kSemihostingImmediate = 0xAB;
-    out.cls = insn.bytes[0] == kSemihostingImmediate ? InsnClass::Semihosting
-                                                     : InsnClass::Trap;
-    out.baseCycles = kSemihostingCycles;
-    return Family::Classified;
-  }
-  case ARM_INS_SVC:
-  case ARM_INS_UDF:
-    out.cls = InsnClass::Trap;
-    out.baseCycles = kUnknownCycles;
-    return Family::Classified;
-  default:
-    return Family::Other;
-  }
-}
-
-/// The VFP instructions [T7-1] times apart from the rest: VLDR/VSTR,
-/// the multiply-accumulates, VDIV and VSQRT. (VLDM/VSTM/VPUSH/VPOP are
-/// register-list transfers; the other V* are classifyRest's.)
-Family classifyFloatingPoint(const cs_insn &insn, DecodedInsn &out) {
-  switch (insn.id) {
-  case ARM_INS_VLDR:
-  case ARM_INS_VSTR:
-    out.cls = InsnClass::FloatingPoint;
-    out.baseCycles = kFpLoadStoreCycles;
-    out.addressRegs = getAddressRegs(insn.detail->arm);
-    return Family::Classified;
-  case ARM_INS_VMLA:
-  case ARM_INS_VMLS:
-  case ARM_INS_VNMLA:
-  case ARM_INS_VNMLS:
-  case ARM_INS_VFMA:
-  case ARM_INS_VFMS:
-  case ARM_INS_VFNMA:
-  case ARM_INS_VFNMS:
-    out.cls = InsnClass::FloatingPoint;
-    out.baseCycles = kFpMultiplyAccumulateCycles;
-    return Family::Classified;
-  case ARM_INS_VDIV:
-  case ARM_INS_VSQRT:
-    out.cls = InsnClass::FloatingPoint;
-    out.baseCycles = kFpDivideSqrtCycles;
-    return Family::Classified;
-  default:
-    return Family::Other;
-  }
-}
-
-/// Every instruction no family claimed: VFP data processing (VADD, VMOV,
-/// VMRS, ...) by its mnemonic, else an ALU operation.
-Family classifyRest(const cs_insn &insn, DecodedInsn &out) {
-  if (insn.mnemonic[0] == 'v') {
-    out.cls = InsnClass::FloatingPoint;
-    out.baseCycles = kFpCycles;
-    return Family::DataProcessing; // VMOV/VMRS may write a core register
-  }
-  out.cls = InsnClass::Alu;
-  out.baseCycles = kAluCycles;
-  return Family::DataProcessing;
-}
-
-using FamilyClassifier = Family (*)(const cs_insn &, DecodedInsn &);
-constexpr FamilyClassifier kFamilyClassifiers[] = {
-    classifySingleLoadStore, classifyMultipleLoadStore,
-    classifyControlFlow,     classifyMultiplyDivide,
-    classifySystem,          classifyTrap,
-    classifyFloatingPoint,
+/// One row of the timing table: the instructions it covers, their class
+/// and base cycles, what their operands add, and their writes.
+struct TimingRow {
+  std::initializer_list<unsigned> ids;
+  InsnClass cls;
+  unsigned cycles;
+  OperandRule addOperands = nullptr;
+  Writes writes = Writes::NoStall;
 };
+
+constexpr TimingRow kTimingTable[] = {
+    // Single loads and stores: LDR/STR with their byte, halfword, signed,
+    // unprivileged (T) and exclusive (EX) forms.
+    {{ARM_INS_LDR, ARM_INS_LDRB, ARM_INS_LDRH, ARM_INS_LDRSB, ARM_INS_LDRSH,
+      ARM_INS_LDRT, ARM_INS_LDRBT, ARM_INS_LDRHT, ARM_INS_LDRSBT,
+      ARM_INS_LDRSHT},
+     InsnClass::Load,
+     kLoadCycles,
+     addSingleLoad},
+    {{ARM_INS_LDREX, ARM_INS_LDREXB, ARM_INS_LDREXH},
+     InsnClass::Load,
+     kExclusiveCycles,
+     addSingleLoad},
+    {{ARM_INS_STR, ARM_INS_STRB, ARM_INS_STRH, ARM_INS_STRT, ARM_INS_STRBT,
+      ARM_INS_STRHT},
+     InsnClass::Store,
+     kStoreCycles,
+     addSingleStore},
+    {{ARM_INS_STREX, ARM_INS_STREXB, ARM_INS_STREXH},
+     InsnClass::Store,
+     kExclusiveCycles,
+     addSingleStore},
+    // LDRD/STRD and the register-list transfers.
+    {{ARM_INS_LDRD, ARM_INS_STRD},
+     InsnClass::LoadStorePair,
+     kMultipleBaseCycles + kPairWords,
+     addAddressRegs},
+    {{ARM_INS_LDM, ARM_INS_LDMDB, ARM_INS_STM, ARM_INS_STMDB, ARM_INS_VLDMIA,
+      ARM_INS_VLDMDB, ARM_INS_VSTMIA, ARM_INS_VSTMDB},
+     InsnClass::LoadStoreMany,
+     kMultipleBaseCycles,
+     addListAtBase},
+    {{ARM_INS_PUSH, ARM_INS_POP, ARM_INS_VPUSH, ARM_INS_VPOP},
+     InsnClass::LoadStoreMany,
+     kMultipleBaseCycles,
+     addListAtSp},
+    // Branches, table branches and IT; the refill P is added when the
+    // branch is taken.
+    {{ARM_INS_B, ARM_INS_BL, ARM_INS_BLX, ARM_INS_BX, ARM_INS_CBZ,
+      ARM_INS_CBNZ},
+     InsnClass::Branch,
+     kBranchCycles},
+    {{ARM_INS_TBB, ARM_INS_TBH},
+     InsnClass::Branch,
+     kTableBranchCycles,
+     addAddressRegs},
+    {{ARM_INS_IT}, InsnClass::IfThen, kIfThenCycles, addItState},
+    // Multiplies, DSP multiply-accumulates and divides.
+    {{ARM_INS_MUL,     ARM_INS_MLA,     ARM_INS_MLS,     ARM_INS_SMULL,
+      ARM_INS_UMULL,   ARM_INS_SMLAL,   ARM_INS_UMLAL,   ARM_INS_UMAAL,
+      ARM_INS_SMLABB,  ARM_INS_SMLABT,  ARM_INS_SMLATB,  ARM_INS_SMLATT,
+      ARM_INS_SMLAD,   ARM_INS_SMLADX,  ARM_INS_SMLALBB, ARM_INS_SMLALBT,
+      ARM_INS_SMLALTB, ARM_INS_SMLALTT, ARM_INS_SMLALD,  ARM_INS_SMLALDX,
+      ARM_INS_SMLAWB,  ARM_INS_SMLAWT,  ARM_INS_SMLSD,   ARM_INS_SMLSDX,
+      ARM_INS_SMLSLD,  ARM_INS_SMLSLDX, ARM_INS_SMMLA,   ARM_INS_SMMLAR,
+      ARM_INS_SMMLS,   ARM_INS_SMMLSR,  ARM_INS_SMMUL,   ARM_INS_SMMULR,
+      ARM_INS_SMUAD,   ARM_INS_SMUADX,  ARM_INS_SMULBB,  ARM_INS_SMULBT,
+      ARM_INS_SMULTB,  ARM_INS_SMULTT,  ARM_INS_SMULWB,  ARM_INS_SMULWT,
+      ARM_INS_SMUSD,   ARM_INS_SMUSDX,  ARM_INS_USAD8,   ARM_INS_USADA8},
+     InsnClass::Multiply,
+     kMultiplyCycles,
+     nullptr,
+     Writes::DataProcessing},
+    {{ARM_INS_SDIV, ARM_INS_UDIV},
+     InsnClass::Divide,
+     kDivideCycles,
+     nullptr,
+     Writes::DataProcessing},
+    // Barriers, system registers (MRS writes a core register) and hints.
+    {{ARM_INS_DMB, ARM_INS_DSB}, InsnClass::System, kMemoryBarrierCycles},
+    {{ARM_INS_ISB}, InsnClass::System, kIsbCycles},
+    {{ARM_INS_MRS, ARM_INS_MSR, ARM_INS_CPS},
+     InsnClass::System,
+     kSystemRegisterCycles,
+     nullptr,
+     Writes::DataProcessing},
+    {{ARM_INS_NOP, ARM_INS_HINT, ARM_INS_YIELD, ARM_INS_WFE, ARM_INS_WFI,
+      ARM_INS_SEV, ARM_INS_PLD, ARM_INS_PLDW, ARM_INS_PLI, ARM_INS_CLREX},
+     InsnClass::System,
+     kHintCycles},
+    // BKPT (the semihosting call or a trap), SVC and UDF.
+    {{ARM_INS_BKPT}, InsnClass::Trap, kSemihostingCycles, markSemihosting},
+    {{ARM_INS_SVC, ARM_INS_UDF}, InsnClass::Trap, kUnknownCycles},
+    // The VFP instructions [T7-1] times apart from the rest: VLDR/VSTR, the
+    // multiply-accumulates, VDIV and VSQRT. (VLDM/VSTM/VPUSH/VPOP are
+    // register-list transfers, above.)
+    {{ARM_INS_VLDR, ARM_INS_VSTR},
+     InsnClass::FloatingPoint,
+     kFpLoadStoreCycles,
+     addAddressRegs},
+    {{ARM_INS_VMLA, ARM_INS_VMLS, ARM_INS_VNMLA, ARM_INS_VNMLS, ARM_INS_VFMA,
+      ARM_INS_VFMS, ARM_INS_VFNMA, ARM_INS_VFNMS},
+     InsnClass::FloatingPoint,
+     kFpMultiplyAccumulateCycles},
+    {{ARM_INS_VDIV, ARM_INS_VSQRT},
+     InsnClass::FloatingPoint,
+     kFpDivideSqrtCycles},
+};
+
+/// The rows of the instructions in no row of kTimingTable. VMOV/VMRS may
+/// write a core register.
+constexpr TimingRow kVfpDataProcessingRow = {
+    {}, InsnClass::FloatingPoint, kFpCycles, nullptr, Writes::DataProcessing};
+constexpr TimingRow kAluRow = {
+    {}, InsnClass::Alu, kAluCycles, nullptr, Writes::DataProcessing};
+
+/// The row of `insn`: its row of kTimingTable, else VFP data processing
+/// (VADD, VMOV, VMRS, ...) by its mnemonic, else an ALU operation.
+const TimingRow &findRow(const cs_insn &insn) {
+  for (const TimingRow &row : kTimingTable)
+    if (std::find(row.ids.begin(), row.ids.end(), insn.id) != row.ids.end())
+      return row;
+  return insn.mnemonic[0] == 'v' ? kVfpDataProcessingRow : kAluRow;
+}
 
 /// Any write to the PC is a branch: LDR PC, POP {.., PC}, MOV PC, ADD PC.
 /// The instruction keeps its own base cost; the refill P is added when
@@ -582,16 +464,13 @@ void classifyInstruction(csh handle, const cs_insn &insn, DecodedInsn &out) {
   out = DecodedInsn();
   out.valid = true;
   out.size = static_cast<uint8_t>(insn.size);
-  Family family = Family::Other;
-  for (FamilyClassifier classify : kFamilyClassifiers) {
-    family = classify(insn, out);
-    if (family != Family::Other)
-      break;
-  }
-  if (family == Family::Other)
-    family = classifyRest(insn, out);
+  const TimingRow &row = findRow(insn);
+  out.cls = row.cls;
+  out.baseCycles = static_cast<uint8_t>(row.cycles);
+  if (row.addOperands)
+    row.addOperands(insn, out);
   uint16_t written = getWrittenRegs(handle, insn);
-  if (family == Family::DataProcessing)
+  if (row.writes == Writes::DataProcessing)
     out.computedRegs = written;
   markPcWrite(written, out);
 }

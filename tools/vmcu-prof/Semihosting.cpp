@@ -103,6 +103,25 @@ Semihosting::Outcome Semihosting::fail(int hostErrno, uint32_t &result) {
   return Outcome::Continue;
 }
 
+Semihosting::Outcome
+Semihosting::withHandle(uc_engine *uc, uint32_t arg, uint32_t *block,
+                        unsigned count, uint32_t &result,
+                        llvm::function_ref<Outcome(Handle &)> body) {
+  if (!readWords(uc, arg, block, count))
+    return Outcome::Error;
+  Handle *handle = lookup(block[0]);
+  if (!handle)
+    return fail(EBADF, result);
+  return body(*handle);
+}
+
+Semihosting::Outcome
+Semihosting::withHandle(uc_engine *uc, uint32_t arg, uint32_t &result,
+                        llvm::function_ref<Outcome(Handle &)> body) {
+  uint32_t block[1]; // handle
+  return withHandle(uc, arg, block, std::size(block), result, body);
+}
+
 Semihosting::Outcome Semihosting::call(uc_engine *uc, uint32_t op, uint32_t arg,
                                        uint32_t &result) {
   switch (op) {
@@ -171,15 +190,11 @@ Semihosting::Outcome Semihosting::sysOpen(uc_engine *uc, uint32_t arg,
 
 Semihosting::Outcome Semihosting::sysClose(uc_engine *uc, uint32_t arg,
                                            uint32_t &result) {
-  uint32_t block[1]; // handle
-  if (!readWords(uc, arg, block, std::size(block)))
-    return Outcome::Error;
-  Handle *handle = lookup(block[0]);
-  if (!handle)
-    return fail(EBADF, result);
-  handle->open = false;
-  result = 0;
-  return Outcome::Continue;
+  return withHandle(uc, arg, result, [&](Handle &handle) {
+    handle.open = false;
+    result = 0;
+    return Outcome::Continue;
+  });
 }
 
 Semihosting::Outcome Semihosting::sysWriteC(uc_engine *uc, uint32_t arg,
@@ -206,18 +221,17 @@ Semihosting::Outcome Semihosting::sysWriteOrRead(uc_engine *uc, uint32_t op,
                                                  uint32_t arg,
                                                  uint32_t &result) {
   uint32_t block[3]; // handle, buffer, length
-  if (!readWords(uc, arg, block, std::size(block)))
-    return Outcome::Error;
-  Handle *handle = lookup(block[0]);
-  uint32_t address = block[1], length = block[2];
-  if (!handle)
-    return fail(EBADF, result);
-  if (length > kMaxTransfer)
-    return badAddress(op == SYS_WRITE ? "SYS_WRITE buffer" : "SYS_READ buffer",
-                      address);
-  if (op == SYS_WRITE)
-    return writeToHandle(uc, *handle, address, length, result);
-  return readFromHandle(uc, *handle, address, length, result);
+  return withHandle(
+      uc, arg, block, std::size(block), result, [&](Handle &handle) {
+        uint32_t address = block[1], length = block[2];
+        if (length > kMaxTransfer)
+          return badAddress(op == SYS_WRITE ? "SYS_WRITE buffer"
+                                            : "SYS_READ buffer",
+                            address);
+        if (op == SYS_WRITE)
+          return writeToHandle(uc, handle, address, length, result);
+        return readFromHandle(uc, handle, address, length, result);
+      });
 }
 
 Semihosting::Outcome Semihosting::writeToHandle(uc_engine *uc, Handle &handle,
@@ -267,40 +281,35 @@ Semihosting::Outcome Semihosting::readFromHandle(uc_engine *uc, Handle &handle,
 
 Semihosting::Outcome Semihosting::sysIsTty(uc_engine *uc, uint32_t arg,
                                            uint32_t &result) {
-  uint32_t block[1]; // handle
-  if (!readWords(uc, arg, block, std::size(block)))
-    return Outcome::Error;
-  Handle *handle = lookup(block[0]);
-  if (!handle)
-    return fail(EBADF, result);
-  result = handle->kind == FileKind::Console ? 1 : 0;
-  return Outcome::Continue;
+  return withHandle(uc, arg, result, [&](Handle &handle) {
+    result = handle.kind == FileKind::Console ? 1 : 0;
+    return Outcome::Continue;
+  });
 }
 
 Semihosting::Outcome Semihosting::sysSeek(uc_engine *uc, uint32_t arg,
                                           uint32_t &result) {
   uint32_t block[2]; // handle, position
-  if (!readWords(uc, arg, block, std::size(block)))
-    return Outcome::Error;
-  Handle *handle = lookup(block[0]);
-  if (!handle || handle->kind == FileKind::Console)
-    return fail(EBADF, result);
-  handle->position = block[1];
-  result = 0;
-  return Outcome::Continue;
+  return withHandle(uc, arg, block, std::size(block), result,
+                    [&](Handle &handle) {
+                      if (handle.kind == FileKind::Console)
+                        return fail(EBADF, result);
+                      handle.position = block[1];
+                      result = 0;
+                      return Outcome::Continue;
+                    });
 }
 
 Semihosting::Outcome Semihosting::sysFlen(uc_engine *uc, uint32_t arg,
                                           uint32_t &result) {
-  uint32_t block[1]; // handle
-  if (!readWords(uc, arg, block, std::size(block)))
-    return Outcome::Error;
-  Handle *handle = lookup(block[0]);
-  if (!handle || handle->kind == FileKind::Console)
-    return fail(EBADF, result);
-  result = static_cast<uint32_t>(
-      handle->kind == FileKind::Input ? inputBytes.size() : outputBytes.size());
-  return Outcome::Continue;
+  return withHandle(uc, arg, result, [&](Handle &handle) {
+    if (handle.kind == FileKind::Console)
+      return fail(EBADF, result);
+    result = static_cast<uint32_t>(handle.kind == FileKind::Input
+                                       ? inputBytes.size()
+                                       : outputBytes.size());
+    return Outcome::Continue;
+  });
 }
 
 Semihosting::Outcome Semihosting::sysGetCmdline(uc_engine *uc, uint32_t arg,

@@ -16,6 +16,8 @@
 #ifndef VMCU_TOOLS_VMCU_PROF_SEMIHOSTING_H
 #define VMCU_TOOLS_VMCU_PROF_SEMIHOSTING_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <unicorn/unicorn.h>
 
 #include <cstdint>
@@ -85,6 +87,16 @@ private:
                  unsigned count);
   bool readString(uc_engine *uc, uint32_t address, std::string &out);
   Handle *lookup(uint32_t fd);
+  /// For a call whose parameter block (`count` words at `arg`, read into
+  /// `block`) starts with a handle: runs `body` on the handle if it is
+  /// open, else fails the call with EBADF (Error if the block is not in
+  /// memory).
+  Outcome withHandle(uc_engine *uc, uint32_t arg, uint32_t *block,
+                     unsigned count, uint32_t &result,
+                     llvm::function_ref<Outcome(Handle &)> body);
+  /// withHandle() for a parameter block that is the handle alone.
+  Outcome withHandle(uc_engine *uc, uint32_t arg, uint32_t &result,
+                     llvm::function_ref<Outcome(Handle &)> body);
   /// Fails the call: `result` is kFailure and SYS_ERRNO will return
   /// `hostErrno`.
   Outcome fail(int hostErrno, uint32_t &result);

@@ -288,6 +288,14 @@ LogicalResult tosa_to_vmcu::checkConcat(tosa::ConcatOp op, MatchDiag &diag) {
   return success();
 }
 
+/// The vmcu op `VmcuOp` replacing `op`: at its location, of its result
+/// type, over `args`, without segment_bytes.
+template <typename VmcuOp, typename... Args>
+static Value createReplacement(OpBuilder &b, Operation *op, Args &&...args) {
+  return VmcuOp::create(b, op->getLoc(), op->getResult(0).getType(),
+                        std::forward<Args>(args)..., IntegerAttr());
+}
+
 /// A tosa.slice no window layer folds (int8) is vmcu.slice with unit
 /// strides.
 static FailureOr<Value> lowerChecked(tosa::SliceOp op,
@@ -297,10 +305,9 @@ static FailureOr<Value> lowerChecked(tosa::SliceOp op,
   if (failed(checkSlice(op, start, diag)))
     return failure();
   SmallVector<int64_t> stride(start.size(), 1);
-  return SliceOp::create(b, op.getLoc(), op.getOutput().getType(),
-                         adaptor.getInput1(), b.getDenseI64ArrayAttr(start),
-                         b.getDenseI64ArrayAttr(stride), IntegerAttr())
-      .getResult();
+  return createReplacement<SliceOp>(b, op, adaptor.getInput1(),
+                                    b.getDenseI64ArrayAttr(start),
+                                    b.getDenseI64ArrayAttr(stride));
 }
 
 /// tosa.resize (int8, NEAREST_NEIGHBOR) is vmcu.resize_nearest with the
@@ -311,11 +318,9 @@ static FailureOr<Value> lowerChecked(tosa::ResizeOp op,
   SmallVector<int64_t> rows, cols;
   if (failed(checkResize(op, rows, cols, diag)))
     return failure();
-  return ResizeNearestOp::create(b, op.getLoc(), op.getOutput().getType(),
-                                 adaptor.getInput(),
-                                 b.getDenseI64ArrayAttr(rows),
-                                 b.getDenseI64ArrayAttr(cols), IntegerAttr())
-      .getResult();
+  return createReplacement<ResizeNearestOp>(b, op, adaptor.getInput(),
+                                            b.getDenseI64ArrayAttr(rows),
+                                            b.getDenseI64ArrayAttr(cols));
 }
 
 /// tosa.transpose (int8) is vmcu.transpose.
@@ -324,10 +329,8 @@ static FailureOr<Value> lowerChecked(tosa::TransposeOp op,
                                      OpBuilder &b, MatchDiag &diag) {
   if (failed(checkTranspose(op, diag)))
     return failure();
-  return TransposeOp::create(b, op.getLoc(), op.getOutput().getType(),
-                             adaptor.getInput1(), op.getPermsAttr(),
-                             IntegerAttr())
-      .getResult();
+  return createReplacement<TransposeOp>(b, op, adaptor.getInput1(),
+                                        op.getPermsAttr());
 }
 
 /// tosa.concat (int8) is vmcu.concat.
@@ -336,9 +339,7 @@ static FailureOr<Value> lowerChecked(tosa::ConcatOp op,
                                      OpBuilder &b, MatchDiag &diag) {
   if (failed(checkConcat(op, diag)))
     return failure();
-  return ConcatOp::create(b, op.getLoc(), op.getOutput().getType(),
-                          adaptor.getInput1(), op.getAxis(), IntegerAttr())
-      .getResult();
+  return createReplacement<ConcatOp>(b, op, adaptor.getInput1(), op.getAxis());
 }
 
 /// tosa.table (int8) is vmcu.table.
@@ -347,9 +348,8 @@ static FailureOr<Value> lowerChecked(tosa::TableOp op,
                                      OpBuilder &b, MatchDiag &diag) {
   if (failed(checkTable(op, diag)))
     return failure();
-  return TableOp::create(b, op.getLoc(), op.getOutput().getType(),
-                         adaptor.getInput1(), adaptor.getTable(), IntegerAttr())
-      .getResult();
+  return createReplacement<TableOp>(b, op, adaptor.getInput1(),
+                                    adaptor.getTable());
 }
 
 /// tosa.reshape relabels row-major bytes: a tensor collapse/expand (or
@@ -384,16 +384,6 @@ struct CheckedLowering : OpConversionPattern<TosaOp> {
   }
 };
 
-/// Replaces `root` and the output requantization that follows it by the
-/// vmcu layer's `result`.
-static void replaceWithLayer(ConversionPatternRewriter &rewriter,
-                             Operation *root, const OutputRequant &requant,
-                             Value result) {
-  SmallVector<Operation *> chain = {root};
-  llvm::append_range(chain, requant.ops);
-  replaceChain(rewriter, chain, result);
-}
-
 /// The int8 add form around a tosa.add (or, as `subtract`, a tosa.sub) is
 /// a vmcu.add.
 template <typename TosaOp>
@@ -404,11 +394,10 @@ struct Int8AddLowering : OpConversionPattern<TosaOp> {
   LogicalResult
   matchAndRewrite(TosaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    MatchDiag diag;
-    SmallVector<Operation *> absorbed;
-    FailureOr<AddPlan> plan = matchInt8Add(op, absorbed, diag);
+    FailureOr<AddPlan> plan =
+        matchForRewrite(rewriter, op.getOperation(), matchInt8Add);
     if (failed(plan))
-      return rewriter.notifyMatchFailure(op, diag.getReason());
+      return failure();
     Operation *last = plan->requant.ops.back();
     bool subtract = std::is_same_v<TosaOp, tosa::SubOp>;
     Value result = AddOp::create(
@@ -417,7 +406,7 @@ struct Int8AddLowering : OpConversionPattern<TosaOp> {
         rewriter.getRemappedValue(plan->rhs.getInput()), plan->lhsOperand,
         plan->rhsOperand, plan->requant.requant, IntegerAttr(),
         subtract ? rewriter.getUnitAttr() : UnitAttr());
-    replaceWithLayer(rewriter, op, plan->requant, result);
+    replaceLayer(rewriter, op, plan->requant.ops, result);
     return success();
   }
 };
@@ -429,11 +418,9 @@ struct Int8MulLowering : OpConversionPattern<tosa::MulOp> {
   LogicalResult
   matchAndRewrite(tosa::MulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    MatchDiag diag;
-    SmallVector<Operation *> absorbed;
-    FailureOr<MulPlan> plan = matchInt8Mul(op, absorbed, diag);
+    FailureOr<MulPlan> plan = matchForRewrite(rewriter, op, matchInt8Mul);
     if (failed(plan))
-      return rewriter.notifyMatchFailure(op, diag.getReason());
+      return failure();
     Operation *last = plan->requant.ops.back();
     Value result =
         MulOp::create(rewriter, op.getLoc(), last->getResult(0).getType(),
@@ -443,7 +430,7 @@ struct Int8MulLowering : OpConversionPattern<tosa::MulOp> {
                       rewriter.getI32IntegerAttr(plan->lhsOperand),
                       rewriter.getI32IntegerAttr(plan->rhsOperand),
                       plan->requant.requant, IntegerAttr());
-    replaceWithLayer(rewriter, op, plan->requant, result);
+    replaceLayer(rewriter, op, plan->requant.ops, result);
     return success();
   }
 };

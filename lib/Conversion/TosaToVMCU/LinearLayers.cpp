@@ -183,11 +183,9 @@ struct MatMulLowering : OpConversionPattern<tosa::MatMulOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (isActivationMatMul(op))
       return rewriteBatchMatMul(op, adaptor, rewriter);
-    MatchDiag diag;
-    SmallVector<Operation *> absorbed;
-    FailureOr<MatMulPlan> plan = matchMatMul(op, absorbed, diag);
+    FailureOr<MatMulPlan> plan = matchForRewrite(rewriter, op, matchMatMul);
     if (failed(plan))
-      return rewriter.notifyMatchFailure(op, diag.getReason());
+      return failure();
 
     Location loc = op.getLoc();
     auto a = cast<RankedTensorType>(adaptor.getA().getType());
@@ -207,30 +205,28 @@ struct MatMulLowering : OpConversionPattern<tosa::MatMulOp> {
         RankedTensorType::get({m, n}, resultType.getElementType()), rows,
         weight, bias, rewriter.getI32IntegerAttr(plan->inputZp),
         plan->requant.requant, IntegerAttr());
-    SmallVector<Operation *> chain = {op};
+    SmallVector<Operation *> folded;
     if (plan->biasAdd)
-      chain.push_back(plan->biasAdd);
-    llvm::append_range(chain, plan->requant.ops);
-    replaceChain(rewriter, chain, createReshape(rewriter, loc, fc, resultType));
+      folded.push_back(plan->biasAdd);
+    llvm::append_range(folded, plan->requant.ops);
+    replaceLayer(rewriter, op, folded,
+                 createReshape(rewriter, loc, fc, resultType));
     return success();
   }
 
   LogicalResult rewriteBatchMatMul(tosa::MatMulOp op, OpAdaptor adaptor,
                                    ConversionPatternRewriter &rewriter) const {
-    MatchDiag diag;
-    SmallVector<Operation *> absorbed;
-    FailureOr<OutputRequant> requant = matchBatchMatMul(op, absorbed, diag);
+    FailureOr<OutputRequant> requant =
+        matchForRewrite(rewriter, op, matchBatchMatMul);
     if (failed(requant))
-      return rewriter.notifyMatchFailure(op, diag.getReason());
+      return failure();
     Value result = BatchMatMulOp::create(
         rewriter, op.getLoc(), requant->ops.back()->getResult(0).getType(),
         adaptor.getA(), adaptor.getB(),
         rewriter.getI32IntegerAttr(*op.getAZeroPoint()),
         rewriter.getI32IntegerAttr(*op.getBZeroPoint()), requant->requant,
         IntegerAttr());
-    SmallVector<Operation *> chain = {op};
-    llvm::append_range(chain, requant->ops);
-    replaceChain(rewriter, chain, result);
+    replaceLayer(rewriter, op, requant->ops, result);
     return success();
   }
 };

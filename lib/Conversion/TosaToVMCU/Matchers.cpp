@@ -227,11 +227,13 @@ Value tosa_to_vmcu::createReshape(OpBuilder &builder, Location loc, Value value,
   return tensor::ReshapeOp::create(builder, loc, type, value, shape);
 }
 
-void tosa_to_vmcu::replaceChain(ConversionPatternRewriter &rewriter,
-                                ArrayRef<Operation *> chain,
+void tosa_to_vmcu::replaceLayer(ConversionPatternRewriter &rewriter,
+                                Operation *layer, ArrayRef<Operation *> folded,
                                 Value replacement) {
+  SmallVector<Operation *> chain = {layer};
+  llvm::append_range(chain, folded);
   rewriter.replaceOp(chain.back(), replacement);
-  for (Operation *op : llvm::reverse(chain.drop_back()))
+  for (Operation *op : llvm::reverse(ArrayRef(chain).drop_back()))
     rewriter.eraseOp(op);
 }
 

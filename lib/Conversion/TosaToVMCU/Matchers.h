@@ -247,11 +247,25 @@ Value createReshape(OpBuilder &builder, Location loc, Value value,
 Value repeatInnermost(OpBuilder &builder, Location loc, Value value,
                       int64_t copies);
 
-/// Replaces the last op of `chain` (a layer and the ops folded after it, in
-/// program order, each using the previous one) with `replacement` and
-/// erases the others.
-void replaceChain(ConversionPatternRewriter &rewriter,
-                  ArrayRef<Operation *> chain, Value replacement);
+/// Runs the layer matcher `match` on `op` for a pattern, which needs only
+/// the plan (not the absorbed ops): a failure's reason is the match failure.
+template <typename OpTy, typename Plan>
+FailureOr<Plan> matchForRewrite(RewriterBase &rewriter, OpTy op,
+                                FailureOr<Plan> (*match)(OpTy, Absorbed &,
+                                                         MatchDiag &)) {
+  MatchDiag diag;
+  SmallVector<Operation *> absorbed;
+  FailureOr<Plan> plan = match(op, absorbed, diag);
+  if (failed(plan))
+    (void)rewriter.notifyMatchFailure(op, diag.getReason());
+  return plan;
+}
+
+/// Replaces `layer` and the ops folded after it (`folded`, in program
+/// order, each using the previous one) with `replacement`: the last op's
+/// uses take it and the others are erased.
+void replaceLayer(ConversionPatternRewriter &rewriter, Operation *layer,
+                  ArrayRef<Operation *> folded, Value replacement);
 
 } // namespace vmcu::tosa_to_vmcu
 } // namespace mlir

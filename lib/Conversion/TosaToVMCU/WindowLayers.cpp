@@ -336,11 +336,9 @@ template <typename OpTy> struct ConvLowering : OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    MatchDiag diag;
-    SmallVector<Operation *> absorbed;
-    FailureOr<ConvPlan> plan = matchConv(op, absorbed, diag);
+    FailureOr<ConvPlan> plan = matchForRewrite(rewriter, op, matchConv<OpTy>);
     if (failed(plan))
-      return rewriter.notifyMatchFailure(op, diag.getReason());
+      return failure();
 
     Location loc = op.getLoc();
     Value input = repeatInnermost(rewriter, loc,
@@ -374,9 +372,7 @@ template <typename OpTy> struct ConvLowering : OpConversionPattern<OpTy> {
                                            weight, bias);
                         });
     }
-    SmallVector<Operation *> chain = {op};
-    llvm::append_range(chain, plan->requant.ops);
-    replaceChain(rewriter, chain, result);
+    replaceLayer(rewriter, op, plan->requant.ops, result);
     return success();
   }
 };
@@ -407,6 +403,26 @@ static LogicalResult checkPoolTypes(Operation *op, Value input, Value output,
   return success();
 }
 
+/// Completes a pool's `plan` with the clamps folded after it and the pads
+/// and slices folded into its input window, padded with `padValue`.
+template <typename TosaPool>
+static LogicalResult foldPoolChain(TosaPool op, int64_t padValue,
+                                   PoolPlan &plan, Absorbed &absorbed,
+                                   MatchDiag &diag) {
+  constexpr bool isAvgPool = std::is_same_v<TosaPool, tosa::AvgPool2dOp>;
+  FailureOr<FoldedClamps> clamps = foldClamps(op.getOutput(), absorbed, diag);
+  if (failed(clamps))
+    return failure();
+  plan.clamps = std::move(*clamps);
+  FailureOr<InputWindow> window =
+      foldInputWindow(op, op.getInput(), op.getKernel(), op.getStride(),
+                      op.getPad(), padValue, isAvgPool, absorbed, diag);
+  if (failed(window))
+    return failure();
+  plan.window = std::move(*window);
+  return success();
+}
+
 static FailureOr<PoolPlan> matchAvgPool(tosa::AvgPool2dOp op,
                                         Absorbed &absorbed, MatchDiag &diag) {
   if (failed(checkPoolTypes(op, op.getInput(), op.getOutput(),
@@ -421,18 +437,8 @@ static FailureOr<PoolPlan> matchAvgPool(tosa::AvgPool2dOp op,
     return diag.fail(op, "zero points must be constants");
   plan.inputZp = *inputZp;
   plan.outputZp = *outputZp;
-
-  FailureOr<FoldedClamps> clamps = foldClamps(op.getOutput(), absorbed, diag);
-  if (failed(clamps))
+  if (failed(foldPoolChain(op, plan.inputZp, plan, absorbed, diag)))
     return failure();
-  plan.clamps = std::move(*clamps);
-
-  FailureOr<InputWindow> window = foldInputWindow(
-      op, op.getInput(), op.getKernel(), op.getStride(), op.getPad(),
-      plan.inputZp, /*isAvgPool=*/true, absorbed, diag);
-  if (failed(window))
-    return failure();
-  plan.window = std::move(*window);
   return plan;
 }
 
@@ -446,16 +452,8 @@ static FailureOr<PoolPlan> matchMaxPool(tosa::MaxPool2dOp op,
                             /*accumulates=*/false, /*int32Acc=*/false, diag)))
     return failure();
   PoolPlan plan;
-  FailureOr<FoldedClamps> clamps = foldClamps(op.getOutput(), absorbed, diag);
-  if (failed(clamps))
+  if (failed(foldPoolChain(op, kMaxPoolPadValue, plan, absorbed, diag)))
     return failure();
-  plan.clamps = std::move(*clamps);
-  FailureOr<InputWindow> window = foldInputWindow(
-      op, op.getInput(), op.getKernel(), op.getStride(), op.getPad(),
-      kMaxPoolPadValue, /*isAvgPool=*/false, absorbed, diag);
-  if (failed(window))
-    return failure();
-  plan.window = std::move(*window);
   return plan;
 }
 
@@ -512,20 +510,17 @@ struct PoolLowering : OpConversionPattern<TosaPool> {
   LogicalResult
   matchAndRewrite(TosaPool op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    MatchDiag diag;
-    SmallVector<Operation *> absorbed;
-    FailureOr<PoolPlan> plan = matchPool(op, absorbed, diag);
+    FailureOr<PoolPlan> plan =
+        matchForRewrite<TosaPool>(rewriter, op, matchPool);
     if (failed(plan))
-      return rewriter.notifyMatchFailure(op, diag.getReason());
+      return failure();
     Value result = perImage(
         rewriter, op.getLoc(), rewriter.getRemappedValue(plan->window.input),
         cast<RankedTensorType>(op.getOutput().getType()),
         [&](Value image, RankedTensorType type) {
           return buildPool(rewriter, op, *plan, image, type);
         });
-    SmallVector<Operation *> chain = {op};
-    llvm::append_range(chain, plan->clamps.ops);
-    replaceChain(rewriter, chain, result);
+    replaceLayer(rewriter, op, plan->clamps.ops, result);
     return success();
   }
 };

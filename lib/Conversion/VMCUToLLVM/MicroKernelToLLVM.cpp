@@ -120,15 +120,15 @@ struct DotBlockAsm {
   unsigned outputs;
 };
 
-/// Operands "=&r" x `outputs`, then `pointers` pointers and the
-/// accumulators tied to the first outputs.
+/// Operands "=&r" x `outputs`, then `inputs` untied register inputs (the
+/// pointers) and the accumulators tied to the first outputs.
 static std::string dotBlockConstraints(int64_t outputs, int64_t accs,
-                                       int64_t pointers = 2) {
+                                       int64_t inputs = 2) {
   std::string constraints;
   for (int64_t o = 0; o < outputs; ++o)
     constraints += "=&r,";
-  for (int64_t p = 0; p < pointers; ++p)
-    constraints += p ? ",r" : "r";
+  for (int64_t i = 0; i < inputs; ++i)
+    constraints += i ? ",r" : "r";
   for (int64_t a = 0; a < accs; ++a)
     constraints += "," + std::to_string(a);
   constraints += ",~{memory}";
@@ -438,11 +438,10 @@ struct RequantBlockOpLowering : public ConvertOpToLLVMPattern<RequantBlockOp> {
                              adaptor.getTable(), {adaptor.getTableIndex()});
     SmallVector<Value> operands{out, table};
     llvm::append_range(operands, adaptor.getAcc());
-    // Four early-clobbered scratch outputs, then the pointers and sums.
-    std::string constraints = "=&r,=&r,=&r,=&r";
-    for (size_t o = 0; o < operands.size(); ++o)
-      constraints += ",r";
-    constraints += ",~{memory},~{cc}";
+    // The early-clobbered scratch outputs, then the pointers and sums.
+    std::string constraints =
+        dotBlockConstraints(kRequantBlockScratch, /*accs=*/0, operands.size()) +
+        ",~{cc}";
     createRegisterBlockAsm(rewriter, loc, kRequantBlockScratch, operands,
                            buildRequantBlockAsm(op), constraints,
                            /*writesMemory=*/true);
@@ -735,7 +734,6 @@ struct MacLanesOpLowering : public ConvertOpToLLVMPattern<MacLanesOp> {
   matchAndRewrite(MacLanesOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type();
     auto [xEven, xOdd] = splitBytes(rewriter, loc, adaptor.getX(), Value());
     auto [wEven, wOdd] = splitBytes(rewriter, loc, adaptor.getW(), Value());
     Value acc = adaptor.getAcc();
@@ -749,8 +747,7 @@ struct MacLanesOpLowering : public ConvertOpToLLVMPattern<MacLanesOp> {
          {Lane{0, false, "llvm.arm.smlabb"}, Lane{1, true, "llvm.arm.smlabb"},
           Lane{2, false, "llvm.arm.smlatt"},
           Lane{3, true, "llvm.arm.smlatt"}}) {
-      Value pos = LLVM::ConstantOp::create(
-          rewriter, loc, i32, rewriter.getI32IntegerAttr(lane.index));
+      Value pos = createI32(rewriter, loc, static_cast<int32_t>(lane.index));
       Value old = LLVM::ExtractElementOp::create(rewriter, loc, acc, pos);
       Value sum = callI32Intrinsic(
           rewriter, loc, lane.intrinsic,
@@ -779,6 +776,37 @@ static Value doubleRoundAdjust(OpBuilder &b, Location loc, Value v) {
   return LLVM::SelectOp::create(b, loc, nonNegative, up, down);
 }
 
+/// `sext(v)` to i64.
+static Value signExtend64(OpBuilder &b, Location loc, Value v) {
+  return LLVM::SExtOp::create(b, loc, b.getI64Type(), v);
+}
+
+/// `x64 * sext(multiplier)`, the 64-bit product of apply_scale_32.
+static Value mulByMultiplier(OpBuilder &b, Location loc, Value x64,
+                             Value multiplier) {
+  Value multiplier64 = signExtend64(b, loc, multiplier);
+  return LLVM::MulOp::create(b, loc, x64, multiplier64);
+}
+
+/// `trunc(x64 >> 32)`, the high word of an i64; `wordBits` is the i64
+/// constant 32.
+static Value highWord(OpBuilder &b, Location loc, Value x64, Value wordBits) {
+  Value shifted = LLVM::LShrOp::create(b, loc, x64, wordBits);
+  return LLVM::TruncOp::create(b, loc, b.getI32Type(), shifted);
+}
+
+/// `shift - 32`: what is left of `shift` to apply to the high word.
+static Value highWordShift(OpBuilder &b, Location loc, Value shift) {
+  return LLVM::SubOp::create(b, loc, shift, createI32(b, loc, kWordBits));
+}
+
+/// `1 << (exponent - 1)`, with `one` the constant 1 of exponent's type.
+static Value halfPowerOfTwo(OpBuilder &b, Location loc, Value one,
+                            Value exponent) {
+  Value below = LLVM::SubOp::create(b, loc, exponent, one);
+  return LLVM::ShlOp::create(b, loc, one, below);
+}
+
 /// TOSA 1.0 apply_scale_32 of `value - input_zp`, then `+ output_zp` and
 /// the clamp:
 ///   round = 1 << (shift - 1)                                  (i64)
@@ -793,60 +821,53 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
   matchAndRewrite(RequantizeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
-
     Value v = adaptor.getValue();
     if (auto inputZp = static_cast<int32_t>(op.getInputZp()))
       v = LLVM::SubOp::create(rewriter, loc, v,
                               createI32(rewriter, loc, inputZp));
+    Value scaled = applyScale(rewriter, op, adaptor, v);
+    rewriter.replaceOp(op, clampAndTruncate(rewriter, op, scaled));
+    return success();
+  }
 
+  /// apply_scale_32 of `v` in the form the op selects.
+  Value applyScale(ConversionPatternRewriter &rewriter, RequantizeOp op,
+                   OpAdaptor adaptor, Value v) const {
+    Value multiplier = adaptor.getMultiplier();
     Value shift = adaptor.getShift();
-    if (op.getBoundedValue()) {
-      rewriter.replaceOp(
-          op, clampAndTruncate(rewriter, op,
-                               boundedScale(rewriter, op, v,
-                                            adaptor.getMultiplier(), shift,
-                                            adaptor.getHalf())));
-      return success();
-    }
-    if (Value round = adaptor.getRound()) {
-      rewriter.replaceOp(
-          op, clampAndTruncate(rewriter, op,
-                               tableRoundScale(rewriter, op, v,
-                                               adaptor.getMultiplier(), shift,
-                                               round)));
-      return success();
-    }
-    if (op.getWideShift()) {
-      rewriter.replaceOp(
-          op, clampAndTruncate(rewriter, op,
-                               wideShiftScale(rewriter, op, v,
-                                              adaptor.getMultiplier(), shift)));
-      return success();
-    }
-    Value shift64 = LLVM::ZExtOp::create(rewriter, loc, i64, shift);
+    if (op.getBoundedValue())
+      return boundedScale(rewriter, op, v, multiplier, shift,
+                          adaptor.getHalf());
+    if (Value round = adaptor.getRound())
+      return tableRoundScale(rewriter, op, v, multiplier, shift, round);
+    if (op.getWideShift())
+      return wideShiftScale(rewriter, op, v, multiplier, shift);
+    return roundingShiftScale(rewriter, op, v, multiplier, shift);
+  }
+
+  /// apply_scale_32 for any shift: the 64-bit rounding term and shift.
+  Value roundingShiftScale(ConversionPatternRewriter &rewriter, RequantizeOp op,
+                           Value v, Value multiplier, Value shift) const {
+    Location loc = op.getLoc();
+    Value shift64 =
+        LLVM::ZExtOp::create(rewriter, loc, rewriter.getI64Type(), shift);
     Value one = createI64(rewriter, loc, 1);
-    Value round = LLVM::ShlOp::create(
-        rewriter, loc, one, LLVM::SubOp::create(rewriter, loc, shift64, one));
+    Value round = halfPowerOfTwo(rewriter, loc, one, shift64);
     if (op.getDoubleRound()) {
-      Value wide = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::sgt,
-                                        shift, createI32(rewriter, loc, 31));
+      Value wide =
+          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::sgt, shift,
+                               createI32(rewriter, loc, kWordBits - 1));
       Value adjust = doubleRoundAdjust(rewriter, loc, v);
       Value adjusted = LLVM::AddOp::create(rewriter, loc, round, adjust);
       round = LLVM::SelectOp::create(rewriter, loc, wide, adjusted, round);
     }
     // One op per statement: C++ leaves the order of argument evaluation
     // open, and the IR (and tests) must not depend on the host compiler.
-    Value v64 = LLVM::SExtOp::create(rewriter, loc, i64, v);
-    Value m64 =
-        LLVM::SExtOp::create(rewriter, loc, i64, adaptor.getMultiplier());
-    Value product = LLVM::MulOp::create(rewriter, loc, v64, m64);
-    Value scaled = LLVM::AShrOp::create(
-        rewriter, loc, LLVM::AddOp::create(rewriter, loc, product, round),
-        shift64);
-    Value result = LLVM::TruncOp::create(rewriter, loc, i32, scaled);
-    rewriter.replaceOp(op, clampAndTruncate(rewriter, op, result));
-    return success();
+    Value v64 = signExtend64(rewriter, loc, v);
+    Value product = mulByMultiplier(rewriter, loc, v64, multiplier);
+    Value sum = LLVM::AddOp::create(rewriter, loc, product, round);
+    Value scaled = LLVM::AShrOp::create(rewriter, loc, sum, shift64);
+    return LLVM::TruncOp::create(rewriter, loc, rewriter.getI32Type(), scaled);
   }
 
   /// apply_scale_32 for shift in [32, 62]: with s = shift - 32, the 64-bit
@@ -856,9 +877,8 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
   Value wideShiftScale(ConversionPatternRewriter &rewriter, RequantizeOp op,
                        Value v, Value multiplier, Value shift) const {
     Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
-    Value s = LLVM::SubOp::create(rewriter, loc, shift,
-                                  createI32(rewriter, loc, kWordBits));
+    Type i64 = rewriter.getI64Type();
+    Value s = highWordShift(rewriter, loc, shift);
     Value one = createI32(rewriter, loc, 1);
     Value roundHi = LLVM::LShrOp::create(
         rewriter, loc, LLVM::ShlOp::create(rewriter, loc, one, s), one);
@@ -878,12 +898,10 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
       Value adjust = doubleRoundAdjust(rewriter, loc, v);
       round = LLVM::AddOp::create(rewriter, loc, round, adjust);
     }
-    Value v64 = LLVM::SExtOp::create(rewriter, loc, i64, v);
-    Value m64 = LLVM::SExtOp::create(rewriter, loc, i64, multiplier);
-    Value product = LLVM::MulOp::create(rewriter, loc, v64, m64);
+    Value v64 = signExtend64(rewriter, loc, v);
+    Value product = mulByMultiplier(rewriter, loc, v64, multiplier);
     Value sum = LLVM::AddOp::create(rewriter, loc, product, round);
-    Value hi = LLVM::TruncOp::create(
-        rewriter, loc, i32, LLVM::LShrOp::create(rewriter, loc, sum, word));
+    Value hi = highWord(rewriter, loc, sum, word);
     return LLVM::AShrOp::create(rewriter, loc, hi, s);
   }
 
@@ -896,27 +914,23 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
                      Value v, Value multiplier, Value shift,
                      Value half) const {
     Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
     Value one = createI32(rewriter, loc, 1);
     Value twice = LLVM::ShlOp::create(rewriter, loc, v, one);
     Value e = LLVM::SubOp::create(rewriter, loc, shift,
                                   createI32(rewriter, loc, kWordBits - 1));
     if (!half)
-      half = LLVM::ShlOp::create(rewriter, loc, one,
-                                 LLVM::SubOp::create(rewriter, loc, e, one));
+      half = halfPowerOfTwo(rewriter, loc, one, e);
     Value word = createI64(rewriter, loc, kWordBits);
-    Value twice64 = LLVM::SExtOp::create(rewriter, loc, i64, twice);
-    Value multiplier64 = LLVM::SExtOp::create(rewriter, loc, i64, multiplier);
-    Value product = LLVM::MulOp::create(rewriter, loc, twice64, multiplier64);
-    Value high = LLVM::ShlOp::create(
-        rewriter, loc, LLVM::SExtOp::create(rewriter, loc, i64, half), word);
+    Value twice64 = signExtend64(rewriter, loc, twice);
+    Value product = mulByMultiplier(rewriter, loc, twice64, multiplier);
+    Value half64 = signExtend64(rewriter, loc, half);
+    Value high = LLVM::ShlOp::create(rewriter, loc, half64, word);
     Value sum = LLVM::AddOp::create(rewriter, loc, product, high);
     if (op.getDoubleRound())
       sum = LLVM::AddOp::create(
           rewriter, loc, sum,
           createI64(rewriter, loc, int64_t{1} << (kWordBits - 1)));
-    Value q = LLVM::TruncOp::create(
-        rewriter, loc, i32, LLVM::LShrOp::create(rewriter, loc, sum, word));
+    Value q = highWord(rewriter, loc, sum, word);
     if (op.getDoubleRound())
       q = LLVM::AddOp::create(
           rewriter, loc, q,
@@ -933,23 +947,19 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
                         Value v, Value multiplier, Value shift,
                         Value round) const {
     Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
-    Value v64 = LLVM::SExtOp::create(rewriter, loc, i64, v);
+    Value v64 = signExtend64(rewriter, loc, v);
     if (op.getDoubleRound()) {
-      Value sign = LLVM::AShrOp::create(rewriter, loc, v64,
-                                        createI64(rewriter, loc, 63));
-      Value adjust = LLVM::ShlOp::create(rewriter, loc, sign,
-                                         createI64(rewriter, loc, 31));
+      Value sign = LLVM::AShrOp::create(
+          rewriter, loc, v64, createI64(rewriter, loc, 2 * kWordBits - 1));
+      Value adjust = LLVM::ShlOp::create(
+          rewriter, loc, sign, createI64(rewriter, loc, kWordBits - 1));
       round = LLVM::AddOp::create(rewriter, loc, round, adjust);
     }
-    Value m64 = LLVM::SExtOp::create(rewriter, loc, i64, multiplier);
-    Value product = LLVM::MulOp::create(rewriter, loc, v64, m64);
+    Value product = mulByMultiplier(rewriter, loc, v64, multiplier);
     Value sum = LLVM::AddOp::create(rewriter, loc, product, round);
     Value word = createI64(rewriter, loc, kWordBits);
-    Value hi = LLVM::TruncOp::create(
-        rewriter, loc, i32, LLVM::LShrOp::create(rewriter, loc, sum, word));
-    Value s = LLVM::SubOp::create(rewriter, loc, shift,
-                                  createI32(rewriter, loc, kWordBits));
+    Value hi = highWord(rewriter, loc, sum, word);
+    Value s = highWordShift(rewriter, loc, shift);
     return LLVM::AShrOp::create(rewriter, loc, hi, s);
   }
 
@@ -964,9 +974,10 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
 
     auto lo = static_cast<int32_t>(op.getMin());
     auto hi = static_cast<int32_t>(op.getMax());
-    if (lo == -128 && hi == 127) {
+    if (lo == kInt8Min && hi == kInt8Max) {
+      constexpr int32_t kInt8Bits = 8;
       result = callI32Intrinsic(rewriter, loc, "llvm.arm.ssat",
-                                {result, createI32(rewriter, loc, 8)});
+                                {result, createI32(rewriter, loc, kInt8Bits)});
     } else {
       if (lo != std::numeric_limits<int32_t>::min())
         result = LLVM::SMaxOp::create(rewriter, loc, i32, result,

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PopulatePatterns.h"
+#include "ZeroGlobal.h"
 
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -41,17 +42,12 @@ static LLVM::GlobalOp getOrCreateArena(OpBuilder &builder, ModuleOp module,
                                        uint64_t alignment) {
   if (auto arena = module.lookupSymbol<LLVM::GlobalOp>(model_abi::kArena))
     return arena;
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(module.getBody());
   auto arrayType =
       LLVM::LLVMArrayType::get(builder.getI8Type(), pool.getCapacityBytes());
-  auto arena = LLVM::GlobalOp::create(
-      builder, loc, arrayType, /*isConstant=*/false, LLVM::Linkage::External,
-      model_abi::kArena, /*value=*/Attribute(), alignment);
+  LLVM::GlobalOp arena = vmcu::detail::createZeroGlobal(
+      builder, module, loc, arrayType, LLVM::Linkage::External,
+      model_abi::kArena, alignment);
   arena.setSection(model_abi::kArenaSection);
-  builder.createBlock(&arena.getInitializerRegion());
-  Value zero = LLVM::ZeroOp::create(builder, loc, arrayType);
-  LLVM::ReturnOp::create(builder, loc, zero);
   createByteCountGlobal(builder, module, loc, model_abi::kArenaBytes,
                         pool.getCapacityBytes());
   return arena;
@@ -63,6 +59,14 @@ static uint64_t getArenaAlignment(ModuleOp module) {
   if (!arena || !arena.getAlignment())
     return 1;
   return *arena.getAlignment();
+}
+
+/// `base + bytes`: an inbounds GEP over i8.
+static Value offsetInBounds(OpBuilder &builder, Location loc, Value base,
+                            Value bytes) {
+  auto ptrType = LLVM::LLVMPointerType::get(builder.getContext());
+  return LLVM::GEPOp::create(builder, loc, ptrType, builder.getI8Type(), base,
+                             ValueRange{bytes}, LLVM::GEPNoWrapFlags::inbounds);
 }
 
 /// Largest power of two dividing `value` (value > 0).
@@ -158,9 +162,7 @@ private:
     if (uint64_t offset = base * pool.getSegmentBytes()) {
       Value index =
           createIndexAttrConstant(rewriter, loc, getIndexType(), offset);
-      ptr = LLVM::GEPOp::create(rewriter, loc, ptrType, rewriter.getI8Type(),
-                                ptr, ValueRange{index},
-                                LLVM::GEPNoWrapFlags::inbounds);
+      ptr = offsetInBounds(rewriter, loc, ptr, index);
     }
     LLVM::ReturnOp::create(rewriter, loc, ptr);
     createByteCountGlobal(rewriter, module, loc, bytesName,
@@ -200,6 +202,10 @@ struct FreeOpLowering : public ConvertOpToLLVMPattern<FreeOp> {
 // ring_load and ring_store
 //===----------------------------------------------------------------------===//
 
+/// Offsets within the pool neither wrap nor overflow as signed.
+static constexpr LLVM::IntegerOverflowFlags kNoWrap =
+    LLVM::IntegerOverflowFlags::nuw | LLVM::IntegerOverflowFlags::nsw;
+
 /// `(segment mod N) * S`, the byte of a ring access's segment in the pool.
 /// The tiler keeps `segment` in [0, 2N), so the wrap is one `and` when N is
 /// a power of two and otherwise one compare and select; never a division.
@@ -222,8 +228,7 @@ static Value wrappedSegmentByte(OpBuilder &b, Location loc, Value segment,
   if (pool.getSegmentBytes() == 1)
     return wrapped;
   return LLVM::MulOp::create(b, loc, wrapped, cst(pool.getSegmentBytes()),
-                             LLVM::IntegerOverflowFlags::nuw |
-                                 LLVM::IntegerOverflowFlags::nsw);
+                             kNoWrap);
 }
 
 /// Shared lowering of the two ring accesses.
@@ -241,13 +246,8 @@ protected:
         wrappedSegmentByte(rewriter, loc, adaptor.getSegment(),
                            op.getPool().getType(), this->getIndexType());
     if (Value offset = adaptor.getOffset())
-      byte = LLVM::AddOp::create(rewriter, loc, byte, offset,
-                                 LLVM::IntegerOverflowFlags::nuw |
-                                     LLVM::IntegerOverflowFlags::nsw);
-    auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
-    return LLVM::GEPOp::create(rewriter, loc, ptrType, rewriter.getI8Type(),
-                               adaptor.getPool(), ValueRange{byte},
-                               LLVM::GEPNoWrapFlags::inbounds);
+      byte = LLVM::AddOp::create(rewriter, loc, byte, offset, kNoWrap);
+    return offsetInBounds(rewriter, loc, adaptor.getPool(), byte);
   }
 
   /// The alignment every execution of `op` provably has: the arena's, the

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PopulatePatterns.h"
+#include "ZeroGlobal.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -31,16 +32,27 @@ LLVM::GlobalOp getOrCreateSyncWords(OpBuilder &builder, ModuleOp module,
                                     Location loc) {
   if (auto words = module.lookupSymbol<LLVM::GlobalOp>(kSyncWords))
     return words;
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(module.getBody());
   auto type = LLVM::LLVMArrayType::get(builder.getI32Type(), kSyncSlots);
-  auto words = LLVM::GlobalOp::create(builder, loc, type, /*isConstant=*/false,
-                                      LLVM::Linkage::Internal, kSyncWords,
-                                      /*value=*/Attribute(), kWordAlignment);
-  builder.createBlock(&words.getInitializerRegion());
-  LLVM::ReturnOp::create(builder, loc,
-                         LLVM::ZeroOp::create(builder, loc, type));
-  return words;
+  return vmcu::detail::createZeroGlobal(builder, module, loc, type,
+                                        LLVM::Linkage::Internal, kSyncWords,
+                                        kWordAlignment);
+}
+
+/// The load-acquire of the i32 at `word`.
+LLVM::LoadOp loadAcquire(OpBuilder &builder, Location loc, Value word) {
+  return LLVM::LoadOp::create(
+      builder, loc, builder.getI32Type(), word, kWordAlignment,
+      /*isVolatile=*/false, /*isNonTemporal=*/false, /*isInvariant=*/false,
+      /*isInvariantGroup=*/false, LLVM::AtomicOrdering::acquire);
+}
+
+/// The store-release of `value` to the i32 at `word`.
+LLVM::StoreOp storeRelease(OpBuilder &builder, Location loc, Value value,
+                           Value word) {
+  return LLVM::StoreOp::create(
+      builder, loc, value, word, kWordAlignment, /*isVolatile=*/false,
+      /*isNonTemporal=*/false, /*isInvariantGroup=*/false,
+      LLVM::AtomicOrdering::release);
 }
 
 /// The internal, noinline `void vmcu_wait_sync(i32 *word, i32 target)`.
@@ -64,10 +76,7 @@ LLVM::LLVMFuncOp getOrCreateWaitFunction(OpBuilder &builder, ModuleOp module,
   builder.setInsertionPointToEnd(entry);
   LLVM::BrOp::create(builder, loc, loop);
   builder.setInsertionPointToEnd(loop);
-  Value word = LLVM::LoadOp::create(
-      builder, loc, i32, entry->getArgument(0), kWordAlignment,
-      /*isVolatile=*/false, /*isNonTemporal=*/false, /*isInvariant=*/false,
-      /*isInvariantGroup=*/false, LLVM::AtomicOrdering::acquire);
+  Value word = loadAcquire(builder, loc, entry->getArgument(0));
   Value ahead = LLVM::SubOp::create(builder, loc, word, entry->getArgument(1));
   Value zero = LLVM::ConstantOp::create(builder, loc, i32, 0);
   Value reached =
@@ -95,10 +104,8 @@ struct SyncSetOpLowering : public ConvertOpToLLVMPattern<SyncSetOp> {
   matchAndRewrite(SyncSetOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value word = syncWordAddress(rewriter, op, adaptor.getSlot());
-    rewriter.replaceOpWithNewOp<LLVM::StoreOp>(
-        op, adaptor.getValue(), word, kWordAlignment, /*isVolatile=*/false,
-        /*isNonTemporal=*/false, /*isInvariantGroup=*/false,
-        LLVM::AtomicOrdering::release);
+    rewriter.replaceOp(
+        op, storeRelease(rewriter, op.getLoc(), adaptor.getValue(), word));
     return success();
   }
 };
@@ -110,10 +117,7 @@ struct SyncReadOpLowering : public ConvertOpToLLVMPattern<SyncReadOp> {
   matchAndRewrite(SyncReadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value word = syncWordAddress(rewriter, op, adaptor.getSlot());
-    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(
-        op, rewriter.getI32Type(), word, kWordAlignment, /*isVolatile=*/false,
-        /*isNonTemporal=*/false, /*isInvariant=*/false,
-        /*isInvariantGroup=*/false, LLVM::AtomicOrdering::acquire);
+    rewriter.replaceOp(op, loadAcquire(rewriter, op.getLoc(), word));
     return success();
   }
 };

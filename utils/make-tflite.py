@@ -934,6 +934,13 @@ def kind_dilated(m):
     return m.depthwise(y, 2, 1, VALID, RELU6, dilation=2)
 
 
+def kind_conv_pool(m):
+    x = m.input((1, 15, 13, 1))
+    y = m.avg_pool(m.conv2d(x, 8, 3, 1, VALID, RELU), 2, 2, VALID)
+    y = m.avg_pool(m.conv2d(y, 48, 3, 1, SAME, RELU6), 2, 2, VALID)
+    return m.avg_pool(m.conv2d(y, 8, 5, 1, SAME, NONE), 2, 2, VALID)
+
+
 def kind_add(m):
     x = m.input((1, 6, 6, 8))
     y = m.conv2d(m.conv2d(x, 16, 1, 1, VALID, RELU6), 8, 1, 1, VALID, NONE)
@@ -1240,6 +1247,11 @@ KINDS = {
     "dilated": (kind_dilated,
                 "CONV_2D 3x3 dilation 2 SAME + RELU6 (9x8x4 -> 9x8x8), DEPTHWISE_CONV_2D 3x3 "
                 "dilation 3 SAME, DEPTHWISE_CONV_2D 2x2 dilation 2 VALID + RELU6 (-> 7x6x8)"),
+    "conv-pool": (kind_conv_pool,
+                  "LeNet-style stages, each CONV_2D stride 1 then AVERAGE_POOL_2D 2x2 stride 2 "
+                  "VALID: 3x3 VALID + RELU over 15x13x1 (-> 13x11x8, its last row and column "
+                  "not averaged), 3x3 SAME + RELU6 -> 48, 5x5 SAME -> 8 (a 1,200-byte window: "
+                  "the dot path) (-> 1x1x8)"),
     "add": (kind_add,
             "residual block on 6x6x8: CONV_2D 1x1 -> 16 + RELU6, CONV_2D 1x1 -> 8, "
             "ADD with the block input (three different scales / zero points)"),

@@ -61,6 +61,11 @@ bool mlir::vmcu::pipelineRunsOffsetSolver(PipelineInput input) {
 static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
                               const PipelineIO &io) {
   pm.addNestedPass<func::FuncOp>(createVMCUFuseBottleneckPass());
+  // Before the schedules and segment sizes: a fold removes a conv's plane.
+  VMCUFuseWindowPoolPassOptions windowPool;
+  windowPool.ramKb = flags.ramKb;
+  windowPool.cores = flags.cores;
+  pm.addPass(createVMCUFuseWindowPoolPass(windowPool));
   VMCUFuseGlobalPoolPassOptions pool;
   pool.ramKb = flags.ramKb;
   pool.cores = flags.cores;

@@ -9,10 +9,9 @@
 
 #include "vmcu/Transforms/Passes.h"
 
+#include "PoolFolds.h"
 #include "vmcu/Support/TargetConstants.h"
-#include "vmcu/Support/Units.h"
 #include "vmcu/Transforms/PlanTrial.h"
-#include "vmcu/Transforms/SegmentSizer.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -86,7 +85,7 @@ std::optional<GlobalPool> matchGlobalPool(Operation *op) {
     return std::nullopt;
   auto conv = op->getOperand(0).getDefiningOp<Conv2DOp>();
   if (!conv || !conv->hasOneUse() || conv.getResidual() ||
-      conv.getGlobalAvgPoolAttr() || conv->getBlock() != op->getBlock())
+      conv.hasFoldedPool() || conv->getBlock() != op->getBlock())
     return std::nullopt;
   auto plane = conv.getOutput().getType();
   if (plane.getDimSize(1) * plane.getDimSize(2) <= kWordBytes)
@@ -95,36 +94,9 @@ std::optional<GlobalPool> matchGlobalPool(Operation *op) {
 }
 
 /// Replaces the pool with its conv computing the pooled result.
-void fold(IRRewriter &rewriter, const GlobalPool &pool) {
-  Conv2DOp conv = pool.conv;
-  rewriter.setInsertionPoint(conv);
-  auto fused = Conv2DOp::create(
-      rewriter, conv.getLoc(), pool.op->getResult(0).getType(), conv.getInput(),
-      conv.getWeight(), conv.getBias(), Value(), conv.getStrideAttr(),
-      conv.getPadAttr(), conv.getInputZpAttr(), conv.getRequantAttr(),
-      conv.getSegmentBytesAttr(), ResidualAddAttr(), conv.getPairedRowsAttr(),
-      pool.average);
-  rewriter.replaceOp(pool.op, fused.getOutput());
-  rewriter.eraseOp(conv);
-}
-
-/// Folds every foldable global pool of `func`; returns how many.
-int64_t foldAll(func::FuncOp func) {
-  IRRewriter rewriter(func.getContext());
-  int64_t folded = 0;
-  for (Operation &op : llvm::make_early_inc_range(func.getBody().getOps())) {
-    if (std::optional<GlobalPool> pool = matchGlobalPool(&op)) {
-      fold(rewriter, *pool);
-      ++folded;
-    }
-  }
-  return folded;
-}
-
-bool hasFoldablePool(func::FuncOp func) {
-  return llvm::any_of(func.getBody().getOps(), [](Operation &op) {
-    return matchGlobalPool(&op).has_value();
-  });
+void fold(IRRewriter &rewriter, GlobalPool pool) {
+  replaceWithPoolingConv(rewriter, pool.op, pool.conv, pool.average,
+                         WindowAvgPoolAttr());
 }
 
 struct VMCUFuseGlobalPoolPass
@@ -132,28 +104,13 @@ struct VMCUFuseGlobalPoolPass
   using Base::Base;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    func::FuncOp func = entryFunction(module, entry);
-    if (!func || !hasFoldablePool(func))
-      return; // vmcu-tile reports a missing entry.
     // Under a budget the trials' segments are leveled: the pipeline also
     // runs this pass before vmcu-select-segment-sizes, where a layer's
-    // default segments may round the pool far above its need.
-    FailureOr<PlanTrial> current =
-        tryBudgetPlan(module, entry, ramKb, cores, [](func::FuncOp) {});
-    FailureOr<PlanTrial> folded = tryBudgetPlan(
-        module, entry, ramKb, cores, [](func::FuncOp copy) { foldAll(copy); });
-    if (failed(current) || failed(folded))
-      return; // vmcu-tile / vmcu-solve-offsets report why.
-    // A folded conv stays on one core: on two cores only a lower SRAM pays
-    // for the lost split; on one, the fold also saves the pool's cycles.
-    int64_t sram = folded->sramBytes();
-    int64_t unfolded = current->sramBytes();
-    bool fits = cores > 1 ? sram < unfolded
-                          : sram <= unfolded ||
-                                (ramKb > 0 && sram <= ramKb * kBytesPerKiB);
-    if (fits)
-      numFolded += foldAll(func);
+    // default segments may round the pool far above its need. A folded
+    // conv's iterations share the sums: it runs on one core.
+    numFolded += foldMatchesWhereSramAllows<GlobalPool>(
+        getOperation(), entry, ramKb, cores,
+        /*splitsAcrossCores=*/false, matchGlobalPool, fold);
   }
 };
 

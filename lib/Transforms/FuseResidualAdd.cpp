@@ -32,7 +32,7 @@ struct ResidualAdd {
 Conv2DOp foldableConv(AddOp add, Value operand, Value skip) {
   auto conv = operand.getDefiningOp<Conv2DOp>();
   if (!conv || !conv->hasOneUse() || conv.getResidual() ||
-      conv.getGlobalAvgPoolAttr() || conv->getBlock() != add->getBlock() ||
+      conv.hasFoldedPool() || conv->getBlock() != add->getBlock() ||
       conv.getInput() == skip)
     return {};
   Operation *skipDef = skip.getDefiningOp();
@@ -74,7 +74,7 @@ void fold(IRRewriter &rewriter, const ResidualAdd &match) {
       conv.getWeight(), conv.getBias(), match.skip, conv.getStrideAttr(),
       conv.getPadAttr(), conv.getInputZpAttr(), conv.getRequantAttr(),
       conv.getSegmentBytesAttr(), residualAdd, conv.getPairedRowsAttr(),
-      conv.getGlobalAvgPoolAttr());
+      GlobalAvgPoolAttr(), WindowAvgPoolAttr());
   rewriter.replaceOp(add, fused.getOutput());
   rewriter.eraseOp(conv);
 }

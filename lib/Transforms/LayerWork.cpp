@@ -778,12 +778,12 @@ int64_t mlir::vmcu::kernelScratchBytes(LayerOpInterface layer,
                                        int64_t segmentBytes, int64_t cores) {
   // A folded residual ADD stages the residual's segment and the sums'; a
   // folded global pool keeps an int32 sum per channel and stages a
-  // segment of averages.
+  // segment of averages; so does a folded window pool, for one window.
   auto conv = dyn_cast<Conv2DOp>(layer.getOperation());
   int64_t epilogueBytes = 0;
   if (conv && conv.getResidual())
     epilogueBytes = 2 * segmentBytes;
-  if (conv && conv.getGlobalAvgPoolAttr())
+  if (conv && conv.hasFoldedPool())
     epilogueBytes =
         conv.getConvType().getDimSize(3) * kWordBytes + segmentBytes;
   int64_t twoCoreBytes =

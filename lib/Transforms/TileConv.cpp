@@ -34,9 +34,9 @@ static bool pairsAcrossRows(const Emitter &e, const ConvGeometry &g,
                             int64_t blockPixels) {
   int64_t width = g.cols.outExtent;
   int64_t pixelMacs = g.rows.kernel * g.cols.kernel * g.inC * g.outC;
-  return e.env.cores == 1 && blockPixels == kIm2colBlockPixels &&
-         width % kIm2colBlockPixels != 0 && g.rows.outExtent > 1 &&
-         pixelMacs >= kMinRowPairMacsPerColumn * width;
+  return e.env.cores == 1 && !e.windowPool &&
+         blockPixels == kIm2colBlockPixels && width % kIm2colBlockPixels != 0 &&
+         g.rows.outExtent > 1 && pixelMacs >= kMinRowPairMacsPerColumn * width;
 }
 
 /// A conv as GEMM tiles over im2col windows (usesIm2col: stem convs over
@@ -85,10 +85,14 @@ LogicalResult emitConvLike(Emitter &e, Operation *op, const ConvGeometry &g,
   auto bv = constantValues<int32_t>(op, bias, "bias");
   if (failed(w) || failed(bv))
     return failure();
-  if (isGemmLayer(cast<LayerOpInterface>(op)))
+  if (isGemmLayer(cast<LayerOpInterface>(op))) {
+    if (e.windowPool)
+      return op->emitError("a window_avg_pool folds only into a conv whose "
+                           "pixels run window by window, not a GEMM");
     return emitGemm(
         e, GemmShape{g.rows.outExtent * g.cols.outExtent, g.inC, g.outC}, *w,
         *bv, inputZp, rq, t);
+  }
   if (usesIm2col(cast<LayerOpInterface>(op), s))
     return emitIm2colConv(e, g, *w, *bv, inputZp, rq, t,
                           gatheredTaps(cast<Conv2DOp>(op)));
@@ -318,21 +322,30 @@ LogicalResult mlir::vmcu::tile::emitConv(Emitter &e, Conv2DOp op,
   auto in = op.getInput().getType(), out = op.getConvType();
   auto w = op.getWeight().getType();
   ArrayRef<int64_t> stride = op.getStride(), pad = op.getPad();
-  ConvGeometry g{makeAxis(in.getDimSize(1), out.getDimSize(1), stride[0],
-                          pad[0], w.getDimSize(1)),
-                 makeAxis(in.getDimSize(2), out.getDimSize(2), stride[1],
-                          pad[2], w.getDimSize(2)),
-                 in.getDimSize(3), out.getDimSize(3)};
+  // A window pool's windows cover the conv pixels that are computed.
+  int64_t outRows = out.getDimSize(1), outCols = out.getDimSize(2);
+  WindowAvgPoolAttr window = op.getWindowAvgPoolAttr();
+  if (window) {
+    outRows -= outRows % window.getKernelH();
+    outCols -= outCols % window.getKernelW();
+  }
+  ConvGeometry g{
+      makeAxis(in.getDimSize(1), outRows, stride[0], pad[0], w.getDimSize(1)),
+      makeAxis(in.getDimSize(2), outCols, stride[1], pad[2], w.getDimSize(2)),
+      in.getDimSize(3), out.getDimSize(3)};
   if (op.getResidual())
     e.foldResidual(t.skip, op.getResidualAddAttr(), out.getDimSize(3));
   if (GlobalAvgPoolAttr average = op.getGlobalAvgPoolAttr())
     e.foldGlobalPool(average, out.getDimSize(1) * out.getDimSize(2),
                      out.getDimSize(3));
+  if (window)
+    e.foldWindowPool(window, out.getDimSize(3), t.output,
+                     op.getOutput().getType().getDimSize(2));
   if (failed(emitConvLike(e, op, g, op.getWeight(), op.getBias(),
                           static_cast<int32_t>(op.getInputZp()),
                           op.getRequant(), t)))
     return failure();
-  if (e.globalPool)
+  if (op.getGlobalAvgPoolAttr())
     e.finishGlobalPool(t.output);
   return success();
 }

@@ -183,56 +183,98 @@ void Emitter::foldResidual(Value skip, ResidualAddAttr add, int64_t channels) {
                               scratch(seg, b.getI8Type())};
 }
 
-void Emitter::foldGlobalPool(GlobalAvgPoolAttr average, int64_t pixels,
-                             int64_t channels) {
-  Value sums = scratch(channels, b.getI32Type());
-  loop(0, channels, [&](Value ch) { store(i32(0), sums, ch); });
-  globalPool = PoolEpilogue{average, channels / seg, pixels, sums,
-                            scratch(seg, b.getI8Type())};
+Emitter::PoolAverage Emitter::PoolAverage::of(GlobalAvgPoolAttr average) {
+  return {average.getInputZp(),       average.getOutputZp(),
+          average.getMin(),           average.getMax(),
+          average.getRoundHalfAway(), average.getRequant()};
 }
 
-void Emitter::finishGlobalPool(Value output) {
-  const PoolEpilogue &p = *globalPool;
-  GlobalAvgPoolAttr average = p.average;
-  // TOSA's average or a MEAN: the zero point's share of the sum
-  // subtracted, then reciprocal_scale(count) (single rounding) or the
-  // MEAN's requantization applied.
-  RequantAttr rq = average.getRequant();
-  Value mult, shift, zpShare;
-  if (!average.getRoundHalfAway()) {
-    if (!rq) {
-      auto [m, sh] = reciprocalScale(p.pixels);
-      rq = RequantAttr::get(ctx, 0, average.getOutputZp(), {m}, {sh},
-                            /*double_round=*/false, average.getMin(),
-                            average.getMax());
-    }
-    std::tie(mult, shift) = requantTables(
-        "pool_", rq, rq.isPerChannel() ? p.pixelSegments * seg : 1);
-    zpShare = i32(p.pixels * int64_t{average.getInputZp()});
+Emitter::PoolAverage Emitter::PoolAverage::of(WindowAvgPoolAttr average) {
+  return {average.getInputZp(), average.getOutputZp(),      average.getMin(),
+          average.getMax(),     average.getRoundHalfAway(), RequantAttr()};
+}
+
+Emitter::PoolEpilogue Emitter::makePoolSums(PoolAverage average, int64_t pixels,
+                                            int64_t channels) {
+  Value sums = scratch(channels, b.getI32Type());
+  loop(0, channels, [&](Value ch) { store(i32(0), sums, ch); });
+  return PoolEpilogue{average, channels / seg, pixels, sums,
+                      scratch(seg, b.getI8Type())};
+}
+
+void Emitter::foldGlobalPool(GlobalAvgPoolAttr average, int64_t pixels,
+                             int64_t channels) {
+  pool = makePoolSums(PoolAverage::of(average), pixels, channels);
+}
+
+// TOSA's average or a MEAN: the zero point's share of the sum subtracted,
+// then reciprocal_scale(count) (single rounding) or the MEAN's
+// requantization applied.
+Emitter::PoolTables Emitter::poolTables(const PoolEpilogue &p) {
+  const PoolAverage &average = p.average;
+  PoolTables tables{average.requant, Value(), Value(), Value()};
+  if (average.roundHalfAway)
+    return tables;
+  RequantAttr &rq = tables.rq;
+  if (!rq) {
+    auto [m, sh] = reciprocalScale(p.pixels);
+    rq = RequantAttr::get(ctx, 0, average.outputZp, {m}, {sh},
+                          /*double_round=*/false, average.min, average.max);
   }
+  std::tie(tables.mult, tables.shift) =
+      requantTables("pool_", rq, rq.isPerChannel() ? p.pixelSegments * seg : 1);
+  tables.zpShare = i32(p.pixels * int64_t{average.inputZp});
+  return tables;
+}
+
+void Emitter::storePoolAverages(const PoolTables &tables, Value output,
+                                AffineExpr pixel, ValueRange dims,
+                                bool resetSums) {
+  const PoolEpilogue &p = *pool;
+  const PoolAverage &average = p.average;
+  unsigned k = dims.size();
+  SmallVector<Value> operands(dims.begin(), dims.end());
   loop(0, p.pixelSegments, [&](Value cc) {
     loop(0, seg, [&](Value lane) {
       Value ch = apply(d(0) * seg + d(1), {cc, lane});
       Value sum = load(p.sums, ch);
       Value value;
-      if (average.getRoundHalfAway()) {
-        value = roundHalfAwayAverage(*this, sum, index(p.pixels),
-                                     average.getMin(), average.getMax());
+      if (average.roundHalfAway) {
+        value = roundHalfAwayAverage(*this, sum, index(p.pixels), average.min,
+                                     average.max);
       } else {
         // Each op named first: argument order is unspecified.
-        Value raw = arith::SubIOp::create(b, loc, sum, zpShare);
-        Value channel = rq.isPerChannel() ? ch : index(0);
-        value = requantize(raw, rq, mult, shift, channel, b.getI8Type());
+        Value raw = arith::SubIOp::create(b, loc, sum, tables.zpShare);
+        Value channel = tables.rq.isPerChannel() ? ch : index(0);
+        value = requantize(raw, tables.rq, tables.mult, tables.shift, channel,
+                           b.getI8Type());
       }
       store(value, p.averages, lane);
+      if (resetSums)
+        store(i32(0), p.sums, ch);
     });
-    storeSegment(output, d(0), {cc}, p.averages);
+    operands.push_back(cc);
+    storeSegment(output, pixel * p.pixelSegments + d(k), operands, p.averages);
+    operands.pop_back();
   });
+}
+
+void Emitter::finishGlobalPool(Value output) {
+  PoolTables tables = poolTables(*pool);
+  storePoolAverages(tables, output, c(0), {}, /*resetSums=*/false);
+}
+
+void Emitter::foldWindowPool(WindowAvgPoolAttr average, int64_t channels,
+                             Value output, int64_t outCols) {
+  int64_t pixels = average.getKernelH() * average.getKernelW();
+  pool = makePoolSums(PoolAverage::of(average), pixels, channels);
+  windowPool = WindowPool{average.getKernelH(), average.getKernelW(), output,
+                          outCols, poolTables(*pool)};
 }
 
 void Emitter::storeOutput(Value output, AffineExpr segIndex, ValueRange dims,
                           Value buf, Value at) {
-  if (globalPool)
+  if (pool)
     return addToPoolSums(segIndex, dims, buf, at);
   if (!residual)
     return storeSegment(output, segIndex, dims, buf, at);
@@ -253,7 +295,7 @@ void Emitter::storeOutput(Value output, AffineExpr segIndex, ValueRange dims,
 
 void Emitter::addToPoolSums(AffineExpr segIndex, ValueRange dims, Value buf,
                             Value at) {
-  const PoolEpilogue &p = *globalPool;
+  const PoolEpilogue &p = *pool;
   forEachLane(segIndex, dims, p.pixelSegments, [&](Value lane, Value ch) {
     Value y = load(buf, at ? apply(d(0) + d(1), {at, lane}) : lane);
     Value y32 = arith::ExtSIOp::create(b, loc, b.getI32Type(), y);

@@ -226,16 +226,46 @@ public:
   /// every storeOutput: its tables and buffers, at the kernel's start.
   void foldResidual(Value skip, ResidualAddAttr add, int64_t channels);
 
-  /// A global average pool folded into this kernel's conv (vmcu.conv2d's
-  /// global_avg_pool), or none: storeOutput adds each output segment into
-  /// `sums` instead of storing it, finishGlobalPool averages them.
+  /// The arithmetic of a folded average pool (global_avg_pool's or
+  /// window_avg_pool's).
+  struct PoolAverage {
+    int32_t inputZp, outputZp, min, max;
+    bool roundHalfAway;
+    /// A MEAN's requantization (global_avg_pool only), or none.
+    RequantAttr requant;
+    static PoolAverage of(GlobalAvgPoolAttr average);
+    static PoolAverage of(WindowAvgPoolAttr average);
+  };
+
+  /// An average pool folded into this kernel's conv (vmcu.conv2d's
+  /// global_avg_pool or window_avg_pool), or none: storeOutput adds each
+  /// output segment into `sums` instead of storing it; finishGlobalPool
+  /// averages them after the plane, emitPooledWindows after each window.
   struct PoolEpilogue {
-    GlobalAvgPoolAttr average;
-    /// Output segments per pixel, and the plane's pixels.
+    PoolAverage average;
+    /// Output segments per pixel, and the pixels each average covers.
     int64_t pixelSegments, pixels;
     Value sums, averages;
   };
-  std::optional<PoolEpilogue> globalPool;
+  std::optional<PoolEpilogue> pool;
+
+  /// What TOSA's average or a MEAN needs: the requantization and its
+  /// tables, and the zero point's share of a sum (none for TFLite's).
+  struct PoolTables {
+    RequantAttr rq;
+    Value mult, shift, zpShare;
+  };
+
+  /// A window pool's windows, and where its averages go (set by
+  /// foldWindowPool).
+  struct WindowPool {
+    int64_t rows, cols;
+    /// The pooled output and its pixels per row.
+    Value output;
+    int64_t outCols;
+    PoolTables tables;
+  };
+  std::optional<WindowPool> windowPool;
 
   /// Folds a global average pool over `pixels` pixels of `channels`
   /// channels into every storeOutput: its zeroed sums, at the kernel's
@@ -245,6 +275,26 @@ public:
 
   /// Stores the folded pool's averages into `output` (one pixel).
   void finishGlobalPool(Value output);
+
+  /// Folds an average pool over non-overlapping windows of the conv's
+  /// output into every storeOutput: zeroed sums for one window of
+  /// `channels` channels, at the kernel's start; emitWindowed and
+  /// emitWindowedBlocks then run the conv's pixels window by window and
+  /// store each window's averages into `output`. Each window is summed
+  /// within one iteration of the window loops, on the stack of the core
+  /// that runs it: the kernel does not `accumulate`.
+  void foldWindowPool(WindowAvgPoolAttr average, int64_t channels, Value output,
+                      int64_t outCols);
+
+  /// Zeroed sums of `channels` channels for averages over `pixels`.
+  PoolEpilogue makePoolSums(PoolAverage average, int64_t pixels,
+                            int64_t channels);
+  /// The tables `pool`'s averages need, made at the insertion point.
+  PoolTables poolTables(const PoolEpilogue &sums);
+  /// Stores the averages of `pool`'s sums as output pixel `pixel` (over
+  /// `dims`); with `resetSums`, zeroes the sums for the next window.
+  void storePoolAverages(const PoolTables &tables, Value output,
+                         AffineExpr pixel, ValueRange dims, bool resetSums);
 
   /// Ring-stores output segment `segIndex` from `buf` at `at` (default 0)
   /// as storeSegment does; with a folded residual, first adds the
@@ -428,6 +478,15 @@ public:
                     int64_t inSegsPerPixel,
                     function_ref<void(Value, Value, FreeHook)> pixelBody,
                     function_ref<void(Value)> rowStart = {});
+
+  /// With a folded window pool: calls `windowRow(p, qs)` for each row of
+  /// conv pixels of each window (row-major over the windows), stores each
+  /// window's averages, then frees the inputs no output reads. Each input
+  /// pixel's last reader in row-major order comes after its other readers
+  /// in this order too, so the frees of emitWindowed hold.
+  void emitPooledWindows(const Axis &rows, const Axis &cols, Value inBase,
+                         int64_t inSegsPerPixel,
+                         function_ref<void(Value, ArrayRef<Value>)> windowRow);
 
   /// emitWindowed with the output pixels in reverse row-major order (the
   /// last pixel first): the inputs no window reads are freed first, each

@@ -55,6 +55,19 @@ void Emitter::emitWindowed(const Axis &rows, const Axis &cols, Value inBase,
                            int64_t inSegsPerPixel,
                            function_ref<void(Value, Value, FreeHook)> pixelBody,
                            function_ref<void(Value)> rowStart) {
+  if (windowPool) {
+    assert(!rowStart && "a window pool's pixels run window by window");
+    return emitPooledWindows(
+        rows, cols, inBase, inSegsPerPixel, [&](Value p, ArrayRef<Value> qs) {
+          for (Value q : qs) {
+            auto hook = [&](Value cc, Value guard, int64_t guardLast) {
+              freeLastUses(rows, cols, inBase, inSegsPerPixel, p, q, cc, guard,
+                           guardLast);
+            };
+            pixelBody(p, q, hook);
+          }
+        });
+  }
   loop(0, rows.outExtent, [&](Value p) {
     if (rowStart)
       rowStart(p);
@@ -117,9 +130,37 @@ void Emitter::freeReverseLastUses(const Axis &rows, const Axis &cols,
 void Emitter::emitWindowedBlocks(
     const Axis &rows, const Axis &cols, Value inBase, int64_t inSegsPerPixel,
     int64_t block, function_ref<void(Value, ArrayRef<Value>)> blockBody) {
+  if (windowPool) {
+    assert(windowPool->cols <= block && "a window row is one block");
+    return emitPooledWindows(rows, cols, inBase, inSegsPerPixel, blockBody);
+  }
   loop(0, rows.outExtent, [&](Value p) {
     emitWindowedRowBlocks(rows, cols, inBase, inSegsPerPixel, block, p,
                           blockBody);
+  });
+  freeTail(rows, cols, inBase, inSegsPerPixel);
+}
+
+void Emitter::emitPooledWindows(
+    const Axis &rows, const Axis &cols, Value inBase, int64_t inSegsPerPixel,
+    function_ref<void(Value, ArrayRef<Value>)> windowRow) {
+  const WindowPool &w = *windowPool;
+  loop(0, rows.outExtent / w.rows, [&](Value pooledRow) {
+    loop(0, cols.outExtent / w.cols, [&](Value pooledCol) {
+      loop(0, w.rows, [&](Value i) {
+        Value p = apply(d(0) * w.rows + d(1), {pooledRow, i});
+        SmallVector<Value, 2> qs;
+        for (int64_t j = 0; j < w.cols; ++j)
+          qs.push_back(apply(d(0) * w.cols + j, {pooledCol}));
+        windowRow(p, qs);
+      });
+      storePoolAverages(w.tables, w.output, d(0) * w.outCols + d(1),
+                        {pooledRow, pooledCol}, /*resetSums=*/true);
+    });
+    loop(0, w.rows, [&](Value i) {
+      freeRowTail(rows, cols, inBase, inSegsPerPixel,
+                  apply(d(0) * w.rows + d(1), {pooledRow, i}));
+    });
   });
   freeTail(rows, cols, inBase, inSegsPerPixel);
 }

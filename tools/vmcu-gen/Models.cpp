@@ -163,6 +163,10 @@ llvm::Expected<Act> buildResizeBlock(LayerBuilder &lb, const Act &x,
 
 /// Range checks that do not depend on the layer arithmetic.
 llvm::Error checkSpec(const ModelSpec &spec) {
+  if (spec.kind == Kind::ConvPool && spec.pool < 0)
+    return llvm::createStringError("--pool must be 0 (a global pool) or "
+                                   "positive, got " +
+                                   std::to_string(spec.pool));
   switch (spec.kind) {
   case Kind::Conv:
   case Kind::ConvPool:
@@ -244,6 +248,8 @@ llvm::Expected<Act> buildBody(LayerBuilder &lb, const ModelSpec &spec,
                   Activation::Relu6);
     if (!conv)
       return conv.takeError();
+    if (spec.pool > 0)
+      return lb.avgPool2d("pool", *conv, spec.pool, spec.pool, Padding::Valid);
     return lb.globalAvgPool(*conv);
   }
   case Kind::Bottleneck:

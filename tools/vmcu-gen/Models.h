@@ -45,6 +45,8 @@ struct ModelSpec {
   int64_t h = 8, w = 8;
   int64_t c = 8, cin = 8, cmid = 48, cout = 16;
   int64_t kernel = 3, stride = 1;
+  /// conv-pool's PxP pool window (stride P); 0: a global pool.
+  int64_t pool = 0;
   Padding padding = Padding::Same;
   int64_t m = 4, k = 64, n = 32;
   std::array<int64_t, 3> strides = {1, 1, 1};

@@ -107,6 +107,11 @@ llvm::cl::opt<int64_t>
               llvm::cl::cat(genCategory),
               llvm::cl::desc("Stride of conv, depthwise and avgpool (default "
                              "1)"));
+llvm::cl::opt<int64_t> poolOpt(
+    "pool", llvm::cl::init(0), llvm::cl::value_desc("P"),
+    llvm::cl::cat(genCategory),
+    llvm::cl::desc("conv-pool: a PxP average pool of stride P (VALID) over "
+                   "the conv's output; 0 (default): a global pool"));
 llvm::cl::opt<std::string> paddingOpt(
     "padding", llvm::cl::init("same"), llvm::cl::value_desc("same|valid"),
     llvm::cl::cat(genCategory),
@@ -171,9 +176,10 @@ Kinds and the shape options they read:
                     tosa.resize 2x up (NEAREST_NEIGHBOR, TFLite's half-pixel
                     scale 4/2, offset -1, border 1), a 3x3 conv (ReLU6),
                     tosa.resize 2x down (scale 1/2), a 1x1 conv
-  conv-pool         --h --w --cin --cout --kernel --stride --padding
+  conv-pool         --h --w --cin --cout --kernel --stride --padding --pool
                     a network's head: tosa.conv2d, rescale (ReLU6), then
-                    tosa.avg_pool2d over the conv's whole output plane
+                    tosa.avg_pool2d over the conv's whole output plane, or
+                    with --pool=P over its PxP windows (stride P, VALID)
 
 With --model=FILE no model is generated: FILE's @main is written with
 its --driver and --input, e.g. to run a .tflite model through tosa_ref.sh.
@@ -192,9 +198,11 @@ void printError(const llvm::Twine &message) {
 llvm::SmallVector<llvm::cl::Option *> optionsOf(Kind kind) {
   switch (kind) {
   case Kind::Conv:
-  case Kind::ConvPool:
     return {&hOpt,      &wOpt,      &cinOpt,    &coutOpt,
             &kernelOpt, &strideOpt, &paddingOpt};
+  case Kind::ConvPool:
+    return {&hOpt,      &wOpt,      &cinOpt,     &coutOpt,
+            &kernelOpt, &strideOpt, &paddingOpt, &poolOpt};
   case Kind::Depthwise:
   case Kind::AvgPool:
     return {&hOpt, &wOpt, &cOpt, &kernelOpt, &strideOpt, &paddingOpt};
@@ -216,9 +224,9 @@ llvm::SmallVector<llvm::cl::Option *> optionsOf(Kind kind) {
 }
 
 llvm::SmallVector<llvm::cl::Option *> allShapeOptions() {
-  return {&hOpt,    &wOpt,      &cOpt,       &cinOpt,     &cmidOpt,
-          &coutOpt, &kernelOpt, &strideOpt,  &paddingOpt, &mOpt,
-          &kOpt,    &nOpt,      &stridesOpt, &residualOpt};
+  return {&hOpt,    &wOpt,      &cOpt,       &cinOpt,      &cmidOpt,
+          &coutOpt, &kernelOpt, &strideOpt,  &paddingOpt,  &mOpt,
+          &kOpt,    &nOpt,      &stridesOpt, &residualOpt, &poolOpt};
 }
 
 /// `--name=value` of a shape option as the spec holds it.
@@ -252,6 +260,8 @@ std::string spellOption(llvm::cl::Option *opt, const ModelSpec &spec) {
                          spec.strides[1], spec.strides[2]);
   if (opt == &residualOpt)
     return spec.residual ? "--residual" : "--residual=false";
+  if (opt == &poolOpt)
+    return llvm::formatv("--pool={0}", spec.pool);
   llvm_unreachable("not a shape option");
 }
 
@@ -299,6 +309,7 @@ LogicalResult readSpec(ModelSpec &spec) {
   spec.cout = coutOpt;
   spec.kernel = kernelOpt;
   spec.stride = strideOpt;
+  spec.pool = poolOpt;
   spec.m = mOpt;
   spec.k = kOpt;
   spec.n = nOpt;

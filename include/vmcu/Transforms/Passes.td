@@ -210,6 +210,67 @@ def VMCUFuseGlobalPoolPass : Pass<"vmcu-fuse-global-pool", "ModuleOp"> {
   ];
 }
 
+def VMCUFuseWindowPoolPass : Pass<"vmcu-fuse-window-pool", "ModuleOp"> {
+  let summary = "Fold an average pool over non-overlapping windows into the "
+                "conv whose output it averages";
+  let description = [{
+    A plain CNN (LeNet, CMSIS-NN's CIFAR-10 example) follows a stride-1
+    conv with a 2x2 average pool of stride 2: the conv's whole output,
+    often the model's largest tensor, is live at once only to be averaged
+    into a quarter of it. Folded into the conv, the pool becomes its
+    epilogue: the conv runs its pixels window by window (each window row
+    one im2col block), adds each output segment's int8 values into
+    per-channel int32 sums on the kernel's stack, and after a window's last
+    pixel stores the window's averages (TFLite's or TOSA's arithmetic, as
+    `vmcu.avg_pool2d`'s) and zeroes the sums. The conv's plane is never
+    stored, and its rows and columns that no window covers are not
+    computed.
+
+    A `vmcu.avg_pool2d` whose stride equals its window, with no padding,
+    a window of more than one pixel and rows of at most 2 pixels, folds
+    into the top-level non-GEMM `vmcu.conv2d` computing its input when the
+    conv has no other use, no residual and no folded pool. The folds are
+    made together where one trial plan (tiled and placed) needs no more
+    SRAM (arena + largest kernel stack buffers) than the plan without them,
+    or, with `ram-kb`, fits that budget. Each iteration of the folded
+    conv's window loops sums whole windows on its core's stack, so
+    `vmcu-split-kernels` still shares the conv between two cores. The
+    pipeline runs it before `vmcu-choose-schedule`, so that the schedules
+    and segment sizes are fitted to the plan without the conv's plane.
+
+    Before:
+
+    ```mlir
+    %y = vmcu.conv2d %x, %w, %b {...} : (...) -> tensor<1x35x35x28xi8>
+    %p = vmcu.avg_pool2d %y {kernel = array<i64: 2, 2>,
+           stride = array<i64: 2, 2>, ...}
+         : (tensor<1x35x35x28xi8>) -> tensor<1x17x17x28xi8>
+    ```
+
+    After:
+
+    ```mlir
+    %p = vmcu.conv2d %x, %w, %b {...,
+           window_avg_pool = #vmcu.window_avg_pool<kernel_h = 2, ...>}
+         : (...) -> tensor<1x17x17x28xi8>
+    ```
+  }];
+  let dependentDialects = ["::mlir::vmcu::VMCUDialect"];
+  let options = [
+    Option<"ramKb", "ram-kb", "int64_t", "0",
+           "SRAM budget in KiB, the arena and the largest kernel's stack "
+           "buffers, that the folds may fill (0: no more than the plan "
+           "without them)">,
+    Option<"cores", "cores", "int64_t", "1",
+           "Cores the trial plans run on">,
+    Option<"entry", "entry", "std::string", "\"main\"",
+           "The model function">,
+  ];
+  let statistics = [
+    Statistic<"numFolded", "num-folded", "Number of window pools folded">,
+  ];
+}
+
 def VMCUChooseSchedulePass : Pass<"vmcu-choose-schedule", "ModuleOp"> {
   let summary = "Run each fused bottleneck as one kernel or as separate "
                 "layers: the fastest plan whose arena fits the budget";

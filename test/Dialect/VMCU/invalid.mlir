@@ -1558,3 +1558,57 @@ func.func @f(%v: i32) {
   vmcu.sync_wait %slot, %v
   return
 }
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
+func.func @f(%x: tensor<1x9x9x4xi8>, %w: tensor<4x3x3x4xi8>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{with window_avg_pool 2x2 over 'tensor<1x7x7x4xi8>' the output must be 'tensor<1x3x3x4xi8>', got 'tensor<1x7x7x4xi8>'}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq, window_avg_pool = #vmcu.window_avg_pool<kernel_h = 2, kernel_w = 2, input_zp = 0, output_zp = 0, min = -128, max = 127, round_half_away = false>} : (tensor<1x9x9x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>) -> tensor<1x7x7x4xi8>
+  return
+}
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
+func.func @f(%x: tensor<1x9x9x4xi8>, %w: tensor<4x3x3x4xi8>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{window_avg_pool kernel must be positive, got 0x2}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq, window_avg_pool = #vmcu.window_avg_pool<kernel_h = 0, kernel_w = 2, input_zp = 0, output_zp = 0, min = -128, max = 127, round_half_away = false>} : (tensor<1x9x9x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>) -> tensor<1x3x3x4xi8>
+  return
+}
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
+func.func @f(%x: tensor<1x9x9x4xi8>, %w: tensor<4x3x3x4xi8>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{window_avg_pool output_zp must be in the int8 range, got 300}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq, window_avg_pool = #vmcu.window_avg_pool<kernel_h = 2, kernel_w = 2, input_zp = 0, output_zp = 300, min = -128, max = 127, round_half_away = false>} : (tensor<1x9x9x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>) -> tensor<1x3x3x4xi8>
+  return
+}
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
+func.func @f(%x: tensor<1x9x9x4xi8>, %w: tensor<4x3x3x4xi8>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{window_avg_pool min (10) is greater than max (5)}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq, window_avg_pool = #vmcu.window_avg_pool<kernel_h = 2, kernel_w = 2, input_zp = 0, output_zp = 0, min = 10, max = 5, round_half_away = false>} : (tensor<1x9x9x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>) -> tensor<1x3x3x4xi8>
+  return
+}
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
+func.func @f(%x: tensor<1x9x9x4xi8>, %w: tensor<4x3x3x4xi8>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{window_avg_pool round_half_away (TFLite's average) needs equal input and output zero points, got 1 and 2}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq, window_avg_pool = #vmcu.window_avg_pool<kernel_h = 2, kernel_w = 2, input_zp = 1, output_zp = 2, min = -128, max = 127, round_half_away = true>} : (tensor<1x9x9x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>) -> tensor<1x3x3x4xi8>
+  return
+}
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
+func.func @f(%x: tensor<1x9x9x4xi8>, %w: tensor<4x3x3x4xi8>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{window_avg_pool takes no global_avg_pool and no residual}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq, window_avg_pool = #vmcu.window_avg_pool<kernel_h = 2, kernel_w = 2, input_zp = 0, output_zp = 0, min = -128, max = 127, round_half_away = false>, global_avg_pool = #vmcu.global_avg_pool<input_zp = 0, output_zp = 0, min = -128, max = 127, round_half_away = false>} : (tensor<1x9x9x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>) -> tensor<1x3x3x4xi8>
+  return
+}

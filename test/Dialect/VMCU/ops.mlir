@@ -58,6 +58,15 @@ func.func @conv2d_global_avg_pool(%x: tensor<1x8x8x16xi8>, %w: tensor<16x1x1x16x
   return %y : tensor<1x1x1x16xi8>
 }
 
+// A folded 2x2 window pool over a 7x7 plane: the last row and column are
+// not averaged.
+// CHECK-LABEL: func.func @conv2d_window_avg_pool
+// CHECK: vmcu.conv2d {{.*}}window_avg_pool = #vmcu.window_avg_pool<kernel_h = 2, kernel_w = 2, input_zp = -128, output_zp = -128, min = -128, max = 127, round_half_away = true>{{.*}} -> tensor<1x3x3x16xi8>
+func.func @conv2d_window_avg_pool(%x: tensor<1x9x9x16xi8>, %w: tensor<16x3x3x16xi8>, %b: tensor<16xi32>) -> tensor<1x3x3x16xi8> {
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq, window_avg_pool = #vmcu.window_avg_pool<kernel_h = 2, kernel_w = 2, input_zp = -128, output_zp = -128, min = -128, max = 127, round_half_away = true>} : (tensor<1x9x9x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x3x3x16xi8>
+  return %y : tensor<1x3x3x16xi8>
+}
+
 // A depth multiplier of 4: 4 input channels, 16 output channels.
 // CHECK-LABEL: func.func @depthwise_conv2d_multiplier
 // CHECK: vmcu.depthwise_conv2d {{.*}} : (tensor<1x8x8x4xi8>, tensor<3x3x16x1xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>

@@ -166,7 +166,7 @@ static LogicalResult verifyResidualAdd(Operation *op, Value residual,
 RankedTensorType Conv2DOp::getConvType() {
   auto out = getOutput().getType();
   ArrayRef<int64_t> stride = getStride(), pad = getPad();
-  if (!getGlobalAvgPoolAttr() || stride.size() != 2 || pad.size() != 4)
+  if (!hasFoldedPool() || stride.size() != 2 || pad.size() != 4)
     return out;
   auto in = getInput().getType(), w = getWeight().getType();
   // As verifyWindow: P = (H + pad_top + pad_bottom - R) / stride_h + 1.
@@ -177,6 +177,32 @@ RankedTensorType Conv2DOp::getConvType() {
   return RankedTensorType::get(
       {1, rows / stride[0] + 1, cols / stride[1] + 1, w.getDimSize(0)},
       out.getElementType());
+}
+
+/// The average of a folded pool attribute `name` (global_avg_pool's or
+/// window_avg_pool's): int8 zero points and clamp, equal zero points for
+/// TFLite's average.
+template <typename PoolAttr>
+static LogicalResult verifyPoolAverage(Conv2DOp op, StringRef name,
+                                       PoolAttr pool) {
+  for (auto [field, value] :
+       {std::pair<StringRef, int32_t>{"input_zp", pool.getInputZp()},
+        {"output_zp", pool.getOutputZp()},
+        {"min", pool.getMin()},
+        {"max", pool.getMax()}})
+    if (failed(verifyZeroPoint(op, (name + " " + field).str(), value)))
+      return failure();
+  if (pool.getMin() > pool.getMax())
+    return op.emitOpError()
+           << name << " min (" << pool.getMin() << ") is greater than max ("
+           << pool.getMax() << ")";
+  if (pool.getRoundHalfAway() && pool.getInputZp() != pool.getOutputZp())
+    return op.emitOpError()
+           << name
+           << " round_half_away (TFLite's average) needs equal input and "
+              "output zero points, got "
+           << pool.getInputZp() << " and " << pool.getOutputZp();
+  return success();
 }
 
 /// A folded global average pool: a `[1,1,1,K]` result, no residual, int8
@@ -192,21 +218,8 @@ static LogicalResult verifyGlobalAvgPool(Conv2DOp op) {
            << k << "], got " << out;
   if (op.getResidual())
     return op.emitOpError("global_avg_pool takes no residual");
-  for (auto [name, value] :
-       {std::pair<StringRef, int32_t>{"input_zp", pool.getInputZp()},
-        {"output_zp", pool.getOutputZp()},
-        {"min", pool.getMin()},
-        {"max", pool.getMax()}})
-    if (failed(verifyZeroPoint(op, ("global_avg_pool " + name).str(), value)))
-      return failure();
-  if (pool.getMin() > pool.getMax())
-    return op.emitOpError("global_avg_pool min (")
-           << pool.getMin() << ") is greater than max (" << pool.getMax()
-           << ")";
-  if (pool.getRoundHalfAway() && pool.getInputZp() != pool.getOutputZp())
-    return op.emitOpError("global_avg_pool round_half_away (TFLite's average) "
-                          "needs equal input and output zero points, got ")
-           << pool.getInputZp() << " and " << pool.getOutputZp();
+  if (failed(verifyPoolAverage(op, "global_avg_pool", pool)))
+    return failure();
   RequantAttr rq = pool.getRequant();
   if (!rq)
     return success();
@@ -221,6 +234,32 @@ static LogicalResult verifyGlobalAvgPool(Conv2DOp op) {
                        /*fromAccumulator=*/true);
 }
 
+/// A folded window pool: non-overlapping windows of at least one pixel
+/// over the conv's plane, a `[1, P / kh, Q / kw, K]` result, no residual
+/// and no global pool, the clamp and zero points of an average pool.
+static LogicalResult verifyWindowAvgPool(Conv2DOp op) {
+  WindowAvgPoolAttr pool = op.getWindowAvgPoolAttr();
+  if (!pool)
+    return success();
+  if (op.getGlobalAvgPoolAttr() || op.getResidual())
+    return op.emitOpError(
+        "window_avg_pool takes no global_avg_pool and no residual");
+  int64_t kh = pool.getKernelH(), kw = pool.getKernelW();
+  if (kh < 1 || kw < 1)
+    return op.emitOpError("window_avg_pool kernel must be positive, got ")
+           << kh << "x" << kw;
+  auto plane = op.getConvType();
+  auto pooled =
+      RankedTensorType::get({1, plane.getDimSize(1) / kh,
+                             plane.getDimSize(2) / kw, plane.getDimSize(3)},
+                            plane.getElementType());
+  if (op.getOutput().getType() != pooled)
+    return op.emitOpError("with window_avg_pool ")
+           << kh << "x" << kw << " over " << plane << " the output must be "
+           << pooled << ", got " << op.getOutput().getType();
+  return verifyPoolAverage(op, "window_avg_pool", pool);
+}
+
 LogicalResult Conv2DOp::verify() {
   if (failed(verifyStaticShapes(*this)))
     return failure();
@@ -230,7 +269,8 @@ LogicalResult Conv2DOp::verify() {
            << w.getDimSize(3) << ") must match the input channels ("
            << in.getDimSize(3) << ")";
   int64_t k = w.getDimSize(0);
-  if (failed(verifyGlobalAvgPool(*this)) ||
+  if (failed(verifyWindowAvgPool(*this)) ||
+      failed(verifyGlobalAvgPool(*this)) ||
       failed(verifyWindow(*this, in, w.getDimSize(1), w.getDimSize(2),
                           getStride(), getPad(), getConvType(), k)) ||
       failed(verifyBias(*this, getBias().getType(), k)) ||

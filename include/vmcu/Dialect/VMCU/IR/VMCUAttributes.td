@@ -117,6 +117,35 @@ def VMCU_GlobalAvgPoolAttr : VMCU_Attr<"GlobalAvgPool", "global_avg_pool"> {
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
+def VMCU_WindowAvgPoolAttr : VMCU_Attr<"WindowAvgPool", "window_avg_pool"> {
+  let summary = "A windowed average pool folded into the conv whose output "
+                "it averages";
+  let description = [{
+    The arithmetic of a `vmcu.avg_pool2d` over non-overlapping
+    `kernel_h` x `kernel_w` windows of the conv's output (stride equal to
+    the window, no padding): per output pixel and channel, the sum of the
+    conv's int8 values over the window's `kernel_h * kernel_w` pixels,
+    then TOSA's average (`input_zp` subtracted from each value,
+    `reciprocal_scale(count)`, `output_zp` added) or, with
+    `round_half_away`, TFLite's (the raw sum divided by the count, ties
+    away from zero; the zero points are then equal), clamped to
+    `[min, max]`. The conv's rows and columns that no window covers are
+    not computed.
+
+    Example:
+
+    ```mlir
+    #vmcu.window_avg_pool<kernel_h = 2, kernel_w = 2, input_zp = -128,
+                          output_zp = -128, min = -128, max = 127,
+                          round_half_away = true>
+    ```
+  }];
+  let parameters = (ins "int64_t":$kernel_h, "int64_t":$kernel_w,
+      "int32_t":$input_zp, "int32_t":$output_zp, "int32_t":$min, "int32_t":$max,
+      "bool":$round_half_away);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 def VMCU_EdgeAttr : VMCU_Attr<"Edge", "edge"> {
   let summary = "Quantisation of the model's input or output";
   let description = [{

@@ -852,6 +852,13 @@ def VMCU_Conv2DOp : VMCU_LayerOp<"conv2d", [Pure]> {
     (`getConvType`), which is never stored; the kernel keeps the K sums
     on its stack. It takes no `residual`.
 
+    With `window_avg_pool` the layer also folds an average pool over
+    non-overlapping windows of its result (vmcu-fuse-window-pool): the
+    output is `[1,P/kh,Q/kw,K]`, each window's average over the conv's
+    `[1,P,Q,K]` plane (`getConvType`), which is never stored; the kernel
+    runs the conv pixels of one window after another and keeps their K
+    sums on its stack. It takes no `residual` and no `global_avg_pool`.
+
     With `paired_rows` (set by `vmcu-pair-long-rows` where the larger stack
     buffers fit), an im2col window or pointwise input row of 257 to 1024
     bytes is gathered for two output pixels at once and widened to int16,
@@ -878,7 +885,8 @@ def VMCU_Conv2DOp : VMCU_LayerOp<"conv2d", [Pure]> {
                        OptionalAttr<VMCU_SegmentBytesAttr>:$segment_bytes,
                        OptionalAttr<VMCU_ResidualAddAttr>:$residual_add,
                        UnitAttr:$paired_rows,
-                       OptionalAttr<VMCU_GlobalAvgPoolAttr>:$global_avg_pool);
+                       OptionalAttr<VMCU_GlobalAvgPoolAttr>:$global_avg_pool,
+                       OptionalAttr<VMCU_WindowAvgPoolAttr>:$window_avg_pool);
   let results = (outs VMCU_I8Tensor4D:$output);
   let assemblyFormat = [{
     $input `,` $weight `,` $bias (`residual` $residual^)? attr-dict `:`
@@ -896,15 +904,20 @@ def VMCU_Conv2DOp : VMCU_LayerOp<"conv2d", [Pure]> {
       build($_builder, $_state, output, input, weight, bias, ::mlir::Value(),
             stride, pad, input_zp, requant, segment_bytes,
             ::mlir::vmcu::ResidualAddAttr(), /*paired_rows=*/nullptr,
-            ::mlir::vmcu::GlobalAvgPoolAttr());
+            ::mlir::vmcu::GlobalAvgPoolAttr(),
+            ::mlir::vmcu::WindowAvgPoolAttr());
     }]>,
   ];
   let extraClassDeclaration = [{
     /// True for a 1x1 kernel (a pointwise convolution).
     bool isPointwise();
     /// The convolution's own output `[1,P,Q,K]`: the result's type, or
-    /// with `global_avg_pool` the plane it averages.
+    /// with `global_avg_pool` or `window_avg_pool` the plane it averages.
     ::mlir::RankedTensorType getConvType();
+    /// True with a folded `global_avg_pool` or `window_avg_pool`.
+    bool hasFoldedPool() {
+      return getGlobalAvgPoolAttr() || getWindowAvgPoolAttr();
+    }
   }];
 }
 

@@ -87,13 +87,18 @@ LogicalResult emitConvLike(Emitter &e, Operation *op, const ConvGeometry &g,
     return failure();
   if (isGemmLayer(cast<LayerOpInterface>(op))) {
     if (e.windowPool)
-      return op->emitError("a window_avg_pool folds only into a conv whose "
-                           "pixels run window by window, not a GEMM");
+      return op->emitOpError("cannot tile a window_avg_pool over a GEMM "
+                             "(whose pixels do not run window by window)");
     return emitGemm(
         e, GemmShape{g.rows.outExtent * g.cols.outExtent, g.inC, g.outC}, *w,
         *bv, inputZp, rq, t);
   }
-  if (usesIm2col(cast<LayerOpInterface>(op), s))
+  bool im2col = usesIm2col(cast<LayerOpInterface>(op), s);
+  if (im2col && e.windowPool && e.windowPool->cols > kIm2colBlockPixels)
+    return op->emitOpError("cannot tile a window_avg_pool ")
+           << e.windowPool->cols << " pixels wide over im2col blocks of "
+           << kIm2colBlockPixels;
+  if (im2col)
     return emitIm2colConv(e, g, *w, *bv, inputZp, rq, t,
                           gatheredTaps(cast<Conv2DOp>(op)));
   // Packed [kk][r][t][cc][k][c] so each (k, c-block) is contiguous.

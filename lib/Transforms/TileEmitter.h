@@ -259,6 +259,7 @@ public:
   /// A window pool's windows, and where its averages go (set by
   /// foldWindowPool).
   struct WindowPool {
+    /// The window's conv rows and columns.
     int64_t rows, cols;
     /// The pooled output and its pixels per row.
     Value output;
@@ -300,7 +301,7 @@ public:
   /// as storeSegment does; with a folded residual, first adds the
   /// residual's segment at the same index (TFLite's int8 ADD) and frees
   /// it, so the output may be placed over the residual; with a folded
-  /// global pool, adds the segment into its sums instead.
+  /// pool (global or window), adds the segment into its sums instead.
   void storeOutput(Value output, AffineExpr segIndex, ValueRange dims,
                    Value buf, Value at = Value());
 
@@ -481,9 +482,14 @@ public:
 
   /// With a folded window pool: calls `windowRow(p, qs)` for each row of
   /// conv pixels of each window (row-major over the windows), stores each
-  /// window's averages, then frees the inputs no output reads. Each input
-  /// pixel's last reader in row-major order comes after its other readers
-  /// in this order too, so the frees of emitWindowed hold.
+  /// window's averages, then frees the inputs past the last window as
+  /// emitWindowed does. Each input pixel's last reader in row-major order
+  /// comes after its other readers in this order too, so the frees of
+  /// emitWindowed hold. A window's sums are zero when it starts (zeroed at
+  /// the kernel's start, and after each window on the core that ran it),
+  /// so a split between cores must give each core whole windows, from its
+  /// first: vmcu-split-kernels shares out whole iterations of the window
+  /// loops.
   void emitPooledWindows(const Axis &rows, const Axis &cols, Value inBase,
                          int64_t inSegsPerPixel,
                          function_ref<void(Value, ArrayRef<Value>)> windowRow);

@@ -1572,7 +1572,7 @@ func.func @f(%x: tensor<1x9x9x4xi8>, %w: tensor<4x3x3x4xi8>, %b: tensor<4xi32>) 
 
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
 func.func @f(%x: tensor<1x9x9x4xi8>, %w: tensor<4x3x3x4xi8>, %b: tensor<4xi32>) {
-  // expected-error @+1 {{window_avg_pool kernel must be positive, got 0x2}}
+  // expected-error @+1 {{window_avg_pool kernel 0x2 must be positive and within the conv's 7x7 plane}}
   %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq, window_avg_pool = #vmcu.window_avg_pool<kernel_h = 0, kernel_w = 2, input_zp = 0, output_zp = 0, min = -128, max = 127, round_half_away = false>} : (tensor<1x9x9x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>) -> tensor<1x3x3x4xi8>
   return
 }
@@ -1608,7 +1608,26 @@ func.func @f(%x: tensor<1x9x9x4xi8>, %w: tensor<4x3x3x4xi8>, %b: tensor<4xi32>) 
 
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
 func.func @f(%x: tensor<1x9x9x4xi8>, %w: tensor<4x3x3x4xi8>, %b: tensor<4xi32>) {
-  // expected-error @+1 {{window_avg_pool takes no global_avg_pool and no residual}}
+  // expected-error @+1 {{takes global_avg_pool or window_avg_pool, not both}}
   %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq, window_avg_pool = #vmcu.window_avg_pool<kernel_h = 2, kernel_w = 2, input_zp = 0, output_zp = 0, min = -128, max = 127, round_half_away = false>, global_avg_pool = #vmcu.global_avg_pool<input_zp = 0, output_zp = 0, min = -128, max = 127, round_half_away = false>} : (tensor<1x9x9x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>) -> tensor<1x3x3x4xi8>
+  return
+}
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
+func.func @f(%x: tensor<1x9x9x4xi8>, %w: tensor<4x3x3x4xi8>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{window_avg_pool kernel 8x2 must be positive and within the conv's 7x7 plane}}
+  %y = vmcu.conv2d %x, %w, %b {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq, window_avg_pool = #vmcu.window_avg_pool<kernel_h = 8, kernel_w = 2, input_zp = 0, output_zp = 0, min = -128, max = 127, round_half_away = false>} : (tensor<1x9x9x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>) -> tensor<1x0x3x4xi8>
+  return
+}
+
+// -----
+
+#rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [35], double_round = true, min = -128, max = 127>
+#rs = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [30], double_round = true, min = -2147483648, max = 2147483647>
+func.func @f(%x: tensor<1x9x9x4xi8>, %r: tensor<1x3x3x4xi8>, %w: tensor<4x3x3x4xi8>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{window_avg_pool takes no residual}}
+  %y = vmcu.conv2d %x, %w, %b residual %r {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq, residual_add = #vmcu.residual_add<conv = #rs, skip = #rs, requant = #rq>, window_avg_pool = #vmcu.window_avg_pool<kernel_h = 2, kernel_w = 2, input_zp = 0, output_zp = 0, min = -128, max = 127, round_half_away = false>} : (tensor<1x9x9x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>, tensor<1x3x3x4xi8>) -> tensor<1x3x3x4xi8>
   return
 }

@@ -235,20 +235,20 @@ static LogicalResult verifyGlobalAvgPool(Conv2DOp op) {
 }
 
 /// A folded window pool: non-overlapping windows of at least one pixel
-/// over the conv's plane, a `[1, P / kh, Q / kw, K]` result, no residual
-/// and no global pool, the clamp and zero points of an average pool.
+/// within the conv's plane, a `[1, P / kh, Q / kw, K]` result, no
+/// residual, the clamp and zero points of an average pool.
 static LogicalResult verifyWindowAvgPool(Conv2DOp op) {
   WindowAvgPoolAttr pool = op.getWindowAvgPoolAttr();
   if (!pool)
     return success();
-  if (op.getGlobalAvgPoolAttr() || op.getResidual())
-    return op.emitOpError(
-        "window_avg_pool takes no global_avg_pool and no residual");
+  if (op.getResidual())
+    return op.emitOpError("window_avg_pool takes no residual");
   int64_t kh = pool.getKernelH(), kw = pool.getKernelW();
-  if (kh < 1 || kw < 1)
-    return op.emitOpError("window_avg_pool kernel must be positive, got ")
-           << kh << "x" << kw;
   auto plane = op.getConvType();
+  if (kh < 1 || kw < 1 || kh > plane.getDimSize(1) || kw > plane.getDimSize(2))
+    return op.emitOpError("window_avg_pool kernel ")
+           << kh << "x" << kw << " must be positive and within the conv's "
+           << plane.getDimSize(1) << "x" << plane.getDimSize(2) << " plane";
   auto pooled =
       RankedTensorType::get({1, plane.getDimSize(1) / kh,
                              plane.getDimSize(2) / kw, plane.getDimSize(3)},
@@ -269,10 +269,12 @@ LogicalResult Conv2DOp::verify() {
            << w.getDimSize(3) << ") must match the input channels ("
            << in.getDimSize(3) << ")";
   int64_t k = w.getDimSize(0);
-  if (failed(verifyWindowAvgPool(*this)) ||
-      failed(verifyGlobalAvgPool(*this)) ||
+  if (getGlobalAvgPoolAttr() && getWindowAvgPoolAttr())
+    return emitOpError("takes global_avg_pool or window_avg_pool, not both");
+  if (failed(verifyGlobalAvgPool(*this)) ||
       failed(verifyWindow(*this, in, w.getDimSize(1), w.getDimSize(2),
                           getStride(), getPad(), getConvType(), k)) ||
+      failed(verifyWindowAvgPool(*this)) ||
       failed(verifyBias(*this, getBias().getType(), k)) ||
       failed(verifyZeroPoint(*this, "input_zp", getInputZp())))
     return failure();

@@ -129,9 +129,9 @@ Value Emitter::requantize(Value v, RequantAttr rq, Value mult, Value shift,
   // wide.
   auto round = roundTables.find(mult);
   bool wide = round != roundTables.end();
-  Value roundTerm = wide ? load(round->second, ch) : Value();
-  Value channelMult = load(mult, ch);
-  Value channelShift = load(shift, ch);
+  Value roundTerm = wide ? tableEntryWord(round->second, 1, ch, 0) : Value();
+  Value channelMult = tableEntryWord(mult, 1, ch, 0);
+  Value channelShift = tableEntryWord(shift, 1, ch, 0);
   return RequantizeOp::create(
       b, loc, resultType, v, channelMult, channelShift, roundTerm, Value(),
       b.getI32IntegerAttr(rq.getInputZp()),
@@ -318,24 +318,43 @@ void Emitter::forEachLane(AffineExpr segIndex, ValueRange dims,
 std::pair<Value, Value>
 Emitter::requantTables(StringRef prefix, RequantAttr rq, int64_t channels,
                        std::optional<int64_t> valueBound) {
+  auto [mult, shift] = channelScales(rq, channels);
+  // A per-tensor scale (or equal channels' scales) keeps one entry.
+  bool uniform = llvm::all_equal(mult) && llvm::all_equal(shift);
+  int64_t entries = uniform ? 1 : channels;
   if (std::optional<BoundedWords> bounded =
-          boundedWords(rq, channels, valueBound, env.compactCode)) {
+          boundedWords(rq, entries, valueBound, env.compactCode)) {
     Value params = i32Table((prefix + "requant").str(), bounded->words);
     boundedTables[params] = BoundedTable{bounded->zpFolded, env.compactCode};
+    if (uniform)
+      uniformTables.insert(params);
     return {params, params};
   }
-  auto [mult, shift] = channelScales(rq, channels);
+  mult.resize(entries);
+  shift.resize(entries);
   bool wide =
       llvm::all_of(shift, [](int32_t s) { return s >= kRequantMinWideShift; });
   Value multTable = i32Table((prefix + "mult").str(), mult);
+  Value shiftTable = i32Table((prefix + "shift").str(), shift);
   if (wide) {
     SmallVector<int64_t> round;
     for (int32_t s : shift)
       round.push_back(requantRoundTerm(s, rq.getDoubleRound()));
     roundTables[multTable] = table((prefix + "round").str(),
                                    ArrayRef<int64_t>(round), b.getI64Type());
+    if (uniform)
+      uniformTables.insert(roundTables[multTable]);
   }
-  return {multTable, i32Table((prefix + "shift").str(), shift)};
+  if (uniform)
+    uniformTables.insert_range(ArrayRef<Value>{multTable, shiftTable});
+  return {multTable, shiftTable};
+}
+
+Value Emitter::tableEntryWord(Value table, int64_t entryWords, Value ch,
+                              int64_t k) {
+  if (uniformTables.contains(table))
+    return load(table, index(k));
+  return load(table, apply(d(0) * entryWords + k, ch));
 }
 
 bool Emitter::requantizeBlock(ValueRange sums, int64_t pixels, RequantAttr rq,
@@ -345,13 +364,15 @@ bool Emitter::requantizeBlock(ValueRange sums, int64_t pixels, RequantAttr rq,
   if (bounded == boundedTables.end())
     return false;
   const BoundedTable &table = bounded->second;
-  Value entry = apply(d(0) * table.words(), first);
+  bool uniform = uniformTables.contains(mult);
+  Value entry = uniform ? index(0) : apply(d(0) * table.words(), first);
   RequantBlockOp::create(
       b, loc, sums, out, at, mult, entry, b.getI64IntegerAttr(pixels),
       b.getI64IntegerAttr(stride), b.getBoolAttr(rq.getDoubleRound()),
       b.getI32IntegerAttr(table.zpFolded ? 0 : rq.getOutputZp()),
       b.getI32IntegerAttr(rq.getMin()), b.getI32IntegerAttr(rq.getMax()),
-      table.compactTable ? b.getUnitAttr() : UnitAttr());
+      table.compactTable ? b.getUnitAttr() : UnitAttr(),
+      uniform ? b.getUnitAttr() : UnitAttr());
   return true;
 }
 
@@ -430,7 +451,7 @@ Value Emitter::boundedRequantize(Value v, RequantAttr rq, Value params,
                                  BoundedTable table, Value ch,
                                  Type resultType) {
   auto word = [&](int64_t k) {
-    return load(params, apply(d(0) * table.words() + k, ch));
+    return tableEntryWord(params, table.words(), ch, k);
   };
   // The op takes the shift: e + 31, which its lowering's e = shift - 31
   // folds away. A compact table's e is ctz(half) + 1.

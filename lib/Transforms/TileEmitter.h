@@ -28,6 +28,7 @@
 #include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::vmcu::tile {
@@ -326,6 +327,12 @@ public:
 
   /// The rounding-term table (wide shifts only) of each multiplier table.
   DenseMap<Value, Value> roundTables;
+  /// Multiplier tables (bounded or not) whose channels all share one scale
+  /// (a per-tensor requantization): one entry, which every channel reads.
+  DenseSet<Value> uniformTables;
+  /// Element `k` of channel `ch`'s entry of `entryWords` words in `table`:
+  /// the only entry of a uniform table.
+  Value tableEntryWord(Value table, int64_t entryWords, Value ch, int64_t k);
 
   /// A bounded requantization's interleaved table: per channel
   /// kBoundedRequantWords words (multiplier, exponent e = shift - 31, half

@@ -319,6 +319,17 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
     return;
   }
   SmallVector<Value> accs = initialSums(rows, first, n);
+  accs = accumulateTile(x, e.index(0), rows, first, n, accs);
+  storeSums(accs, rows, first, n, at);
+}
+
+/// `sums` plus the dots of the tile of channels [first, first + n) over all
+/// steps of rows i < `rows` of x, step 0 of row 0 at element `xStart`:
+/// straight chunks, or chunks in a rolled loop, then one block of the rest.
+SmallVector<Value> GemmTiles::accumulateTile(Value x, Value xStart,
+                                             int64_t rows, Value first,
+                                             int64_t n, ValueRange init) {
+  SmallVector<Value> accs(init.begin(), init.end());
   // The tile's packed weights start at first * steps of its step elements.
   int64_t wStep = weightElementsPerStep();
   Value tileBase = mul(first, steps * wStep);
@@ -340,16 +351,16 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
   };
   if (full <= maxStraightChunks()) {
     for (int64_t ch = 0; ch < full; ++ch) {
-      Value x = e.index(ch * chunk * stepElements);
+      Value xIndex = add(xStart, e.index(ch * chunk * stepElements));
       Value w = add(tileBase, e.index(ch * chunk * n * wStep));
-      accs = block(x, w, accs, chunk);
+      accs = block(xIndex, w, accs, chunk);
     }
   } else {
     scf::ForOp chunks = e.rolledLoop(full, accs);
     OpBuilder::InsertionGuard inner(e.b);
     e.b.setInsertionPointToStart(chunks.getBody());
     Value ch = chunks.getInductionVar();
-    Value xIndex = mul(ch, chunk * stepElements);
+    Value xIndex = add(xStart, mul(ch, chunk * stepElements));
     Value wIndex = add(tileBase, mul(ch, chunk * n * wStep));
     SmallVector<Value> sums =
         block(xIndex, wIndex, chunks.getRegionIterArgs(), chunk);
@@ -358,11 +369,11 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
     accs.assign(chunks.getResults().begin(), chunks.getResults().end());
   }
   if (rest > 0) {
-    Value xIndex = e.index(full * chunk * stepElements);
+    Value xIndex = add(xStart, e.index(full * chunk * stepElements));
     Value wIndex = add(tileBase, e.index(full * chunk * n * wStep));
     accs = block(xIndex, wIndex, accs, rest);
   }
-  storeSums(accs, rows, first, n, at);
+  return accs;
 }
 
 /// Weight elements per channel and step: 4 bytes, or 2 widened words.
@@ -389,14 +400,36 @@ GemmTiles::ViewRuns GemmTiles::viewRuns(const RowView &row) {
       arith::DivUIOp::create(e.b, e.loc, row.contiguous, e.index(kDotLanes));
   Value split = arith::MinUIOp::create(e.b, e.loc, allSteps, contiguousSteps);
   Value pastEnd = arith::SubIOp::create(e.b, e.loc, e.index(0), row.contiguous);
-  return {row.view, row.offset, split, pastEnd};
+  Value wraps = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::ult,
+                                      split, allSteps);
+  return {row.view, row.offset, split, pastEnd, wraps};
 }
 
-/// emitTile over a row read in place: its steps before the pool's end from
+/// emitTile over a row read in place. A row that does not cross the pool's
+/// end (known once the offsets are placed, when LLVM folds the test) is
+/// one straight run, as a staged row's; else its steps before the end from
 /// `offset`, then the rest from byte 0.
 void GemmTiles::emitViewTile(const ViewRuns &runs, Value first, int64_t n,
                              Value at) {
   SmallVector<Value> sums = initialSums(1, first, n);
+  auto crossing =
+      scf::IfOp::create(e.b, e.loc, TypeRange(ValueRange(sums)), runs.wraps,
+                        /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(e.b);
+    e.b.setInsertionPointToStart(crossing.thenBlock());
+    scf::YieldOp::create(e.b, e.loc, accumulateRuns(runs, first, n, sums));
+    e.b.setInsertionPointToStart(crossing.elseBlock());
+    scf::YieldOp::create(
+        e.b, e.loc, accumulateTile(runs.view, runs.offset, 1, first, n, sums));
+  }
+  storeSums(SmallVector<Value>(crossing.getResults()), 1, first, n, at);
+}
+
+/// `sums` plus the tile's dots over a row that crosses the pool's end: two
+/// runs of accumulateRun.
+SmallVector<Value> GemmTiles::accumulateRuns(const ViewRuns &runs, Value first,
+                                             int64_t n, ValueRange sums) {
   auto select = [&](Value c, Value a, Value b) {
     return arith::SelectOp::create(e.b, e.loc, c, a, b);
   };
@@ -412,8 +445,7 @@ void GemmTiles::emitViewTile(const ViewRuns &runs, Value first, int64_t n,
   SmallVector<Value> out = accumulateRun(runs.view, offset, first, n,
                                          loop.getRegionIterArgs(), from, to);
   scf::YieldOp::create(e.b, e.loc, out);
-  e.b.setInsertionPointAfter(loop);
-  storeSums(SmallVector<Value>(loop.getResults()), 1, first, n, at);
+  return SmallVector<Value>(loop.getResults());
 }
 
 /// `sums` plus steps [from, to) of the row, step k's 4 bytes at
@@ -426,6 +458,10 @@ SmallVector<Value> GemmTiles::accumulateRun(Value view, Value offset,
   Value tileBase = mul(first, steps * wStep);
   auto stepLoop = [&](Value lo, Value hi, int64_t words, ValueRange init) {
     auto loop = scf::ForOp::create(e.b, e.loc, lo, hi, e.index(words), init);
+    // Whole chunks stay rolled, as a straight row's; single steps (fewer
+    // than a chunk) LLVM may unroll.
+    if (words > 1)
+      setNoUnroll(loop);
     OpBuilder::InsertionGuard guard(e.b);
     e.b.setInsertionPointToStart(loop.getBody());
     Value k = loop.getInductionVar();

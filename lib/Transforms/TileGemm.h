@@ -85,12 +85,17 @@ private:
   void forEachTile(int64_t rows, SegmentDone segmentDone, TileBody tile);
   void emitTile(Value x, int64_t rows, Value first, int64_t n, Value at);
   /// The two runs of a row read in place, the same for every tile: steps
-  /// [0, split) at offset + 4k, then [split, steps) at 4k - contiguous.
+  /// [0, split) at offset + 4k, then [split, steps) at 4k - contiguous;
+  /// `wraps`: whether the second is not empty.
   struct ViewRuns {
-    Value view, offset, split, pastEnd;
+    Value view, offset, split, pastEnd, wraps;
   };
   ViewRuns viewRuns(const RowView &row);
   void emitViewTile(const ViewRuns &runs, Value first, int64_t n, Value at);
+  SmallVector<Value> accumulateRuns(const ViewRuns &runs, Value first,
+                                    int64_t n, ValueRange sums);
+  SmallVector<Value> accumulateTile(Value x, Value xStart, int64_t rows,
+                                    Value first, int64_t n, ValueRange init);
   int64_t weightElementsPerStep() const;
   int64_t rowChunkSteps() const;
   int64_t maxStraightChunks() const;

@@ -24,15 +24,12 @@
 // CHECK:   vmcu.ring_load %[[POOL]][%[[A1]]]
 // CHECK:   vmcu.requantize
 // In a compact kernel the sum's bounded table holds the multiplier and
-// the half term per channel, and the shift is ctz(half) + 32.
-// Channel c's entry is words 2c (m) and 2c + 1 (h) of the 32-word table.
-// COMPACT-DAG: #[[WORD0:map[0-9]*]] = affine_map<(d0) -> (d0 * 2)>
-// COMPACT-DAG: #[[WORD1:map[0-9]*]] = affine_map<(d0) -> (d0 * 2 + 1)>
+// the half term, and the shift is ctz(half) + 32. The add's scale is per
+// tensor: the table is one entry, words 0 (m) and 1 (h), for every channel.
 // COMPACT: vmcu.kernel "add_1"
-// COMPACT:   %[[MI:.*]] = affine.apply #[[WORD0]](%[[CH:.*]])
-// COMPACT:   %[[M:.*]] = memref.load %[[T:.*]][%[[MI]]] : memref<32xi32>
-// COMPACT:   %[[HI:.*]] = affine.apply #[[WORD1]](%[[CH]])
-// COMPACT:   %[[H:.*]] = memref.load %[[T]][%[[HI]]] : memref<32xi32>
+// COMPACT:   %[[M:.*]] = memref.load %[[T:.*]][%{{.*}}] : memref<2xi32>
+// COMPACT:   %[[HI:.*]] = arith.constant 1 : index
+// COMPACT:   %[[H:.*]] = memref.load %[[T]][%[[HI]]] : memref<2xi32>
 // COMPACT:   %[[TZ:.*]] = math.cttz %[[H]] : i32
 // COMPACT:   %[[C32:.*]] = arith.constant 32 : i32
 // COMPACT:   %[[SH:.*]] = arith.addi %[[TZ]], %[[C32]] : i32

@@ -5,12 +5,13 @@
 #rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 
 // Requantization tables (globals come first): by default 3 words per
-// channel, the multiplier, the exponent 36 - 31 = 5 and the half term
+// entry, the multiplier, the exponent 36 - 31 = 5 and the half term
 // 16 - 3 * 2^5 = -80 (the output zero point folded in); in a compact
 // kernel 2 words, the multiplier and the half term, whose trailing zeros
 // give the exponent (a third less flash, two instructions more per entry).
-// CHECK: memref.global "private" constant @conv2d_1_requant : memref<24xi32> = dense<[1073741824, 5, -80, 1073741824, 5, -80,
-// COMPACT: memref.global "private" constant @conv2d_1_requant : memref<16xi32> = dense<[1073741824, -80, 1073741824, -80,
+// The scale is per tensor: one entry serves every channel.
+// CHECK: memref.global "private" constant @conv2d_1_requant : memref<3xi32> = dense<[1073741824, 5, -80]>
+// COMPACT: memref.global "private" constant @conv2d_1_requant : memref<2xi32> = dense<[1073741824, -80]>
 
 // Two pointwise convs: 16 -> 64 (rows of 4 steps of 4 inputs) and 64 -> 8
 // (16 steps, two chunks of 8). By default the first one's tiles are

@@ -71,11 +71,11 @@ func.func @main(%x: tensor<2x16xi8>) -> tensor<2x8xi8> {
 // CHECK:     scf.for
 // CHECK:       vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, widened_weights, words = 8 : i64, x_stride = 80 : i64}
 // CHECK:       vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, widened_weights, words = 2 : i64, x_stride = 80 : i64}
-// CHECK:       vmcu.requant_block {{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 5 : i64, output_zp = 0 : i32, pixels = 2 : i64}
+// CHECK:       vmcu.requant_block {{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 5 : i64, output_zp = 0 : i32, pixels = 2 : i64, uniform_table}
 // CHECK:     } {llvm.loop_annotation
 // CHECK:     vmcu.dot_block %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 2 : i64, widened, widened_weights, words = 8 : i64, x_stride = 80 : i64}
 // CHECK:     vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, widened_weights, words = 2 : i64, x_stride = 80 : i64}
-// CHECK:     vmcu.requant_block %{{.*}}#0, %{{.*}}#1, %{{.*}}#2, %{{.*}}#3 into {{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 5 : i64, output_zp = 0 : i32, pixels = 2 : i64}
+// CHECK:     vmcu.requant_block %{{.*}}#0, %{{.*}}#1, %{{.*}}#2, %{{.*}}#3 into {{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 5 : i64, output_zp = 0 : i32, pixels = 2 : i64, uniform_table}
 // CHECK: affine.for %{{.*}} = 0 to 1 {
 // CHECK:   scf.for
 // CHECK:     vmcu.dot_block {{.*}} {pixels = 1 : i64, widened, widened_weights, words = 8 : i64, x_stride = 80 : i64}
@@ -128,33 +128,46 @@ func.func @main(%x: tensor<2x64xi8>) -> tensor<2x4xi8> {
 
 // A single row (a matrix-vector product) reuses no weight word: its weights
 // are widened offline (i32 words) over the raw row (no `widened`). The row
-// is read in place from the pool (vmcu.ring_view), not staged on the stack:
-// its 50 steps in two runs, before and past the pool's end, each in
-// 16-step chunks then single steps. The 12 outputs are one group (three
-// 4-byte segments, one group loop step instead of three) of two 5-channel
-// tiles and one of 2. The input is freed after the last tile, so the output
-// cannot overlap it: the pool holds both (50 + 3 segments).
+// is read in place from the pool (vmcu.ring_view), not staged on the stack.
+// Where it crosses the pool's end, its 50 steps go in two runs, before and
+// past the end, each in 16-step chunks (a rolled loop) then single steps;
+// else (known once the offsets are placed: LLVM folds the test) in one
+// run, as a staged row: three straight 16-step chunks and a 2-step rest.
+// The 12 outputs are one group (three 4-byte segments, one group loop step
+// instead of three) of two 5-channel tiles and one of 2; the per-tensor
+// scale is one requantization entry. The input is freed after the last
+// tile, so the output cannot overlap it: the pool holds both (50 + 3
+// segments).
 // CHECK-LABEL: func.func @vmcu_invoke
 // CHECK:   %[[POOL:.*]] = vmcu.segment_pool : !vmcu.pool<segments = 53, segment_bytes = 4>
 // CHECK:   vmcu.kernel "fully_connected_0" {{.*}}stack_bytes = 12 : i64
 // CHECK-NOT: memref.alloca() : memref<200xi8>
 // CHECK:   %[[W:.*]] = memref.get_global @fully_connected_0_weights : memref<1200xi32>
+// CHECK:   %[[RQ:.*]] = memref.get_global @fully_connected_0_requant : memref<3xi32>
 // CHECK:   %[[VIEW:.*]], %[[OFF:.*]], %[[CONT:.*]] = vmcu.ring_view %[[POOL]][%{{.*}}] {alignment = 4 : i64, count = 50 : i64}
 // CHECK-NOT: vmcu.ring_load
 // The two runs' bounds are the same for every tile: computed once.
 // CHECK:   %[[SPLIT:.*]] = arith.minui %{{.*}}, %{{.*}} : index
 // CHECK:   %[[PAST:.*]] = arith.subi %{{.*}}, %[[CONT]] : index
+// CHECK:   %[[WRAPS:.*]] = arith.cmpi ult, %[[SPLIT]], %{{.*}} : index
 // CHECK:   affine.for %{{.*}} = 0 to 1 {
 // CHECK-NOT: arith.minui
+// CHECK:     scf.if %[[WRAPS]]
 // CHECK:     scf.for %[[PART:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
 // CHECK:       %[[FIRST:.*]] = arith.cmpi eq, %[[PART]]
 // CHECK:       arith.select %[[FIRST]], %[[OFF]], %[[PAST]] : index
 // CHECK:       arith.select %[[FIRST]], %{{.*}}, %[[SPLIT]] : index
 // CHECK:       scf.for {{.*}} step %{{.*}} iter_args
 // CHECK:         vmcu.dot_block %[[VIEW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 1 : i64, widened_weights, words = 16 : i64, x_stride = 200 : i64}
+// CHECK:       } {llvm.loop_annotation
 // CHECK:       scf.for {{.*}} iter_args
 // CHECK:         vmcu.dot_block %[[VIEW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 1 : i64, widened_weights, words = 1 : i64, x_stride = 200 : i64}
-// CHECK:     vmcu.requant_block
+// CHECK-NOT:     llvm.loop_annotation
+// CHECK:     } else {
+// CHECK-COUNT-3: vmcu.dot_block %[[VIEW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 1 : i64, widened_weights, words = 16 : i64, x_stride = 200 : i64}
+// CHECK-NOT: scf.for
+// CHECK: vmcu.dot_block %[[VIEW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 1 : i64, widened_weights, words = 2 : i64, x_stride = 200 : i64}
+// CHECK:     vmcu.requant_block {{.*}} table %[[RQ]][%{{.*}}] {{.*}}uniform_table
 // CHECK:     vmcu.dot_block {{.*}} {pixels = 1 : i64, widened_weights, words = 16 : i64, x_stride = 200 : i64}
 // CHECK:     vmcu.requant_block
 // CHECK-COUNT-3: vmcu.ring_store
@@ -266,7 +279,7 @@ func.func @main(%x: tensor<1x8x8x32xi8>) -> tensor<1x3x3x8xi8> {
 // The block's record: per lane its bias doubled (-88), multiplier,
 // exponent and half term, then the doubled weight pairs (4 | 4 << 16 =
 // 262148).
-// CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_requant : memref<18xi32> = dense<[1073741824, 5, -80, 1073741824, 5, -80,
+// CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_requant : memref<3xi32> = dense<[1073741824, 5, -80]>
 // CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_blocks : memref<34xi32> = dense<[-88, 1073741824, 5, -80, -88, 1073741824, 5, -80, -88, 1073741824, 5, -80, -88, 1073741824, 5, -80, 262148, 262148,
 // CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_bias : memref<6xi32> = dense<-44>
 // CHECK-LABEL: func.func @vmcu_invoke
@@ -333,7 +346,7 @@ func.func @main(%x: tensor<1x4x4x6xi8>) -> tensor<1x4x4x6xi8> {
 // A shift of 61 (e = 30): the zero point's 3 * 2^30 does not fit the int32
 // quotient, so the half term stays 2^29 and the ops keep output_zp.
 #rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [61], double_round = true, min = -128, max = 127>
-// CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_requant : memref<24xi32> = dense<[1073741824, 30, 536870912, 1073741824, 30, 536870912,
+// CHECK-LABEL: memref.global "private" constant @depthwise_conv2d_0_requant : memref<3xi32> = dense<[1073741824, 30, 536870912]>
 // CHECK: vmcu.depthwise_block {{.*}}output_zp = -3 : i32
 func.func @main(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8> {
   %w = arith.constant dense<2> : tensor<3x3x8x1xi8>

@@ -414,9 +414,10 @@ static std::string buildRequantBlockAsm(RequantBlockOp op) {
   int64_t entryBytes = boundedRequantWords(rq.compactTable) * kWordBytes;
   std::string text;
   llvm::raw_string_ostream os(text);
+  bool uniform = op.getUniformTable();
   for (int64_t j = 0; j < channels; ++j) {
-    int64_t entry = j * entryBytes;
-    rq.loadEntry(os, table, entry);
+    if (!uniform || j == 0)
+      rq.loadEntry(os, table, uniform ? 0 : j * entryBytes);
     for (int64_t i = 0; i < pixels; ++i)
       rq.store(os, sum(i, j), out, i * op.getOutStride() + j);
   }

@@ -556,6 +556,16 @@ func.func @requant_block_compact_table(%o: memref<16xi8>, %t: memref<24xi32>,
   return
 }
 
+// A uniform table (a per-tensor scale): the one entry is loaded once, for
+// both channels; the second channel's byte follows without a load.
+// CHECK-LABEL: llvm.func @requant_block_uniform_table
+// CHECK:       llvm.inline_asm has_side_effects "ldr $0, [$5, #0]\0A\09ldr $1, [$5, #4]\0A\09ldr $2, [$5, #8]\0A\09lsl $3, $6, #1\0A\09smmla $3, $3, $0, $2\0A\09asr $3, $3, $1\0A\09ssat $3, #8, $3\0A\09strb $3, [$4, #0]\0A\09lsl $3, $7, #1\0A\09smmla $3, $3, $0, $2\0A\09asr $3, $3, $1\0A\09ssat $3, #8, $3\0A\09strb $3, [$4, #1]\0A\09"
+func.func @requant_block_uniform_table(%o: memref<16xi8>, %t: memref<3xi32>,
+                                       %i: index, %a: i32, %b: i32) {
+  vmcu.requant_block %a, %b into %o[%i] table %t[%i] {pixels = 1 : i64, out_stride = 0 : i64, double_round = false, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, uniform_table} : memref<16xi8>, memref<3xi32>
+  return
+}
+
 // -----
 
 // depthwise_block of 3 taps: $0-$3 the sums, $4-$9 scratch, $10 the window,

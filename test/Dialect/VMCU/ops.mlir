@@ -303,6 +303,13 @@ func.func @requant_block_compact_table(%o: memref<8xi8>, %t: memref<4xi32>, %i: 
   return
 }
 
+// CHECK-LABEL: func.func @requant_block_uniform_table
+// CHECK: vmcu.requant_block %{{.*}}, %{{.*}} into %{{.*}}[%{{.*}}] table %{{.*}}[%{{.*}}] {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 4 : i64, output_zp = 0 : i32, pixels = 1 : i64, uniform_table} : memref<8xi8>, memref<3xi32>
+func.func @requant_block_uniform_table(%o: memref<8xi8>, %t: memref<3xi32>, %i: index, %a: i32) {
+  vmcu.requant_block %a, %a into %o[%i] table %t[%i] {pixels = 1 : i64, out_stride = 4 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, uniform_table} : memref<8xi8>, memref<3xi32>
+  return
+}
+
 // CHECK-LABEL: func.func @sync_ops
 // CHECK: %[[E:.*]] = vmcu.sync_read %{{.*}}
 // CHECK: vmcu.sync_set %{{.*}}, %[[E]]

@@ -779,6 +779,9 @@ def VMCU_RequantBlockOp : VMCU_Op<"requant_block"> {
     zero point z folded), so the lowering finds e = ctz(h) + 1 (RBIT, CLZ
     and ADD in place of a pipelined load: 2 cycles more per entry).
 
+    With `uniform_table` (a per-tensor scale) every channel takes the one
+    entry at `table_index`, loaded once for the block.
+
     It lowers to one fixed instruction sequence (LLVM inline assembly):
     per channel three table loads (two and RBIT, CLZ, ADD with
     `compact_table`), per output 5 or 6 instructions (SMMLAR or SMMLA, the sign
@@ -802,7 +805,8 @@ def VMCU_RequantBlockOp : VMCU_Op<"requant_block"> {
                        ConfinedAttr<I64Attr, [IntPositive]>:$pixels,
                        ConfinedAttr<I64Attr, [IntNonNegative]>:$out_stride,
                        BoolAttr:$double_round, I32Attr:$output_zp,
-                       I32Attr:$min, I32Attr:$max, UnitAttr:$compact_table);
+                       I32Attr:$min, I32Attr:$max, UnitAttr:$compact_table,
+                       UnitAttr:$uniform_table);
   let assemblyFormat = [{
     $acc `into` $out `[` $out_index `]` `table` $table `[` $table_index `]`
     attr-dict `:` type($out) `,` type($table)

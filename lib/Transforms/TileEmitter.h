@@ -319,8 +319,8 @@ public:
   /// shifts of at least 32 and `valueBound` (the largest |value| the
   /// kernel can requantize, if known) below 2^30, one interleaved bounded
   /// table (boundedTables) is both; with such shifts otherwise, the
-  /// rounding terms are a table too (roundTables). `requantize` follows
-  /// either.
+  /// rounding terms are a table too (roundTables). Channels that all share
+  /// one scale keep one entry (uniformTables). `requantize` follows each.
   std::pair<Value, Value>
   requantTables(StringRef prefix, RequantAttr rq, int64_t channels,
                 std::optional<int64_t> valueBound = std::nullopt);

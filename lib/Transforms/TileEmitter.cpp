@@ -340,10 +340,11 @@ Emitter::requantTables(StringRef prefix, RequantAttr rq, int64_t channels,
     SmallVector<int64_t> round;
     for (int32_t s : shift)
       round.push_back(requantRoundTerm(s, rq.getDoubleRound()));
-    roundTables[multTable] = table((prefix + "round").str(),
-                                   ArrayRef<int64_t>(round), b.getI64Type());
+    Value roundTable = table((prefix + "round").str(), ArrayRef<int64_t>(round),
+                             b.getI64Type());
+    roundTables[multTable] = roundTable;
     if (uniform)
-      uniformTables.insert(roundTables[multTable]);
+      uniformTables.insert(roundTable);
   }
   if (uniform)
     uniformTables.insert_range(ArrayRef<Value>{multTable, shiftTable});

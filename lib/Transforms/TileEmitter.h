@@ -327,8 +327,9 @@ public:
 
   /// The rounding-term table (wide shifts only) of each multiplier table.
   DenseMap<Value, Value> roundTables;
-  /// Multiplier tables (bounded or not) whose channels all share one scale
-  /// (a per-tensor requantization): one entry, which every channel reads.
+  /// Requantization tables (bounded, or multiplier, shift and rounding)
+  /// whose channels all share one scale (a per-tensor requantization): one
+  /// entry, which every channel reads.
   DenseSet<Value> uniformTables;
   /// Element `k` of channel `ch`'s entry of `entryWords` words in `table`:
   /// the only entry of a uniform table.

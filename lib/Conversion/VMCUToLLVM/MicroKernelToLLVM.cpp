@@ -414,10 +414,11 @@ static std::string buildRequantBlockAsm(RequantBlockOp op) {
   int64_t entryBytes = boundedRequantWords(rq.compactTable) * kWordBytes;
   std::string text;
   llvm::raw_string_ostream os(text);
+  // A uniform table's one entry serves every channel: loaded once.
   bool uniform = op.getUniformTable();
   for (int64_t j = 0; j < channels; ++j) {
-    if (!uniform || j == 0)
-      rq.loadEntry(os, table, uniform ? 0 : j * entryBytes);
+    if (j == 0 || !uniform)
+      rq.loadEntry(os, table, j * entryBytes);
     for (int64_t i = 0; i < pixels; ++i)
       rq.store(os, sum(i, j), out, i * op.getOutStride() + j);
   }

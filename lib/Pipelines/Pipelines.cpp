@@ -167,6 +167,7 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm, const CompileFlags &flags,
   if (flags.cores > 1 && flags.verifyRing)
     pm.addPass(createVMCUVerifyTwoCoresPass());
   pm.addPass(createVMCUOutlineKernelsPass());
+  pm.addPass(createVMCUEraseFreesPass());
   addLLVMLoweringPasses(pm, flags);
 }
 

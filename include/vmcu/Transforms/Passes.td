@@ -753,6 +753,38 @@ def VMCUOutlineKernelsPass : Pass<"vmcu-outline-kernels", "ModuleOp"> {
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def VMCUEraseFreesPass : Pass<"vmcu-erase-frees", "ModuleOp"> {
+  let summary = "Erase vmcu.free, and the loops and arithmetic that only "
+                "served it";
+  let description = [{
+    A `vmcu.free` is a fact for `vmcu-solve-offsets`, `vmcu-verify-ring`
+    and `vmcu-verify-two-cores`; no instruction carries it out (with
+    `--ring-check`, `vmcu-insert-ring-checks` has already put a call to the
+    runtime checker beside it, and the call stays). This pass erases every
+    free, then every op left trivially dead: the `scf.for` nests that held
+    only frees, the bounds they computed, the segment indices. LLVM would
+    delete those loops too, but only after `vmcu-share-kernels` compared
+    the kernels: two layers of one shape whose kernels free their input at
+    different points (one writes its output over its input as it goes, the
+    other beside it) differed there alone and kept two functions.
+    Measured: corpus ResNet seed 1004 (`make-tflite.py --kind
+    corpus-resnet --seed 1004`), see `docs/flash.md`. Runs after
+    `vmcu-outline-kernels`, before the lowering; the verifiers run before
+    it.
+
+    Before:
+
+    ```mlir
+    scf.for %i = %c0 to %c4 step %c1 {
+      %s = arith.addi %base, %i : index
+      vmcu.free %pool[%s] {count = 13} : !vmcu.pool<...>
+    }
+    ```
+
+    After: nothing.
+  }];
+}
+
 def VMCUUnrollMicroKernelsPass
     : Pass<"vmcu-unroll-microkernels", "func::FuncOp"> {
   let summary = "Fully unroll the small innermost loops of tiled kernels";

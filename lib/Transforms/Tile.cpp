@@ -11,6 +11,7 @@
 #include "vmcu/Dialect/VMCU/IR/ModelABI.h"
 #include "vmcu/Support/Units.h"
 #include "vmcu/Transforms/LayerWork.h"
+#include "vmcu/Transforms/PlanTrial.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -122,15 +123,6 @@ std::pair<Value, Value> binaryOperands(Operation *op) {
   return {};
 }
 
-/// The default segment size: the greatest common divisor of the extents
-/// (the paper's min(C, K) rule where one extent divides the other).
-int64_t defaultSegmentBytes(LayerOpInterface layer) {
-  int64_t g = 0;
-  for (int64_t extent : layer.getSegmentedExtents())
-    g = std::gcd(g, extent);
-  return std::max<int64_t>(g, 1);
-}
-
 /// The tensors `layer` reads: its operands that are model tensors, the most
 /// recent one (a conv's own input where it folds a residual) as the input
 /// its output is placed against, the others (a vmcu.add's or vmcu.mul's
@@ -178,9 +170,7 @@ FailureOr<ChainLayer> readLayer(LayerOpInterface layer,
   }
   read.skipIsLhs = lhs && !read.otherTensors.empty() &&
                    tensorOf.lookup(lhs) == read.otherTensors.front();
-  read.segmentBytes = layer.getSegmentSizeBytes()
-                          ? static_cast<int64_t>(*layer.getSegmentSizeBytes())
-                          : defaultSegmentBytes(layer);
+  read.segmentBytes = segmentSizeOf(layer);
   read.widenedExtraBytes = widenedWeightExtraBytes(layer);
   return read;
 }

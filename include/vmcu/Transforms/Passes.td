@@ -824,6 +824,9 @@ def VMCUSelectSegmentSizesPass
     Starts from the paper's rule (the gcd of the extents a layer's segments
     tile: min(C, K) when one divides the other), which is also the fastest
     choice: larger segments mean longer SIMD rows and fewer ring accesses.
+    A fully connected layer over one row (its row read in place, its
+    segments only grouping its outputs) starts from the largest divisor of
+    that gcd that divides its 4-channel register tile.
     The SRAM of a plan is its arena (`vmcu-tile` + `vmcu-solve-offsets` on
     a copy) plus the largest kernel's stack buffers (`kernelScratchBytes`:
     kernels are separate functions, one frame live at a time).

@@ -2,9 +2,9 @@
 func.func @main(%x: tensor<1x30xi8>) -> tensor<1x6xi8> {
   %w = arith.constant dense<1> : tensor<9x30xi8>
   %b = arith.constant dense<2> : tensor<9xi32>
-  %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq} : (tensor<1x30xi8>, tensor<9x30xi8>, tensor<9xi32>) -> tensor<1x9xi8>
+  %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq, segment_bytes = 3} : (tensor<1x30xi8>, tensor<9x30xi8>, tensor<9xi32>) -> tensor<1x9xi8>
   %w2 = arith.constant dense<1> : tensor<6x9xi8>
   %b2 = arith.constant dense<2> : tensor<6xi32>
-  %z = vmcu.fully_connected %y, %w2, %b2 {input_zp = 0 : i32, requant = #rq} : (tensor<1x9xi8>, tensor<6x9xi8>, tensor<6xi32>) -> tensor<1x6xi8>
+  %z = vmcu.fully_connected %y, %w2, %b2 {input_zp = 0 : i32, requant = #rq, segment_bytes = 3} : (tensor<1x9xi8>, tensor<6x9xi8>, tensor<6xi32>) -> tensor<1x6xi8>
   return %z : tensor<1x6xi8>
 }

@@ -503,7 +503,8 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
   // tiles (1.95 and 2.20 cycles per MAC) to 1.68 and 1.76, its 327 -> 245
   // from groups of 5 (a 1 x 4 and a 1 x 1 tile, 1.79) to 1.61.
   if (pixels == 1)
-    if (auto shape = int8TileShape({4}, /*oddGroups=*/false, pixels, outC,
+    if (auto shape = int8TileShape({kOneRowInt8TileChannels},
+                                   /*oddGroups=*/false, pixels, outC,
                                    segmentBytes, rowStride, widened))
       return *shape;
   if (auto shape = int8TileShape({4, 2}, /*oddGroups=*/true, pixels, outC,

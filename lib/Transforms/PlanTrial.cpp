@@ -37,15 +37,18 @@ SmallVector<int64_t> mlir::vmcu::segmentSizeCandidates(LayerOpInterface layer) {
   int64_t g = 0;
   for (int64_t extent : layer.getSegmentedExtents())
     g = std::gcd(g, extent);
-  // A one-row product's segments only group its outputs, in whole
-  // segments of 4-channel register tiles: a size not dividing 4 makes
-  // groups of several tiles (lcm(3, 4) = 12: three), an extra loop that
-  // LLVM spills around the 13-register block. Corpus FC autoencoders
-  // seeds 3 and 6: 3-byte segments, frames of 44-48 bytes against 12-32
-  // for their other layers. Such a layer takes the largest size that
-  // divides 4.
-  if (isOneRowProduct(layer) && g % kDotLanes != 0)
-    g = std::gcd(g, kDotLanes);
+  // A one-row product's segments only group its outputs: a group is whole
+  // segments and whole 1 x 4 int8 tiles, lcm(size, 4) channels. A size
+  // that is neither a multiple nor a divisor of 4 makes tiles straddle
+  // segments and groups of several tiles (3: lcm 12, three tiles), an
+  // extra loop that LLVM spills around the 13-register block. Corpus FC
+  // autoencoders seeds 3 and 6: 3-byte segments, frames of 44-48 bytes
+  // against 12-32 for their other layers. Such a layer takes the largest
+  // size dividing 4; multiples of 4 stay (not measured to spill). A 1x1
+  // conv on a 1x1 map runs the same tiles but is not matched here: no
+  // model measured has one.
+  if (isOneRowProduct(layer) && g % kOneRowInt8TileChannels != 0)
+    g = std::gcd(g, kOneRowInt8TileChannels);
   SmallVector<int64_t> sizes = {std::max<int64_t>(g, 1)};
   for (int64_t d = g - 1; d >= kDotLanes; --d)
     if (g % d == 0 && d % kDotLanes == 0)

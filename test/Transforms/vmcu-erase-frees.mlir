@@ -16,6 +16,7 @@ func.func @vmcu_invoke() {
   return
 }
 
+// CHECK-NOT:   vmcu.free
 // CHECK-LABEL: func.func @kernel
 // CHECK-SAME:  (%[[N:.*]]: index)
 // CHECK-NEXT:  %[[C0:.*]] = arith.constant 0 : index
@@ -30,7 +31,6 @@ func.func @vmcu_invoke() {
 // CHECK-NEXT:    vmcu.ring_store %[[V]], %[[POOL]][%[[B]]]
 // CHECK-NEXT:  }
 // CHECK-NEXT:  return
-// CHECK-NOT:   vmcu.free
 func.func @kernel(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

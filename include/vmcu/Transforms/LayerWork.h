@@ -94,6 +94,10 @@ struct LongRowTiling {
 /// average pool's int16 pair sums widen to int32 at least this often.
 inline constexpr int64_t kInt16SumTerms = 256;
 
+/// Output channels of one int8 register tile over a single row (a fully
+/// connected layer on one vector): 1 x 4 (gemmTileShape).
+inline constexpr int64_t kOneRowInt8TileChannels = 4;
+
 /// Stack bytes of an average pool's sums over a segment of `lanes`
 /// channels: two words of int16 pairs per whole word of 4 lanes (and an
 /// int32 sum per lane of those words where the window has more than

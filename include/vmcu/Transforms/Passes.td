@@ -383,8 +383,10 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
 
     Segment size per layer: the op's `segment_bytes` if set, else the
     greatest common divisor of the extents it segments (the paper's
-    min(C, K) rule where one divides the other). The pool unit is the
-    greatest common divisor of all layer segment sizes.
+    min(C, K) rule where one divides the other; a fully connected layer
+    over one row takes the largest divisor of it that divides its 4-channel
+    tile, as in `vmcu-select-segment-sizes`). The pool unit is the greatest
+    common divisor of all layer segment sizes.
   }];
   let dependentDialects = [
     "::mlir::vmcu::VMCUDialect", "::mlir::affine::AffineDialect",
@@ -762,13 +764,14 @@ def VMCUEraseFreesPass : Pass<"vmcu-erase-frees", "ModuleOp"> {
     `--ring-check`, `vmcu-insert-ring-checks` has already put a call to the
     runtime checker beside it, and the call stays). This pass erases every
     free, then every op left trivially dead: the `scf.for` nests that held
-    only frees, the bounds they computed, the segment indices. LLVM would
-    delete those loops too, but only after `vmcu-share-kernels` compared
-    the kernels: two layers of one shape whose kernels free their input at
-    different points (one writes its output over its input as it goes, the
-    other beside it) differed there alone and kept two functions.
-    Measured: corpus ResNet seed 1004 (`make-tflite.py --kind
-    corpus-resnet --seed 1004`), see `docs/flash.md`. Runs after
+    only frees, the bounds they computed, the segment indices, and the
+    indices of accesses `vmcu-coalesce-ring-accesses` merged. The model's
+    I/O markers stay. LLVM would delete that code too, but only after
+    `vmcu-share-kernels` compared the kernels: two layers of one shape
+    whose kernels free their input at different points (one writes its
+    output over its input as it goes, the other beside it) differed there
+    alone and kept two functions. Measured on the corpus ResNets (flash
+    -0.6% to -7.4%): `docs/passes/vmcu-share-kernels.md`. Runs after
     `vmcu-outline-kernels`, before the lowering; the verifiers run before
     it.
 
@@ -837,8 +840,8 @@ def VMCUSelectSegmentSizesPass
     sizes is what smaller segments buy. For each alignment `A` dividing
     that lcm whose rounding of the largest footprint fits the budget, every
     layer takes its largest candidate size dividing `A` (candidates: the
-    gcd, its divisors that are multiples of the 4 SIMD lanes, then its
-    other divisors); the assignments are tiled and placed on a copy from
+    starting size above, its divisors that are multiples of the 4 SIMD
+    lanes, then its other divisors); the assignments are tiled and placed on a copy from
     the largest alignment down (at most 32, then every layer's smallest
     size), and the first that fits wins, so segments stay as large (fast)
     as the budget allows. If none fits, it fails with an `error:` giving

@@ -24,8 +24,10 @@ func::FuncOp entryFunction(ModuleOp module, StringRef entry);
 SmallVector<LayerOpInterface> chainLayers(func::FuncOp func);
 
 /// Segment sizes `layer` may use, largest (fastest) first: the gcd of its
-/// segmented extents, then its divisors that are multiples of the 4 SIMD
-/// lanes of one vmcu.dot, so the inner level stays SIMD.
+/// segmented extents (for a fully connected layer over one row whose gcd
+/// is not a multiple of 4, the gcd of that and its 4-channel tile), then
+/// its divisors that are multiples of the 4 SIMD lanes of one vmcu.dot, so
+/// the inner level stays SIMD.
 SmallVector<int64_t> segmentSizeCandidates(LayerOpInterface layer);
 
 /// The segment size `layer` gets: its `segment_bytes`, or the largest

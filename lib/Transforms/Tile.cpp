@@ -400,7 +400,10 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
                    !llvm::is_contained(int8WeightKernels, layer.name) &&
                    !keepsInt8.test(k);
       tile::KernelEnv env{module, pool, unit, layer.name, windowCache, widen};
-      env.compactCode = llvm::is_contained(compactKernels, layer.name);
+      // A softmax is always compact: on the corpus its code fell 42%
+      // (28 KB over 45 models) for 13.5K cycles in all (vmcu-prof).
+      env.compactCode = llvm::is_contained(compactKernels, layer.name) ||
+                        isa<SoftmaxOp>(layer.op.getOperation());
       env.longRows = longRowTiling(layer.op);
       env.stackAllowanceBytes =
           maxStack - kernelStackBytes(layer.op, layer.segmentBytes, cores);

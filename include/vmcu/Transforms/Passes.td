@@ -424,7 +424,8 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
                "vmcu-unroll-microkernels' smaller limits (the kernel's "
                "`compact` attribute); the "
                "flash budget's choice when int8 weights alone exceed it "
-               "(vmcuc and vmcu-run --flash-kb)">,
+               "(vmcuc and vmcu-run --flash-kb). Softmax kernels are "
+               "always compact">,
     Option<"widenCyclesPerByte", "widen-cycles-per-byte", "unsigned", "0",
            "Widen a layer's weights only where the cost model expects each "
            "flash byte widening adds (int8_weight_cycles over "

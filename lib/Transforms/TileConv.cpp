@@ -215,7 +215,9 @@ WindowGemm::WindowGemm(Emitter &ring, Emitter &tileEmitter, StringRef prefix,
 /// 1's 4x4 maps (a quarter interior) whole, its 7x7 ones (half) by region.
 /// At 0 bytes corpus DS-CNN seed 4's 8x4x1 stem took 11 K cycles more, at
 /// 256 ResNet seed 1 took 470 K more; at a divisor of 2 ResNet seed 2 took
-/// 7.5 K more.
+/// 7.5 K more. vmcuc writes fills up to this size as stores
+/// (kInlineFillMaxBytes in Compiler.cpp); past it newlib's memset costs
+/// about 100 cycles a fill.
 constexpr int64_t kWholeWindowFillBytes = 128;
 constexpr int64_t kRegionFillInteriorDivisor = 3;
 

@@ -25,7 +25,8 @@ struct KernelEnv {
   uint64_t windowCacheBytes = 0;
   /// vmcu-tile's widen-weights option (GemmTileShape::widenedWeights).
   bool widenWeights = true;
-  /// Emit for less code (vmcu-tile's compact-kernels lists the layer).
+  /// Emit for less code (vmcu-tile's compact-kernels lists the layer, or
+  /// it is a one-row softmax).
   bool compactCode = false;
   /// How long GEMM rows are tiled (longRowTiling).
   LongRowTiling longRows = {};

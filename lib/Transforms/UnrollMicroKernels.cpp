@@ -28,7 +28,8 @@ namespace {
 /// inside a phase, inside the top-level loop.
 constexpr unsigned kPhaseSharedLoopDepth = 3;
 
-/// The limits of a kernel marked `compact` (a flash budget's choice): one
+/// The limits of a kernel marked `compact` (a flash budget's choice, or a
+/// one-row softmax): one
 /// level of loops of at most 96 operations, no jam. On the shared models
 /// and corpus ResNets, these with the tiler's compact GEMM rows took
 /// 3.4-22% off the flash of int8 weights everywhere for 2-10% more cycles

@@ -12,9 +12,8 @@
 // CHECK: %[[POOL:.*]] = vmcu.segment_pool {{.*}}segment_bytes = 4>
 // CHECK: %[[X:.*]] = vmcu.tensor_base %[[POOL]] {name = "input", segments = 6
 // CHECK: %[[Y:.*]] = vmcu.tensor_base %[[POOL]] {name = "softmax_0", segments = 6
-// A softmax kernel is compact by default: it runs once, over one row per
-// sample, and its code shrinks by about 40% for a few hundred cycles.
-// CHECK: vmcu.kernel "softmax_0" ins(%[[X]]) outs(%[[Y]]) attributes {compact, {{.*}}layer = "softmax"{{.*}}segment_bytes = 4 : i64
+// Over several rows the kernel keeps full optimization (not `compact`).
+// CHECK: vmcu.kernel "softmax_0" ins(%[[X]]) outs(%[[Y]]) attributes {compact_cycles = {{[1-9][0-9]*}} : i64, {{.*}}layer = "softmax"{{.*}}segment_bytes = 4 : i64
 // CHECK: %[[ROW:.*]] = memref.alloca() : memref<8xi8>
 // CHECK: affine.for %[[I:.*]] = 0 to 3 {
 // CHECK:   affine.for %[[J:.*]] = 0 to 2 {

@@ -424,7 +424,7 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
                "vmcu-unroll-microkernels' smaller limits (the kernel's "
                "`compact` attribute); the "
                "flash budget's choice when int8 weights alone exceed it "
-               "(vmcuc and vmcu-run --flash-kb). Softmax kernels are "
+               "(vmcuc and vmcu-run --flash-kb). A softmax over one row is "
                "always compact">,
     Option<"widenCyclesPerByte", "widen-cycles-per-byte", "unsigned", "0",
            "Widen a layer's weights only where the cost model expects each "
@@ -806,8 +806,8 @@ def VMCUUnrollMicroKernelsPass
     channels around the lanes) is unroll-and-jammed by `jam` when its trip
     count is a larger multiple of it, so `jam` channels share each unpacked
     input word even when the whole channel loop is too big to unroll.
-    A kernel marked `compact` (a flash budget's choice) takes smaller
-    limits instead of these: 96 operations, one level, no jam.
+    A kernel marked `compact` (a flash budget's choice, or a one-row
+    softmax) takes smaller limits instead of these: 96 operations, one level, no jam.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect"];
   let options = [

@@ -293,7 +293,8 @@ def VMCU_KernelOp : VMCU_Op<"kernel", [SingleBlock, NoTerminator,
       widening was turned off (`widen-weights=false`, a flash budget's or
       the widening price's choice); whether its kernel would have widened
       them also depends on its shape.
-    - `compact` (set by `vmcu-tile`, a flash budget's choice): a kernel
+    - `compact` (set by `vmcu-tile`, a flash budget's choice, and every
+      softmax over one row): a kernel
       emitted for less code. Its GEMM rows run as dot blocks in a rolled
       chunk loop (no `vmcu.gemm_tile`), its bounded requantization tables
       take 2 words a channel (`vmcu.requant_block {compact_table}`),

@@ -312,6 +312,16 @@ mlir::vmcu::parseModelFile(StringRef inputPath, MLIRContext &context,
       reinterpret_cast<const uint8_t *>(buffer->getBufferStart()),
       buffer->getBufferSize());
   bool tflite = isTFLiteFile(bytes);
+  // Anything but a flatbuffer is parsed as MLIR: say what is wrong with
+  // files that are neither, rather than let a pass miss its @main.
+  if (bytes.empty())
+    return fail(options, "'" + inputPath +
+                             "' is empty: expected a .tflite model or a "
+                             "TOSA module (.mlir)");
+  if (!tflite && llvm::sys::path::extension(inputPath) == ".tflite")
+    return fail(options, "'" + inputPath +
+                             "' is not a TFLite flatbuffer: it lacks the "
+                             "TFLite file identifier");
   if (!tflite && !options.tfliteOutput.empty())
     return fail(options, "--tflite-output needs a .tflite model");
   source.sourceMgr = std::make_shared<llvm::SourceMgr>();

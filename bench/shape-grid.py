@@ -205,6 +205,28 @@ def describe(p):
 
 # --- the table -----------------------------------------------------------------------
 
+# Below this many MACs per output, a pointwise or FC output's
+# requantization (8 instructions: 3 table loads, SMMLAR, ADD, ASR, SSAT,
+# STRB; docs/kernels.md) costs more than a quarter of its MACs' cycles at
+# one cycle per MAC, about the GEMM tiles' rate.
+FEW_MACS_PER_OUTPUT = 32
+
+
+def shape_class(p):
+    """The class of shapes a point below its floor falls in, by what bounds it."""
+    if p["op"] == "depthwise":
+        return "depthwise over 1-3 input channels" if p["cin"] <= 3 else \
+            "depthwise over 4 or more channels"
+    if p["op"] == "conv" and p["cin"] <= 3:
+        return "conv or pointwise over 1-3 input channels"
+    if p["op"] == "conv" and p["cout"] == 1:
+        return "conv into one output channel"
+    per_output = p["cin"] * (p["kh"] * p["kw"] if p["op"] == "conv" else 1)
+    if per_output < FEW_MACS_PER_OUTPUT:
+        return f"pointwise or fc of fewer than {FEW_MACS_PER_OUTPUT} MACs per output"
+    return "other"
+
+
 def short_cmsis(k):
     return k.replace("arm_", "").replace("_s8", "").replace("depthwise_conv", "dw").replace(
         "fully_connected", "fc").replace("convolve", "conv")
@@ -305,6 +327,13 @@ def table(work, pts):
           f"0.55): {len(below)} of {sum(r['macs'] >= FLOOR_MACS for r in done)}"
           + "".join(f"\n  {r['name']} {r['vmcu_mpc']:.3f} < {r['floor']:.2f} ({r['vmcu_path']})"
                     for r in sorted(below, key=lambda r: r["vmcu_mpc"] / r["floor"])))
+    if below:
+        print("below the floor by class of shape: points, vmcu MAC/cycle min-max")
+        classes = sorted({shape_class(r) for r in below},
+                         key=lambda c: -sum(shape_class(r) == c for r in below))
+        for c in classes:
+            cs = [r["vmcu_mpc"] for r in below if shape_class(r) == c]
+            print(f"  {len(cs):3}  {c:58} {min(cs):.3f}-{max(cs):.3f}")
     xs = [r["x"] for r in done if r["x"]]
     if xs:
         lo = min((r for r in done if r["x"]), key=lambda r: r["x"])

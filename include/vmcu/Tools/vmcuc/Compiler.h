@@ -50,6 +50,9 @@ struct CompileOptions {
   /// For a .tflite input: compile up to this tensor instead of the model's
   /// output (empty: the output).
   std::string tfliteOutput;
+  /// Run MLIR's verifier after every pass of the pipeline, not only once
+  /// after it (a pass that breaks the IR is then named).
+  bool verifyEachPass = false;
   /// Prefix of errors that have no source location.
   std::string toolName = "vmcuc";
 };
@@ -174,6 +177,7 @@ struct SharedCompileFlags {
   CompileFlags flags;
   CommandLineBinder binder;
   llvm::cl::opt<std::string> tfliteOutput;
+  llvm::cl::opt<bool> verifyEach;
 };
 
 } // namespace vmcu

@@ -484,7 +484,7 @@ SharedCompileFlags::SharedCompileFlags(llvm::cl::OptionCategory &category)
               "Run MLIR's verifier after every pass of the pipeline, so that "
               "a pass that breaks the IR (a compiler bug) is named. Off "
               "(default): the input is verified when read and the module "
-              "once after the pipeline, which saves 7.6% of "
+              "once after the pipeline, which saves 7% of "
               "MCUNet-5fps-VWW's compile"),
           llvm::cl::init(false), llvm::cl::cat(category)) {
   flags.bind(binder);

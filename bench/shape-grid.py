@@ -223,7 +223,7 @@ def shape_class(p):
         return "conv into one output channel"
     per_output = p["cin"] * (p["kh"] * p["kw"] if p["op"] == "conv" else 1)
     if per_output < FEW_MACS_PER_OUTPUT:
-        return f"pointwise or fc of fewer than {FEW_MACS_PER_OUTPUT} MACs per output"
+        return f"layers of fewer than {FEW_MACS_PER_OUTPUT} MACs per output"
     return "other"
 
 
@@ -330,7 +330,7 @@ def table(work, pts):
     if below:
         print("below the floor by class of shape: points, vmcu MAC/cycle min-max")
         classes = sorted({shape_class(r) for r in below},
-                         key=lambda c: -sum(shape_class(r) == c for r in below))
+                         key=lambda c: (-sum(shape_class(r) == c for r in below), c))
         for c in classes:
             cs = [r["vmcu_mpc"] for r in below if shape_class(r) == c]
             print(f"  {len(cs):3}  {c:58} {min(cs):.3f}-{max(cs):.3f}")

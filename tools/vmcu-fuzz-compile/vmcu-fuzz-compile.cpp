@@ -45,6 +45,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!module || mlir::failed(mlir::verify(*module)))
     return 0;
   mlir::vmcu::CompileOptions options;
+  // Verify after every pass, as the tools do with --verify-each: a pass
+  // that breaks the IR stops there instead of crashing a later one.
+  options.verifyEachPass = true;
   if (mlir::failed(mlir::vmcu::lowerToLLVMDialect(*module, options)))
     return 0;
   if (mlir::failed(mlir::verify(*module))) {

@@ -162,7 +162,8 @@ mlir::vmcu::lowerToLLVMDialect(ModuleOp module, const CompileOptions &options) {
   applyDefaultTimingPassManagerCLOptions(pm);
   pm.enableVerifier(options.verifyEachPass);
   buildVMCUPipeline(pm, options.flags, io);
-  if (failed(pm.run(module)) || failed(verify(module)))
+  if (failed(pm.run(module)) ||
+      (!options.verifyEachPass && failed(verify(module))))
     return failure();
 
   FailureOr<ModelInfo> info = readModelInfo(module, options.flags.symbolPrefix);
@@ -314,22 +315,22 @@ mlir::vmcu::parseModelFile(StringRef inputPath, MLIRContext &context,
       reinterpret_cast<const uint8_t *>(buffer->getBufferStart()),
       buffer->getBufferSize());
   bool tflite = isTFLiteFile(bytes);
-  // Anything but a flatbuffer is parsed as MLIR: say what is wrong with
-  // files that are neither, rather than let a pass miss its @main.
-  if (bytes.empty())
-    return fail(options, "'" + inputPath +
-                             "' is empty: expected a .tflite model or a "
-                             "TOSA module (.mlir)");
-  if (!tflite && llvm::sys::path::extension(inputPath) == ".tflite")
-    return fail(options, "'" + inputPath +
-                             "' is not a TFLite flatbuffer: it lacks the "
-                             "TFLite file identifier");
   if (!tflite && !options.tfliteOutput.empty())
     return fail(options, "--tflite-output needs a .tflite model");
   source.sourceMgr = std::make_shared<llvm::SourceMgr>();
   source.sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   source.diagnostics =
       std::make_unique<SourceMgrDiagnosticHandler>(*source.sourceMgr, &context);
+  // Anything but a flatbuffer is parsed as MLIR: say what is wrong with
+  // files that are neither, rather than let a pass miss its @main.
+  Location fileLoc = FileLineColLoc::get(&context, inputPath, 0, 0);
+  if (bytes.empty())
+    return emitError(fileLoc) << "the file is empty: expected a .tflite "
+                                 "model or a TOSA module (.mlir)";
+  if (!tflite &&
+      llvm::sys::path::extension(inputPath).equals_insensitive(".tflite"))
+    return emitError(fileLoc)
+           << "not a TFLite flatbuffer: the TFLite file identifier is missing";
   if (tflite)
     source.module = importTFLite(bytes, inputPath, &context,
                                  {/*outputTensor=*/options.tfliteOutput});

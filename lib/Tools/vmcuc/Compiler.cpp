@@ -314,23 +314,24 @@ mlir::vmcu::parseModelFile(StringRef inputPath, MLIRContext &context,
   llvm::ArrayRef<uint8_t> bytes(
       reinterpret_cast<const uint8_t *>(buffer->getBufferStart()),
       buffer->getBufferSize());
-  bool tflite = isTFLiteFile(bytes);
+  // A file named .tflite goes to the importer even without the TFLite
+  // identifier, which the importer then reports, rather than to MLIR's
+  // parser.
+  bool tflite =
+      isTFLiteFile(bytes) ||
+      llvm::sys::path::extension(inputPath).equals_insensitive(".tflite");
   if (!tflite && !options.tfliteOutput.empty())
     return fail(options, "--tflite-output needs a .tflite model");
   source.sourceMgr = std::make_shared<llvm::SourceMgr>();
   source.sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   source.diagnostics =
       std::make_unique<SourceMgrDiagnosticHandler>(*source.sourceMgr, &context);
-  // Anything but a flatbuffer is parsed as MLIR: say what is wrong with
-  // files that are neither, rather than let a pass miss its @main.
-  Location fileLoc = FileLineColLoc::get(&context, inputPath, 0, 0);
+  // MLIR's parser takes an empty file as an empty module: say so, rather
+  // than let a pass miss its @main.
   if (bytes.empty())
-    return emitError(fileLoc) << "the file is empty: expected a .tflite "
-                                 "model or a TOSA module (.mlir)";
-  if (!tflite &&
-      llvm::sys::path::extension(inputPath).equals_insensitive(".tflite"))
-    return emitError(fileLoc)
-           << "not a TFLite flatbuffer: the TFLite file identifier is missing";
+    return emitError(FileLineColLoc::get(&context, inputPath, 0, 0))
+           << "the file is empty: expected a .tflite model or a TOSA module "
+              "(.mlir)";
   if (tflite)
     source.module = importTFLite(bytes, inputPath, &context,
                                  {/*outputTensor=*/options.tfliteOutput});

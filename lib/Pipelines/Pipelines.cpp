@@ -153,6 +153,9 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm, const CompileFlags &flags,
     addPlanningPasses(pm, flags, io);
 
   pm.addPass(createCanonicalizerPass());
+  // After the ring verifier, which reads no affine.if; before the unroller,
+  // which unrolls the interior copies.
+  pm.addNestedPass<func::FuncOp>(createVMCUVersionBorderLoopsPass());
   pm.addNestedPass<func::FuncOp>(createVMCUUnrollMicroKernelsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+#include "vmcu/Transforms/KernelLoops.h"
 
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUUNROLLMICROKERNELSPASS
@@ -23,10 +24,6 @@ using namespace mlir;
 using namespace mlir::vmcu;
 
 namespace {
-
-/// The deepest loops a phased core split shares out: a phase's inner loop,
-/// inside a phase, inside the top-level loop.
-constexpr unsigned kPhaseSharedLoopDepth = 3;
 
 /// The limits of a kernel marked `compact` (a flash budget's choice, or a
 /// one-row softmax): one
@@ -150,25 +147,6 @@ bool isJamLegal(affine::AffineForOp loop) {
   return true;
 }
 
-/// Loops a kernel split between cores shares out keep their iterations:
-/// the cores take them in turn (vmcu-distribute-kernels). Those are its
-/// top-level loop of rows, with split_depth 2 the loops in it (pixels),
-/// and with phases theirs too; loops deeper in a split iteration unroll as
-/// on one core.
-bool sharedByCores(affine::AffineForOp loop) {
-  auto kernel = loop->getParentOfType<KernelOp>();
-  if (!kernel || !kernel.getCores() || !accessesRing(loop))
-    return false;
-  unsigned sharedDepth = kernel.getSplitPhases()
-                             ? kPhaseSharedLoopDepth
-                             : kernel.getSplitDepth().value_or(1);
-  unsigned enclosing = 0;
-  for (Operation *op = loop->getParentOp(); op != kernel;
-       op = op->getParentOp())
-    enclosing += isa<affine::AffineForOp>(op);
-  return enclosing < sharedDepth;
-}
-
 struct VMCUUnrollMicroKernelsPass
     : vmcu::impl::VMCUUnrollMicroKernelsPassBase<VMCUUnrollMicroKernelsPass> {
   using Base::Base;
@@ -195,7 +173,7 @@ struct VMCUUnrollMicroKernelsPass
         kernel.getBody().walk([&](affine::AffineForOp loop) {
           std::optional<uint64_t> ops = unrolledOps(loop);
           if (isInnermost(loop) && ops && *ops <= limits.maxOps &&
-              !sharedByCores(loop))
+              !isSharedByCores(loop))
             candidates.push_back(loop);
         });
       });
@@ -220,7 +198,7 @@ struct VMCUUnrollMicroKernelsPass
         std::optional<uint64_t> trip = affine::getConstantTripCount(loop);
         if (trip && *trip > factor && *trip % factor == 0 &&
             wrapsOneInnermostLoop(loop) && isJamLegal(loop) &&
-            !sharedByCores(loop))
+            !isSharedByCores(loop))
           candidates.emplace_back(loop, factor);
       });
     });

@@ -789,6 +789,53 @@ def VMCUEraseFreesPass : Pass<"vmcu-erase-frees", "ModuleOp"> {
   }];
 }
 
+def VMCUVersionBorderLoopsPass
+    : Pass<"vmcu-version-border-loops", "func::FuncOp"> {
+  let summary = "Give border-clamped loop nests an interior copy with "
+                "constant bounds";
+  let description = [{
+    A window kernel gathers its taps in loops clamped at the image border:
+    `affine.for %kh = max(0, 1 - %oh) to min(3, 49 - %oh)`. Away from the
+    border every bound takes its constant, but the loop stays rolled, so
+    each load of a depthwise kernel's column pays the loop's compare,
+    branch and index arithmetic (about a tenth of a 3x3 depthwise kernel's
+    cycles on the Cortex-M4 cycle model). Inside each `vmcu.kernel` not
+    marked `compact`, this pass finds the outermost loop nests whose every
+    loop is bounded by one constant in a `max` (lower) and one in a `min`
+    (upper) of values defined outside the nest, and wraps each whose copy
+    at those constant bounds runs at most `max-ops` operations (ops with
+    regions other than `affine.for` excluded) in an `affine.if` over "every
+    other lower bound is at most its constant and every other upper bound
+    at least its constant": the then-branch holds the copy, which
+    `vmcu-unroll-microkernels` then unrolls, the else-branch the nest as it
+    was. Both run the same iterations wherever the condition holds, so the
+    placement proved by `vmcu-verify-ring` stays valid. Loops a kernel
+    split between cores shares out are left as they are.
+
+    Before:
+    ```mlir
+    affine.for %kh = max affine_map<(d0) -> (0, -d0 + 1)>(%oh)
+                     to min affine_map<(d0) -> (3, -d0 + 49)>(%oh) { ... }
+    ```
+    After:
+    ```mlir
+    affine.if affine_set<(d0) : (d0 - 1 >= 0, -d0 + 46 >= 0)>(%oh) {
+      affine.for %kh = 0 to 3 { ... }
+    } else {
+      affine.for %kh = max ... to min ... { ... }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect"];
+  let options = [
+    Option<"maxOps", "max-ops", "unsigned", "64",
+           "Largest interior copy, in operations at its constant trip "
+           "counts">,
+    Option<"maxAccessBytes", "max-access-bytes", "unsigned", "16",
+           "Widest vector a versioned nest may load or store, in bytes">,
+  ];
+}
+
 def VMCUUnrollMicroKernelsPass
     : Pass<"vmcu-unroll-microkernels", "func::FuncOp"> {
   let summary = "Fully unroll the small innermost loops of tiled kernels";

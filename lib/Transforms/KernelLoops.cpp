@@ -1,4 +1,8 @@
 //===- KernelLoops.cpp - facts about the loops of a vmcu.kernel -----------===//
+//
+// Which loops the loop transforms after the tiler must leave as they are.
+//
+//===----------------------------------------------------------------------===//
 
 #include "vmcu/Transforms/KernelLoops.h"
 

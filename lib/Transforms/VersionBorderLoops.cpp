@@ -12,6 +12,8 @@
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
 #include "vmcu/Transforms/KernelLoops.h"
 
+#include <climits>
+
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUVERSIONBORDERLOOPSPASS
 #include "vmcu/Transforms/Passes.h.inc"
@@ -38,11 +40,16 @@ std::optional<int64_t> constantResult(AffineMap map) {
 }
 
 /// The interior bounds of `loop`: the constant results of its lower bound's
-/// max and its upper bound's min, or nullopt without them.
+/// max and its upper bound's min, or nullopt without them or with symbols
+/// (which the condition would have to keep apart from its dimensions).
 std::optional<std::pair<int64_t, int64_t>>
 interiorBounds(affine::AffineForOp loop) {
-  std::optional<int64_t> lower = constantResult(loop.getLowerBoundMap());
-  std::optional<int64_t> upper = constantResult(loop.getUpperBoundMap());
+  AffineMap lowerMap = loop.getLowerBoundMap();
+  AffineMap upperMap = loop.getUpperBoundMap();
+  if (lowerMap.getNumSymbols() != 0 || upperMap.getNumSymbols() != 0)
+    return std::nullopt;
+  std::optional<int64_t> lower = constantResult(lowerMap);
+  std::optional<int64_t> upper = constantResult(upperMap);
   if (!lower || !upper || *upper <= *lower)
     return std::nullopt;
   return std::make_pair(*lower, *upper);
@@ -54,22 +61,19 @@ struct InteriorCondition {
   SmallVector<Value> operands;
   SmallVector<AffineExpr> constraints;
 
-  /// `map`'s results over `mapOperands`, as expressions of `operands`.
+  /// `map`'s results over `mapOperands` (dimensions only), as expressions
+  /// of `operands`.
   SmallVector<AffineExpr> remap(AffineMap map, ValueRange mapOperands) {
-    SmallVector<AffineExpr> replacements;
+    SmallVector<AffineExpr> dims;
     for (Value operand : mapOperands) {
       auto *it = llvm::find(operands, operand);
       if (it == operands.end())
         it = operands.insert(operands.end(), operand);
-      replacements.push_back(
-          getAffineDimExpr(it - operands.begin(), map.getContext()));
+      dims.push_back(getAffineDimExpr(it - operands.begin(), map.getContext()));
     }
-    ArrayRef<AffineExpr> dims(replacements);
     SmallVector<AffineExpr> results;
     for (AffineExpr result : map.getResults())
-      results.push_back(
-          result.replaceDimsAndSymbols(dims.take_front(map.getNumDims()),
-                                       dims.drop_front(map.getNumDims())));
+      results.push_back(result.replaceDims(dims));
     return results;
   }
 
@@ -90,7 +94,8 @@ struct InteriorCondition {
 /// Operations the nest of `loop` runs at its interior bounds, or nullopt
 /// if a loop's bounds are neither constant nor clamped to a constant by
 /// values from outside `top`, or the nest holds ops with regions other
-/// than affine.for (the copy would not be a short straight-line run).
+/// than affine.for or a dot or depthwise block (the copy would not be a
+/// short straight-line run).
 std::optional<uint64_t> interiorOps(affine::AffineForOp loop,
                                     affine::AffineForOp top,
                                     InteriorCondition &condition) {
@@ -116,17 +121,21 @@ std::optional<uint64_t> interiorOps(affine::AffineForOp loop,
       ++bodyOps;
     }
   }
+  // The span, not the trip count: a strided loop counts as unit-step.
   return (bounds->second - bounds->first) * bodyOps;
 }
 
-/// The widest vector `op` reads or writes, in bytes (0 for none).
-uint64_t accessBytes(Operation *op) {
+/// The widest vector of integers or floats among `op`'s operands and
+/// results, in bytes: a bound on what its loads and stores move at once.
+uint64_t vectorBytes(Operation *op) {
   uint64_t widest = 0;
   auto widen = [&](Type type) {
-    if (auto vector = dyn_cast<VectorType>(type))
-      widest =
-          std::max<uint64_t>(widest, vector.getNumElements() *
-                                         vector.getElementTypeBitWidth() / 8);
+    auto vector = dyn_cast<VectorType>(type);
+    if (vector && vector.getElementType().isIntOrFloat())
+      widest = std::max<uint64_t>(
+          widest, llvm::divideCeil(vector.getNumElements() *
+                                       vector.getElementTypeBitWidth(),
+                                   CHAR_BIT));
   };
   llvm::for_each(op->getOperandTypes(), widen);
   llvm::for_each(op->getResultTypes(), widen);
@@ -175,7 +184,7 @@ struct VMCUVersionBorderLoopsPass
       return std::nullopt;
     uint64_t widest = 0;
     loop.walk(
-        [&](Operation *op) { widest = std::max(widest, accessBytes(op)); });
+        [&](Operation *op) { widest = std::max(widest, vectorBytes(op)); });
     if (widest > maxAccessBytes)
       return std::nullopt;
     return condition;
@@ -183,7 +192,8 @@ struct VMCUVersionBorderLoopsPass
 
   /// Wraps `loop` in an affine.if whose then-branch holds a copy at its
   /// interior bounds and whose else-branch holds `loop` itself.
-  static void version(affine::AffineForOp loop, InteriorCondition &condition) {
+  static void version(affine::AffineForOp loop,
+                      const InteriorCondition &condition) {
     OpBuilder builder(loop);
     unsigned dims = condition.operands.size();
     SmallVector<AffineExpr> constraints;

@@ -803,8 +803,11 @@ def VMCUVersionBorderLoopsPass
     marked `compact`, this pass finds the outermost loop nests whose every
     loop is bounded by one constant in a `max` (lower) and one in a `min`
     (upper) of values defined outside the nest, and wraps each whose copy
-    at those constant bounds runs at most `max-ops` operations (ops with
-    regions other than `affine.for` excluded) in an `affine.if` over "every
+    at those constant bounds runs at most `max-ops` operations (each body
+    counted once per unit of its loop's constant span) and holds no vector
+    wider than `max-access-bytes` (nests holding ops with regions
+    other than `affine.for`, dot or depthwise blocks, or bounds with
+    symbols are left as they are) in an `affine.if` over "every
     other lower bound is at most its constant and every other upper bound
     at least its constant": the then-branch holds the copy, which
     `vmcu-unroll-microkernels` then unrolls, the else-branch the nest as it
@@ -829,10 +832,11 @@ def VMCUVersionBorderLoopsPass
   let dependentDialects = ["::mlir::affine::AffineDialect"];
   let options = [
     Option<"maxOps", "max-ops", "unsigned", "64",
-           "Largest interior copy, in operations at its constant trip "
-           "counts">,
+           "Largest interior copy, in operations times each loop's "
+           "constant span">,
     Option<"maxAccessBytes", "max-access-bytes", "unsigned", "16",
-           "Widest vector a versioned nest may load or store, in bytes">,
+           "Widest vector value a versioned nest may hold, in bytes (a bound "
+           "on what one of its loads or stores moves)">,
   ];
 }
 

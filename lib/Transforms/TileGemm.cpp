@@ -81,10 +81,14 @@ GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
     recordsZpFolded = bounded->zpFolded;
     return;
   }
-  weights = shape.widenedWeights
-                ? e.i32Table((prefix + "weights").str(), packWideWeights(w))
-                : e.i8Table((prefix + "weights").str(), packWeights(w));
-  biases = e.i32Table((prefix + "bias").str(), folded);
+  pairedWeights = !shape.widenedWeights && pairable(w, folded);
+  if (shape.widenedWeights)
+    weights = e.i32Table((prefix + "weights").str(), packWideWeights(w));
+  else
+    weights = e.i8Table((prefix + "weights").str(),
+                        pairedWeights ? packPairedWeights(w) : packWeights(w));
+  biases = e.i32Table((prefix + "bias").str(),
+                      pairedWeights ? pairBiases(folded) : folded);
   std::tie(mult, shift) = e.requantTables(prefix, rq, outC, valueBound);
 }
 
@@ -127,6 +131,82 @@ SmallVector<int8_t> GemmTiles::packWeights(ArrayRef<int8_t> w) const {
     }
   }
   return packed;
+}
+
+/// Calls `pair(c)` for the first channel c of every pair (c, c + 1) of a
+/// tile (the tile's channels two by two, an odd last one alone).
+void GemmTiles::forEachPair(function_ref<void(int64_t)> pair) const {
+  for (int64_t c = 0; c + 1 < outC; ++c) {
+    auto [c0, width] = tileOf(c);
+    if ((c - c0) % 2 == 0 && c - c0 + 1 < width)
+      pair(c);
+  }
+}
+
+/// Whether every pair of channels may share weight words (vmcu.dot_block's
+/// paired_weights): each half 256 * w[c + 1] + w[c] fits int16, and the
+/// second channel's sum B stays within |B| < 2^23 for any int8 inputs
+/// (|x| <= 128, the lanes past Cin included: their weights are 0), so
+/// (H - A) >> 8 recovers it.
+bool GemmTiles::pairable(ArrayRef<int8_t> w, ArrayRef<int32_t> folded) const {
+  constexpr int64_t kMaxInputMagnitude = 128;
+  constexpr int64_t kMaxPairedSum = int64_t{1} << 23;
+  bool ok = outC > 1;
+  forEachPair([&](int64_t c) {
+    int64_t bound = std::abs(static_cast<int64_t>(folded[c + 1]));
+    for (int64_t k = 0; k < inC; ++k) {
+      int64_t a = w[c * inC + k], b = w[(c + 1) * inC + k];
+      ok &= pairedHalf(a, b) >= INT16_MIN;
+      bound += kMaxInputMagnitude * std::abs(b);
+    }
+    ok &= bound < kMaxPairedSum;
+  });
+  return ok;
+}
+
+/// The int16 half of paired weights a (low byte) and b: 256 * b + a.
+int64_t GemmTiles::pairedHalf(int64_t a, int64_t b) {
+  constexpr int64_t kByteScale = 256;
+  return kByteScale * b + a;
+}
+
+/// packWeights' layout, each pair of channels' two words of a step
+/// replaced by its halves 256 * w[c + 1] + w[c]: lanes (0, 2) in the first
+/// channel's word, (1, 3) in the second's (vmcu.dot_block's
+/// paired_weights).
+SmallVector<int8_t> GemmTiles::packPairedWeights(ArrayRef<int8_t> w) const {
+  SmallVector<int8_t> packed = packWeights(w);
+  auto half = [&](int64_t c, int64_t k) -> uint16_t {
+    if (k >= inC)
+      return 0;
+    return static_cast<uint16_t>(
+        pairedHalf(w[c * inC + k], w[(c + 1) * inC + k]));
+  };
+  forEachPair([&](int64_t c) {
+    auto [c0, width] = tileOf(c);
+    for (int64_t step = 0; step < steps; ++step)
+      for (int64_t h = 0; h < kWordsPerStep; ++h) {
+        int64_t at =
+            c0 * shape.rowStride + (step * width + (c - c0) + h) * kDotLanes;
+        int64_t lane = step * kDotLanes + h;
+        uint32_t word = half(c, lane) | uint32_t{half(c, lane + 2)} << 16;
+        for (int64_t byte = 0; byte < kDotLanes; ++byte)
+          packed[at + byte] = static_cast<int8_t>(word >> (8 * byte));
+      }
+  });
+  return packed;
+}
+
+/// The folded biases with each pair's second one as H's start,
+/// bias[c] + 256 * bias[c + 1] (modulo 2^32).
+SmallVector<int32_t> GemmTiles::pairBiases(ArrayRef<int32_t> folded) const {
+  SmallVector<int32_t> biases(folded.begin(), folded.end());
+  forEachPair([&](int64_t c) {
+    uint32_t h = static_cast<uint32_t>(folded[c]) +
+                 (static_cast<uint32_t>(folded[c + 1]) << 8);
+    biases[c + 1] = static_cast<int32_t>(h);
+  });
+  return biases;
 }
 
 /// Widened weights (shape.widenedWeights): per tile (its first channel c0,
@@ -284,9 +364,28 @@ SmallVector<Value> GemmTiles::initialSums(int64_t rows, Value first,
   return sums;
 }
 
+/// With paired weights, each pair's second sum B = (H - A) >> 8 (exact:
+/// pairable bounds |B| below 2^23); else `sums` unchanged.
+SmallVector<Value> GemmTiles::unpairSums(ArrayRef<Value> sums, int64_t rows,
+                                         int64_t n) {
+  SmallVector<Value> out(sums.begin(), sums.end());
+  if (!pairedWeights)
+    return out;
+  constexpr int32_t kPairShift = 8;
+  Value shift = arith::ConstantIntOp::create(e.b, e.loc, kPairShift, 32);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j + 1 < n; j += 2) {
+      Value a = sums[i * n + j], h = sums[i * n + j + 1];
+      Value diff = arith::SubIOp::create(e.b, e.loc, h, a);
+      out[i * n + j + 1] = arith::ShRSIOp::create(e.b, e.loc, diff, shift);
+    }
+  return out;
+}
+
 /// The tile's sums requantized into obuf[at + i * group + j].
-void GemmTiles::storeSums(ArrayRef<Value> sums, int64_t rows, Value first,
+void GemmTiles::storeSums(ArrayRef<Value> pairedSums, int64_t rows, Value first,
                           int64_t n, Value at) {
+  SmallVector<Value> sums = unpairSums(pairedSums, rows, n);
   if (e.requantizeBlock(sums, rows, rq, mult, first, obuf, at,
                         shape.groupBytes))
     return;
@@ -346,7 +445,8 @@ SmallVector<Value> GemmTiles::accumulateTile(Value x, Value xStart,
         e.b.getI64IntegerAttr(rows), e.b.getI64IntegerAttr(words),
         e.b.getI64IntegerAttr(xStride),
         shape.widened ? e.b.getUnitAttr() : UnitAttr(),
-        shape.widenedWeights ? e.b.getUnitAttr() : UnitAttr());
+        shape.widenedWeights ? e.b.getUnitAttr() : UnitAttr(),
+        pairedWeights ? e.b.getUnitAttr() : UnitAttr());
     return SmallVector<Value>(op.getResults());
   };
   if (full <= maxStraightChunks()) {
@@ -471,7 +571,8 @@ SmallVector<Value> GemmTiles::accumulateRun(Value view, Value offset,
         e.b, e.loc, view, xAt, weights, wAt, loop.getRegionIterArgs(),
         e.b.getI64IntegerAttr(1), e.b.getI64IntegerAttr(words),
         e.b.getI64IntegerAttr(shape.rowStride), UnitAttr(),
-        shape.widenedWeights ? e.b.getUnitAttr() : UnitAttr());
+        shape.widenedWeights ? e.b.getUnitAttr() : UnitAttr(),
+        pairedWeights ? e.b.getUnitAttr() : UnitAttr());
     scf::YieldOp::create(e.b, e.loc, op.getResults());
     return SmallVector<Value>(loop.getResults());
   };

@@ -74,6 +74,12 @@ private:
   /// (each group split into tiles of shape.channels and one of the rest).
   std::pair<int64_t, int64_t> tileOf(int64_t c) const;
   SmallVector<int8_t> packWeights(ArrayRef<int8_t> w) const;
+  void forEachPair(function_ref<void(int64_t)> pair) const;
+  bool pairable(ArrayRef<int8_t> w, ArrayRef<int32_t> folded) const;
+  static int64_t pairedHalf(int64_t a, int64_t b);
+  SmallVector<int8_t> packPairedWeights(ArrayRef<int8_t> w) const;
+  SmallVector<int32_t> pairBiases(ArrayRef<int32_t> folded) const;
+  SmallVector<Value> unpairSums(ArrayRef<Value> sums, int64_t rows, int64_t n);
   SmallVector<int32_t> packWideWeights(ArrayRef<int8_t> w,
                                        int64_t scale = 1) const;
   SmallVector<int32_t> packTileRecords(ArrayRef<int32_t> wide,
@@ -103,8 +109,8 @@ private:
   SmallVector<Value> accumulateRun(Value view, Value offset, Value first,
                                    int64_t n, ValueRange sums, Value from,
                                    Value to);
-  void storeSums(ArrayRef<Value> sums, int64_t rows, Value first, int64_t n,
-                 Value at);
+  void storeSums(ArrayRef<Value> pairedSums, int64_t rows, Value first,
+                 int64_t n, Value at);
   void widenRows(Value x, int64_t rows);
   Value mul(Value a, int64_t b);
   Value add(Value a, Value b);
@@ -121,6 +127,9 @@ private:
   /// zero point.
   Value records;
   bool recordsZpFolded = false;
+  /// Int8 weights packed in channel pairs (vmcu.dot_block's
+  /// paired_weights; pairable).
+  bool pairedWeights = false;
 };
 
 /// A windowed conv's two axes and its channels.

@@ -18,7 +18,7 @@
 // TILE:        vmcu.widen_pairs
 // TILE:        vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, widened_weights, words = 8 : i64, x_stride = 576 : i64}
 // TILE:        vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, widened_weights, words = 8 : i64, x_stride = 576 : i64}
-// RAW:         vmcu.dot_block {{.*}} {pixels = 2 : i64, widened, words = 8 : i64, x_stride = 576 : i64}
+// RAW:         vmcu.dot_block {{.*}} {paired_weights, pixels = 2 : i64, widened, words = 8 : i64, x_stride = 576 : i64}
 func.func @main(%x: tensor<1x32x32x32xi8>) -> tensor<1x32x32x32xi8> {
   %w = arith.constant dense<1> : tensor<32x3x3x32xi8>
   %b = arith.constant dense<2> : tensor<32xi32>

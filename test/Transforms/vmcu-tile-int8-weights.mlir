@@ -33,7 +33,7 @@
 // CHECK:   vector.store %{{.*}}, %[[XW]]
 // CHECK:   affine.for %{{.*}} = 0 to 1 {
 // CHECK:     scf.for
-// CHECK:       vmcu.dot_block %[[XW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pixels = 2 : i64, widened, words = 4 : i64, x_stride = 32 : i64}
+// CHECK:       vmcu.dot_block %[[XW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {paired_weights, pixels = 2 : i64, widened, words = 4 : i64, x_stride = 32 : i64}
 // CHECK:       vmcu.requant_block {{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 8 : i64, output_zp = 0 : i32, pixels = 2 : i64, uniform_table}
 // CHECK:     } {llvm.loop_annotation = #{{.*}}}
 // CHECK:     vector.load %[[O]]

@@ -9,9 +9,9 @@
 // CHECK: vmcu.kernel "fully_connected_0"
 // CHECK: memref.alloca() : memref<12xi8>
 // CHECK: affine.for %{{.*}} = 0 to 1 {
-// CHECK: %{{.*}}:4 = vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 24 : i64}
-// CHECK: %{{.*}}:4 = vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 24 : i64}
-// CHECK: %{{.*}}:2 = vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 24 : i64}
+// CHECK: %{{.*}}:4 = vmcu.dot_block {{.*}} {paired_weights, pixels = 1 : i64, words = 8 : i64, x_stride = 24 : i64}
+// CHECK: %{{.*}}:4 = vmcu.dot_block {{.*}} {paired_weights, pixels = 1 : i64, words = 8 : i64, x_stride = 24 : i64}
+// CHECK: %{{.*}}:2 = vmcu.dot_block {{.*}} {paired_weights, pixels = 1 : i64, words = 8 : i64, x_stride = 24 : i64}
 // CHECK-NOT: vmcu.dot_block {{.*}}words = 8
 // CHECK: return
 func.func @main(%x: tensor<1x24xi8>) -> tensor<1x18xi8> {
@@ -32,10 +32,10 @@ func.func @main(%x: tensor<1x24xi8>) -> tensor<1x18xi8> {
 // CHECK: vmcu.kernel "fully_connected_0" {{.*}}segment_bytes = 2 : i64
 // CHECK: memref.alloca() : memref<4xi8>
 // CHECK: affine.for %{{.*}} = 0 to 4 {
-// CHECK: %{{.*}}:4 = vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 24 : i64}
+// CHECK: %{{.*}}:4 = vmcu.dot_block {{.*}} {paired_weights, pixels = 1 : i64, words = 8 : i64, x_stride = 24 : i64}
 // CHECK-NOT: vmcu.dot_block {{.*}}words = 8
 // CHECK: }
-// CHECK: %{{.*}}:2 = vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 24 : i64}
+// CHECK: %{{.*}}:2 = vmcu.dot_block {{.*}} {paired_weights, pixels = 1 : i64, words = 8 : i64, x_stride = 24 : i64}
 // CHECK-NOT: vmcu.dot_block {{.*}}words = 8
 // CHECK: return
 func.func @main(%x: tensor<1x24xi8>) -> tensor<1x18xi8> {
@@ -53,8 +53,8 @@ func.func @main(%x: tensor<1x24xi8>) -> tensor<1x18xi8> {
 // CHECK: vmcu.kernel "fully_connected_0"
 // CHECK: memref.alloca() : memref<4xi8>
 // CHECK: affine.for %{{.*}} = 0 to 6 {
-// CHECK: %{{.*}}:4 = vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 16 : i64}
-// CHECK: %{{.*}}:3 = vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 16 : i64}
+// CHECK: %{{.*}}:4 = vmcu.dot_block {{.*}} {paired_weights, pixels = 1 : i64, words = 8 : i64, x_stride = 16 : i64}
+// CHECK: %{{.*}}:3 = vmcu.dot_block {{.*}} {paired_weights, pixels = 1 : i64, words = 8 : i64, x_stride = 16 : i64}
 // CHECK-NOT: vmcu.dot_block {{.*}}words = 8
 // CHECK: return
 func.func @main(%x: tensor<1x16xi8>) -> tensor<1x27xi8> {

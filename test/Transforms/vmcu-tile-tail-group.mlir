@@ -8,8 +8,9 @@
 // group is short. Widened weights (1 x 5 tiles; a single row into more
 // than 48 outputs groups at most two tiles): 5 groups of 10 (a loop over
 // two 1 x 5 tiles), then one of 3 (a 1 x 3). Int8 weights: 13 groups of
-// one 1 x 4 tile, then one of a 1 x 1 tile. The group buffer holds one
-// group.
+// one 1 x 4 tile (two pairs of channels whose second sums come out of
+// their H = A + 256 * B), then one of a 1 x 1 tile. The group buffer holds
+// one group.
 // WIDE: vmcu.kernel "fully_connected_0"
 // WIDE: memref.alloca() : memref<10xi8>
 // WIDE: affine.for %{{.*}} = 0 to 5 {
@@ -24,10 +25,10 @@
 // RAW: vmcu.kernel "fully_connected_0"
 // RAW: memref.alloca() : memref<4xi8>
 // RAW: affine.for %{{.*}} = 0 to 13 {
-// RAW: %{{.*}}:4 = vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 8 : i64}
-// RAW: vmcu.requant_block %{{.*}}#0, %{{.*}}#1, %{{.*}}#2, %{{.*}}#3 into
+// RAW: %{{.*}}:4 = vmcu.dot_block {{.*}} {paired_weights, pixels = 1 : i64, words = 8 : i64, x_stride = 8 : i64}
+// RAW: vmcu.requant_block %{{.*}}#0, %{{[0-9]+}}, %{{.*}}#2, %{{[0-9]+}} into
 // RAW: }
-// RAW: %{{[0-9]+}} = vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 8 : i64}
+// RAW: %{{[0-9]+}} = vmcu.dot_block {{.*}} {paired_weights, pixels = 1 : i64, words = 8 : i64, x_stride = 8 : i64}
 // RAW: vmcu.requant_block %{{[0-9]+}} into
 func.func @main(%x: tensor<1x8xi8>) -> tensor<1x53xi8> {
   %w = arith.constant dense<1> : tensor<53x8xi8>

@@ -106,7 +106,7 @@ func.func @main(%x: tensor<3x40xi8>) -> tensor<3x5xi8> {
 // CHECK: vmcu.kernel "fully_connected_2"
 // CHECK:     scf.for
 // CHECK:       %[[S:.*]]:4 = scf.for {{.*}} iter_args
-// CHECK:         vmcu.dot_block {{.*}} {pixels = 2 : i64, words = 8 : i64, x_stride = 160 : i64}
+// CHECK:         vmcu.dot_block {{.*}} {paired_weights, pixels = 2 : i64, words = 8 : i64, x_stride = 160 : i64}
 // CHECK:       } {llvm.loop_annotation
 // CHECK:       vmcu.requant_block %[[S]]#0
 func.func @main(%x: tensor<2x64xi8>) -> tensor<2x4xi8> {
@@ -189,7 +189,7 @@ func.func @main(%x: tensor<1x200xi8>) -> tensor<1x12xi8> {
 // 50 steps keep 8-step chunks in a rolled loop, read in place.
 // CHECK-LABEL: func.func @vmcu_invoke
 // CHECK:   memref.get_global @fully_connected_0_weights : memref<400xi8>
-// CHECK:   vmcu.dot_block {{.*}} {pixels = 1 : i64, words = 8 : i64, x_stride = 200 : i64} : memref<?xi8>, memref<400xi8>
+// CHECK:   vmcu.dot_block {{.*}} {paired_weights, pixels = 1 : i64, words = 8 : i64, x_stride = 200 : i64} : memref<?xi8>, memref<400xi8>
 func.func @main(%x: tensor<1x200xi8>) -> tensor<1x2xi8> {
   %w = arith.constant dense<1> : tensor<2x200xi8>
   %b = arith.constant dense<2> : tensor<2xi32>

@@ -178,9 +178,16 @@ static DotBlockAsm buildWidenedWeightsAsm(int64_t pixels, int64_t channels,
           static_cast<unsigned>(outputs)};
 }
 
+/// The block over int8 weights: per step, one word (or a widened row's
+/// two) of each pixel and one weight word of each channel, loaded back to
+/// back, then per channel two unpacks and two SMLADs per pixel. With
+/// `paired`, channels (2p, 2p + 1) hold one word per half step of int16
+/// halves 256 * w[2p + 1] + w[2p] (vmcu.dot_block's paired_weights): one
+/// unpack (the low bytes, w[2p]) per word, and the word itself multiplies
+/// into channel 2p + 1's accumulator.
 static DotBlockAsm buildDotBlockAsm(int64_t pixels, int64_t channels,
                                     int64_t words, int64_t xStride,
-                                    bool widened) {
+                                    bool widened, bool paired) {
   int64_t accs = pixels * channels;
   auto acc = [&](int64_t i, int64_t j) { return i * channels + j; };
   // Pixel i's input word is loaded into xOdd(i), then split into its even
@@ -219,7 +226,21 @@ static DotBlockAsm buildDotBlockAsm(int64_t pixels, int64_t channels,
     if (!widened)
       for (int64_t i = 0; i < pixels; ++i)
         split(xEven(i), xOdd(i));
-    for (int64_t j = 0; j < channels; ++j) {
+    int64_t pairs = paired ? channels / 2 : 0;
+    for (int64_t p = 0; p < pairs; ++p)
+      for (int64_t h = 0; h < 2; ++h) {
+        int64_t word = wWord(2 * p + h);
+        os << "sxtb16 " << reg(half) << ", " << reg(word) << "\n\t";
+        for (int64_t i = 0; i < pixels; ++i) {
+          std::string x = reg(h ? xOdd(i) : xEven(i));
+          std::string a = reg(acc(i, 2 * p)), hi = reg(acc(i, 2 * p + 1));
+          os << "smlad " << a << ", " << x << ", " << reg(half) << ", " << a
+             << "\n\t";
+          os << "smlad " << hi << ", " << x << ", " << reg(word) << ", " << hi
+             << "\n\t";
+        }
+      }
+    for (int64_t j = 2 * pairs; j < channels; ++j) {
       split(half, wWord(j));
       for (int64_t i = 0; i < pixels; ++i) {
         std::string a = reg(acc(i, j));
@@ -290,7 +311,8 @@ struct DotBlockOpLowering : public ConvertOpToLLVMPattern<DotBlockOp> {
                                      op.getWords(), op.getXStride(),
                                      /*rawX=*/!op.getWidened())
             : buildDotBlockAsm(op.getPixels(), op.getChannels(), op.getWords(),
-                               op.getXStride(), op.getWidened());
+                               op.getXStride(), op.getWidened(),
+                               op.getPairedWeights());
     SmallVector<Value> operands{px, pw};
     llvm::append_range(operands, adaptor.getAcc());
     auto asmOp = createRegisterBlockAsm(rewriter, loc, block.outputs, operands,

@@ -156,6 +156,19 @@ func.func @dot_block_one_pixel(%x: memref<32xi8>, %w: memref<64xi8>, %i: index,
   return %r#0, %r#1 : i32, i32
 }
 
+// Paired weights over a widened row of 3 channels: channels 0 and 1 share
+// a word per half step ($5 the even lanes, $6 the odd ones), each unpacked
+// once into $8 (its low bytes: channel 0's weights) for channel 0's sum $0
+// and multiplied whole into channel 1's $1; the lone channel 2 ($7) is split
+// as without pairs. $9 and $10 are the pointers.
+// CHECK-LABEL: llvm.func @dot_block_paired
+// CHECK:       llvm.inline_asm "ldr $3, [$9, #0]\0A\09ldr $4, [$9, #4]\0A\09ldr $5, [$10, #0]\0A\09ldr $6, [$10, #4]\0A\09ldr $7, [$10, #8]\0A\09sxtb16 $8, $5\0A\09smlad $0, $3, $8, $0\0A\09smlad $1, $3, $5, $1\0A\09sxtb16 $8, $6\0A\09smlad $0, $4, $8, $0\0A\09smlad $1, $4, $6, $1\0A\09sxtb16 $8, $7\0A\09sxtb16 $7, $7, ror #8\0A\09smlad $2, $3, $8, $2\0A\09smlad $2, $4, $7, $2\0A\09"
+func.func @dot_block_paired(%x: memref<16xi32>, %w: memref<64xi8>, %i: index,
+                            %a: i32, %b: i32, %c: i32) -> (i32, i32, i32) {
+  %r:3 = vmcu.dot_block %x[%i], %w[%i], %a, %b, %c {pixels = 1 : i64, words = 1 : i64, x_stride = 8 : i64, widened, paired_weights} : memref<16xi32>, memref<64xi8>
+  return %r#0, %r#1, %r#2 : i32, i32, i32
+}
+
 // A widened block (x already split into int16 pairs, i32 words): two loads
 // per pixel and step, no SXTB16 of x, only of the weights.
 // CHECK-LABEL: llvm.func @dot_block_widened

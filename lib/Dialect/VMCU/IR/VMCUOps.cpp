@@ -336,6 +336,8 @@ LogicalResult DotBlockOp::verify() {
   bool wideW = getW().getType().getElementType().isInteger(32);
   if (wideW != getWidenedWeights())
     return emitOpError("w must be i32 exactly when widened_weights");
+  if (wideW && getPairedWeights())
+    return emitOpError("paired_weights packs int8 weights, not widened ones");
   if (wideW && !getWidened() && pixels != 1)
     return emitOpError("widened_weights over raw inputs takes 1 pixel, got ")
            << pixels;

@@ -463,6 +463,26 @@ def VMCU_DotBlockOp : VMCU_Op<"dot_block",
     again and unpacks its half (one `sxtb16`): `1 + channels` loads, one
     unpack and `channels` SMLADs, 1 x 5 channels in the 13 registers.
 
+    With `paired_weights` (int8 weights only), each pair of channels
+    (2p, 2p + 1) of the block shares its weight words: per step, two
+    words of int16 halves `h = 256 * w[2p + 1] + w[2p]`, lanes (0, 2)
+    then (1, 3), where the words of an unpaired last channel stay as
+    above. The low byte of each half, sign-extended (one `sxtb16`), is
+    w[2p]; the whole half multiplies into channel 2p + 1's accumulator,
+    which therefore holds `H = A + 256 * B` (modulo 2^32) for the pair's
+    sums A and B:
+
+    ```
+    result[i * channels + 2p + 1] = acc[i * channels + 2p + 1] +
+      sum_k x[i, k] * (256 * w[2p + 1, k] + w[2p, k])
+    ```
+
+    A kernel starts that accumulator at `bias_A + 256 * bias_B` and
+    recovers `B = (H - A) >> 8` after the last block, exact while
+    `|B| < 2^23` (the packer checks the bound from the weights and bias).
+    Half the unpacks of int8 weights, at their flash: per pair and step
+    two loads, two `sxtb16` and `4 * pixels` SMLADs.
+
     The block is a register tile as MEMA derives them (docs/kernels.md):
     `pixels * channels` accumulators, two unpacked input words per pixel and
     one weight word per channel stay in registers, so each weight word is
@@ -487,7 +507,8 @@ def VMCU_DotBlockOp : VMCU_Op<"dot_block",
                        ConfinedAttr<I64Attr, [IntPositive]>:$pixels,
                        ConfinedAttr<I64Attr, [IntPositive]>:$words,
                        ConfinedAttr<I64Attr, [IntPositive]>:$x_stride,
-                       UnitAttr:$widened, UnitAttr:$widened_weights);
+                       UnitAttr:$widened, UnitAttr:$widened_weights,
+                       UnitAttr:$paired_weights);
   let results = (outs Variadic<I32>:$result);
   let assemblyFormat = [{
     $x `[` $x_index `]` `,` $w `[` $w_index `]` `,` $acc attr-dict `:`

@@ -93,11 +93,11 @@ namespace {
 // Measured by vmcu-prof --per-function on MCUNet-5fps-VWW, MLPerf Tiny VWW
 // and KWS, every layer widened against --widen-weights=false, over the
 // kernels whose cycles differ (GEMM and im2col tiles over int8 weights in
-// channel pairs, vmcu.dot_block's paired_weights).
-/// 14 GEMM kernels: 0.097-0.366 cycles per MAC, median 0.213.
-constexpr double kInt8GemmCyclesPerMac = 0.213;
-/// The two im2col convs (KWS's and VWW's first layers): 0.338 and 0.592.
-constexpr double kInt8Im2colCyclesPerMac = 0.465;
+// channel pairs, vmcu.dot_block's paired_weights, 2 x 4 over two rows).
+/// 14 GEMM kernels: -0.062 to 0.238 cycles per MAC, median 0.039.
+constexpr double kInt8GemmCyclesPerMac = 0.039;
+/// The two im2col convs (KWS's and VWW's first layers): 0.137 and 0.293.
+constexpr double kInt8Im2colCyclesPerMac = 0.215;
 /// 22 depthwise layers (3x3 to 7x7 windows): 3.7-9.2 cycles per output
 /// element, median 8.53; the cost follows the outputs, not the taps.
 constexpr double kInt8DepthwiseCyclesPerOutput = 8.53;

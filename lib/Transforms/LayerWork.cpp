@@ -427,11 +427,14 @@ int64_t mlir::vmcu::pairedRowsSavedCycles(LayerOpInterface layer) {
 static std::optional<GemmTileShape>
 int8TileShape(ArrayRef<int64_t> widths, bool oddGroups, int64_t pixels,
               int64_t outC, int64_t segmentBytes, int64_t rowStride,
-              bool widened) {
+              bool widened, bool paired) {
+  auto fits = [&](int64_t n) {
+    return dotBlockRegisters(pixels, n, /*widenedWeights=*/false, paired) <=
+           kMaxDotBlockRegisters;
+  };
   for (int64_t n : widths) {
     int64_t group = std::lcm(segmentBytes, n);
-    if (outC % group == 0 &&
-        dotBlockRegisters(pixels, n) <= kMaxDotBlockRegisters)
+    if (outC % group == 0 && fits(n))
       return GemmTileShape{pixels, n, rowStride, group, widened};
   }
   // Odd channel counts: the smallest group of whole segments dividing Cout
@@ -441,7 +444,7 @@ int8TileShape(ArrayRef<int64_t> widths, bool oddGroups, int64_t pixels,
   // convs, 1-channel tiles at 0.51 MAC/cycle, now 0.68.
   int64_t limit = std::max(segmentBytes, kMaxWideGroupBytes);
   for (int64_t n : oddGroups ? widths : ArrayRef<int64_t>()) {
-    if (dotBlockRegisters(pixels, n) > kMaxDotBlockRegisters)
+    if (!fits(n))
       continue;
     for (int64_t group = segmentBytes; group <= std::min(outC, limit);
          group += segmentBytes)
@@ -452,7 +455,7 @@ int8TileShape(ArrayRef<int64_t> widths, bool oddGroups, int64_t pixels,
   // count of 1-byte segments): groups of a tile, the last one short.
   for (int64_t n : widths) {
     int64_t group = std::lcm(segmentBytes, n);
-    if (dotBlockRegisters(pixels, n) <= kMaxDotBlockRegisters && group < outC)
+    if (fits(n) && group < outC)
       return GemmTileShape{pixels, n, rowStride, group, widened};
   }
   return std::nullopt;
@@ -460,7 +463,8 @@ int8TileShape(ArrayRef<int64_t> widths, bool oddGroups, int64_t pixels,
 
 GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
                                         int64_t segmentBytes, bool widenWeights,
-                                        LongRowTiling longRows) {
+                                        LongRowTiling longRows,
+                                        bool pairedWeights) {
   bool widenLongRows = longRows.widenWeights;
   // Two rows are staged widened to int16 pairs (twice their bytes more
   // stack); long ones only with widenLongRows. Measured (M4, vmcu-prof):
@@ -503,12 +507,14 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
   // tiles (1.95 and 2.20 cycles per MAC) to 1.68 and 1.76, its 327 -> 245
   // from groups of 5 (a 1 x 4 and a 1 x 1 tile, 1.79) to 1.61.
   if (pixels == 1)
-    if (auto shape = int8TileShape({kOneRowInt8TileChannels},
-                                   /*oddGroups=*/false, pixels, outC,
-                                   segmentBytes, rowStride, widened))
+    if (auto shape =
+            int8TileShape({kOneRowInt8TileChannels},
+                          /*oddGroups=*/false, pixels, outC, segmentBytes,
+                          rowStride, widened, pairedWeights))
       return *shape;
-  if (auto shape = int8TileShape({4, 2}, /*oddGroups=*/true, pixels, outC,
-                                 segmentBytes, rowStride, widened))
+  if (auto shape =
+          int8TileShape({4, 2}, /*oddGroups=*/true, pixels, outC, segmentBytes,
+                        rowStride, widened, pairedWeights))
     return *shape;
   return {pixels, 1, rowStride, segmentBytes, widened};
 }

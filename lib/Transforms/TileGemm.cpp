@@ -64,8 +64,9 @@ constexpr int64_t kWordsPerStep = 2;
 GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
                      int64_t maxPixels, ArrayRef<int8_t> w,
                      ArrayRef<int32_t> bias, int32_t inputZp, RequantAttr rq)
-    : shape(gemmTileShape(maxPixels, inC, outC, e.seg, e.env.widenWeights,
-                          e.env.longRows)),
+    : shape(gemmTileShape(
+          maxPixels, inC, outC, e.seg, e.env.widenWeights, e.env.longRows,
+          /*pairedWeights=*/pairable(w, inC, outC) && !e.env.compactCode)),
       e(e), inC(inC), outC(outC), rq(rq), steps(shape.rowStride / kDotLanes) {
   useScratch(allocateScratch());
   SmallVector<int32_t> folded = foldZeroPoint(w, bias, inputZp);
@@ -81,14 +82,13 @@ GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
     recordsZpFolded = bounded->zpFolded;
     return;
   }
-  pairedWeights = !shape.widenedWeights && pairable(w, folded);
+  pairedWeights = !shape.widenedWeights && pairable(w, inC, outC);
   if (shape.widenedWeights)
     weights = e.i32Table((prefix + "weights").str(), packWideWeights(w));
   else
     weights = e.i8Table((prefix + "weights").str(),
                         pairedWeights ? packPairedWeights(w) : packWeights(w));
-  biases = e.i32Table((prefix + "bias").str(),
-                      pairedWeights ? pairBiases(folded) : folded);
+  biases = e.i32Table((prefix + "bias").str(), folded);
   std::tie(mult, shift) = e.requantTables(prefix, rq, outC, valueBound);
 }
 
@@ -143,24 +143,25 @@ void GemmTiles::forEachPair(function_ref<void(int64_t)> pair) const {
   }
 }
 
-/// Whether every pair of channels may share weight words (vmcu.dot_block's
-/// paired_weights): each half 256 * w[c + 1] + w[c] fits int16, and the
-/// second channel's sum B stays within |B| < 2^23 for any int8 inputs
-/// (|x| <= 128, the lanes past Cin included: their weights are 0), so
-/// (H - A) >> 8 recovers it.
-bool GemmTiles::pairable(ArrayRef<int8_t> w, ArrayRef<int32_t> folded) const {
+/// Whether any two adjacent channels (c, c + 1) may share weight words
+/// (vmcu.dot_block's paired_weights), whatever the tiles: each half
+/// 256 * w[c + 1] + w[c] fits int16, and the second channel's dot product
+/// B stays within |B| < 2^23 for any int8 inputs (|x| <= 128, the lanes
+/// past Cin included: their weights are 0), so (H - A) >> 8 recovers it.
+/// (H and A start from the same bias; B's is added after.)
+bool GemmTiles::pairable(ArrayRef<int8_t> w, int64_t inC, int64_t outC) {
   constexpr int64_t kMaxInputMagnitude = 128;
   constexpr int64_t kMaxPairedSum = int64_t{1} << 23;
   bool ok = outC > 1;
-  forEachPair([&](int64_t c) {
-    int64_t bound = std::abs(static_cast<int64_t>(folded[c + 1]));
+  for (int64_t c = 0; ok && c + 1 < outC; ++c) {
+    int64_t bound = 0;
     for (int64_t k = 0; k < inC; ++k) {
       int64_t a = w[c * inC + k], b = w[(c + 1) * inC + k];
       ok &= pairedHalf(a, b) >= INT16_MIN;
       bound += kMaxInputMagnitude * std::abs(b);
     }
     ok &= bound < kMaxPairedSum;
-  });
+  }
   return ok;
 }
 
@@ -195,18 +196,6 @@ SmallVector<int8_t> GemmTiles::packPairedWeights(ArrayRef<int8_t> w) const {
       }
   });
   return packed;
-}
-
-/// The folded biases with each pair's second one as H's start,
-/// bias[c] + 256 * bias[c + 1] (modulo 2^32).
-SmallVector<int32_t> GemmTiles::pairBiases(ArrayRef<int32_t> folded) const {
-  SmallVector<int32_t> biases(folded.begin(), folded.end());
-  forEachPair([&](int64_t c) {
-    uint32_t h = static_cast<uint32_t>(folded[c]) +
-                 (static_cast<uint32_t>(folded[c + 1]) << 8);
-    biases[c + 1] = static_cast<int32_t>(h);
-  });
-  return biases;
 }
 
 /// Widened weights (shape.widenedWeights): per tile (its first channel c0,
@@ -352,42 +341,61 @@ void GemmTiles::forEachTile(int64_t rows, SegmentDone segmentDone,
     emitGroup(e.index(outC / group), last);
 }
 
-/// Every row starts from the tile's biases, loaded once.
+/// Every row starts from the tile's biases, loaded once; with paired
+/// weights a pair's H starts from the pair's first bias, as its A does
+/// (unpairSums adds the second's).
 SmallVector<Value> GemmTiles::initialSums(int64_t rows, Value first,
                                           int64_t n) {
   SmallVector<Value> biasOf;
-  for (int64_t j = 0; j < n; ++j)
-    biasOf.push_back(e.load(biases, add(first, e.index(j))));
+  for (int64_t j = 0; j < n; ++j) {
+    bool second = pairedWeights && j % 2 == 1;
+    biasOf.push_back(second ? biasOf[j - 1]
+                            : e.load(biases, add(first, e.index(j))));
+  }
   SmallVector<Value> sums;
   for (int64_t i = 0; i < rows; ++i)
     llvm::append_range(sums, biasOf);
   return sums;
 }
 
-/// With paired weights, each pair's second sum B = (H - A) >> 8 (exact:
-/// pairable bounds |B| below 2^23); else `sums` unchanged.
+/// With paired weights, each pair's second sum: its dot product
+/// (H - A) >> 8 (exact: pairable bounds it below 2^23) plus its bias; else
+/// `sums` unchanged.
 SmallVector<Value> GemmTiles::unpairSums(ArrayRef<Value> sums, int64_t rows,
-                                         int64_t n) {
+                                         Value first, int64_t n) {
   SmallVector<Value> out(sums.begin(), sums.end());
   if (!pairedWeights)
     return out;
   constexpr int32_t kPairShift = 8;
   Value shift = arith::ConstantIntOp::create(e.b, e.loc, kPairShift, 32);
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j + 1 < n; j += 2) {
+  for (int64_t j = 0; j + 1 < n; j += 2) {
+    Value bias = e.load(biases, add(first, e.index(j + 1)));
+    for (int64_t i = 0; i < rows; ++i) {
       Value a = sums[i * n + j], h = sums[i * n + j + 1];
       Value diff = arith::SubIOp::create(e.b, e.loc, h, a);
-      out[i * n + j + 1] = arith::ShRSIOp::create(e.b, e.loc, diff, shift);
+      Value dot = arith::ShRSIOp::create(e.b, e.loc, diff, shift);
+      out[i * n + j + 1] = arith::AddIOp::create(e.b, e.loc, dot, bias);
     }
+  }
   return out;
 }
 
 /// The tile's sums requantized into obuf[at + i * group + j].
 void GemmTiles::storeSums(ArrayRef<Value> pairedSums, int64_t rows, Value first,
                           int64_t n, Value at) {
-  SmallVector<Value> sums = unpairSums(pairedSums, rows, n);
-  if (e.requantizeBlock(sums, rows, rq, mult, first, obuf, at,
-                        shape.groupBytes))
+  SmallVector<Value> sums = unpairSums(pairedSums, rows, first, n);
+  // One requant block for the tile, or one per row where its sums and
+  // scratch exceed the registers (a 2 x 4 tile's 8 sums).
+  bool fits = rows * n + kRequantBlockFixedRegisters <= kMaxDotBlockRegisters;
+  int64_t blockRows = fits ? rows : 1;
+  bool blocked = true;
+  for (int64_t i = 0; blocked && i < rows; i += blockRows) {
+    ArrayRef<Value> rowSums = ArrayRef<Value>(sums).slice(i * n, blockRows * n);
+    Value rowAt = i == 0 ? at : add(at, e.index(i * shape.groupBytes));
+    blocked = e.requantizeBlock(rowSums, blockRows, rq, mult, first, obuf,
+                                rowAt, shape.groupBytes);
+  }
+  if (blocked)
     return;
   for (int64_t j = 0; j < n; ++j) {
     Value c = add(first, e.index(j));

@@ -75,11 +75,11 @@ private:
   std::pair<int64_t, int64_t> tileOf(int64_t c) const;
   SmallVector<int8_t> packWeights(ArrayRef<int8_t> w) const;
   void forEachPair(function_ref<void(int64_t)> pair) const;
-  bool pairable(ArrayRef<int8_t> w, ArrayRef<int32_t> folded) const;
+  static bool pairable(ArrayRef<int8_t> w, int64_t inC, int64_t outC);
   static int64_t pairedHalf(int64_t a, int64_t b);
   SmallVector<int8_t> packPairedWeights(ArrayRef<int8_t> w) const;
-  SmallVector<int32_t> pairBiases(ArrayRef<int32_t> folded) const;
-  SmallVector<Value> unpairSums(ArrayRef<Value> sums, int64_t rows, int64_t n);
+  SmallVector<Value> unpairSums(ArrayRef<Value> sums, int64_t rows, Value first,
+                                int64_t n);
   SmallVector<int32_t> packWideWeights(ArrayRef<int8_t> w,
                                        int64_t scale = 1) const;
   SmallVector<int32_t> packTileRecords(ArrayRef<int32_t> wide,

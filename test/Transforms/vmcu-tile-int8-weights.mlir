@@ -6,15 +6,16 @@
 // the default's int16 pairs, see vmcu-tile.mlir). A fully connected layer
 // is a GEMM (TileGemm.cpp): per block of 2 rows,
 // both rows' segments are ring-loaded into a buffer and freed, and the
-// short rows widened to int16 pairs; then per output segment, each pair of
-// its channels is one vmcu.dot_block 2 x 2 register tile (biases with the
-// input zero point folded in) and 4 requantizations, in an scf.for LLVM
-// must not unroll, and both rows' segments are stored.
+// short rows widened to int16 pairs; then per output segment, each 4 of
+// its channels are one vmcu.dot_block 2 x 4 register tile over paired int8
+// weights (biases with the input zero point folded in; each pair's H starts
+// from its first channel's bias) and a requantization block per row, in an
+// scf.for LLVM must not unroll, and both rows' segments are stored.
 // CHECK-LABEL: func.func @vmcu_invoke() -> i32
 // CHECK: %[[POOL:.*]] = vmcu.segment_pool : !vmcu.pool<segments = 6, segment_bytes = 8>
 // CHECK: %[[IN:.*]] = vmcu.tensor_base %[[POOL]] {name = "input", segments = 4 : i64, vmcu.io = "input"}
 // CHECK: %[[OUT:.*]] = vmcu.tensor_base %[[POOL]] {name = "fully_connected_0", segments = 2 : i64, vmcu.io = "output"}
-// CHECK: vmcu.kernel "fully_connected_0" ins(%[[IN]]) outs(%[[OUT]]) attributes {compact_cycles = {{[0-9]+}} : i64, estimated_cycles = {{[0-9]+}} : i64, executed_macs = 256 : i64, int8_weight_cycles = 58 : i64, int8_weights, layer = "fully_connected", macs = 256 : i64, ring_accesses = 6 : i64, schedule = "gemm", segment_bytes = 8 : i64
+// CHECK: vmcu.kernel "fully_connected_0" ins(%[[IN]]) outs(%[[OUT]]) attributes {compact_cycles = {{[0-9]+}} : i64, estimated_cycles = {{[0-9]+}} : i64, executed_macs = 256 : i64, int8_weight_cycles = 10 : i64, int8_weights, layer = "fully_connected", macs = 256 : i64, ring_accesses = 6 : i64, schedule = "gemm", segment_bytes = 8 : i64
 // CHECK: %[[O:.*]] = memref.alloca() : memref<16xi8>
 // CHECK: %[[XW:.*]] = memref.alloca() : memref<16xi32>
 // CHECK-DAG: %[[W:.*]] = memref.get_global @fully_connected_0_weights : memref<128xi8>
@@ -33,8 +34,9 @@
 // CHECK:   vector.store %{{.*}}, %[[XW]]
 // CHECK:   affine.for %{{.*}} = 0 to 1 {
 // CHECK:     scf.for
-// CHECK:       vmcu.dot_block %[[XW]][%{{.*}}], %[[W]][%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {paired_weights, pixels = 2 : i64, widened, words = 4 : i64, x_stride = 32 : i64}
-// CHECK:       vmcu.requant_block {{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 8 : i64, output_zp = 0 : i32, pixels = 2 : i64, uniform_table}
+// CHECK:       %[[S:.*]]:8 = vmcu.dot_block %[[XW]][%{{.*}}], %[[W]][%{{.*}}], %[[B0:.*]], %[[B0]], %[[B2:.*]], %[[B2]], %[[B0]], %[[B0]], %[[B2]], %[[B2]] {paired_weights, pixels = 2 : i64, widened, words = 4 : i64, x_stride = 32 : i64}
+// CHECK:       vmcu.requant_block %[[S]]#0, %{{[0-9]+}}, %[[S]]#2, %{{[0-9]+}} into {{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 8 : i64, output_zp = 0 : i32, pixels = 1 : i64, uniform_table}
+// CHECK:       vmcu.requant_block %[[S]]#4, %{{[0-9]+}}, %[[S]]#6, %{{[0-9]+}} into {{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 8 : i64, output_zp = 0 : i32, pixels = 1 : i64, uniform_table}
 // CHECK:     } {llvm.loop_annotation = #{{.*}}}
 // CHECK:     vector.load %[[O]]
 // CHECK:     vmcu.ring_store %{{.*}}, %[[POOL]]

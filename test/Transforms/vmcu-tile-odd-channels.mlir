@@ -3,24 +3,29 @@
 #rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 
 // A pointwise conv over 5 channels: 5-byte segments, which neither 4- nor
-// 2-channel tiles divide. The group is the one segment, in two 2 x 2
-// register tiles (a rolled loop) and one 2 x 1 tile of the channel left
-// over, not five 2 x 1 tiles. The int8 weights (channel c's are 5c + 1 to
-// 5c + 5) are packed per tile, tile c0 at byte c0 * 8: step by step, each
-// pair of channels (c, c + 1) as two words of int16 halves
-// 256 * w[c + 1] + w[c] (lanes 0 and 2, then 1 and 3; those past the 5
-// inputs zero), the lone channel 4 as its 4 lanes. A pair's second bias
-// starts its H = A + 256 * B: 2 + 256 * 2.
-// CHECK: memref.global "private" constant @conv2d_0_bias : memref<5xi32> = dense<[2, 514, 2, 514, 2]>
-// CHECK: memref.global "private" constant @conv2d_0_weights : memref<40xi8> = dense<[1, 6, 3, 8, 2, 7, 4, 9, 5, 10, 0, 0, 0, 0, 0, 0, 11, 16, 13, 18, 12, 17, 14, 19, 15, 20, 0, 0, 0, 0, 0, 0, 21, 22, 23, 24, 25, 0, 0, 0]>
+// 2-channel tiles divide. The group is the one segment, in one 2 x 4
+// register tile over paired int8 weights (a rolled loop of one trip) and
+// one 2 x 1 tile of the channel left over, not five 2 x 1 tiles. The int8
+// weights (channel c's are 5c + 1 to 5c + 5) are packed per tile, tile c0
+// at byte c0 * 8: step by step, each pair of channels (c, c + 1) as two
+// words of int16 halves 256 * w[c + 1] + w[c] (lanes 0 and 2, then 1 and
+// 3; those past the 5 inputs zero), the lone channel 4 as its 4 lanes. A
+// pair's H = A + 256 * B starts from its first bias, as A does; B is
+// (H - A) >> 8 plus its own bias. The 8 sums take a requantization block
+// per row.
+// CHECK: memref.global "private" constant @conv2d_0_bias : memref<5xi32> = dense<2>
+// CHECK: memref.global "private" constant @conv2d_0_weights : memref<40xi8> = dense<[1, 6, 3, 8, 2, 7, 4, 9, 11, 16, 13, 18, 12, 17, 14, 19, 5, 10, 0, 0, 0, 0, 0, 0, 15, 20, 0, 0, 0, 0, 0, 0, 21, 22, 23, 24, 25, 0, 0, 0]>
 // CHECK: vmcu.kernel "conv2d_0"
-// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c2{{.*}} step %c1
-// CHECK: vmcu.dot_block {{.*}} {paired_weights, pixels = 2 : i64, widened, words = 2 : i64, x_stride = 16 : i64}
-// CHECK: %[[H0:.*]] = arith.subi %[[S:.*]]#1, %[[S]]#0 : i32
-// CHECK: %[[B0:.*]] = arith.shrsi %[[H0]], %c8_i32{{.*}} : i32
-// CHECK: %[[H1:.*]] = arith.subi %[[S]]#3, %[[S]]#2 : i32
-// CHECK: %[[B1:.*]] = arith.shrsi %[[H1]], %c8_i32{{.*}} : i32
-// CHECK: vmcu.requant_block %[[S]]#0, %[[B0]], %[[S]]#2, %[[B1]] into
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c1{{.*}} step %c1
+// CHECK: %[[S:.*]]:8 = vmcu.dot_block {{.*}}, %[[A0:.*]], %[[A0]], %[[A2:.*]], %[[A2]], %[[A0]], %[[A0]], %[[A2]], %[[A2]] {paired_weights, pixels = 2 : i64, widened, words = 2 : i64, x_stride = 16 : i64}
+// CHECK: %[[H0:.*]] = arith.subi %[[S]]#1, %[[S]]#0 : i32
+// CHECK: %[[D0:.*]] = arith.shrsi %[[H0]], %c8_i32{{.*}} : i32
+// CHECK: %[[B0:.*]] = arith.addi %[[D0]], %{{.*}} : i32
+// CHECK: %[[H2:.*]] = arith.subi %[[S]]#3, %[[S]]#2 : i32
+// CHECK: %[[D2:.*]] = arith.shrsi %[[H2]], %c8_i32{{.*}} : i32
+// CHECK: %[[B2:.*]] = arith.addi %[[D2]], %{{.*}} : i32
+// CHECK: vmcu.requant_block %[[S]]#0, %[[B0]], %[[S]]#2, %[[B2]] into
+// CHECK: vmcu.requant_block %[[S]]#4, %{{.*}}, %[[S]]#6, %{{.*}} into
 // CHECK: vmcu.dot_block {{.*}} {paired_weights, pixels = 2 : i64, widened, words = 2 : i64, x_stride = 16 : i64}
 // CHECK: vmcu.requant_block %{{.*}}#0, %{{.*}}#1 into %{{.*}}[%c4]
 func.func @main(%x: tensor<1x1x2x5xi8>) -> tensor<1x1x2x5xi8> {

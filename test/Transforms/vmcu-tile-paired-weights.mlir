@@ -4,9 +4,10 @@
 // half is the int16 256 * w[c + 1] + w[c], so a negative low weight borrows
 // from the high byte: lane 0, 256 * 5 - 1 = 0x04FF (bytes -1, 4); lane 1,
 // 256 * -6 + 2 = 0xFA02 (2, -6); lane 3, 256 * -128 + 4 = 0x8004 (4,
-// -128). The words hold lanes (0, 2), then (1, 3).
+// -128). The words hold lanes (0, 2), then (1, 3). The biases stay as
+// they are: a pair's H starts from its first bias, as its A does.
 // CHECK-LABEL: memref.global "private" constant @fully_connected_0_requant
-// CHECK: memref.global "private" constant @fully_connected_0_bias : memref<2xi32> = dense<[7, 2823]>
+// CHECK: memref.global "private" constant @fully_connected_0_bias : memref<2xi32> = dense<[7, 11]>
 // CHECK: memref.global "private" constant @fully_connected_0_weights : memref<8xi8> = dense<[-1, 4, -3, 6, 2, -6, 4, -128]>
 // CHECK: vmcu.dot_block {{.*}} {paired_weights, pixels = 1 : i64, words = 1 : i64, x_stride = 4 : i64}
 
@@ -38,32 +39,33 @@ func.func @main(%x: tensor<1x4xi8>) -> tensor<1x2xi8> {
 
 // -----
 
-// The second sum B must stay below 2^23 = 8,388,608 for any int8 input:
-// |bias| + 128 * 127 = 8,372,000 + 16,256 = 8,388,256 pairs...
+// The second channel's dot product B must stay below 2^23 = 8,388,608
+// for any int8 input (|x| <= 128, its bias is added after): 516 weights of
+// 127, 128 * 65,532 = 8,388,096, pair...
 // CHECK-LABEL: memref.global "private" constant @fully_connected_0_requant
 // CHECK: vmcu.dot_block {{.*}} {paired_weights,
 
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 
-func.func @main(%x: tensor<1x4xi8>) -> tensor<1x2xi8> {
-  %w = arith.constant dense<[[1, 0, 0, 0], [127, 0, 0, 0]]> : tensor<2x4xi8>
-  %b = arith.constant dense<[0, 8372000]> : tensor<2xi32>
-  %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq} : (tensor<1x4xi8>, tensor<2x4xi8>, tensor<2xi32>) -> tensor<1x2xi8>
+func.func @main(%x: tensor<1x516xi8>) -> tensor<1x2xi8> {
+  %w = arith.constant dense<127> : tensor<2x516xi8>
+  %b = arith.constant dense<[0, 1000000000]> : tensor<2xi32>
+  %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq} : (tensor<1x516xi8>, tensor<2x516xi8>, tensor<2xi32>) -> tensor<1x2xi8>
   return %y : tensor<1x2xi8>
 }
 
 // -----
 
-// ... and 8,388,000 + 16,256 does not.
+// ... 517 of them, 128 * 65,659 = 8,404,352, do not.
 // CHECK-LABEL: memref.global "private" constant @fully_connected_0_requant
 // CHECK-NOT: paired_weights
 // CHECK: return
 
 #rq = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 
-func.func @main(%x: tensor<1x4xi8>) -> tensor<1x2xi8> {
-  %w = arith.constant dense<[[1, 0, 0, 0], [127, 0, 0, 0]]> : tensor<2x4xi8>
-  %b = arith.constant dense<[0, 8388000]> : tensor<2xi32>
-  %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq} : (tensor<1x4xi8>, tensor<2x4xi8>, tensor<2xi32>) -> tensor<1x2xi8>
+func.func @main(%x: tensor<1x517xi8>) -> tensor<1x2xi8> {
+  %w = arith.constant dense<127> : tensor<2x517xi8>
+  %b = arith.constant dense<0> : tensor<2xi32>
+  %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq} : (tensor<1x517xi8>, tensor<2x517xi8>, tensor<2xi32>) -> tensor<1x2xi8>
   return %y : tensor<1x2xi8>
 }

@@ -21,7 +21,7 @@
 // CHECK: %[[OUT:.*]] = vmcu.tensor_base %[[POOL]] {name = "fully_connected_0", segments = 2 : i64, vmcu.io = "output"}
 // The cost model counts 6 ring accesses: 2 segments of each of the 2 rows
 // loaded, 1 of each stored.
-// CHECK: vmcu.kernel "fully_connected_0" ins(%[[IN]]) outs(%[[OUT]]) attributes {compact_cycles = {{[0-9]+}} : i64, estimated_cycles = {{[0-9]+}} : i64, executed_macs = 256 : i64, int8_weight_cycles = 58 : i64, layer = "fully_connected", macs = 256 : i64, ring_accesses = 6 : i64, schedule = "gemm", segment_bytes = 8 : i64
+// CHECK: vmcu.kernel "fully_connected_0" ins(%[[IN]]) outs(%[[OUT]]) attributes {compact_cycles = {{[0-9]+}} : i64, estimated_cycles = {{[0-9]+}} : i64, executed_macs = 256 : i64, int8_weight_cycles = 10 : i64, layer = "fully_connected", macs = 256 : i64, ring_accesses = 6 : i64, schedule = "gemm", segment_bytes = 8 : i64
 // CHECK: %[[O:.*]] = memref.alloca() : memref<16xi8>
 // CHECK: %[[XW:.*]] = memref.alloca() : memref<16xi32>
 // CHECK: %[[REC:.*]] = memref.get_global @fully_connected_0_tiles : memref<96xi32>
@@ -95,7 +95,9 @@ func.func @main(%x: tensor<3x40xi8>) -> tensor<3x5xi8> {
 // (two blocks, the second on the first's sums), no chunk loop. 160 input
 // channels are 5 chunks (rows over 128 bytes stay raw where each weight
 // serves fewer than 64 pixels, here 2): a rolled chunk loop carrying the
-// sums, then the requantization.
+// sums of a 2 x 4 tile over paired int8 weights, then each pair's second
+// sum recovered and the requantization, a block per row (8 sums and its
+// scratch exceed the registers).
 // CHECK-LABEL: func.func @vmcu_invoke
 // CHECK: vmcu.kernel "fully_connected_0"
 // CHECK:     scf.for
@@ -105,10 +107,11 @@ func.func @main(%x: tensor<3x40xi8>) -> tensor<3x5xi8> {
 // CHECK:       vmcu.requant_block %[[B]]#0
 // CHECK: vmcu.kernel "fully_connected_2"
 // CHECK:     scf.for
-// CHECK:       %[[S:.*]]:4 = scf.for {{.*}} iter_args
+// CHECK:       %[[S:.*]]:8 = scf.for {{.*}} iter_args
 // CHECK:         vmcu.dot_block {{.*}} {paired_weights, pixels = 2 : i64, words = 8 : i64, x_stride = 160 : i64}
 // CHECK:       } {llvm.loop_annotation
-// CHECK:       vmcu.requant_block %[[S]]#0
+// CHECK:       vmcu.requant_block %[[S]]#0, %{{[0-9]+}}, %[[S]]#2, %{{[0-9]+}} into {{.*}}pixels = 1
+// CHECK:       vmcu.requant_block %[[S]]#4, %{{[0-9]+}}, %[[S]]#6, %{{[0-9]+}} into {{.*}}pixels = 1
 func.func @main(%x: tensor<2x64xi8>) -> tensor<2x4xi8> {
   %w = arith.constant dense<1> : tensor<6x64xi8>
   %b = arith.constant dense<2> : tensor<6xi32>

@@ -48,7 +48,8 @@ int64_t widenedWeightExtraBytes(LayerOpInterface layer);
 /// `outC` outputs in segments of `segmentBytes` (TileGemm.cpp): `pixels`
 /// rows (2 if the caller has 2 and a row fits kMaxPairRowBytes, or
 /// kMaxWidenedPairRowBytes with LongRowTiling::pairVeryLong; else 1) x
-/// `channels` output channels (4 beside one row, 2 beside two, when whole
+/// `channels` output channels (4 beside one row, 2 beside two or 4 over
+/// `pairedWeights` (vmcu.dot_block's paired_weights), when whole
 /// groups of them and of segments tile Cout; else, in a segment wider than
 /// the tile, tiles of that many and one of the rest; else groups of one
 /// tile, the last one short); rows are `rowStride` bytes apart (Cin rounded
@@ -106,7 +107,8 @@ int64_t avgPoolSumBytes(int64_t lanes, int64_t windowTaps);
 
 GemmTileShape gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
                             int64_t segmentBytes, bool widenWeights = true,
-                            LongRowTiling longRows = {});
+                            LongRowTiling longRows = {},
+                            bool pairedWeights = false);
 
 /// Whether `layer`'s long GEMM rows (see gemmTileShape) take widened
 /// weights: where each weight serves at least kMinLongRowWeightReuse

@@ -178,6 +178,63 @@ static DotBlockAsm buildWidenedWeightsAsm(int64_t pixels, int64_t channels,
           static_cast<unsigned>(outputs)};
 }
 
+/// The block over paired int8 weights a half step at a time
+/// (pairedHalfSteps): each pixel's word of the half (a widened row's, or
+/// the raw word unpacked in place to the half's lanes), then per pair of
+/// channels its word of the half, multiplied whole into the second
+/// channel's sums, unpacked in place (its low bytes) and multiplied into
+/// the first's; a lone last channel's raw word is unpacked in place to the
+/// half's lanes. Operands: accumulators, pixel words, the weight word.
+static DotBlockAsm buildPairedHalfStepAsm(int64_t pixels, int64_t channels,
+                                          int64_t words, int64_t xStride,
+                                          bool widened) {
+  constexpr int64_t kHalves = 2;
+  int64_t accs = pixels * channels;
+  auto acc = [&](int64_t i, int64_t j) { return i * channels + j; };
+  auto xWord = [&](int64_t i) { return accs + i; };
+  int64_t w = accs + pixels;
+  int64_t outputs = w + 1;
+  int64_t px = outputs, pw = outputs + 1;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto reg = [](int64_t operand) { return "$" + std::to_string(operand); };
+  auto unpack = [&](int64_t r, int64_t half) {
+    os << "sxtb16 " << reg(r) << ", " << reg(r) << (half ? ", ror #8" : "")
+       << "\n\t";
+  };
+  auto smlad = [&](int64_t a, int64_t x, int64_t y) {
+    os << "smlad " << reg(a) << ", " << reg(x) << ", " << reg(y) << ", "
+       << reg(a) << "\n\t";
+  };
+  for (int64_t h = 0; h < kHalves * words; ++h) {
+    int64_t step = h / kHalves, half = h % kHalves;
+    // Widened rows hold a word per half step; raw rows one per step.
+    int64_t xOffset = (widened ? h : step) * kWordBytes;
+    for (int64_t i = 0; i < pixels; ++i)
+      os << "ldr " << reg(xWord(i)) << ", [" << reg(px) << ", #"
+         << i * xStride + xOffset << "]\n\t";
+    if (!widened)
+      for (int64_t i = 0; i < pixels; ++i)
+        unpack(xWord(i), half);
+    for (int64_t j = 0; j < channels; j += 2) {
+      // A pair's word of this half is its (j + half)-th of the step; a
+      // lone channel's raw word is its j-th.
+      bool pair = j + 1 < channels;
+      int64_t word = step * channels + j + (pair ? half : 0);
+      os << "ldr " << reg(w) << ", [" << reg(pw) << ", #" << word * kWordBytes
+         << "]\n\t";
+      if (pair)
+        for (int64_t i = 0; i < pixels; ++i)
+          smlad(acc(i, j + 1), xWord(i), w);
+      unpack(w, pair ? 0 : half);
+      for (int64_t i = 0; i < pixels; ++i)
+        smlad(acc(i, j), xWord(i), w);
+    }
+  }
+  return {text, dotBlockConstraints(outputs, accs),
+          static_cast<unsigned>(outputs)};
+}
+
 /// The block over int8 weights: per step, one word (or a widened row's
 /// two) of each pixel and one weight word of each channel, loaded back to
 /// back, then per channel two unpacks and two SMLADs per pixel. With
@@ -310,6 +367,11 @@ struct DotBlockOpLowering : public ConvertOpToLLVMPattern<DotBlockOp> {
             ? buildWidenedWeightsAsm(op.getPixels(), op.getChannels(),
                                      op.getWords(), op.getXStride(),
                                      /*rawX=*/!op.getWidened())
+        : op.getPairedWeights() &&
+                pairedHalfSteps(op.getPixels(), op.getChannels())
+            ? buildPairedHalfStepAsm(op.getPixels(), op.getChannels(),
+                                     op.getWords(), op.getXStride(),
+                                     op.getWidened())
             : buildDotBlockAsm(op.getPixels(), op.getChannels(), op.getWords(),
                                op.getXStride(), op.getWidened(),
                                op.getPairedWeights());

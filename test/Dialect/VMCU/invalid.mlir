@@ -949,6 +949,14 @@ func.func @dot_block_paired_wide_weights(%x: memref<32xi32>, %w: memref<64xi32>,
 
 // -----
 
+func.func @dot_block_paired_registers(%x: memref<32xi32>, %w: memref<64xi8>, %i: index, %a: i32) -> i32 {
+  // expected-error @below {{needs 15 registers for 2 x 5, more than the 13 available}}
+  %r:10 = vmcu.dot_block %x[%i], %w[%i], %a, %a, %a, %a, %a, %a, %a, %a, %a, %a {pixels = 2 : i64, words = 1 : i64, x_stride = 8 : i64, widened, paired_weights} : memref<32xi32>, memref<64xi8>
+  return %r#0 : i32
+}
+
+// -----
+
 func.func @dot_block_wide_weights_registers(%x: memref<32xi32>, %w: memref<64xi32>, %i: index, %a: i32) -> i32 {
   // expected-error @below {{needs 16 registers for 2 x 4, more than the 13 available}}
   %r:8 = vmcu.dot_block %x[%i], %w[%i], %a, %a, %a, %a, %a, %a, %a, %a {pixels = 2 : i64, words = 1 : i64, x_stride = 8 : i64, widened, widened_weights} : memref<32xi32>, memref<64xi32>

@@ -341,7 +341,8 @@ LogicalResult DotBlockOp::verify() {
   if (wideW && !getWidened() && pixels != 1)
     return emitOpError("widened_weights over raw inputs takes 1 pixel, got ")
            << pixels;
-  int64_t registers = dotBlockRegisters(pixels, channels, wideW);
+  int64_t registers =
+      dotBlockRegisters(pixels, channels, wideW, getPairedWeights());
   if (registers > kMaxDotBlockRegisters)
     return emitOpError("needs ")
            << registers << " registers for " << pixels << " x " << channels

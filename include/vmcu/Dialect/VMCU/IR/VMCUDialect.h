@@ -79,17 +79,30 @@ inline constexpr int64_t gemmTileRegisters(int64_t pixels, int64_t channels) {
   return pixels * channels + scratch + kPointers;
 }
 
+/// Whether a vmcu.dot_block over paired int8 weights works half a step at
+/// a time (two rows into more than one pair of channels): one input word
+/// per pixel and one weight word in flight.
+inline constexpr bool pairedHalfSteps(int64_t pixels, int64_t channels) {
+  return pixels > 1 && channels > 2;
+}
+
 /// Registers a vmcu.dot_block of `pixels` x `channels` takes: the
 /// accumulators, 2 input halves per pixel, a weight word per channel, a
 /// scratch half and the two pointers (2 x 2 and 1 x 4 take 13). With
 /// widened weights it works on one half of a step at a time: one input
 /// word per pixel (widened, or a raw row's word unpacked in place), one
 /// weight word per channel and the pointers (2 x 3 and 1 x 5 take 13).
+/// Over paired weights in half steps (pairedHalfSteps): an input word per
+/// pixel, the weight word in flight and the pointers (2 x 4 takes 13).
 inline constexpr int64_t dotBlockRegisters(int64_t pixels, int64_t channels,
-                                           bool widenedWeights = false) {
+                                           bool widenedWeights = false,
+                                           bool pairedWeights = false) {
   constexpr int64_t kPointers = 2;
   if (widenedWeights)
     return pixels * channels + pixels + channels + kPointers;
+  constexpr int64_t kWeightWord = 1;
+  if (pairedWeights && pairedHalfSteps(pixels, channels))
+    return pixels * channels + pixels + kWeightWord + kPointers;
   constexpr int64_t kScratchHalf = 1;
   return pixels * channels + 2 * pixels + channels + kScratchHalf + kPointers;
 }

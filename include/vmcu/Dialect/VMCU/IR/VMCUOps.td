@@ -477,11 +477,15 @@ def VMCU_DotBlockOp : VMCU_Op<"dot_block",
       sum_k x[i, k] * (256 * w[2p + 1, k] + w[2p, k])
     ```
 
-    A kernel starts that accumulator at `bias_A + 256 * bias_B` and
-    recovers `B = (H - A) >> 8` after the last block, exact while
-    `|B| < 2^23` (the packer checks the bound from the weights and bias).
-    Half the unpacks of int8 weights, at their flash: per pair and step
-    two loads, two `sxtb16` and `4 * pixels` SMLADs.
+    A kernel starts that accumulator from A's start (channel 2p's bias)
+    and recovers `B = ((H - A) >> 8) + bias_B` after the last block, exact
+    while the dot product stays within 2^23 (the packer checks
+    `128 * sum |w[2p + 1]| < 2^23`). Half the unpacks of int8 weights, at
+    their flash: per pair and step two loads, two `sxtb16` and
+    `4 * pixels` SMLADs. Two pixels into more than two channels work a
+    half step at a time (`pairedHalfSteps`): one input word per pixel and
+    one weight word in flight, unpacked in place after the SMLADs of H, so
+    a 2 x 4 block fits the 13 registers.
 
     The block is a register tile as MEMA derives them (docs/kernels.md):
     `pixels * channels` accumulators, two unpacked input words per pixel and

@@ -22,6 +22,11 @@ using namespace mlir::vmcu;
 using namespace mlir::vmcu::tile;
 
 namespace {
+/// The largest |x| of an int8 input.
+constexpr int64_t kMaxInputMagnitude = 128;
+/// A pair's second sum B is recovered from 256 * B modulo 2^32 while
+/// |B| < 2^23.
+constexpr int64_t kMaxPairedSum = int64_t{1} << 23;
 
 /// Steps (4 input channels each) one vmcu.dot_block covers: about 150
 /// unrolled instructions, small in flash, while the chunk loop costs under
@@ -83,6 +88,9 @@ GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
     return;
   }
   pairedWeights = !shape.widenedWeights && pairable(w, inC, outC);
+  pairedBiasesInH = pairedWeights && pairedBiasesFit(w, folded);
+  if (pairedBiasesInH)
+    packPairedBiases(folded);
   if (shape.widenedWeights)
     weights = e.i32Table((prefix + "weights").str(), packWideWeights(w));
   else
@@ -150,8 +158,6 @@ void GemmTiles::forEachPair(function_ref<void(int64_t)> pair) const {
 /// past Cin included: their weights are 0), so (H - A) >> 8 recovers it.
 /// (H and A start from the same bias; B's is added after.)
 bool GemmTiles::pairable(ArrayRef<int8_t> w, int64_t inC, int64_t outC) {
-  constexpr int64_t kMaxInputMagnitude = 128;
-  constexpr int64_t kMaxPairedSum = int64_t{1} << 23;
   bool ok = outC > 1;
   for (int64_t c = 0; ok && c + 1 < outC; ++c) {
     int64_t bound = 0;
@@ -163,6 +169,32 @@ bool GemmTiles::pairable(ArrayRef<int8_t> w, int64_t inC, int64_t outC) {
     ok &= bound < kMaxPairedSum;
   }
   return ok;
+}
+
+/// Whether every pair's second sum stays within 2^23 with its bias in it:
+/// |bias[c + 1]| + 128 * sum |w[c + 1]| < 2^23 (the folded bias, as the
+/// sums start from it).
+bool GemmTiles::pairedBiasesFit(ArrayRef<int8_t> w,
+                                ArrayRef<int32_t> folded) const {
+  bool fit = true;
+  forEachPair([&](int64_t c) {
+    int64_t bound = std::abs(static_cast<int64_t>(folded[c + 1]));
+    for (int64_t k = 0; k < inC; ++k)
+      bound += kMaxInputMagnitude * std::abs(int64_t{w[(c + 1) * inC + k]});
+    fit &= bound < kMaxPairedSum;
+  });
+  return fit;
+}
+
+/// Each pair's second bias replaced by H's start, bias[c] + 256 *
+/// bias[c + 1] modulo 2^32.
+void GemmTiles::packPairedBiases(MutableArrayRef<int32_t> folded) const {
+  constexpr uint32_t kByteScale = 256;
+  forEachPair([&](int64_t c) {
+    folded[c + 1] =
+        static_cast<int32_t>(static_cast<uint32_t>(folded[c]) +
+                             kByteScale * static_cast<uint32_t>(folded[c + 1]));
+  });
 }
 
 /// The int16 half of paired weights a (low byte) and b: 256 * b + a.
@@ -342,13 +374,14 @@ void GemmTiles::forEachTile(int64_t rows, SegmentDone segmentDone,
 }
 
 /// Every row starts from the tile's biases, loaded once; with paired
-/// weights a pair's H starts from the pair's first bias, as its A does
+/// weights a pair's H starts from the table's packed start
+/// (pairedBiasesInH) or else from the pair's first bias, as its A does
 /// (unpairSums adds the second's).
 SmallVector<Value> GemmTiles::initialSums(int64_t rows, Value first,
                                           int64_t n) {
   SmallVector<Value> biasOf;
   for (int64_t j = 0; j < n; ++j) {
-    bool second = pairedWeights && j % 2 == 1;
+    bool second = pairedWeights && !pairedBiasesInH && j % 2 == 1;
     biasOf.push_back(second ? biasOf[j - 1]
                             : e.load(biases, add(first, e.index(j))));
   }
@@ -358,9 +391,9 @@ SmallVector<Value> GemmTiles::initialSums(int64_t rows, Value first,
   return sums;
 }
 
-/// With paired weights, each pair's second sum: its dot product
-/// (H - A) >> 8 (exact: pairable bounds it below 2^23) plus its bias; else
-/// `sums` unchanged.
+/// With paired weights, each pair's second sum: (H - A) >> 8 (exact:
+/// pairable and pairedBiasesFit bound it below 2^23), plus its bias unless
+/// H started from it; else `sums` unchanged.
 SmallVector<Value> GemmTiles::unpairSums(ArrayRef<Value> sums, int64_t rows,
                                          Value first, int64_t n) {
   SmallVector<Value> out(sums.begin(), sums.end());
@@ -369,12 +402,14 @@ SmallVector<Value> GemmTiles::unpairSums(ArrayRef<Value> sums, int64_t rows,
   constexpr int32_t kPairShift = 8;
   Value shift = arith::ConstantIntOp::create(e.b, e.loc, kPairShift, 32);
   for (int64_t j = 0; j + 1 < n; j += 2) {
-    Value bias = e.load(biases, add(first, e.index(j + 1)));
+    Value bias =
+        pairedBiasesInH ? Value() : e.load(biases, add(first, e.index(j + 1)));
     for (int64_t i = 0; i < rows; ++i) {
       Value a = sums[i * n + j], h = sums[i * n + j + 1];
       Value diff = arith::SubIOp::create(e.b, e.loc, h, a);
       Value dot = arith::ShRSIOp::create(e.b, e.loc, diff, shift);
-      out[i * n + j + 1] = arith::AddIOp::create(e.b, e.loc, dot, bias);
+      out[i * n + j + 1] =
+          bias ? arith::AddIOp::create(e.b, e.loc, dot, bias) : dot;
     }
   }
   return out;

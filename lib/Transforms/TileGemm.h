@@ -78,6 +78,8 @@ private:
   static bool pairable(ArrayRef<int8_t> w, int64_t inC, int64_t outC);
   static int64_t pairedHalf(int64_t a, int64_t b);
   SmallVector<int8_t> packPairedWeights(ArrayRef<int8_t> w) const;
+  bool pairedBiasesFit(ArrayRef<int8_t> w, ArrayRef<int32_t> folded) const;
+  void packPairedBiases(MutableArrayRef<int32_t> folded) const;
   SmallVector<Value> unpairSums(ArrayRef<Value> sums, int64_t rows, Value first,
                                 int64_t n);
   SmallVector<int32_t> packWideWeights(ArrayRef<int8_t> w,
@@ -130,6 +132,10 @@ private:
   /// Int8 weights packed in channel pairs (vmcu.dot_block's
   /// paired_weights; pairable).
   bool pairedWeights = false;
+  /// With paired weights, whether each pair's H starts from both its
+  /// biases (bias[c] + 256 * bias[c + 1], in the table at c + 1), so that
+  /// (H - A) >> 8 is the second sum whole; else B's bias is added after.
+  bool pairedBiasesInH = false;
 };
 
 /// A windowed conv's two axes and its channels.

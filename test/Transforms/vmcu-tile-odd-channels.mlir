@@ -10,20 +10,20 @@
 // at byte c0 * 8: step by step, each pair of channels (c, c + 1) as two
 // words of int16 halves 256 * w[c + 1] + w[c] (lanes 0 and 2, then 1 and
 // 3; those past the 5 inputs zero), the lone channel 4 as its 4 lanes. A
-// pair's H = A + 256 * B starts from its first bias, as A does; B is
-// (H - A) >> 8 plus its own bias. The 8 sums take a requantization block
-// per row.
-// CHECK: memref.global "private" constant @conv2d_0_bias : memref<5xi32> = dense<2>
+// pair's H = A + 256 * B starts from bias[c] + 256 * bias[c + 1] = 514
+// (its table entry), A from bias[c]; B is (H - A) >> 8, its bias in it. The
+// 8 sums take a requantization block per row.
+// CHECK: memref.global "private" constant @conv2d_0_bias : memref<5xi32> = dense<[2, 514, 2, 514, 2]>
 // CHECK: memref.global "private" constant @conv2d_0_weights : memref<40xi8> = dense<[1, 6, 3, 8, 2, 7, 4, 9, 11, 16, 13, 18, 12, 17, 14, 19, 5, 10, 0, 0, 0, 0, 0, 0, 15, 20, 0, 0, 0, 0, 0, 0, 21, 22, 23, 24, 25, 0, 0, 0]>
 // CHECK: vmcu.kernel "conv2d_0"
 // CHECK: scf.for %{{.*}} = %c0{{.*}} to %c1{{.*}} step %c1
-// CHECK: %[[S:.*]]:8 = vmcu.dot_block {{.*}}, %[[A0:.*]], %[[A0]], %[[A2:.*]], %[[A2]], %[[A0]], %[[A0]], %[[A2]], %[[A2]] {paired_weights, pixels = 2 : i64, widened, words = 2 : i64, x_stride = 16 : i64}
-// CHECK: %[[H0:.*]] = arith.subi %[[S]]#1, %[[S]]#0 : i32
-// CHECK: %[[D0:.*]] = arith.shrsi %[[H0]], %c8_i32{{.*}} : i32
-// CHECK: %[[B0:.*]] = arith.addi %[[D0]], %{{.*}} : i32
-// CHECK: %[[H2:.*]] = arith.subi %[[S]]#3, %[[S]]#2 : i32
-// CHECK: %[[D2:.*]] = arith.shrsi %[[H2]], %c8_i32{{.*}} : i32
-// CHECK: %[[B2:.*]] = arith.addi %[[D2]], %{{.*}} : i32
+// CHECK: %[[S:.*]]:8 = vmcu.dot_block {{.*}}, %[[A0:.*]], %[[H0:.*]], %[[A2:.*]], %[[H2:.*]], %[[A0]], %[[H0]], %[[A2]], %[[H2]] {paired_weights, pixels = 2 : i64, widened, words = 2 : i64, x_stride = 16 : i64}
+// CHECK: %[[X0:.*]] = arith.subi %[[S]]#1, %[[S]]#0 : i32
+// CHECK: %[[B0:.*]] = arith.shrsi %[[X0]], %c8_i32{{.*}} : i32
+// CHECK-NOT: arith.addi
+// CHECK: %[[X2:.*]] = arith.subi %[[S]]#3, %[[S]]#2 : i32
+// CHECK: %[[B2:.*]] = arith.shrsi %[[X2]], %c8_i32{{.*}} : i32
+// CHECK-NOT: arith.addi
 // CHECK: vmcu.requant_block %[[S]]#0, %[[B0]], %[[S]]#2, %[[B2]] into
 // CHECK: vmcu.requant_block %[[S]]#4, %{{.*}}, %[[S]]#6, %{{.*}} into
 // CHECK: vmcu.dot_block {{.*}} {paired_weights, pixels = 2 : i64, widened, words = 2 : i64, x_stride = 16 : i64}

@@ -52,6 +52,11 @@ constexpr int64_t kMaxStraightChunks = 4;
 /// Straight chunks of a compact kernel (a flash budget's choice): longer
 /// rows go in the rolled loop.
 constexpr int64_t kCompactStraightChunks = 1;
+/// Tiles a group holds at least, besides its narrower last one, for that
+/// last tile to run compact (kCompactStraightChunks): it then does at most
+/// an eighth of the group's work, its chunk loop costing under 1% of the
+/// layer, for one block of code instead of kMaxStraightChunks.
+constexpr int64_t kMinTilesBesideCompactTail = 8;
 /// The longest rows (in steps of 4 inputs) whose tiles are one
 /// vmcu.gemm_tile (MACs, biases and requantization in one register block)
 /// rather than dot blocks and a requant block: its 2 weight words in
@@ -477,6 +482,8 @@ SmallVector<Value> GemmTiles::accumulateTile(Value x, Value xStart,
   Value tileBase = mul(first, steps * wStep);
   int64_t chunk = rowChunkSteps();
   int64_t full = steps / chunk, rest = steps % chunk;
+  int64_t straight =
+      runsRarely(rows, n) ? kCompactStraightChunks : maxStraightChunks();
   // x elements per step and bytes between rows: raw bytes, or the widened
   // rows' two words.
   int64_t stepElements = shape.widened ? kWordsPerStep : kDotLanes;
@@ -492,7 +499,7 @@ SmallVector<Value> GemmTiles::accumulateTile(Value x, Value xStart,
         pairedWeights ? e.b.getUnitAttr() : UnitAttr());
     return SmallVector<Value>(op.getResults());
   };
-  if (full <= maxStraightChunks()) {
+  if (full <= straight) {
     for (int64_t ch = 0; ch < full; ++ch) {
       Value xIndex = add(xStart, e.index(ch * chunk * stepElements));
       Value w = add(tileBase, e.index(ch * chunk * n * wStep));
@@ -522,6 +529,15 @@ SmallVector<Value> GemmTiles::accumulateTile(Value x, Value xStart,
 /// Weight elements per channel and step: 4 bytes, or 2 widened words.
 int64_t GemmTiles::weightElementsPerStep() const {
   return shape.widenedWeights ? kWordsPerStep : kDotLanes;
+}
+
+/// Whether a tile of `rows` x `n` does a small share of the layer's work:
+/// the last row of an odd count (once per layer), or a group's narrower
+/// last tile beside kMinTilesBesideCompactTail full ones.
+bool GemmTiles::runsRarely(int64_t rows, int64_t n) const {
+  return rows < shape.pixels ||
+         (n < shape.channels &&
+          shape.groupBytes >= kMinTilesBesideCompactTail * shape.channels);
 }
 
 /// Chunks of a tile that run straight-line rather than in a rolled loop.

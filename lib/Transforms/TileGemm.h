@@ -107,6 +107,7 @@ private:
   int64_t weightElementsPerStep() const;
   int64_t rowChunkSteps() const;
   int64_t maxStraightChunks() const;
+  bool runsRarely(int64_t rows, int64_t n) const;
   SmallVector<Value> initialSums(int64_t rows, Value first, int64_t n);
   SmallVector<Value> accumulateRun(Value view, Value offset, Value first,
                                    int64_t n, ValueRange sums, Value from,

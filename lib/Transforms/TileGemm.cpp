@@ -330,14 +330,17 @@ void GemmTiles::widenRows(Value x, int64_t rows) {
     });
 }
 
-void GemmTiles::emit(Value x, int64_t rows, SegmentDone segmentDone) {
+void GemmTiles::emit(Value x, int64_t rows, SegmentDone segmentDone,
+                     bool once) {
   if (shape.widened) {
     widenRows(x, rows);
     x = xw;
   }
+  rowsRunOnce = once;
   forEachTile(rows, segmentDone, [&](Value first, int64_t n, Value at) {
     emitTile(x, rows, first, n, at);
   });
+  rowsRunOnce = false;
 }
 
 void GemmTiles::emitFromView(const RowView &row, SegmentDone segmentDone) {
@@ -532,10 +535,10 @@ int64_t GemmTiles::weightElementsPerStep() const {
 }
 
 /// Whether a tile of `rows` x `n` does a small share of the layer's work:
-/// the last row of an odd count (once per layer), or a group's narrower
+/// the last row of an odd count (emit()'s `once`), or a group's narrower
 /// last tile beside kMinTilesBesideCompactTail full ones.
 bool GemmTiles::runsRarely(int64_t rows, int64_t n) const {
-  return rows < shape.pixels ||
+  return (rowsRunOnce && rows < shape.pixels) ||
          (n < shape.channels &&
           shape.groupBytes >= kMinTilesBesideCompactTail * shape.channels);
 }
@@ -662,15 +665,15 @@ public:
       block([&](int64_t i) { return e.d(0) * pixels + i; }, mb, pixels);
     });
     for (int64_t m = g.pixels - g.pixels % pixels; m < g.pixels; ++m)
-      block([&](int64_t) { return e.c(m); }, Value(), 1);
+      block([&](int64_t) { return e.c(m); }, Value(), 1, /*once=*/true);
   }
 
 private:
   using PixelExpr = function_ref<AffineExpr(int64_t)>;
 
   /// One block of `pixels` pixels; pixel i is `pixel(i)` over `mb` (or a
-  /// constant when `mb` is null).
-  void block(PixelExpr pixel, Value mb, int64_t pixels) {
+  /// constant when `mb` is null); `once`: the block runs once per layer.
+  void block(PixelExpr pixel, Value mb, int64_t pixels, bool once = false) {
     for (int64_t i = 0; i < pixels; ++i)
       forSegments(pixel(i), mb, g.inC / e.seg, [&](AffineExpr seg, auto dims) {
         Value at = e.apply(e.c(i * tiles.shape.rowStride) + e.d(0) * e.seg,
@@ -683,15 +686,18 @@ private:
       });
     int64_t outSegs = g.outC / e.seg;
     int64_t groupSegs = tiles.shape.groupBytes / e.seg;
-    tiles.emit(xbuf, pixels, [&](Value group, int64_t i, int64_t j, Value out) {
-      SmallVector<Value, 2> dims;
-      if (mb)
-        dims.push_back(mb);
-      dims.push_back(group);
-      AffineExpr kk = e.d(dims.size() - 1) * groupSegs + j;
-      e.storeOutput(t.output, pixel(i) * outSegs + kk, dims, out,
-                    e.index(i * tiles.shape.groupBytes + j * e.seg));
-    });
+    tiles.emit(
+        xbuf, pixels,
+        [&](Value group, int64_t i, int64_t j, Value out) {
+          SmallVector<Value, 2> dims;
+          if (mb)
+            dims.push_back(mb);
+          dims.push_back(group);
+          AffineExpr kk = e.d(dims.size() - 1) * groupSegs + j;
+          e.storeOutput(t.output, pixel(i) * outSegs + kk, dims, out,
+                        e.index(i * tiles.shape.groupBytes + j * e.seg));
+        },
+        once);
   }
 
   /// A single row (a fully connected layer over one row) is read in place:

@@ -46,8 +46,9 @@ public:
   /// lanes past Cin may hold anything: their weights are 0); then
   /// `segmentDone` for each row and each of the group's segments, row by
   /// row (a row's segments adjacent: vmcu-coalesce-ring-accesses merges
-  /// narrow ones).
-  void emit(Value x, int64_t rows, SegmentDone segmentDone);
+  /// narrow ones). `once`: these rows run once per layer (an odd pixel
+  /// count's last row), so fewer rows than shape.pixels run compact.
+  void emit(Value x, int64_t rows, SegmentDone segmentDone, bool once = false);
 
   /// A single row read in place from the pool (vmcu.ring_view's results):
   /// its bytes from `offset` up to `contiguous` bytes, then from byte 0.
@@ -137,6 +138,8 @@ private:
   /// biases (bias[c] + 256 * bias[c + 1], in the table at c + 1), so that
   /// (H - A) >> 8 is the second sum whole; else B's bias is added after.
   bool pairedBiasesInH = false;
+  /// Whether the rows emit() is emitting run once per layer.
+  bool rowsRunOnce = false;
 };
 
 /// A windowed conv's two axes and its channels.

@@ -161,7 +161,7 @@ void GemmTiles::forEachPair(function_ref<void(int64_t)> pair) const {
 /// 256 * w[c + 1] + w[c] fits int16, and the second channel's dot product
 /// B stays within |B| < 2^23 for any int8 inputs (|x| <= 128, the lanes
 /// past Cin included: their weights are 0), so (H - A) >> 8 recovers it.
-/// (H and A start from the same bias; B's is added after.)
+/// (Its bias is in B too where pairedBiasesFit; else added after.)
 bool GemmTiles::pairable(ArrayRef<int8_t> w, int64_t inC, int64_t outC) {
   bool ok = outC > 1;
   for (int64_t c = 0; ok && c + 1 < outC; ++c) {

@@ -427,16 +427,22 @@ SmallVector<Value> GemmTiles::unpairSums(ArrayRef<Value> sums, int64_t rows,
 void GemmTiles::storeSums(ArrayRef<Value> pairedSums, int64_t rows, Value first,
                           int64_t n, Value at) {
   SmallVector<Value> sums = unpairSums(pairedSums, rows, first, n);
-  // One requant block for the tile, or one per row where its sums and
-  // scratch exceed the registers (a 2 x 4 tile's 8 sums).
-  bool fits = rows * n + kRequantBlockFixedRegisters <= kMaxDotBlockRegisters;
-  int64_t blockRows = fits ? rows : 1;
+  // One requant block for the tile, or, where its sums and scratch exceed
+  // the registers (a 2 x 4 tile's 8 sums), one per run of channels with
+  // every row in it, so each channel's table entry is loaded once.
+  int64_t blockChannels =
+      std::min(n, (kMaxDotBlockRegisters - kRequantBlockFixedRegisters) / rows);
   bool blocked = true;
-  for (int64_t i = 0; blocked && i < rows; i += blockRows) {
-    ArrayRef<Value> rowSums = ArrayRef<Value>(sums).slice(i * n, blockRows * n);
-    Value rowAt = i == 0 ? at : add(at, e.index(i * shape.groupBytes));
-    blocked = e.requantizeBlock(rowSums, blockRows, rq, mult, first, obuf,
-                                rowAt, shape.groupBytes);
+  for (int64_t j0 = 0; blocked && j0 < n; j0 += blockChannels) {
+    int64_t width = std::min(blockChannels, n - j0);
+    SmallVector<Value> blockSums;
+    for (int64_t i = 0; i < rows; ++i)
+      llvm::append_range(blockSums,
+                         ArrayRef<Value>(sums).slice(i * n + j0, width));
+    Value blockFirst = j0 == 0 ? first : add(first, e.index(j0));
+    Value blockAt = j0 == 0 ? at : add(at, e.index(j0));
+    blocked = e.requantizeBlock(blockSums, rows, rq, mult, blockFirst, obuf,
+                                blockAt, shape.groupBytes);
   }
   if (blocked)
     return;

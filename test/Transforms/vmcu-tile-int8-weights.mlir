@@ -9,7 +9,8 @@
 // short rows widened to int16 pairs; then per output segment, each 4 of
 // its channels are one vmcu.dot_block 2 x 4 register tile over paired int8
 // weights (biases with the input zero point folded in; each pair's H starts
-// from bias[c] + 256 * bias[c + 1]) and a requantization block per row, in an
+// from bias[c] + 256 * bias[c + 1]) and requantization blocks of 3 channels
+// and of the last, both rows in each, in an
 // scf.for LLVM must not unroll, and both rows' segments are stored.
 // CHECK-LABEL: func.func @vmcu_invoke() -> i32
 // CHECK: %[[POOL:.*]] = vmcu.segment_pool : !vmcu.pool<segments = 6, segment_bytes = 8>
@@ -35,8 +36,8 @@
 // CHECK:   affine.for %{{.*}} = 0 to 1 {
 // CHECK:     scf.for
 // CHECK:       %[[S:.*]]:8 = vmcu.dot_block %[[XW]][%{{.*}}], %[[W]][%{{.*}}], %[[B0:.*]], %[[H0:.*]], %[[B2:.*]], %[[H2:.*]], %[[B0]], %[[H0]], %[[B2]], %[[H2]] {paired_weights, pixels = 2 : i64, widened, words = 4 : i64, x_stride = 32 : i64}
-// CHECK:       vmcu.requant_block %[[S]]#0, %{{[0-9]+}}, %[[S]]#2, %{{[0-9]+}} into {{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 8 : i64, output_zp = 0 : i32, pixels = 1 : i64, uniform_table}
-// CHECK:       vmcu.requant_block %[[S]]#4, %{{[0-9]+}}, %[[S]]#6, %{{[0-9]+}} into {{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 8 : i64, output_zp = 0 : i32, pixels = 1 : i64, uniform_table}
+// CHECK:       vmcu.requant_block %[[S]]#0, %{{[0-9]+}}, %[[S]]#2, %[[S]]#4, %{{[0-9]+}}, %[[S]]#6 into {{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 8 : i64, output_zp = 0 : i32, pixels = 2 : i64, uniform_table}
+// CHECK:       vmcu.requant_block %{{[0-9]+}}, %{{[0-9]+}} into {{.*}} {double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 8 : i64, output_zp = 0 : i32, pixels = 2 : i64, uniform_table}
 // CHECK:     } {llvm.loop_annotation = #{{.*}}}
 // CHECK:     vector.load %[[O]]
 // CHECK:     vmcu.ring_store %{{.*}}, %[[POOL]]

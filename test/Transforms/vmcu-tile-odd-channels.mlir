@@ -12,7 +12,8 @@
 // 3; those past the 5 inputs zero), the lone channel 4 as its 4 lanes. A
 // pair's H = A + 256 * B starts from bias[c] + 256 * bias[c + 1] = 514
 // (its table entry), A from bias[c]; B is (H - A) >> 8, its bias in it. The
-// 8 sums take a requantization block per row.
+// 8 sums take a requantization block of 3 channels and one of the last,
+// both rows in each.
 // CHECK: memref.global "private" constant @conv2d_0_bias : memref<5xi32> = dense<[2, 514, 2, 514, 2]>
 // CHECK: memref.global "private" constant @conv2d_0_weights : memref<40xi8> = dense<[1, 6, 3, 8, 2, 7, 4, 9, 11, 16, 13, 18, 12, 17, 14, 19, 5, 10, 0, 0, 0, 0, 0, 0, 15, 20, 0, 0, 0, 0, 0, 0, 21, 22, 23, 24, 25, 0, 0, 0]>
 // CHECK: vmcu.kernel "conv2d_0"
@@ -24,8 +25,8 @@
 // CHECK: %[[X2:.*]] = arith.subi %[[S]]#3, %[[S]]#2 : i32
 // CHECK: %[[B2:.*]] = arith.shrsi %[[X2]], %c8_i32{{.*}} : i32
 // CHECK-NOT: arith.addi
-// CHECK: vmcu.requant_block %[[S]]#0, %[[B0]], %[[S]]#2, %[[B2]] into
-// CHECK: vmcu.requant_block %[[S]]#4, %{{.*}}, %[[S]]#6, %{{.*}} into
+// CHECK: vmcu.requant_block %[[S]]#0, %[[B0]], %[[S]]#2, %[[S]]#4, %{{.*}}, %[[S]]#6 into
+// CHECK: vmcu.requant_block %[[B2]], %{{.*}} into
 // CHECK: vmcu.dot_block {{.*}} {paired_weights, pixels = 2 : i64, widened, words = 2 : i64, x_stride = 16 : i64}
 // CHECK: vmcu.requant_block %{{.*}}#0, %{{.*}}#1 into %{{.*}}[%c4]
 func.func @main(%x: tensor<1x1x2x5xi8>) -> tensor<1x1x2x5xi8> {

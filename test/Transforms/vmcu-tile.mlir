@@ -96,8 +96,9 @@ func.func @main(%x: tensor<3x40xi8>) -> tensor<3x5xi8> {
 // channels are 5 chunks (rows over 128 bytes stay raw where each weight
 // serves fewer than 64 pixels, here 2): a rolled chunk loop carrying the
 // sums of a 2 x 4 tile over paired int8 weights, then each pair's second
-// sum recovered and the requantization, a block per row (8 sums and its
-// scratch exceed the registers).
+// sum recovered and the requantization: 8 sums and a block's scratch
+// exceed the registers, so a block of 3 channels and one of the last, both
+// rows in each (each channel's table entry loaded once).
 // CHECK-LABEL: func.func @vmcu_invoke
 // CHECK: vmcu.kernel "fully_connected_0"
 // CHECK:     scf.for
@@ -110,8 +111,8 @@ func.func @main(%x: tensor<3x40xi8>) -> tensor<3x5xi8> {
 // CHECK:       %[[S:.*]]:8 = scf.for {{.*}} iter_args
 // CHECK:         vmcu.dot_block {{.*}} {paired_weights, pixels = 2 : i64, words = 8 : i64, x_stride = 160 : i64}
 // CHECK:       } {llvm.loop_annotation
-// CHECK:       vmcu.requant_block %[[S]]#0, %{{[0-9]+}}, %[[S]]#2, %{{[0-9]+}} into {{.*}}pixels = 1
-// CHECK:       vmcu.requant_block %[[S]]#4, %{{[0-9]+}}, %[[S]]#6, %{{[0-9]+}} into {{.*}}pixels = 1
+// CHECK:       vmcu.requant_block %[[S]]#0, %{{[0-9]+}}, %[[S]]#2, %[[S]]#4, %{{[0-9]+}}, %[[S]]#6 into {{.*}}pixels = 2
+// CHECK:       vmcu.requant_block %{{[0-9]+}}, %{{[0-9]+}} into {{.*}}pixels = 2
 func.func @main(%x: tensor<2x64xi8>) -> tensor<2x4xi8> {
   %w = arith.constant dense<1> : tensor<6x64xi8>
   %b = arith.constant dense<2> : tensor<6xi32>

@@ -180,11 +180,14 @@ static DotBlockAsm buildWidenedWeightsAsm(int64_t pixels, int64_t channels,
 
 /// The block over paired int8 weights a half step at a time
 /// (pairedHalfSteps): each pixel's word of the half (a widened row's, or
-/// the raw word unpacked in place to the half's lanes), then per pair of
-/// channels its word of the half, multiplied whole into the second
-/// channel's sums, unpacked in place (its low bytes) and multiplied into
-/// the first's; a lone last channel's raw word is unpacked in place to the
-/// half's lanes. Operands: accumulators, pixel words, the weight word.
+/// the raw word unpacked in place to the half's lanes) and, where the
+/// registers allow (pairedHalfStepWeightWords), every pair's word of the
+/// half, back to back; then per pair of channels its word of the half
+/// (else loaded now into the one weight register), multiplied whole into
+/// the second channel's sums, unpacked in place (its low bytes) and
+/// multiplied into the first's; a lone last channel's raw word is
+/// unpacked in place to the half's lanes. Operands: accumulators, pixel
+/// words, weight words.
 static DotBlockAsm buildPairedHalfStepAsm(int64_t pixels, int64_t channels,
                                           int64_t words, int64_t xStride,
                                           bool widened) {
@@ -192,8 +195,11 @@ static DotBlockAsm buildPairedHalfStepAsm(int64_t pixels, int64_t channels,
   int64_t accs = pixels * channels;
   auto acc = [&](int64_t i, int64_t j) { return i * channels + j; };
   auto xWord = [&](int64_t i) { return accs + i; };
-  int64_t w = accs + pixels;
-  int64_t outputs = w + 1;
+  // Pair (or lone channel) j / 2's weight word, in its own register or
+  // the one in flight.
+  int64_t wRegs = pairedHalfStepWeightWords(pixels, channels);
+  auto wReg = [&](int64_t j) { return accs + pixels + (j / 2) % wRegs; };
+  int64_t outputs = accs + pixels + wRegs;
   int64_t px = outputs, pw = outputs + 1;
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -213,16 +219,25 @@ static DotBlockAsm buildPairedHalfStepAsm(int64_t pixels, int64_t channels,
     for (int64_t i = 0; i < pixels; ++i)
       os << "ldr " << reg(xWord(i)) << ", [" << reg(px) << ", #"
          << i * xStride + xOffset << "]\n\t";
-    if (!widened)
-      for (int64_t i = 0; i < pixels; ++i)
-        unpack(xWord(i), half);
-    for (int64_t j = 0; j < channels; j += 2) {
+    auto loadW = [&](int64_t j) {
       // A pair's word of this half is its (j + half)-th of the step; a
       // lone channel's raw word is its j-th.
       bool pair = j + 1 < channels;
       int64_t word = step * channels + j + (pair ? half : 0);
-      os << "ldr " << reg(w) << ", [" << reg(pw) << ", #" << word * kWordBytes
-         << "]\n\t";
+      os << "ldr " << reg(wReg(j)) << ", [" << reg(pw) << ", #"
+         << word * kWordBytes << "]\n\t";
+    };
+    if (wRegs > 1)
+      for (int64_t j = 0; j < channels; j += 2)
+        loadW(j);
+    if (!widened)
+      for (int64_t i = 0; i < pixels; ++i)
+        unpack(xWord(i), half);
+    for (int64_t j = 0; j < channels; j += 2) {
+      bool pair = j + 1 < channels;
+      int64_t w = wReg(j);
+      if (wRegs == 1)
+        loadW(j);
       if (pair)
         for (int64_t i = 0; i < pixels; ++i)
           smlad(acc(i, j + 1), xWord(i), w);

@@ -170,15 +170,15 @@ func.func @dot_block_paired(%x: memref<16xi32>, %w: memref<64xi8>, %i: index,
 }
 
 // Paired weights over two widened rows of 4 channels work a half step at a
-// time in 13 registers: each pixel's word of the half ($8, $9; pixel 1 at
-// x_stride = 8 bytes), then per pair its word of the half in $10, whole
-// into the second channel's sums ($1 and $5, $3 and $7), unpacked in place
-// and into the first's ($0 and $4, $2 and $6). Half 1 takes the rows' odd
-// words (byte 4) and each pair's second word.
+// time in all 14 registers: each pixel's word of the half ($8, $9; pixel 1
+// at x_stride = 8 bytes) and each pair's word of the half ($10, $11), back
+// to back; then per pair its word whole into the second channel's sums ($1
+// and $5, $3 and $7), unpacked in place and into the first's ($0 and $4,
+// $2 and $6). Half 1 takes the rows' odd words (byte 4) and each pair's
+// second word.
 // CHECK-LABEL: llvm.func @dot_block_paired_half_steps
-// CHECK:       llvm.inline_asm "ldr $8, [$11, #0]\0A\09ldr $9, [$11, #8]\0A\09ldr $10, [$12, #0]\0A\09smlad $1, $8, $10, $1\0A\09smlad $5, $9, $10, $5\0A\09sxtb16 $10, $10\0A\09smlad $0, $8, $10, $0\0A\09smlad $4, $9, $10, $4\0A\09ldr $10, [$12, #8]\0A\09smlad $3, $8, $10, $3\0A\09smlad $7, $9, $10, $7\0A\09sxtb16 $10, $10\0A\09smlad $2, $8, $10, $2\0A\09smlad $6, $9, $10, $6\0A\09ldr $8, [$11, #4]\0A\09ldr $9, [$11, #12]\0A\09ldr $10, [$12, #4]\0A\09
-// CHECK-SAME:  ldr $10, [$12, #12]
-// CHECK-SAME:  "=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,r,r,0,1,2,3,4,5,6,7,~{memory}"
+// CHECK:       llvm.inline_asm "ldr $8, [$12, #0]\0A\09ldr $9, [$12, #8]\0A\09ldr $10, [$13, #0]\0A\09ldr $11, [$13, #8]\0A\09smlad $1, $8, $10, $1\0A\09smlad $5, $9, $10, $5\0A\09sxtb16 $10, $10\0A\09smlad $0, $8, $10, $0\0A\09smlad $4, $9, $10, $4\0A\09smlad $3, $8, $11, $3\0A\09smlad $7, $9, $11, $7\0A\09sxtb16 $11, $11\0A\09smlad $2, $8, $11, $2\0A\09smlad $6, $9, $11, $6\0A\09ldr $8, [$12, #4]\0A\09ldr $9, [$12, #12]\0A\09ldr $10, [$13, #4]\0A\09ldr $11, [$13, #12]\0A\09
+// CHECK-SAME:  "=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,r,r,0,1,2,3,4,5,6,7,~{memory}"
 func.func @dot_block_paired_half_steps(%x: memref<16xi32>, %w: memref<64xi8>,
                                        %i: index, %a: i32) -> (i32, i32) {
   %r:8 = vmcu.dot_block %x[%i], %w[%i], %a, %a, %a, %a, %a, %a, %a, %a {pixels = 2 : i64, words = 1 : i64, x_stride = 8 : i64, widened, paired_weights} : memref<16xi32>, memref<64xi8>

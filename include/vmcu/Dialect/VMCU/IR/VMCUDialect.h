@@ -24,9 +24,12 @@ inline constexpr int kRequantMaxShift = 62;
 /// Smallest shift `vmcu.requantize {wide_shift}` allows: the product's
 /// high word then holds every bit of the result.
 inline constexpr int kRequantMinWideShift = 32;
-/// Registers a vmcu.dot_block may take: Thumb-2 code can allocate 14 (r0-r12
-/// and lr); one stays free for the register allocator around the block.
-inline constexpr int64_t kMaxDotBlockRegisters = 13;
+/// Registers Thumb-2 code can allocate: r0-r12 and lr (vmcuc's kernels
+/// keep no frame pointer).
+inline constexpr int64_t kAllocatableRegisters = 14;
+/// Registers a vmcu.dot_block may take: one of the 14 stays free for the
+/// register allocator around the block.
+inline constexpr int64_t kMaxDotBlockRegisters = kAllocatableRegisters - 1;
 
 /// Thumb-2 LDR and STRB (immediate, T3 / T2) reach offsets up to 4095
 /// bytes: every access of an inline-assembly block (dot_block,
@@ -86,6 +89,20 @@ inline constexpr bool pairedHalfSteps(int64_t pixels, int64_t channels) {
   return pixels > 1 && channels > 2;
 }
 
+/// Weight words a half-step block (pairedHalfSteps) keeps: one per pair
+/// (and lone channel), loaded back to back after the pixels' words, where
+/// the block then fits all kAllocatableRegisters (2 x 4: the second pair's
+/// load pipelines, 15 cycles per 16 MACs instead of 16; LLVM spills the
+/// loop's state around the block); else one word in flight.
+inline constexpr int64_t pairedHalfStepWeightWords(int64_t pixels,
+                                                   int64_t channels) {
+  constexpr int64_t kPointers = 2;
+  int64_t words = (channels + 1) / 2;
+  return pixels * channels + pixels + words + kPointers <= kAllocatableRegisters
+             ? words
+             : 1;
+}
+
 /// Registers a vmcu.dot_block of `pixels` x `channels` takes: the
 /// accumulators, 2 input halves per pixel, a weight word per channel, a
 /// scratch half and the two pointers (2 x 2 and 1 x 4 take 13). With
@@ -93,7 +110,8 @@ inline constexpr bool pairedHalfSteps(int64_t pixels, int64_t channels) {
 /// word per pixel (widened, or a raw row's word unpacked in place), one
 /// weight word per channel and the pointers (2 x 3 and 1 x 5 take 13).
 /// Over paired weights in half steps (pairedHalfSteps): an input word per
-/// pixel, the weight word in flight and the pointers (2 x 4 takes 13).
+/// pixel, the weight word in flight and the pointers (2 x 4 takes 13, and
+/// a 14th for the second pair's word: pairedHalfStepWeightWords).
 inline constexpr int64_t dotBlockRegisters(int64_t pixels, int64_t channels,
                                            bool widenedWeights = false,
                                            bool pairedWeights = false) {

@@ -484,8 +484,10 @@ def VMCU_DotBlockOp : VMCU_Op<"dot_block",
     their flash: per pair and step two loads, two `sxtb16` and
     `4 * pixels` SMLADs. Two pixels into more than two channels work a
     half step at a time (`pairedHalfSteps`): one input word per pixel and
-    one weight word in flight, unpacked in place after the SMLADs of H, so
-    a 2 x 4 block fits the 13 registers.
+    a weight word per pair, unpacked in place after the SMLADs of H, so a
+    2 x 4 block takes all 14 allocatable registers and its four loads of a
+    half step run back to back (`pairedHalfStepWeightWords`; a block
+    needing more keeps one weight word in flight, 13 registers).
 
     The block is a register tile as MEMA derives them (docs/kernels.md):
     `pixels * channels` accumulators, two unpacked input words per pixel and

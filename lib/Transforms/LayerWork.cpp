@@ -512,9 +512,10 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
                           /*oddGroups=*/false, pixels, outC, segmentBytes,
                           rowStride, widened, pairedWeights))
       return *shape;
-  // Paired weights over two rows take 4-channel tiles in half steps (16
-  // cycles per 16 MACs against 19 for a 2 x 2 tile), so a Cout that 4 does
-  // not divide takes them in odd or short groups before 2-channel ones.
+  // Paired weights over two rows take 4-channel tiles in half steps (15
+  // cycles per 16 MACs, pairedHalfStepWeightWords, against 19 for a 2 x 2
+  // tile), so a Cout that 4 does not divide takes them in odd or short
+  // groups before 2-channel ones.
   // Measured (M4, cmsis-anchor): corpus DS-CNN seed 1's 142 -> 142
   // pointwise convs, 5.55 M cycles each in 2 x 2 tiles (1.245 per MAC),
   // now 5.21 M (1.170); the model 22.40 M -> 21.16 M cycles for 5.2 KB

@@ -74,9 +74,16 @@ constexpr int64_t kWordsPerStep = 2;
 GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
                      int64_t maxPixels, ArrayRef<int8_t> w,
                      ArrayRef<int32_t> bias, int32_t inputZp, RequantAttr rq)
-    : shape(gemmTileShape(
-          maxPixels, inC, outC, e.seg, e.env.widenWeights, e.env.longRows,
-          /*pairedWeights=*/pairable(w, inC, outC) && !e.env.compactCode)),
+    : GemmTiles(e, prefix, inC, outC, maxPixels, w, bias, inputZp, rq,
+                pairable(w, inC, outC)) {}
+
+GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
+                     int64_t maxPixels, ArrayRef<int8_t> w,
+                     ArrayRef<int32_t> bias, int32_t inputZp, RequantAttr rq,
+                     bool weightsPair)
+    : shape(gemmTileShape(maxPixels, inC, outC, e.seg, e.env.widenWeights,
+                          e.env.longRows,
+                          /*pairedWeights=*/weightsPair && !e.env.compactCode)),
       e(e), inC(inC), outC(outC), rq(rq), steps(shape.rowStride / kDotLanes) {
   useScratch(allocateScratch());
   SmallVector<int32_t> folded = foldZeroPoint(w, bias, inputZp);
@@ -92,7 +99,7 @@ GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
     recordsZpFolded = bounded->zpFolded;
     return;
   }
-  pairedWeights = !shape.widenedWeights && pairable(w, inC, outC);
+  pairedWeights = !shape.widenedWeights && weightsPair;
   pairedBiasesInH = pairedWeights && pairedBiasesFit(w, folded);
   if (pairedBiasesInH)
     packPairedBiases(folded);
@@ -165,15 +172,20 @@ void GemmTiles::forEachPair(function_ref<void(int64_t)> pair) const {
 bool GemmTiles::pairable(ArrayRef<int8_t> w, int64_t inC, int64_t outC) {
   bool ok = outC > 1;
   for (int64_t c = 0; ok && c + 1 < outC; ++c) {
-    int64_t bound = 0;
-    for (int64_t k = 0; k < inC; ++k) {
-      int64_t a = w[c * inC + k], b = w[(c + 1) * inC + k];
-      ok &= pairedHalf(a, b) >= INT16_MIN;
-      bound += kMaxInputMagnitude * std::abs(b);
-    }
-    ok &= bound < kMaxPairedSum;
+    for (int64_t k = 0; k < inC; ++k)
+      ok &= pairedHalf(w[c * inC + k], w[(c + 1) * inC + k]) >= INT16_MIN;
+    ok &= secondSumBound(w, inC, c) < kMaxPairedSum;
   }
   return ok;
+}
+
+/// The bound 128 * sum |w[c + 1]| of pair (c, c + 1)'s second dot product
+/// over int8 inputs.
+int64_t GemmTiles::secondSumBound(ArrayRef<int8_t> w, int64_t inC, int64_t c) {
+  int64_t bound = 0;
+  for (int64_t k = 0; k < inC; ++k)
+    bound += kMaxInputMagnitude * std::abs(int64_t{w[(c + 1) * inC + k]});
+  return bound;
 }
 
 /// Whether every pair's second sum stays within 2^23 with its bias in it:
@@ -183,9 +195,8 @@ bool GemmTiles::pairedBiasesFit(ArrayRef<int8_t> w,
                                 ArrayRef<int32_t> folded) const {
   bool fit = true;
   forEachPair([&](int64_t c) {
-    int64_t bound = std::abs(static_cast<int64_t>(folded[c + 1]));
-    for (int64_t k = 0; k < inC; ++k)
-      bound += kMaxInputMagnitude * std::abs(int64_t{w[(c + 1) * inC + k]});
+    int64_t bound = std::abs(static_cast<int64_t>(folded[c + 1])) +
+                    secondSumBound(w, inC, c);
     fit &= bound < kMaxPairedSum;
   });
   return fit;
@@ -336,11 +347,9 @@ void GemmTiles::emit(Value x, int64_t rows, SegmentDone segmentDone,
     widenRows(x, rows);
     x = xw;
   }
-  rowsRunOnce = once;
   forEachTile(rows, segmentDone, [&](Value first, int64_t n, Value at) {
-    emitTile(x, rows, first, n, at);
+    emitTile(x, rows, first, n, at, once);
   });
-  rowsRunOnce = false;
 }
 
 void GemmTiles::emitFromView(const RowView &row, SegmentDone segmentDone) {
@@ -459,7 +468,7 @@ void GemmTiles::storeSums(ArrayRef<Value> pairedSums, int64_t rows, Value first,
 /// The tile of output channels [first, first + n) over all input chunks,
 /// its sums requantized into obuf[i * group + at + j].
 void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
-                         Value at) {
+                         Value at, bool once) {
   if (records) {
     Value zero = e.index(0);
     Value record = mul(first, GemmTileOp::recordWords(1, steps));
@@ -475,7 +484,7 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
     return;
   }
   SmallVector<Value> accs = initialSums(rows, first, n);
-  accs = accumulateTile(x, e.index(0), rows, first, n, accs);
+  accs = accumulateTile(x, e.index(0), rows, first, n, accs, once);
   storeSums(accs, rows, first, n, at);
 }
 
@@ -484,7 +493,8 @@ void GemmTiles::emitTile(Value x, int64_t rows, Value first, int64_t n,
 /// straight chunks, or chunks in a rolled loop, then one block of the rest.
 SmallVector<Value> GemmTiles::accumulateTile(Value x, Value xStart,
                                              int64_t rows, Value first,
-                                             int64_t n, ValueRange init) {
+                                             int64_t n, ValueRange init,
+                                             bool once) {
   SmallVector<Value> accs(init.begin(), init.end());
   // The tile's packed weights start at first * steps of its step elements.
   int64_t wStep = weightElementsPerStep();
@@ -492,7 +502,7 @@ SmallVector<Value> GemmTiles::accumulateTile(Value x, Value xStart,
   int64_t chunk = rowChunkSteps();
   int64_t full = steps / chunk, rest = steps % chunk;
   int64_t straight =
-      runsRarely(rows, n) ? kCompactStraightChunks : maxStraightChunks();
+      runsRarely(n, once) ? kCompactStraightChunks : maxStraightChunks();
   // x elements per step and bytes between rows: raw bytes, or the widened
   // rows' two words.
   int64_t stepElements = shape.widened ? kWordsPerStep : kDotLanes;
@@ -540,11 +550,11 @@ int64_t GemmTiles::weightElementsPerStep() const {
   return shape.widenedWeights ? kWordsPerStep : kDotLanes;
 }
 
-/// Whether a tile of `rows` x `n` does a small share of the layer's work:
-/// the last row of an odd count (emit()'s `once`), or a group's narrower
+/// Whether a tile of `n` channels does a small share of the layer's work:
+/// its rows run `once` per layer (emit()'s), or it is a group's narrower
 /// last tile beside kMinTilesBesideCompactTail full ones.
-bool GemmTiles::runsRarely(int64_t rows, int64_t n) const {
-  return (rowsRunOnce && rows < shape.pixels) ||
+bool GemmTiles::runsRarely(int64_t n, bool once) const {
+  return once ||
          (n < shape.channels &&
           shape.groupBytes >= kMinTilesBesideCompactTail * shape.channels);
 }

@@ -47,7 +47,7 @@ public:
   /// `segmentDone` for each row and each of the group's segments, row by
   /// row (a row's segments adjacent: vmcu-coalesce-ring-accesses merges
   /// narrow ones). `once`: these rows run once per layer (an odd pixel
-  /// count's last row), so fewer rows than shape.pixels run compact.
+  /// count's last row), so they run compact (GemmTiles::runsRarely).
   void emit(Value x, int64_t rows, SegmentDone segmentDone, bool once = false);
 
   /// A single row read in place from the pool (vmcu.ring_view's results):
@@ -76,7 +76,12 @@ private:
   std::pair<int64_t, int64_t> tileOf(int64_t c) const;
   SmallVector<int8_t> packWeights(ArrayRef<int8_t> w) const;
   void forEachPair(function_ref<void(int64_t)> pair) const;
+  /// The constructor, with whether the weights pair (pairable).
+  GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
+            int64_t maxPixels, ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
+            int32_t inputZp, RequantAttr rq, bool weightsPair);
   static bool pairable(ArrayRef<int8_t> w, int64_t inC, int64_t outC);
+  static int64_t secondSumBound(ArrayRef<int8_t> w, int64_t inC, int64_t c);
   static int64_t pairedHalf(int64_t a, int64_t b);
   SmallVector<int8_t> packPairedWeights(ArrayRef<int8_t> w) const;
   bool pairedBiasesFit(ArrayRef<int8_t> w, ArrayRef<int32_t> folded) const;
@@ -92,7 +97,8 @@ private:
                                      int32_t inputZp) const;
   using TileBody = function_ref<void(Value first, int64_t n, Value at)>;
   void forEachTile(int64_t rows, SegmentDone segmentDone, TileBody tile);
-  void emitTile(Value x, int64_t rows, Value first, int64_t n, Value at);
+  void emitTile(Value x, int64_t rows, Value first, int64_t n, Value at,
+                bool once);
   /// The two runs of a row read in place, the same for every tile: steps
   /// [0, split) at offset + 4k, then [split, steps) at 4k - contiguous;
   /// `wraps`: whether the second is not empty.
@@ -104,11 +110,12 @@ private:
   SmallVector<Value> accumulateRuns(const ViewRuns &runs, Value first,
                                     int64_t n, ValueRange sums);
   SmallVector<Value> accumulateTile(Value x, Value xStart, int64_t rows,
-                                    Value first, int64_t n, ValueRange init);
+                                    Value first, int64_t n, ValueRange init,
+                                    bool once = false);
   int64_t weightElementsPerStep() const;
   int64_t rowChunkSteps() const;
   int64_t maxStraightChunks() const;
-  bool runsRarely(int64_t rows, int64_t n) const;
+  bool runsRarely(int64_t n, bool once) const;
   SmallVector<Value> initialSums(int64_t rows, Value first, int64_t n);
   SmallVector<Value> accumulateRun(Value view, Value offset, Value first,
                                    int64_t n, ValueRange sums, Value from,
@@ -138,8 +145,6 @@ private:
   /// biases (bias[c] + 256 * bias[c + 1], in the table at c + 1), so that
   /// (H - A) >> 8 is the second sum whole; else B's bias is added after.
   bool pairedBiasesInH = false;
-  /// Whether the rows emit() is emitting run once per layer.
-  bool rowsRunOnce = false;
 };
 
 /// A windowed conv's two axes and its channels.

@@ -75,8 +75,8 @@ inline constexpr int64_t kGemmTileRequantScratch = 4;
 inline constexpr int64_t gemmTileRegisters(int64_t pixels, int64_t channels) {
   constexpr int64_t kPointers = 3;
   int64_t words =
-      pixels + (channels < kGemmTileWeightWords ? channels
-                                                : kGemmTileWeightWords);
+      pixels +
+      (channels < kGemmTileWeightWords ? channels : kGemmTileWeightWords);
   int64_t scratch =
       words > kGemmTileRequantScratch ? words : kGemmTileRequantScratch;
   return pixels * channels + scratch + kPointers;
@@ -87,20 +87,6 @@ inline constexpr int64_t gemmTileRegisters(int64_t pixels, int64_t channels) {
 /// per pixel and one weight word in flight.
 inline constexpr bool pairedHalfSteps(int64_t pixels, int64_t channels) {
   return pixels > 1 && channels > 2;
-}
-
-/// Weight words a half-step block (pairedHalfSteps) keeps: one per pair
-/// (and lone channel), loaded back to back after the pixels' words, where
-/// the block then fits all kAllocatableRegisters (2 x 4: the second pair's
-/// load pipelines, 15 cycles per 16 MACs instead of 16; LLVM spills the
-/// loop's state around the block); else one word in flight.
-inline constexpr int64_t pairedHalfStepWeightWords(int64_t pixels,
-                                                   int64_t channels) {
-  constexpr int64_t kPointers = 2;
-  int64_t words = (channels + 1) / 2;
-  return pixels * channels + pixels + words + kPointers <= kAllocatableRegisters
-             ? words
-             : 1;
 }
 
 /// Registers a vmcu.dot_block of `pixels` x `channels` takes: the
@@ -124,6 +110,23 @@ inline constexpr int64_t dotBlockRegisters(int64_t pixels, int64_t channels,
   constexpr int64_t kScratchHalf = 1;
   return pixels * channels + 2 * pixels + channels + kScratchHalf + kPointers;
 }
+
+/// Weight words a half-step block (pairedHalfSteps) keeps: one per pair
+/// (and lone channel), loaded back to back after the pixels' words, where
+/// the block's dotBlockRegisters with those words for its one in flight
+/// fit all kAllocatableRegisters (2 x 4: the second pair's load pipelines,
+/// 15 cycles per 16 MACs instead of 16; LLVM spills the loop's state
+/// around the block); else one word in flight.
+inline constexpr int64_t pairedHalfStepWeightWords(int64_t pixels,
+                                                   int64_t channels) {
+  int64_t words = (channels + 1) / 2;
+  int64_t oneInFlight = dotBlockRegisters(pixels, channels,
+                                          /*widenedWeights=*/false,
+                                          /*pairedWeights=*/true);
+  return oneInFlight - 1 + words <= kAllocatableRegisters ? words : 1;
+}
+static_assert(pairedHalfStepWeightWords(2, 4) == 2,
+              "a 2 x 4 block keeps both pairs' words in 14 registers");
 
 /// `vmcu.requantize`'s `bounded_value` promises |value| below this: twice
 /// the value then fits an int32 operand of SMMLAR.

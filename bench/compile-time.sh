@@ -16,8 +16,7 @@
 #   (default: the three shared models; RUNS=N sets the timed compiles;
 #   CALLGRIND=0 skips the instruction counts)
 set -euo pipefail
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-source "$ROOT/bench/lib-common.sh"
+source "$(dirname "$0")/lib-common.sh"
 case "${1:-}" in -h|--help) print_usage; exit 0 ;; esac
 BUILD="${1:-$ROOT/build}"
 [ $# -gt 0 ] && shift
@@ -25,7 +24,7 @@ require_tools "$BUILD" vmcuc
 RUNS="${RUNS:-5}"
 [ "$RUNS" -ge 1 ] 2> /dev/null || { echo "error: RUNS must be 1 or more" >&2; exit 1; }
 if [ $# -eq 0 ]; then
-  MODELS="${VMCU_SHARED_DIR:-$ROOT/../shared}/models"
+  MODELS="$SHARED/models"
   require_models "$MODELS"
   set -- "$MODELS"/mcunet-5fps-vww.tflite "$MODELS"/mlperf-tiny-vww-96-int8.tflite \
          "$MODELS"/mlperf-tiny-kws-dscnn-int8.tflite
@@ -34,7 +33,7 @@ COUNT=1
 if [ "${CALLGRIND:-1}" = 0 ] || ! command -v valgrind > /dev/null; then
   COUNT=0
 fi
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+make_tmp
 
 # The inclusive instruction count of FUNCTION in callgrind output FILE.
 phase() {

@@ -29,8 +29,7 @@
 #   --work again without running anything; --only: run only the models
 #   whose "FAMILY SEED" line matches, the table shows the last results of all)
 set -euo pipefail
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-source "$ROOT/bench/lib-common.sh"
+source "$(dirname "$0")/lib-common.sh"
 SET=corpus JOBS=1 WORK="${TMPDIR:-/tmp}/vmcu-corpus" BUILD="$ROOT/build" RUN=1 ONLY=.
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -47,7 +46,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-ANCHOR="${VMCU_SHARED_DIR:-$ROOT/../shared}/tools/cmsis-anchor/cmsis-anchor"
+ANCHOR="$SHARED/tools/cmsis-anchor/cmsis-anchor"
 PY=/usr/bin/python3
 require_tools "$BUILD" vmcuc
 require_cmsis_anchor "$ANCHOR"

@@ -16,13 +16,12 @@
 #
 # usage: bench/cost-model.sh [BUILD_DIR]
 set -euo pipefail
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-source "$ROOT/bench/lib-common.sh"
+source "$(dirname "$0")/lib-common.sh"
 BUILD="${1:-$ROOT/build}"
-MODELS="${VMCU_SHARED_DIR:-$ROOT/../shared}/models"
+MODELS="$SHARED/models"
 require_tools "$BUILD" vmcuc vmcu-run vmcu-prof
 require_models "$MODELS"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+make_tmp
 source "$ROOT/bench/shared-models.sh"
 
 # Corpus models (utils/corpus.py) with channel counts of several odd

@@ -13,15 +13,14 @@
 #
 # usage: bench/cycles.sh [BUILD_DIR]
 set -euo pipefail
-BUILD="${1:-$(cd "$(dirname "$0")/.." && pwd)/build}"
+source "$(dirname "$0")/lib-common.sh"
+BUILD="${1:-$ROOT/build}"
 GEN="$BUILD/bin/vmcu-gen"
 RUN="$BUILD/bin/vmcu-run"
 PROF="$BUILD/bin/vmcu-prof"
-for tool in "$GEN" "$RUN"; do
-  [ -x "$tool" ] || { echo "error: $tool not built; run scripts/test.sh first" >&2; exit 1; }
-done
+require_tools "$BUILD" vmcu-gen vmcu-run
 [ -x "$PROF" ] || { echo "error: $PROF not built (needs libunicorn-dev and libcapstone-dev; see tools/vmcu-prof/CMakeLists.txt)" >&2; exit 1; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+make_tmp
 
 source "$(dirname "$0")/kernel-cases.sh"
 

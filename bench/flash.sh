@@ -19,16 +19,14 @@
 # usage: bench/flash.sh [BUILD_DIR] [MODEL.tflite...]
 #        PERCENTS="90 80" RAMS="0 48" bench/flash.sh build
 set -euo pipefail
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+source "$(dirname "$0")/lib-common.sh"
 BUILD="${1:-$ROOT/build}"
 shift || true
-MODELS_DIR="${VMCU_SHARED_DIR:-$ROOT/../shared}/models"
+MODELS_DIR="$SHARED/models"
 read -r -a PERCENTS <<< "${PERCENTS:-95 90 80 70 60 50}"
 read -r -a RAMS <<< "${RAMS:-0}"
 SVG="${VMCU_FLASH_SVG:-$BUILD/flash-latency.svg}"
-for tool in vmcuc vmcu-run vmcu-prof; do
-  [ -x "$BUILD/bin/$tool" ] || { echo "error: $BUILD/bin/$tool not built; run scripts/test.sh first" >&2; exit 1; }
-done
+require_tools "$BUILD" vmcuc vmcu-run vmcu-prof
 source "$ROOT/bench/shared-models.sh"
 models=("$@")
 if [ ${#models[@]} -eq 0 ]; then
@@ -37,7 +35,7 @@ if [ ${#models[@]} -eq 0 ]; then
     [ -n "$file" ] && models+=("$MODELS_DIR/$file")
   done <<< "$SHARED_MODEL_CASES"
 fi
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+make_tmp
 
 printf "%-34s %6s %8s %9s %6s %7s %12s %8s\n" model ram-kb flash-kb flash int8 compact cycles MAC/cyc
 : > "$tmp/points.txt"

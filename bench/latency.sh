@@ -10,11 +10,11 @@
 # usage: bench/latency.sh [BUILD_DIR]
 set -euo pipefail
 source "$(dirname "$0")/lib-common.sh"
-BUILD="${1:-$(cd "$(dirname "$0")/.." && pwd)/build}"
+BUILD="${1:-$ROOT/build}"
 GEN="$BUILD/bin/vmcu-gen"
 RUN="$BUILD/bin/vmcu-run"
 require_tools "$BUILD" vmcu-gen vmcu-run
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+make_tmp
 
 source "$(dirname "$0")/kernel-cases.sh"
 

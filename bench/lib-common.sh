@@ -1,5 +1,17 @@
-# lib-common.sh - sourced by bench scripts: their --help text and the
-# checks of the tools they need.
+# lib-common.sh - sourced by bench scripts: where the repository and the
+# shared folder are, a temporary folder, their --help text and the checks
+# of the tools they need.
+
+# ROOT: the repository; SHARED: the shared folder (models, cmsis-anchor),
+# VMCU_SHARED_DIR or ../shared beside the repository.
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SHARED="${VMCU_SHARED_DIR:-$ROOT/../shared}"
+
+# make_tmp: sets $tmp to a temporary folder removed when the script exits.
+make_tmp() {
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+}
 
 # print_usage: the script's header comment (from line 2 to `set -euo`),
 # without its "# ".

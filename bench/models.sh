@@ -25,18 +25,17 @@
 #
 # usage: bench/models.sh [BUILD_DIR] [BUDGETS_KIB...]   (default: 0 32 48 64)
 set -euo pipefail
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-source "$ROOT/bench/lib-common.sh"
+source "$(dirname "$0")/lib-common.sh"
 BUILD="${1:-$ROOT/build}"
 shift || true
 BUDGETS=("${@:-0 32 48 64}")
 read -r -a BUDGETS <<< "${BUDGETS[*]}"
-MODELS="${VMCU_SHARED_DIR:-$ROOT/../shared}/models"
+MODELS="$SHARED/models"
 CURVE="${VMCU_CURVE_SVG:-$BUILD/ram-latency.svg}"
 WAIT_STATES="${VMCU_FLASH_WAIT_STATES:-5}"
 require_tools "$BUILD" vmcuc vmcu-run vmcu-prof
 require_models "$MODELS"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+make_tmp
 source "$ROOT/bench/shared-models.sh"
 
 field() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" <<<"$2"; }

@@ -33,8 +33,7 @@
 #   running anything; --list: print the grid and exit; --only: run only the
 #   points whose name matches, the table shows the last results of all)
 set -euo pipefail
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-source "$ROOT/bench/lib-common.sh"
+source "$(dirname "$0")/lib-common.sh"
 QUICK="" JOBS=1 WORK="${TMPDIR:-/tmp}/vmcu-shape-grid" BUILD="$ROOT/build" RUN=1 ONLY=.
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -55,7 +54,7 @@ GRID=("$PY" "$ROOT/bench/shape-grid.py")
 if [ "$RUN" = list ]; then
   exec "${GRID[@]}" grid $QUICK
 fi
-ANCHOR="${VMCU_SHARED_DIR:-$ROOT/../shared}/tools/cmsis-anchor/cmsis-anchor"
+ANCHOR="$SHARED/tools/cmsis-anchor/cmsis-anchor"
 if [ "$RUN" = 1 ]; then
   require_tools "$BUILD" vmcuc
   require_cmsis_anchor "$ANCHOR"

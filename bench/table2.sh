@@ -15,11 +15,11 @@
 # usage: bench/table2.sh [BUILD_DIR]
 set -euo pipefail
 source "$(dirname "$0")/lib-common.sh"
-BUILD="${1:-$(cd "$(dirname "$0")/.." && pwd)/build}"
+BUILD="${1:-$ROOT/build}"
 GEN="$BUILD/bin/vmcu-gen"
 OPT="$BUILD/bin/vmcu-opt"
 require_tools "$BUILD" vmcu-gen vmcu-opt
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+make_tmp
 
 # name H Cin Cmid Cout R s1,s2,s3 (paper Table 2)
 MODULES="

@@ -14,10 +14,9 @@
 # mps2-an505) and profiled by vmcu-prof; two cores by vmcu-run --cores=2
 # (vmcu-prof --cores=2, bus contention at its default).
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/lib-common.sh"
 BUILD=${VMCU_BUILD:-$ROOT/build}
 BIN=$BUILD/bin
-SHARED=${VMCU_SHARED_DIR:-$ROOT/../shared}
 source "$ROOT/bench/shared-models.sh"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

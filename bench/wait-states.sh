@@ -18,8 +18,7 @@
 #   shared models; --work: cmsis-anchor's work folder, default
 #   $TMPDIR/vmcu-wait-states, kept so that CMSIS-NN is built once)
 set -euo pipefail
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-source "$ROOT/bench/lib-common.sh"
+source "$(dirname "$0")/lib-common.sh"
 WS=5 WORK="${TMPDIR:-/tmp}/vmcu-wait-states" BUILD="$ROOT/build" MODELS=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -31,7 +30,6 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-SHARED="${VMCU_SHARED_DIR:-$ROOT/../shared}"
 ANCHOR="$SHARED/tools/cmsis-anchor"
 require_tools "$BUILD" vmcuc vmcu-run vmcu-prof
 require_cmsis_anchor "$ANCHOR/cmsis-anchor"
@@ -42,7 +40,7 @@ if [ ${#MODELS[@]} -eq 0 ]; then
   done <<< "$SHARED_MODEL_CASES"
 fi
 mkdir -p "$WORK"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+make_tmp
 RT="$ROOT/runtime"
 ARCH=(-mcpu=cortex-m4 -mthumb -mfloat-abi=soft)
 

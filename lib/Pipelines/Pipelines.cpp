@@ -56,41 +56,41 @@ bool mlir::vmcu::pipelineRunsOffsetSolver(PipelineInput input) {
   return input != PipelineInput::Tiled;
 }
 
+/// A planning pass's options with the SRAM budget and core count of
+/// `flags`, which every pass that fits a plan to the budget reads.
+template <typename Options>
+static Options budgetOptions(const CompileFlags &flags) {
+  Options options;
+  options.ramKb = flags.ramKb;
+  options.cores = flags.cores;
+  return options;
+}
+
 /// The passes that plan and place the layers: fusion, schedules, segment
 /// sizes, traversal orders, tiling, offsets and their proof.
 static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
                               const PipelineIO &io) {
   pm.addNestedPass<func::FuncOp>(createVMCUFuseBottleneckPass());
   // Before the schedules and segment sizes: a fold removes a conv's plane.
-  VMCUFuseWindowPoolPassOptions windowPool;
-  windowPool.ramKb = flags.ramKb;
-  windowPool.cores = flags.cores;
-  pm.addPass(createVMCUFuseWindowPoolPass(windowPool));
-  VMCUFuseGlobalPoolPassOptions pool;
-  pool.ramKb = flags.ramKb;
-  pool.cores = flags.cores;
+  pm.addPass(createVMCUFuseWindowPoolPass(
+      budgetOptions<VMCUFuseWindowPoolPassOptions>(flags)));
+  auto pool = budgetOptions<VMCUFuseGlobalPoolPassOptions>(flags);
   // Under a budget, a fold that fits it is made before the schedules and
   // segment sizes are fitted to the budget: a head conv's output that the
   // fold removes may be what puts every plan over it.
   if (flags.ramKb > 0)
     pm.addPass(createVMCUFuseGlobalPoolPass(pool));
-  VMCUChooseSchedulePassOptions choose;
-  choose.ramKb = flags.ramKb;
-  choose.cores = flags.cores;
+  auto choose = budgetOptions<VMCUChooseSchedulePassOptions>(flags);
   choose.schedule = nameOf(kSchedules, flags.schedule).str();
   pm.addPass(createVMCUChooseSchedulePass(choose));
   // After the schedules: a stem run as separate layers keeps its channels.
   pm.addNestedPass<func::FuncOp>(createVMCUPadStemChannelsPass());
   pm.addNestedPass<func::FuncOp>(createVMCUFuseResidualAddPass());
-  VMCUSelectSegmentSizesPassOptions select;
-  select.ramKb = flags.ramKb;
-  select.cores = flags.cores;
-  pm.addPass(createVMCUSelectSegmentSizesPass(select));
+  pm.addPass(createVMCUSelectSegmentSizesPass(
+      budgetOptions<VMCUSelectSegmentSizesPassOptions>(flags)));
   pm.addPass(createVMCUFuseGlobalPoolPass(pool));
-  VMCUPairLongRowsPassOptions pairRows;
-  pairRows.ramKb = flags.ramKb;
-  pairRows.cores = flags.cores;
-  pm.addPass(createVMCUPairLongRowsPass(pairRows));
+  pm.addPass(createVMCUPairLongRowsPass(
+      budgetOptions<VMCUPairLongRowsPassOptions>(flags)));
   VMCUChooseTraversalPassOptions traversal;
   traversal.order = nameOf(kTraversalOrders, flags.order).str();
   pm.addPass(createVMCUChooseTraversalPass(traversal));
@@ -108,10 +108,8 @@ static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
   tile.compactKernels.assign(io.flashPlan.compactKernels.begin(),
                              io.flashPlan.compactKernels.end());
   pm.addPass(createVMCUTilePass(tile));
-  VMCUSplitKernelsPassOptions split;
-  split.cores = flags.cores;
-  split.ramKb = flags.ramKb;
-  pm.addPass(createVMCUSplitKernelsPass(split));
+  pm.addPass(createVMCUSplitKernelsPass(
+      budgetOptions<VMCUSplitKernelsPassOptions>(flags)));
   VMCUSolveOffsetsPassOptions solve;
   solve.maxArenaKb = flags.ramKb;
   solve.memoryReport = io.memoryReport;

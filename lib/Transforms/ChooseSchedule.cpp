@@ -21,10 +21,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUCHOOSESCHEDULEPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -213,7 +209,7 @@ void applySchedule(func::FuncOp func, const Schedule &schedule,
 }
 
 struct VMCUChooseSchedulePass
-    : vmcu::impl::VMCUChooseSchedulePassBase<VMCUChooseSchedulePass> {
+    : impl::VMCUChooseSchedulePassBase<VMCUChooseSchedulePass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -605,3 +601,5 @@ struct VMCUChooseSchedulePass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

@@ -15,10 +15,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUCHOOSETRAVERSALPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -43,19 +39,19 @@ void setOrder(func::FuncOp func, ArrayRef<unsigned> blocks, bool reversed) {
 }
 
 struct VMCUChooseTraversalPass
-    : vmcu::impl::VMCUChooseTraversalPassBase<VMCUChooseTraversalPass> {
+    : impl::VMCUChooseTraversalPassBase<VMCUChooseTraversalPass> {
   using Base::Base;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    func::FuncOp func = entryFunction(module, entry);
-    if (!func)
-      return; // vmcu-tile reports a missing entry.
     if (!parseName(kTraversalOrders, order)) {
       module.emitError("vmcu-choose-traversal: unknown order '")
           << order << "'; expected " << nameList(kTraversalOrders);
       return signalPassFailure();
     }
+    func::FuncOp func = entryFunction(module, entry);
+    if (!func)
+      return; // vmcu-tile reports a missing entry.
     SmallVector<unsigned> blocks = recomputingBlocks(func);
     if (blocks.empty())
       return;
@@ -87,3 +83,5 @@ struct VMCUChooseTraversalPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

@@ -16,10 +16,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUCOALESCERINGACCESSESPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -256,8 +252,7 @@ void coalesceBlock(Block &block, int64_t maxBytes) {
 }
 
 struct VMCUCoalesceRingAccessesPass
-    : vmcu::impl::VMCUCoalesceRingAccessesPassBase<
-          VMCUCoalesceRingAccessesPass> {
+    : impl::VMCUCoalesceRingAccessesPassBase<VMCUCoalesceRingAccessesPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -271,3 +266,5 @@ struct VMCUCoalesceRingAccessesPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

@@ -16,6 +16,8 @@
 
 #include "vmcu/Transforms/Passes.h"
 
+#include "CoresOption.h"
+
 #include "vmcu/Dialect/VMCU/IR/ModelABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,11 +30,7 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUDISTRIBUTEKERNELSPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
-using namespace mlir::vmcu::core_split;
+using namespace core_split;
 
 namespace {
 
@@ -538,18 +536,15 @@ void createEntryPoints(ModuleOp module, func::FuncOp run, int64_t stride) {
 }
 
 struct VMCUDistributeKernelsPass
-    : vmcu::impl::VMCUDistributeKernelsPassBase<VMCUDistributeKernelsPass> {
+    : impl::VMCUDistributeKernelsPassBase<VMCUDistributeKernelsPass> {
   using Base::Base;
 
   void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (failed(verifyCoresOption(module, getArgument(), cores)))
+      return signalPassFailure();
     if (cores == 1)
       return;
-    ModuleOp module = getOperation();
-    if (cores != kSplitCores) {
-      module.emitError("vmcu-distribute-kernels: cores must be 1 or ")
-          << kSplitCores << ", got " << cores.getValue();
-      return signalPassFailure();
-    }
     auto invoke = module.lookupSymbol<func::FuncOp>(model_abi::kInvokeFn);
     if (!invoke || invoke.isExternal()) {
       module.emitError("vmcu-distribute-kernels: no ")
@@ -585,3 +580,5 @@ struct VMCUDistributeKernelsPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

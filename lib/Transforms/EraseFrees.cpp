@@ -20,15 +20,10 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUERASEFREESPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
-struct VMCUEraseFreesPass
-    : vmcu::impl::VMCUEraseFreesPassBase<VMCUEraseFreesPass> {
+struct VMCUEraseFreesPass : impl::VMCUEraseFreesPassBase<VMCUEraseFreesPass> {
   void runOnOperation() override {
     getOperation().walk([](FreeOp free) { free.erase(); });
     // Users before their operands (post-order, blocks backwards): a loop
@@ -44,3 +39,5 @@ struct VMCUEraseFreesPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

@@ -13,10 +13,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUFUSEBOTTLENECKPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -89,7 +85,7 @@ static void fuse(IRRewriter &rewriter, BottleneckChain chain) {
 }
 
 struct VMCUFuseBottleneckPass
-    : vmcu::impl::VMCUFuseBottleneckPassBase<VMCUFuseBottleneckPass> {
+    : impl::VMCUFuseBottleneckPassBase<VMCUFuseBottleneckPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -133,3 +129,5 @@ struct VMCUFuseBottleneckPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

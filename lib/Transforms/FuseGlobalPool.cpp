@@ -20,10 +20,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUFUSEGLOBALPOOLPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -100,7 +96,7 @@ void fold(IRRewriter &rewriter, GlobalPool pool) {
 }
 
 struct VMCUFuseGlobalPoolPass
-    : vmcu::impl::VMCUFuseGlobalPoolPassBase<VMCUFuseGlobalPoolPass> {
+    : impl::VMCUFuseGlobalPoolPassBase<VMCUFuseGlobalPoolPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -115,3 +111,5 @@ struct VMCUFuseGlobalPoolPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

@@ -12,10 +12,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUFUSERESIDUALADDPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -80,7 +76,7 @@ void fold(IRRewriter &rewriter, const ResidualAdd &match) {
 }
 
 struct VMCUFuseResidualAddPass
-    : vmcu::impl::VMCUFuseResidualAddPassBase<VMCUFuseResidualAddPass> {
+    : impl::VMCUFuseResidualAddPassBase<VMCUFuseResidualAddPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -98,3 +94,5 @@ struct VMCUFuseResidualAddPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

@@ -16,10 +16,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUFUSEWINDOWPOOLPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -70,7 +66,7 @@ void fold(IRRewriter &rewriter, WindowPool match) {
 }
 
 struct VMCUFuseWindowPoolPass
-    : vmcu::impl::VMCUFuseWindowPoolPassBase<VMCUFuseWindowPoolPass> {
+    : impl::VMCUFuseWindowPoolPassBase<VMCUFuseWindowPoolPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -83,3 +79,5 @@ struct VMCUFuseWindowPoolPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

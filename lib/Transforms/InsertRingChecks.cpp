@@ -21,10 +21,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUINSERTRINGCHECKSPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 namespace abi = mlir::vmcu::ring_check_abi;
 
 namespace {
@@ -255,7 +251,7 @@ LogicalResult RingCheckBuilder::run() {
 namespace {
 
 struct VMCUInsertRingChecksPass
-    : vmcu::impl::VMCUInsertRingChecksPassBase<VMCUInsertRingChecksPass> {
+    : impl::VMCUInsertRingChecksPassBase<VMCUInsertRingChecksPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -265,3 +261,5 @@ struct VMCUInsertRingChecksPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

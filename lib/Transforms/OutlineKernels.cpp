@@ -21,10 +21,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUOUTLINEKERNELSPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -111,7 +107,7 @@ void outlineKernel(KernelOp kernel, unsigned index, OpBuilder &b) {
 }
 
 struct VMCUOutlineKernelsPass
-    : vmcu::impl::VMCUOutlineKernelsPassBase<VMCUOutlineKernelsPass> {
+    : impl::VMCUOutlineKernelsPassBase<VMCUOutlineKernelsPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -124,3 +120,5 @@ struct VMCUOutlineKernelsPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

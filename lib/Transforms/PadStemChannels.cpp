@@ -13,10 +13,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUPADSTEMCHANNELSPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -121,7 +117,7 @@ private:
 };
 
 struct VMCUPadStemChannelsPass
-    : vmcu::impl::VMCUPadStemChannelsPassBase<VMCUPadStemChannelsPass> {
+    : impl::VMCUPadStemChannelsPassBase<VMCUPadStemChannelsPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -144,3 +140,5 @@ struct VMCUPadStemChannelsPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

@@ -15,10 +15,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUPAIRLONGROWSPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -66,7 +62,7 @@ SmallVector<Candidate> candidates(ArrayRef<LayerOpInterface> layers,
 }
 
 struct VMCUPairLongRowsPass
-    : vmcu::impl::VMCUPairLongRowsPassBase<VMCUPairLongRowsPass> {
+    : impl::VMCUPairLongRowsPassBase<VMCUPairLongRowsPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -113,3 +109,5 @@ struct VMCUPairLongRowsPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

@@ -16,15 +16,11 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUSELECTSEGMENTSIZESPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
 struct VMCUSelectSegmentSizesPass
-    : vmcu::impl::VMCUSelectSegmentSizesPassBase<VMCUSelectSegmentSizesPass> {
+    : impl::VMCUSelectSegmentSizesPassBase<VMCUSelectSegmentSizesPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -78,3 +74,5 @@ struct VMCUSelectSegmentSizesPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

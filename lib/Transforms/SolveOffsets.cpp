@@ -23,10 +23,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUSOLVEOFFSETSPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 namespace an = mlir::vmcu::analysis;
 
 namespace {
@@ -549,7 +545,7 @@ void rewritePlacement(SegmentPoolOp pool, PoolPlan &plan, int64_t shift) {
 }
 
 struct VMCUSolveOffsetsPass
-    : vmcu::impl::VMCUSolveOffsetsPassBase<VMCUSolveOffsetsPass> {
+    : impl::VMCUSolveOffsetsPassBase<VMCUSolveOffsetsPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -623,3 +619,5 @@ struct VMCUSolveOffsetsPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

@@ -16,6 +16,8 @@
 
 #include "vmcu/Transforms/Passes.h"
 
+#include "CoresOption.h"
+
 #include "vmcu/Analysis/CostModel.h"
 #include "vmcu/Analysis/KernelPatternFromIR.h"
 #include "vmcu/Analysis/OffsetSolver.h"
@@ -31,10 +33,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUSPLITKERNELSPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -183,17 +181,14 @@ FailureOr<int64_t> placedArenaBytes(ModuleOp module) {
 }
 
 struct VMCUSplitKernelsPass
-    : vmcu::impl::VMCUSplitKernelsPassBase<VMCUSplitKernelsPass> {
+    : impl::VMCUSplitKernelsPassBase<VMCUSplitKernelsPass> {
   using Base::Base;
 
   void runOnOperation() override {
+    if (failed(verifyCoresOption(getOperation(), getArgument(), cores)))
+      return signalPassFailure();
     if (cores == 1)
       return;
-    if (cores != core_split::kSplitCores) {
-      getOperation().emitError("vmcu-split-kernels: cores must be 1 or ")
-          << core_split::kSplitCores << ", got " << cores.getValue();
-      return signalPassFailure();
-    }
     SmallVector<KernelOp> candidates;
     int64_t peakBytes = 0, stackBytes = 0;
     WalkResult walk = getOperation().walk([&](KernelOp kernel) {
@@ -325,3 +320,5 @@ struct VMCUSplitKernelsPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

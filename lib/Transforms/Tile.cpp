@@ -23,10 +23,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUTILEPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -188,7 +184,7 @@ FailureOr<ChainLayer> readLayer(LayerOpInterface layer,
   return read;
 }
 
-struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
+struct VMCUTilePass : impl::VMCUTilePassBase<VMCUTilePass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -497,3 +493,5 @@ struct VMCUTilePass : vmcu::impl::VMCUTilePassBase<VMCUTilePass> {
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

@@ -18,10 +18,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUUNROLLMICROKERNELSPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -148,7 +144,7 @@ bool isJamLegal(affine::AffineForOp loop) {
 }
 
 struct VMCUUnrollMicroKernelsPass
-    : vmcu::impl::VMCUUnrollMicroKernelsPassBase<VMCUUnrollMicroKernelsPass> {
+    : impl::VMCUUnrollMicroKernelsPassBase<VMCUUnrollMicroKernelsPass> {
   using Base::Base;
 
   /// How far one kernel's loops unroll.
@@ -210,3 +206,5 @@ struct VMCUUnrollMicroKernelsPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

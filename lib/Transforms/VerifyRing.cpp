@@ -25,10 +25,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUVERIFYRINGPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -427,8 +423,7 @@ private:
   }
 };
 
-struct VMCUVerifyRingPass
-    : vmcu::impl::VMCUVerifyRingPassBase<VMCUVerifyRingPass> {
+struct VMCUVerifyRingPass : impl::VMCUVerifyRingPassBase<VMCUVerifyRingPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -475,3 +470,5 @@ struct VMCUVerifyRingPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

@@ -36,11 +36,7 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUVERIFYTWOCORESPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
-using namespace mlir::vmcu::core_split;
+using namespace core_split;
 
 namespace {
 
@@ -574,7 +570,7 @@ private:
 };
 
 struct VMCUVerifyTwoCoresPass
-    : vmcu::impl::VMCUVerifyTwoCoresPassBase<VMCUVerifyTwoCoresPass> {
+    : impl::VMCUVerifyTwoCoresPassBase<VMCUVerifyTwoCoresPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -628,3 +624,5 @@ struct VMCUVerifyTwoCoresPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

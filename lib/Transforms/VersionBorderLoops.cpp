@@ -17,10 +17,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUVERSIONBORDERLOOPSPASS
 #include "vmcu/Transforms/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -152,7 +148,7 @@ void setInteriorBounds(affine::AffineForOp nest) {
 }
 
 struct VMCUVersionBorderLoopsPass
-    : vmcu::impl::VMCUVersionBorderLoopsPassBase<VMCUVersionBorderLoopsPass> {
+    : impl::VMCUVersionBorderLoopsPassBase<VMCUVersionBorderLoopsPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -212,3 +208,5 @@ struct VMCUVersionBorderLoopsPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

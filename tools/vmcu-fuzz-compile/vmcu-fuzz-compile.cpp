@@ -9,10 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzContext.h"
+
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -32,16 +31,12 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mlir::DialectRegistry registry;
   mlir::vmcu::registerCompilerDialects(registry);
-  // A fresh context per input, as in vmcu-fuzz-tflite.
-  mlir::MLIRContext context(registry,
-                            mlir::MLIRContext::Threading::DISABLED);
-  mlir::ScopedDiagnosticHandler quiet(
-      &context, [](mlir::Diagnostic &) { return mlir::success(); });
+  mlir::vmcu::FuzzContext context(registry);
   // MLIR's lexer reads the terminator past the end of its buffer: parse a
   // null-terminated copy (libFuzzer's bytes are not).
   std::string source(reinterpret_cast<const char *>(data), size);
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+      mlir::parseSourceString<mlir::ModuleOp>(source, context.get());
   if (!module || mlir::failed(mlir::verify(*module)))
     return 0;
   mlir::vmcu::CompileOptions options;

@@ -7,10 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzContext.h"
+
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "vmcu/Target/TFLite/TFLiteImporter.h"
 
@@ -21,14 +20,9 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mlir::DialectRegistry registry;
   mlir::vmcu::registerTFLiteImportDialects(registry);
-  // A fresh context per input: constants are uniqued in the context, so a
-  // long-lived one would grow with every imported model.
-  mlir::MLIRContext context(registry,
-                            mlir::MLIRContext::Threading::DISABLED);
-  mlir::ScopedDiagnosticHandler quiet(
-      &context, [](mlir::Diagnostic &) { return mlir::success(); });
+  mlir::vmcu::FuzzContext context(registry);
   mlir::OwningOpRef<mlir::ModuleOp> module = mlir::vmcu::importTFLite(
-      llvm::ArrayRef<uint8_t>(data, size), "fuzz.tflite", &context);
+      llvm::ArrayRef<uint8_t>(data, size), "fuzz.tflite", context.get());
   if (module && mlir::failed(mlir::verify(*module))) {
     std::fprintf(stderr, "vmcu-fuzz-tflite: imported module fails to verify\n");
     std::abort();

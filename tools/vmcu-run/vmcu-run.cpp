@@ -196,9 +196,6 @@ struct RunOptions {
                              cl::desc("<model.mlir|model.tflite>"),
                              cl::cat(category)};
   ModelIOFlags io{category};
-  cl::opt<std::string> report{
-      "report", cl::desc("Also write the offset solver's JSON memory report"),
-      cl::value_desc("file"), cl::cat(category)};
   SharedCompileFlags shared{category};
   cl::opt<std::string> keepTemps{
       "keep-temps",
@@ -400,7 +397,6 @@ static LogicalResult findToolchain(const RunOptions &opts, const char *argv0,
 static LogicalResult compileModel(const RunOptions &opts, CompiledModel &model,
                                   ObjectFlash &flash) {
   CompileOptions compileOptions;
-  compileOptions.memoryReport = opts.report;
   opts.shared.apply(compileOptions);
   compileOptions.toolName = kToolName.str();
   FailureOr<FlashPlan> flashPlan = chooseFlashPlan(opts.model, compileOptions);

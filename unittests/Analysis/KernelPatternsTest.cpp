@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TestAnalysis/KernelPatterns.h"
+#include "TestAnalysis/RandomLayers.h"
 #include "TestAnalysis/RingSimulator.h"
 
 #include "gtest/gtest.h"
@@ -21,14 +22,9 @@ namespace {
 constexpr uint32_t kSeed = 0xb17e5u;
 constexpr int kRandomShapes = 300;
 constexpr int64_t kMaxSpatial = 9;
-constexpr int64_t kMaxChannelSegments = 3;
 constexpr int64_t kMaxStride = 3;
 constexpr std::array<int64_t, 3> kConvKernels = {1, 3, 5};
 constexpr std::array<int64_t, 3> kBottleneckKernels = {3, 5, 7};
-
-int64_t pick(std::mt19937 &rng, int64_t lo, int64_t hi) {
-  return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-}
 
 int64_t pickKernel(std::mt19937 &rng, const std::array<int64_t, 3> &values) {
   return values[pick(rng, 0, static_cast<int64_t>(values.size()) - 1)];

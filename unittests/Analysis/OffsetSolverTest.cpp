@@ -7,6 +7,7 @@
 
 #include "vmcu/Analysis/OffsetSolver.h"
 #include "TestAnalysis/KernelPatterns.h"
+#include "TestAnalysis/RandomLayers.h"
 #include "TestAnalysis/RingSimulator.h"
 
 #include "gtest/gtest.h"
@@ -29,12 +30,7 @@ constexpr int kRandomBottlenecksPerStrides = 100;
 constexpr int kRandomGemms = 300;
 constexpr int64_t kMaxSpatial = 8;
 constexpr int64_t kMaxBottleneckSpatial = 7;
-constexpr int64_t kMaxChannelSegments = 3;
 constexpr int64_t kMaxStride = 2;
-
-int64_t pick(std::mt19937 &rng, int64_t lo, int64_t hi) {
-  return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-}
 
 template <typename T, size_t N>
 T pickOf(std::mt19937 &rng, const std::array<T, N> &values) {

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TestAnalysis/KernelPatterns.h"
+#include "TestAnalysis/RandomLayers.h"
 #include "vmcu/Analysis/OffsetSolver.h"
 
 #include "gtest/gtest.h"
@@ -26,7 +27,6 @@ namespace {
 constexpr uint32_t kSeed = 0x2c0e5u;
 constexpr int kRandomConvs = 300;
 constexpr int64_t kMaxSpatial = 8;
-constexpr int64_t kMaxChannelSegments = 3;
 /// The split's free delay: the other core may still run iteration i - 1.
 constexpr int64_t kTwoCoreFreeDelay = 2;
 
@@ -85,10 +85,6 @@ bool twoCoreSafe(const std::vector<TimedEvent> &events, int64_t inputSegments,
     }
   }
   return true;
-}
-
-int64_t pick(std::mt19937 &rng, int64_t lo, int64_t hi) {
-  return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
 }
 
 TEST(TwoCoreSplitTest, FreesApplyTwoIterationsLate) {

@@ -18,10 +18,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_CONVERTTOSATOVMCUPASS
 #include "vmcu/Conversion/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -34,7 +30,7 @@ static bool isFoldedLeftover(Operation *op) {
 }
 
 struct ConvertTosaToVMCUPass
-    : vmcu::impl::ConvertTosaToVMCUPassBase<ConvertTosaToVMCUPass> {
+    : impl::ConvertTosaToVMCUPassBase<ConvertTosaToVMCUPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -81,3 +77,5 @@ struct ConvertTosaToVMCUPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

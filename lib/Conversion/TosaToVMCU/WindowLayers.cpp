@@ -467,28 +467,37 @@ static UnitAttr roundsHalfAway(tosa::AvgPool2dOp op) {
 
 namespace {
 
+/// A matched TOSA pool's window: its kernel, its stride and the padding
+/// folded into it.
+struct PoolWindowAttrs {
+  DenseI64ArrayAttr kernel, stride, pad;
+};
+
+template <typename TosaPool>
+PoolWindowAttrs poolWindowAttrs(Builder &b, TosaPool op, const PoolPlan &plan) {
+  return {b.getDenseI64ArrayAttr(op.getKernel()),
+          b.getDenseI64ArrayAttr(op.getStride()),
+          b.getDenseI64ArrayAttr(plan.window.pad)};
+}
+
 /// The vmcu pool for a matched TOSA pool, on one image of `type`.
 Value buildPool(ConversionPatternRewriter &rewriter, tosa::AvgPool2dOp op,
                 const PoolPlan &plan, Value image, RankedTensorType type) {
   auto i32 = [&](int64_t v) { return rewriter.getI32IntegerAttr(v); };
-  return AvgPool2DOp::create(rewriter, op.getLoc(), type, image,
-                             rewriter.getDenseI64ArrayAttr(op.getKernel()),
-                             rewriter.getDenseI64ArrayAttr(op.getStride()),
-                             rewriter.getDenseI64ArrayAttr(plan.window.pad),
-                             i32(plan.inputZp), i32(plan.outputZp),
-                             i32(plan.clamps.min), i32(plan.clamps.max),
-                             roundsHalfAway(op), IntegerAttr());
+  PoolWindowAttrs w = poolWindowAttrs(rewriter, op, plan);
+  return AvgPool2DOp::create(
+      rewriter, op.getLoc(), type, image, w.kernel, w.stride, w.pad,
+      i32(plan.inputZp), i32(plan.outputZp), i32(plan.clamps.min),
+      i32(plan.clamps.max), roundsHalfAway(op), IntegerAttr());
 }
 
 Value buildPool(ConversionPatternRewriter &rewriter, tosa::MaxPool2dOp op,
                 const PoolPlan &plan, Value image, RankedTensorType type) {
   auto i32 = [&](int64_t v) { return rewriter.getI32IntegerAttr(v); };
-  return MaxPool2DOp::create(rewriter, op.getLoc(), type, image,
-                             rewriter.getDenseI64ArrayAttr(op.getKernel()),
-                             rewriter.getDenseI64ArrayAttr(op.getStride()),
-                             rewriter.getDenseI64ArrayAttr(plan.window.pad),
-                             i32(plan.clamps.min), i32(plan.clamps.max),
-                             IntegerAttr());
+  PoolWindowAttrs w = poolWindowAttrs(rewriter, op, plan);
+  return MaxPool2DOp::create(rewriter, op.getLoc(), type, image, w.kernel,
+                             w.stride, w.pad, i32(plan.clamps.min),
+                             i32(plan.clamps.max), IntegerAttr());
 }
 
 FailureOr<PoolPlan> matchPool(tosa::AvgPool2dOp op, Absorbed &absorbed,

@@ -15,10 +15,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUASSIGNSECTIONSPASS
 #include "vmcu/Conversion/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -32,7 +28,7 @@ bool isModelTable(LLVM::GlobalOp global) {
 }
 
 struct VMCUAssignSectionsPass
-    : public vmcu::impl::VMCUAssignSectionsPassBase<VMCUAssignSectionsPass> {
+    : impl::VMCUAssignSectionsPassBase<VMCUAssignSectionsPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -52,3 +48,5 @@ struct VMCUAssignSectionsPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

@@ -14,11 +14,7 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUCREATEIOTABLESPASS
 #include "vmcu/Conversion/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
-using namespace mlir::vmcu::detail;
+using namespace detail;
 
 namespace {
 
@@ -58,7 +54,7 @@ void createTable(OpBuilder &builder, ModuleOp module,
 }
 
 struct VMCUCreateIOTablesPass
-    : public vmcu::impl::VMCUCreateIOTablesPassBase<VMCUCreateIOTablesPass> {
+    : impl::VMCUCreateIOTablesPassBase<VMCUCreateIOTablesPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -79,3 +75,5 @@ struct VMCUCreateIOTablesPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

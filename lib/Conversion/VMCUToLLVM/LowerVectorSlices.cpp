@@ -18,16 +18,11 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCULOWERVECTORSLICESPASS
 #include "vmcu/Conversion/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
 struct VMCULowerVectorSlicesPass
-    : public vmcu::impl::VMCULowerVectorSlicesPassBase<
-          VMCULowerVectorSlicesPass> {
+    : impl::VMCULowerVectorSlicesPassBase<VMCULowerVectorSlicesPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -49,3 +44,5 @@ struct VMCULowerVectorSlicesPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

@@ -15,10 +15,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUPREFIXSYMBOLSPASS
 #include "vmcu/Conversion/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -35,7 +31,7 @@ bool definesExportedSymbol(Operation *op) {
 }
 
 struct VMCUPrefixSymbolsPass
-    : public vmcu::impl::VMCUPrefixSymbolsPassBase<VMCUPrefixSymbolsPass> {
+    : impl::VMCUPrefixSymbolsPassBase<VMCUPrefixSymbolsPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -67,3 +63,5 @@ struct VMCUPrefixSymbolsPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

@@ -13,15 +13,10 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUSETTARGETPASS
 #include "vmcu/Conversion/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
-struct VMCUSetTargetPass
-    : public vmcu::impl::VMCUSetTargetPassBase<VMCUSetTargetPass> {
+struct VMCUSetTargetPass : impl::VMCUSetTargetPassBase<VMCUSetTargetPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -47,3 +42,5 @@ struct VMCUSetTargetPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

@@ -20,10 +20,6 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUSHAREKERNELSPASS
 #include "vmcu/Conversion/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
 
 namespace {
 
@@ -374,7 +370,7 @@ void parameterizeFirst(Group &group, CallIndex &calls) {
 }
 
 struct VMCUShareKernelsPass
-    : public vmcu::impl::VMCUShareKernelsPassBase<VMCUShareKernelsPass> {
+    : impl::VMCUShareKernelsPassBase<VMCUShareKernelsPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -390,3 +386,5 @@ struct VMCUShareKernelsPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

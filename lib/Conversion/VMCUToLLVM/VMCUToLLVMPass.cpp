@@ -32,11 +32,7 @@
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_CONVERTVMCUTOLLVMPASS
 #include "vmcu/Conversion/Passes.h.inc"
-} // namespace mlir::vmcu
-
-using namespace mlir;
-using namespace mlir::vmcu;
-using namespace mlir::vmcu::detail;
+using namespace detail;
 
 namespace {
 
@@ -154,7 +150,7 @@ void populateModulePatterns(LLVMTypeConverter &converter,
 }
 
 struct ConvertVMCUToLLVMPass
-    : public vmcu::impl::ConvertVMCUToLLVMPassBase<ConvertVMCUToLLVMPass> {
+    : impl::ConvertVMCUToLLVMPassBase<ConvertVMCUToLLVMPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -179,3 +175,5 @@ struct ConvertVMCUToLLVMPass
 };
 
 } // namespace
+
+} // namespace mlir::vmcu

@@ -488,7 +488,14 @@ SharedCompileFlags::SharedCompileFlags(llvm::cl::OptionCategory &category)
               "(default): the input is verified when read and the module "
               "once after the pipeline, which saves 7% of "
               "MCUNet-5fps-VWW's compile"),
-          llvm::cl::init(false), llvm::cl::cat(category)) {
+          llvm::cl::init(false), llvm::cl::cat(category)),
+      report("report",
+             llvm::cl::desc(
+                 "Also write the offset solver's JSON memory report "
+                 "(vmcu-solve-offsets): each layer's schedule, MACs, "
+                 "estimated cycles and workspace; with an object, vmcuc "
+                 "adds its flash_bytes"),
+             llvm::cl::value_desc("file"), llvm::cl::cat(category)) {
   flags.bind(binder);
 }
 
@@ -496,4 +503,5 @@ void SharedCompileFlags::apply(CompileOptions &options) const {
   options.flags = flags;
   options.tfliteOutput = tfliteOutput;
   options.verifyEachPass = verifyEach;
+  options.memoryReport = report;
 }

@@ -131,12 +131,6 @@ struct VMCUCOptions {
                "functions (for float model edges)"),
       cl::value_desc("file"), cl::cat(category)};
   SharedCompileFlags shared{category};
-  cl::opt<std::string> report{
-      "report",
-      cl::desc("Also write the JSON memory report of the offset solver "
-               "(vmcu-solve-offsets); with an object, vmcuc adds its "
-               "flash_bytes"),
-      cl::value_desc("file"), cl::cat(category)};
   cl::opt<std::string> memorySvg{
       "memory-svg",
       cl::desc("Also draw the arena over the layers as SVG (one column per "
@@ -454,7 +448,6 @@ constexpr size_t kOverviewColumns = 76;
 /// is in.
 CompileOptions compileOptionsFrom(VMCUCOptions &opts) {
   CompileOptions compileOptions;
-  compileOptions.memoryReport = opts.report;
   compileOptions.memorySvg = opts.memorySvg;
   opts.shared.apply(compileOptions);
   switch (opts.from) {
@@ -521,8 +514,8 @@ int writeOutputs(VMCUCOptions &opts, ModuleOp module,
         os.write(object.data(), object.size());
       })))
     return 1;
-  if (!opts.report.empty() && opts.report != "-" &&
-      failed(addFlashToReport(opts.report, object,
+  if (!opts.shared.report.empty() && opts.shared.report != "-" &&
+      failed(addFlashToReport(opts.shared.report, object,
                               compileOptions.flags.symbolPrefix)))
     return 1;
   summary << "vmcuc: wrote " << outputPath << " (" << getTextBytes(object)

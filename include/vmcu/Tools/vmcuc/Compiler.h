@@ -166,9 +166,9 @@ FailureOr<ModelSource> parseModelFile(StringRef inputPath, MLIRContext &context,
 FailureOr<CompiledModel> compileModelFile(StringRef inputPath,
                                           const CompileOptions &options);
 
-/// The command-line options vmcuc and vmcu-run share, in `category`.
-/// The flags vmcuc and vmcu-run share: every CompileFlags option, bound
-/// from its one declaration, and --tflite-output.
+/// The flags vmcuc and vmcu-run share, in `category`: every CompileFlags
+/// option, bound from its one declaration, --tflite-output, --verify-each
+/// and --report.
 struct SharedCompileFlags {
   explicit SharedCompileFlags(llvm::cl::OptionCategory &category);
   /// Copies the flags into `options`.
@@ -178,6 +178,7 @@ struct SharedCompileFlags {
   CommandLineBinder binder;
   llvm::cl::opt<std::string> tfliteOutput;
   llvm::cl::opt<bool> verifyEach;
+  llvm::cl::opt<std::string> report;
 };
 
 } // namespace vmcu

@@ -8,10 +8,14 @@ vtables of a TFLite flatbuffer usually are). vmcu-translate --import-tflite
 must either import the model or print `error:` and exit 1; a signal or any
 other exit code is a crash. Prints one summary line.
 """
+import os
 import random
 import struct
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "Inputs"))
+from mutation_runs import run_mutations  # noqa: E402
 
 HEADER_BYTES = 4096
 EXTREMES = [0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF]
@@ -36,20 +40,17 @@ def main():
     tool, model, count, seed, workdir = sys.argv[1:6]
     rng = random.Random(int(seed))
     source = open(model, "rb").read()
-    imported = errors = crashes = 0
-    for i in range(int(count)):
+
+    def write(i):
         path = f"{workdir}/m{i}.tflite"
         with open(path, "wb") as f:
             f.write(mutate(source, rng))
-        run = subprocess.run([tool, "--import-tflite", path, "-o", "/dev/null"],
-                             capture_output=True, text=True, timeout=120)
-        if run.returncode == 0:
-            imported += 1
-        elif run.returncode == 1 and "error: " in run.stderr:
-            errors += 1
-        else:
-            crashes += 1
-            print(f"crash on {path}: exit {run.returncode}\n{run.stderr}")
+        return path
+
+    imported, errors, crashes = run_mutations(
+        int(count), write,
+        lambda path, i: [tool, "--import-tflite", path, "-o", "/dev/null"],
+        timeout=120)
     print(f"mutations: {count} imported: {imported} errors: {errors} "
           f"crashes: {crashes}")
 

@@ -6,10 +6,14 @@ Each mutation deletes, duplicates or swaps a line, or bumps a number. vmcuc
 must either write the object or print a located `error:` and exit 1; any
 other exit (a signal, an assert) is a crash. Prints one summary line.
 """
+import os
 import random
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "Inputs"))
+from mutation_runs import run_mutations  # noqa: E402
 
 
 def mutate(lines, rng):
@@ -33,21 +37,16 @@ def main():
     vmcuc, model, count, seed, workdir = sys.argv[1:6]
     rng = random.Random(int(seed))
     source = open(model).read().split("\n")
-    compiled = errors = crashes = 0
-    for i in range(int(count)):
+
+    def write(i):
         path = f"{workdir}/m{i}.mlir"
         with open(path, "w") as f:
             f.write("\n".join(mutate(source, rng)))
-        run = subprocess.run([vmcuc, path, "-o", f"{workdir}/m{i}.o"],
-                             capture_output=True, text=True, timeout=300)
-        if run.returncode == 0:
-            compiled += 1
-        elif run.returncode == 1 and re.search(r":\d+:\d+: error: |error: ",
-                                               run.stderr):
-            errors += 1
-        else:
-            crashes += 1
-            print(f"crash on {path}: exit {run.returncode}\n{run.stderr}")
+        return path
+
+    compiled, errors, crashes = run_mutations(
+        int(count), write,
+        lambda path, i: [vmcuc, path, "-o", f"{workdir}/m{i}.o"], timeout=300)
     print(f"robustness: {compiled} compiled, {errors} errors, "
           f"{crashes} crashes")
 

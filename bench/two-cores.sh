@@ -18,8 +18,8 @@ source "$(dirname "$0")/lib-common.sh"
 BUILD=${VMCU_BUILD:-$ROOT/build}
 BIN=$BUILD/bin
 source "$ROOT/bench/shared-models.sh"
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+make_tmp
+WORK=$tmp
 
 # measure NAME MODEL: one table row.
 measure() {

@@ -1,5 +1,4 @@
-//===- CoresOption.h - the `cores` option of the two-core passes -*- C++
-//-*-===//
+//===- CoresOption.h - The two-core passes' cores option --------*- C++ -*-===//
 //
 // vmcu-split-kernels and vmcu-distribute-kernels split kernels between two
 // cores; both check their `cores` option here.

@@ -489,13 +489,12 @@ SharedCompileFlags::SharedCompileFlags(llvm::cl::OptionCategory &category)
               "once after the pipeline, which saves 7% of "
               "MCUNet-5fps-VWW's compile"),
           llvm::cl::init(false), llvm::cl::cat(category)),
-      report("report",
-             llvm::cl::desc(
-                 "Also write the offset solver's JSON memory report "
-                 "(vmcu-solve-offsets): each layer's schedule, MACs, "
-                 "estimated cycles and workspace; with an object, vmcuc "
-                 "adds its flash_bytes"),
-             llvm::cl::value_desc("file"), llvm::cl::cat(category)) {
+      report(
+          "report",
+          llvm::cl::desc("Also write the offset solver's JSON memory report "
+                         "(vmcu-solve-offsets): each layer's schedule, MACs, "
+                         "estimated cycles and workspace"),
+          llvm::cl::value_desc("file"), llvm::cl::cat(category)) {
   flags.bind(binder);
 }
 

@@ -76,7 +76,8 @@ SRAM of the smallest plan, or up to a quarter more where recomputing would
 cost a quarter of the model's cycles; convs with GEMM rows of 257 to 1024
 bytes run them in pairs within an eighth more SRAM where that saves 2% of
 the model's cycles; --ram-kb=N lets it spend up to N KiB.
---report lists each layer's schedule, MACs, estimated cycles and workspace.
+--report lists each layer's schedule, MACs, estimated cycles and workspace,
+and the object's flash_bytes.
 
 Examples:
   vmcuc model.mlir --cpu=cortex-m7 --ram-kb=256 -o model.o --header model.h

@@ -18,6 +18,7 @@
 #include "Report.h"
 #include "Semihosting.h"
 #include "vmcu/Dialect/VMCU/IR/ModelABI.h"
+#include "vmcu/Pipelines/FlagNames.h"
 #include "vmcu/Tools/ModelIOFlags.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -41,6 +42,7 @@
 using namespace vmcu::prof;
 namespace cl = llvm::cl;
 namespace model_abi = mlir::vmcu::model_abi;
+namespace flag_names = mlir::vmcu::flag_names;
 using llvm::StringRef;
 using llvm::Twine;
 using mlir::vmcu::ModelIOFlags;
@@ -169,7 +171,7 @@ struct ProfOptions {
                            cl::desc("<model.elf>"), cl::cat(category)};
   ModelIOFlags io{category};
   cl::opt<std::string> cpu{
-      "cpu",
+      StringRef(flag_names::kCpu),
       cl::desc("Core to run: cortex-m4, or cortex-m33 (an mps2-an505 ELF, "
                "timed with the Cortex-M4 table)"),
       cl::init("cortex-m4"), cl::cat(category)};
@@ -190,7 +192,7 @@ struct ProfOptions {
                "VMCU_STACK_BYTES)"),
       cl::init(false), cl::cat(category)};
   cl::opt<std::string> symbolPrefix{
-      "symbol-prefix",
+      StringRef(flag_names::kSymbolPrefix),
       cl::desc("The model's --symbol-prefix (vmcuc, vmcu-run): its entry "
                "point is NAME_invoke() (default vmcu)"),
       cl::value_desc("NAME"), cl::init(model_abi::kSymbolPrefix.str()),
@@ -206,7 +208,7 @@ struct ProfOptions {
                "program; 0: no limit)"),
       cl::init(kDefaultMaxInstructions), cl::cat(category)};
   cl::opt<unsigned> cores{
-      "cores",
+      StringRef(flag_names::kCores),
       cl::desc("Cores to run: 1, or 2 (the SSE-200's two Cortex-M33 of an "
                "mps2-an521 ELF; needs --cpu=cortex-m33; --per-function, "
                "--hot and --stack report core 0 only)"),
@@ -226,7 +228,7 @@ struct ProfOptions {
       cl::value_desc("cycles"), cl::init(kDefaultBusContention),
       cl::cat(category)};
   cl::opt<unsigned> flashWaitStates{
-      "flash-wait-states",
+      StringRef(flag_names::kFlashWaitStates),
       cl::desc("Wait states of the flash the code and constants are read "
                "from, as a part needs at its clock (e.g. 5 for an STM32F4 "
                "at 168 MHz, RM0090 Table 10); 0 (default): zero-wait-state "

@@ -15,6 +15,7 @@
 #include "mlir/Pass/PassOptions.h"
 #include "vmcu/Conversion/VMCUToLLVM/VMCUToLLVM.h"
 #include "vmcu/Dialect/VMCU/IR/ModelABI.h"
+#include "vmcu/Pipelines/FlagNames.h"
 #include "vmcu/Support/EnumNames.h"
 #include "vmcu/Support/Units.h"
 #include "vmcu/Transforms/ScheduleNames.h"
@@ -59,7 +60,7 @@ struct CompileFlags {
   /// Declares every flag to `binder`: binder.option(name, field, help[,
   /// values]).
   template <typename Binder> void bind(Binder &binder) {
-    binder.option("cpu", cpu, "Target core", kTargetCpus);
+    binder.option(flag_names::kCpu, cpu, "Target core", kTargetCpus);
     binder.option(
         "ram-kb", ramKb,
         "SRAM budget in KiB: the arena and the largest kernel's stack "
@@ -121,7 +122,7 @@ struct CompileFlags {
         "first, while the cycles they add (cost model) stay within this "
         "percent of the model's. 0: only the price decides");
     binder.option(
-        "flash-wait-states", flashWaitStates,
+        flag_names::kFlashWaitStates, flashWaitStates,
         "Wait states the target's flash needs at its clock (e.g. 5 for an "
         "STM32F4 at 168 MHz). Widened weights read twice the flash bytes, "
         "so the price of widening (--widen-cycles-per-byte, "
@@ -147,13 +148,13 @@ struct CompileFlags {
                   "Linker section of the model's weights and other constant "
                   "tables, e.g. for external flash (default: .rodata)");
     binder.option(
-        "symbol-prefix", symbolPrefix,
+        flag_names::kSymbolPrefix, symbolPrefix,
         "Prefix of the model's C API in the object and the header "
         "(NAME_invoke(), NAME_input(), NAME_arena, ..., and NAME_ARENA_BYTES "
         "and the header's other macros in capitals), so that several models "
         "link into one firmware; a C identifier (default vmcu)");
     binder.option(
-        "cores", cores,
+        flag_names::kCores, cores,
         "Cores one inference runs on: 1 (default) or 2. With 2, the object "
         "also defines `void vmcu_worker(void)`, which the second core calls "
         "for each inference while the first calls vmcu_invoke(); the layers "

@@ -131,6 +131,7 @@ static void addLLVMLoweringPasses(OpPassManager &pm,
   pm.addPass(createConvertVMCUToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createVMCUShareKernelsPass());
+  pm.addPass(createVMCUTailCallKernelsPass());
   VMCUSetTargetPassOptions target;
   target.cpu = nameOf(kTargetCpus, flags.cpu).str();
   pm.addPass(createVMCUSetTargetPass(target));

@@ -7,9 +7,9 @@
 // group of whole segments both divides 53 and holds a tile, so Cout's last
 // group is short. Widened weights (1 x 5 tiles; a single row into more
 // than 48 outputs groups at most two tiles): 5 groups of 10 (a loop over
-// two 1 x 5 tiles), then one of 3 (a 1 x 3). Int8 weights: 13 groups of
-// one 1 x 4 tile (two pairs of channels whose second sums come out of
-// their H = A + 256 * B), then one of a 1 x 1 tile. The group buffer holds
+// two 1 x 5 tiles), then one of 3 (a 1 x 3). Int8 weights: 8 groups of
+// one 1 x 6 tile (three pairs of channels whose second sums come out of
+// their H = A + 256 * B), then one of a 1 x 5 tile. The group buffer holds
 // one group.
 // WIDE: vmcu.kernel "fully_connected_0"
 // WIDE: memref.alloca() : memref<10xi8>
@@ -23,13 +23,16 @@
 // WIDE-COUNT-3: vmcu.ring_store
 // WIDE-NOT: vmcu.dot_block
 // RAW: vmcu.kernel "fully_connected_0"
-// RAW: memref.alloca() : memref<4xi8>
-// RAW: affine.for %{{.*}} = 0 to 13 {
-// RAW: %{{.*}}:4 = vmcu.dot_block {{.*}} {paired_weights, pixels = 1 : i64, words = 8 : i64, x_stride = 8 : i64}
-// RAW: vmcu.requant_block %{{.*}}#0, %{{[0-9]+}}, %{{.*}}#2, %{{[0-9]+}} into
+// RAW: memref.alloca() : memref<6xi8>
+// RAW: affine.for %{{.*}} = 0 to 8 {
+// RAW: %{{.*}}:6 = vmcu.dot_block {{.*}} {paired_weights, pixels = 1 : i64, words = 8 : i64, x_stride = 8 : i64}
+// RAW: vmcu.requant_block %{{.*}}#0, %{{[0-9]+}}, %{{.*}}#2, %{{[0-9]+}}, %{{.*}}#4, %{{[0-9]+}} into
+// RAW-COUNT-6: vmcu.ring_store
 // RAW: }
-// RAW: %{{[0-9]+}} = vmcu.dot_block {{.*}} {paired_weights, pixels = 1 : i64, words = 8 : i64, x_stride = 8 : i64}
-// RAW: vmcu.requant_block %{{[0-9]+}} into
+// RAW: %{{.*}}:5 = vmcu.dot_block {{.*}} {paired_weights, pixels = 1 : i64, words = 8 : i64, x_stride = 8 : i64}
+// RAW: vmcu.requant_block %{{.*}}#0, %{{[0-9]+}}, %{{.*}}#2, %{{[0-9]+}}, %{{.*}}#4 into
+// RAW-COUNT-5: vmcu.ring_store
+// RAW-NOT: vmcu.dot_block
 func.func @main(%x: tensor<1x8xi8>) -> tensor<1x53xi8> {
   %w = arith.constant dense<1> : tensor<53x8xi8>
   %b = arith.constant dense<2> : tensor<53xi32>

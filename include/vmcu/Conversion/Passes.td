@@ -361,6 +361,40 @@ def VMCUSetTargetPass : Pass<"vmcu-set-target", "ModuleOp"> {
   ];
 }
 
+def VMCUTailCallKernelsPass : Pass<"vmcu-tail-call-kernels", "ModuleOp"> {
+  let summary = "Make each call that ends its caller a guaranteed tail call";
+  let description = [{
+    Marks `musttail` every direct `llvm.call` that is followed by an
+    `llvm.return` of exactly its results and whose callee has the caller's
+    type. LLVM then branches to the callee after the caller's epilogue, so
+    the caller's frame is not under the callee's. `vmcu-outline-kernels`
+    lets the last kernel return vmcu_invoke's status for this; where that
+    kernel is the deepest, the stack shrinks by vmcu_invoke's frame (8 B).
+    `musttail` rather than leaving the choice to LLVM: its interprocedural
+    constant propagation would fold the kernel's constant status into the
+    caller, and the call would no longer be in tail position. Runs after
+    `convert-vmcu-to-llvm` and `vmcu-share-kernels` (a shared kernel takes
+    arguments, and its call then keeps its frame).
+
+    Before:
+
+    ```mlir
+    llvm.func @vmcu_invoke() -> i32 {
+      llvm.call @vmcu_kernel_0_conv() : () -> ()
+      %0 = llvm.call @vmcu_kernel_1_fc() : () -> i32
+      llvm.return %0 : i32
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %0 = llvm.call musttail @vmcu_kernel_1_fc() : () -> i32
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def VMCUShareKernelsPass : Pass<"vmcu-share-kernels", "ModuleOp"> {
   let summary = "One function for kernels that differ only in table "
                 "addresses and constants";

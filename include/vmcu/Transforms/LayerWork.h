@@ -99,6 +99,11 @@ inline constexpr int64_t kInt16SumTerms = 256;
 /// connected layer on one vector): 1 x 4 (gemmTileShape).
 inline constexpr int64_t kOneRowInt8TileChannels = 4;
 
+/// Output channels of a single row's tile over paired int8 weights: 1 x 6,
+/// the widest whose sums, row halves, two pairs' weight words and pointers
+/// fill the 14 allocatable registers (pairedRowWeightWords).
+inline constexpr int64_t kOneRowPairedTileChannels = 6;
+
 /// Stack bytes of an average pool's sums over a segment of `lanes`
 /// channels: two words of int16 pairs per whole word of 4 lanes (and an
 /// int32 sum per lane of those words where the window has more than

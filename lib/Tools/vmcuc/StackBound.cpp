@@ -2,10 +2,12 @@
 //
 // Each function's frame comes from the .stack_sizes section (an address
 // relocated against the code, then the size as ULEB128). Calls come from
-// the code: BL and B.W instructions whose target starts a function of the
-// object (LLVM resolves calls within a section without relocations), and
-// call relocations against undefined functions (the C library, the
-// runtime). The bound is the deepest path from vmcu_invoke.
+// the code: BL, B.W and B instructions whose target starts a function of
+// the object (LLVM resolves calls within a section without relocations),
+// and call relocations against undefined functions (the C library, the
+// runtime). A branch to a function is a tail call, made after the caller's
+// epilogue: the callee's stack does not add to the caller's frame. The
+// bound is the deepest path from vmcu_invoke.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +46,8 @@ struct CallGraph {
   std::map<uint64_t, std::map<uint64_t, bool>> dataAt;
   llvm::StringMap<uint64_t> frames;
   llvm::StringMap<llvm::StringSet<>> callees;
+  /// Functions each function branches to after its epilogue (B.W).
+  llvm::StringMap<llvm::StringSet<>> tailCallees;
 
   const Function *at(uint64_t section, uint64_t address) const {
     for (const Function &f : functions)
@@ -118,10 +122,16 @@ void readFrames(const obj::ObjectFile &file, const obj::SectionRef &sizes,
   }
 }
 
-/// The target of the Thumb-2 BL or B.W (encoding T4) at `address` made of
-/// halfwords `hi` and `lo`, if it is one.
-std::optional<uint64_t> branchTarget(uint64_t address, uint16_t hi,
-                                     uint16_t lo) {
+/// A Thumb BL, B.W (encoding T4) or B (T2): its target, and whether it is
+/// a branch (a tail call where it leaves the function).
+struct Branch {
+  uint64_t target;
+  bool tail;
+};
+
+/// The BL or B.W at `address` made of halfwords `hi` and `lo`, if it is
+/// one.
+std::optional<Branch> decodeBranch(uint64_t address, uint16_t hi, uint16_t lo) {
   bool bl = (hi & 0xF800) == 0xF000 && (lo & 0xD000) == 0xD000;
   bool bw = (hi & 0xF800) == 0xF000 && (lo & 0xD000) == 0x9000;
   if (!bl && !bw)
@@ -132,7 +142,16 @@ std::optional<uint64_t> branchTarget(uint64_t address, uint16_t hi,
       static_cast<int32_t>((s << 24) | (i1 << 23) | (i2 << 22) |
                            ((hi & 0x3FF) << 12) | ((lo & 0x7FF) << 1));
   imm = (imm << 7) >> 7; // Sign-extend the 25-bit offset.
-  return address + 4 + imm;
+  return Branch{address + 4 + imm, bw};
+}
+
+/// The 16-bit unconditional B (encoding T2) at `address`, if `half` is one.
+std::optional<Branch> decodeNarrowBranch(uint64_t address, uint16_t half) {
+  if ((half & 0xF800) != 0xE000)
+    return std::nullopt;
+  int32_t imm = static_cast<int32_t>((half & 0x7FF) << 1);
+  imm = (imm << 20) >> 20; // Sign-extend the 12-bit offset.
+  return Branch{address + 4 + imm, /*tail=*/true};
 }
 
 /// Calls between the object's functions: each BL or B.W whose target
@@ -149,18 +168,24 @@ void readBranches(const obj::SectionRef &section, CallGraph &graph) {
     for (uint64_t pc = caller.begin;
          pc + 2 <= caller.end && pc + 2 <= code->size();) {
       uint16_t hi = llvm::support::endian::read16le(code->data() + pc);
-      bool wide = (hi & 0xE000) == 0xE000 && (hi & 0x1800) != 0;
-      if (graph.isData(index, pc) || !wide || pc + 4 > code->size()) {
+      if (graph.isData(index, pc)) {
         pc += 2;
         continue;
       }
-      uint16_t lo = llvm::support::endian::read16le(code->data() + pc + 2);
-      if (std::optional<uint64_t> target = branchTarget(pc, hi, lo))
+      bool wide = (hi & 0xE000) == 0xE000 && (hi & 0x1800) != 0;
+      bool code16 = !wide || pc + 4 > code->size();
+      std::optional<Branch> branch =
+          code16 ? decodeNarrowBranch(pc, hi)
+                 : decodeBranch(
+                       pc, hi,
+                       llvm::support::endian::read16le(code->data() + pc + 2));
+      if (branch)
         for (const Function &callee : graph.functions)
-          if (callee.section == index && callee.begin == *target &&
+          if (callee.section == index && callee.begin == branch->target &&
               callee.name != caller.name)
-            graph.callees[caller.name].insert(callee.name);
-      pc += 4;
+            (branch->tail ? graph.tailCallees : graph.callees)[caller.name]
+                .insert(callee.name);
+      pc += code16 ? 2 : 4;
     }
   }
 }
@@ -181,8 +206,9 @@ void readCallRelocations(const obj::ObjectFile &file,
     std::optional<obj::SymbolRef::Type> kind =
         llvm::expectedToOptional(symbol->getType());
     std::optional<StringRef> name = llvm::expectedToOptional(symbol->getName());
+    bool tail = type == llvm::ELF::R_ARM_THM_JUMP24;
     if (kind && name && *kind != obj::SymbolRef::ST_Debug && !name->empty())
-      graph.callees[caller->name].insert(*name);
+      (tail ? graph.tailCallees : graph.callees)[caller->name].insert(*name);
   }
 }
 
@@ -225,17 +251,26 @@ std::optional<uint64_t> deepest(StringRef function, const CallGraph &graph,
     return std::nullopt;
   }
   onPath.insert(function);
-  uint64_t below = 0;
-  if (auto calls = graph.callees.find(function); calls != graph.callees.end())
-    for (const auto &callee : calls->second) {
-      std::optional<uint64_t> depth =
-          deepest(callee.getKey(), graph, memo, onPath, unknown);
-      if (!depth)
-        return std::nullopt;
-      below = std::max(below, *depth);
-    }
+  // The deepest of `function`'s callees in `calls`; nullopt if unknown.
+  auto deepestCallee = [&](const llvm::StringMap<llvm::StringSet<>> &calls)
+      -> std::optional<uint64_t> {
+    uint64_t depth = 0;
+    if (auto it = calls.find(function); it != calls.end())
+      for (const auto &callee : it->second) {
+        std::optional<uint64_t> d =
+            deepest(callee.getKey(), graph, memo, onPath, unknown);
+        if (!d)
+          return std::nullopt;
+        depth = std::max(depth, *d);
+      }
+    return depth;
+  };
+  std::optional<uint64_t> below = deepestCallee(graph.callees);
+  std::optional<uint64_t> after = deepestCallee(graph.tailCallees);
+  if (!below || !after)
+    return std::nullopt;
   onPath.erase(function);
-  return memo[function] = frame->second + below;
+  return memo[function] = std::max(frame->second + *below, *after);
 }
 
 } // namespace

@@ -156,17 +156,32 @@ func.func @dot_block_one_pixel(%x: memref<32xi8>, %w: memref<64xi8>, %i: index,
   return %r#0, %r#1 : i32, i32
 }
 
-// Paired weights over a widened row of 3 channels: channels 0 and 1 share
-// a word per half step ($5 the even lanes, $6 the odd ones), each unpacked
-// once into $8 (its low bytes: channel 0's weights) for channel 0's sum $0
-// and multiplied whole into channel 1's $1; the lone channel 2 ($7) is split
-// as without pairs. $9 and $10 are the pointers.
+// Paired weights on one widened row of 3 channels: the row's two words
+// ($3, $4), then the step's three weight words back to back ($5-$7). Each
+// of the pair's words (one per half of the row) goes whole into channel
+// 1's sum $1, is unpacked in place (its low bytes: channel 0's weights)
+// and goes into channel 0's $0; the lone channel 2's word is split into $5
+// (whose word was used) and itself. $8 and $9 are the pointers.
 // CHECK-LABEL: llvm.func @dot_block_paired
-// CHECK:       llvm.inline_asm "ldr $3, [$9, #0]\0A\09ldr $4, [$9, #4]\0A\09ldr $5, [$10, #0]\0A\09ldr $6, [$10, #4]\0A\09ldr $7, [$10, #8]\0A\09sxtb16 $8, $5\0A\09smlad $0, $3, $8, $0\0A\09smlad $1, $3, $5, $1\0A\09sxtb16 $8, $6\0A\09smlad $0, $4, $8, $0\0A\09smlad $1, $4, $6, $1\0A\09sxtb16 $8, $7\0A\09sxtb16 $7, $7, ror #8\0A\09smlad $2, $3, $8, $2\0A\09smlad $2, $4, $7, $2\0A\09"
+// CHECK:       llvm.inline_asm "ldr $3, [$8, #0]\0A\09ldr $4, [$8, #4]\0A\09ldr $5, [$9, #0]\0A\09ldr $6, [$9, #4]\0A\09ldr $7, [$9, #8]\0A\09smlad $1, $3, $5, $1\0A\09sxtb16 $5, $5\0A\09smlad $0, $3, $5, $0\0A\09smlad $1, $4, $6, $1\0A\09sxtb16 $6, $6\0A\09smlad $0, $4, $6, $0\0A\09sxtb16 $5, $7\0A\09sxtb16 $7, $7, ror #8\0A\09smlad $2, $3, $5, $2\0A\09smlad $2, $4, $7, $2\0A\09"
+// CHECK-SAME:  "=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,r,r,0,1,2,~{memory}"
 func.func @dot_block_paired(%x: memref<16xi32>, %w: memref<64xi8>, %i: index,
                             %a: i32, %b: i32, %c: i32) -> (i32, i32, i32) {
   %r:3 = vmcu.dot_block %x[%i], %w[%i], %a, %b, %c {pixels = 1 : i64, words = 1 : i64, x_stride = 8 : i64, widened, paired_weights} : memref<16xi32>, memref<64xi8>
   return %r#0, %r#1, %r#2 : i32, i32, i32
+}
+
+// Paired weights on one int8 row of 6 channels (1 x 6): the row's word
+// split into its even and odd lanes ($6, $7) after the first round of
+// weight loads; the step's six words in two rounds of three ($8-$10, as
+// many as the 13 registers leave), each round's loads back to back.
+// CHECK-LABEL: llvm.func @dot_block_paired_row
+// CHECK:       llvm.inline_asm "ldr $7, [$11, #0]\0A\09ldr $8, [$12, #0]\0A\09ldr $9, [$12, #4]\0A\09ldr $10, [$12, #8]\0A\09sxtb16 $6, $7\0A\09sxtb16 $7, $7, ror #8\0A\09smlad $1, $6, $8, $1\0A\09sxtb16 $8, $8\0A\09smlad $0, $6, $8, $0\0A\09smlad $1, $7, $9, $1\0A\09sxtb16 $9, $9\0A\09smlad $0, $7, $9, $0\0A\09smlad $3, $6, $10, $3\0A\09sxtb16 $10, $10\0A\09smlad $2, $6, $10, $2\0A\09ldr $8, [$12, #12]\0A\09ldr $9, [$12, #16]\0A\09ldr $10, [$12, #20]\0A\09smlad $3, $7, $8, $3\0A\09sxtb16 $8, $8\0A\09smlad $2, $7, $8, $2\0A\09smlad $5, $6, $9, $5\0A\09sxtb16 $9, $9\0A\09smlad $4, $6, $9, $4\0A\09smlad $5, $7, $10, $5\0A\09sxtb16 $10, $10\0A\09smlad $4, $7, $10, $4\0A\09"
+// CHECK-SAME:  "=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,=&r,r,r,0,1,2,3,4,5,~{memory}"
+func.func @dot_block_paired_row(%x: memref<16xi8>, %w: memref<64xi8>,
+                                %i: index, %a: i32) -> (i32, i32) {
+  %r:6 = vmcu.dot_block %x[%i], %w[%i], %a, %a, %a, %a, %a, %a {pixels = 1 : i64, words = 1 : i64, x_stride = 4 : i64, paired_weights} : memref<16xi8>, memref<64xi8>
+  return %r#0, %r#5 : i32, i32
 }
 
 // Paired weights over two widened rows of 4 channels work a half step at a
@@ -372,8 +387,8 @@ func.func @requantize_variants(%v: i32, %m: i32, %s: i32) -> (i8, i32) {
 // CHECK-DAG:   llvm.mlir.global external @vmcu_arena() {addr_space = 0 : i32, alignment = 8 : i64, section = ".vmcu_arena"} : !llvm.array<640 x i8>
 // CHECK-LABEL: llvm.func @vmcu_invoke() -> i32
 // CHECK-SAME:  target_cpu = "cortex-m4"
-// CHECK:       %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK:       llvm.return %[[ZERO]] : i32
+// CHECK:       %[[STATUS:.*]] = llvm.call @vmcu_kernel_0_k() : () -> i32
+// CHECK:       llvm.return %[[STATUS]] : i32
 // CHECK-LABEL: llvm.func @vmcu_input() -> !llvm.ptr
 // CHECK-SAME:  target_cpu = "cortex-m4"
 // CHECK:       %[[A:.*]] = llvm.mlir.addressof @vmcu_arena : !llvm.ptr

@@ -32,6 +32,7 @@ namespace vmcu {
 #define GEN_PASS_DECL_VMCUPREFIXSYMBOLSPASS
 #define GEN_PASS_DECL_VMCUSETTARGETPASS
 #define GEN_PASS_DECL_VMCUSHAREKERNELSPASS
+#define GEN_PASS_DECL_VMCUTAILCALLKERNELSPASS
 #include "vmcu/Conversion/Passes.h.inc"
 
 /// The cores vmcu compiles for.

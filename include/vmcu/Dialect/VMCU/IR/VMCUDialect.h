@@ -11,6 +11,8 @@
 #include "mlir/IR/Operation.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUAttributes.h"
 
+#include <algorithm>
+
 #include "vmcu/Dialect/VMCU/IR/VMCUOpsDialect.h.inc"
 
 namespace mlir {
@@ -97,7 +99,11 @@ inline constexpr bool pairedHalfSteps(int64_t pixels, int64_t channels) {
 /// weight word per channel and the pointers (2 x 3 and 1 x 5 take 13).
 /// Over paired weights in half steps (pairedHalfSteps): an input word per
 /// pixel, the weight word in flight and the pointers (2 x 4 takes 13, and
-/// a 14th for the second pair's word: pairedHalfStepWeightWords).
+/// a 14th for the second pair's word: pairedHalfStepWeightWords). Over
+/// paired weights on one row: the row's 2 halves, the weight word in
+/// flight (unpacked in place; a lone last channel's word and its even
+/// half) and the pointers (1 x 6 takes 11, and 3 more for the words of
+/// two pairs: pairedRowWeightWords).
 inline constexpr int64_t dotBlockRegisters(int64_t pixels, int64_t channels,
                                            bool widenedWeights = false,
                                            bool pairedWeights = false) {
@@ -107,6 +113,9 @@ inline constexpr int64_t dotBlockRegisters(int64_t pixels, int64_t channels,
   constexpr int64_t kWeightWord = 1;
   if (pairedWeights && pairedHalfSteps(pixels, channels))
     return pixels * channels + pixels + kWeightWord + kPointers;
+  constexpr int64_t kRowHalves = 2;
+  if (pairedWeights && pixels == 1)
+    return channels + kRowHalves + kWeightWord + channels % 2 + kPointers;
   constexpr int64_t kScratchHalf = 1;
   return pixels * channels + 2 * pixels + channels + kScratchHalf + kPointers;
 }
@@ -127,6 +136,23 @@ inline constexpr int64_t pairedHalfStepWeightWords(int64_t pixels,
 }
 static_assert(pairedHalfStepWeightWords(2, 4) == 2,
               "a 2 x 4 block keeps both pairs' words in 14 registers");
+
+/// Weight words a single row's block over paired weights keeps (a pair's
+/// two per step, a lone channel's one): as many as all
+/// kAllocatableRegisters hold beside the sums, the row's halves and the
+/// pointers, up to a step's; the step's words load in rounds of that many,
+/// back to back. At least the one in flight (two for a lone channel, whose
+/// even half takes the next register).
+inline constexpr int64_t pairedRowWeightWords(int64_t channels) {
+  int64_t inFlight = 1 + channels % 2;
+  int64_t free = kMaxDotBlockRegisters -
+                 (dotBlockRegisters(1, channels, /*widenedWeights=*/false,
+                                    /*pairedWeights=*/true) -
+                  inFlight);
+  return std::max(inFlight, std::min(channels, free));
+}
+static_assert(pairedRowWeightWords(6) == 3,
+              "a 1 x 6 block keeps three weight words in 13 registers");
 
 /// `vmcu.requantize`'s `bounded_value` promises |value| below this: twice
 /// the value then fits an int32 operand of SMMLAR.

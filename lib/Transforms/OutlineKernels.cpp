@@ -41,35 +41,13 @@ std::string kernelFunctionName(KernelOp kernel, unsigned index) {
   return name;
 }
 
-/// The return that ends `kernel`'s function, if only constants lie between
-/// them and it returns constants (vmcu_invoke's status): the outlined
-/// function then returns those itself, so its call can be a tail call
-/// (vmcu-tail-call-kernels) and the caller's frame is not under the last
-/// kernel's.
-std::optional<func::ReturnOp> constantReturnAfter(KernelOp kernel) {
-  auto isConstant = [](Operation *op) {
-    return op && op->hasTrait<OpTrait::ConstantLike>();
-  };
-  for (Operation *op = kernel->getNextNode(); op; op = op->getNextNode()) {
-    auto ret = dyn_cast<func::ReturnOp>(op);
-    if (ret && llvm::all_of(ret.getOperands(), [&](Value value) {
-          return isConstant(value.getDefiningOp());
-        }))
-      return ret;
-    if (!isConstant(op))
-      return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 /// Moves the body of `kernel` into a private function (kernelFunctionName) and
-/// calls it (constantReturnAfter: returning the caller's constants). Each
-/// kernel's scratch buffers (memref.alloca) then sit in the entry block of
-/// their own function: LLVM's inliner brings them back into vmcu_invoke as
-/// static allocas with lifetime markers, so SROA can promote them and stack
-/// coloring overlaps the kernels' buffers (left inline, every kernel but the
-/// first allocated its buffers mid-function, and the stack grew with their
-/// sum).
+/// calls it. Each kernel's scratch buffers (memref.alloca) then sit in the
+/// entry block of their own function: LLVM's inliner brings them back into
+/// vmcu_invoke as static allocas with lifetime markers, so SROA can promote
+/// them and stack coloring overlaps the kernels' buffers (left inline, every
+/// kernel but the first allocated its buffers mid-function, and the stack
+/// grew with their sum).
 void outlineKernel(KernelOp kernel, unsigned index, OpBuilder &b) {
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(kernel.getBody(), captured);
@@ -85,17 +63,11 @@ void outlineKernel(KernelOp kernel, unsigned index, OpBuilder &b) {
     else
       operands.push_back(value);
   }
-  std::optional<func::ReturnOp> tail = constantReturnAfter(kernel);
-  if (tail)
-    for (Value value : tail->getOperands())
-      clones.push_back(value.getDefiningOp());
   auto module = kernel->getParentOfType<ModuleOp>();
   b.setInsertionPointToEnd(module.getBody());
   auto func = func::FuncOp::create(
       b, kernel.getLoc(), kernelFunctionName(kernel, index),
-      b.getFunctionType(ValueRange(operands).getTypes(),
-                        tail ? TypeRange(tail->getOperandTypes())
-                             : TypeRange()));
+      b.getFunctionType(ValueRange(operands).getTypes(), {}));
   // Internal and never inlined: each kernel keeps its own frame (so the
   // stack is the largest kernel's, not the sum) and its own register
   // allocation; one call per layer is all it costs. A compact kernel is
@@ -128,21 +100,9 @@ void outlineKernel(KernelOp kernel, unsigned index, OpBuilder &b) {
   }
   for (Operation &op : kernel.getBody().front())
     b.clone(op, mapping);
-  SmallVector<Value> results;
-  if (tail)
-    for (Value value : tail->getOperands())
-      results.push_back(mapping.lookup(value));
-  func::ReturnOp::create(b, kernel.getLoc(), results);
+  func::ReturnOp::create(b, kernel.getLoc());
   b.setInsertionPoint(kernel);
-  auto call = func::CallOp::create(b, kernel.getLoc(), func, operands);
-  if (tail) {
-    llvm::SetVector<Value> returned;
-    returned.insert(tail->operand_begin(), tail->operand_end());
-    tail->getOperation()->setOperands(call.getResults());
-    for (Value value : returned)
-      if (value.use_empty())
-        value.getDefiningOp()->erase();
-  }
+  func::CallOp::create(b, kernel.getLoc(), func, operands);
   kernel.erase();
 }
 

@@ -44,7 +44,9 @@ SmallVector<int64_t> mlir::vmcu::segmentSizeCandidates(LayerOpInterface layer) {
   // extra loop that LLVM spills around the 13-register block. Corpus FC
   // autoencoders seeds 3 and 6: 3-byte segments, frames of 44-48 bytes
   // against 12-32 for their other layers. Such a layer takes the largest
-  // size dividing 4; multiples of 4 stay (not measured to spill). A 1x1
+  // size dividing 4; multiples of 4 stay (not measured to spill). Over
+  // paired weights 3- and 6-byte segments would make one-tile groups of
+  // 1 x 6 tiles; not measured, so they are left out too. A 1x1
   // conv on a 1x1 map runs the same tiles but is not matched here: no
   // model measured has one.
   if (isOneRowProduct(layer) && g % kOneRowInt8TileChannels != 0)

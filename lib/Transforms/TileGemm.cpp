@@ -7,7 +7,8 @@
 // output channels is one vmcu.dot_block register tile (2 pixels x 3
 // channels over int16-pair weights, the group's last tile taking the rest;
 // 1 x 5 over int16-pair weights for one row at a time into 3 or more
-// channels; else 2 x 2, or 1 x 4 for one row) per chunk of input channels,
+// channels; else 2 x 2, or 1 x 4 for one row, 1 x 6 over paired weights)
+// per chunk of input channels,
 // starting from biases with the input zero point folded in; the sums are
 // requantized into a group buffer, whose segments are ring-stored.
 // GemmTiles is also the expansion and projection of the line-buffer

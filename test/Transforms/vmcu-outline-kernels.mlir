@@ -1,11 +1,9 @@
-// RUN: vmcu-opt %s --split-input-file --vmcu-outline-kernels | FileCheck %s
+// RUN: vmcu-opt %s --vmcu-outline-kernels | FileCheck %s
 
 // Each kernel becomes an internal (LLVM linkage), noinline function named after its
 // position and name, called in order. Constants, the pool and tensor bases
 // are cloned into it (the model I/O marker stays on the original); other
-// captured values become arguments. The last kernel, followed only by
-// constants and a return of constants, returns them itself: its call is in
-// tail position (LLVM branches to it after vmcu_invoke's epilogue).
+// captured values become arguments.
 
 !pool = !vmcu.pool<segments = 8, segment_bytes = 16>
 
@@ -13,8 +11,7 @@
 // CHECK-SAME:  (%[[I:.*]]: index)
 // CHECK:       vmcu.tensor_base {{.*}}vmcu.io = "input"
 // CHECK:       call @vmcu_kernel_0_conv_1(%[[I]]) : (index) -> ()
-// CHECK-NEXT:  %[[STATUS:.*]] = call @vmcu_kernel_1_second() : () -> i32
-// CHECK-NEXT:  return %[[STATUS]] : i32
+// CHECK-NEXT:  call @vmcu_kernel_1_second() : () -> ()
 // CHECK-NOT:   vmcu.kernel
 // CHECK:       func.func @vmcu_kernel_0_conv_1(%[[ARG:.*]]: index) attributes {llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"]}
 // CHECK:       %[[POOL:.*]] = vmcu.segment_pool
@@ -24,10 +21,7 @@
 // CHECK:       vmcu.ring_load %[[POOL]]
 // CHECK:       return
 // A compact kernel (a flash budget's choice) is optimized for size too.
-// CHECK:       func.func @vmcu_kernel_1_second() -> i32 attributes {llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline", "optsize"]}
-// CHECK-DAG:   %[[OK:.*]] = arith.constant 0 : i32
-// CHECK:       vmcu.ring_store
-// CHECK-NEXT:  return %[[OK]] : i32
+// CHECK:       func.func @vmcu_kernel_1_second() attributes {llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline", "optsize"]}
 func.func @vmcu_invoke(%i: index) -> i32 {
   %pool = vmcu.segment_pool {alignment = 8} : !pool
   %x = vmcu.tensor_base %pool {name = "input", segments = 4, base = 0, vmcu.io = "input"} : !pool
@@ -43,24 +37,4 @@ func.func @vmcu_invoke(%i: index) -> i32 {
   }
   %ok = arith.constant 0 : i32
   return %ok : i32
-}
-
-// -----
-
-// A return of something else than constants keeps the call void.
-!pool = !vmcu.pool<segments = 8, segment_bytes = 16>
-
-// CHECK-LABEL: func.func @status_from_caller
-// CHECK:       call @vmcu_kernel_0_only() : () -> ()
-// CHECK-NEXT:  return %{{.*}} : i32
-// CHECK:       func.func @vmcu_kernel_0_only() attributes
-func.func @status_from_caller(%status: i32) -> i32 {
-  %pool = vmcu.segment_pool {alignment = 8} : !pool
-  %t = vmcu.tensor_base %pool {name = "t", segments = 4, base = 0} : !pool
-  %u = vmcu.tensor_base %pool {name = "u", segments = 4, base = 4} : !pool
-  vmcu.kernel "only" ins(%t) outs(%u) {
-    %s = vmcu.ring_load %pool[%t] : !pool -> vector<16xi8>
-    vmcu.ring_store %s, %pool[%u] : vector<16xi8>, !pool
-  }
-  return %status : i32
 }

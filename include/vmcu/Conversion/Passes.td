@@ -362,26 +362,34 @@ def VMCUSetTargetPass : Pass<"vmcu-set-target", "ModuleOp"> {
 }
 
 def VMCUTailCallKernelsPass : Pass<"vmcu-tail-call-kernels", "ModuleOp"> {
-  let summary = "Make each call that ends its caller a guaranteed tail call";
+  let summary = "Make the call that ends a function a guaranteed tail call";
   let description = [{
-    Marks `musttail` every direct `llvm.call` that is followed by an
-    `llvm.return` of exactly its results and whose callee has the caller's
-    type. LLVM then branches to the callee after the caller's epilogue, so
-    the caller's frame is not under the callee's. `vmcu-outline-kernels`
-    lets the last kernel return vmcu_invoke's status for this; where that
-    kernel is the deepest, the stack shrinks by vmcu_invoke's frame (8 B).
-    `musttail` rather than leaving the choice to LLVM: its interprocedural
-    constant propagation would fold the kernel's constant status into the
-    caller, and the call would no longer be in tail position. Runs after
-    `convert-vmcu-to-llvm` and `vmcu-share-kernels` (a shared kernel takes
-    arguments, and its call then keeps its frame).
+    Marks `musttail` each direct `llvm.call` that an `llvm.return` follows,
+    where caller and callee take no parameters (no pointer into the
+    caller's frame can reach the callee) and share the call's calling
+    convention. LLVM then branches to the callee after the caller's
+    epilogue, so the caller's frame is not under the callee's. Where the
+    return passes on constants instead of the call's results (the last
+    kernel, then vmcu_invoke's status 0), a callee that returns nothing, is
+    internal and is called only there returns those constants itself; the
+    call then returns them. So vmcu_invoke's 8-byte frame is not under the
+    last kernel's (the stack shrinks where that kernel is the deepest).
+    `musttail` rather than leaving it to LLVM: its interprocedural constant
+    propagation folds a callee's constant result back into the caller, and
+    the call is in tail position no more. Runs after `vmcu-share-kernels`,
+    whose shared functions take arguments and are called more than once.
 
     Before:
 
     ```mlir
+    llvm.func internal @vmcu_kernel_1_fc() {
+      ...
+      llvm.return
+    }
     llvm.func @vmcu_invoke() -> i32 {
       llvm.call @vmcu_kernel_0_conv() : () -> ()
-      %0 = llvm.call @vmcu_kernel_1_fc() : () -> i32
+      llvm.call @vmcu_kernel_1_fc() : () -> ()
+      %0 = llvm.mlir.constant(0 : i32) : i32
       llvm.return %0 : i32
     }
     ```
@@ -389,7 +397,16 @@ def VMCUTailCallKernelsPass : Pass<"vmcu-tail-call-kernels", "ModuleOp"> {
     After:
 
     ```mlir
-    %0 = llvm.call musttail @vmcu_kernel_1_fc() : () -> i32
+    llvm.func internal @vmcu_kernel_1_fc() -> i32 {
+      ...
+      %0 = llvm.mlir.constant(0 : i32) : i32
+      llvm.return %0 : i32
+    }
+    llvm.func @vmcu_invoke() -> i32 {
+      llvm.call @vmcu_kernel_0_conv() : () -> ()
+      %0 = llvm.call musttail @vmcu_kernel_1_fc() : () -> i32
+      llvm.return %0 : i32
+    }
     ```
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];

@@ -1,5 +1,4 @@
-//===- FlagNames.h - names of the compile flags other tools share -*- C++
-//-*-===//
+//===- FlagNames.h - compile flag names other tools share -------*- C++ -*-===//
 //
 // The names of the compile flags (CompileFlags::bind) that vmcu-prof also
 // takes, with the same meaning for the ELF it runs: the core, the number of

@@ -96,12 +96,14 @@ struct LongRowTiling {
 inline constexpr int64_t kInt16SumTerms = 256;
 
 /// Output channels of one int8 register tile over a single row (a fully
-/// connected layer on one vector): 1 x 4 (gemmTileShape).
+/// connected layer on one vector): 1 x 4 (gemmTileShape), or 1 x 6 over
+/// paired weights (kOneRowPairedTileChannels).
 inline constexpr int64_t kOneRowInt8TileChannels = 4;
 
-/// Output channels of a single row's tile over paired int8 weights: 1 x 6,
-/// the widest whose sums, row halves, two pairs' weight words and pointers
-/// fill the 14 allocatable registers (pairedRowWeightWords).
+/// Output channels of a single row's tile over paired int8 weights, where
+/// a group is one tile: 1 x 6, whose sums, row halves, three weight words
+/// and pointers fill 13 registers (pairedRowWeightWords; four words and 14
+/// registers measured faster but with a larger frame, docs/kernels.md).
 inline constexpr int64_t kOneRowPairedTileChannels = 6;
 
 /// Stack bytes of an average pool's sums over a segment of `lanes`

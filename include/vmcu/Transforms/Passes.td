@@ -749,10 +749,7 @@ def VMCUOutlineKernelsPass : Pass<"vmcu-outline-kernels", "ModuleOp"> {
     kernel's function is also `optsize`: LLVM then copies segments in
     loops or by memcpy instead of word by word, and picks smaller
     instructions (MCUNet-5fps-VWW's smallest plan: code 120,024 -> 83,880
-    B). The model I/O markers stay on the original tensor bases. A kernel
-    followed only by constants and a return of constants (vmcu_invoke's
-    status) returns them itself, so its call ends the caller with the
-    caller's type and `vmcu-tail-call-kernels` makes it a tail call.
+    B). The model I/O markers stay on the original tensor bases.
     `convert-vmcu-to-llvm` requires it to have run.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",

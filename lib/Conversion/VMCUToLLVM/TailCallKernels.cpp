@@ -1,8 +1,10 @@
 //===- TailCallKernels.cpp - the vmcu-tail-call-kernels pass --------------===//
 //
-// Marks `musttail` each direct call that ends its caller (an llvm.return of
-// exactly its results follows) and whose callee has the caller's type, so
-// that the caller's frame is popped before the callee runs.
+// Makes the call that ends a function a guaranteed tail call: where the
+// callee returns nothing and the caller then returns constants (the last
+// kernel and vmcu_invoke's status), the callee returns them itself, and the
+// call is marked `musttail`, so the caller's frame is popped before the
+// callee runs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +12,8 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::vmcu {
 #define GEN_PASS_DEF_VMCUTAILCALLKERNELSPASS
@@ -17,18 +21,75 @@ namespace mlir::vmcu {
 
 namespace {
 
-/// Whether `call` may be a guaranteed tail call: a return of its results
-/// follows it, and its callee, a function of `module`, has its caller's
-/// type.
-bool endsCallerWithItsType(LLVM::CallOp call, ModuleOp module) {
-  auto ret = dyn_cast_or_null<LLVM::ReturnOp>(call->getNextNode());
-  if (!ret || !llvm::equal(ret.getOperands(), call.getResults()))
-    return false;
+/// The return that follows `call`, with only constants between.
+LLVM::ReturnOp returnAfter(LLVM::CallOp call) {
+  Operation *op = call->getNextNode();
+  while (isa_and_nonnull<LLVM::ConstantOp>(op))
+    op = op->getNextNode();
+  return dyn_cast_or_null<LLVM::ReturnOp>(op);
+}
+
+/// The function `call` calls, if the call may end its caller as a tail
+/// call: a return follows it (returnAfter); caller and callee take no
+/// parameters (so no pointer into the caller's frame reaches the callee) and
+/// share a calling convention with the call; and the return passes on the
+/// call's results, or else returns only constants from a callee that returns
+/// nothing, is internal and is called only here (so it may return them itself).
+LLVM::LLVMFuncOp tailCallee(LLVM::CallOp call, ModuleOp module) {
+  LLVM::ReturnOp ret = returnAfter(call);
+  auto caller = call->getParentOfType<LLVM::LLVMFuncOp>();
   std::optional<StringRef> name = call.getCallee();
   auto callee = name ? module.lookupSymbol<LLVM::LLVMFuncOp>(*name) : nullptr;
+  if (!ret || !caller || !callee || callee.isExternal() ||
+      caller.getNumArguments() != 0 || callee.getNumArguments() != 0 ||
+      caller.isVarArg() || callee.isVarArg() ||
+      callee.getCConv() != caller.getCConv() ||
+      call.getCConv() != caller.getCConv() ||
+      !call.getOpBundleOperands().empty())
+    return nullptr;
+  if (llvm::equal(ret.getOperands(), call.getResults()))
+    return callee.getFunctionType() == caller.getFunctionType() ? callee
+                                                                : nullptr;
+  bool constants = llvm::all_of(ret.getOperands(), [](Value value) {
+    return value.getDefiningOp<LLVM::ConstantOp>();
+  });
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(callee, module);
+  bool onlyHere = uses && llvm::hasSingleElement(*uses);
+  return constants && callee.getNumResults() == 0 &&
+                 callee.getLinkage() == LLVM::Linkage::Internal && onlyHere
+             ? callee
+             : nullptr;
+}
+
+/// Makes `callee` return what `ret`, after `call`, returns (constants,
+/// cloned before each of its returns) and `ret` return the call's result.
+/// Returns the new call.
+LLVM::CallOp returnFromCallee(LLVM::CallOp call, LLVM::ReturnOp ret,
+                              LLVM::LLVMFuncOp callee) {
   auto caller = call->getParentOfType<LLVM::LLVMFuncOp>();
-  return callee && callee.getFunctionType() == caller.getFunctionType() &&
-         callee.getCConv() == caller.getCConv();
+  callee.setFunctionType(caller.getFunctionType());
+  SmallVector<LLVM::ReturnOp> returns;
+  callee.walk([&](LLVM::ReturnOp r) { returns.push_back(r); });
+  for (LLVM::ReturnOp r : returns) {
+    OpBuilder b(r);
+    SmallVector<Value> values;
+    for (Value value : ret.getOperands())
+      values.push_back(b.clone(*value.getDefiningOp())->getResult(0));
+    r->setOperands(values);
+  }
+  OpBuilder b(call);
+  auto result =
+      LLVM::CallOp::create(b, call.getLoc(), callee, call.getArgOperands());
+  llvm::SetVector<Operation *> constants;
+  for (Value value : ret.getOperands())
+    constants.insert(value.getDefiningOp());
+  ret->setOperands(result.getResults());
+  call.erase();
+  for (Operation *constant : constants)
+    if (constant->use_empty())
+      constant->erase();
+  return result;
 }
 
 struct VMCUTailCallKernelsPass
@@ -37,10 +98,20 @@ struct VMCUTailCallKernelsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    module.walk([&](LLVM::CallOp call) {
-      if (endsCallerWithItsType(call, module))
-        call.setTailCallKind(LLVM::tailcallkind::TailCallKind::MustTail);
-    });
+    SmallVector<LLVM::CallOp> calls;
+    module.walk([&](LLVM::CallOp call) { calls.push_back(call); });
+    for (LLVM::CallOp call : calls) {
+      LLVM::LLVMFuncOp callee = tailCallee(call, module);
+      if (!callee)
+        continue;
+      LLVM::ReturnOp ret = returnAfter(call);
+      // The constants between go first: the return follows the call.
+      while (call->getNextNode() != ret)
+        call->getNextNode()->moveBefore(call);
+      if (!llvm::equal(ret.getOperands(), call.getResults()))
+        call = returnFromCallee(call, ret, callee);
+      call.setTailCallKind(LLVM::tailcallkind::TailCallKind::MustTail);
+    }
   }
 };
 

@@ -46,7 +46,7 @@ struct CallGraph {
   std::map<uint64_t, std::map<uint64_t, bool>> dataAt;
   llvm::StringMap<uint64_t> frames;
   llvm::StringMap<llvm::StringSet<>> callees;
-  /// Functions each function branches to after its epilogue (B.W).
+  /// Functions each function branches to after its epilogue (B.W, B).
   llvm::StringMap<llvm::StringSet<>> tailCallees;
 
   const Function *at(uint64_t section, uint64_t address) const {
@@ -154,7 +154,7 @@ std::optional<Branch> decodeNarrowBranch(uint64_t address, uint16_t half) {
   return Branch{address + 4 + imm, /*tail=*/true};
 }
 
-/// Calls between the object's functions: each BL or B.W whose target
+/// Calls between the object's functions: each BL, B.W or B whose target
 /// starts another function.
 void readBranches(const obj::SectionRef &section, CallGraph &graph) {
   std::optional<StringRef> code =

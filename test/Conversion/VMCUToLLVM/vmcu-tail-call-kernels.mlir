@@ -1,43 +1,97 @@
-// RUN: vmcu-opt %s --vmcu-tail-call-kernels | FileCheck %s
+// RUN: vmcu-opt %s --split-input-file --vmcu-tail-call-kernels | FileCheck %s
 
-// A call that a return of its results ends, to a function of the caller's
-// type, becomes a guaranteed tail call; the others stay as they are.
+// The last kernel returns vmcu_invoke's status itself (a clone before each
+// of its returns), and its call, now passing the status on, is a guaranteed
+// tail call; the constant left without uses in the caller is erased. The
+// other calls stay as they are.
 
-// CHECK-LABEL: llvm.func @vmcu_invoke
-// CHECK:       llvm.call @first() : () -> ()
+// CHECK-LABEL: llvm.func internal @first()
+// CHECK-NEXT:  llvm.return{{$}}
+// CHECK-LABEL: llvm.func internal @last() -> i32
+// CHECK:       ^bb1:
+// CHECK-NEXT:  %[[A:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT:  llvm.return %[[A]] : i32
+// CHECK:       ^bb2:
+// CHECK-NEXT:  %[[B:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT:  llvm.return %[[B]] : i32
+// CHECK-LABEL: llvm.func @vmcu_invoke() -> i32
+// CHECK-NEXT:  llvm.call @first() : () -> ()
 // CHECK-NEXT:  %[[S:.*]] = llvm.call musttail @last() : () -> i32
 // CHECK-NEXT:  llvm.return %[[S]] : i32
 llvm.func internal @first() {
   llvm.return
 }
-llvm.func internal @last() -> i32 {
-  %0 = llvm.mlir.constant(0 : i32) : i32
-  llvm.return %0 : i32
+llvm.func internal @last() {
+  %c = llvm.mlir.constant(true) : i1
+  llvm.cond_br %c, ^bb1, ^bb2
+^bb1:
+  llvm.return
+^bb2:
+  llvm.return
 }
 llvm.func @vmcu_invoke() -> i32 {
   llvm.call @first() : () -> ()
-  %0 = llvm.call @last() : () -> i32
+  llvm.call @last() : () -> ()
+  %0 = llvm.mlir.constant(0 : i32) : i32
   llvm.return %0 : i32
 }
 
-// A callee of another type (a shared kernel's arguments) keeps the frame.
+// -----
+
+// A call whose results the return passes on, to a function of the caller's
+// type, is marked as it is.
+// CHECK-LABEL: llvm.func @passes_on
+// CHECK:       %[[S:.*]] = llvm.call musttail @status() : () -> i32
+// CHECK-NEXT:  llvm.return %[[S]] : i32
+llvm.func internal @status() -> i32 {
+  %0 = llvm.mlir.constant(1 : i32) : i32
+  llvm.return %0 : i32
+}
+llvm.func @passes_on() -> i32 {
+  %0 = llvm.call @status() : () -> i32
+  llvm.return %0 : i32
+}
+
+// -----
+
+// Not where the callee takes arguments (a kernel shared by several layers),
+// is called twice, or the caller returns something else than constants.
 // CHECK-LABEL: llvm.func @with_arguments
-// CHECK:       llvm.call @shared(%{{.*}}) : (i32) -> i32
-llvm.func internal @shared(%a: i32) -> i32 {
-  llvm.return %a : i32
+// CHECK:       llvm.call @shared(%{{.*}}) : (i32) -> ()
+// CHECK-NEXT:  llvm.return %{{.*}} : i32
+// CHECK-LABEL: llvm.func @called_twice
+// CHECK:       llvm.call @twice() : () -> ()
+// CHECK-NEXT:  llvm.call @twice() : () -> ()
+// CHECK-NEXT:  llvm.mlir.constant
+// CHECK-NEXT:  llvm.return %{{.*}} : i32
+// CHECK-LABEL: llvm.func @loaded_status
+// CHECK:       llvm.call @once() : () -> ()
+// CHECK-NEXT:  llvm.return %{{.*}} : i32
+// CHECK-NOT:   musttail
+llvm.func internal @shared(%a: i32) {
+  llvm.return
 }
 llvm.func @with_arguments() -> i32 {
   %0 = llvm.mlir.constant(3 : i32) : i32
-  %1 = llvm.call @shared(%0) : (i32) -> i32
-  llvm.return %1 : i32
+  llvm.call @shared(%0) : (i32) -> ()
+  llvm.return %0 : i32
 }
-
-// A return of something else than the call's results is no tail call.
-// CHECK-LABEL: llvm.func @other_status
-// CHECK:       llvm.call @last() : () -> i32
-// CHECK-NEXT:  llvm.return %{{.*}} : i32
-llvm.func @other_status() -> i32 {
-  %0 = llvm.mlir.constant(1 : i32) : i32
-  %1 = llvm.call @last() : () -> i32
+llvm.func internal @twice() {
+  llvm.return
+}
+llvm.func @called_twice() -> i32 {
+  llvm.call @twice() : () -> ()
+  llvm.call @twice() : () -> ()
+  %0 = llvm.mlir.constant(0 : i32) : i32
+  llvm.return %0 : i32
+}
+llvm.mlir.global internal @flag(0 : i32) : i32
+llvm.func internal @once() {
+  llvm.return
+}
+llvm.func @loaded_status() -> i32 {
+  %p = llvm.mlir.addressof @flag : !llvm.ptr
+  %0 = llvm.load %p : !llvm.ptr -> i32
+  llvm.call @once() : () -> ()
   llvm.return %0 : i32
 }

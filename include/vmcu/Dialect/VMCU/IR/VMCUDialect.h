@@ -102,8 +102,8 @@ inline constexpr bool pairedHalfSteps(int64_t pixels, int64_t channels) {
 /// a 14th for the second pair's word: pairedHalfStepWeightWords). Over
 /// paired weights on one row: the row's 2 halves, the weight word in
 /// flight (unpacked in place; a lone last channel's word and its even
-/// half) and the pointers (1 x 6 takes 11, and 3 more for the words of
-/// two pairs: pairedRowWeightWords).
+/// half) and the pointers (1 x 6 takes 11, and 2 more for a step's words
+/// in rounds of three: pairedRowWeightWords).
 inline constexpr int64_t dotBlockRegisters(int64_t pixels, int64_t channels,
                                            bool widenedWeights = false,
                                            bool pairedWeights = false) {

@@ -92,27 +92,28 @@ LLVM::CallOp returnFromCallee(LLVM::CallOp call, LLVM::ReturnOp ret,
   return result;
 }
 
+/// Makes every call in `module` that may end its caller a tail call.
+void makeTailCalls(ModuleOp module) {
+  SmallVector<LLVM::CallOp> calls;
+  module.walk([&](LLVM::CallOp call) { calls.push_back(call); });
+  for (LLVM::CallOp call : calls) {
+    LLVM::LLVMFuncOp callee = tailCallee(call, module);
+    if (!callee)
+      continue;
+    LLVM::ReturnOp ret = returnAfter(call);
+    // The constants between go first: the return follows the call.
+    while (call->getNextNode() != ret)
+      call->getNextNode()->moveBefore(call);
+    if (!llvm::equal(ret.getOperands(), call.getResults()))
+      call = returnFromCallee(call, ret, callee);
+    call.setTailCallKind(LLVM::tailcallkind::TailCallKind::MustTail);
+  }
+}
+
 struct VMCUTailCallKernelsPass
     : impl::VMCUTailCallKernelsPassBase<VMCUTailCallKernelsPass> {
   using Base::Base;
-
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    SmallVector<LLVM::CallOp> calls;
-    module.walk([&](LLVM::CallOp call) { calls.push_back(call); });
-    for (LLVM::CallOp call : calls) {
-      LLVM::LLVMFuncOp callee = tailCallee(call, module);
-      if (!callee)
-        continue;
-      LLVM::ReturnOp ret = returnAfter(call);
-      // The constants between go first: the return follows the call.
-      while (call->getNextNode() != ret)
-        call->getNextNode()->moveBefore(call);
-      if (!llvm::equal(ret.getOperands(), call.getResults()))
-        call = returnFromCallee(call, ret, callee);
-      call.setTailCallKind(LLVM::tailcallkind::TailCallKind::MustTail);
-    }
-  }
+  void runOnOperation() override { makeTailCalls(getOperation()); }
 };
 
 } // namespace

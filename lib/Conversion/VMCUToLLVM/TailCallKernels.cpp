@@ -29,37 +29,67 @@ LLVM::ReturnOp returnAfter(LLVM::CallOp call) {
   return dyn_cast_or_null<LLVM::ReturnOp>(op);
 }
 
-/// The function `call` calls, if the call may end its caller as a tail
-/// call: a return follows it (returnAfter); caller and callee take no
-/// parameters (so no pointer into the caller's frame reaches the callee) and
-/// share a calling convention with the call; and the return passes on the
-/// call's results, or else returns only constants from a callee that returns
-/// nothing, is internal and is called only here (so it may return them itself).
-LLVM::LLVMFuncOp tailCallee(LLVM::CallOp call, ModuleOp module) {
-  LLVM::ReturnOp ret = returnAfter(call);
-  auto caller = call->getParentOfType<LLVM::LLVMFuncOp>();
-  std::optional<StringRef> name = call.getCallee();
-  auto callee = name ? module.lookupSymbol<LLVM::LLVMFuncOp>(*name) : nullptr;
-  if (!ret || !caller || !callee || callee.isExternal() ||
-      caller.getNumArguments() != 0 || callee.getNumArguments() != 0 ||
-      caller.isVarArg() || callee.isVarArg() ||
-      callee.getCConv() != caller.getCConv() ||
-      call.getCConv() != caller.getCConv() ||
-      !call.getOpBundleOperands().empty())
-    return nullptr;
-  if (llvm::equal(ret.getOperands(), call.getResults()))
-    return callee.getFunctionType() == caller.getFunctionType() ? callee
-                                                                : nullptr;
+/// Whether a guaranteed tail call of `callee` by `call` leaves nothing of
+/// `caller`'s frame in use: neither takes parameters and the caller has no
+/// stack slot (no pointer into its frame can reach the callee), and one
+/// calling convention holds for all three, without operand bundles.
+bool leavesCallerFrame(LLVM::CallOp call, LLVM::LLVMFuncOp caller,
+                       LLVM::LLVMFuncOp callee) {
+  bool slots =
+      caller.walk([](LLVM::AllocaOp) { return WalkResult::interrupt(); })
+          .wasInterrupted();
+  return !callee.isExternal() && caller.getNumArguments() == 0 &&
+         callee.getNumArguments() == 0 && !caller.isVarArg() &&
+         !callee.isVarArg() && callee.getCConv() == caller.getCConv() &&
+         call.getCConv() == caller.getCConv() &&
+         call.getOpBundleOperands().empty() && !slots;
+}
+
+/// Whether `callee` may return the constants `ret` returns after `call`:
+/// it returns nothing, is internal, `call` is its only use, and it makes no
+/// guaranteed tail call of its own (which must stay right before a return).
+bool mayReturnForCaller(LLVM::CallOp call, LLVM::ReturnOp ret,
+                        LLVM::LLVMFuncOp callee) {
   bool constants = llvm::all_of(ret.getOperands(), [](Value value) {
     return value.getDefiningOp<LLVM::ConstantOp>();
   });
   std::optional<SymbolTable::UseRange> uses =
-      SymbolTable::getSymbolUses(callee, module);
-  bool onlyHere = uses && llvm::hasSingleElement(*uses);
+      SymbolTable::getSymbolUses(callee, callee->getParentOp());
+  bool onlyHere = uses && llvm::hasSingleElement(*uses) &&
+                  uses->begin()->getUser() == call.getOperation();
+  bool ownTailCall =
+      callee
+          .walk([](LLVM::CallOp inner) {
+            return inner.getTailCallKind() ==
+                           LLVM::tailcallkind::TailCallKind::MustTail
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
   return constants && callee.getNumResults() == 0 &&
-                 callee.getLinkage() == LLVM::Linkage::Internal && onlyHere
-             ? callee
-             : nullptr;
+         callee.getLinkage() == LLVM::Linkage::Internal && onlyHere &&
+         !ownTailCall;
+}
+
+/// The function `call` calls, if the call may end its caller as a
+/// guaranteed tail call: a return follows it (returnAfter), the caller's
+/// frame is left (leavesCallerFrame), and the return passes on the call's
+/// results from a callee of the caller's type, or returns constants the
+/// callee may return itself (mayReturnForCaller).
+LLVM::LLVMFuncOp tailCallee(LLVM::CallOp call) {
+  LLVM::ReturnOp ret = returnAfter(call);
+  auto caller = call->getParentOfType<LLVM::LLVMFuncOp>();
+  FlatSymbolRefAttr name = call.getCalleeAttr();
+  if (!ret || !caller || !name)
+    return nullptr;
+  auto callee =
+      SymbolTable::lookupNearestSymbolFrom<LLVM::LLVMFuncOp>(call, name);
+  if (!callee || !leavesCallerFrame(call, caller, callee))
+    return nullptr;
+  if (llvm::equal(ret.getOperands(), call.getResults()))
+    return callee.getFunctionType() == caller.getFunctionType() ? callee
+                                                                : nullptr;
+  return mayReturnForCaller(call, ret, callee) ? callee : nullptr;
 }
 
 /// Makes `callee` return what `ret`, after `call`, returns (constants,
@@ -81,6 +111,9 @@ LLVM::CallOp returnFromCallee(LLVM::CallOp call, LLVM::ReturnOp ret,
   OpBuilder b(call);
   auto result =
       LLVM::CallOp::create(b, call.getLoc(), callee, call.getArgOperands());
+  // The call's convention, flags and attributes carry over.
+  result.getProperties() = call.getProperties();
+  result->setDiscardableAttrs(call->getDiscardableAttrDictionary());
   llvm::SetVector<Operation *> constants;
   for (Value value : ret.getOperands())
     constants.insert(value.getDefiningOp());
@@ -97,7 +130,7 @@ void makeTailCalls(ModuleOp module) {
   SmallVector<LLVM::CallOp> calls;
   module.walk([&](LLVM::CallOp call) { calls.push_back(call); });
   for (LLVM::CallOp call : calls) {
-    LLVM::LLVMFuncOp callee = tailCallee(call, module);
+    LLVM::LLVMFuncOp callee = tailCallee(call);
     if (!callee)
       continue;
     LLVM::ReturnOp ret = returnAfter(call);

@@ -55,19 +55,34 @@ llvm.func @passes_on() -> i32 {
 // -----
 
 // Not where the callee takes arguments (a kernel shared by several layers),
-// is called twice, or the caller returns something else than constants.
+// is called twice, or makes a guaranteed tail call before its return; nor
+// where the caller returns something else than constants, or has a stack
+// slot that a pointer could carry into the callee.
 // CHECK-LABEL: llvm.func @with_arguments
+// CHECK-NOT:   musttail
 // CHECK:       llvm.call @shared(%{{.*}}) : (i32) -> ()
 // CHECK-NEXT:  llvm.return %{{.*}} : i32
 // CHECK-LABEL: llvm.func @called_twice
+// CHECK-NOT:   musttail
 // CHECK:       llvm.call @twice() : () -> ()
 // CHECK-NEXT:  llvm.call @twice() : () -> ()
 // CHECK-NEXT:  llvm.mlir.constant
 // CHECK-NEXT:  llvm.return %{{.*}} : i32
 // CHECK-LABEL: llvm.func @loaded_status
+// CHECK-NOT:   musttail
 // CHECK:       llvm.call @once() : () -> ()
 // CHECK-NEXT:  llvm.return %{{.*}} : i32
+// CHECK-LABEL: llvm.func @with_slot
 // CHECK-NOT:   musttail
+// CHECK:       llvm.call @after_slot() : () -> ()
+// CHECK-LABEL: llvm.func internal @tail_calls_inner()
+// CHECK:       llvm.call musttail @inner() : () -> ()
+// CHECK-NEXT:  llvm.return{{$}}
+// CHECK-LABEL: llvm.func @calls_tail_caller
+// CHECK-NOT:   musttail
+// CHECK:       llvm.call @tail_calls_inner() : () -> ()
+// CHECK-NEXT:  llvm.mlir.constant
+// CHECK-NEXT:  llvm.return
 llvm.func internal @shared(%a: i32) {
   llvm.return
 }
@@ -93,5 +108,27 @@ llvm.func @loaded_status() -> i32 {
   %p = llvm.mlir.addressof @flag : !llvm.ptr
   %0 = llvm.load %p : !llvm.ptr -> i32
   llvm.call @once() : () -> ()
+  llvm.return %0 : i32
+}
+llvm.func internal @after_slot() {
+  llvm.return
+}
+llvm.func @with_slot() -> i32 {
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %slot = llvm.alloca %one x i32 : (i32) -> !llvm.ptr
+  llvm.call @after_slot() : () -> ()
+  %0 = llvm.mlir.constant(0 : i32) : i32
+  llvm.return %0 : i32
+}
+llvm.func internal @inner() {
+  llvm.return
+}
+llvm.func internal @tail_calls_inner() {
+  llvm.call @inner() : () -> ()
+  llvm.return
+}
+llvm.func @calls_tail_caller() -> i32 {
+  llvm.call @tail_calls_inner() : () -> ()
+  %0 = llvm.mlir.constant(0 : i32) : i32
   llvm.return %0 : i32
 }

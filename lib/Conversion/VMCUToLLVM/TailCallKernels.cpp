@@ -71,25 +71,32 @@ bool mayReturnForCaller(LLVM::CallOp call, LLVM::ReturnOp ret,
          !ownTailCall;
 }
 
-/// The function `call` calls, if the call may end its caller as a
-/// guaranteed tail call: a return follows it (returnAfter), the caller's
-/// frame is left (leavesCallerFrame), and the return passes on the call's
-/// results from a callee of the caller's type, or returns constants the
-/// callee may return itself (mayReturnForCaller).
-LLVM::LLVMFuncOp tailCallee(LLVM::CallOp call) {
+/// A call that may end its caller as a guaranteed tail call: its callee
+/// and the return that follows it.
+struct TailCall {
+  LLVM::LLVMFuncOp callee;
+  LLVM::ReturnOp ret;
+};
+
+/// `call` as a tail call, if it may be one: a return follows it
+/// (returnAfter), the caller's frame is left (leavesCallerFrame), and the
+/// return passes on the call's results from a callee of the caller's type,
+/// or returns constants the callee may return itself (mayReturnForCaller).
+std::optional<TailCall> asTailCall(LLVM::CallOp call) {
   LLVM::ReturnOp ret = returnAfter(call);
   auto caller = call->getParentOfType<LLVM::LLVMFuncOp>();
   FlatSymbolRefAttr name = call.getCalleeAttr();
   if (!ret || !caller || !name)
-    return nullptr;
+    return std::nullopt;
   auto callee =
       SymbolTable::lookupNearestSymbolFrom<LLVM::LLVMFuncOp>(call, name);
   if (!callee || !leavesCallerFrame(call, caller, callee))
-    return nullptr;
-  if (llvm::equal(ret.getOperands(), call.getResults()))
-    return callee.getFunctionType() == caller.getFunctionType() ? callee
-                                                                : nullptr;
-  return mayReturnForCaller(call, ret, callee) ? callee : nullptr;
+    return std::nullopt;
+  bool passesOn = llvm::equal(ret.getOperands(), call.getResults());
+  if (passesOn ? callee.getFunctionType() == caller.getFunctionType()
+               : mayReturnForCaller(call, ret, callee))
+    return TailCall{callee, ret};
+  return std::nullopt;
 }
 
 /// Makes `callee` return what `ret`, after `call`, returns (constants,
@@ -130,15 +137,14 @@ void makeTailCalls(ModuleOp module) {
   SmallVector<LLVM::CallOp> calls;
   module.walk([&](LLVM::CallOp call) { calls.push_back(call); });
   for (LLVM::CallOp call : calls) {
-    LLVM::LLVMFuncOp callee = tailCallee(call);
-    if (!callee)
+    std::optional<TailCall> tail = asTailCall(call);
+    if (!tail)
       continue;
-    LLVM::ReturnOp ret = returnAfter(call);
     // The constants between go first: the return follows the call.
-    while (call->getNextNode() != ret)
+    while (call->getNextNode() != tail->ret)
       call->getNextNode()->moveBefore(call);
-    if (!llvm::equal(ret.getOperands(), call.getResults()))
-      call = returnFromCallee(call, ret, callee);
+    if (!llvm::equal(tail->ret.getOperands(), call.getResults()))
+      call = returnFromCallee(call, tail->ret, tail->callee);
     call.setTailCallKind(LLVM::tailcallkind::TailCallKind::MustTail);
   }
 }

@@ -415,6 +415,7 @@ struct VMCUTilePass : impl::VMCUTilePassBase<VMCUTilePass> {
       env.stackAllowanceBytes =
           maxStack - kernelStackBytes(layer.op, layer.segmentBytes, cores);
       env.cores = cores;
+      env.cyclesPerFlashByte = widenCyclesPerByte;
       int64_t alsoLiveBytes = 0;
       unsigned counted = tensorOf.lookup(layer.op.getActivationInput());
       for (unsigned t = 0; t < layer.outputTensor; ++t)

@@ -508,10 +508,10 @@ private:
                          std::min(kIm2colBlockPixels, g.midW), *w1, *b1, zp,
                          ex.getRequant(), t.input);
     else
-      expand.emplace(e, "expand_", g.cin, g.cmid, g.w, *w1, *b1, zp,
-                     ex.getRequant());
-    project.emplace(e, "project_", g.cmid, g.cout, op.getProjectPixels(), *w3,
-                    *b3,
+      expand.emplace(e, "expand_", g.cin, g.cmid, g.w, g.midH * g.midW, *w1,
+                     *b1, zp, ex.getRequant());
+    project.emplace(e, "project_", g.cmid, g.cout, op.getProjectPixels(),
+                    g.outH * g.outW, *w3, *b3,
                     static_cast<int32_t>(pr.getInputZp()), pr.getRequant());
     dwTables = *dw;
     std::tie(m2, sh2) = mid().requantTables(

@@ -197,7 +197,7 @@ WindowGemm::WindowGemm(Emitter &ring, Emitter &tileEmitter, StringRef prefix,
     // Weights stay [k][window]: the im2col order (r, t, c).
     : tiles(tileEmitter, prefix,
             tapsOrAll(g, gathered).rows * tapsOrAll(g, gathered).cols * g.inC,
-            g.outC, maxPixels,
+            g.outC, maxPixels, g.rows.outExtent * g.cols.outExtent,
             gathered ? ArrayRef<int8_t>(gatheredWeights(w, g, *gathered)) : w,
             bias, inputZp, rq),
       e(ring), g(g), taps(tapsOrAll(g, gathered)), input(input) {

@@ -58,6 +58,11 @@ constexpr int64_t kCompactStraightChunks = 1;
 /// an eighth of the group's work, its chunk loop costing under 1% of the
 /// layer, for one block of code instead of kMaxStraightChunks.
 constexpr int64_t kMinTilesBesideCompactTail = 8;
+/// Code bytes of an int8 tile body per output channel and straight-line
+/// step, and the MACs per cycle that 1 x 6 tiles save over 1 x 4 ones
+/// (chooseShape: 1/14, about 0.07 cycles per MAC).
+constexpr int64_t kTileCodeBytesPerChannelStep = 18;
+constexpr int64_t kMacsPerSixWideCycleSaved = 14;
 /// The longest rows (in steps of 4 inputs) whose tiles are one
 /// vmcu.gemm_tile (MACs, biases and requantization in one register block)
 /// rather than dot blocks and a requant block: its 2 weight words in
@@ -73,18 +78,17 @@ constexpr int64_t kWordsPerStep = 2;
 } // namespace
 
 GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
-                     int64_t maxPixels, ArrayRef<int8_t> w,
+                     int64_t maxPixels, int64_t layerRows, ArrayRef<int8_t> w,
                      ArrayRef<int32_t> bias, int32_t inputZp, RequantAttr rq)
-    : GemmTiles(e, prefix, inC, outC, maxPixels, w, bias, inputZp, rq,
-                pairable(w, inC, outC)) {}
+    : GemmTiles(e, prefix, inC, outC, maxPixels, layerRows, w, bias, inputZp,
+                rq, pairable(w, inC, outC)) {}
 
 GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
-                     int64_t maxPixels, ArrayRef<int8_t> w,
+                     int64_t maxPixels, int64_t layerRows, ArrayRef<int8_t> w,
                      ArrayRef<int32_t> bias, int32_t inputZp, RequantAttr rq,
                      bool weightsPair)
-    : shape(gemmTileShape(maxPixels, inC, outC, e.seg, e.env.widenWeights,
-                          e.env.longRows,
-                          /*pairedWeights=*/weightsPair && !e.env.compactCode)),
+    : shape(chooseShape(e, inC, outC, maxPixels, layerRows,
+                        /*pairedWeights=*/weightsPair && !e.env.compactCode)),
       e(e), inC(inC), outC(outC), rq(rq), steps(shape.rowStride / kDotLanes) {
   useScratch(allocateScratch());
   SmallVector<int32_t> folded = foldZeroPoint(w, bias, inputZp);
@@ -111,6 +115,53 @@ GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
                         pairedWeights ? packPairedWeights(w) : packWeights(w));
   biases = e.i32Table((prefix + "bias").str(), folded);
   std::tie(mult, shift) = e.requantTables(prefix, rq, outC, valueBound);
+}
+
+/// Channels of the tile bodies a shape emits (forEachTile): a group's loop
+/// over full tiles and its rest tile, then Cout's last group's.
+static int64_t tileBodyChannels(const GemmTileShape &shape, int64_t outC) {
+  int64_t n = shape.channels;
+  auto groupChannels = [&](int64_t bytes) {
+    return (bytes >= n ? n : 0) + bytes % n;
+  };
+  return groupChannels(shape.groupBytes) +
+         groupChannels(outC % shape.groupBytes);
+}
+
+/// Steps of a full-speed int8 tile that run straight-line
+/// (accumulateTile): every step while the chunks fit kMaxStraightChunks,
+/// else one chunk in the rolled loop and the rest.
+static int64_t straightSteps(int64_t steps) {
+  return steps / kChunkSteps <= kMaxStraightChunks
+             ? steps
+             : kChunkSteps + steps % kChunkSteps;
+}
+
+/// 1 x 6 tiles over paired weights save about 0.07 cycles per MAC over
+/// 1 x 4 ones but add code: the wider body and often a wider last tile.
+/// They are taken where the cycles saved per inference pay each byte
+/// added at env.cyclesPerFlashByte. Measured (M4, vmcu-prof, report
+/// code_bytes), 54 one-row layers of 16 corpus models whose tiles changed
+/// between 1 x 4 and 1 x 6: cycles saved per MAC median 0.077 (quartiles
+/// 0.063-0.090), code added per channel and straight step of the tile
+/// bodies median 17.5 bytes.
+GemmTileShape GemmTiles::chooseShape(const Emitter &e, int64_t inC,
+                                     int64_t outC, int64_t maxPixels,
+                                     int64_t layerRows, bool pairedWeights) {
+  auto shapeOf = [&](bool sixWide) {
+    return gemmTileShape(maxPixels, inC, outC, e.seg, e.env.widenWeights,
+                         e.env.longRows, pairedWeights, sixWide);
+  };
+  GemmTileShape six = shapeOf(/*sixWide=*/true);
+  if (six.widenedWeights || six.channels != kOneRowPairedTileChannels ||
+      e.env.cyclesPerFlashByte == 0)
+    return six;
+  GemmTileShape four = shapeOf(/*sixWide=*/false);
+  int64_t extraBytes =
+      kTileCodeBytesPerChannelStep * straightSteps(six.rowStride / kDotLanes) *
+      (tileBodyChannels(six, outC) - tileBodyChannels(four, outC));
+  int64_t savedCycles = layerRows * inC * outC / kMacsPerSixWideCycleSaved;
+  return savedCycles >= e.env.cyclesPerFlashByte * extraBytes ? six : four;
 }
 
 GemmTiles::Scratch GemmTiles::allocateScratch() {
@@ -767,7 +818,8 @@ LogicalResult mlir::vmcu::tile::emitGemm(Emitter &e, const GemmShape &g,
                                          ArrayRef<int32_t> bias,
                                          int32_t inputZp, RequantAttr rq,
                                          const KernelTensors &t) {
-  GemmTiles tiles(e, "", g.inC, g.outC, g.pixels, w, bias, inputZp, rq);
+  GemmTiles tiles(e, "", g.inC, g.outC, g.pixels, g.pixels, w, bias, inputZp,
+                  rq);
   GemmEmitter(e, g, t, tiles).emit();
   return success();
 }

@@ -29,10 +29,11 @@ struct GemmShape {
 /// point folded in, requant tables) and the segment buffer.
 class GemmTiles {
 public:
-  /// `maxPixels`: rows the caller can hand over at once (1 or more).
+  /// `maxPixels`: rows the caller can hand over at once (1 or more);
+  /// `layerRows`: rows the tiles compute per inference (chooseShape).
   GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
-            int64_t maxPixels, ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
-            int32_t inputZp, RequantAttr rq);
+            int64_t maxPixels, int64_t layerRows, ArrayRef<int8_t> w,
+            ArrayRef<int32_t> bias, int32_t inputZp, RequantAttr rq);
 
   /// Called with an output group's index (an affine.for), a row i, a
   /// segment j of the group and the buffer holding the group of every row
@@ -78,8 +79,12 @@ private:
   void forEachPair(function_ref<void(int64_t)> pair) const;
   /// The constructor, with whether the weights pair (pairable).
   GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
-            int64_t maxPixels, ArrayRef<int8_t> w, ArrayRef<int32_t> bias,
-            int32_t inputZp, RequantAttr rq, bool weightsPair);
+            int64_t maxPixels, int64_t layerRows, ArrayRef<int8_t> w,
+            ArrayRef<int32_t> bias, int32_t inputZp, RequantAttr rq,
+            bool weightsPair);
+  static GemmTileShape chooseShape(const Emitter &e, int64_t inC, int64_t outC,
+                                   int64_t maxPixels, int64_t layerRows,
+                                   bool pairedWeights);
   static bool pairable(ArrayRef<int8_t> w, int64_t inC, int64_t outC);
   static int64_t secondSumBound(ArrayRef<int8_t> w, int64_t inC, int64_t c);
   static int64_t pairedHalf(int64_t a, int64_t b);

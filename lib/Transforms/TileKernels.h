@@ -35,6 +35,10 @@ struct KernelEnv {
   int64_t stackAllowanceBytes = 0;
   /// vmcu-tile's cores option (twoCoreRemainderScratchBytes).
   int64_t cores = 1;
+  /// vmcu-tile's widen-cycles-per-byte: the cycles per inference each flash
+  /// byte a faster tile shape adds must save (GemmTiles::chooseShape); 0
+  /// takes the fastest shape.
+  int64_t cyclesPerFlashByte = 0;
 };
 
 /// The ring tensors one kernel reads and writes (tensor_base values).

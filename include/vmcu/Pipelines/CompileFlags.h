@@ -114,7 +114,10 @@ struct CompileFlags {
         "Without --flash-kb: widen a layer's weights only where the cost "
         "model expects each flash byte that adds to save at least this "
         "many cycles (default 5: MCUNet-5fps-VWW 15% less flash for 1.3% "
-        "more cycles). 0: widen every layer --widen-weights covers");
+        "more cycles); at the same price, take a single row's 1 x 6 tiles "
+        "over paired int8 weights only where they save that much per byte "
+        "of code they add. 0: widen every layer --widen-weights covers, "
+        "and take 1 x 6 tiles wherever they fit");
     binder.option(
         "flash-slowdown-percent", flashSlowdownPercent,
         "Without --flash-kb: beyond --widen-cycles-per-byte, keep int8 "

@@ -429,8 +429,11 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
     Option<"widenCyclesPerByte", "widen-cycles-per-byte", "unsigned", "0",
            "Widen a layer's weights only where the cost model expects each "
            "flash byte widening adds (int8_weight_cycles over "
-           "widenedWeightExtraBytes) to save at least this many cycles; 0 "
-           "widens every layer widen-weights covers">,
+           "widenedWeightExtraBytes) to save at least this many cycles, "
+           "and take a single row's 1 x 6 tiles over paired weights only "
+           "where their estimated cycles saved pay the code bytes they add "
+           "at that price (GemmTiles::chooseShape); 0 widens every layer "
+           "widen-weights covers and takes 1 x 6 tiles wherever they fit">,
     Option<"flashSlowdownPercent", "flash-slowdown-percent", "unsigned", "0",
            "Beyond widen-cycles-per-byte, keep int8 weights in more layers, "
            "fewest int8 cycles per flash byte saved first, while the cycles "

@@ -7,6 +7,7 @@
 
 #include "vmcu/Transforms/Passes.h"
 
+#include "TileGemm.h"
 #include "TileKernels.h"
 #include "vmcu/Dialect/VMCU/IR/ModelABI.h"
 #include "vmcu/Support/Units.h"
@@ -196,6 +197,33 @@ struct VMCUTilePass : impl::VMCUTilePassBase<VMCUTilePass> {
     }
     if (failed(tileFunction(module, func)))
       return signalPassFailure();
+  }
+
+  /// Whether `layer` runs compact without a flash budget listing it: a
+  /// one-row softmax always (alwaysCompact); a fully connected layer on one
+  /// vector where the straight-line code of its tiles (tileBodyCodeBytes)
+  /// costs more flash than even doubling its cycles (cost model) would
+  /// pay at widen-cycles-per-byte. Such a layer runs once per inference,
+  /// a classifier head of a few thousand cycles with kilobytes of code.
+  bool compactByDefault(const ChainLayer &layer, bool widen) const {
+    LayerOpInterface op = layer.op;
+    if (alwaysCompact(op))
+      return true;
+    auto fc = dyn_cast<FullyConnectedOp>(op.getOperation());
+    if (!fc || widenCyclesPerByte == 0)
+      return false;
+    auto weight = fc.getWeight().getType();
+    int64_t outC = weight.getDimSize(0), inC = weight.getDimSize(1);
+    if (fc.getOutput().getType().getNumElements() != outC)
+      return false;
+    GemmTileShape shape = gemmTileShape(
+        /*rows=*/1, inC, outC, layer.segmentBytes, widen, longRowTiling(op));
+    int64_t savedBytes =
+        tile::tileBodyCodeBytes(shape, outC, /*compact=*/false) -
+        tile::tileBodyCodeBytes(shape, outC, /*compact=*/true);
+    int64_t cycles =
+        analysis::estimateCycles(layerWork(op, layer.segmentBytes));
+    return cycles < static_cast<int64_t>(widenCyclesPerByte) * savedBytes;
   }
 
   /// The layers that keep int8 weights although widen-weights is on: of
@@ -410,7 +438,7 @@ struct VMCUTilePass : impl::VMCUTilePassBase<VMCUTilePass> {
                    !keepsInt8.test(k);
       tile::KernelEnv env{module, pool, unit, layer.name, windowCache, widen};
       env.compactCode = llvm::is_contained(compactKernels, layer.name) ||
-                        alwaysCompact(layer.op);
+                        compactByDefault(layer, widen);
       env.longRows = longRowTiling(layer.op);
       env.stackAllowanceBytes =
           maxStack - kernelStackBytes(layer.op, layer.segmentBytes, cores);
@@ -462,8 +490,9 @@ struct VMCUTilePass : impl::VMCUTilePassBase<VMCUTilePass> {
     int64_t cycles = analysis::estimateCycles(work);
     kernel.setEstimatedCycles(cycles);
     // What compact code would add; nothing where it is already the rule.
-    kernel.setCompactCycles(
-        alwaysCompact(layer.op) ? 0 : analysis::estimateCompactCycles(cycles));
+    kernel.setCompactCycles(compactByDefault(layer, env.widenWeights)
+                                ? 0
+                                : analysis::estimateCompactCycles(cycles));
     if (layer.int8WeightCycles)
       kernel.setInt8WeightCycles(layer.int8WeightCycles);
     kernel.setStackBytes(

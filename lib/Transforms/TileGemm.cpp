@@ -128,13 +128,25 @@ static int64_t tileBodyChannels(const GemmTileShape &shape, int64_t outC) {
          groupChannels(outC % shape.groupBytes);
 }
 
-/// Steps of a full-speed int8 tile that run straight-line
-/// (accumulateTile): every step while the chunks fit kMaxStraightChunks,
-/// else one chunk in the rolled loop and the rest.
-static int64_t straightSteps(int64_t steps) {
-  return steps / kChunkSteps <= kMaxStraightChunks
-             ? steps
-             : kChunkSteps + steps % kChunkSteps;
+/// Steps per dot block of `shape`'s tiles over `steps` steps, at most
+/// `maxChunks` of them straight-line (GemmTiles::rowChunkSteps).
+static int64_t chunkSteps(const GemmTileShape &shape, int64_t steps,
+                          int64_t maxChunks) {
+  bool rowTile = shape.widenedWeights && !shape.widened;
+  return rowTile && steps / kChunkSteps > maxChunks ? kRowChunkSteps
+                                                    : kChunkSteps;
+}
+
+int64_t mlir::vmcu::tile::tileBodyCodeBytes(const GemmTileShape &shape,
+                                            int64_t outC, bool compact) {
+  int64_t steps = shape.rowStride / kDotLanes;
+  int64_t maxChunks = compact ? kCompactStraightChunks : kMaxStraightChunks;
+  int64_t chunk = chunkSteps(shape, steps, maxChunks);
+  // accumulateTile: every step while the chunks fit maxChunks, else one
+  // chunk in the rolled loop and the rest.
+  int64_t straight = steps / chunk <= maxChunks ? steps : chunk + steps % chunk;
+  return kTileCodeBytesPerChannelStep * straight *
+         tileBodyChannels(shape, outC);
 }
 
 /// 1 x 6 tiles over paired weights save about 0.07 cycles per MAC over
@@ -157,9 +169,8 @@ GemmTileShape GemmTiles::chooseShape(const Emitter &e, int64_t inC,
       e.env.cyclesPerFlashByte == 0)
     return six;
   GemmTileShape four = shapeOf(/*sixWide=*/false);
-  int64_t extraBytes =
-      kTileCodeBytesPerChannelStep * straightSteps(six.rowStride / kDotLanes) *
-      (tileBodyChannels(six, outC) - tileBodyChannels(four, outC));
+  int64_t extraBytes = tileBodyCodeBytes(six, outC, /*compact=*/false) -
+                       tileBodyCodeBytes(four, outC, /*compact=*/false);
   int64_t savedCycles = layerRows * inC * outC / kMacsPerSixWideCycleSaved;
   return savedCycles >= e.env.cyclesPerFlashByte * extraBytes ? six : four;
 }
@@ -619,9 +630,7 @@ int64_t GemmTiles::maxStraightChunks() const {
 /// Steps per dot block: a single row too long to run straight goes in
 /// longer chunks.
 int64_t GemmTiles::rowChunkSteps() const {
-  bool rowTile = shape.widenedWeights && !shape.widened;
-  return rowTile && steps / kChunkSteps > maxStraightChunks() ? kRowChunkSteps
-                                                              : kChunkSteps;
+  return chunkSteps(shape, steps, maxStraightChunks());
 }
 
 GemmTiles::ViewRuns GemmTiles::viewRuns(const RowView &row) {

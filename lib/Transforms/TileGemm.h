@@ -211,6 +211,12 @@ private:
   Value input, col, zp;
 };
 
+/// Estimated code bytes of `shape`'s tile bodies over Cout = `outC`: per
+/// output channel of each distinct body and step it runs straight-line,
+/// at full speed or `compact` (GemmTiles::chooseShape's fit).
+int64_t tileBodyCodeBytes(const GemmTileShape &shape, int64_t outC,
+                          bool compact);
+
 /// The GEMM kernel (TileGemm.cpp): GemmTiles over blocks of up to two
 /// pixels; `w` is [Cout][Cin].
 LogicalResult emitGemm(Emitter &e, const GemmShape &g, ArrayRef<int8_t> w,

@@ -116,8 +116,11 @@ struct CompileFlags {
         "many cycles (default 5: MCUNet-5fps-VWW 15% less flash for 1.3% "
         "more cycles); at the same price, take a single row's 1 x 6 tiles "
         "over paired int8 weights only where they save that much per byte "
-        "of code they add. 0: widen every layer --widen-weights covers, "
-        "and take 1 x 6 tiles wherever they fit");
+        "of code they add, and emit a fully connected layer on one vector "
+        "compact where its straight-line code costs more flash than even "
+        "doubling its cycles would pay. 0: widen every layer "
+        "--widen-weights covers, take 1 x 6 tiles wherever they fit, keep "
+        "every such layer at full speed");
     binder.option(
         "flash-slowdown-percent", flashSlowdownPercent,
         "Without --flash-kb: beyond --widen-cycles-per-byte, keep int8 "

@@ -432,8 +432,12 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
            "widenedWeightExtraBytes) to save at least this many cycles, "
            "and take a single row's 1 x 6 tiles over paired weights only "
            "where their estimated cycles saved pay the code bytes they add "
-           "at that price (GemmTiles::chooseShape); 0 widens every layer "
-           "widen-weights covers and takes 1 x 6 tiles wherever they fit">,
+           "at that price (GemmTiles::chooseShape), and emit a fully "
+           "connected layer on one vector compact where its straight-line "
+           "tile code (tileBodyCodeBytes) costs more flash than even "
+           "doubling its cycles would pay (compactByDefault); 0 widens "
+           "every layer widen-weights covers, takes 1 x 6 tiles wherever "
+           "they fit and keeps every such layer at full speed">,
     Option<"flashSlowdownPercent", "flash-slowdown-percent", "unsigned", "0",
            "Beyond widen-cycles-per-byte, keep int8 weights in more layers, "
            "fewest int8 cycles per flash byte saved first, while the cycles "

@@ -148,12 +148,8 @@ LogicalResult mlir::vmcu::tile::emitSoftmax(Emitter &e, SoftmaxOp op,
                            static_cast<int32_t>(op.getInputLeftShift()),
                            static_cast<int32_t>(op.getDiffMin())};
   std::array<int32_t, fp::kInt8Differences> exps = fp::softmaxExpTable(params);
-  SmallVector<int32_t> expTable(exps.begin(), exps.end()), sumTable;
-  for (int32_t v : exps)
-    sumTable.push_back(
-        fp::roundingDivideByPOT(v, fp::kAccumulationIntegerBits));
+  SmallVector<int32_t> expTable(exps.begin(), exps.end());
   Value expT = e.i32Table("softmax_exp", expTable);
-  Value sumT = e.i32Table("softmax_exp_sum", sumTable);
   Value row = e.scratch(depth, e.b.getI8Type());
   FixedPointBuilder f(e.b, e.loc);
   Type i32Type = e.b.getI32Type();
@@ -177,8 +173,12 @@ LogicalResult mlir::vmcu::tile::emitSoftmax(Emitter &e, SoftmaxOp op,
     Value max = reduce(e, depth, f.c32(kInt8Min), [&](Value acc, Value c) {
       return arith::MaxSIOp::create(e.b, e.loc, acc, element(c));
     });
+    // Each exp rescaled to the sum's kAccumulationIntegerBits, as the
+    // reference does, rather than read from a second 1 KB table.
     Value sum = reduce(e, depth, f.c32(0), [&](Value acc, Value c) {
-      return f.add(acc, e.load(sumT, difference(max, c)));
+      Value exp = e.load(expT, difference(max, c));
+      return f.add(acc, f.divideByPOT(
+                            exp, f.c32(fp::kAccumulationIntegerBits)));
     });
     // GetReciprocal: normalise the sum to [1, 2) and invert it.
     Value headroom = math::CountLeadingZerosOp::create(e.b, e.loc, sum);

@@ -464,7 +464,7 @@ int8TileShape(ArrayRef<int64_t> widths, bool oddGroups, int64_t pixels,
 GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
                                         int64_t segmentBytes, bool widenWeights,
                                         LongRowTiling longRows,
-                                        bool pairedWeights, bool sixWide) {
+                                        bool pairedWeights, bool allowSixWide) {
   bool widenLongRows = longRows.widenWeights;
   // Two rows are staged widened to int16 pairs (twice their bytes more
   // stack); long ones only with widenLongRows. Measured (M4, vmcu-prof):
@@ -510,7 +510,9 @@ GemmTileShape mlir::vmcu::gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
   // dividing 6): 29 cycles per step of 24 MACs against 20 per 16, and a
   // third fewer tiles to set up and requantize. Groups of several tiles
   // add a loop whose state LLVM spills beside the 13-register block.
-  bool takeSixWide = sixWide && pairedWeights &&
+  // allowSixWide is false where their code does not pay
+  // (GemmTiles::chooseShape).
+  bool takeSixWide = allowSixWide && pairedWeights &&
                      std::lcm(segmentBytes, kOneRowPairedTileChannels) ==
                          kOneRowPairedTileChannels;
   if (pixels == 1)

@@ -52,6 +52,9 @@ struct ChainLayer {
   /// adds and the cycles (cost model) int8 weights would take more.
   int64_t widenedExtraBytes = 0;
   int64_t int8WeightCycles = 0;
+  /// Whether vmcu-tile emits it compact without a flash budget listing it
+  /// (compactByDefault).
+  bool compactByRule = false;
 };
 
 /// The entry function as vmcu-tile reads it.
@@ -64,6 +67,12 @@ struct ModelGraph {
   /// The tensors the function returns, in result order.
   SmallVector<unsigned> results;
 };
+
+/// The cycles compact code may add to a kernel at worst, in percent of its
+/// own, as compactByDefault assumes them (doubling): measured per kernel
+/// kind from -3% to +43% (docs/flash.md, "Compact kernels"), where the
+/// cost model charges 8% (estimateCompactCycles).
+constexpr int64_t kCompactHeadWorstSlowdownPercent = 100;
 
 /// A symbol-friendly name for `op`: its NameLoc if any, else kind_index.
 std::string layerName(Operation *op, unsigned index) {
@@ -202,7 +211,8 @@ struct VMCUTilePass : impl::VMCUTilePassBase<VMCUTilePass> {
   /// Whether `layer` runs compact without a flash budget listing it: a
   /// one-row softmax always (alwaysCompact); a fully connected layer on one
   /// vector where the straight-line code of its tiles (tileBodyCodeBytes)
-  /// costs more flash than even doubling its cycles (cost model) would
+  /// costs more flash than even doubling its cycles (cost model;
+  /// kCompactHeadWorstSlowdownPercent) would
   /// pay at widen-cycles-per-byte. Such a layer runs once per inference,
   /// a classifier head of a few thousand cycles with kilobytes of code.
   bool compactByDefault(const ChainLayer &layer, bool widen) const {
@@ -221,9 +231,11 @@ struct VMCUTilePass : impl::VMCUTilePassBase<VMCUTilePass> {
     int64_t savedBytes =
         tile::tileBodyCodeBytes(shape, outC, /*compact=*/false) -
         tile::tileBodyCodeBytes(shape, outC, /*compact=*/true);
-    int64_t cycles =
-        analysis::estimateCycles(layerWork(op, layer.segmentBytes));
-    return cycles < static_cast<int64_t>(widenCyclesPerByte) * savedBytes;
+    int64_t worstAddedCycles =
+        analysis::estimateCycles(layerWork(op, layer.segmentBytes)) *
+        kCompactHeadWorstSlowdownPercent / kPercent;
+    return worstAddedCycles <
+           static_cast<int64_t>(widenCyclesPerByte) * savedBytes;
   }
 
   /// The layers that keep int8 weights although widen-weights is on: of
@@ -437,8 +449,9 @@ struct VMCUTilePass : impl::VMCUTilePassBase<VMCUTilePass> {
                    !llvm::is_contained(int8WeightKernels, layer.name) &&
                    !keepsInt8.test(k);
       tile::KernelEnv env{module, pool, unit, layer.name, windowCache, widen};
-      env.compactCode = llvm::is_contained(compactKernels, layer.name) ||
-                        compactByDefault(layer, widen);
+      layer.compactByRule = compactByDefault(layer, widen);
+      env.compactCode =
+          llvm::is_contained(compactKernels, layer.name) || layer.compactByRule;
       env.longRows = longRowTiling(layer.op);
       env.stackAllowanceBytes =
           maxStack - kernelStackBytes(layer.op, layer.segmentBytes, cores);
@@ -490,9 +503,8 @@ struct VMCUTilePass : impl::VMCUTilePassBase<VMCUTilePass> {
     int64_t cycles = analysis::estimateCycles(work);
     kernel.setEstimatedCycles(cycles);
     // What compact code would add; nothing where it is already the rule.
-    kernel.setCompactCycles(compactByDefault(layer, env.widenWeights)
-                                ? 0
-                                : analysis::estimateCompactCycles(cycles));
+    kernel.setCompactCycles(
+        layer.compactByRule ? 0 : analysis::estimateCompactCycles(cycles));
     if (layer.int8WeightCycles)
       kernel.setInt8WeightCycles(layer.int8WeightCycles);
     kernel.setStackBytes(

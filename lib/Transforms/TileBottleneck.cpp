@@ -508,7 +508,7 @@ private:
                          std::min(kIm2colBlockPixels, g.midW), *w1, *b1, zp,
                          ex.getRequant(), t.input);
     else
-      expand.emplace(e, "expand_", g.cin, g.cmid, g.w, g.midH * g.midW, *w1,
+      expand.emplace(e, "expand_", g.cin, g.cmid, g.w, neededRows * g.midW, *w1,
                      *b1, zp, ex.getRequant());
     project.emplace(e, "project_", g.cmid, g.cout, op.getProjectPixels(),
                     g.outH * g.outW, *w3, *b3,

@@ -7,8 +7,9 @@
 // output channels is one vmcu.dot_block register tile (2 pixels x 3
 // channels over int16-pair weights, the group's last tile taking the rest;
 // 1 x 5 over int16-pair weights for one row at a time into 3 or more
-// channels; else 2 x 2, or 1 x 4 for one row, 1 x 6 over paired weights)
-// per chunk of input channels,
+// channels; else 2 x 2, or 1 x 4 for one row, 1 x 6 over paired weights
+// where that pays its code: GemmTiles::chooseShape) per chunk of input
+// channels,
 // starting from biases with the input zero point folded in; the sums are
 // requantized into a group buffer, whose segments are ring-stored.
 // GemmTiles is also the expansion and projection of the line-buffer
@@ -58,10 +59,16 @@ constexpr int64_t kCompactStraightChunks = 1;
 /// an eighth of the group's work, its chunk loop costing under 1% of the
 /// layer, for one block of code instead of kMaxStraightChunks.
 constexpr int64_t kMinTilesBesideCompactTail = 8;
-/// Code bytes of an int8 tile body per output channel and straight-line
-/// step, and the MACs per cycle that 1 x 6 tiles save over 1 x 4 ones
-/// (chooseShape: 1/14, about 0.07 cycles per MAC).
+/// Code bytes of a tile body per output channel and step it runs
+/// straight-line (tileBodyCodeBytes). Fitted as the code 1 x 6 tiles add
+/// over paired 1 x 4 ones (chooseShape; median 17.5 over 54 corpus
+/// layers). As a whole body's size it is low for widened-weight row tiles
+/// (MobileNetV2 seed 2's 228 -> 4 head: 4,592 bytes over 57 steps of 4
+/// channels, 20), so compactByDefault errs towards full speed.
 constexpr int64_t kTileCodeBytesPerChannelStep = 18;
+/// MACs per cycle saved by 1 x 6 tiles over 1 x 4 ones (chooseShape):
+/// measured median 0.077 cycles per MAC (about 1/13), quartiles
+/// 0.063-0.090; 1/14 errs towards the smaller code.
 constexpr int64_t kMacsPerSixWideCycleSaved = 14;
 /// The longest rows (in steps of 4 inputs) whose tiles are one
 /// vmcu.gemm_tile (MACs, biases and requantization in one register block)
@@ -117,17 +124,6 @@ GemmTiles::GemmTiles(Emitter &e, StringRef prefix, int64_t inC, int64_t outC,
   std::tie(mult, shift) = e.requantTables(prefix, rq, outC, valueBound);
 }
 
-/// Channels of the tile bodies a shape emits (forEachTile): a group's loop
-/// over full tiles and its rest tile, then Cout's last group's.
-static int64_t tileBodyChannels(const GemmTileShape &shape, int64_t outC) {
-  int64_t n = shape.channels;
-  auto groupChannels = [&](int64_t bytes) {
-    return (bytes >= n ? n : 0) + bytes % n;
-  };
-  return groupChannels(shape.groupBytes) +
-         groupChannels(outC % shape.groupBytes);
-}
-
 /// Steps per dot block of `shape`'s tiles over `steps` steps, at most
 /// `maxChunks` of them straight-line (GemmTiles::rowChunkSteps).
 static int64_t chunkSteps(const GemmTileShape &shape, int64_t steps,
@@ -137,16 +133,32 @@ static int64_t chunkSteps(const GemmTileShape &shape, int64_t steps,
                                                     : kChunkSteps;
 }
 
+/// Steps a tile body runs straight-line, as accumulateTile emits it: all
+/// of them while their `chunk`-step chunks number at most
+/// `straightChunks`, else one chunk in the rolled loop and the rest.
+static int64_t straightSteps(int64_t steps, int64_t chunk,
+                             int64_t straightChunks) {
+  return steps / chunk <= straightChunks ? steps : chunk + steps % chunk;
+}
+
 int64_t mlir::vmcu::tile::tileBodyCodeBytes(const GemmTileShape &shape,
                                             int64_t outC, bool compact) {
-  int64_t steps = shape.rowStride / kDotLanes;
+  int64_t n = shape.channels, steps = shape.rowStride / kDotLanes;
   int64_t maxChunks = compact ? kCompactStraightChunks : kMaxStraightChunks;
   int64_t chunk = chunkSteps(shape, steps, maxChunks);
-  // accumulateTile: every step while the chunks fit maxChunks, else one
-  // chunk in the rolled loop and the rest.
-  int64_t straight = steps / chunk <= maxChunks ? steps : chunk + steps % chunk;
-  return kTileCodeBytesPerChannelStep * straight *
-         tileBodyChannels(shape, outC);
+  int64_t fullSteps = straightSteps(steps, chunk, maxChunks);
+  // A group's narrower last tile runs compact beside enough full ones
+  // (GemmTiles::runsRarely).
+  bool rareRest = shape.groupBytes >= kMinTilesBesideCompactTail * n;
+  int64_t restSteps = rareRest
+                          ? straightSteps(steps, chunk, kCompactStraightChunks)
+                          : fullSteps;
+  // forEachTile: a group's loop over full tiles and its rest, then Cout's
+  // last group's.
+  int64_t channelSteps = 0;
+  for (int64_t group : {shape.groupBytes, outC % shape.groupBytes})
+    channelSteps += (group >= n ? n * fullSteps : 0) + group % n * restSteps;
+  return kTileCodeBytesPerChannelStep * channelSteps;
 }
 
 /// 1 x 6 tiles over paired weights save about 0.07 cycles per MAC over
@@ -160,15 +172,15 @@ int64_t mlir::vmcu::tile::tileBodyCodeBytes(const GemmTileShape &shape,
 GemmTileShape GemmTiles::chooseShape(const Emitter &e, int64_t inC,
                                      int64_t outC, int64_t maxPixels,
                                      int64_t layerRows, bool pairedWeights) {
-  auto shapeOf = [&](bool sixWide) {
+  auto shapeOf = [&](bool allowSixWide) {
     return gemmTileShape(maxPixels, inC, outC, e.seg, e.env.widenWeights,
-                         e.env.longRows, pairedWeights, sixWide);
+                         e.env.longRows, pairedWeights, allowSixWide);
   };
-  GemmTileShape six = shapeOf(/*sixWide=*/true);
-  if (six.widenedWeights || six.channels != kOneRowPairedTileChannels ||
+  GemmTileShape six = shapeOf(/*allowSixWide=*/true);
+  if (six.channels != kOneRowPairedTileChannels ||
       e.env.cyclesPerFlashByte == 0)
     return six;
-  GemmTileShape four = shapeOf(/*sixWide=*/false);
+  GemmTileShape four = shapeOf(/*allowSixWide=*/false);
   int64_t extraBytes = tileBodyCodeBytes(six, outC, /*compact=*/false) -
                        tileBodyCodeBytes(four, outC, /*compact=*/false);
   int64_t savedCycles = layerRows * inC * outC / kMacsPerSixWideCycleSaved;

@@ -26,7 +26,8 @@ struct KernelEnv {
   /// vmcu-tile's widen-weights option (GemmTileShape::widenedWeights).
   bool widenWeights = true;
   /// Emit for less code (vmcu-tile's compact-kernels lists the layer, or
-  /// it is a one-row softmax).
+  /// it is compact by default: a one-row softmax, a fully connected head
+  /// where the flash price says so).
   bool compactCode = false;
   /// How long GEMM rows are tiled (longRowTiling).
   LongRowTiling longRows = {};

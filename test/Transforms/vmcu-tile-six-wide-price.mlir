@@ -62,3 +62,24 @@ func.func @main(%x: tensor<1x640xi8>) -> tensor<1x62xi8> {
   %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #rq, segment_bytes = 2} : (tensor<1x640xi8>, tensor<62x640xi8>, tensor<62xi32>) -> tensor<1x62xi8>
   return %y : tensor<1x62xi8>
 }
+
+// -----
+
+// Over several rows the cycles saved count every row (GemmTiles'
+// layerRows). A 1x1 conv 320 -> 27 over 2 x 2 pixels: its 320-byte rows
+// are too long to pair, so its tiles take one row each. 4 rows of 8,640
+// MACs save about 2,468 cycles; the 1 x 6 and last 1 x 3 bodies have 2
+// channels more than the 1 x 4 and last 1 x 3, over 8 straight steps: 288
+// bytes, 1,440 cycles. 1 x 6 tiles (a single row would take 1 x 4).
+// CHECK-LABEL: vmcu.kernel "conv2d_0"
+// CHECK-NOT: :4 = vmcu.dot_block
+// CHECK: :6 = vmcu.dot_block {{.*}} {paired_weights, pixels = 1 : i64
+// CHECK-NOT: :4 = vmcu.dot_block
+// CHECK: return
+#rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
+func.func @main(%x: tensor<1x2x2x320xi8>) -> tensor<1x2x2x27xi8> {
+  %w = arith.constant dense<1> : tensor<27x1x1x320xi8>
+  %b = arith.constant dense<2> : tensor<27xi32>
+  %y = vmcu.conv2d %x, %w, %b {input_zp = 0 : i32, pad = array<i64: 0, 0, 0, 0>, requant = #rq, stride = array<i64: 1, 1>, segment_bytes = 1} : (tensor<1x2x2x320xi8>, tensor<27x1x1x320xi8>, tensor<27xi32>) -> tensor<1x2x2x27xi8>
+  return %y : tensor<1x2x2x27xi8>
+}

@@ -24,6 +24,13 @@
 // CHECK:   %[[MAX:.*]] = affine.for {{.*}} = 0 to 8 iter_args
 // CHECK:     arith.maxsi
 // CHECK:   %[[SUM:.*]] = affine.for {{.*}} = 0 to 8 iter_args
+// Each exp from the one table, rescaled by a rounding shift of 12 bits
+// (RoundingDivideByPOT: the remainder against half, the sign's nudge).
+// CHECK:     %[[EXP:.*]] = memref.load %{{.*}} : memref<256xi32>
+// CHECK:     %[[TWELVE:.*]] = arith.constant 12 : i32
+// CHECK:     arith.andi %[[EXP]]
+// CHECK:     arith.cmpi sgt
+// CHECK:     arith.shrsi %[[EXP]], %[[TWELVE]] : i32
 // CHECK:   math.ctlz %[[SUM]] : i32
 // CHECK:   affine.for {{.*}} = 0 to 8 {
 // CHECK:     arith.divsi {{.*}} : i64

@@ -117,10 +117,11 @@ struct CompileFlags {
         "more cycles); at the same price, take a single row's 1 x 6 tiles "
         "over paired int8 weights only where they save that much per byte "
         "of code they add, and emit a fully connected layer on one vector "
-        "compact where its straight-line code costs more flash than even "
-        "doubling its cycles would pay. 0: widen every layer "
-        "--widen-weights covers, take 1 x 6 tiles wherever they fit, keep "
-        "every such layer at full speed");
+        "compact where its tiles' straight-line code costs more flash than "
+        "even doubling its cycles would pay (the 5 and its figures were "
+        "measured for widening). 0: widen every layer --widen-weights "
+        "covers, take 1 x 6 tiles wherever they fit, keep every fully "
+        "connected layer at full speed");
     binder.option(
         "flash-slowdown-percent", flashSlowdownPercent,
         "Without --flash-kb: beyond --widen-cycles-per-byte, keep int8 "

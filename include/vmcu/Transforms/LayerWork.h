@@ -112,13 +112,14 @@ inline constexpr int64_t kOneRowPairedTileChannels = 6;
 /// kInt16SumTerms taps), an int32 sum per remaining lane.
 int64_t avgPoolSumBytes(int64_t lanes, int64_t windowTaps);
 
-/// `sixWide`: a single row over paired weights may take 1 x 6 tiles
+/// `allowSixWide`: a single row over paired weights may take 1 x 6 tiles
 /// (kOneRowPairedTileChannels); false keeps 1 x 4 (their code is smaller:
 /// GemmTiles::chooseShape prices the difference).
 GemmTileShape gemmTileShape(int64_t rows, int64_t inC, int64_t outC,
                             int64_t segmentBytes, bool widenWeights = true,
                             LongRowTiling longRows = {},
-                            bool pairedWeights = false, bool sixWide = true);
+                            bool pairedWeights = false,
+                            bool allowSixWide = true);
 
 /// Whether `layer`'s long GEMM rows (see gemmTileShape) take widened
 /// weights: where each weight serves at least kMinLongRowWeightReuse

@@ -425,7 +425,8 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
                "`compact` attribute); the "
                "flash budget's choice when int8 weights alone exceed it "
                "(vmcuc and vmcu-run --flash-kb). A softmax over one row is "
-               "always compact">,
+               "always compact, and so is a fully connected layer on one "
+               "vector where widen-cycles-per-byte says so">,
     Option<"widenCyclesPerByte", "widen-cycles-per-byte", "unsigned", "0",
            "Widen a layer's weights only where the cost model expects each "
            "flash byte widening adds (int8_weight_cycles over "
@@ -433,11 +434,11 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
            "and take a single row's 1 x 6 tiles over paired weights only "
            "where their estimated cycles saved pay the code bytes they add "
            "at that price (GemmTiles::chooseShape), and emit a fully "
-           "connected layer on one vector compact where its straight-line "
-           "tile code (tileBodyCodeBytes) costs more flash than even "
-           "doubling its cycles would pay (compactByDefault); 0 widens "
+           "connected layer on one vector compact where its tiles' "
+           "straight-line code (tileBodyCodeBytes) costs more flash than "
+           "even doubling its cycles would pay (compactByDefault); 0 widens "
            "every layer widen-weights covers, takes 1 x 6 tiles wherever "
-           "they fit and keeps every such layer at full speed">,
+           "they fit and keeps every fully connected layer at full speed">,
     Option<"flashSlowdownPercent", "flash-slowdown-percent", "unsigned", "0",
            "Beyond widen-cycles-per-byte, keep int8 weights in more layers, "
            "fewest int8 cycles per flash byte saved first, while the cycles "

@@ -29,6 +29,10 @@ struct KernelEnv {
   /// it is compact by default: a one-row softmax, a fully connected head
   /// where the flash price says so).
   bool compactCode = false;
+  /// vmcu-tile's widen-cycles-per-byte: the cycles per inference each flash
+  /// byte a faster tile shape adds must save (GemmTiles::chooseShape); 0
+  /// takes the fastest shape.
+  int64_t cyclesPerFlashByte = 0;
   /// How long GEMM rows are tiled (longRowTiling).
   LongRowTiling longRows = {};
   /// Stack bytes the kernel may spend beyond its buffers
@@ -36,10 +40,6 @@ struct KernelEnv {
   int64_t stackAllowanceBytes = 0;
   /// vmcu-tile's cores option (twoCoreRemainderScratchBytes).
   int64_t cores = 1;
-  /// vmcu-tile's widen-cycles-per-byte: the cycles per inference each flash
-  /// byte a faster tile shape adds must save (GemmTiles::chooseShape); 0
-  /// takes the fastest shape.
-  int64_t cyclesPerFlashByte = 0;
 };
 
 /// The ring tensors one kernel reads and writes (tensor_base values).

@@ -212,9 +212,9 @@ struct VMCUTilePass : impl::VMCUTilePassBase<VMCUTilePass> {
   /// one-row softmax always (alwaysCompact); a fully connected layer on one
   /// vector where the straight-line code of its tiles (tileBodyCodeBytes)
   /// costs more flash than even doubling its cycles (cost model;
-  /// kCompactHeadWorstSlowdownPercent) would
-  /// pay at widen-cycles-per-byte. Such a layer runs once per inference,
-  /// a classifier head of a few thousand cycles with kilobytes of code.
+  /// kCompactHeadWorstSlowdownPercent) would pay at widen-cycles-per-byte.
+  /// Such a layer runs once per inference: a classifier head of a few
+  /// thousand cycles with kilobytes of code.
   bool compactByDefault(const ChainLayer &layer, bool widen) const {
     LayerOpInterface op = layer.op;
     if (alwaysCompact(op))

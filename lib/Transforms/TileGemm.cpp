@@ -133,6 +133,13 @@ static int64_t chunkSteps(const GemmTileShape &shape, int64_t steps,
                                                     : kChunkSteps;
 }
 
+/// Whether a group of `shape`'s tiles holds enough full ones, besides its
+/// narrower last one, for that last tile to run compact
+/// (kMinTilesBesideCompactTail; GemmTiles::runsRarely).
+static bool restTileRunsRarely(const GemmTileShape &shape) {
+  return shape.groupBytes >= kMinTilesBesideCompactTail * shape.channels;
+}
+
 /// Steps a tile body runs straight-line, as accumulateTile emits it: all
 /// of them while their `chunk`-step chunks number at most
 /// `straightChunks`, else one chunk in the rolled loop and the rest.
@@ -147,10 +154,7 @@ int64_t mlir::vmcu::tile::tileBodyCodeBytes(const GemmTileShape &shape,
   int64_t maxChunks = compact ? kCompactStraightChunks : kMaxStraightChunks;
   int64_t chunk = chunkSteps(shape, steps, maxChunks);
   int64_t fullSteps = straightSteps(steps, chunk, maxChunks);
-  // A group's narrower last tile runs compact beside enough full ones
-  // (GemmTiles::runsRarely).
-  bool rareRest = shape.groupBytes >= kMinTilesBesideCompactTail * n;
-  int64_t restSteps = rareRest
+  int64_t restSteps = restTileRunsRarely(shape)
                           ? straightSteps(steps, chunk, kCompactStraightChunks)
                           : fullSteps;
   // forEachTile: a group's loop over full tiles and its rest, then Cout's
@@ -629,9 +633,7 @@ int64_t GemmTiles::weightElementsPerStep() const {
 /// its rows run `once` per layer (emit()'s), or it is a group's narrower
 /// last tile beside kMinTilesBesideCompactTail full ones.
 bool GemmTiles::runsRarely(int64_t n, bool once) const {
-  return once ||
-         (n < shape.channels &&
-          shape.groupBytes >= kMinTilesBesideCompactTail * shape.channels);
+  return once || (n < shape.channels && restTileRunsRarely(shape));
 }
 
 /// Chunks of a tile that run straight-line rather than in a rolled loop.

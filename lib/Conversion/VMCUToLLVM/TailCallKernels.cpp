@@ -71,11 +71,13 @@ bool mayReturnForCaller(LLVM::CallOp call, LLVM::ReturnOp ret,
          !ownTailCall;
 }
 
-/// A call that may end its caller as a guaranteed tail call: its callee
-/// and the return that follows it.
+/// A call that may end its caller as a guaranteed tail call: its callee,
+/// the return that follows it, and whether that return passes on the
+/// call's results (else it returns constants).
 struct TailCall {
   LLVM::LLVMFuncOp callee;
   LLVM::ReturnOp ret;
+  bool passesOn;
 };
 
 /// `call` as a tail call, if it may be one: a return follows it
@@ -95,7 +97,7 @@ std::optional<TailCall> asTailCall(LLVM::CallOp call) {
   bool passesOn = llvm::equal(ret.getOperands(), call.getResults());
   if (passesOn ? callee.getFunctionType() == caller.getFunctionType()
                : mayReturnForCaller(call, ret, callee))
-    return TailCall{callee, ret};
+    return TailCall{callee, ret, passesOn};
   return std::nullopt;
 }
 
@@ -143,7 +145,7 @@ void makeTailCalls(ModuleOp module) {
     // The constants between go first: the return follows the call.
     while (call->getNextNode() != tail->ret)
       call->getNextNode()->moveBefore(call);
-    if (!llvm::equal(tail->ret.getOperands(), call.getResults()))
+    if (!tail->passesOn)
       call = returnFromCallee(call, tail->ret, tail->callee);
     call.setTailCallKind(LLVM::tailcallkind::TailCallKind::MustTail);
   }

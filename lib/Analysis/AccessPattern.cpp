@@ -76,28 +76,17 @@ int64_t mlir::vmcu::analysis::evaluate(const AffineExpr &expr,
 // Enumerations
 //===----------------------------------------------------------------------===//
 
+/// Names of the enumerators, in declaration order.
+static constexpr const char *kTensorRoleNames[] = {"Input", "Output",
+                                                   "Workspace"};
+static constexpr const char *kAccessKindNames[] = {"Load", "Store", "Free"};
+
 const char *mlir::vmcu::analysis::stringifyTensorRole(TensorRole role) {
-  switch (role) {
-  case TensorRole::Input:
-    return "Input";
-  case TensorRole::Output:
-    return "Output";
-  case TensorRole::Workspace:
-    return "Workspace";
-  }
-  return "?";
+  return kTensorRoleNames[static_cast<size_t>(role)];
 }
 
 const char *mlir::vmcu::analysis::stringifyAccessKind(AccessKind kind) {
-  switch (kind) {
-  case AccessKind::Load:
-    return "Load";
-  case AccessKind::Store:
-    return "Store";
-  case AccessKind::Free:
-    return "Free";
-  }
-  return "?";
+  return kAccessKindNames[static_cast<size_t>(kind)];
 }
 
 int64_t mlir::vmcu::analysis::segmentsOf(const KernelPattern &pattern,

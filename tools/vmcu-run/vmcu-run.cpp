@@ -11,6 +11,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 #include "vmcu/Conversion/VMCUToLLVM/VMCUToLLVM.h"
+#include "vmcu/Pipelines/FlagNames.h"
 #include "vmcu/Tools/ModelIOFlags.h"
 #include "vmcu/Tools/vmcuc/Compiler.h"
 #include "vmcu/Tools/vmcuc/FlashBudget.h"
@@ -620,9 +621,16 @@ static LogicalResult runOnTwoCores(const RunOptions &opts, const char *argv0,
          "libunicorn and libcapstone)");
     return failure();
   }
-  std::vector<std::string> run = {*tool,       files.elf, "--cpu=cortex-m33",
-                                  "--cores=2", "--input", files.in,
-                                  "--output",  files.out};
+  StringRef cpu = nameOf(kTargetCpus, kTwoCoreBoard.cpu);
+  std::vector<std::string> run = {
+      *tool,
+      files.elf,
+      ("--" + flag_names::kCpu + "=" + cpu).str(),
+      ("--" + flag_names::kCores + "=" + Twine(core_split::kSplitCores)).str(),
+      "--input",
+      files.in,
+      "--output",
+      files.out};
   std::string error;
   int rc = execute(*tool, run, files.console, opts.timeout, error);
   auto log = llvm::MemoryBuffer::getFile(files.console);

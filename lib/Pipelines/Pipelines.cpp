@@ -70,6 +70,8 @@ static Options budgetOptions(const CompileFlags &flags) {
 /// sizes, traversal orders, tiling, offsets and their proof.
 static void addPlanningPasses(OpPassManager &pm, const CompileFlags &flags,
                               const PipelineIO &io) {
+  // On the layers as the model has them: the default flash budget's base.
+  pm.addPass(createVMCUEstimateReferenceFlashPass());
   pm.addNestedPass<func::FuncOp>(createVMCUFuseBottleneckPass());
   // Before the schedules and segment sizes: a fold removes a conv's plane.
   pm.addPass(createVMCUFuseWindowPoolPass(

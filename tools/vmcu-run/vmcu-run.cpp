@@ -406,6 +406,15 @@ static LogicalResult compileModel(const RunOptions &opts, CompiledModel &model,
   compileOptions.flashPlan = *flashPlan;
   FailureOr<CompiledModel> compiled =
       compileModelFile(opts.model, compileOptions);
+  if (failed(compiled))
+    return failure();
+  FailureOr<bool> again =
+      fitDefaultFlashBudget(opts.model, compileOptions, compiled->object,
+                            compiled->referenceFlashBytes);
+  if (failed(again))
+    return failure();
+  if (*again)
+    compiled = compileModelFile(opts.model, compileOptions);
   if (failed(compiled) ||
       failed(checkFlashBudget(opts.model, compiled->object, compileOptions)))
     return failure();

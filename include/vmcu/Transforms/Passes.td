@@ -9,6 +9,36 @@
 
 include "mlir/Pass/PassBase.td"
 
+def VMCUEstimateReferenceFlashPass
+    : Pass<"vmcu-estimate-reference-flash", "ModuleOp"> {
+  let summary = "Record the flash CMSIS-NN would take for the model's layers";
+  let description = [{
+    Sets `vmcu.reference_flash_bytes` on the module: the flash the model
+    takes when CMSIS-NN's kernels run its layers one by one, as TFLite
+    Micro's cmsis_nn kernels call them (`analysis::estimateReferenceFlashBytes`):
+    each layer's int8 weights, int32 biases and requantization words (a
+    multiplier and a shift per output channel of a convolution, one pair
+    for a fully connected layer), a call per layer, and the code of each
+    CMSIS-NN kernel family the layers use. vmcuc and vmcu-run fit the
+    object into `--cmsis-flash-percent` of it by default. Runs on the
+    layers as `convert-tosa-to-vmcu` leaves them, before any fusion.
+
+    Before:
+
+    ```mlir
+    module {
+      func.func @m(%x: tensor<1x8xi8>) -> tensor<1x4xi8> {
+        %y = vmcu.fully_connected %x, %w, %b {...}
+            : (tensor<1x8xi8>, tensor<4x8xi8>, tensor<4xi32>) -> tensor<1x4xi8>
+        ...
+    ```
+
+    After: `module attributes {vmcu.reference_flash_bytes = 8464 : i64}`
+    (32 weight bytes, 4 biases, one requantization pair, a call and the
+    fully connected functions).
+  }];
+}
+
 def VMCUFuseBottleneckPass : Pass<"vmcu-fuse-bottleneck", "func::FuncOp"> {
   let summary = "Fuse pw-expand, dw RxR, pw-project [+ add] into vmcu.bottleneck";
   let description = [{

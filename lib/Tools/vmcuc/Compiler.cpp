@@ -19,6 +19,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "vmcu/Conversion/VMCUToLLVM/VMCUToLLVM.h"
+#include "vmcu/Dialect/VMCU/IR/VMCUDialect.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
 #include "vmcu/InitAllDialects.h"
 #include "vmcu/InitAllExtensions.h"
@@ -137,6 +138,10 @@ static FailureOr<ModelInfo> readModelInfo(ModuleOp module, StringRef prefix) {
       static_cast<bool>(module.lookupSymbol(name(model_abi::kWorkerFn)));
   info.inputSizes = readI32Array(module, name(model_abi::kInputSizes));
   info.outputSizes = readI32Array(module, name(model_abi::kOutputSizes));
+  auto *dialect = module.getContext()->getLoadedDialect<VMCUDialect>();
+  if (IntegerAttr bytes =
+          dialect->getReferenceFlashBytesAttrHelper().getAttr(module))
+    info.referenceFlashBytes = bytes.getInt();
   return info;
 }
 
@@ -382,6 +387,7 @@ mlir::vmcu::compileModelFile(StringRef inputPath,
   if (failed(emitObject(*llvmModule, *machine, model.object, options)))
     return failure();
   model.arenaBytes = info->arenaBytes.value_or(0);
+  model.referenceFlashBytes = info->referenceFlashBytes;
   auto sum = [](ArrayRef<int64_t> sizes, int64_t first) {
     return sizes.empty()
                ? first

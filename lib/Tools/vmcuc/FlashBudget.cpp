@@ -289,41 +289,46 @@ static std::vector<std::string> allLayers(const Trial &trial) {
   return names;
 }
 
-FailureOr<FlashPlan>
-mlir::vmcu::chooseFlashPlan(StringRef inputPath,
-                            const CompileOptions &options) {
-  if (options.flags.flashKb == 0)
-    return FlashPlan();
+/// The plan under options.flags.flashKb (see chooseFlashPlan); with
+/// `required` false, std::nullopt instead of an error where even the
+/// smallest plan exceeds it, known after the compact trial alone.
+static FailureOr<std::optional<FlashPlan>>
+planUnderBudget(StringRef inputPath, const CompileOptions &options,
+                bool required) {
   uint64_t budget = budgetBytes(options);
   FailureOr<Trial> wide = compileTrial(inputPath, options, FlashPlan());
   if (failed(wide))
     return failure();
   uint64_t wideBytes = wide->flashBytes(options);
   if (wideBytes <= budget)
-    return FlashPlan();
+    return std::optional(FlashPlan());
 
-  // The two smaller trials: int8 weights everywhere, then compact kernels
-  // everywhere too.
+  // The two smaller trials: int8 weights and compact kernels everywhere,
+  // then int8 weights everywhere.
   std::vector<std::string> layers = allLayers(*wide);
+  FlashPlan compactPlan{layers, layers};
+  FailureOr<Trial> compact = compileTrial(inputPath, options, compactPlan);
+  if (failed(compact))
+    return failure();
+  ObjectFlash compactFlash =
+      getObjectFlash(compact->object, options.flags.symbolPrefix);
+  if (!required && compactFlash.totalBytes() > budget)
+    return std::optional<FlashPlan>();
   FailureOr<Trial> narrow = wide;
   if (options.flags.widenWeights)
     narrow = compileTrial(inputPath, options, FlashPlan{layers, {}});
   if (failed(narrow))
     return failure();
-  FlashPlan compactPlan{layers, layers};
-  FailureOr<Trial> compact = compileTrial(inputPath, options, compactPlan);
-  if (failed(compact))
-    return failure();
   // The smaller of the two is the floor (compact code can take more, where
   // kernels unrolled less stop sharing a function).
   ObjectFlash narrowFlash =
       getObjectFlash(narrow->object, options.flags.symbolPrefix);
-  ObjectFlash compactFlash =
-      getObjectFlash(compact->object, options.flags.symbolPrefix);
   bool compactIsFloor = compactFlash.totalBytes() <= narrowFlash.totalBytes();
   FlashPlan smallestPlan = compactIsFloor ? compactPlan : FlashPlan{layers, {}};
   ObjectFlash smallest = compactIsFloor ? compactFlash : narrowFlash;
   if (smallest.totalBytes() > budget) {
+    if (!required)
+      return std::optional<FlashPlan>();
     reportOverBudget(inputPath, options,
                      compactIsFloor
                          ? "the model, with int8 weights and compact kernels "
@@ -342,7 +347,66 @@ mlir::vmcu::chooseFlashPlan(StringRef inputPath,
   addCandidates(candidates, *narrow, *compact, &FlashPlan::compactKernels,
                 [](const LayerCycles &c) { return c.compact; });
   rankCandidates(candidates);
-  return takeUntilFit(inputPath, options, candidates, wideBytes, smallestPlan);
+  FailureOr<FlashPlan> plan =
+      takeUntilFit(inputPath, options, candidates, wideBytes, smallestPlan);
+  if (failed(plan))
+    return failure();
+  return std::optional(*plan);
+}
+
+FailureOr<FlashPlan>
+mlir::vmcu::chooseFlashPlan(StringRef inputPath,
+                            const CompileOptions &options) {
+  if (options.flags.flashKb == 0)
+    return FlashPlan();
+  FailureOr<std::optional<FlashPlan>> plan =
+      planUnderBudget(inputPath, options, /*required=*/true);
+  if (failed(plan))
+    return failure();
+  return **plan;
+}
+
+unsigned mlir::vmcu::defaultFlashKb(const CompileOptions &options,
+                                    std::optional<int64_t> referenceBytes) {
+  if (options.flags.flashKb || !options.flags.cmsisFlashPercent ||
+      !referenceBytes)
+    return 0;
+  return *referenceBytes * options.flags.cmsisFlashPercent / kPercent /
+         kBytesPerKiB;
+}
+
+FailureOr<bool>
+mlir::vmcu::fitDefaultFlashBudget(StringRef inputPath, CompileOptions &options,
+                                  ArrayRef<char> object,
+                                  std::optional<int64_t> referenceBytes) {
+  unsigned kb = defaultFlashKb(options, referenceBytes);
+  ObjectFlash flash = getObjectFlash(object, options.flags.symbolPrefix);
+  if (kb == 0 || inputPath == "-" ||
+      flash.totalBytes() <= static_cast<uint64_t>(kb) * kBytesPerKiB)
+    return false;
+  CompileOptions budgeted = options;
+  budgeted.flags.flashKb = kb;
+  FailureOr<std::optional<FlashPlan>> plan =
+      planUnderBudget(inputPath, budgeted, /*required=*/false);
+  if (failed(plan))
+    return failure();
+  auto *os = &llvm::errs();
+  llvm::WithColor::note(*os, inputPath) << llvm::formatv(
+      "the object takes {0} B of flash, over the default "
+      "budget of {1} KiB ({2}% of the {3} B CMSIS-NN would "
+      "take, --cmsis-flash-percent); ",
+      flash.totalBytes(), kb, options.flags.cmsisFlashPercent, *referenceBytes);
+  if (!*plan) {
+    *os << "even the smallest plan exceeds it, so the default plan stays\n";
+    return false;
+  }
+  *os << llvm::formatv("compiling again within it (int8 weights in {0} "
+                       "layers, compact code in {1})\n",
+                       (*plan)->int8WeightKernels.size(),
+                       (*plan)->compactKernels.size());
+  options.flags.flashKb = kb;
+  options.flashPlan = std::move(**plan);
+  return true;
 }
 
 LogicalResult mlir::vmcu::checkFlashBudget(StringRef inputPath,

@@ -467,12 +467,17 @@ CompileOptions compileOptionsFrom(VMCUCOptions &opts) {
   return compileOptions;
 }
 
+/// writeOutputs' result where the object exceeds the default flash budget
+/// and fitDefaultFlashBudget set a plan that fits it: compile again.
+constexpr int kCompileAgain = -1;
+
 /// Writes the lowered `module` as `opts.emit` asks to `outputPath`, the
 /// header (with the object's flash and stack) through `writeHeader`, and the
 /// summary line; 0 on success.
 int writeOutputs(VMCUCOptions &opts, ModuleOp module,
-                 const CompileOptions &compileOptions, int64_t arenaBytes,
+                 CompileOptions &compileOptions, const ModelInfo &info,
                  function_ref<bool(ArrayRef<char>)> writeHeader) {
+  int64_t arenaBytes = info.arenaBytes.value_or(0);
   std::string outputPath = opts.output.empty()
                                ? getDefaultOutput(opts.input, opts.emit)
                                : opts.output.getValue();
@@ -507,8 +512,15 @@ int writeOutputs(VMCUCOptions &opts, ModuleOp module,
                : wrote();
 
   SmallVector<char, 0> object;
-  if (failed(emitObject(*llvmModule, *machine, object, compileOptions)) ||
-      failed(checkFlashBudget(opts.input, object, compileOptions)) ||
+  if (failed(emitObject(*llvmModule, *machine, object, compileOptions)))
+    return 1;
+  FailureOr<bool> again = fitDefaultFlashBudget(
+      opts.input, compileOptions, object, info.referenceFlashBytes);
+  if (failed(again))
+    return 1;
+  if (*again)
+    return kCompileAgain;
+  if (failed(checkFlashBudget(opts.input, object, compileOptions)) ||
       !writeHeader(object))
     return 1;
   if (failed(writeFile(outputPath, [&](llvm::raw_ostream &os) {
@@ -524,35 +536,12 @@ int writeOutputs(VMCUCOptions &opts, ModuleOp module,
   return 0;
 }
 
-} // namespace
-
-int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
-  llvm::InitLLVM initLLVM(argc, argv);
-  VMCUCOptions opts;
-  registerAsmPrinterCLOptions();
-  registerMLIRContextCLOptions();
-  registerPassManagerCLOptions();
-  registerDefaultTimingManagerCLOptions();
-  cl::HideUnrelatedOptions(opts.category);
-  std::string overview = llvm::formatv(
-      kOverview.data(), wrapped(supportedTFLiteOperators(), kOverviewColumns));
-  cl::ParseCommandLineOptions(argc, argv, overview);
-
+/// Compiles `opts.input` with `compileOptions` and writes what `opts` asks
+/// for (writeOutputs): 0 on success, kCompileAgain where the default flash
+/// budget set a plan in `compileOptions`.
+int compileAndWrite(VMCUCOptions &opts, MLIRContext &context,
+                    CompileOptions &compileOptions) {
   StringRef cpu = nameOf(kTargetCpus, opts.shared.flags.cpu);
-
-  DialectRegistry registry;
-  registerCompilerDialects(registry);
-  MLIRContext context(registry);
-  applyDiagnosticDefaults(context);
-
-  CompileOptions compileOptions = compileOptionsFrom(opts);
-  if (compileOptions.flags.flashKb && opts.input == "-")
-    return fail("--flash-kb compiles the model more than once and needs a "
-                "model file, not standard input");
-  FailureOr<FlashPlan> flashPlan = chooseFlashPlan(opts.input, compileOptions);
-  if (failed(flashPlan))
-    return 1;
-  compileOptions.flashPlan = *flashPlan;
   FailureOr<ModelSource> source =
       parseModelFile(opts.input, context, compileOptions);
   if (failed(source))
@@ -584,6 +573,38 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
   };
   if (opts.emit != EmitKind::Obj && !writeHeader({}))
     return 1;
-  return writeOutputs(opts, *module, compileOptions,
-                      info->arenaBytes.value_or(0), writeHeader);
+  return writeOutputs(opts, *module, compileOptions, *info, writeHeader);
+}
+
+} // namespace
+
+int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  VMCUCOptions opts;
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  cl::HideUnrelatedOptions(opts.category);
+  std::string overview = llvm::formatv(
+      kOverview.data(), wrapped(supportedTFLiteOperators(), kOverviewColumns));
+  cl::ParseCommandLineOptions(argc, argv, overview);
+
+  DialectRegistry registry;
+  registerCompilerDialects(registry);
+  MLIRContext context(registry);
+  applyDiagnosticDefaults(context);
+
+  CompileOptions compileOptions = compileOptionsFrom(opts);
+  if (compileOptions.flags.flashKb && opts.input == "-")
+    return fail("--flash-kb compiles the model more than once and needs a "
+                "model file, not standard input");
+  FailureOr<FlashPlan> flashPlan = chooseFlashPlan(opts.input, compileOptions);
+  if (failed(flashPlan))
+    return 1;
+  compileOptions.flashPlan = *flashPlan;
+  int rc = compileAndWrite(opts, context, compileOptions);
+  if (rc == kCompileAgain)
+    rc = compileAndWrite(opts, context, compileOptions);
+  return rc;
 }

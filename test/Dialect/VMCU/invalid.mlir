@@ -1647,3 +1647,16 @@ func.func @f(%x: tensor<1x9x9x4xi8>, %r: tensor<1x3x3x4xi8>, %w: tensor<4x3x3x4x
   %y = vmcu.conv2d %x, %w, %b residual %r {stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, input_zp = 0 : i32, requant = #rq, residual_add = #vmcu.residual_add<conv = #rs, skip = #rs, requant = #rq>, window_avg_pool = #vmcu.window_avg_pool<kernel_h = 2, kernel_w = 2, input_zp = 0, output_zp = 0, min = -128, max = 127, round_half_away = false>} : (tensor<1x9x9x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>, tensor<1x3x3x4xi8>) -> tensor<1x3x3x4xi8>
   return
 }
+
+// -----
+
+// expected-error @below {{'vmcu.reference_flash_bytes' must be a non-negative i64, got -1 : i64}}
+module attributes {vmcu.reference_flash_bytes = -1 : i64} {}
+
+// -----
+
+func.func @main(%x: tensor<1x4xi8>) -> tensor<1x4xi8> {
+  // expected-error @below {{'vmcu.reference_flash_bytes' only applies to a module}}
+  %y = vmcu.softmax %x {input_multiplier = 1717986944 : i32, input_left_shift = 23 : i32, diff_min = -248 : i32, vmcu.reference_flash_bytes = 10 : i64} : tensor<1x4xi8>
+  return %y : tensor<1x4xi8>
+}

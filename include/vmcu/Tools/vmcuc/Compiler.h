@@ -72,6 +72,9 @@ struct ModelInfo {
   /// Bytes of every input and output, in order (input and output 0 are
   /// `inputBytes` and `outputBytes`).
   SmallVector<int64_t> inputSizes, outputSizes;
+  /// The flash CMSIS-NN would take for the model's layers
+  /// (vmcu.reference_flash_bytes), when the pipeline estimated it.
+  std::optional<int64_t> referenceFlashBytes;
 };
 
 /// A compiled model: the ELF object and the sizes of its C API. The input
@@ -82,6 +85,8 @@ struct CompiledModel {
   int64_t arenaBytes = 0;
   int64_t inputBytes = 0;
   int64_t outputBytes = 0;
+  /// ModelInfo::referenceFlashBytes.
+  std::optional<int64_t> referenceFlashBytes;
 };
 
 /// Registers every dialect and translation the compiler needs.

@@ -48,6 +48,24 @@ llvm::StringMap<LayerFlash> getLayerFlash(ArrayRef<char> object,
 FailureOr<FlashPlan> chooseFlashPlan(StringRef inputPath,
                                      const CompileOptions &options);
 
+/// The default flash budget in KiB (rounded down) of a model whose layers
+/// CMSIS-NN would run in `referenceBytes` of flash
+/// (vmcu.reference_flash_bytes): options.flags.cmsisFlashPercent of it. 0
+/// (none) with --flash-kb, a percent of 0 or no estimate.
+unsigned defaultFlashKb(const CompileOptions &options,
+                        std::optional<int64_t> referenceBytes);
+
+/// Where `object`, compiled from `inputPath` without a flash budget,
+/// exceeds defaultFlashKb, chooses the plan chooseFlashPlan would under it
+/// and sets it, with the budget, in `options`: true when the caller is to
+/// compile again with them. False, with `options` unchanged, where the
+/// object fits, the input is standard input, or even the smallest plan
+/// exceeds the budget (then the default plan stays; a note says so).
+FailureOr<bool> fitDefaultFlashBudget(StringRef inputPath,
+                                      CompileOptions &options,
+                                      ArrayRef<char> object,
+                                      std::optional<int64_t> referenceBytes);
+
 /// Fails with an error located at `inputPath` if `object` exceeds
 /// options.flags.flashKb (when set).
 LogicalResult checkFlashBudget(StringRef inputPath, ArrayRef<char> object,

@@ -93,6 +93,17 @@ LogicalResult VMCUDialect::verifyOperationAttribute(Operation *op,
                                << "' only applies to a module";
     return success();
   }
+  if (attr.getName() == getReferenceFlashBytesAttrHelper().getName()) {
+    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!bytes || !bytes.getType().isInteger(64) || bytes.getInt() < 0)
+      return op->emitOpError()
+             << "'" << attr.getName().getValue()
+             << "' must be a non-negative i64, got " << attr.getValue();
+    if (!isa<ModuleOp>(op))
+      return op->emitOpError() << "'" << attr.getName().getValue()
+                               << "' only applies to a module";
+    return success();
+  }
   return op->emitOpError() << "has an unknown vmcu attribute '"
                            << attr.getName().getValue() << "'";
 }

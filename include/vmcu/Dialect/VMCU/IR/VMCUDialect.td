@@ -41,12 +41,16 @@ def VMCU_Dialect : Dialect {
   // - `vmcu.input_edge` / `vmcu.output_edge` (`#vmcu.edge`) on the module:
   //   the quantisation of the model's input and output, and whether the
   //   source model's edge is float (set by the .tflite importer).
+  // - `vmcu.reference_flash_bytes` (a non-negative i64) on the module: the
+  //   flash CMSIS-NN would take for the model's layers
+  //   (vmcu-estimate-reference-flash), the default flash budget's base.
   let discardableAttrs = (ins
     "::mlir::StringAttr":$io,
     "::mlir::IntegerAttr":$io_index,
     "::mlir::UnitAttr":$round_half_away,
     "::mlir::vmcu::EdgeAttr":$input_edge,
-    "::mlir::vmcu::EdgeAttr":$output_edge
+    "::mlir::vmcu::EdgeAttr":$output_edge,
+    "::mlir::IntegerAttr":$reference_flash_bytes
   );
   let hasOperationAttrVerify = 1;
 }

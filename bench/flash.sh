@@ -3,7 +3,8 @@
 # (the shared .tflite models, or the .tflite files given), on the emulated
 # Cortex-M4 timed by vmcu-prof's cycle model.
 #
-# Per model: the default plan (no budget), then budgets at PERCENTS of its
+# Per model: the default plan (no --flash-kb: the default budget,
+# --cmsis-flash-percent, applies), then budgets at PERCENTS of its
 # flash (default 95 90 80 70 60 50), until no plan fits. Per row: the
 # budget, the object's flash (code + weights and tables, the header's
 # VMCU_FLASH_BYTES), the layers keeping int8 weights, the layers emitted

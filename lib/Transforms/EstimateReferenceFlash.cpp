@@ -37,6 +37,16 @@ int64_t convRequantPairs(Value bias) {
   return cast<ShapedType>(bias.getType()).getNumElements();
 }
 
+/// A fully connected layer's requantization pairs: one for a per-tensor
+/// scale, which TFLite Micro keeps as one pair (the importer may repeat it
+/// per channel), else one per channel.
+int64_t fullyConnectedRequantPairs(FullyConnectedOp op) {
+  RequantAttr requant = op.getRequant();
+  bool perTensor = llvm::all_equal(requant.getMultiplier()) &&
+                   llvm::all_equal(requant.getShift());
+  return perTensor ? 1 : static_cast<int64_t>(requant.getMultiplier().size());
+}
+
 /// How CMSIS-NN runs `layer`.
 ReferenceLayer referenceLayerOf(LayerOpInterface layer) {
   return llvm::TypeSwitch<Operation *, ReferenceLayer>(layer.getOperation())
@@ -49,10 +59,8 @@ ReferenceLayer referenceLayerOf(LayerOpInterface layer) {
                              op.getBias(), convRequantPairs(op.getBias()));
       })
       .Case([](FullyConnectedOp op) {
-        // One pair for a per-tensor scale, as TFLite Micro keeps it.
-        return weightedLayer(
-            ReferenceKernel::FullyConnected, op.getWeight(), op.getBias(),
-            static_cast<int64_t>(op.getRequant().getMultiplier().size()));
+        return weightedLayer(ReferenceKernel::FullyConnected, op.getWeight(),
+                             op.getBias(), fullyConnectedRequantPairs(op));
       })
       .Case(
           [](AvgPool2DOp) { return ReferenceLayer{ReferenceKernel::AvgPool}; })
@@ -79,7 +87,7 @@ struct VMCUEstimateReferenceFlashPass
         layers.push_back(referenceLayerOf(layer));
     });
     int64_t bytes = analysis::estimateReferenceFlashBytes(layers);
-    auto *dialect = getContext().getLoadedDialect<VMCUDialect>();
+    auto *dialect = getContext().getOrLoadDialect<VMCUDialect>();
     dialect->getReferenceFlashBytesAttrHelper().setAttr(
         module, IntegerAttr::get(IntegerType::get(&getContext(), 64), bytes));
   }

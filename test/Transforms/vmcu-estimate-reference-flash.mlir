@@ -37,3 +37,21 @@ func.func @main(%x: tensor<1x10xi8>) -> tensor<1x10xi8> {
   %y = vmcu.softmax %x {input_multiplier = 1717986944 : i32, input_left_shift = 23 : i32, diff_min = -248 : i32} : tensor<1x10xi8>
   return %y : tensor<1x10xi8>
 }
+
+// -----
+
+// A fully connected layer's scale repeated per channel is one per-tensor
+// pair, as TFLite Micro keeps it; distinct scales are a pair per channel.
+// 4x8 each: 32 + 4 * 4 + 256 = 304, then 1 and 4 pairs (8 and 32 bytes),
+// and the fully connected functions once: 304 + 8 + 304 + 32 + 8,152 =
+// 8,800.
+// CHECK: module attributes {vmcu.reference_flash_bytes = 8800 : i64}
+#same = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824, 1073741824, 1073741824, 1073741824], shift = [36, 36, 36, 36], double_round = true, min = -128, max = 127>
+#each = #vmcu.requant<input_zp = 0, output_zp = 0, multiplier = [1073741824, 1073741825, 1073741826, 1073741827], shift = [36, 36, 36, 36], double_round = true, min = -128, max = 127>
+func.func @main(%x: tensor<1x8xi8>) -> (tensor<1x4xi8>, tensor<1x4xi8>) {
+  %w = arith.constant dense<1> : tensor<4x8xi8>
+  %b = arith.constant dense<0> : tensor<4xi32>
+  %y = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #same} : (tensor<1x8xi8>, tensor<4x8xi8>, tensor<4xi32>) -> tensor<1x4xi8>
+  %z = vmcu.fully_connected %x, %w, %b {input_zp = 0 : i32, requant = #each} : (tensor<1x8xi8>, tensor<4x8xi8>, tensor<4xi32>) -> tensor<1x4xi8>
+  return %y, %z : tensor<1x4xi8>, tensor<1x4xi8>
+}

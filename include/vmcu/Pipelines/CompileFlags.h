@@ -153,17 +153,21 @@ struct CompileFlags {
         "that even int8 weights and compact kernels everywhere exceed is "
         "an error. Applied by vmcuc and "
         "vmcu-run, which emit the object (the vmcu-tosa-to-llvm pipeline "
-        "stops before it). 0 (default): no budget, and "
-        "--widen-cycles-per-byte prices the widening instead");
+        "stops before it). 0 (default): --widen-cycles-per-byte prices the "
+        "widening, and the default budget (--cmsis-flash-percent) applies "
+        "where that plan exceeds it");
     binder.option(
         "cmsis-flash-percent", cmsisFlashPercent,
         "Without --flash-kb: where the object takes more than this percent "
         "of the flash CMSIS-NN would take for the model (estimated: its "
         "int8 weights, biases and requantization words, a call per layer "
         "and the code of the kernels it uses; vmcu.reference_flash_bytes), "
-        "fit it into that as --flash-kb does, if the smallest plan fits; "
-        "else keep the default plan. Applied by vmcuc and vmcu-run. 0: no "
-        "default budget");
+        "rounded down to KiB, compile it again within that as --flash-kb "
+        "does, if the smallest plan fits (else keep the default plan); a "
+        "note says which. Flash wins over cycles: VWW takes 1.07x "
+        "CMSIS-NN's flash for 14% more cycles (docs/flash.md). Applied by "
+        "vmcuc and vmcu-run where they emit an object from a model file. "
+        "0: no default budget");
     binder.option(
         "widen-cycles-per-byte", widenCyclesPerByte,
         "Without --flash-kb: widen a layer's weights only where the cost "

@@ -17,8 +17,9 @@ def VMCUEstimateReferenceFlashPass
     takes when CMSIS-NN's kernels run its layers one by one, as TFLite
     Micro's cmsis_nn kernels call them (`analysis::estimateReferenceFlashBytes`):
     each layer's int8 weights, int32 biases and requantization words (a
-    multiplier and a shift per output channel of a convolution, one pair
-    for a fully connected layer), a call per layer, and the code of each
+    multiplier and a shift per output channel of a convolution, per
+    requantization channel of a fully connected layer: one for a
+    per-tensor scale), a call per layer, and the code of each
     CMSIS-NN kernel family the layers use. vmcuc and vmcu-run fit the
     object into `--cmsis-flash-percent` of it by default. Runs on the
     layers as `convert-tosa-to-vmcu` leaves them, before any fusion.
@@ -37,6 +38,7 @@ def VMCUEstimateReferenceFlashPass
     (32 weight bytes, 4 biases, one requantization pair, a call and the
     fully connected functions).
   }];
+  let dependentDialects = ["::mlir::vmcu::VMCUDialect"];
 }
 
 def VMCUFuseBottleneckPass : Pass<"vmcu-fuse-bottleneck", "func::FuncOp"> {

@@ -138,7 +138,7 @@ static FailureOr<ModelInfo> readModelInfo(ModuleOp module, StringRef prefix) {
       static_cast<bool>(module.lookupSymbol(name(model_abi::kWorkerFn)));
   info.inputSizes = readI32Array(module, name(model_abi::kInputSizes));
   info.outputSizes = readI32Array(module, name(model_abi::kOutputSizes));
-  auto *dialect = module.getContext()->getLoadedDialect<VMCUDialect>();
+  auto *dialect = module.getContext()->getOrLoadDialect<VMCUDialect>();
   if (IntegerAttr bytes =
           dialect->getReferenceFlashBytesAttrHelper().getAttr(module))
     info.referenceFlashBytes = bytes.getInt();

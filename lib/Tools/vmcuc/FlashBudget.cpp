@@ -291,7 +291,7 @@ static std::vector<std::string> allLayers(const Trial &trial) {
 
 /// The plan under options.flags.flashKb (see chooseFlashPlan); with
 /// `required` false, std::nullopt instead of an error where even the
-/// smallest plan exceeds it, known after the compact trial alone.
+/// smallest plan exceeds it.
 static FailureOr<std::optional<FlashPlan>>
 planUnderBudget(StringRef inputPath, const CompileOptions &options,
                 bool required) {
@@ -303,26 +303,24 @@ planUnderBudget(StringRef inputPath, const CompileOptions &options,
   if (wideBytes <= budget)
     return std::optional(FlashPlan());
 
-  // The two smaller trials: int8 weights and compact kernels everywhere,
-  // then int8 weights everywhere.
+  // The two smaller trials: int8 weights everywhere, then compact kernels
+  // everywhere too.
   std::vector<std::string> layers = allLayers(*wide);
-  FlashPlan compactPlan{layers, layers};
-  FailureOr<Trial> compact = compileTrial(inputPath, options, compactPlan);
-  if (failed(compact))
-    return failure();
-  ObjectFlash compactFlash =
-      getObjectFlash(compact->object, options.flags.symbolPrefix);
-  if (!required && compactFlash.totalBytes() > budget)
-    return std::optional<FlashPlan>();
   FailureOr<Trial> narrow = wide;
   if (options.flags.widenWeights)
     narrow = compileTrial(inputPath, options, FlashPlan{layers, {}});
   if (failed(narrow))
     return failure();
+  FlashPlan compactPlan{layers, layers};
+  FailureOr<Trial> compact = compileTrial(inputPath, options, compactPlan);
+  if (failed(compact))
+    return failure();
   // The smaller of the two is the floor (compact code can take more, where
   // kernels unrolled less stop sharing a function).
   ObjectFlash narrowFlash =
       getObjectFlash(narrow->object, options.flags.symbolPrefix);
+  ObjectFlash compactFlash =
+      getObjectFlash(compact->object, options.flags.symbolPrefix);
   bool compactIsFloor = compactFlash.totalBytes() <= narrowFlash.totalBytes();
   FlashPlan smallestPlan = compactIsFloor ? compactPlan : FlashPlan{layers, {}};
   ObjectFlash smallest = compactIsFloor ? compactFlash : narrowFlash;
@@ -380,9 +378,10 @@ mlir::vmcu::fitDefaultFlashBudget(StringRef inputPath, CompileOptions &options,
                                   ArrayRef<char> object,
                                   std::optional<int64_t> referenceBytes) {
   unsigned kb = defaultFlashKb(options, referenceBytes);
+  if (kb == 0 || inputPath == "-")
+    return false;
   ObjectFlash flash = getObjectFlash(object, options.flags.symbolPrefix);
-  if (kb == 0 || inputPath == "-" ||
-      flash.totalBytes() <= static_cast<uint64_t>(kb) * kBytesPerKiB)
+  if (flash.totalBytes() <= static_cast<uint64_t>(kb) * kBytesPerKiB)
     return false;
   CompileOptions budgeted = options;
   budgeted.flags.flashKb = kb;

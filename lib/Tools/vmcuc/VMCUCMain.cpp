@@ -473,7 +473,8 @@ constexpr int kCompileAgain = -1;
 
 /// Writes the lowered `module` as `opts.emit` asks to `outputPath`, the
 /// header (with the object's flash and stack) through `writeHeader`, and the
-/// summary line; 0 on success.
+/// summary line; 0 on success, kCompileAgain (nothing written) where the
+/// object exceeds the default flash budget and a plan fits it.
 int writeOutputs(VMCUCOptions &opts, ModuleOp module,
                  CompileOptions &compileOptions, const ModelInfo &info,
                  function_ref<bool(ArrayRef<char>)> writeHeader) {
@@ -604,7 +605,10 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
     return 1;
   compileOptions.flashPlan = *flashPlan;
   int rc = compileAndWrite(opts, context, compileOptions);
+  // The second compile runs under the budget the first one set, which
+  // leaves no default budget to apply.
   if (rc == kCompileAgain)
     rc = compileAndWrite(opts, context, compileOptions);
+  assert(rc != kCompileAgain && "the default budget applies once");
   return rc;
 }

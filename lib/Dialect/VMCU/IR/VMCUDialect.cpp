@@ -47,6 +47,24 @@ void VMCUDialect::initialize() {
 /// on TOSA).
 static constexpr llvm::StringLiteral kTosaAvgPoolName = "tosa.avg_pool2d";
 
+/// Fails with an error on `op` unless it is a module, which `attr` marks.
+static LogicalResult verifyOnModule(Operation *op, NamedAttribute attr) {
+  if (isa<ModuleOp>(op))
+    return success();
+  return op->emitOpError() << "'" << attr.getName().getValue()
+                           << "' only applies to a module";
+}
+
+/// Fails with an error on `op` unless `attr` holds a non-negative i64.
+static LogicalResult verifyNonNegativeI64(Operation *op, NamedAttribute attr) {
+  auto value = dyn_cast<IntegerAttr>(attr.getValue());
+  if (value && value.getType().isInteger(64) && value.getInt() >= 0)
+    return success();
+  return op->emitOpError() << "'" << attr.getName().getValue()
+                           << "' must be a non-negative i64, got "
+                           << attr.getValue();
+}
+
 LogicalResult VMCUDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   if (attr.getName() == getIoAttrHelper().getName()) {
@@ -62,11 +80,8 @@ LogicalResult VMCUDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (attr.getName() == getIoIndexAttrHelper().getName()) {
-    auto index = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!index || !index.getType().isInteger(64) || index.getInt() < 0)
-      return op->emitOpError() << "'" << attr.getName().getValue()
-                               << "' must be a non-negative i64, got "
-                               << attr.getValue();
+    if (failed(verifyNonNegativeI64(op, attr)))
+      return failure();
     if (!getIoAttrHelper().getAttr(op))
       return op->emitOpError() << "'" << attr.getName().getValue()
                                << "' needs '"
@@ -88,21 +103,12 @@ LogicalResult VMCUDialect::verifyOperationAttribute(Operation *op,
     if (!isa<EdgeAttr>(attr.getValue()))
       return op->emitOpError() << "'" << attr.getName().getValue()
                                << "' must be a #vmcu.edge";
-    if (!isa<ModuleOp>(op))
-      return op->emitOpError() << "'" << attr.getName().getValue()
-                               << "' only applies to a module";
-    return success();
+    return verifyOnModule(op, attr);
   }
   if (attr.getName() == getReferenceFlashBytesAttrHelper().getName()) {
-    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!bytes || !bytes.getType().isInteger(64) || bytes.getInt() < 0)
-      return op->emitOpError()
-             << "'" << attr.getName().getValue()
-             << "' must be a non-negative i64, got " << attr.getValue();
-    if (!isa<ModuleOp>(op))
-      return op->emitOpError() << "'" << attr.getName().getValue()
-                               << "' only applies to a module";
-    return success();
+    if (failed(verifyNonNegativeI64(op, attr)))
+      return failure();
+    return verifyOnModule(op, attr);
   }
   return op->emitOpError() << "has an unknown vmcu attribute '"
                            << attr.getName().getValue() << "'";

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # compile-time.sh - how long vmcuc takes to compile the shared models with
-# its default options (issue 31, item 5), and where the time goes.
+# its default options (issue 31, item 5; a model over the default flash
+# budget, --cmsis-flash-percent, compiles several times), and where the
+# time goes.
 #
 # Per model: the object's .text, the median wall time of RUNS compiles
 # (default 5, vmcuc's defaults; run it on a quiet machine), and, with

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # models.sh - speed and SRAM of whole real int8 networks (the .tflite models
 # in ../shared/models, or $VMCU_SHARED_DIR/models), compiled by vmcuc with
-# the default budget and a few --ram-kb budgets, run by vmcu-run on the
+# the default SRAM budget (no --ram-kb; the default flash budget applies)
+# and a few --ram-kb budgets, run by vmcu-run on the
 # emulated Cortex-M4 (outputs checked identical across budgets) and timed
 # by vmcu-prof's Cortex-M4 cycle model.
 #

@@ -170,7 +170,8 @@ struct CompileFlags {
         "0: no default budget");
     binder.option(
         "widen-cycles-per-byte", widenCyclesPerByte,
-        "Without --flash-kb: widen a layer's weights only where the cost "
+        "Without --flash-kb (the plan the default budget then checks): "
+        "widen a layer's weights only where the cost "
         "model expects each flash byte that adds to save at least this "
         "many cycles (default 5: MCUNet-5fps-VWW 15% less flash for 1.3% "
         "more cycles); at the same price, take a single row's 1 x 6 tiles "
@@ -183,7 +184,8 @@ struct CompileFlags {
         "connected layer at full speed");
     binder.option(
         "flash-slowdown-percent", flashSlowdownPercent,
-        "Without --flash-kb: beyond --widen-cycles-per-byte, keep int8 "
+        "Without --flash-kb (the plan the default budget then checks): "
+        "beyond --widen-cycles-per-byte, keep int8 "
         "weights in more layers, those that save the most flash per cycle "
         "first, while the cycles they add (cost model) stay within this "
         "percent of the model's. 0: only the price decides");

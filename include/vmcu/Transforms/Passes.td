@@ -447,7 +447,8 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
     ListOption<"int8WeightKernels", "int8-weight-kernels", "std::string",
                "Layers (by kernel name) that keep int8 weights although "
                "widen-weights is on: the flash budget's choice (vmcuc and "
-               "vmcu-run --flash-kb)">,
+               "vmcu-run: --flash-kb, or the default budget, "
+               "--cmsis-flash-percent)">,
     ListOption<"compactKernels", "compact-kernels", "std::string",
                "Layers (by kernel name) emitted for less code: GEMM rows "
                "as dot blocks in a rolled chunk loop instead of straight "
@@ -456,7 +457,8 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
                "vmcu-unroll-microkernels' smaller limits (the kernel's "
                "`compact` attribute); the "
                "flash budget's choice when int8 weights alone exceed it "
-               "(vmcuc and vmcu-run --flash-kb). A softmax over one row is "
+               "(vmcuc and vmcu-run: --flash-kb, or the default budget, "
+               "--cmsis-flash-percent). A softmax over one row is "
                "always compact, and so is a fully connected layer on one "
                "vector where widen-cycles-per-byte says so">,
     Option<"widenCyclesPerByte", "widen-cycles-per-byte", "unsigned", "0",

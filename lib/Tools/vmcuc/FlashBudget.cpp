@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "vmcu/Tools/vmcuc/FlashBudget.h"
+#include "vmcu/Tools/vmcuc/FlashRanking.h"
 
 #include "vmcu/Support/Units.h"
 #include "llvm/Object/ELFObjectFile.h"
@@ -136,22 +137,9 @@ FailureOr<Trial> compileTrial(StringRef inputPath, CompileOptions options,
   return trial;
 }
 
-/// A FlashPlan list a layer can join: int8 weights or compact code.
-using PlanList = std::vector<std::string> FlashPlan::*;
-
-/// A layer whose kernel takes less flash in a smaller plan.
-struct Candidate {
-  std::string kernel;
-  /// The list of the plan it joins.
-  PlanList list;
-  uint64_t savedBytes;
-  /// The cycles the smaller plan is expected to cost it.
-  int64_t cycles;
-};
-
 /// The layers that take less flash in `smaller` than in `larger`, as
 /// candidates for `list`, costing `cyclesOf` their figures in `larger`.
-void addCandidates(std::vector<Candidate> &candidates, const Trial &larger,
+void addCandidates(std::vector<FlashCandidate> &candidates, const Trial &larger,
                    const Trial &smaller, PlanList list,
                    function_ref<int64_t(const LayerCycles &)> cyclesOf) {
   SmallVector<StringRef> layers;
@@ -171,23 +159,6 @@ void addCandidates(std::vector<Candidate> &candidates, const Trial &larger,
          entry.getValue().totalBytes() - it->second.totalBytes(),
          cyclesOf(larger.layers.lookup(entry.getKey()))});
   }
-}
-
-/// Fewest cycles lost per byte saved first.
-void rankCandidates(std::vector<Candidate> &candidates) {
-  std::sort(candidates.begin(), candidates.end(),
-            [](const Candidate &a, const Candidate &b) {
-              // a.cycles / a.saved < b.cycles / b.saved, without division.
-              __int128 lhs = static_cast<__int128>(a.cycles) * b.savedBytes;
-              __int128 rhs = static_cast<__int128>(b.cycles) * a.savedBytes;
-              if (lhs != rhs)
-                return lhs < rhs;
-              if (a.kernel != b.kernel)
-                return a.kernel < b.kernel;
-              // The same layer's int8 weights before its compact code.
-              return a.list == &FlashPlan::int8WeightKernels &&
-                     b.list != &FlashPlan::int8WeightKernels;
-            });
 }
 
 uint64_t budgetBytes(const CompileOptions &options) {
@@ -241,14 +212,6 @@ mlir::vmcu::getLayerFlash(ArrayRef<char> object,
   return layers;
 }
 
-/// The plan that takes the first `taken` of `ranked`.
-static FlashPlan planOf(ArrayRef<Candidate> ranked, size_t taken) {
-  FlashPlan plan;
-  for (const Candidate &candidate : ranked.take_front(taken))
-    (plan.*candidate.list).push_back(candidate.kernel);
-  return plan;
-}
-
 /// The plan that takes the `ranked` layers in order until the object fits
 /// `budget`: layers are taken until their measured savings predict a fit
 /// (from `startBytes`, the object without any), then the prediction is
@@ -259,7 +222,7 @@ static FlashPlan planOf(ArrayRef<Candidate> ranked, size_t taken) {
 /// merge when all are compact), the plan is `smallest`, which fits.
 static FailureOr<FlashPlan> takeUntilFit(StringRef inputPath,
                                          const CompileOptions &options,
-                                         ArrayRef<Candidate> ranked,
+                                         ArrayRef<FlashCandidate> ranked,
                                          uint64_t startBytes,
                                          const FlashPlan &smallest) {
   uint64_t budget = budgetBytes(options);
@@ -339,11 +302,12 @@ planUnderBudget(StringRef inputPath, const CompileOptions &options,
 
   // One ranking of both choices by cycles lost per byte saved: the cost
   // model's int8_weight_cycles and compact_cycles.
-  std::vector<Candidate> candidates;
+  std::vector<FlashCandidate> candidates;
   addCandidates(candidates, *wide, *narrow, &FlashPlan::int8WeightKernels,
                 [](const LayerCycles &c) { return c.int8Weight; });
   addCandidates(candidates, *narrow, *compact, &FlashPlan::compactKernels,
                 [](const LayerCycles &c) { return c.compact; });
+  joinCompactWithInt8(candidates);
   rankCandidates(candidates);
   FailureOr<FlashPlan> plan =
       takeUntilFit(inputPath, options, candidates, wideBytes, smallestPlan);

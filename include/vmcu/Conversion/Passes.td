@@ -435,7 +435,9 @@ def VMCUShareKernelsPass : Pass<"vmcu-share-kernels", "ModuleOp"> {
     Values that are equal in each function of the group (a base segment
     read by two constant ops) share one argument. A group takes at most
     `max-arguments` arguments: AAPCS passes four in registers and the rest
-    on the stack, 4 bytes each per call. Runs after
+    on the stack, 4 bytes each per call. The kept function records the
+    names of those it replaced in `vmcu.shared_kernels`, for the flash
+    budget, which prices such layers together. Runs after
     `convert-vmcu-to-llvm`.
 
     Before:
@@ -463,7 +465,8 @@ def VMCUShareKernelsPass : Pass<"vmcu-share-kernels", "ModuleOp"> {
     llvm.call @k0(%w1, %c448) : (!llvm.ptr, i32) -> ()
     ```
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::vmcu::VMCUDialect"];
   let options = [
     Option<"maxArguments", "max-arguments", "unsigned", /*default=*/"16",
            "Most arguments a shared function may take (its own and the "

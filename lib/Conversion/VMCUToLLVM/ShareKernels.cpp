@@ -10,6 +10,8 @@
 
 #include "vmcu/Conversion/VMCUToLLVM/VMCUToLLVM.h"
 
+#include "vmcu/Dialect/VMCU/IR/VMCUDialect.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -363,10 +365,16 @@ void parameterizeFirst(Group &group, CallIndex &calls) {
       op->erase();
     }
   }
+  SmallVector<Attribute> replaced;
   for (Member &member : llvm::drop_begin(group.members)) {
+    replaced.push_back(member.func.getSymNameAttr());
     calls.forgetCallsIn(member.func);
     member.func.erase();
   }
+  MLIRContext *context = first.func.getContext();
+  context->getOrLoadDialect<VMCUDialect>()
+      ->getSharedKernelsAttrHelper()
+      .setAttr(first.func, ArrayAttr::get(context, replaced));
 }
 
 struct VMCUShareKernelsPass

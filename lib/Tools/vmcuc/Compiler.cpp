@@ -142,6 +142,15 @@ static FailureOr<ModelInfo> readModelInfo(ModuleOp module, StringRef prefix) {
   if (IntegerAttr bytes =
           dialect->getReferenceFlashBytesAttrHelper().getAttr(module))
     info.referenceFlashBytes = bytes.getInt();
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+    ArrayAttr replaced = dialect->getSharedKernelsAttrHelper().getAttr(func);
+    if (!replaced)
+      continue;
+    std::vector<std::string> &group =
+        info.sharedKernelFunctions.emplace_back(1, func.getSymName().str());
+    for (auto name : replaced.getAsValueRange<StringAttr>())
+      group.push_back(name.str());
+  }
   return info;
 }
 
@@ -388,6 +397,7 @@ mlir::vmcu::compileModelFile(StringRef inputPath,
     return failure();
   model.arenaBytes = info->arenaBytes.value_or(0);
   model.referenceFlashBytes = info->referenceFlashBytes;
+  model.sharedKernelFunctions = info->sharedKernelFunctions;
   auto sum = [](ArrayRef<int64_t> sizes, int64_t first) {
     return sizes.empty()
                ? first

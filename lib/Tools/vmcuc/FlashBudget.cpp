@@ -14,6 +14,7 @@
 #include "vmcu/Tools/vmcuc/FlashRanking.h"
 
 #include "vmcu/Support/Units.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
@@ -108,6 +109,8 @@ llvm::StringMap<LayerCycles> readLayerCycles(StringRef path) {
 struct Trial {
   SmallVector<char, 0> object;
   llvm::StringMap<LayerCycles> layers;
+  /// The kernels of each function several layers share, by kernel name.
+  std::vector<std::vector<std::string>> sharedKernels;
   uint64_t flashBytes(const CompileOptions &options) const {
     return getObjectFlash(object, options.flags.symbolPrefix).totalBytes();
   }
@@ -130,6 +133,12 @@ FailureOr<Trial> compileTrial(StringRef inputPath, CompileOptions options,
   if (succeeded(model)) {
     trial.object = std::move(model->object);
     trial.layers = readLayerCycles(report);
+    for (const std::vector<std::string> &functions :
+         model->sharedKernelFunctions) {
+      std::vector<std::string> &kernels = trial.sharedKernels.emplace_back();
+      for (const std::string &function : functions)
+        kernels.push_back(kernelOfFunction(function).str());
+    }
   }
   llvm::sys::fs::remove(report);
   if (failed(model))
@@ -137,8 +146,27 @@ FailureOr<Trial> compileTrial(StringRef inputPath, CompileOptions options,
   return trial;
 }
 
-/// The layers that take less flash in `smaller` than in `larger`, as
-/// candidates for `list`, costing `cyclesOf` their figures in `larger`.
+/// The layers of `trial` in groups that take a choice together: those
+/// that share a kernel function, and each other layer alone.
+std::vector<std::vector<std::string>> choiceGroups(const Trial &trial) {
+  std::vector<std::vector<std::string>> groups;
+  llvm::StringSet<> grouped;
+  for (const std::vector<std::string> &kernels : trial.sharedKernels) {
+    std::vector<std::string> &group = groups.emplace_back();
+    for (const std::string &kernel : kernels)
+      if (trial.layers.contains(kernel) && grouped.insert(kernel).second)
+        group.push_back(kernel);
+  }
+  for (const auto &entry : trial.layers)
+    if (!grouped.contains(entry.getKey()))
+      groups.push_back({entry.getKey().str()});
+  llvm::erase_if(groups, [](const auto &group) { return group.empty(); });
+  return groups;
+}
+
+/// The groups of `larger`'s layers (choiceGroups) that take less flash in
+/// `smaller`, as candidates for `list`, costing `cyclesOf` their figures
+/// in `larger`.
 void addCandidates(std::vector<FlashCandidate> &candidates, const Trial &larger,
                    const Trial &smaller, PlanList list,
                    function_ref<int64_t(const LayerCycles &)> cyclesOf) {
@@ -149,15 +177,16 @@ void addCandidates(std::vector<FlashCandidate> &candidates, const Trial &larger,
       getLayerFlash(larger.object, layers);
   llvm::StringMap<LayerFlash> smallerFlash =
       getLayerFlash(smaller.object, layers);
-  for (const auto &entry : largerFlash) {
-    auto it = smallerFlash.find(entry.getKey());
-    if (it == smallerFlash.end() ||
-        it->second.totalBytes() >= entry.getValue().totalBytes())
-      continue;
-    candidates.push_back(
-        {entry.getKey().str(), list,
-         entry.getValue().totalBytes() - it->second.totalBytes(),
-         cyclesOf(larger.layers.lookup(entry.getKey()))});
+  for (std::vector<std::string> &group : choiceGroups(larger)) {
+    int64_t saved = 0, cycles = 0;
+    for (const std::string &kernel : group) {
+      saved += static_cast<int64_t>(largerFlash.lookup(kernel).totalBytes()) -
+               static_cast<int64_t>(smallerFlash.lookup(kernel).totalBytes());
+      cycles += cyclesOf(larger.layers.lookup(kernel));
+    }
+    if (saved > 0)
+      candidates.push_back(
+          {std::move(group), list, static_cast<uint64_t>(saved), cycles});
   }
 }
 

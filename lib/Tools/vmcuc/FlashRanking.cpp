@@ -3,7 +3,7 @@
 #include "vmcu/Tools/vmcuc/FlashRanking.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
 
@@ -16,27 +16,44 @@ static bool cheaperPerByte(const FlashCandidate &a, const FlashCandidate &b) {
          static_cast<__int128>(b.cycles) * a.savedBytes;
 }
 
+static bool overlaps(const FlashCandidate &a, const FlashCandidate &b) {
+  return llvm::any_of(a.kernels, [&](const std::string &kernel) {
+    return llvm::is_contained(b.kernels, kernel);
+  });
+}
+
+static bool isInt8(const FlashCandidate &candidate) {
+  return candidate.list == &FlashPlan::int8WeightKernels;
+}
+
 void mlir::vmcu::joinCompactWithInt8(std::vector<FlashCandidate> &candidates) {
-  llvm::StringMap<size_t> int8Of;
-  for (auto [index, candidate] : llvm::enumerate(candidates))
-    if (candidate.list == &FlashPlan::int8WeightKernels)
-      int8Of[candidate.kernel] = index;
-  std::vector<size_t> joined;
-  for (FlashCandidate &candidate : candidates) {
-    auto it = int8Of.find(candidate.kernel);
-    if (candidate.list != &FlashPlan::compactKernels || it == int8Of.end())
+  std::vector<bool> absorbed(candidates.size(), false);
+  for (FlashCandidate &compact : candidates) {
+    if (isInt8(compact))
       continue;
-    const FlashCandidate &int8 = candidates[it->second];
-    if (!cheaperPerByte(candidate, int8))
+    // The int8 candidates it overlaps, together.
+    FlashCandidate needed{{}, &FlashPlan::int8WeightKernels, 0, 0};
+    std::vector<size_t> indices;
+    for (auto [index, int8] : llvm::enumerate(candidates)) {
+      if (!isInt8(int8) || !overlaps(compact, int8))
+        continue;
+      llvm::append_range(compact.int8Kernels, int8.kernels);
+      if (absorbed[index])
+        continue;
+      indices.push_back(index);
+      needed.savedBytes += int8.savedBytes;
+      needed.cycles += int8.cycles;
+    }
+    if (indices.empty() || !cheaperPerByte(compact, needed))
       continue;
-    candidate.savedBytes += int8.savedBytes;
-    candidate.cycles += int8.cycles;
-    candidate.withInt8Weights = true;
-    joined.push_back(it->second);
+    compact.savedBytes += needed.savedBytes;
+    compact.cycles += needed.cycles;
+    for (size_t index : indices)
+      absorbed[index] = true;
   }
-  llvm::sort(joined);
-  for (size_t index : llvm::reverse(joined))
-    candidates.erase(candidates.begin() + index);
+  size_t index = 0;
+  llvm::erase_if(candidates,
+                 [&](const FlashCandidate &) { return absorbed[index++]; });
 }
 
 void mlir::vmcu::rankCandidates(std::vector<FlashCandidate> &candidates) {
@@ -44,20 +61,26 @@ void mlir::vmcu::rankCandidates(std::vector<FlashCandidate> &candidates) {
             [](const FlashCandidate &a, const FlashCandidate &b) {
               if (cheaperPerByte(a, b) || cheaperPerByte(b, a))
                 return cheaperPerByte(a, b);
-              if (a.kernel != b.kernel)
-                return a.kernel < b.kernel;
-              // The same layer's int8 weights before its compact code.
-              return a.list == &FlashPlan::int8WeightKernels &&
-                     b.list != &FlashPlan::int8WeightKernels;
+              if (a.kernels != b.kernels)
+                return a.kernels < b.kernels;
+              return isInt8(a) && !isInt8(b);
             });
 }
 
 FlashPlan mlir::vmcu::planOf(ArrayRef<FlashCandidate> ranked, size_t taken) {
   FlashPlan plan;
+  llvm::StringSet<> int8;
+  auto addInt8 = [&](const std::string &kernel) {
+    if (int8.insert(kernel).second)
+      plan.int8WeightKernels.push_back(kernel);
+  };
   for (const FlashCandidate &candidate : ranked.take_front(taken)) {
-    (plan.*candidate.list).push_back(candidate.kernel);
-    if (candidate.withInt8Weights)
-      plan.int8WeightKernels.push_back(candidate.kernel);
+    if (isInt8(candidate)) {
+      llvm::for_each(candidate.kernels, addInt8);
+      continue;
+    }
+    llvm::append_range(plan.compactKernels, candidate.kernels);
+    llvm::for_each(candidate.int8Kernels, addInt8);
   }
   return plan;
 }

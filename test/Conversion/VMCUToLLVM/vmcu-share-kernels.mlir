@@ -9,7 +9,7 @@
 // differs in a stack buffer's size, @k4 in an op, @k5 is also called
 // through its address, @k6 is external to the module's callers and @k7
 // has a section of its own: each stays its own function.
-// CHECK-LABEL: llvm.func internal @k0(%arg0: !llvm.ptr, %arg1: i32) {
+// CHECK-LABEL: llvm.func internal @k0(%arg0: !llvm.ptr, %arg1: i32) attributes {vmcu.shared_kernels = ["k1", "k3"]} {
 // CHECK-NOT: llvm.mlir.addressof @w0
 // CHECK: llvm.load %arg0
 // CHECK: llvm.add %{{.*}}, %arg1
@@ -42,7 +42,7 @@
 // @k11 by an attribute of its own call besides the callee: both stay. @k12
 // and @k13 differ in ssat's width, which must stay an immediate, @k14 and
 // @k15 in a constant that sizes a stack buffer through a mul: they stay.
-// MORE-LABEL: llvm.func internal @k8(%arg0: !llvm.ptr {llvm.noalias}, %arg1: !llvm.ptr) {
+// MORE-LABEL: llvm.func internal @k8(%arg0: !llvm.ptr {llvm.noalias}, %arg1: !llvm.ptr) attributes {vmcu.shared_kernels = ["k9"]} {
 // MORE-NOT: llvm.func internal @k9
 // MORE: llvm.func internal @k10(
 // MORE: llvm.func internal @k11(
@@ -59,7 +59,7 @@
 
 // With one argument at most, @k1 (two values differ) stays; @k3 differs
 // from @k0 in its table only.
-// FEW-LABEL: llvm.func internal @k0(%arg0: !llvm.ptr) {
+// FEW-LABEL: llvm.func internal @k0(%arg0: !llvm.ptr) attributes {vmcu.shared_kernels = ["k3"]} {
 // FEW: llvm.func internal @k1()
 // FEW-NOT: llvm.func internal @k3
 // FEW: llvm.call @k0(%{{.*}}) : (!llvm.ptr) -> ()
@@ -69,12 +69,12 @@
 // @k16 and @k17 merge first (module order); @k17, erased, held a call of
 // @k18, which must not be redirected when @k18 and @k19 merge next (the
 // sanitizer build reports that use after free): only @k16's call of it is.
-// ERASED-LABEL: llvm.func internal @k16(%arg0: !llvm.ptr) {
+// ERASED-LABEL: llvm.func internal @k16(%arg0: !llvm.ptr) attributes {vmcu.shared_kernels = ["k17"]} {
 // ERASED: llvm.load %arg0
 // ERASED: %[[W:.*]] = llvm.mlir.addressof @w0
 // ERASED: llvm.call @k18(%[[W]]) : (!llvm.ptr) -> ()
 // ERASED-NOT: llvm.func internal @k17
-// ERASED: llvm.func internal @k18(%arg0: !llvm.ptr) {
+// ERASED: llvm.func internal @k18(%arg0: !llvm.ptr) attributes {vmcu.shared_kernels = ["k19"]} {
 // ERASED-NOT: llvm.func internal @k19
 // ERASED-LABEL: llvm.func @vmcu_invoke()
 // ERASED: llvm.call @k16(%{{.*}}) : (!llvm.ptr) -> ()

@@ -1660,3 +1660,15 @@ func.func @main(%x: tensor<1x4xi8>) -> tensor<1x4xi8> {
   %y = vmcu.softmax %x {input_multiplier = 1717986944 : i32, input_left_shift = 23 : i32, diff_min = -248 : i32, vmcu.reference_flash_bytes = 10 : i64} : tensor<1x4xi8>
   return %y : tensor<1x4xi8>
 }
+
+// -----
+
+// expected-error @below {{'vmcu.shared_kernels' must be a non-empty array of strings}}
+llvm.func internal @k0() attributes {vmcu.shared_kernels = [1 : i32]} {
+  llvm.return
+}
+
+// -----
+
+// expected-error @below {{'vmcu.shared_kernels' only applies to llvm.func}}
+module attributes {vmcu.shared_kernels = ["k1"]} {}

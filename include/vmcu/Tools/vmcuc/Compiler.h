@@ -22,6 +22,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class LLVMContext;
@@ -75,6 +76,9 @@ struct ModelInfo {
   /// The flash CMSIS-NN would take for the model's layers
   /// (vmcu.reference_flash_bytes), when the pipeline estimated it.
   std::optional<int64_t> referenceFlashBytes;
+  /// Each function vmcu-share-kernels kept for several kernels, first, then
+  /// those it replaced (vmcu.shared_kernels), by function name.
+  std::vector<std::vector<std::string>> sharedKernelFunctions;
 };
 
 /// A compiled model: the ELF object and the sizes of its C API. The input
@@ -87,6 +91,8 @@ struct CompiledModel {
   int64_t outputBytes = 0;
   /// ModelInfo::referenceFlashBytes.
   std::optional<int64_t> referenceFlashBytes;
+  /// ModelInfo::sharedKernelFunctions.
+  std::vector<std::vector<std::string>> sharedKernelFunctions;
 };
 
 /// Registers every dialect and translation the compiler needs.

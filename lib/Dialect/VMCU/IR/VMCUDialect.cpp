@@ -46,6 +46,8 @@ void VMCUDialect::initialize() {
 /// The op vmcu.round_half_away marks (by name: the dialect does not depend
 /// on TOSA).
 static constexpr llvm::StringLiteral kTosaAvgPoolName = "tosa.avg_pool2d";
+/// The op vmcu.shared_kernels marks (by name: nor on the LLVM dialect).
+static constexpr llvm::StringLiteral kLLVMFuncName = "llvm.func";
 
 /// Fails with an error on `op` unless it is a module, which `attr` marks.
 static LogicalResult verifyOnModule(Operation *op, NamedAttribute attr) {
@@ -109,6 +111,17 @@ LogicalResult VMCUDialect::verifyOperationAttribute(Operation *op,
     if (failed(verifyNonNegativeI64(op, attr)))
       return failure();
     return verifyOnModule(op, attr);
+  }
+  if (attr.getName() == getSharedKernelsAttrHelper().getName()) {
+    auto names = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!names || names.empty() ||
+        !llvm::all_of(names, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitOpError() << "'" << attr.getName().getValue()
+                               << "' must be a non-empty array of strings";
+    if (op->getName().getStringRef() != kLLVMFuncName)
+      return op->emitOpError() << "'" << attr.getName().getValue()
+                               << "' only applies to " << kLLVMFuncName;
+    return success();
   }
   return op->emitOpError() << "has an unknown vmcu attribute '"
                            << attr.getName().getValue() << "'";

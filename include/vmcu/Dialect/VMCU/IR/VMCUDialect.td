@@ -44,13 +44,17 @@ def VMCU_Dialect : Dialect {
   // - `vmcu.reference_flash_bytes` (a non-negative i64) on the module: the
   //   flash CMSIS-NN would take for the model's layers
   //   (vmcu-estimate-reference-flash), the default flash budget's base.
+  // - `vmcu.shared_kernels` (an array of strings) on an `llvm.func`: the
+  //   kernel functions vmcu-share-kernels replaced by calls of it, by their
+  //   names before the merge (the flash budget prices those layers as one).
   let discardableAttrs = (ins
     "::mlir::StringAttr":$io,
     "::mlir::IntegerAttr":$io_index,
     "::mlir::UnitAttr":$round_half_away,
     "::mlir::vmcu::EdgeAttr":$input_edge,
     "::mlir::vmcu::EdgeAttr":$output_edge,
-    "::mlir::IntegerAttr":$reference_flash_bytes
+    "::mlir::IntegerAttr":$reference_flash_bytes,
+    "::mlir::ArrayAttr":$shared_kernels
   );
   let hasOperationAttrVerify = 1;
 }

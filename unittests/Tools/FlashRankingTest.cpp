@@ -69,7 +69,7 @@ TEST(FlashRanking, DearerCompactCodeFollowsItsInt8Weights) {
   rankCandidates(candidates);
   EXPECT_EQ(planOf(candidates, 1).int8WeightKernels, Names{"a"});
   FlashPlan all = planOf(candidates, 3);
-  EXPECT_EQ(all.int8WeightKernels, Names{"a"});
+  EXPECT_EQ(all.int8WeightKernels, (Names{"a", "b"}));
   EXPECT_EQ(all.compactKernels, (Names{"b", "a"}));
 }
 
@@ -88,28 +88,61 @@ TEST(FlashRanking, SharedKernelsJoinEveryOverlappingInt8Candidate) {
   EXPECT_EQ(plan.compactKernels, (Names{"a", "b", "c"}));
 }
 
-// A plan that takes compact code ahead of int8 weights it overlaps (ranked
-// apart: dearer together) still gives those layers int8 weights.
-TEST(FlashRanking, CompactCodeAlwaysBringsItsInt8Weights) {
-  // Together the int8 weights cost 5.05 cycles per byte; the compact
-  // code 8, between a's 0.1 and b's 10.
+// Compact code absorbs the dearest int8 candidates it overlaps while they
+// cost more per byte than it does with them; the cheaper rank first.
+TEST(FlashRanking, CompactCodeAbsorbsOnlyDearerInt8Weights) {
   std::vector<FlashCandidate> candidates = {int8Weights({"a"}, 100, 10),
                                             int8Weights({"b"}, 100, 1000),
                                             compactCode({"a", "b"}, 100, 800)};
   joinCompactWithInt8(candidates);
-  ASSERT_EQ(candidates.size(), 3u);
+  ASSERT_EQ(candidates.size(), 2u);
   rankCandidates(candidates);
-  ASSERT_EQ(candidates[1].list, &FlashPlan::compactKernels);
+  EXPECT_EQ(candidates[0].kernels, Names{"a"});
+  const FlashCandidate &compact = candidates[1];
+  EXPECT_EQ(compact.savedBytes, 200u);
+  EXPECT_EQ(compact.cycles, 1800);
   EXPECT_EQ(planOf(candidates, 2).int8WeightKernels, (Names{"a", "b"}));
 }
 
-// A layer without an int8 candidate (weights never widened) keeps its
-// compact code alone.
-TEST(FlashRanking, CompactCodeWithoutInt8CandidateStandsAlone) {
+// An int8 candidate two compact ones overlap joins the cheaper one, in
+// whichever order they come.
+TEST(FlashRanking, CheapestCompactCodeAbsorbsFirst) {
+  for (bool reversed : {false, true}) {
+    std::vector<FlashCandidate> candidates = {
+        int8Weights({"a", "b"}, 100, 1000), compactCode({"a"}, 100, 100),
+        compactCode({"b"}, 100, 50)};
+    if (reversed)
+      std::swap(candidates[1], candidates[2]);
+    joinCompactWithInt8(candidates);
+    ASSERT_EQ(candidates.size(), 2u);
+    for (const FlashCandidate &candidate : candidates)
+      if (candidate.kernels == Names{"b"})
+        EXPECT_EQ(candidate.savedBytes, 200u);
+      else
+        EXPECT_EQ(candidate.savedBytes, 100u);
+  }
+}
+
+// A layer without an int8 candidate (weights never widened, or int8
+// weights that save nothing) still gets the int8 weights its compact code
+// was measured on; nothing is added to its price.
+TEST(FlashRanking, CompactCodeWithoutInt8CandidateKeepsItsPrice) {
   std::vector<FlashCandidate> candidates = {compactCode({"pool"}, 300, 30)};
   joinCompactWithInt8(candidates);
   ASSERT_EQ(candidates.size(), 1u);
-  EXPECT_TRUE(planOf(candidates, 1).int8WeightKernels.empty());
+  EXPECT_EQ(candidates[0].savedBytes, 300u);
+  EXPECT_EQ(candidates[0].cycles, 30);
+  EXPECT_EQ(planOf(candidates, 1).int8WeightKernels, Names{"pool"});
+}
+
+// Layers that share a function in either trial are one group; groups that
+// overlap join; names not among the layers (or "") are ignored.
+TEST(FlashRanking, ChoiceGroupsJoinSharingOfBothTrials) {
+  Names layers = {"e", "d", "c", "b", "a"};
+  std::vector<std::vector<Names>> sharings = {{{"a", "b"}, {"", "x"}},
+                                              {{"b", "c"}, {"e", "zz"}}};
+  std::vector<Names> groups = choiceGroups(layers, sharings);
+  EXPECT_EQ(groups, (std::vector<Names>{{"a", "b", "c"}, {"d"}, {"e"}}));
 }
 
 } // namespace

@@ -4,7 +4,8 @@
 // a DS-CNN) get kernel functions that differ only in the addresses of
 // their tables and in their tensors' base segments. This pass keeps one
 // function per such group and passes the differing values as arguments,
-// so the code is in flash once.
+// so the code is in flash once, and records the functions it replaced
+// (vmcu.shared_kernels) for the flash budget.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,6 +71,14 @@ bool isParameterizable(Operation *op) {
          !reachesConstantUse(constant.getResult());
 }
 
+/// The name of vmcu.shared_kernels, which records the functions a kept
+/// function replaced.
+StringAttr sharedKernelsAttrName(MLIRContext *context) {
+  return context->getOrLoadDialect<VMCUDialect>()
+      ->getSharedKernelsAttrHelper()
+      .getName();
+}
+
 /// Whether `fa` and `fb` have the same attributes but for their names
 /// (linkage, section, passthrough, target, ...): the kept function's then
 /// serve every call.
@@ -80,6 +89,7 @@ bool sameFunctionAttributes(LLVM::LLVMFuncOp fa, LLVM::LLVMFuncOp fb) {
             dyn_cast_or_null<DictionaryAttr>(func->getPropertiesAsAttribute()))
       attrs.append(properties.getValue());
     attrs.erase(func.getSymNameAttrName());
+    attrs.erase(sharedKernelsAttrName(func.getContext()));
     return attrs.getDictionary(func.getContext());
   };
   return withoutName(fa) == withoutName(fb);
@@ -365,16 +375,22 @@ void parameterizeFirst(Group &group, CallIndex &calls) {
       op->erase();
     }
   }
+  // The functions it replaces, and those they (and it) replaced before.
+  MLIRContext *context = first.func.getContext();
+  StringAttr sharedName = sharedKernelsAttrName(context);
   SmallVector<Attribute> replaced;
+  auto recorded = [&](LLVM::LLVMFuncOp func) {
+    if (auto names = func->getAttrOfType<ArrayAttr>(sharedName))
+      llvm::append_range(replaced, names);
+  };
+  recorded(first.func);
   for (Member &member : llvm::drop_begin(group.members)) {
     replaced.push_back(member.func.getSymNameAttr());
+    recorded(member.func);
     calls.forgetCallsIn(member.func);
     member.func.erase();
   }
-  MLIRContext *context = first.func.getContext();
-  context->getOrLoadDialect<VMCUDialect>()
-      ->getSharedKernelsAttrHelper()
-      .setAttr(first.func, ArrayAttr::get(context, replaced));
+  first.func->setAttr(sharedName, ArrayAttr::get(context, replaced));
 }
 
 struct VMCUShareKernelsPass

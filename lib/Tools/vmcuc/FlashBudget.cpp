@@ -14,7 +14,6 @@
 #include "vmcu/Tools/vmcuc/FlashRanking.h"
 
 #include "vmcu/Support/Units.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
@@ -109,7 +108,8 @@ llvm::StringMap<LayerCycles> readLayerCycles(StringRef path) {
 struct Trial {
   SmallVector<char, 0> object;
   llvm::StringMap<LayerCycles> layers;
-  /// The kernels of each function several layers share, by kernel name.
+  /// The kernels of each function several layers share, by kernel name
+  /// ("" for a function that is not a kernel's).
   std::vector<std::vector<std::string>> sharedKernels;
   uint64_t flashBytes(const CompileOptions &options) const {
     return getObjectFlash(object, options.flags.symbolPrefix).totalBytes();
@@ -146,38 +146,24 @@ FailureOr<Trial> compileTrial(StringRef inputPath, CompileOptions options,
   return trial;
 }
 
-/// The layers of `trial` in groups that take a choice together: those
-/// that share a kernel function, and each other layer alone.
-std::vector<std::vector<std::string>> choiceGroups(const Trial &trial) {
-  std::vector<std::vector<std::string>> groups;
-  llvm::StringSet<> grouped;
-  for (const std::vector<std::string> &kernels : trial.sharedKernels) {
-    std::vector<std::string> &group = groups.emplace_back();
-    for (const std::string &kernel : kernels)
-      if (trial.layers.contains(kernel) && grouped.insert(kernel).second)
-        group.push_back(kernel);
-  }
-  for (const auto &entry : trial.layers)
-    if (!grouped.contains(entry.getKey()))
-      groups.push_back({entry.getKey().str()});
-  llvm::erase_if(groups, [](const auto &group) { return group.empty(); });
-  return groups;
-}
-
-/// The groups of `larger`'s layers (choiceGroups) that take less flash in
-/// `smaller`, as candidates for `list`, costing `cyclesOf` their figures
-/// in `larger`.
+/// The layers of `larger` in choice groups (those that share a kernel
+/// function in either trial) that take less flash in `smaller`, as
+/// candidates for `list`, costing `cyclesOf` their figures in `larger`.
 void addCandidates(std::vector<FlashCandidate> &candidates, const Trial &larger,
                    const Trial &smaller, PlanList list,
                    function_ref<int64_t(const LayerCycles &)> cyclesOf) {
   SmallVector<StringRef> layers;
-  for (const auto &entry : larger.layers)
+  std::vector<std::string> layerNames;
+  for (const auto &entry : larger.layers) {
     layers.push_back(entry.getKey());
+    layerNames.push_back(entry.getKey().str());
+  }
   llvm::StringMap<LayerFlash> largerFlash =
       getLayerFlash(larger.object, layers);
   llvm::StringMap<LayerFlash> smallerFlash =
       getLayerFlash(smaller.object, layers);
-  for (std::vector<std::string> &group : choiceGroups(larger)) {
+  for (std::vector<std::string> &group : choiceGroups(
+           layerNames, {larger.sharedKernels, smaller.sharedKernels})) {
     int64_t saved = 0, cycles = 0;
     for (const std::string &kernel : group) {
       saved += static_cast<int64_t>(largerFlash.lookup(kernel).totalBytes()) -

@@ -1,69 +1,150 @@
 //===- FlashRanking.cpp - rank a flash budget's per-layer choices ---------===//
+//
+// Groups layers that share a kernel function, ties compact code to the
+// int8 weights it was measured on, and orders the candidates by cycles
+// per byte saved.
+//
+//===----------------------------------------------------------------------===//
 
 #include "vmcu/Tools/vmcuc/FlashRanking.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
+#include <cassert>
+#include <numeric>
 
 using namespace mlir::vmcu;
 
+std::vector<std::vector<std::string>> mlir::vmcu::choiceGroups(
+    ArrayRef<std::string> layers,
+    ArrayRef<std::vector<std::vector<std::string>>> sharings) {
+  llvm::StringMap<size_t> indexOf;
+  for (auto [index, layer] : llvm::enumerate(layers))
+    indexOf[layer] = index;
+  // Union-find over the layers' indices.
+  std::vector<size_t> parent(layers.size());
+  std::iota(parent.begin(), parent.end(), 0);
+  auto root = [&](size_t i) {
+    while (parent[i] != i)
+      i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  for (const std::vector<std::vector<std::string>> &sharing : sharings)
+    for (const std::vector<std::string> &kernels : sharing) {
+      std::optional<size_t> first;
+      for (const std::string &kernel : kernels) {
+        auto it = indexOf.find(kernel);
+        if (it == indexOf.end())
+          continue;
+        if (!first)
+          first = root(it->second);
+        else
+          parent[root(it->second)] = *first;
+      }
+    }
+  std::vector<std::vector<std::string>> groups;
+  std::vector<std::optional<size_t>> groupOfRoot(layers.size());
+  std::vector<size_t> order(layers.size());
+  std::iota(order.begin(), order.end(), 0);
+  llvm::sort(order, [&](size_t a, size_t b) { return layers[a] < layers[b]; });
+  for (size_t index : order) {
+    std::optional<size_t> &group = groupOfRoot[root(index)];
+    if (!group) {
+      group = groups.size();
+      groups.emplace_back();
+    }
+    groups[*group].push_back(layers[index]);
+  }
+  return groups;
+}
+
 /// Whether `a` costs fewer cycles per byte saved than `b`.
 static bool cheaperPerByte(const FlashCandidate &a, const FlashCandidate &b) {
+  assert(a.savedBytes > 0 && b.savedBytes > 0 && "a candidate saves bytes");
   // a.cycles / a.saved < b.cycles / b.saved, without division.
   return static_cast<__int128>(a.cycles) * b.savedBytes <
          static_cast<__int128>(b.cycles) * a.savedBytes;
 }
 
+/// Whether `a` and `b` name a layer in common.
 static bool overlaps(const FlashCandidate &a, const FlashCandidate &b) {
   return llvm::any_of(a.kernels, [&](const std::string &kernel) {
     return llvm::is_contained(b.kernels, kernel);
   });
 }
 
+/// Whether `candidate` gives layers int8 weights (else compact code).
 static bool isInt8(const FlashCandidate &candidate) {
   return candidate.list == &FlashPlan::int8WeightKernels;
 }
 
-void mlir::vmcu::joinCompactWithInt8(std::vector<FlashCandidate> &candidates) {
-  std::vector<bool> absorbed(candidates.size(), false);
-  for (FlashCandidate &compact : candidates) {
-    if (isInt8(compact))
+/// Ties `compact` to the int8 weights of its own layers and of every int8
+/// candidate it overlaps; absorbs, dearest per byte first, those that cost
+/// more per byte than it does with what it absorbed so far (the others
+/// rank before it). Marks the absorbed in `absorbed`.
+static void tieToInt8(FlashCandidate &compact,
+                      llvm::ArrayRef<FlashCandidate> candidates,
+                      std::vector<bool> &absorbed) {
+  llvm::append_range(compact.int8Kernels, compact.kernels);
+  std::vector<size_t> needed;
+  for (auto [index, int8] : llvm::enumerate(candidates)) {
+    if (!isInt8(int8) || !overlaps(compact, int8))
       continue;
-    // The int8 candidates it overlaps, together.
-    FlashCandidate needed{{}, &FlashPlan::int8WeightKernels, 0, 0};
-    std::vector<size_t> indices;
-    for (auto [index, int8] : llvm::enumerate(candidates)) {
-      if (!isInt8(int8) || !overlaps(compact, int8))
-        continue;
-      llvm::append_range(compact.int8Kernels, int8.kernels);
-      if (absorbed[index])
-        continue;
-      indices.push_back(index);
-      needed.savedBytes += int8.savedBytes;
-      needed.cycles += int8.cycles;
-    }
-    if (indices.empty() || !cheaperPerByte(compact, needed))
-      continue;
-    compact.savedBytes += needed.savedBytes;
-    compact.cycles += needed.cycles;
-    for (size_t index : indices)
-      absorbed[index] = true;
+    llvm::append_range(compact.int8Kernels, int8.kernels);
+    if (!absorbed[index])
+      needed.push_back(index);
   }
-  size_t index = 0;
-  llvm::erase_if(candidates,
-                 [&](const FlashCandidate &) { return absorbed[index++]; });
+  llvm::sort(compact.int8Kernels);
+  compact.int8Kernels.erase(llvm::unique(compact.int8Kernels),
+                            compact.int8Kernels.end());
+  llvm::stable_sort(needed, [&](size_t a, size_t b) {
+    return cheaperPerByte(candidates[b], candidates[a]);
+  });
+  for (size_t index : needed) {
+    if (!cheaperPerByte(compact, candidates[index]))
+      break;
+    compact.savedBytes += candidates[index].savedBytes;
+    compact.cycles += candidates[index].cycles;
+    absorbed[index] = true;
+  }
+}
+
+void mlir::vmcu::joinCompactWithInt8(std::vector<FlashCandidate> &candidates) {
+  // Cheapest compact code first, so the order candidates come in does not
+  // decide which absorbs an int8 candidate two of them overlap.
+  std::vector<size_t> compacts;
+  for (auto [index, candidate] : llvm::enumerate(candidates))
+    if (!isInt8(candidate))
+      compacts.push_back(index);
+  llvm::stable_sort(compacts, [&](size_t a, size_t b) {
+    return cheaperPerByte(candidates[a], candidates[b]);
+  });
+  std::vector<bool> absorbed(candidates.size(), false);
+  for (size_t index : compacts) {
+    FlashCandidate compact = candidates[index];
+    tieToInt8(compact, candidates, absorbed);
+    candidates[index] = std::move(compact);
+  }
+  std::vector<FlashCandidate> kept;
+  for (auto [index, candidate] : llvm::enumerate(candidates))
+    if (!absorbed[index])
+      kept.push_back(std::move(candidate));
+  candidates = std::move(kept);
 }
 
 void mlir::vmcu::rankCandidates(std::vector<FlashCandidate> &candidates) {
   std::sort(candidates.begin(), candidates.end(),
             [](const FlashCandidate &a, const FlashCandidate &b) {
-              if (cheaperPerByte(a, b) || cheaperPerByte(b, a))
-                return cheaperPerByte(a, b);
-              if (a.kernels != b.kernels)
-                return a.kernels < b.kernels;
-              return isInt8(a) && !isInt8(b);
+              if (cheaperPerByte(a, b))
+                return true;
+              if (cheaperPerByte(b, a))
+                return false;
+              if (isInt8(a) != isInt8(b))
+                return isInt8(a);
+              return a.kernels < b.kernels;
             });
 }
 

@@ -1,4 +1,5 @@
 // RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s
+// RUN: vmcu-opt %s --vmcu-share-kernels --vmcu-share-kernels | FileCheck %s
 // RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s --check-prefix=MORE
 // RUN: vmcu-opt %s --vmcu-share-kernels=max-arguments=1 | FileCheck %s --check-prefix=FEW
 // RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s --check-prefix=ERASED

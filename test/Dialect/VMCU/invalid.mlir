@@ -1672,3 +1672,10 @@ llvm.func internal @k0() attributes {vmcu.shared_kernels = [1 : i32]} {
 
 // expected-error @below {{'vmcu.shared_kernels' only applies to llvm.func}}
 module attributes {vmcu.shared_kernels = ["k1"]} {}
+
+// -----
+
+// expected-error @below {{'vmcu.shared_kernels' must be a non-empty array of strings}}
+llvm.func internal @k1() attributes {vmcu.shared_kernels = []} {
+  llvm.return
+}

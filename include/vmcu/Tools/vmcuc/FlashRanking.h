@@ -3,8 +3,9 @@
 // The choices a flash budget may make for smaller flash (int8 weights,
 // compact code), each for a layer or for layers that share one kernel
 // function, with the bytes it saves (measured on trial objects) and the
-// cycles it costs (cost model), ranked fewest cycles per byte first. Plain
-// C++: the trials that measure them are in FlashBudget.cpp.
+// cycles it costs (cost model), ranked fewest cycles per byte first.
+// Functions of plain values: the trials that measure them are in
+// FlashBudget.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include "vmcu/Pipelines/Pipelines.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,21 +34,32 @@ struct FlashCandidate {
   uint64_t savedBytes;
   /// The cycles the smaller plan is expected to cost them.
   int64_t cycles;
-  /// For compact code: the layers whose int8 weights it needs, those of
-  /// every int8 candidate it overlaps (joinCompactWithInt8).
+  /// For compact code: the layers whose int8 weights it needs, its own and
+  /// those of every int8 candidate it overlaps (joinCompactWithInt8).
   std::vector<std::string> int8Kernels = {};
 };
+
+/// The layers in the groups that take a choice together: those that share
+/// a kernel function in any of `sharings` (each a list of functions' kernel
+/// names; groups that overlap are joined), and each other layer alone.
+/// Names not in `layers` are ignored; groups and their layers are sorted by
+/// name.
+std::vector<std::vector<std::string>>
+choiceGroups(ArrayRef<std::string> layers,
+             ArrayRef<std::vector<std::vector<std::string>>> sharings);
 
 /// A layer's compact code is measured, and its cycles estimated, on its
 /// int8 weights (the trial with int8 weights everywhere); compact code over
 /// widened weights is neither. So a compact candidate needs the int8
-/// weights of every int8 candidate it overlaps, and takes them with it
-/// (bytes and cycles summed, those candidates removed) where it costs
-/// fewer cycles per byte than they do together; otherwise they rank first.
+/// weights of its own layers and of every int8 candidate it overlaps. It
+/// absorbs those (bytes and cycles summed, the candidates removed) that
+/// cost more cycles per byte than it does with what it absorbed, dearest
+/// first; the others rank before it. Cheapest compact code goes first.
 void joinCompactWithInt8(std::vector<FlashCandidate> &candidates);
 
-/// Sorts `candidates` fewest cycles lost per byte saved first; int8
-/// weights before compact code at the same price.
+/// Sorts `candidates` fewest cycles lost per byte saved first (each must
+/// save bytes); at one price int8 weights before compact code, then by
+/// layer names.
 void rankCandidates(std::vector<FlashCandidate> &candidates);
 
 /// The plan that takes the first `taken` of `ranked`, with the int8

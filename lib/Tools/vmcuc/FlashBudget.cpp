@@ -6,7 +6,8 @@
 // (vmcu.kernel's int8_weight_cycles, fitted on measured kernels), the bytes
 // from the compiled objects. A layer can also be emitted compact (rolled
 // loops, vmcu.kernel's `compact`), priced by its compact_cycles; both
-// choices of every layer are ranked in one list.
+// choices of every layer (of layers sharing a kernel function together)
+// are ranked in one list (FlashRanking.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -230,10 +231,9 @@ mlir::vmcu::getLayerFlash(ArrayRef<char> object,
 /// The plan that takes the `ranked` layers in order until the object fits
 /// `budget`: layers are taken until their measured savings predict a fit
 /// (from `startBytes`, the object without any), then the prediction is
-/// checked by compiling. The layers were measured one choice at a time,
-/// so it holds up to section alignment, kernels vmcu-share-kernels merges
-/// and compact kernels that keep widened weights; more layers follow if it
-/// misses. If every ranked layer taken still misses (kernels that only
+/// checked by compiling. The choices were measured one kind at a time, so
+/// it holds up to section alignment and kernels vmcu-share-kernels merges
+/// in one plan only; more choices follow if it misses. If every ranked layer taken still misses (kernels that only
 /// merge when all are compact), the plan is `smallest`, which fits.
 static FailureOr<FlashPlan> takeUntilFit(StringRef inputPath,
                                          const CompileOptions &options,

@@ -39,7 +39,8 @@ llvm::StringMap<LayerFlash> getLayerFlash(ArrayRef<char> object,
 /// With options.flags.flashKb set, compiles `inputPath` with widened
 /// weights; if that exceeds the budget, also with int8 weights everywhere
 /// and with int8 weights and compact kernels everywhere, and chooses per
-/// layer int8 weights or compact code, fewest cycles lost (the cost
+/// layer (per group of layers sharing a kernel function) int8 weights or
+/// compact code with its int8 weights, fewest cycles lost (the cost
 /// model's int8_weight_cycles and compact_cycles) per byte saved first,
 /// until the object fits (verified by compiling it). Empty if the default
 /// plan fits or there is no budget. Fails with an error naming the code,

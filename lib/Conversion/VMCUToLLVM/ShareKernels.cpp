@@ -353,8 +353,10 @@ void appendArguments(LLVM::LLVMFuncOp func, TypeRange types,
 }
 
 /// Turns the values of the group's arguments in its first function into
-/// trailing arguments, and erases the other members (and forgets the calls
-/// in their bodies, which a later group may have to redirect otherwise).
+/// trailing arguments, erases the other members (and forgets the calls in
+/// their bodies, which a later group may have to redirect otherwise) and
+/// records their names, with those they had replaced, in the first's
+/// vmcu.shared_kernels.
 void parameterizeFirst(Group &group, CallIndex &calls) {
   ArrayRef<SmallVector<unsigned>> arguments = group.arguments;
   Member &first = group.members.front();

@@ -228,13 +228,14 @@ mlir::vmcu::getLayerFlash(ArrayRef<char> object,
   return layers;
 }
 
-/// The plan that takes the `ranked` layers in order until the object fits
-/// `budget`: layers are taken until their measured savings predict a fit
-/// (from `startBytes`, the object without any), then the prediction is
-/// checked by compiling. The choices were measured one kind at a time, so
-/// it holds up to section alignment and kernels vmcu-share-kernels merges
-/// in one plan only; more choices follow if it misses. If every ranked layer taken still misses (kernels that only
-/// merge when all are compact), the plan is `smallest`, which fits.
+/// The plan that takes the `ranked` candidates in order until the object
+/// fits `budget`: candidates are taken until their measured savings
+/// predict a fit (from `startBytes`, the object without any), then the
+/// prediction is checked by compiling. The choices were measured one kind
+/// at a time, so it holds up to section alignment and kernels
+/// vmcu-share-kernels merges in one plan only; more candidates follow if
+/// it misses. If every ranked candidate taken still misses (kernels that
+/// only merge when all are compact), the plan is `smallest`, which fits.
 static FailureOr<FlashPlan> takeUntilFit(StringRef inputPath,
                                          const CompileOptions &options,
                                          ArrayRef<FlashCandidate> ranked,

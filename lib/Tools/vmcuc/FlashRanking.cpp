@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cassert>
 #include <numeric>
+#include <optional>
 
 using namespace mlir::vmcu;
 

@@ -15,7 +15,6 @@
 #include "vmcu/Pipelines/Pipelines.h"
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,8 +24,10 @@ namespace mlir::vmcu {
 using PlanList = std::vector<std::string> FlashPlan::*;
 
 /// Layers whose kernels take less flash in a smaller plan: one layer, or
-/// the layers that share one kernel function in the larger plan (which
-/// keep sharing it only if all of them join).
+/// the layers that share one kernel function in either plan compared
+/// (choiceGroups; they keep sharing it only if all of them join). After
+/// joinCompactWithInt8, a compact candidate's bytes and cycles include
+/// those of the int8 candidates it absorbed.
 struct FlashCandidate {
   std::vector<std::string> kernels;
   /// The list of the plan they join.
@@ -55,6 +56,9 @@ choiceGroups(ArrayRef<std::string> layers,
 /// absorbs those (bytes and cycles summed, the candidates removed) that
 /// cost more cycles per byte than it does with what it absorbed, dearest
 /// first; the others rank before it. Cheapest compact code goes first.
+/// Not priced (known limits): the int8 weights of its own layers that
+/// have no int8 candidate (widening them saved no bytes), and an int8
+/// candidate a cheaper compact candidate absorbed first.
 void joinCompactWithInt8(std::vector<FlashCandidate> &candidates);
 
 /// Sorts `candidates` fewest cycles lost per byte saved first (each must

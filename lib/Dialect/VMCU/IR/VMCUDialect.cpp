@@ -46,7 +46,8 @@ void VMCUDialect::initialize() {
 /// The op vmcu.round_half_away marks (by name: the dialect does not depend
 /// on TOSA).
 static constexpr llvm::StringLiteral kTosaAvgPoolName = "tosa.avg_pool2d";
-/// The op vmcu.shared_kernels marks (by name: nor on the LLVM dialect).
+/// The op vmcu.shared_kernels marks (by name: nor does the dialect depend
+/// on the LLVM dialect).
 static constexpr llvm::StringLiteral kLLVMFuncName = "llvm.func";
 
 /// Fails with an error on `op` unless it is a module, which `attr` marks.
@@ -55,6 +56,27 @@ static LogicalResult verifyOnModule(Operation *op, NamedAttribute attr) {
     return success();
   return op->emitOpError() << "'" << attr.getName().getValue()
                            << "' only applies to a module";
+}
+
+/// Fails with an error on `op` unless it is an `opName` op, which `attr`
+/// marks (by name: ops of dialects vmcu does not depend on).
+static LogicalResult verifyOnOpNamed(Operation *op, NamedAttribute attr,
+                                     StringRef opName) {
+  if (op->getName().getStringRef() == opName)
+    return success();
+  return op->emitOpError() << "'" << attr.getName().getValue()
+                           << "' only applies to " << opName;
+}
+
+/// Fails with an error on `op` unless `attr` holds a non-empty array of
+/// strings (vmcu.shared_kernels: function names) on an llvm.func.
+static LogicalResult verifySharedKernels(Operation *op, NamedAttribute attr) {
+  auto names = dyn_cast<ArrayAttr>(attr.getValue());
+  if (!names || names.empty() ||
+      !llvm::all_of(names, [](Attribute a) { return isa<StringAttr>(a); }))
+    return op->emitOpError() << "'" << attr.getName().getValue()
+                             << "' must be a non-empty array of strings";
+  return verifyOnOpNamed(op, attr, kLLVMFuncName);
 }
 
 /// Fails with an error on `op` unless `attr` holds a non-negative i64.
@@ -95,10 +117,7 @@ LogicalResult VMCUDialect::verifyOperationAttribute(Operation *op,
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitOpError() << "'" << attr.getName().getValue()
                                << "' must be a unit attribute";
-    if (op->getName().getStringRef() != kTosaAvgPoolName)
-      return op->emitOpError() << "'" << attr.getName().getValue()
-                               << "' only applies to " << kTosaAvgPoolName;
-    return success();
+    return verifyOnOpNamed(op, attr, kTosaAvgPoolName);
   }
   if (attr.getName() == getInputEdgeAttrHelper().getName() ||
       attr.getName() == getOutputEdgeAttrHelper().getName()) {
@@ -112,17 +131,8 @@ LogicalResult VMCUDialect::verifyOperationAttribute(Operation *op,
       return failure();
     return verifyOnModule(op, attr);
   }
-  if (attr.getName() == getSharedKernelsAttrHelper().getName()) {
-    auto names = dyn_cast<ArrayAttr>(attr.getValue());
-    if (!names || names.empty() ||
-        !llvm::all_of(names, [](Attribute a) { return isa<StringAttr>(a); }))
-      return op->emitOpError() << "'" << attr.getName().getValue()
-                               << "' must be a non-empty array of strings";
-    if (op->getName().getStringRef() != kLLVMFuncName)
-      return op->emitOpError() << "'" << attr.getName().getValue()
-                               << "' only applies to " << kLLVMFuncName;
-    return success();
-  }
+  if (attr.getName() == getSharedKernelsAttrHelper().getName())
+    return verifySharedKernels(op, attr);
   return op->emitOpError() << "has an unknown vmcu attribute '"
                            << attr.getName().getValue() << "'";
 }

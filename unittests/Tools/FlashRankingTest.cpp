@@ -138,7 +138,7 @@ TEST(FlashRanking, CompactCodeWithoutInt8CandidateKeepsItsPrice) {
 // Layers that share a function in either trial are one group; groups that
 // overlap join; names not among the layers (or "") are ignored.
 TEST(FlashRanking, ChoiceGroupsJoinSharingOfBothTrials) {
-  Names layers = {"e", "d", "c", "b", "a"};
+  llvm::SmallVector<llvm::StringRef> layers = {"e", "d", "c", "b", "a"};
   std::vector<std::vector<Names>> sharings = {{{"a", "b"}, {"", "x"}},
                                               {{"b", "c"}, {"e", "zz"}}};
   std::vector<Names> groups = choiceGroups(layers, sharings);

@@ -154,17 +154,14 @@ void addCandidates(std::vector<FlashCandidate> &candidates, const Trial &larger,
                    const Trial &smaller, PlanList list,
                    function_ref<int64_t(const LayerCycles &)> cyclesOf) {
   SmallVector<StringRef> layers;
-  std::vector<std::string> layerNames;
-  for (const auto &entry : larger.layers) {
+  for (const auto &entry : larger.layers)
     layers.push_back(entry.getKey());
-    layerNames.push_back(entry.getKey().str());
-  }
   llvm::StringMap<LayerFlash> largerFlash =
       getLayerFlash(larger.object, layers);
   llvm::StringMap<LayerFlash> smallerFlash =
       getLayerFlash(smaller.object, layers);
-  for (std::vector<std::string> &group : choiceGroups(
-           layerNames, {larger.sharedKernels, smaller.sharedKernels})) {
+  for (std::vector<std::string> &group :
+       choiceGroups(layers, {larger.sharedKernels, smaller.sharedKernels})) {
     int64_t saved = 0, cycles = 0;
     for (const std::string &kernel : group) {
       saved += static_cast<int64_t>(largerFlash.lookup(kernel).totalBytes()) -

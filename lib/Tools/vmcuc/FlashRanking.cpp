@@ -8,56 +8,46 @@
 
 #include "vmcu/Tools/vmcuc/FlashRanking.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
 #include <cassert>
-#include <numeric>
 #include <optional>
 
 using namespace mlir::vmcu;
 
 std::vector<std::vector<std::string>> mlir::vmcu::choiceGroups(
-    ArrayRef<std::string> layers,
+    ArrayRef<StringRef> layers,
     ArrayRef<std::vector<std::vector<std::string>>> sharings) {
-  llvm::StringMap<size_t> indexOf;
-  for (auto [index, layer] : llvm::enumerate(layers))
-    indexOf[layer] = index;
-  // Union-find over the layers' indices.
-  std::vector<size_t> parent(layers.size());
-  std::iota(parent.begin(), parent.end(), 0);
-  auto root = [&](size_t i) {
-    while (parent[i] != i)
-      i = parent[i] = parent[parent[i]];
-    return i;
-  };
+  llvm::EquivalenceClasses<StringRef> classes;
+  for (StringRef layer : layers)
+    classes.insert(layer);
   for (const std::vector<std::vector<std::string>> &sharing : sharings)
     for (const std::vector<std::string> &kernels : sharing) {
-      std::optional<size_t> first;
-      for (const std::string &kernel : kernels) {
-        auto it = indexOf.find(kernel);
-        if (it == indexOf.end())
+      std::optional<StringRef> first;
+      for (StringRef kernel : kernels) {
+        if (!classes.contains(kernel))
           continue;
-        if (!first)
-          first = root(it->second);
+        if (first)
+          classes.unionSets(*first, kernel);
         else
-          parent[root(it->second)] = *first;
+          first = kernel;
       }
     }
+  SmallVector<StringRef> sorted(layers);
+  llvm::sort(sorted);
   std::vector<std::vector<std::string>> groups;
-  std::vector<std::optional<size_t>> groupOfRoot(layers.size());
-  std::vector<size_t> order(layers.size());
-  std::iota(order.begin(), order.end(), 0);
-  llvm::sort(order, [&](size_t a, size_t b) { return layers[a] < layers[b]; });
-  for (size_t index : order) {
-    std::optional<size_t> &group = groupOfRoot[root(index)];
-    if (!group) {
-      group = groups.size();
+  llvm::DenseMap<StringRef, size_t> groupOfLeader;
+  for (StringRef layer : sorted) {
+    auto [it, inserted] =
+        groupOfLeader.try_emplace(classes.getLeaderValue(layer), groups.size());
+    if (inserted)
       groups.emplace_back();
-    }
-    groups[*group].push_back(layers[index]);
+    groups[it->second].push_back(layer.str());
   }
   return groups;
 }

@@ -46,7 +46,7 @@ struct FlashCandidate {
 /// Names not in `layers` are ignored; groups and their layers are sorted by
 /// name.
 std::vector<std::vector<std::string>>
-choiceGroups(ArrayRef<std::string> layers,
+choiceGroups(ArrayRef<StringRef> layers,
              ArrayRef<std::vector<std::vector<std::string>>> sharings);
 
 /// A layer's compact code is measured, and its cycles estimated, on its

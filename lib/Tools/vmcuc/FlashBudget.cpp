@@ -24,6 +24,7 @@
 #include "llvm/Support/WithColor.h"
 
 #include <algorithm>
+#include <cassert>
 
 using namespace mlir;
 using namespace mlir::vmcu;
@@ -147,31 +148,24 @@ FailureOr<Trial> compileTrial(StringRef inputPath, CompileOptions options,
   return trial;
 }
 
-/// The layers of `larger` in choice groups (those that share a kernel
-/// function in either trial) that take less flash in `smaller`, as
-/// candidates for `list`, costing `cyclesOf` their figures in `larger`.
-void addCandidates(std::vector<FlashCandidate> &candidates, const Trial &larger,
-                   const Trial &smaller, PlanList list,
-                   function_ref<int64_t(const LayerCycles &)> cyclesOf) {
-  SmallVector<StringRef> layers;
-  for (const auto &entry : larger.layers)
-    layers.push_back(entry.getKey());
-  llvm::StringMap<LayerFlash> largerFlash =
-      getLayerFlash(larger.object, layers);
+/// Each layer of `layers` in `larger` and `smaller`: its bytes in both,
+/// and the cycles `cyclesOf` its figures in `larger` say the smaller plan
+/// costs it.
+llvm::StringMap<LayerTrade>
+layerTrades(ArrayRef<std::string> layers, const Trial &larger,
+            const Trial &smaller,
+            function_ref<int64_t(const LayerCycles &)> cyclesOf) {
+  SmallVector<StringRef> names(layers.begin(), layers.end());
+  llvm::StringMap<LayerFlash> largerFlash = getLayerFlash(larger.object, names);
   llvm::StringMap<LayerFlash> smallerFlash =
-      getLayerFlash(smaller.object, layers);
-  for (std::vector<std::string> &group :
-       choiceGroups(layers, {larger.sharedKernels, smaller.sharedKernels})) {
-    int64_t saved = 0, cycles = 0;
-    for (const std::string &kernel : group) {
-      saved += static_cast<int64_t>(largerFlash.lookup(kernel).totalBytes()) -
-               static_cast<int64_t>(smallerFlash.lookup(kernel).totalBytes());
-      cycles += cyclesOf(larger.layers.lookup(kernel));
-    }
-    if (saved > 0)
-      candidates.push_back(
-          {std::move(group), list, static_cast<uint64_t>(saved), cycles});
-  }
+      getLayerFlash(smaller.object, names);
+  llvm::StringMap<LayerTrade> trades;
+  for (StringRef layer : names)
+    trades[layer] = {
+        static_cast<int64_t>(largerFlash.lookup(layer).totalBytes()),
+        static_cast<int64_t>(smallerFlash.lookup(layer).totalBytes()),
+        cyclesOf(larger.layers.lookup(layer))};
+  return trades;
 }
 
 uint64_t budgetBytes(const CompileOptions &options) {
@@ -225,14 +219,37 @@ mlir::vmcu::getLayerFlash(ArrayRef<char> object,
   return layers;
 }
 
+/// `plan`, which takes `taken` and fits with `spareBytes` to spare, or,
+/// where the spare bytes cover some of its candidates (dropUnneeded), the
+/// plan without them if its object fits too.
+static FailureOr<FlashPlan> withoutUnneeded(StringRef inputPath,
+                                            const CompileOptions &options,
+                                            ArrayRef<FlashCandidate> taken,
+                                            uint64_t spareBytes,
+                                            FlashPlan plan) {
+  std::vector<FlashCandidate> kept =
+      dropUnneeded(taken, static_cast<int64_t>(spareBytes));
+  if (kept.size() == taken.size())
+    return plan;
+  FlashPlan faster = planOf(kept, kept.size());
+  FailureOr<Trial> trial = compileTrial(inputPath, options, faster);
+  if (failed(trial))
+    return failure();
+  if (trial->flashBytes(options) <= budgetBytes(options))
+    return faster;
+  return plan;
+}
+
 /// The plan that takes the `ranked` candidates in order until the object
 /// fits `budget`: candidates are taken until their measured savings
 /// predict a fit (from `startBytes`, the object without any), then the
 /// prediction is checked by compiling. The choices were measured one kind
 /// at a time, so it holds up to section alignment and kernels
 /// vmcu-share-kernels merges in one plan only; more candidates follow if
-/// it misses. If every ranked candidate taken still misses (kernels that
-/// only merge when all are compact), the plan is `smallest`, which fits.
+/// it misses. A plan that fits gives back the candidates its spare bytes
+/// cover (withoutUnneeded). If every ranked candidate taken still misses
+/// (kernels that only merge when all are compact), the plan is `smallest`,
+/// which fits.
 static FailureOr<FlashPlan> takeUntilFit(StringRef inputPath,
                                          const CompileOptions &options,
                                          ArrayRef<FlashCandidate> ranked,
@@ -242,15 +259,19 @@ static FailureOr<FlashPlan> takeUntilFit(StringRef inputPath,
   uint64_t predicted = startBytes;
   size_t taken = 0;
   while (taken < ranked.size()) {
-    while (taken < ranked.size() && predicted > budget)
-      predicted -= std::min(predicted, ranked[taken++].savedBytes);
+    while (taken < ranked.size() && predicted > budget) {
+      assert(ranked[taken].savedBytes > 0 && "ranked candidates save bytes");
+      predicted -= std::min(predicted,
+                            static_cast<uint64_t>(ranked[taken++].savedBytes));
+    }
     FlashPlan plan = planOf(ranked, taken);
     FailureOr<Trial> trial = compileTrial(inputPath, options, plan);
     if (failed(trial))
       return failure();
     uint64_t measured = trial->flashBytes(options);
     if (measured <= budget)
-      return plan;
+      return withoutUnneeded(inputPath, options, ranked.take_front(taken),
+                             budget - measured, std::move(plan));
     predicted = measured;
   }
   return smallest;
@@ -314,12 +335,21 @@ planUnderBudget(StringRef inputPath, const CompileOptions &options,
   }
 
   // One ranking of both choices by cycles lost per byte saved: the cost
-  // model's int8_weight_cycles and compact_cycles.
-  std::vector<FlashCandidate> candidates;
-  addCandidates(candidates, *wide, *narrow, &FlashPlan::int8WeightKernels,
-                [](const LayerCycles &c) { return c.int8Weight; });
-  addCandidates(candidates, *narrow, *compact, &FlashPlan::compactKernels,
-                [](const LayerCycles &c) { return c.compact; });
+  // model's int8_weight_cycles and compact_cycles. Layers that share a
+  // function in a trial compared are one choice; compact code's groups
+  // join those of all three trials, so each holds whole int8 groups.
+  std::vector<FlashCandidate> candidates = groupCandidates(
+      layerTrades(layers, *wide, *narrow,
+                  [](const LayerCycles &c) { return c.int8Weight; }),
+      {wide->sharedKernels, narrow->sharedKernels},
+      &FlashPlan::int8WeightKernels);
+  llvm::append_range(
+      candidates,
+      groupCandidates(
+          layerTrades(layers, *narrow, *compact,
+                      [](const LayerCycles &c) { return c.compact; }),
+          {wide->sharedKernels, narrow->sharedKernels, compact->sharedKernels},
+          &FlashPlan::compactKernels));
   joinCompactWithInt8(candidates);
   rankCandidates(candidates);
   FailureOr<FlashPlan> plan =

@@ -52,6 +52,27 @@ std::vector<std::vector<std::string>> mlir::vmcu::choiceGroups(
   return groups;
 }
 
+std::vector<FlashCandidate> mlir::vmcu::groupCandidates(
+    const llvm::StringMap<LayerTrade> &trades,
+    ArrayRef<std::vector<std::vector<std::string>>> sharings, PlanList list) {
+  SmallVector<StringRef> layers;
+  for (const auto &entry : trades)
+    layers.push_back(entry.getKey());
+  std::vector<FlashCandidate> candidates;
+  for (std::vector<std::string> &group : choiceGroups(layers, sharings)) {
+    FlashCandidate &candidate =
+        candidates.emplace_back(FlashCandidate{{}, list, 0, 0});
+    for (const std::string &layer : group) {
+      const LayerTrade &trade = trades.find(layer)->second;
+      candidate.savedBytes += trade.largerBytes - trade.smallerBytes;
+      if (trade.largerBytes != trade.smallerBytes)
+        candidate.cycles += trade.cycles;
+    }
+    candidate.kernels = std::move(group);
+  }
+  return candidates;
+}
+
 /// Whether `a` costs fewer cycles per byte saved than `b`.
 static bool cheaperPerByte(const FlashCandidate &a, const FlashCandidate &b) {
   assert(a.savedBytes > 0 && b.savedBytes > 0 && "a candidate saves bytes");
@@ -72,33 +93,60 @@ static bool isInt8(const FlashCandidate &candidate) {
   return candidate.list == &FlashPlan::int8WeightKernels;
 }
 
-/// Ties `compact` to the int8 weights of its own layers and of every int8
-/// candidate it overlaps; absorbs, dearest per byte first, those that cost
-/// more per byte than it does with what it absorbed so far (the others
-/// rank before it). Marks the absorbed in `absorbed`.
-static void tieToInt8(FlashCandidate &compact,
-                      llvm::ArrayRef<FlashCandidate> candidates,
-                      std::vector<bool> &absorbed) {
+/// Adds `int8`'s bytes and cycles to `compact`'s.
+static void addPrice(FlashCandidate &compact, const FlashCandidate &int8) {
+  compact.savedBytes += int8.savedBytes;
+  compact.cycles += int8.cycles;
+}
+
+/// Whether `candidate` saves bytes on its own, so it can be ranked.
+static bool savesBytes(const FlashCandidate &candidate) {
+  return candidate.savedBytes > 0;
+}
+
+/// The int8 candidates `compact` overlaps; records their layers, and its
+/// own, in its int8Kernels.
+static std::vector<size_t>
+int8CandidatesOf(FlashCandidate &compact,
+                 llvm::ArrayRef<FlashCandidate> candidates) {
+  std::vector<size_t> overlapped;
   llvm::append_range(compact.int8Kernels, compact.kernels);
-  std::vector<size_t> needed;
   for (auto [index, int8] : llvm::enumerate(candidates)) {
     if (!isInt8(int8) || !overlaps(compact, int8))
       continue;
     llvm::append_range(compact.int8Kernels, int8.kernels);
-    if (!absorbed[index])
-      needed.push_back(index);
+    overlapped.push_back(index);
   }
   llvm::sort(compact.int8Kernels);
   compact.int8Kernels.erase(llvm::unique(compact.int8Kernels),
                             compact.int8Kernels.end());
+  return overlapped;
+}
+
+/// Ties `compact` to the int8 candidates it overlaps: adds the price of
+/// those that save no bytes (never ranked on their own), then, if it still
+/// saves bytes, absorbs, dearest per byte first, those not yet `absorbed`
+/// that cost more per byte than it does with what it absorbed so far (the
+/// others rank before it), and marks them in `absorbed`.
+static void tieToInt8(FlashCandidate &compact,
+                      llvm::ArrayRef<FlashCandidate> candidates,
+                      std::vector<bool> &absorbed) {
+  std::vector<size_t> needed;
+  for (size_t index : int8CandidatesOf(compact, candidates)) {
+    if (!savesBytes(candidates[index]))
+      addPrice(compact, candidates[index]);
+    else if (!absorbed[index])
+      needed.push_back(index);
+  }
+  if (!savesBytes(compact))
+    return;
   llvm::stable_sort(needed, [&](size_t a, size_t b) {
     return cheaperPerByte(candidates[b], candidates[a]);
   });
   for (size_t index : needed) {
     if (!cheaperPerByte(compact, candidates[index]))
       break;
-    compact.savedBytes += candidates[index].savedBytes;
-    compact.cycles += candidates[index].cycles;
+    addPrice(compact, candidates[index]);
     absorbed[index] = true;
   }
 }
@@ -108,7 +156,7 @@ void mlir::vmcu::joinCompactWithInt8(std::vector<FlashCandidate> &candidates) {
   // decide which absorbs an int8 candidate two of them overlap.
   std::vector<size_t> compacts;
   for (auto [index, candidate] : llvm::enumerate(candidates))
-    if (!isInt8(candidate))
+    if (!isInt8(candidate) && savesBytes(candidate))
       compacts.push_back(index);
   llvm::stable_sort(compacts, [&](size_t a, size_t b) {
     return cheaperPerByte(candidates[a], candidates[b]);
@@ -119,9 +167,11 @@ void mlir::vmcu::joinCompactWithInt8(std::vector<FlashCandidate> &candidates) {
     tieToInt8(compact, candidates, absorbed);
     candidates[index] = std::move(compact);
   }
+  // Compact code that cannot pay for its int8 weights is no choice, nor
+  // are int8 weights that save no bytes.
   std::vector<FlashCandidate> kept;
   for (auto [index, candidate] : llvm::enumerate(candidates))
-    if (!absorbed[index])
+    if (!absorbed[index] && savesBytes(candidate))
       kept.push_back(std::move(candidate));
   candidates = std::move(kept);
 }
@@ -155,4 +205,26 @@ FlashPlan mlir::vmcu::planOf(ArrayRef<FlashCandidate> ranked, size_t taken) {
     llvm::for_each(candidate.int8Kernels, addInt8);
   }
   return plan;
+}
+
+std::vector<FlashCandidate>
+mlir::vmcu::dropUnneeded(ArrayRef<FlashCandidate> taken, int64_t spareBytes) {
+  std::vector<FlashCandidate> kept;
+  llvm::StringSet<> neededInt8;
+  auto isNeeded = [&](const std::string &kernel) {
+    return neededInt8.contains(kernel);
+  };
+  for (const FlashCandidate &candidate : llvm::reverse(taken)) {
+    bool neededByCompact =
+        isInt8(candidate) && llvm::any_of(candidate.kernels, isNeeded);
+    if (!neededByCompact && candidate.savedBytes <= spareBytes) {
+      spareBytes -= candidate.savedBytes;
+      continue;
+    }
+    if (!isInt8(candidate))
+      neededInt8.insert_range(candidate.int8Kernels);
+    kept.push_back(candidate);
+  }
+  std::reverse(kept.begin(), kept.end());
+  return kept;
 }

@@ -153,10 +153,11 @@ TEST(FlashRanking, CompactCodeThatCannotPayForItsInt8WeightsIsDropped) {
   EXPECT_EQ(candidates[0].savedBytes, 500);
 }
 
-// A candidate per choice group, whatever it saves; a layer whose bytes
-// did not change costs no cycles. Compact code's groups, joined over more
-// trials' sharing, hold whole int8 groups, so one compact candidate pays
-// for each int8 candidate.
+// A candidate per choice group, whatever it saves; a group whose bytes did
+// not change costs no cycles, a layer that keeps its bytes in a group that
+// saves some costs its own (a shared function's code counts in one layer).
+// Compact code's groups, joined over more trials' sharing, hold whole int8
+// groups, so one compact candidate pays for each int8 candidate.
 TEST(FlashRanking, GroupCandidatesSumTheirLayers) {
   llvm::StringMap<LayerTrade> int8Trades;
   int8Trades["a"] = {300, 200, 10};
@@ -174,8 +175,8 @@ TEST(FlashRanking, GroupCandidatesSumTheirLayers) {
   EXPECT_EQ(int8[1].cycles, 0);
 
   llvm::StringMap<LayerTrade> compactTrades;
-  compactTrades["a"] = {200, 100, 5};
-  compactTrades["b"] = {200, 100, 5};
+  compactTrades["a"] = {400, 200, 5};
+  compactTrades["b"] = {0, 0, 5};
   compactTrades["c"] = {50, 40, 1};
   std::vector<std::vector<Names>> compactSharing = {{{"a", "b"}}, {{"b", "c"}}};
   std::vector<FlashCandidate> candidates = groupCandidates(

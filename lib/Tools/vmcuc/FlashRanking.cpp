@@ -65,9 +65,12 @@ std::vector<FlashCandidate> mlir::vmcu::groupCandidates(
     for (const std::string &layer : group) {
       const LayerTrade &trade = trades.find(layer)->second;
       candidate.savedBytes += trade.largerBytes - trade.smallerBytes;
-      if (trade.largerBytes != trade.smallerBytes)
-        candidate.cycles += trade.cycles;
+      candidate.cycles += trade.cycles;
     }
+    // Per group, not per layer: a shared function's code counts in one of
+    // its layers, whose others can keep their bytes and still change.
+    if (candidate.savedBytes == 0)
+      candidate.cycles = 0;
     candidate.kernels = std::move(group);
   }
   return candidates;

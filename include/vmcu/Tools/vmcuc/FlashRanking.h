@@ -62,8 +62,8 @@ struct LayerTrade {
 
 /// A candidate for `list` per choice group of the layers of `trades`
 /// (choiceGroups over `sharings`), whatever it saves: the bytes its layers
-/// save and the cycles they cost, none for a layer whose bytes did not
-/// change (its kernel did not: weights never widened).
+/// save and the cycles they cost, none for a group whose bytes did not
+/// change (its kernels did not: weights never widened).
 std::vector<FlashCandidate>
 groupCandidates(const llvm::StringMap<LayerTrade> &trades,
                 ArrayRef<std::vector<std::vector<std::string>>> sharings,

@@ -164,8 +164,8 @@ struct CompileFlags {
         "and the code of the kernels it uses; vmcu.reference_flash_bytes), "
         "rounded down to KiB, compile it again within that as --flash-kb "
         "does, if the smallest plan fits (else keep the default plan); a "
-        "note says which. Flash wins over cycles: VWW takes 1.08x "
-        "CMSIS-NN's flash for 9% more cycles (docs/flash.md). Applied by "
+        "note says which. Flash wins over cycles: VWW takes 1.09x "
+        "CMSIS-NN's flash for 6% more cycles (docs/flash.md). Applied by "
         "vmcuc and vmcu-run where they emit an object from a model file. "
         "0: no default budget");
     binder.option(

@@ -2,17 +2,18 @@
 """Checks memory reports compiled under shrinking --flash-kb budgets: each
 object's flash (`flash_bytes`) fits its budget and equals the header's
 VMCU_FLASH_BYTES; the layers' code and tables add up to at most the flash;
-and the layers keeping int8 weights, and those emitted compact, only grow
-as the budget shrinks (a larger budget never keeps a layer int8 that a
-smaller one widens, nor compacts one that a smaller one unrolls).
+and the plan's cycles as the flash budget prices them (each layer's
+estimated_cycles, plus its int8_weight_cycles where it keeps int8 weights
+and its compact_cycles where it is compact) never fall as the budget
+shrinks. The layers chosen need not only grow: a plan gives back the
+choices its spare bytes cover, which a larger budget may keep.
 Arguments: REPORT.json:HEADER.h:KIB, in decreasing KIB (0: no budget)."""
 import json
 import re
 import sys
 
 ok = True
-previous = None
-previous_compact = None
+previous_cycles = None
 for arg in sys.argv[1:]:
     report_path, header_path, kib = arg.rsplit(":", 2)
     kib = int(kib)
@@ -24,6 +25,10 @@ for arg in sys.argv[1:]:
     int8 = {l["name"] for l in layers if l["int8_weights"]}
     compact = {l["name"] for l in layers if l["compact"]}
     per_layer = sum(l["code_bytes"] + l["table_bytes"] for l in layers)
+    cycles = sum(l["estimated_cycles"]
+                 + (l.get("int8_weight_cycles", 0) if l["int8_weights"] else 0)
+                 + (l.get("compact_cycles", 0) if l["compact"] else 0)
+                 for l in layers)
     print(f"flash-kb={kib}: flash={flash} int8_layers={len(int8)} compact_layers={len(compact)}")
     if kib and flash > kib * 1024:
         print(f"flash-kb={kib}: flash {flash} over the budget {kib * 1024}")
@@ -34,13 +39,10 @@ for arg in sys.argv[1:]:
     if not 0 < per_layer <= flash:
         print(f"flash-kb={kib}: layers add up to {per_layer} of {flash}")
         ok = False
-    if previous is not None and not previous <= int8:
-        print(f"flash-kb={kib}: widens {sorted(previous - int8)}, int8 under a larger budget")
+    if previous_cycles is not None and cycles < previous_cycles:
+        print(f"flash-kb={kib}: priced at {cycles} cycles, fewer than the "
+              f"{previous_cycles} of a larger budget")
         ok = False
-    if previous_compact is not None and not previous_compact <= compact:
-        print(f"flash-kb={kib}: unrolls {sorted(previous_compact - compact)}, compact under a larger budget")
-        ok = False
-    previous = int8
-    previous_compact = compact
+    previous_cycles = cycles
 print(f"budgets={len(sys.argv) - 1} consistent={'yes' if ok else 'no'}")
 sys.exit(0 if ok else 1)

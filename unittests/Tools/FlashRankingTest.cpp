@@ -104,25 +104,6 @@ TEST(FlashRanking, CompactCodeAbsorbsOnlyDearerInt8Weights) {
   EXPECT_EQ(planOf(candidates, 2).int8WeightKernels, (Names{"a", "b"}));
 }
 
-// An int8 candidate two compact ones overlap joins the cheaper one, in
-// whichever order they come.
-TEST(FlashRanking, CheapestCompactCodeAbsorbsFirst) {
-  for (bool reversed : {false, true}) {
-    std::vector<FlashCandidate> candidates = {
-        int8Weights({"a", "b"}, 100, 1000), compactCode({"a"}, 100, 100),
-        compactCode({"b"}, 100, 50)};
-    if (reversed)
-      std::swap(candidates[1], candidates[2]);
-    joinCompactWithInt8(candidates);
-    ASSERT_EQ(candidates.size(), 2u);
-    for (const FlashCandidate &candidate : candidates)
-      if (candidate.kernels == Names{"b"})
-        EXPECT_EQ(candidate.savedBytes, 200);
-      else
-        EXPECT_EQ(candidate.savedBytes, 100);
-  }
-}
-
 // Int8 weights that save no bytes, or cost bytes, are no choice of their
 // own, but the compact code that needs them pays for them.
 TEST(FlashRanking, CompactCodePaysForInt8WeightsThatSaveNoBytes) {

@@ -63,7 +63,7 @@ std::vector<FlashCandidate> mlir::vmcu::groupCandidates(
     FlashCandidate &candidate =
         candidates.emplace_back(FlashCandidate{{}, list, 0, 0});
     for (const std::string &layer : group) {
-      const LayerTrade &trade = trades.find(layer)->second;
+      const LayerTrade &trade = trades.at(layer);
       candidate.savedBytes += trade.largerBytes - trade.smallerBytes;
       candidate.cycles += trade.cycles;
     }
@@ -154,19 +154,25 @@ static void tieToInt8(FlashCandidate &compact,
   }
 }
 
+/// Whether no int8 candidate overlaps two compact candidates.
+[[maybe_unused]] static bool
+eachInt8InOneCompact(llvm::ArrayRef<FlashCandidate> candidates) {
+  for (const FlashCandidate &int8 : candidates)
+    if (isInt8(int8) && llvm::count_if(candidates, [&](const auto &other) {
+                          return !isInt8(other) && overlaps(int8, other);
+                        }) > 1)
+      return false;
+  return true;
+}
+
 void mlir::vmcu::joinCompactWithInt8(std::vector<FlashCandidate> &candidates) {
-  // Cheapest compact code first, so the order candidates come in does not
-  // decide which absorbs an int8 candidate two of them overlap.
-  std::vector<size_t> compacts;
-  for (auto [index, candidate] : llvm::enumerate(candidates))
-    if (!isInt8(candidate) && savesBytes(candidate))
-      compacts.push_back(index);
-  llvm::stable_sort(compacts, [&](size_t a, size_t b) {
-    return cheaperPerByte(candidates[a], candidates[b]);
-  });
+  assert(eachInt8InOneCompact(candidates) &&
+         "an int8 candidate lies in one compact candidate's layers");
   std::vector<bool> absorbed(candidates.size(), false);
-  for (size_t index : compacts) {
-    FlashCandidate compact = candidates[index];
+  for (auto [index, candidate] : llvm::enumerate(candidates)) {
+    if (isInt8(candidate) || !savesBytes(candidate))
+      continue;
+    FlashCandidate compact = candidate;
     tieToInt8(compact, candidates, absorbed);
     candidates[index] = std::move(compact);
   }

@@ -63,7 +63,7 @@ struct LayerTrade {
 /// A candidate for `list` per choice group of the layers of `trades`
 /// (choiceGroups over `sharings`), whatever it saves: the bytes its layers
 /// save and the cycles they cost, none for a group whose bytes did not
-/// change (its kernels did not: weights never widened).
+/// change (its kernels did not change; for int8 weights: never widened).
 std::vector<FlashCandidate>
 groupCandidates(const llvm::StringMap<LayerTrade> &trades,
                 ArrayRef<std::vector<std::vector<std::string>>> sharings,
@@ -79,7 +79,8 @@ groupCandidates(const llvm::StringMap<LayerTrade> &trades,
 /// dearest first, those that cost more cycles per byte than it does with
 /// what it absorbed; the others rank before it. Compact code that saves no
 /// bytes with what it must absorb is removed, and so are int8 candidates
-/// that save none. Cheapest compact code goes first.
+/// that save none. No int8 candidate may overlap two compact candidates
+/// (asserted).
 void joinCompactWithInt8(std::vector<FlashCandidate> &candidates);
 
 /// Sorts `candidates` fewest cycles lost per byte saved first (each must
@@ -91,10 +92,12 @@ void rankCandidates(std::vector<FlashCandidate> &candidates);
 /// weights each compact candidate needs.
 FlashPlan planOf(ArrayRef<FlashCandidate> ranked, size_t taken);
 
-/// `taken`, the first candidates of a ranking, whose plan has `spareBytes`
-/// below its budget, without those the spare bytes cover, dearest per byte
-/// first (a large candidate taken last can leave cheaper ones before it
-/// unneeded); int8 weights a kept compact candidate needs stay.
+/// `taken`, the first candidates of a ranking (after joinCompactWithInt8),
+/// whose plan has `spareBytes` below its budget, without those the spare
+/// bytes cover, dearest per byte first (a large candidate taken last can
+/// leave cheaper ones before it unneeded); int8 weights a kept compact
+/// candidate needs stay (a compact candidate ranks after the int8 ones it
+/// did not absorb, so it is decided on first).
 std::vector<FlashCandidate> dropUnneeded(ArrayRef<FlashCandidate> taken,
                                          int64_t spareBytes);
 

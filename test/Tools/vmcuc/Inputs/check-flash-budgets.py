@@ -26,8 +26,8 @@ for arg in sys.argv[1:]:
     compact = {l["name"] for l in layers if l["compact"]}
     per_layer = sum(l["code_bytes"] + l["table_bytes"] for l in layers)
     cycles = sum(l["estimated_cycles"]
-                 + (l.get("int8_weight_cycles", 0) if l["int8_weights"] else 0)
-                 + (l.get("compact_cycles", 0) if l["compact"] else 0)
+                 + (l["int8_weight_cycles"] if l["int8_weights"] else 0)
+                 + (l["compact_cycles"] if l["compact"] else 0)
                  for l in layers)
     print(f"flash-kb={kib}: flash={flash} int8_layers={len(int8)} compact_layers={len(compact)}")
     if kib and flash > kib * 1024:

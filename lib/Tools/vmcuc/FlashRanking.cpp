@@ -126,11 +126,12 @@ int8CandidatesOf(FlashCandidate &compact,
   return overlapped;
 }
 
-/// Ties `compact` to the int8 candidates it overlaps: adds the price of
-/// those that save no bytes (never ranked on their own), then, if it still
-/// saves bytes, absorbs, dearest per byte first, those not yet `absorbed`
-/// that cost more per byte than it does with what it absorbed so far (the
-/// others rank before it), and marks them in `absorbed`.
+/// Ties `compact` to the int8 candidates it overlaps (no other compact
+/// candidate does): adds the price of those that save no bytes (never
+/// ranked on their own), then, if it still saves bytes, absorbs, dearest
+/// per byte first, those that cost more per byte than it does with what it
+/// absorbed so far (the others rank before it), and marks them in
+/// `absorbed`.
 static void tieToInt8(FlashCandidate &compact,
                       llvm::ArrayRef<FlashCandidate> candidates,
                       std::vector<bool> &absorbed) {
@@ -138,7 +139,7 @@ static void tieToInt8(FlashCandidate &compact,
   for (size_t index : int8CandidatesOf(compact, candidates)) {
     if (!savesBytes(candidates[index]))
       addPrice(compact, candidates[index]);
-    else if (!absorbed[index])
+    else
       needed.push_back(index);
   }
   if (!savesBytes(compact))

@@ -143,21 +143,33 @@ Value Emitter::requantize(Value v, RequantAttr rq, Value mult, Value shift,
 Value Emitter::rescaleToI32(Value v, RequantAttr rq) {
   Type i32Type = b.getI32Type();
   Value wide = arith::ExtSIOp::create(b, loc, i32Type, v);
-  if (v.getType().isInteger(8)) {
+  if (v.getType().isInteger(8) && !env.compactCode) {
     Value table = getGlobal(rescaleTable(rq));
     Value offset = i32(-kInt8Lowest);
     Value biased = arith::AddIOp::create(b, loc, wide, offset);
     Value at = arith::IndexCastOp::create(b, loc, b.getIndexType(), biased);
     return load(table, at);
   }
-  Value multiplier = i32(rq.getMultiplier()[0]);
-  Value shift = i32(rq.getShift()[0]);
-  return RequantizeOp::create(b, loc, i32Type, wide, multiplier, shift, Value(),
-                              Value(), b.getI32IntegerAttr(rq.getInputZp()),
-                              b.getI32IntegerAttr(rq.getOutputZp()),
-                              b.getI32IntegerAttr(rq.getMin()),
-                              b.getI32IntegerAttr(rq.getMax()),
-                              b.getBoolAttr(rq.getDoubleRound()), UnitAttr());
+  Value multiplier, shift;
+  int32_t inputZp = 0;
+  if (v.getType().isInteger(8)) {
+    // Compact code reads the rescale from a table, so kernels that differ
+    // only in it still share a function (vmcu-share-kernels).
+    Value params = getGlobal(rescaleParams(rq));
+    multiplier = load(params, index(kRescaleMultiplierWord));
+    shift = load(params, index(kRescaleShiftWord));
+    Value zp = load(params, index(kRescaleInputZpWord));
+    wide = arith::SubIOp::create(b, loc, wide, zp);
+  } else {
+    multiplier = i32(rq.getMultiplier()[0]);
+    shift = i32(rq.getShift()[0]);
+    inputZp = rq.getInputZp();
+  }
+  return RequantizeOp::create(
+      b, loc, i32Type, wide, multiplier, shift, Value(), Value(),
+      b.getI32IntegerAttr(inputZp), b.getI32IntegerAttr(rq.getOutputZp()),
+      b.getI32IntegerAttr(rq.getMin()), b.getI32IntegerAttr(rq.getMax()),
+      b.getBoolAttr(rq.getDoubleRound()), UnitAttr());
 }
 
 int64_t Emitter::addValueBound(RequantAttr lhs, RequantAttr rhs) {
@@ -384,6 +396,20 @@ SmallVector<int32_t> Emitter::rescaleResults(RequantAttr rq) {
         x, rq.getMultiplier()[0], rq.getShift()[0], rq.getDoubleRound(),
         rq.getInputZp(), rq.getOutputZp(), rq.getMin(), rq.getMax())));
   return results;
+}
+
+memref::GlobalOp Emitter::rescaleParams(RequantAttr rq) {
+  auto cached = rescaleParamTables.find(rq);
+  if (cached != rescaleParamTables.end())
+    return cached->second;
+  std::array<int32_t, kRescaleParamWords> words;
+  words[kRescaleMultiplierWord] = rq.getMultiplier()[0];
+  words[kRescaleShiftWord] = rq.getShift()[0];
+  words[kRescaleInputZpWord] = rq.getInputZp();
+  memref::GlobalOp global =
+      globalTable("rescale_params", ArrayRef<int32_t>(words), b.getI32Type());
+  rescaleParamTables[rq] = global;
+  return global;
 }
 
 memref::GlobalOp Emitter::rescaleTable(RequantAttr rq) {

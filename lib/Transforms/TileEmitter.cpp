@@ -152,14 +152,15 @@ Value Emitter::rescaleToI32(Value v, RequantAttr rq) {
   }
   Value multiplier, shift;
   int32_t inputZp = 0;
+  bool doubleRound = rq.getDoubleRound();
   if (v.getType().isInteger(8)) {
-    // Compact code reads the rescale from a table, so kernels that differ
-    // only in it still share a function (vmcu-share-kernels).
-    Value params = getGlobal(rescaleParams(rq));
-    multiplier = load(params, index(kRescaleMultiplierWord));
-    shift = load(params, index(kRescaleShiftWord));
-    Value zp = load(params, index(kRescaleInputZpWord));
-    wide = arith::SubIOp::create(b, loc, wide, zp);
+    RescaleWords words = rescaleWords(rq);
+    multiplier = words.multiplier;
+    shift = words.shift;
+    wide = arith::SubIOp::create(b, loc, wide, words.inputZp);
+    // TOSA rounds twice only above a shift of 31: decided here, where the
+    // shift is known, rather than per element.
+    doubleRound &= rq.getShift()[0] >= kRequantMinWideShift;
   } else {
     multiplier = i32(rq.getMultiplier()[0]);
     shift = i32(rq.getShift()[0]);
@@ -169,7 +170,7 @@ Value Emitter::rescaleToI32(Value v, RequantAttr rq) {
       b, loc, i32Type, wide, multiplier, shift, Value(), Value(),
       b.getI32IntegerAttr(inputZp), b.getI32IntegerAttr(rq.getOutputZp()),
       b.getI32IntegerAttr(rq.getMin()), b.getI32IntegerAttr(rq.getMax()),
-      b.getBoolAttr(rq.getDoubleRound()), UnitAttr());
+      b.getBoolAttr(doubleRound), UnitAttr());
 }
 
 int64_t Emitter::addValueBound(RequantAttr lhs, RequantAttr rhs) {
@@ -396,6 +397,37 @@ SmallVector<int32_t> Emitter::rescaleResults(RequantAttr rq) {
         x, rq.getMultiplier()[0], rq.getShift()[0], rq.getDoubleRound(),
         rq.getInputZp(), rq.getOutputZp(), rq.getMin(), rq.getMax())));
   return results;
+}
+
+Emitter::RescaleWords Emitter::rescaleWords(RequantAttr rq) {
+  Operation *kernel = b.getInsertionBlock()->getParentOp();
+  while (kernel && !isa<KernelOp>(kernel))
+    kernel = kernel->getParentOp();
+  Block *body = kernel ? &cast<KernelOp>(kernel).getBody().front() : nullptr;
+  auto cached = rescaleWordValues.find({rq, body});
+  if (body && cached != rescaleWordValues.end())
+    return cached->second;
+  // Read once, not per element: stores in the kernel's loops may alias a
+  // table whose address is an argument, so LLVM would not hoist the loads.
+  // At the kernel's start, after the words read before (in the order the
+  // kernel asks for them).
+  OpBuilder::InsertionGuard guard(b);
+  if (body) {
+    auto last = lastRescaleRead.find(body);
+    if (last != lastRescaleRead.end())
+      b.setInsertionPointAfter(last->second);
+    else
+      b.setInsertionPointToStart(body);
+  }
+  Value params = getGlobal(rescaleParams(rq));
+  RescaleWords words{load(params, index(kRescaleMultiplierWord)),
+                     load(params, index(kRescaleShiftWord)),
+                     load(params, index(kRescaleInputZpWord))};
+  if (body) {
+    rescaleWordValues[{rq, body}] = words;
+    lastRescaleRead[body] = words.inputZp.getDefiningOp();
+  }
+  return words;
 }
 
 memref::GlobalOp Emitter::rescaleParams(RequantAttr rq) {

@@ -385,6 +385,17 @@ private:
   memref::GlobalOp rescaleParams(RequantAttr rq);
   DenseMap<Attribute, memref::GlobalOp> rescaleParamTables;
 
+  /// The words of `rq`'s rescaleParams table, loaded once at the start of
+  /// the enclosing vmcu.kernel's body (compact code, so that kernels that
+  /// differ only in them still share a function: vmcu-share-kernels).
+  struct RescaleWords {
+    Value multiplier, shift, inputZp;
+  };
+  RescaleWords rescaleWords(RequantAttr rq);
+  DenseMap<std::pair<Attribute, Block *>, RescaleWords> rescaleWordValues;
+  /// The last op that read rescale words at the start of each kernel body.
+  DenseMap<Block *, Operation *> lastRescaleRead;
+
   /// Per channel of `rq`: its multiplier and shift. A zero multiplier (a
   /// channel of zero weights) scales everything to 0 at any shift: it gets
   /// a wide one, so it keeps its layer on the cheap wide-shift path.

@@ -130,20 +130,33 @@ func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
 // TABLE-DAG: memref.global "private" constant @add_1_rescale{{.*}} : memref<256xi32> = dense<[-131, -130, -129,
 // TABLE-DAG: memref.global "private" constant @add_1_rescale{{.*}} : memref<256xi32> = dense<[-123, -122, -121,
 // Compact code computes each rescale, its multiplier, shift and zero point
-// read from a 3-word table (12 B of flash instead of 1 KB), so kernels that
-// differ only in them can share a function.
+// read from a 3-word table (12 B of flash instead of 1 KB) once at the
+// kernel's start, so kernels that differ only in them can share a
+// function. A shift of 30 rounds once (TOSA rounds twice above 31 only).
 // COMPACT-DAG: memref.global "private" constant @add_1_rescale_params{{.*}} : memref<3xi32> = dense<[1073741824, 30, 3]>
 // COMPACT-DAG: memref.global "private" constant @add_1_rescale_params{{.*}} : memref<3xi32> = dense<[1073741824, 30, -5]>
 // COMPACT: vmcu.kernel "add_1"
+// COMPACT-NEXT: %[[PL:.*]] = memref.get_global @add_1_rescale_params : memref<3xi32>
+// COMPACT-NEXT: arith.constant 0 : index
+// COMPACT-NEXT: %[[LM:.*]] = memref.load %[[PL]]
+// COMPACT-NEXT: arith.constant 1 : index
+// COMPACT-NEXT: %[[LS:.*]] = memref.load %[[PL]]
+// COMPACT-NEXT: arith.constant 2 : index
+// COMPACT-NEXT: %[[LZ:.*]] = memref.load %[[PL]]
+// COMPACT-NEXT: %[[PR:.*]] = memref.get_global @add_1_rescale_params_0 : memref<3xi32>
+// COMPACT-NEXT: arith.constant 0 : index
+// COMPACT-NEXT: %[[RM:.*]] = memref.load %[[PR]]
+// COMPACT-NEXT: arith.constant 1 : index
+// COMPACT-NEXT: %[[RS:.*]] = memref.load %[[PR]]
+// COMPACT-NEXT: arith.constant 2 : index
+// COMPACT-NEXT: %[[RZ:.*]] = memref.load %[[PR]]
 // COMPACT-NOT: memref<256xi32>
-// COMPACT: %[[P:.*]] = memref.get_global @add_1_rescale_params{{.*}} : memref<3xi32>
-// COMPACT: %[[M:.*]] = memref.load %[[P]][%{{.*}}] : memref<3xi32>
-// COMPACT: %[[S:.*]] = memref.load %[[P]][%{{.*}}] : memref<3xi32>
-// COMPACT: %[[Z:.*]] = memref.load %[[P]][%{{.*}}] : memref<3xi32>
-// COMPACT: %[[X:.*]] = arith.subi %{{.*}}, %[[Z]] : i32
-// COMPACT: %[[L:.*]] = vmcu.requantize %[[X]], %[[M]], %[[S]] {double_round = true, max = 2147483647 : i32, min = -2147483648 : i32, output_zp = 0 : i32} : i32
-// COMPACT: %[[R:.*]] = vmcu.requantize
-// COMPACT: arith.subi %[[L]], %[[R]] : i32
+// COMPACT: affine.for
+// COMPACT: %[[LX:.*]] = arith.subi %{{.*}}, %[[LZ]] : i32
+// COMPACT-NEXT: %[[L:.*]] = vmcu.requantize %[[LX]], %[[LM]], %[[LS]] {double_round = false, max = 2147483647 : i32, min = -2147483648 : i32, output_zp = 0 : i32} : i32
+// COMPACT: %[[RX:.*]] = arith.subi %{{.*}}, %[[RZ]] : i32
+// COMPACT-NEXT: %[[R:.*]] = vmcu.requantize %[[RX]], %[[RM]], %[[RS]]
+// COMPACT-NEXT: arith.subi %[[L]], %[[R]] : i32
 func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
   %w = arith.constant dense<1> : tensor<16x1x1x16xi8>
   %b = arith.constant dense<2> : tensor<16xi32>

@@ -400,48 +400,29 @@ SmallVector<int32_t> Emitter::rescaleResults(RequantAttr rq) {
 }
 
 Emitter::RescaleWords Emitter::rescaleWords(RequantAttr rq) {
-  Operation *kernel = b.getInsertionBlock()->getParentOp();
-  while (kernel && !isa<KernelOp>(kernel))
-    kernel = kernel->getParentOp();
-  Block *body = kernel ? &cast<KernelOp>(kernel).getBody().front() : nullptr;
-  auto cached = rescaleWordValues.find({rq, body});
-  if (body && cached != rescaleWordValues.end())
+  auto cached = rescaleWordValues.find(rq);
+  if (cached != rescaleWordValues.end())
     return cached->second;
   // Read once, not per element: stores in the kernel's loops may alias a
   // table whose address is an argument, so LLVM would not hoist the loads.
   // At the kernel's start, after the words read before (in the order the
   // kernel asks for them).
   OpBuilder::InsertionGuard guard(b);
-  if (body) {
-    auto last = lastRescaleRead.find(body);
-    if (last != lastRescaleRead.end())
-      b.setInsertionPointAfter(last->second);
-    else
-      b.setInsertionPointToStart(body);
-  }
-  Value params = getGlobal(rescaleParams(rq));
+  if (lastRescaleRead)
+    b.setInsertionPointAfter(lastRescaleRead);
+  else
+    b.setInsertionPointToStart(kernelBody);
+  std::array<int32_t, kRescaleParamWords> table;
+  table[kRescaleMultiplierWord] = rq.getMultiplier()[0];
+  table[kRescaleShiftWord] = rq.getShift()[0];
+  table[kRescaleInputZpWord] = rq.getInputZp();
+  Value params = i32Table("rescale_params", ArrayRef<int32_t>(table));
   RescaleWords words{load(params, index(kRescaleMultiplierWord)),
                      load(params, index(kRescaleShiftWord)),
                      load(params, index(kRescaleInputZpWord))};
-  if (body) {
-    rescaleWordValues[{rq, body}] = words;
-    lastRescaleRead[body] = words.inputZp.getDefiningOp();
-  }
+  rescaleWordValues[rq] = words;
+  lastRescaleRead = words.inputZp.getDefiningOp();
   return words;
-}
-
-memref::GlobalOp Emitter::rescaleParams(RequantAttr rq) {
-  auto cached = rescaleParamTables.find(rq);
-  if (cached != rescaleParamTables.end())
-    return cached->second;
-  std::array<int32_t, kRescaleParamWords> words;
-  words[kRescaleMultiplierWord] = rq.getMultiplier()[0];
-  words[kRescaleShiftWord] = rq.getShift()[0];
-  words[kRescaleInputZpWord] = rq.getInputZp();
-  memref::GlobalOp global =
-      globalTable("rescale_params", ArrayRef<int32_t>(words), b.getI32Type());
-  rescaleParamTables[rq] = global;
-  return global;
 }
 
 memref::GlobalOp Emitter::rescaleTable(RequantAttr rq) {

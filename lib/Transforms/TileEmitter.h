@@ -54,9 +54,11 @@ struct Axis {
 /// Builds index arithmetic, loops, tables and ring accesses for one kernel.
 class Emitter {
 public:
+  /// `b` inserts at the start of the kernel's body.
   Emitter(OpBuilder &b, const KernelEnv &env, Location loc, int64_t segBytes)
       : b(b), env(env), loc(loc), ctx(b.getContext()), seg(segBytes),
-        unitsPerSeg(segBytes / env.unitBytes) {}
+        unitsPerSeg(segBytes / env.unitBytes),
+        kernelBody(b.getInsertionBlock()) {}
 
   /// Tensors a later kernel still reads: their frees are not emitted.
   SmallVector<Value, 2> keepAlive;
@@ -67,6 +69,8 @@ public:
   MLIRContext *ctx;
   int64_t seg;
   int64_t unitsPerSeg;
+  /// The body of the vmcu.kernel being emitted.
+  Block *kernelBody;
 
   AffineExpr d(unsigned i) { return getAffineDimExpr(i, ctx); }
   AffineExpr c(int64_t v) { return getAffineConstantExpr(v, ctx); }
@@ -203,8 +207,8 @@ public:
   /// one-entry tables, as TOSA rescales an add's operands): one load from a
   /// flash table of its 256 results (rescaleTable). Compact code computes
   /// it (vmcu.requantize), its multiplier, shift and zero point read from
-  /// rescaleParams: 12 bytes of flash per distinct rescale instead of 1 KB (14
-  /// KB of MCUNet-5fps-VWW's smallest plan).
+  /// rescaleWords' table: 12 bytes of flash per distinct rescale instead of 1
+  /// KB (14 KB of MCUNet-5fps-VWW's smallest plan).
   Value rescaleToI32(Value v, RequantAttr rq);
 
   /// The largest |sum| (or difference) of the two int8 operands of `add`
@@ -375,26 +379,23 @@ private:
   memref::GlobalOp rescaleTable(RequantAttr rq);
   DenseMap<Attribute, memref::GlobalOp> rescaleTables;
 
-  /// The words of a rescaleParams table.
+  /// The words of a rescaleWords table.
   static constexpr int64_t kRescaleMultiplierWord = 0;
   static constexpr int64_t kRescaleShiftWord = 1;
   static constexpr int64_t kRescaleInputZpWord = 2;
   static constexpr int64_t kRescaleParamWords = 3;
-  /// The flash table of `rq`'s multiplier, shift and input zero point (per
-  /// tensor), one per distinct rescale in the kernel.
-  memref::GlobalOp rescaleParams(RequantAttr rq);
-  DenseMap<Attribute, memref::GlobalOp> rescaleParamTables;
-
-  /// The words of `rq`'s rescaleParams table, loaded once at the start of
-  /// the enclosing vmcu.kernel's body (compact code, so that kernels that
-  /// differ only in them still share a function: vmcu-share-kernels).
+  /// `rq`'s multiplier, shift and input zero point (per tensor), loaded
+  /// once at the start of the kernel's body from a flash table of those
+  /// three words, one table per distinct rescale in the kernel (compact
+  /// code, so that kernels that differ only in them still share a
+  /// function: vmcu-share-kernels).
   struct RescaleWords {
     Value multiplier, shift, inputZp;
   };
   RescaleWords rescaleWords(RequantAttr rq);
-  DenseMap<std::pair<Attribute, Block *>, RescaleWords> rescaleWordValues;
-  /// The last op that read rescale words at the start of each kernel body.
-  DenseMap<Block *, Operation *> lastRescaleRead;
+  DenseMap<Attribute, RescaleWords> rescaleWordValues;
+  /// The last op that read rescale words at the kernel body's start.
+  Operation *lastRescaleRead = nullptr;
 
   /// Per channel of `rq`: its multiplier and shift. A zero multiplier (a
   /// channel of zero weights) scales everything to 0 at any shift: it gets

@@ -153,6 +153,7 @@ Value Emitter::rescaleToI32(Value v, RequantAttr rq) {
   Value multiplier, shift;
   int32_t inputZp = 0;
   bool doubleRound = rq.getDoubleRound();
+  bool narrow = false;
   if (v.getType().isInteger(8)) {
     RescaleWords words = rescaleWords(rq);
     multiplier = words.multiplier;
@@ -161,6 +162,9 @@ Value Emitter::rescaleToI32(Value v, RequantAttr rq) {
     // TOSA rounds twice only above a shift of 31: decided here, where the
     // shift is known, rather than per element.
     doubleRound &= rq.getShift()[0] >= kRequantMinWideShift;
+    // |x - zp| <= 255: one SMMULR where the shift leaves it room.
+    narrow = rq.getShift()[0] >= kRequantNarrowMinShift &&
+             rq.getShift()[0] < kRequantMinWideShift;
   } else {
     multiplier = i32(rq.getMultiplier()[0]);
     shift = i32(rq.getShift()[0]);
@@ -170,7 +174,8 @@ Value Emitter::rescaleToI32(Value v, RequantAttr rq) {
       b, loc, i32Type, wide, multiplier, shift, Value(), Value(),
       b.getI32IntegerAttr(inputZp), b.getI32IntegerAttr(rq.getOutputZp()),
       b.getI32IntegerAttr(rq.getMin()), b.getI32IntegerAttr(rq.getMax()),
-      b.getBoolAttr(doubleRound), UnitAttr());
+      b.getBoolAttr(doubleRound), UnitAttr(), UnitAttr(),
+      narrow ? b.getUnitAttr() : UnitAttr());
 }
 
 int64_t Emitter::addValueBound(RequantAttr lhs, RequantAttr rhs) {

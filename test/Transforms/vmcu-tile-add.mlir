@@ -132,7 +132,9 @@ func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
 // Compact code computes each rescale, its multiplier, shift and zero point
 // read from a 3-word table (12 B of flash instead of 1 KB) once at the
 // kernel's start, so kernels that differ only in them can share a
-// function. A shift of 30 rounds once (TOSA rounds twice above 31 only).
+// function. A shift of 30 rounds once (TOSA rounds twice above 31 only)
+// and leaves an int8 operand less its zero point room for one SMMULR
+// (narrow_value: shifts 9 to 31).
 // COMPACT-DAG: memref.global "private" constant @add_1_rescale_params{{.*}} : memref<3xi32> = dense<[1073741824, 30, 3]>
 // COMPACT-DAG: memref.global "private" constant @add_1_rescale_params{{.*}} : memref<3xi32> = dense<[1073741824, 30, -5]>
 // COMPACT: vmcu.kernel "add_1"
@@ -153,9 +155,9 @@ func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
 // COMPACT-NOT: memref<256xi32>
 // COMPACT: affine.for
 // COMPACT: %[[LX:.*]] = arith.subi %{{.*}}, %[[LZ]] : i32
-// COMPACT-NEXT: %[[L:.*]] = vmcu.requantize %[[LX]], %[[LM]], %[[LS]] {double_round = false, max = 2147483647 : i32, min = -2147483648 : i32, output_zp = 0 : i32} : i32
+// COMPACT-NEXT: %[[L:.*]] = vmcu.requantize %[[LX]], %[[LM]], %[[LS]] {double_round = false, max = 2147483647 : i32, min = -2147483648 : i32, narrow_value, output_zp = 0 : i32} : i32
 // COMPACT: %[[RX:.*]] = arith.subi %{{.*}}, %[[RZ]] : i32
-// COMPACT-NEXT: %[[R:.*]] = vmcu.requantize %[[RX]], %[[RM]], %[[RS]]
+// COMPACT-NEXT: %[[R:.*]] = vmcu.requantize %[[RX]], %[[RM]], %[[RS]] {{{.*}}narrow_value
 // COMPACT-NEXT: arith.subi %[[L]], %[[R]] : i32
 func.func @main(%x: tensor<1x2x2x16xi8>) -> tensor<1x2x2x16xi8> {
   %w = arith.constant dense<1> : tensor<16x1x1x16xi8>

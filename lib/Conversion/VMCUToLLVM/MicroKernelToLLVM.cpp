@@ -1017,7 +1017,28 @@ struct RequantizeOpLowering : public ConvertOpToLLVMPattern<RequantizeOp> {
       return tableRoundScale(rewriter, op, v, multiplier, shift, round);
     if (op.getWideShift())
       return wideShiftScale(rewriter, op, v, multiplier, shift);
+    if (op.getNarrowValue())
+      return narrowValueScale(rewriter, op, v, multiplier, shift);
     return roundingShiftScale(rewriter, op, v, multiplier, shift);
+  }
+
+  /// apply_scale_32 of |v| * 2^(32 - shift) < 2^31, shift <= 31 (one
+  /// rounding): `hi32((v << (32 - shift)) * m + 2^31)`, since
+  /// `(v * m + 2^(shift - 1)) >> shift` scaled by 2^(32 - shift) is the
+  /// same quotient. The 64-bit form is what the ARM backend selects SMMULR
+  /// for; `32 - shift` is loop-invariant where the shift is.
+  Value narrowValueScale(ConversionPatternRewriter &rewriter, RequantizeOp op,
+                         Value v, Value multiplier, Value shift) const {
+    Location loc = op.getLoc();
+    Value up = LLVM::SubOp::create(rewriter, loc,
+                                   createI32(rewriter, loc, kWordBits), shift);
+    Value scaled = LLVM::ShlOp::create(rewriter, loc, v, up);
+    Value scaled64 = signExtend64(rewriter, loc, scaled);
+    Value product = mulByMultiplier(rewriter, loc, scaled64, multiplier);
+    Value sum = LLVM::AddOp::create(
+        rewriter, loc, product,
+        createI64(rewriter, loc, int64_t{1} << (kWordBits - 1)));
+    return highWord(rewriter, loc, sum, createI64(rewriter, loc, kWordBits));
   }
 
   /// apply_scale_32 for any shift: the 64-bit rounding term and shift.

@@ -5,6 +5,10 @@
  *   gen N cases.bin        writes N 16-byte records {value, multiplier,
  *                          shift, 0} (int32, little endian): edge cases, then
  *                          seeded random ones up to N;
+ *   gen-wide, gen-bounded, gen-narrow N cases.bin
+ *                          the same within what vmcu.requantize's
+ *                          wide_shift, bounded_value and narrow_value
+ *                          promise (see min_shift below);
  *   ref cases.bin out.bin  writes the 16 expected result bytes per record:
  *                          two int32 (variants 0 and 1 below), then eight
  *                          int8 (variants 2..9), and prints coverage counts;
@@ -118,9 +122,14 @@ static const int32_t kValues[] = {INT32_MIN, INT32_MIN + 1, -(1 << 30), -3,
 
 static uint8_t *records;
 static long num_records, capacity;
-/* Smallest shift generated: 1, or 32 for `gen-wide` and `gen-bounded`
- * (vmcu.requantize's wide_shift promises shift >= 32). */
-static int32_t min_shift = 1;
+/* Shifts generated: [1, 62]; [32, 62] for `gen-wide` and `gen-bounded`
+ * (vmcu.requantize's wide_shift promises shift >= 32); [9, 31] for
+ * `gen-narrow` (narrow_value promises shift <= 31 and |value - input_zp|
+ * * 2^(32 - shift) < 2^31). */
+static int32_t min_shift = 1, max_shift = 62;
+/* `gen-narrow` generates int8 values only: less any variant's input zero
+ * point (an int8 too) they stay within 255 in magnitude. */
+static bool int8_values = false;
 /* Values generated are below this in magnitude: `gen-bounded` keeps
  * |value - input_zp| < 2^30 for every variant's input zero point (at most
  * 128), as vmcu.requantize's bounded_value promises, except with a zero
@@ -129,7 +138,8 @@ static int32_t min_shift = 1;
 static int64_t max_abs_value = (int64_t)1 << 32;
 
 static void add(int64_t value, int32_t multiplier, int32_t shift) {
-  if (value != wrap32(value) || shift < min_shift ||
+  if (value != wrap32(value) || shift < min_shift || shift > max_shift ||
+      (int8_values && (value < INT8_MIN || value > INT8_MAX)) ||
       (llabs(value) >= max_abs_value && multiplier != 0))
     return;
   if (num_records == capacity) {
@@ -166,6 +176,16 @@ static void gen(long n) {
           add(v + d, kMultipliers[m], shift);
       }
   }
+  /* Ties of int8 values: +/- 2^j times an odd multiple of 2^(shift-1-j). */
+  for (int32_t shift = min_shift; int8_values && shift <= max_shift; ++shift)
+    for (int32_t j = 0; j < 8 && j < shift; ++j)
+      for (int64_t odd = 1; odd <= 3; odd += 2) {
+        int64_t multiplier = odd << (shift - 1 - j);
+        if (multiplier > INT32_MAX)
+          continue;
+        add((int64_t)1 << j, (int32_t)multiplier, shift);
+        add(-((int64_t)1 << j), (int32_t)multiplier, shift);
+      }
   /* Seeded random cases fill the rest (xorshift32). */
   uint32_t state = 0x2545F491u;
   while (num_records < n) {
@@ -176,8 +196,9 @@ static void gen(long n) {
       state ^= state << 5;
       draw[i] = state;
     }
-    add((int32_t)draw[0], (int32_t)(draw[1] >> 1),
-        min_shift + (int32_t)(draw[2] % (63 - min_shift)));
+    int32_t value = int8_values ? (int8_t)draw[0] : (int32_t)draw[0];
+    add(value, (int32_t)(draw[1] >> 1),
+        min_shift + (int32_t)(draw[2] % (uint32_t)(max_shift + 1 - min_shift)));
   }
 }
 
@@ -281,8 +302,14 @@ int main(int argc, char **argv) {
     min_shift = 32;
   if (argc == 4 && !strcmp(argv[1], "gen-bounded"))
     max_abs_value = ((int64_t)1 << 30) - 128;
+  if (argc == 4 && !strcmp(argv[1], "gen-narrow")) {
+    min_shift = 9;
+    max_shift = 31;
+    int8_values = true;
+  }
   if (argc == 4 && (!strcmp(argv[1], "gen") || !strcmp(argv[1], "gen-wide") ||
-                    !strcmp(argv[1], "gen-bounded"))) {
+                    !strcmp(argv[1], "gen-bounded") ||
+                    !strcmp(argv[1], "gen-narrow"))) {
     gen(strtol(argv[2], NULL, 10));
     FILE *f = fopen(argv[3], "wb");
     if (!f || fwrite(records, RECORD_BYTES, (size_t)num_records, f) !=
@@ -297,7 +324,7 @@ int main(int argc, char **argv) {
     return ref(argv[2], argv[3]);
   if (argc == 4 && !strcmp(argv[1], "check"))
     return check(argv[2], argv[3]);
-  fprintf(stderr, "usage: %s gen|gen-wide|gen-bounded N cases.bin | "
+  fprintf(stderr, "usage: %s gen|gen-wide|gen-bounded|gen-narrow N cases.bin | "
                   "ref cases.bin out.bin | check cases.bin out.bin\n",
           argv[0]);
   return 2;

@@ -375,6 +375,31 @@ func.func @requantize_variants(%v: i32, %m: i32, %s: i32) -> (i8, i32) {
 
 // -----
 
+// narrow_value (an int8 operand less its zero point, shift in [9, 31]):
+// hi32((v << (32 - shift)) * m + 2^31), the form the ARM backend selects
+// one SMMULR for; no 64-bit shift by the shift.
+// CHECK-LABEL: llvm.func @requantize_narrow
+// CHECK-SAME: (%[[V:.*]]: i32, %[[M:.*]]: i32, %[[SH:.*]]: i32)
+// CHECK:       %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
+// CHECK:       %[[UP:.*]] = llvm.sub %[[C32]], %[[SH]] : i32
+// CHECK:       %[[X:.*]] = llvm.shl %[[V]], %[[UP]] : i32
+// CHECK:       %[[X64:.*]] = llvm.sext %[[X]] : i32 to i64
+// CHECK:       %[[M64:.*]] = llvm.sext %[[M]] : i32 to i64
+// CHECK:       %[[P:.*]] = llvm.mul %[[X64]], %[[M64]] : i64
+// CHECK:       %[[HALF:.*]] = llvm.mlir.constant(2147483648 : i64) : i64
+// CHECK:       %[[S:.*]] = llvm.add %[[P]], %[[HALF]] : i64
+// CHECK:       %[[W:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK:       %[[HI:.*]] = llvm.lshr %[[S]], %[[W]] : i64
+// CHECK:       %[[R:.*]] = llvm.trunc %[[HI]] : i64 to i32
+// CHECK-NOT:   llvm.ashr
+// CHECK:       llvm.return %[[R]]
+func.func @requantize_narrow(%v: i32, %m: i32, %s: i32) -> i32 {
+  %r = vmcu.requantize %v, %m, %s {output_zp = 0 : i32, min = -2147483648 : i32, max = 2147483647 : i32, double_round = false, narrow_value} : i32
+  return %r : i32
+}
+
+// -----
+
 // The model I/O: accessors returning &arena[base * segment_bytes], the byte
 // counts, and the target triple and data layout of the module.
 

@@ -639,6 +639,32 @@ func.func @f(%v: i32) -> i8 {
 
 // -----
 
+func.func @f(%v: i32) -> i32 {
+  %s = arith.constant 32 : i32
+  // expected-error @+1 {{shift must be in [9, 31], got 32}}
+  %q = vmcu.requantize %v, %v, %s {output_zp = 0 : i32, min = -2147483648 : i32, max = 2147483647 : i32, double_round = false, narrow_value} : i32
+  return %q : i32
+}
+
+// -----
+
+func.func @f(%v: i32) -> i32 {
+  %s = arith.constant 8 : i32
+  // expected-error @+1 {{shift must be in [9, 31], got 8}}
+  %q = vmcu.requantize %v, %v, %s {output_zp = 0 : i32, min = -2147483648 : i32, max = 2147483647 : i32, double_round = false, narrow_value} : i32
+  return %q : i32
+}
+
+// -----
+
+func.func @f(%v: i32, %m: i32, %s: i32) -> i32 {
+  // expected-error @+1 {{narrow_value takes no wide_shift, round or half operand}}
+  %q = vmcu.requantize %v, %m, %s {output_zp = 0 : i32, min = -2147483648 : i32, max = 2147483647 : i32, double_round = false, wide_shift, narrow_value} : i32
+  return %q : i32
+}
+
+// -----
+
 // A line buffer needs a unit-stride 1x1 expansion.
 func.func @f(%a: tensor<1x6x6x8xi8>, %w1: tensor<24x1x1x8xi8>, %b1: tensor<24xi32>, %w2: tensor<3x3x24x1xi8>, %b2: tensor<24xi32>, %w3: tensor<8x1x1x24xi8>, %b3: tensor<8xi32>) {
   // expected-error @+1 {{line_buffer needs a unit-stride project convolution, a unit-stride 1x1 expansion or a KxK one of stride no larger than its kernel, and a depthwise stride no larger than its kernel}}

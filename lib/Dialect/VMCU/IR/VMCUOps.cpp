@@ -390,13 +390,15 @@ LogicalResult RequantizeOp::verify() {
            << lo << ", " << hi << "] exceeds the int8 result range";
   // Constant tables are checked like #vmcu.requant; others are trusted.
   APInt shift, multiplier;
-  int64_t minShift = getWideShift() ? kRequantMinWideShift : kRequantMinShift;
+  int64_t minShift = getWideShift()     ? kRequantMinWideShift
+                     : getNarrowValue() ? kRequantNarrowMinShift
+                                        : kRequantMinShift;
+  int64_t maxShift =
+      getNarrowValue() ? kRequantMinWideShift - 1 : kRequantMaxShift;
   if (matchPattern(getShift(), m_ConstantInt(&shift)) &&
-      (shift.getSExtValue() < minShift ||
-       shift.getSExtValue() > kRequantMaxShift))
+      (shift.getSExtValue() < minShift || shift.getSExtValue() > maxShift))
     return emitOpError("shift must be in [")
-           << minShift << ", " << kRequantMaxShift << "], got "
-           << shift.getSExtValue();
+           << minShift << ", " << maxShift << "], got " << shift.getSExtValue();
   if (matchPattern(getMultiplier(), m_ConstantInt(&multiplier)) &&
       multiplier.isNegative())
     return emitOpError("multiplier must be non-negative, got ")
@@ -407,6 +409,9 @@ LogicalResult RequantizeOp::verify() {
     return emitOpError("bounded_value needs wide_shift and no round operand");
   if (getHalf() && !getBoundedValue())
     return emitOpError("a half operand needs bounded_value");
+  if (getNarrowValue() && (getWideShift() || getRound() || getHalf()))
+    return emitOpError(
+        "narrow_value takes no wide_shift, round or half operand");
   APInt round;
   if (getRound() && matchPattern(getShift(), m_ConstantInt(&shift)) &&
       matchPattern(getRound(), m_ConstantInt(&round)) &&

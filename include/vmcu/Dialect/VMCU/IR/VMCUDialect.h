@@ -26,6 +26,10 @@ inline constexpr int kRequantMaxShift = 62;
 /// Smallest shift `vmcu.requantize {wide_shift}` allows: the product's
 /// high word then holds every bit of the result.
 inline constexpr int kRequantMinWideShift = 32;
+/// Smallest shift `vmcu.requantize {narrow_value}` allows for an int8
+/// operand less its zero point (|v| <= 255 < 2^8): v << (32 - shift) then
+/// fits an int32's 31 magnitude bits.
+inline constexpr int kRequantNarrowMinShift = 32 - (31 - 8);
 /// Registers Thumb-2 code can allocate: r0-r12 and lr (vmcuc's kernels
 /// keep no frame pointer).
 inline constexpr int64_t kAllocatableRegisters = 14;

@@ -683,6 +683,13 @@ def VMCU_RequantizeOp : VMCU_Op<"requantize",
     output zero point `z` so (and sets `output_zp` to 0) where its bound on
     `v` proves that.
 
+    `narrow_value`, without `wide_shift`, `round` or `half`, promises
+    `shift <= 31` and `|value - input_zp| * 2^(32 - shift) < 2^31` (an int8
+    operand less its zero point, |v| <= 255, with a shift of at least
+    `kRequantNarrowMinShift`, 9). Then the result is
+    `hi32((v << (32 - shift)) * m + 2^31)`: one SMMULR and a shift by a
+    register, exact since TOSA rounds once at such shifts.
+
     Example:
 
     ```mlir
@@ -694,7 +701,7 @@ def VMCU_RequantizeOp : VMCU_Op<"requantize",
                        DefaultValuedAttr<I32Attr, "0">:$input_zp,
                        I32Attr:$output_zp, I32Attr:$min, I32Attr:$max,
                        BoolAttr:$double_round, UnitAttr:$wide_shift,
-                       UnitAttr:$bounded_value);
+                       UnitAttr:$bounded_value, UnitAttr:$narrow_value);
   let results = (outs AnyTypeOf<[I8, I32]>:$result);
   let assemblyFormat = [{
     $value `,` $multiplier `,` $shift (`round` $round^)? (`half` $half^)?

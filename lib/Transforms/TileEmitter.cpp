@@ -7,7 +7,6 @@
 
 #include "TileEmitter.h"
 
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/bit.h"
 
 using namespace mlir;
@@ -342,8 +341,15 @@ Emitter::requantTables(StringRef prefix, RequantAttr rq, int64_t channels,
   int64_t entries = uniform ? 1 : channels;
   if (std::optional<BoundedWords> bounded =
           boundedWords(rq, entries, valueBound, env.compactCode)) {
-    Value params = i32Table((prefix + "requant").str(), bounded->words);
-    boundedTables[params] = BoundedTable{bounded->zpFolded, env.compactCode};
+    BoundedTable table{bounded->zpFolded, env.compactCode, {}, {}};
+    Value params;
+    if (env.compactCode)
+      std::tie(params, table.exponents, table.halfOdd) = compactRequantTable(
+          (prefix + "requant").str(), bounded->words, bounded->exponents,
+          halfOddFactor(rq, bounded->zpFolded));
+    else
+      params = i32Table((prefix + "requant").str(), bounded->words);
+    boundedTables[params] = table;
     if (uniform)
       uniformTables.insert(params);
     return {params, params};
@@ -369,6 +375,35 @@ Emitter::requantTables(StringRef prefix, RequantAttr rq, int64_t channels,
   return {multTable, shiftTable};
 }
 
+std::tuple<Value, Value, Value>
+Emitter::compactRequantTable(StringRef suffix, ArrayRef<int32_t> multipliers,
+                             ArrayRef<int8_t> exponents, int32_t halfOdd) {
+  constexpr int64_t kByteBits = 8;
+  // Little-endian words, as the Cortex-M cores vmcu targets load them.
+  SmallVector<int8_t> bytes;
+  auto appendWord = [&](int32_t word) {
+    for (int64_t k = 0; k < kWordBytes; ++k)
+      bytes.push_back(
+          static_cast<int8_t>(static_cast<uint32_t>(word) >> (kByteBits * k)));
+  };
+  llvm::for_each(multipliers, appendWord);
+  llvm::append_range(bytes, exponents);
+  bytes.resize(llvm::alignTo(bytes.size(), kWordBytes), 0);
+  int64_t halfOddAt = static_cast<int64_t>(bytes.size());
+  appendWord(halfOdd);
+  Value packed = i8Table(suffix, bytes);
+  auto view = [&](int64_t at, int64_t n, Type type) {
+    return memref::ViewOp::create(b, loc, MemRefType::get({n}, type), packed,
+                                  index(at), ValueRange());
+  };
+  Type i32Type = b.getI32Type();
+  auto n = static_cast<int64_t>(multipliers.size());
+  Value words = view(0, n, i32Type);
+  Value exponentBytes = view(n * kWordBytes, n, b.getI8Type());
+  Value odd = load(view(halfOddAt, 1, i32Type), index(0));
+  return {words, exponentBytes, odd};
+}
+
 Value Emitter::tableEntryWord(Value table, int64_t entryWords, Value ch,
                               int64_t k) {
   if (uniformTables.contains(table))
@@ -386,8 +421,9 @@ bool Emitter::requantizeBlock(ValueRange sums, int64_t pixels, RequantAttr rq,
   bool uniform = uniformTables.contains(mult);
   Value entry = uniform ? index(0) : apply(d(0) * table.words(), first);
   RequantBlockOp::create(
-      b, loc, sums, out, at, mult, entry, b.getI64IntegerAttr(pixels),
-      b.getI64IntegerAttr(stride), b.getBoolAttr(rq.getDoubleRound()),
+      b, loc, sums, out, at, mult, entry, table.exponents, table.halfOdd,
+      b.getI64IntegerAttr(pixels), b.getI64IntegerAttr(stride),
+      b.getBoolAttr(rq.getDoubleRound()),
       b.getI32IntegerAttr(table.zpFolded ? 0 : rq.getOutputZp()),
       b.getI32IntegerAttr(rq.getMin()), b.getI32IntegerAttr(rq.getMax()),
       table.compactTable ? b.getUnitAttr() : UnitAttr(),
@@ -475,21 +511,24 @@ Emitter::boundedWords(RequantAttr rq, int64_t channels,
            std::numeric_limits<int32_t>::max();
   };
   bool fold = zp != 0 && llvm::all_of(llvm::seq<size_t>(0, mult.size()), fits);
-  BoundedWords bounded{{}, fold};
+  BoundedWords bounded{{}, fold, {}};
   for (size_t k = 0; k < mult.size(); ++k) {
     int64_t e = exponent(k);
     int64_t half =
         (int64_t{1} << (e - 1)) + (fold ? zp * (int64_t{1} << e) : 0);
-    assert(e - llvm::countr_zero(static_cast<uint32_t>(half)) ==
-               kExponentAboveHalfZeros &&
-           "the half term's trailing zeros give the exponent");
-    if (compactTable)
-      llvm::append_values(bounded.words, mult[k], static_cast<int32_t>(half));
-    else
+    if (compactTable) {
+      bounded.words.push_back(mult[k]);
+      bounded.exponents.push_back(static_cast<int8_t>(e));
+    } else {
       llvm::append_values(bounded.words, mult[k], static_cast<int32_t>(e),
                           static_cast<int32_t>(half));
+    }
   }
   return bounded;
+}
+
+int32_t Emitter::halfOddFactor(RequantAttr rq, bool zpFolded) {
+  return 1 + 2 * (zpFolded ? rq.getOutputZp() : 0);
 }
 
 Value Emitter::boundedRequantize(Value v, RequantAttr rq, Value params,
@@ -504,10 +543,13 @@ Value Emitter::boundedRequantize(Value v, RequantAttr rq, Value params,
   // order of argument evaluation.
   Value m = word(0), half, sh;
   if (table.compactTable) {
-    half = word(1);
-    Value zeros = math::CountTrailingZerosOp::create(b, loc, half);
-    sh = arith::AddIOp::create(b, loc, zeros,
-                               i32(kProductShift + kExponentAboveHalfZeros));
+    // half = (1 + 2z) << (e - 1), z the output zero point where folded.
+    Value at = uniformTables.contains(params) ? index(0) : ch;
+    Value e8 = load(table.exponents, at);
+    Value e = arith::ExtUIOp::create(b, loc, b.getI32Type(), e8);
+    Value below = arith::SubIOp::create(b, loc, e, i32(1));
+    half = arith::ShLIOp::create(b, loc, table.halfOdd, below);
+    sh = arith::AddIOp::create(b, loc, e, i32(kProductShift));
   } else {
     half = word(2);
     Value e = word(1);

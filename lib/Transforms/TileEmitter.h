@@ -332,6 +332,17 @@ public:
   requantTables(StringRef prefix, RequantAttr rq, int64_t channels,
                 std::optional<int64_t> valueBound = std::nullopt);
 
+  /// A compact requantization table: one global of the multipliers'
+  /// words, the exponents' bytes and the half terms' odd factor, so that a
+  /// kernel reads them all from one address (one argument where layers
+  /// share its function: vmcu-share-kernels, which could not make the
+  /// factor an argument as a constant: the clamp's SSAT needs what it
+  /// reaches as one); its views as words and as exponent bytes, and the
+  /// factor loaded.
+  std::tuple<Value, Value, Value>
+  compactRequantTable(StringRef suffix, ArrayRef<int32_t> multipliers,
+                      ArrayRef<int8_t> exponents, int32_t halfOdd);
+
   /// The rounding-term table (wide shifts only) of each multiplier table.
   DenseMap<Value, Value> roundTables;
   /// Requantization tables (bounded, or multiplier, shift and rounding)
@@ -347,10 +358,14 @@ public:
   /// term), so one base address serves all three loads, and the shift by e
   /// needs no subtraction at run time. `zpFolded`: the half terms carry the
   /// output zero point. `compactTable` (a compact kernel's): per channel
-  /// kCompactRequantWords words (multiplier, half term); e = ctz(half) + 1.
+  /// kCompactRequantWords words (the multiplier), its exponent a byte of
+  /// `exponents`, its half term computed.
   struct BoundedTable {
     bool zpFolded;
     bool compactTable;
+    /// A compact table's exponent bytes and its half terms' odd factor
+    /// (halfOddFactor, loaded).
+    Value exponents, halfOdd;
     int64_t words() const { return boundedRequantWords(compactTable); }
   };
   DenseMap<Value, BoundedTable> boundedTables;
@@ -406,8 +421,9 @@ private:
 public:
   /// The words of a bounded requantization's interleaved table
   /// (kBoundedRequantWords per channel: multiplier, exponent e = shift -
-  /// 31, half term; with `compactTable` kCompactRequantWords: multiplier
-  /// and half term) and whether the half terms fold the output zero point;
+  /// 31, half term; with `compactTable` kCompactRequantWords, the
+  /// multiplier, and the exponents apart) and whether the half terms fold
+  /// the output zero point;
   /// none unless every shift is wide, values stay below
   /// kRequantBoundedValue and the input zero point is 0.
   ///
@@ -419,12 +435,18 @@ public:
   struct BoundedWords {
     SmallVector<int32_t> words;
     bool zpFolded;
+    /// With `compactTable`, each channel's exponent e.
+    SmallVector<int8_t> exponents;
   };
   static std::optional<BoundedWords>
   boundedWords(RequantAttr rq, int64_t channels,
                std::optional<int64_t> valueBound, bool compactTable = false);
 
 private:
+  /// A compact table's half terms are `halfOddFactor << (e - 1)`: 1, or
+  /// 1 + 2z to fold the output zero point z.
+  static int32_t halfOddFactor(RequantAttr rq, bool zpFolded);
+
   /// `requantize` from a bounded table.
   Value boundedRequantize(Value v, RequantAttr rq, Value params,
                           BoundedTable table, Value ch, Type resultType);

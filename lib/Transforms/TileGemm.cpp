@@ -519,7 +519,9 @@ void GemmTiles::storeSums(ArrayRef<Value> pairedSums, int64_t rows, Value first,
   // the registers (a 2 x 4 tile's 8 sums), one per run of channels with
   // every row in it, so each channel's table entry is loaded once.
   int64_t blockChannels =
-      std::min(n, (kMaxDotBlockRegisters - kRequantBlockFixedRegisters) / rows);
+      std::min(n, (kMaxDotBlockRegisters -
+                   requantBlockFixedRegisters(e.env.compactCode)) /
+                      rows);
   bool blocked = true;
   for (int64_t j0 = 0; blocked && j0 < n; j0 += blockChannels) {
     int64_t width = std::min(blockChannels, n - j0);

@@ -23,16 +23,28 @@
 // CHECK:   %[[A1:.*]] = affine.apply #{{.*}}(%[[P]], %[[C]], %[[X]])
 // CHECK:   vmcu.ring_load %[[POOL]][%[[A1]]]
 // CHECK:   vmcu.requantize
-// In a compact kernel the sum's bounded table holds the multiplier and
-// the half term, and the shift is ctz(half) + 32. The add's scale is per
-// tensor: the table is one entry, words 0 (m) and 1 (h), for every channel.
+// In a compact kernel the sum's bounded table is one global: the
+// multiplier words, the exponent bytes and the half terms' odd factor
+// (read once at the kernel's start); the half term is odd << (e - 1) and
+// the shift e + 31. The add's scale is per tensor: one entry (12 bytes:
+// word, byte, padding, odd factor) for every channel.
+// COMPACT-DAG: memref.global "private" constant @add_1_add_requant : memref<12xi8> = dense<[0, 0, 0, 64, 5, 0, 0, 0, 1, 0, 0, 0]>
 // COMPACT: vmcu.kernel "add_1"
-// COMPACT:   %[[M:.*]] = memref.load %[[T:.*]][%{{.*}}] : memref<2xi32>
-// COMPACT:   %[[HI:.*]] = arith.constant 1 : index
-// COMPACT:   %[[H:.*]] = memref.load %[[T]][%[[HI]]] : memref<2xi32>
-// COMPACT:   %[[TZ:.*]] = math.cttz %[[H]] : i32
-// COMPACT:   %[[C32:.*]] = arith.constant 32 : i32
-// COMPACT:   %[[SH:.*]] = arith.addi %[[TZ]], %[[C32]] : i32
+// COMPACT:   %[[G:.*]] = memref.get_global @add_1_add_requant : memref<12xi8>
+// COMPACT:   %[[MT:.*]] = memref.view %[[G]][%{{.*}}][] : memref<12xi8> to memref<1xi32>
+// COMPACT:   %[[C4:.*]] = arith.constant 4 : index
+// COMPACT:   %[[ET:.*]] = memref.view %[[G]][%[[C4]]][] : memref<12xi8> to memref<1xi8>
+// COMPACT:   %[[C8:.*]] = arith.constant 8 : index
+// COMPACT:   %[[OT:.*]] = memref.view %[[G]][%[[C8]]][] : memref<12xi8> to memref<1xi32>
+// COMPACT:   %[[ODD:.*]] = memref.load %[[OT]]
+// COMPACT:   affine.for
+// COMPACT:   %[[M:.*]] = memref.load %[[MT]][%{{.*}}] : memref<1xi32>
+// COMPACT:   %[[E8:.*]] = memref.load %[[ET]][%{{.*}}] : memref<1xi8>
+// COMPACT:   %[[E:.*]] = arith.extui %[[E8]] : i8 to i32
+// COMPACT:   %[[E1:.*]] = arith.subi %[[E]], %{{.*}} : i32
+// COMPACT:   %[[H:.*]] = arith.shli %[[ODD]], %[[E1]] : i32
+// COMPACT:   %[[C31:.*]] = arith.constant 31 : i32
+// COMPACT:   %[[SH:.*]] = arith.addi %[[E]], %[[C31]] : i32
 // COMPACT:   vmcu.requantize %{{.*}}, %[[M]], %[[SH]] half %[[H]] {bounded_value
 // CHECK:   %[[F0:.*]] = affine.apply #{{.*}}(%[[P]], %[[C]], %[[Y]])
 // CHECK:   vmcu.free %[[POOL]][%[[F0]]]

@@ -7,11 +7,13 @@
 // Requantization tables (globals come first): by default 3 words per
 // entry, the multiplier, the exponent 36 - 31 = 5 and the half term
 // 16 - 3 * 2^5 = -80 (the output zero point folded in); in a compact
-// kernel 2 words, the multiplier and the half term, whose trailing zeros
-// give the exponent (a third less flash, two instructions more per entry).
-// The scale is per tensor: one entry serves every channel.
+// kernel one global of bytes: the multiplier's word (2^30), the exponent's
+// byte, padding to a word and the half terms' odd factor 1 + 2 * -3 = -5
+// (5 bytes per channel where the 3 words take 12; the half term computed,
+// -5 << (5 - 1) = -80). The scale is per tensor: one entry serves every
+// channel.
 // CHECK: memref.global "private" constant @conv2d_1_requant : memref<3xi32> = dense<[1073741824, 5, -80]>
-// COMPACT: memref.global "private" constant @conv2d_1_requant : memref<2xi32> = dense<[1073741824, -80]>
+// COMPACT: memref.global "private" constant @conv2d_1_requant : memref<12xi8> = dense<[0, 0, 0, 64, 5, 0, 0, 0, -5, -1, -1, -1]>
 
 // Two pointwise convs: 16 -> 64 (rows of 4 steps of 4 inputs) and 64 -> 8
 // (16 steps, two chunks of 8). By default the first one's tiles are
@@ -39,7 +41,7 @@
 // COMPACT: vmcu.kernel "conv2d_0" {{.*}} attributes {compact,
 // COMPACT-NOT: vmcu.gemm_tile
 // COMPACT: vmcu.dot_block {{.*}} words = 4 : i64
-// COMPACT: vmcu.requant_block {{.*}} {compact_table,
+// COMPACT: vmcu.requant_block {{.*}} table %{{.*}}[%{{.*}}] exponents %{{.*}} half %{{.*}} {compact_table,
 // COMPACT: vmcu.kernel "conv2d_1" {{.*}} attributes {compact,
 // COMPACT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
 // COMPACT: scf.for {{.*}} iter_args

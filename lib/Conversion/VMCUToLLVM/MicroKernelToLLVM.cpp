@@ -514,11 +514,9 @@ struct BoundedRequantAsm {
   /// The sums are 2v already (their block accumulated doubled biases and
   /// weights): SMMLAR takes them without a shift.
   bool doubledSums = false;
-  /// The entries are (m, h), e = ctz(h) + 1 (kCompactRequantWords).
-  bool compactTable = false;
 
   /// Loads the channel's table entry (m, e, h) at `entry` bytes from
-  /// `table`; from a compact table m and h, and e by RBIT and CLZ.
+  /// `table` (kBoundedRequantWords words).
   void loadEntry(llvm::raw_ostream &os, const std::string &table,
                  int64_t entry) const {
     auto load = [&](const std::string &reg, int64_t word) {
@@ -526,16 +524,20 @@ struct BoundedRequantAsm {
          << entry + word * kWordBytes << "]\n\t";
     };
     load(m, 0);
-    if (compactTable) {
-      load(h, 1);
-      os << "rbit " << e << ", " << h << "\n\t";
-      os << "clz " << e << ", " << e << "\n\t";
-      os << "add " << e << ", " << e << ", #" << kExponentAboveHalfZeros
-         << "\n\t";
-      return;
-    }
     load(e, 1);
     load(h, 2);
+  }
+
+  /// Loads channel `j`'s multiplier from `table` and exponent from
+  /// `exponents` (a compact table, kCompactRequantWords), and computes its
+  /// half term `halfOdd << (e - 1)` in `h`, with `t` as scratch.
+  void loadCompactEntry(llvm::raw_ostream &os, const std::string &table,
+                        const std::string &exponents,
+                        const std::string &halfOdd, int64_t j) const {
+    os << "ldr " << m << ", [" << table << ", #" << j * kWordBytes << "]\n\t";
+    os << "ldrb " << e << ", [" << exponents << ", #" << j << "]\n\t";
+    os << "sub " << t << ", " << e << ", #1\n\t";
+    os << "lsl " << h << ", " << halfOdd << ", " << t << "\n\t";
   }
 
   /// Requantizes sum `v` and stores the byte at `offset` from `out`.
@@ -559,21 +561,25 @@ struct BoundedRequantAsm {
   }
 };
 
-/// The requantization of a block of sums (vmcu.requant_block): operands
-/// $0-$3 scratch (m, e, h, t), $4 the output pointer, $5 the table
-/// pointer, then the sums.
 /// Scratch registers of a requant block: multiplier, exponent, half term
 /// and the value being requantized.
 constexpr int64_t kRequantBlockScratch = 4;
 
+/// The requantization of a block of sums (vmcu.requant_block): operands
+/// $0-$3 scratch (m, e, h, t), $4 the output pointer, $5 the table
+/// pointer, with a compact table $6 the exponent table's pointer and $7
+/// half_odd, then the sums.
 static std::string buildRequantBlockAsm(RequantBlockOp op) {
   constexpr int64_t kScratch = kRequantBlockScratch;
   int64_t pixels = op.getPixels(), channels = op.getChannels();
+  bool compact = op.getCompactTable();
   auto reg = [](int64_t operand) { return "$" + std::to_string(operand); };
   std::string m = reg(0), e = reg(1), h = reg(2), t = reg(3);
   std::string out = reg(kScratch), table = reg(kScratch + 1);
+  std::string exponents = reg(kScratch + 2), halfOdd = reg(kScratch + 3);
+  int64_t firstSum = kScratch + (compact ? 4 : 2);
   auto sum = [&](int64_t i, int64_t j) {
-    return reg(kScratch + 2 + i * channels + j);
+    return reg(firstSum + i * channels + j);
   };
   BoundedRequantAsm rq{m,
                        e,
@@ -583,15 +589,19 @@ static std::string buildRequantBlockAsm(RequantBlockOp op) {
                        static_cast<int32_t>(op.getOutputZp()),
                        static_cast<int32_t>(op.getMin()),
                        static_cast<int32_t>(op.getMax())};
-  rq.compactTable = op.getCompactTable();
-  int64_t entryBytes = boundedRequantWords(rq.compactTable) * kWordBytes;
+  int64_t entryBytes = boundedRequantWords(compact) * kWordBytes;
   std::string text;
   llvm::raw_string_ostream os(text);
   // A uniform table's one entry serves every channel: loaded once.
   bool uniform = op.getUniformTable();
   for (int64_t j = 0; j < channels; ++j) {
-    if (j == 0 || !uniform)
-      rq.loadEntry(os, table, j * entryBytes);
+    int64_t entry = uniform ? 0 : j;
+    if (j == 0 || !uniform) {
+      if (compact)
+        rq.loadCompactEntry(os, table, exponents, halfOdd, entry);
+      else
+        rq.loadEntry(os, table, entry * entryBytes);
+    }
     for (int64_t i = 0; i < pixels; ++i)
       rq.store(os, sum(i, j), out, i * op.getOutStride() + j);
   }
@@ -612,6 +622,12 @@ struct RequantBlockOpLowering : public ConvertOpToLLVMPattern<RequantBlockOp> {
         getStridedElementPtr(rewriter, loc, op.getTable().getType(),
                              adaptor.getTable(), {adaptor.getTableIndex()});
     SmallVector<Value> operands{out, table};
+    if (op.getExponents()) {
+      operands.push_back(getStridedElementPtr(
+          rewriter, loc, op.getExponents().getType(), adaptor.getExponents(),
+          {adaptor.getTableIndex()}));
+      operands.push_back(adaptor.getHalfOdd());
+    }
     llvm::append_range(operands, adaptor.getAcc());
     // The early-clobbered scratch outputs, then the pointers and sums.
     std::string constraints =

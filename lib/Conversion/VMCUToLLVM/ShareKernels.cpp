@@ -34,11 +34,28 @@ SmallVector<Operation *> opsInOrder(LLVM::LLVMFuncOp func) {
   return ops;
 }
 
-/// Whether a user of an integer needs it as a constant: a stack buffer's
-/// size (a static alloca), an inline-assembly operand, an intrinsic's
-/// operand (ssat's width must be an immediate).
-bool needsConstant(Operation *user) {
-  return isa<LLVM::AllocaOp, LLVM::InlineAsmOp, LLVM::CallIntrinsicOp>(user) ||
+/// Whether inline assembly takes its operand `use` in a register (its
+/// constraint is "r"), so any value will do: its constraints list the
+/// outputs ("=..."), then one per operand.
+bool takesRegister(LLVM::InlineAsmOp asmOp, OpOperand &use) {
+  SmallVector<StringRef> constraints;
+  asmOp.getConstraints().split(constraints, ',');
+  auto inputs = llvm::make_filter_range(
+      constraints, [](StringRef c) { return !c.starts_with("="); });
+  SmallVector<StringRef> inputList(inputs.begin(), inputs.end());
+  unsigned index = use.getOperandNumber();
+  return index < inputList.size() && inputList[index] == "r";
+}
+
+/// Whether the user of an integer through `use` needs it as a constant: a
+/// stack buffer's size (a static alloca), an inline-assembly operand other
+/// than a register, an intrinsic's operand (ssat's width must be an
+/// immediate).
+bool needsConstant(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(user))
+    return !takesRegister(asmOp, use);
+  return isa<LLVM::AllocaOp, LLVM::CallIntrinsicOp>(user) ||
          user->getName().getStringRef().starts_with("llvm.intr.");
 }
 
@@ -51,8 +68,9 @@ bool reachesConstantUse(Value value) {
     Value v = worklist.pop_back_val();
     if (!seen.insert(v).second)
       continue;
-    for (Operation *user : v.getUsers()) {
-      if (needsConstant(user))
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (needsConstant(use))
         return true;
       if (isMemoryEffectFree(user) && user->getNumRegions() == 0)
         llvm::append_range(worklist, user->getResults());

@@ -3,6 +3,7 @@
 // RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s --check-prefix=MORE
 // RUN: vmcu-opt %s --vmcu-share-kernels=max-arguments=1 | FileCheck %s --check-prefix=FEW
 // RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s --check-prefix=ERASED
+// RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s --check-prefix=ASM
 
 // @k0, @k1 and @k3 differ only in their table and their base constant
 // (read twice, by two constant ops): @k0 is kept with both as arguments
@@ -81,6 +82,22 @@
 // ERASED: llvm.call @k16(%{{.*}}) : (!llvm.ptr) -> ()
 // ERASED: llvm.call @k16(%{{.*}}) : (!llvm.ptr) -> ()
 // ERASED: llvm.call @k18(%{{.*}}) : (!llvm.ptr) -> ()
+
+// @k20 and @k21 differ in a constant inline assembly takes in a register
+// ("r"): it becomes an argument. @k22 and @k23 differ in one it takes as
+// an immediate ("i"): they stay.
+// ASM-LABEL: llvm.func internal @k20(%arg0: !llvm.ptr, %arg1: i32) attributes {vmcu.shared_kernels = ["k21"]} {
+// ASM: llvm.inline_asm "add $0, $1, $2", "=r,r,r" %{{.*}}, %arg1
+// ASM-NOT: llvm.func internal @k21
+// ASM: llvm.func internal @k22(%arg0: !llvm.ptr) {
+// ASM: llvm.func internal @k23(%arg0: !llvm.ptr) {
+// ASM-LABEL: llvm.func @vmcu_invoke()
+// ASM: %[[C5:.*]] = llvm.mlir.constant(5 : i32) : i32
+// ASM: llvm.call @k20(%{{.*}}, %[[C5]]) : (!llvm.ptr, i32) -> ()
+// ASM: %[[C7:.*]] = llvm.mlir.constant(7 : i32) : i32
+// ASM: llvm.call @k20(%{{.*}}, %[[C7]]) : (!llvm.ptr, i32) -> ()
+// ASM: llvm.call @k22(
+// ASM: llvm.call @k23(
 
 module {
   llvm.mlir.global private constant @w0(dense<1> : tensor<4xi8>) : !llvm.array<4 x i8>
@@ -254,6 +271,34 @@ module {
     llvm.store %x, %a : i32, !llvm.ptr
     llvm.return
   }
+  llvm.func internal @k20(%p: !llvm.ptr) {
+    %c = llvm.mlir.constant(5 : i32) : i32
+    %x = llvm.load %p : !llvm.ptr -> i32
+    %y = llvm.inline_asm "add $0, $1, $2", "=r,r,r" %x, %c : (i32, i32) -> i32
+    llvm.store %y, %p : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k21(%p: !llvm.ptr) {
+    %c = llvm.mlir.constant(7 : i32) : i32
+    %x = llvm.load %p : !llvm.ptr -> i32
+    %y = llvm.inline_asm "add $0, $1, $2", "=r,r,r" %x, %c : (i32, i32) -> i32
+    llvm.store %y, %p : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k22(%p: !llvm.ptr) {
+    %c = llvm.mlir.constant(5 : i32) : i32
+    %x = llvm.load %p : !llvm.ptr -> i32
+    %y = llvm.inline_asm "add $0, $1, $2", "=r,r,i" %x, %c : (i32, i32) -> i32
+    llvm.store %y, %p : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k23(%p: !llvm.ptr) {
+    %c = llvm.mlir.constant(7 : i32) : i32
+    %x = llvm.load %p : !llvm.ptr -> i32
+    %y = llvm.inline_asm "add $0, $1, $2", "=r,r,i" %x, %c : (i32, i32) -> i32
+    llvm.store %y, %p : i32, !llvm.ptr
+    llvm.return
+  }
   llvm.func @vmcu_invoke() -> i32 {
     llvm.call @k0() : () -> ()
     llvm.call @k1() : () -> ()
@@ -276,6 +321,10 @@ module {
     llvm.call @k16() : () -> ()
     llvm.call @k17() : () -> ()
     llvm.call @k19() : () -> ()
+    llvm.call @k20(%a) : (!llvm.ptr) -> ()
+    llvm.call @k21(%a) : (!llvm.ptr) -> ()
+    llvm.call @k22(%a) : (!llvm.ptr) -> ()
+    llvm.call @k23(%a) : (!llvm.ptr) -> ()
     %f = llvm.mlir.addressof @k5 : !llvm.ptr
     %t = llvm.mlir.addressof @fn_table : !llvm.ptr
     llvm.store %f, %t : !llvm.ptr, !llvm.ptr

@@ -616,12 +616,15 @@ func.func @requant_block_single_round(%o: memref<16xi8>, %t: memref<24xi32>,
   return
 }
 
-// A compact table: per channel m and h at 8 bytes, e = ctz(h) + 1.
+// A compact table: per channel the multiplier's word ($5) and the
+// exponent's byte ($6); the half term is half_odd ($7) << (e - 1).
 // CHECK-LABEL: llvm.func @requant_block_compact_table
-// CHECK:       llvm.inline_asm has_side_effects "ldr $0, [$5, #0]\0A\09ldr $2, [$5, #4]\0A\09rbit $1, $2\0A\09clz $1, $1\0A\09add $1, $1, #1\0A\09lsl $3, $6, #1\0A\09smmla $3, $3, $0, $2\0A\09asr $3, $3, $1\0A\09ssat $3, #8, $3\0A\09strb $3, [$4, #0]\0A\09ldr $0, [$5, #8]\0A\09ldr $2, [$5, #12]\0A\09rbit $1, $2\0A\09
-func.func @requant_block_compact_table(%o: memref<16xi8>, %t: memref<24xi32>,
+// CHECK:       llvm.inline_asm has_side_effects "ldr $0, [$5, #0]\0A\09ldrb $1, [$6, #0]\0A\09sub $3, $1, #1\0A\09lsl $2, $7, $3\0A\09lsl $3, $8, #1\0A\09smmla $3, $3, $0, $2\0A\09asr $3, $3, $1\0A\09ssat $3, #8, $3\0A\09strb $3, [$4, #0]\0A\09ldr $0, [$5, #4]\0A\09ldrb $1, [$6, #1]\0A\09sub $3, $1, #1\0A\09lsl $2, $7, $3\0A\09lsl $3, $9, #1
+// CHECK-SAME:  "=&r,=&r,=&r,=&r,r,r,r,r,r,r,~{memory},~{cc}" %{{.*}}, %{{.*}}, %{{.*}}, %[[ODD:.*]], %{{.*}}, %{{.*}} : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, i32)
+func.func @requant_block_compact_table(%o: memref<16xi8>, %t: memref<8xi32>,
+                                       %x: memref<8xi8>, %odd: i32,
                                        %i: index, %a: i32, %b: i32) {
-  vmcu.requant_block %a, %b into %o[%i] table %t[%i] {pixels = 1 : i64, out_stride = 0 : i64, double_round = false, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, compact_table} : memref<16xi8>, memref<24xi32>
+  vmcu.requant_block %a, %b into %o[%i] table %t[%i] exponents %x half %odd {pixels = 1 : i64, out_stride = 0 : i64, double_round = false, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, compact_table} : memref<16xi8>, memref<8xi32>, memref<8xi8>
   return
 }
 

@@ -657,6 +657,32 @@ func.func @f(%v: i32) -> i32 {
 
 // -----
 
+func.func @f(%o: memref<8xi8>, %t: memref<4xi32>, %i: index, %a: i32) {
+  // expected-error @+1 {{takes exponents and half_odd exactly with compact_table}}
+  vmcu.requant_block %a into %o[%i] table %t[%i] {pixels = 1 : i64, out_stride = 4 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, compact_table} : memref<8xi8>, memref<4xi32>
+  return
+}
+
+// -----
+
+func.func @f(%o: memref<8xi8>, %t: memref<4xi32>, %e: memref<4xi8>, %i: index, %a: i32) {
+  %odd = arith.constant 4 : i32
+  // expected-error @+1 {{half_odd must be 1 + 2z for an int8 z, got 4}}
+  vmcu.requant_block %a into %o[%i] table %t[%i] exponents %e half %odd {pixels = 1 : i64, out_stride = 4 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, compact_table} : memref<8xi8>, memref<4xi32>, memref<4xi8>
+  return
+}
+
+// -----
+
+func.func @f(%o: memref<8xi8>, %t: memref<4xi32>, %e: memref<4xi8>, %i: index, %a: i32) {
+  %odd = arith.constant 1 : i32
+  // expected-error @+1 {{takes exponents and half_odd exactly with compact_table}}
+  vmcu.requant_block %a into %o[%i] table %t[%i] exponents %e half %odd {pixels = 1 : i64, out_stride = 4 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32} : memref<8xi8>, memref<4xi32>, memref<4xi8>
+  return
+}
+
+// -----
+
 func.func @f(%v: i32, %m: i32, %s: i32) -> i32 {
   // expected-error @+1 {{narrow_value takes no wide_shift, round or half operand}}
   %q = vmcu.requantize %v, %m, %s {output_zp = 0 : i32, min = -2147483648 : i32, max = 2147483647 : i32, double_round = false, wide_shift, narrow_value} : i32

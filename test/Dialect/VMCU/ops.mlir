@@ -295,11 +295,13 @@ func.func @requant_block(%o: memref<16xi8>, %t: memref<24xi32>, %i: index, %a: i
   return
 }
 
-// A compact kernel's 2-word table entries.
+// A compact kernel's table: multiplier words, exponent bytes and the half
+// terms' odd factor.
 // CHECK-LABEL: func.func @requant_block_compact_table
-// CHECK: vmcu.requant_block %{{.*}}, %{{.*}} into %{{.*}}[%{{.*}}] table %{{.*}}[%{{.*}}] {compact_table, double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 4 : i64, output_zp = 0 : i32, pixels = 1 : i64} : memref<8xi8>, memref<4xi32>
-func.func @requant_block_compact_table(%o: memref<8xi8>, %t: memref<4xi32>, %i: index, %a: i32) {
-  vmcu.requant_block %a, %a into %o[%i] table %t[%i] {pixels = 1 : i64, out_stride = 4 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, compact_table} : memref<8xi8>, memref<4xi32>
+// CHECK: vmcu.requant_block %{{.*}}, %{{.*}} into %{{.*}}[%{{.*}}] table %{{.*}}[%{{.*}}] exponents %{{.*}} half %{{.*}} {compact_table, double_round = true, max = 127 : i32, min = -128 : i32, out_stride = 4 : i64, output_zp = 0 : i32, pixels = 1 : i64} : memref<8xi8>, memref<4xi32>, memref<4xi8>
+func.func @requant_block_compact_table(%o: memref<8xi8>, %t: memref<4xi32>, %e: memref<4xi8>, %i: index, %a: i32) {
+  %odd = arith.constant -5 : i32
+  vmcu.requant_block %a, %a into %o[%i] table %t[%i] exponents %e half %odd {pixels = 1 : i64, out_stride = 4 : i64, double_round = true, output_zp = 0 : i32, min = -128 : i32, max = 127 : i32, compact_table} : memref<8xi8>, memref<4xi32>, memref<4xi8>
   return
 }
 

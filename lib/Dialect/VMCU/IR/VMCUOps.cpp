@@ -306,10 +306,22 @@ LogicalResult RequantBlockOp::verify() {
   if (accs == 0 || accs % pixels != 0)
     return emitOpError("expects a whole number of channels per pixel, got ")
            << accs << " sums for " << pixels << " pixels";
-  if (accs + kRequantBlockFixedRegisters > kMaxDotBlockRegisters)
+  int64_t registers = accs + requantBlockFixedRegisters(getCompactTable());
+  if (registers > kMaxDotBlockRegisters)
     return emitOpError("needs ")
-           << accs + kRequantBlockFixedRegisters << " registers for " << accs
-           << " sums, more than the " << kMaxDotBlockRegisters << " available";
+           << registers << " registers for " << accs << " sums, more than the "
+           << kMaxDotBlockRegisters << " available";
+  if (getCompactTable() != static_cast<bool>(getExponents()) ||
+      getCompactTable() != static_cast<bool>(getHalfOdd()))
+    return emitOpError(
+        "takes exponents and half_odd exactly with compact_table");
+  // 1 + 2z for an int8 zero point z.
+  APInt halfOdd;
+  if (getHalfOdd() && matchPattern(getHalfOdd(), m_ConstantInt(&halfOdd)) &&
+      (!halfOdd[0] || halfOdd.getSExtValue() < 1 + 2 * kInt8Min ||
+       halfOdd.getSExtValue() > 1 + 2 * kInt8Max))
+    return emitOpError("half_odd must be 1 + 2z for an int8 z, got ")
+           << halfOdd.getSExtValue();
   if (failed(verifyInt8Requant(*this, static_cast<int32_t>(getOutputZp()),
                                static_cast<int32_t>(getMin()),
                                static_cast<int32_t>(getMax()))))

@@ -49,14 +49,12 @@ inline constexpr int64_t kMaxImmediateOffset = 4095;
 inline constexpr int64_t kBoundedRequantWords = 3;
 
 /// Words per channel of a compact kernel's bounded requantization table:
-/// the multiplier and the half term. The half term is 2^(e - 1) times an
-/// odd number (1, or 1 + 2z with the output zero point z folded), so
-/// e = ctz(half) + 1: a third less flash, for two more instructions per
-/// entry (RBIT, CLZ, ADD in place of a pipelined load).
-inline constexpr int64_t kCompactRequantWords = 2;
-
-/// e - ctz(half) for every half term of a bounded requantization table.
-inline constexpr int64_t kExponentAboveHalfZeros = 1;
+/// the multiplier only. Its exponents e are bytes of a second table, and
+/// its half terms 2^(e - 1) times 1 + 2z (z the output zero point where
+/// the table folds it, else 0) are computed: 5 bytes per channel where the
+/// interleaved table takes 12, for a SUB and LSL per entry in place of a
+/// pipelined load.
+inline constexpr int64_t kCompactRequantWords = 1;
 
 /// The words per channel of a bounded requantization table.
 inline constexpr int64_t boundedRequantWords(bool compactTable) {
@@ -64,9 +62,13 @@ inline constexpr int64_t boundedRequantWords(bool compactTable) {
 }
 
 /// Registers a vmcu.requant_block takes besides its sums: the output and
-/// table pointers and four scratch registers (multiplier, exponent, half
-/// term and the value being requantized).
-inline constexpr int64_t kRequantBlockFixedRegisters = 6;
+/// table pointers, with a compact table the exponent table's pointer and
+/// the half terms' odd factor, and four scratch registers (multiplier,
+/// exponent, half term and the value being requantized).
+inline constexpr int64_t requantBlockFixedRegisters(bool compactTable) {
+  constexpr int64_t kPointersAndScratch = 6, kCompactOperands = 2;
+  return kPointersAndScratch + (compactTable ? kCompactOperands : 0);
+}
 
 /// Weight words a vmcu.gemm_tile keeps loaded at once: 2 (a third channel's
 /// word reuses the first's register).

@@ -788,7 +788,8 @@ def VMCU_GemmTileOp : VMCU_Op<"gemm_tile"> {
   let hasVerifier = 1;
 }
 
-def VMCU_RequantBlockOp : VMCU_Op<"requant_block"> {
+def VMCU_RequantBlockOp : VMCU_Op<"requant_block",
+    [AttrSizedOperandSegments]> {
   let summary = "Requantizes a register block of sums into int8 outputs";
   let description = [{
     The epilogue of a `vmcu.dot_block` tile: `pixels * channels` int32
@@ -808,21 +809,26 @@ def VMCU_RequantBlockOp : VMCU_Op<"requant_block"> {
     which is `vmcu.requantize {bounded_value}` of each sum (the same
     table, the same result bit for bit).
 
-    With `compact_table` (a compact kernel's table, a third smaller),
-    channel j's entry is the 2 words `table[table_index + 2 * j + (0, 1)]`:
-    m and h. h is 2^(e - 1) times an odd number (1, or 1 + 2z with the
-    zero point z folded), so the lowering finds e = ctz(h) + 1 (RBIT, CLZ
-    and ADD in place of a pipelined load: 2 cycles more per entry).
+    With `compact_table` (a compact kernel's table: 5 bytes per channel
+    instead of 12), channel j's multiplier is the word
+    `table[table_index + j]` and its exponent the byte
+    `exponents[table_index + j]`; the half term is computed,
+    `h = half_odd << (e - 1)` (SUB and LSL in place of a load), with
+    `half_odd` 1, or 1 + 2z to fold the output zero point z (then
+    `output_zp` is 0). `half_odd` is an operand, not an attribute, so that
+    kernels that differ only in it can still share a function
+    (`vmcu-share-kernels`).
 
     With `uniform_table` (a per-tensor scale) every channel takes the one
     entry at `table_index`, loaded once for the block.
 
     It lowers to one fixed instruction sequence (LLVM inline assembly):
-    per channel three table loads (two and RBIT, CLZ, ADD with
-    `compact_table`), per output 5 or 6 instructions (SMMLAR or SMMLA, the sign
-    term, the shift, SSAT) and a byte store, with the sums, two pointers
-    and four scratch registers allocated once; LLVM's own code for the
-    same spills the sums around the table reads.
+    per channel three table loads (two and SUB, LSL with `compact_table`),
+    per output 5 or 6 instructions (SMMLAR or SMMLA, the sign term, the
+    shift, SSAT) and a byte store, with the sums, two pointers (with
+    `compact_table` three, and `half_odd`) and four scratch registers
+    allocated once; LLVM's own code for the same spills the sums around the
+    table reads.
 
     Example:
 
@@ -837,6 +843,9 @@ def VMCU_RequantBlockOp : VMCU_Op<"requant_block"> {
                        Arg<MemRefRankOf<[I32], [1]>, "bounded requant table",
                            [MemRead]>:$table,
                        Index:$table_index,
+                       Arg<Optional<MemRefRankOf<[I8], [1]>>,
+                           "a compact table's exponents", [MemRead]>:$exponents,
+                       Optional<I32>:$half_odd,
                        ConfinedAttr<I64Attr, [IntPositive]>:$pixels,
                        ConfinedAttr<I64Attr, [IntNonNegative]>:$out_stride,
                        BoolAttr:$double_round, I32Attr:$output_zp,
@@ -844,7 +853,8 @@ def VMCU_RequantBlockOp : VMCU_Op<"requant_block"> {
                        UnitAttr:$uniform_table);
   let assemblyFormat = [{
     $acc `into` $out `[` $out_index `]` `table` $table `[` $table_index `]`
-    attr-dict `:` type($out) `,` type($table)
+    (`exponents` $exponents^ `half` $half_odd)? attr-dict `:` type($out) `,`
+    type($table) (`,` type($exponents)^)?
   }];
   let extraClassDeclaration = [{
     /// Output channels of the block: sums per pixel.

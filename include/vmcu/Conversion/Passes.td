@@ -427,7 +427,8 @@ def VMCUShareKernelsPass : Pass<"vmcu-share-kernels", "ModuleOp"> {
 
     A constant becomes an argument only where nothing it reaches through
     arithmetic needs it as a constant (a stack buffer's size, an
-    inline-assembly or intrinsic operand such as ssat's width); elsewhere a
+    inline-assembly operand other than a register ("r") one, an intrinsic
+    operand such as ssat's width); elsewhere a
     difference keeps the functions apart, and so does any other difference
     in ops, types, attributes (the functions' own too) or block structure.
     Only functions whose every use is the callee of a call without operand

@@ -538,7 +538,8 @@ Value Emitter::boundedRequantize(Value v, RequantAttr rq, Value params,
     return tableEntryWord(params, table.words(), ch, k);
   };
   // The op takes the shift: e + 31, which its lowering's e = shift - 31
-  // folds away. A compact table's e is ctz(half) + 1.
+  // folds away. A compact table's e is a byte of its exponents and its
+  // half term is computed.
   // One op per statement: the IR must not depend on the host compiler's
   // order of argument evaluation.
   Value m = word(0), half, sh;

@@ -427,10 +427,13 @@ def VMCUShareKernelsPass : Pass<"vmcu-share-kernels", "ModuleOp"> {
 
     A constant becomes an argument only where nothing it reaches through
     arithmetic needs it as a constant (a stack buffer's size, an
-    inline-assembly operand other than a register ("r") one, an intrinsic
-    operand such as ssat's width); elsewhere a
-    difference keeps the functions apart, and so does any other difference
-    in ops, types, attributes (the functions' own too) or block structure.
+    inline-assembly operand other than one it takes in a register ("r", or
+    tied to a register output), an intrinsic operand such as ssat's width);
+    elsewhere a difference keeps the functions apart, and so does any other
+    difference in ops, types, attributes (the functions' own too) or block
+    structure, but for a `llvm.getelementptr` whose indices are all zero:
+    it is its base address whatever type it steps over, so tables of
+    different sizes do not keep two functions apart.
     Only functions whose every use is the callee of a call without operand
     bundles are compared; a redirected call keeps its properties.
     Values that are equal in each function of the group (a base segment

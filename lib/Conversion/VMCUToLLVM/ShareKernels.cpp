@@ -34,17 +34,25 @@ SmallVector<Operation *> opsInOrder(LLVM::LLVMFuncOp func) {
   return ops;
 }
 
-/// Whether inline assembly takes its operand `use` in a register (its
-/// constraint is "r"), so any value will do: its constraints list the
-/// outputs ("=..."), then one per operand.
+/// Whether inline assembly takes its operand `use` in a register, so any
+/// value will do: its constraint is "r", or an output's index (the operand
+/// is tied to that output) where the output is a register ("=r", "=&r").
+/// Its constraints list the outputs ("=..."), then one per operand.
 bool takesRegister(LLVM::InlineAsmOp asmOp, OpOperand &use) {
   SmallVector<StringRef> constraints;
   asmOp.getConstraints().split(constraints, ',');
-  auto inputs = llvm::make_filter_range(
-      constraints, [](StringRef c) { return !c.starts_with("="); });
-  SmallVector<StringRef> inputList(inputs.begin(), inputs.end());
+  SmallVector<StringRef> outputs, inputs;
+  for (StringRef c : constraints)
+    (c.starts_with("=") ? outputs : inputs).push_back(c);
   unsigned index = use.getOperandNumber();
-  return index < inputList.size() && inputList[index] == "r";
+  if (index >= inputs.size())
+    return false;
+  StringRef constraint = inputs[index];
+  unsigned tied;
+  if (!constraint.getAsInteger(10, tied))
+    return tied < outputs.size() &&
+           llvm::is_contained({"=r", "=&r"}, outputs[tied]);
+  return constraint == "r";
 }
 
 /// Whether the user of an integer through `use` needs it as a constant: a
@@ -87,6 +95,17 @@ bool isParameterizable(Operation *op) {
   auto constant = dyn_cast<LLVM::ConstantOp>(op);
   return constant && isa<IntegerType>(constant.getType()) &&
          !reachesConstantUse(constant.getResult());
+}
+
+/// Whether `op` is a getelementptr whose indices are all constant zeros:
+/// its result is its base address, whatever element type it steps over
+/// (the lowering of memref.get_global indexes a global's array type, so
+/// tables of different sizes differ only there).
+bool isZeroOffsetGEP(Operation *op) {
+  auto gep = dyn_cast<LLVM::GEPOp>(op);
+  return gep && gep.getDynamicIndices().empty() &&
+         llvm::all_of(gep.getRawConstantIndices(),
+                      [](int32_t index) { return index == 0; });
 }
 
 /// The name of vmcu.shared_kernels, which records the functions a kept
@@ -155,8 +174,10 @@ FailureOr<SmallVector<unsigned>> differences(ArrayRef<Operation *> a,
     for (unsigned s = 0; s < x->getNumSuccessors(); ++s)
       if (map.lookupOrNull(x->getSuccessor(s)) != y->getSuccessor(s))
         return failure();
-    if (x->getAttrDictionary() != y->getAttrDictionary() ||
-        x->getPropertiesAsAttribute() != y->getPropertiesAsAttribute()) {
+    bool sameAddress = isZeroOffsetGEP(x) && isZeroOffsetGEP(y);
+    if (!sameAddress &&
+        (x->getAttrDictionary() != y->getAttrDictionary() ||
+         x->getPropertiesAsAttribute() != y->getPropertiesAsAttribute())) {
       if (!isParameterizable(x) || !isParameterizable(y))
         return failure();
       positions.push_back(i);

@@ -4,6 +4,8 @@
 // RUN: vmcu-opt %s --vmcu-share-kernels=max-arguments=1 | FileCheck %s --check-prefix=FEW
 // RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s --check-prefix=ERASED
 // RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s --check-prefix=ASM
+// RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s --check-prefix=GEP
+// RUN: vmcu-opt %s --vmcu-share-kernels | FileCheck %s --check-prefix=TIED
 
 // @k0, @k1 and @k3 differ only in their table and their base constant
 // (read twice, by two constant ops): @k0 is kept with both as arguments
@@ -99,10 +101,37 @@
 // ASM: llvm.call @k22(
 // ASM: llvm.call @k23(
 
+// @k24 and @k25 differ in a constant that inline assembly takes tied to a
+// register output ("0" for "=&r"): it becomes an argument.
+// TIED-LABEL: llvm.func internal @k24(%arg0: !llvm.ptr, %arg1: i32) attributes {vmcu.shared_kernels = ["k25"]} {
+// TIED: llvm.inline_asm "add $0, $1", "=&r,r,0" %{{.*}}, %arg1
+// TIED-NOT: llvm.func internal @k25
+// TIED-LABEL: llvm.func @vmcu_invoke()
+// TIED: llvm.call @k24(%{{.*}}, %{{.*}}) : (!llvm.ptr, i32) -> ()
+// TIED: llvm.call @k24(%{{.*}}, %{{.*}}) : (!llvm.ptr, i32) -> ()
+
+// @k26 and @k27 index tables of different sizes at [0, 0] (the tables'
+// addresses themselves): they merge. @k28 and @k29 index them at [0, 1],
+// a step over each table's own element type: they stay apart.
+// GEP-LABEL: llvm.func internal @k26(%arg0: !llvm.ptr, %arg1: !llvm.ptr) attributes {vmcu.shared_kernels = ["k27"]} {
+// GEP: llvm.getelementptr %arg1[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<4 x i8>
+// GEP-NOT: llvm.func internal @k27
+// GEP: llvm.func internal @k28(%arg0: !llvm.ptr) {
+// GEP: llvm.func internal @k29(%arg0: !llvm.ptr) {
+// GEP-LABEL: llvm.func @vmcu_invoke()
+// GEP: llvm.call @k23(
+// GEP: %[[T0:.*]] = llvm.mlir.addressof @w0 : !llvm.ptr
+// GEP: llvm.call @k26(%{{.*}}, %[[T0]]) : (!llvm.ptr, !llvm.ptr) -> ()
+// GEP: %[[T1:.*]] = llvm.mlir.addressof @w8 : !llvm.ptr
+// GEP: llvm.call @k26(%{{.*}}, %[[T1]]) : (!llvm.ptr, !llvm.ptr) -> ()
+// GEP: llvm.call @k28(
+// GEP: llvm.call @k29(
+
 module {
   llvm.mlir.global private constant @w0(dense<1> : tensor<4xi8>) : !llvm.array<4 x i8>
   llvm.mlir.global private constant @w1(dense<2> : tensor<4xi8>) : !llvm.array<4 x i8>
   llvm.mlir.global private constant @w3(dense<3> : tensor<4xi8>) : !llvm.array<4 x i8>
+  llvm.mlir.global private constant @w8(dense<4> : tensor<8xi8>) : !llvm.array<8 x i8>
   llvm.mlir.global external @vmcu_arena() : !llvm.array<512 x i8>
   llvm.mlir.global external @fn_table() : !llvm.ptr
 
@@ -299,6 +328,48 @@ module {
     llvm.store %y, %p : i32, !llvm.ptr
     llvm.return
   }
+  llvm.func internal @k24(%p: !llvm.ptr) {
+    %c = llvm.mlir.constant(5 : i32) : i32
+    %x = llvm.load %p : !llvm.ptr -> i32
+    %y = llvm.inline_asm "add $0, $1", "=&r,r,0" %x, %c : (i32, i32) -> i32
+    llvm.store %y, %p : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k25(%p: !llvm.ptr) {
+    %c = llvm.mlir.constant(7 : i32) : i32
+    %x = llvm.load %p : !llvm.ptr -> i32
+    %y = llvm.inline_asm "add $0, $1", "=&r,r,0" %x, %c : (i32, i32) -> i32
+    llvm.store %y, %p : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k26(%p: !llvm.ptr) {
+    %t = llvm.mlir.addressof @w0 : !llvm.ptr
+    %e = llvm.getelementptr %t[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<4 x i8>
+    %x = llvm.load %e : !llvm.ptr -> i8
+    llvm.store %x, %p : i8, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k27(%p: !llvm.ptr) {
+    %t = llvm.mlir.addressof @w8 : !llvm.ptr
+    %e = llvm.getelementptr %t[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<8 x i8>
+    %x = llvm.load %e : !llvm.ptr -> i8
+    llvm.store %x, %p : i8, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k28(%p: !llvm.ptr) {
+    %t = llvm.mlir.addressof @w0 : !llvm.ptr
+    %e = llvm.getelementptr %t[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<4 x i8>
+    %x = llvm.load %e : !llvm.ptr -> i8
+    llvm.store %x, %p : i8, !llvm.ptr
+    llvm.return
+  }
+  llvm.func internal @k29(%p: !llvm.ptr) {
+    %t = llvm.mlir.addressof @w8 : !llvm.ptr
+    %e = llvm.getelementptr %t[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<8 x i8>
+    %x = llvm.load %e : !llvm.ptr -> i8
+    llvm.store %x, %p : i8, !llvm.ptr
+    llvm.return
+  }
   llvm.func @vmcu_invoke() -> i32 {
     llvm.call @k0() : () -> ()
     llvm.call @k1() : () -> ()
@@ -325,6 +396,12 @@ module {
     llvm.call @k21(%a) : (!llvm.ptr) -> ()
     llvm.call @k22(%a) : (!llvm.ptr) -> ()
     llvm.call @k23(%a) : (!llvm.ptr) -> ()
+    llvm.call @k24(%a) : (!llvm.ptr) -> ()
+    llvm.call @k25(%a) : (!llvm.ptr) -> ()
+    llvm.call @k26(%a) : (!llvm.ptr) -> ()
+    llvm.call @k27(%a) : (!llvm.ptr) -> ()
+    llvm.call @k28(%a) : (!llvm.ptr) -> ()
+    llvm.call @k29(%a) : (!llvm.ptr) -> ()
     %f = llvm.mlir.addressof @k5 : !llvm.ptr
     %t = llvm.mlir.addressof @fn_table : !llvm.ptr
     llvm.store %f, %t : !llvm.ptr, !llvm.ptr

@@ -157,7 +157,9 @@ void mlir::vmcu::buildVMCUPipeline(OpPassManager &pm, const CompileFlags &flags,
   // After the ring verifier, which reads no affine.if; before the unroller,
   // which unrolls the interior copies.
   pm.addNestedPass<func::FuncOp>(createVMCUVersionBorderLoopsPass());
-  pm.addNestedPass<func::FuncOp>(createVMCUUnrollMicroKernelsPass());
+  VMCUUnrollMicroKernelsPassOptions unroll;
+  unroll.compactLevels = io.flashPlan.compactLevels;
+  pm.addNestedPass<func::FuncOp>(createVMCUUnrollMicroKernelsPass(unroll));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // After the ring verifier: it reads one segment per access.

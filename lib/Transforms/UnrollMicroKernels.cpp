@@ -22,13 +22,12 @@ namespace mlir::vmcu {
 namespace {
 
 /// The limits of a kernel marked `compact` (a flash budget's choice, or a
-/// one-row softmax): one
-/// level of loops of at most 96 operations, no jam. On the shared models
-/// and corpus ResNets, these with the tiler's compact GEMM rows took
-/// 3.4-22% off the flash of int8 weights everywhere for 2-10% more cycles
-/// (docs/flash.md, "Compact kernels").
+/// one-row softmax): loops of at most 96 operations, `compact-levels`
+/// levels of them, no jam. On the shared models and corpus ResNets, these
+/// at one level with the tiler's compact GEMM rows took 3.4-22% off the
+/// flash of int8 weights everywhere for 2-10% more cycles (docs/flash.md,
+/// "Compact kernels").
 constexpr unsigned kCompactMaxOps = 96;
-constexpr unsigned kCompactLevels = 1;
 constexpr unsigned kCompactJam = 1;
 
 /// True if `loop` has no affine.for nested in it.
@@ -153,7 +152,7 @@ struct VMCUUnrollMicroKernelsPass
   };
   Limits limitsOf(KernelOp kernel) const {
     if (kernel.getCompact())
-      return {kCompactMaxOps, kCompactLevels, kCompactJam};
+      return {kCompactMaxOps, compactLevels, kCompactJam};
     return {maxOps, levels, jam};
   }
 

@@ -1,4 +1,5 @@
-// vmcuc --report adds the object's flash bytes to the solver's report;
+// vmcuc --report adds the object's flash bytes (and the loop levels of its
+// compact kernels: 1 without a flash budget) to the solver's report;
 // --memory-svg reaches vmcu-solve-offsets through the pipeline options.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: vmcuc %s -o %t/model.o --report %t/r.json --memory-svg %t/r.svg
@@ -15,11 +16,13 @@
 
 // CHECK: FLASH [[#FLASH:]]
 // CHECK: {
+// CHECK-NEXT: "compact_levels": 1,
 // CHECK-NEXT: "flash_bytes": [[#FLASH]],
 // CHECK-NEXT: "layers": [
 // SVG: <text class="title"{{.*}}>peak_ram_bytes = {{[0-9]+}} vs tensor_level_bytes = {{[0-9]+}}
 // SVG-COUNT-2: <rect class="tensor"
 // SVG-NOT: <rect class="tensor"
+// NOOBJ-NOT: compact_levels
 // NOOBJ-NOT: flash_bytes
 // NOOBJ: "peak_ram_bytes"
 // TILED: error: --memory-svg needs vmcu-solve-offsets, which the vmcu-tiled input stage skips

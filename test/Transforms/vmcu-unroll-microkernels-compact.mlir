@@ -1,4 +1,5 @@
 // RUN: vmcu-opt %s --vmcu-unroll-microkernels | FileCheck %s
+// RUN: vmcu-opt %s --vmcu-unroll-microkernels=compact-levels=2 | FileCheck %s --check-prefix=LEVELS
 
 !pool = !vmcu.pool<segments = 4, segment_bytes = 8>
 
@@ -72,6 +73,40 @@ func.func @compact(%acc: memref<8xi32>, %x: memref<80xi8>, %w: memref<80xi8>) {
         affine.yield %d : i32
       }
       memref.store %sum, %acc[%n] : memref<8xi32>
+    }
+  }
+  return
+}
+
+// A compact kernel whose channel loop of 4 wraps a lane loop of 2: one
+// level (the default) unrolls the lanes only; with compact-levels=2 (a
+// flash budget's faster compact form) the 4 channels of 2 dots (about 60
+// operations, within 96) unroll too.
+// CHECK-LABEL: func.func @compact_levels
+// CHECK: affine.for %{{.*}} = 0 to 4 {
+// CHECK-COUNT-2: vmcu.dot
+// CHECK-NOT: vmcu.dot
+// LEVELS-LABEL: func.func @compact_levels
+// LEVELS-NOT: affine.for
+// LEVELS-COUNT-8: vmcu.dot
+// LEVELS-NOT: vmcu.dot
+// LEVELS: return
+func.func @compact_levels(%acc: memref<4xi32>, %x: memref<8xi8>, %w: memref<32xi8>) {
+  %pool = vmcu.segment_pool : !pool
+  %in = vmcu.tensor_base %pool {name = "x", segments = 1, base = 0} : !pool
+  %out = vmcu.tensor_base %pool {name = "y", segments = 1, base = 2} : !pool
+  vmcu.kernel "small" ins(%in) outs(%out) attributes {compact} {
+    affine.for %n = 0 to 4 {
+      %b0 = memref.load %acc[%n] : memref<4xi32>
+      %sum = affine.for %l = 0 to 2 iter_args(%a = %b0) -> (i32) {
+        %xo = affine.apply affine_map<(d0) -> (d0 * 4)>(%l)
+        %wo = affine.apply affine_map<(d0, d1) -> (d0 * 8 + d1 * 4)>(%n, %l)
+        %xv = vector.load %x[%xo] : memref<8xi8>, vector<4xi8>
+        %wv = vector.load %w[%wo] : memref<32xi8>, vector<4xi8>
+        %d = vmcu.dot %a, %xv, %wv {x_offset = 3 : i32} : vector<4xi8>
+        affine.yield %d : i32
+      }
+      memref.store %sum, %acc[%n] : memref<4xi32>
     }
   }
   return

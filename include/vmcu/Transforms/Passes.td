@@ -900,7 +900,8 @@ def VMCUUnrollMicroKernelsPass
     count is a larger multiple of it, so `jam` channels share each unpacked
     input word even when the whole channel loop is too big to unroll.
     A kernel marked `compact` (a flash budget's choice, or a one-row
-    softmax) takes smaller limits instead of these: 96 operations, one level, no jam.
+    softmax) takes smaller limits instead of these: 96 operations,
+    `compact-levels` levels, no jam.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect"];
   let options = [
@@ -911,6 +912,9 @@ def VMCUUnrollMicroKernelsPass
     Option<"jam", "jam", "unsigned", "4",
            "First unroll-and-jam channel loops around an innermost loop by "
            "this factor (1: off)">,
+    Option<"compactLevels", "compact-levels", "unsigned", "1",
+           "How many loop levels a compact kernel may unroll (a flash "
+           "budget's choice: 2 where its plan then fits)">,
   ];
 }
 

@@ -219,6 +219,15 @@ mlir::vmcu::getLayerFlash(ArrayRef<char> object,
   return layers;
 }
 
+/// The plan that takes the first `taken` of `ranked`, its compact kernels
+/// unrolling `compactLevels` loop levels.
+static FlashPlan planAt(ArrayRef<FlashCandidate> ranked, size_t taken,
+                        unsigned compactLevels) {
+  FlashPlan plan = planOf(ranked, taken);
+  plan.compactLevels = compactLevels;
+  return plan;
+}
+
 /// `plan`, which takes `taken` and fits with `spareBytes` to spare, or,
 /// where the spare bytes cover some of its candidates (dropUnneeded), the
 /// plan without them if its object fits too.
@@ -231,7 +240,7 @@ static FailureOr<FlashPlan> withoutUnneeded(StringRef inputPath,
       dropUnneeded(taken, static_cast<int64_t>(spareBytes));
   if (kept.size() == taken.size())
     return plan;
-  FlashPlan faster = planOf(kept, kept.size());
+  FlashPlan faster = planAt(kept, kept.size(), plan.compactLevels);
   FailureOr<Trial> trial = compileTrial(inputPath, options, faster);
   if (failed(trial))
     return failure();
@@ -249,7 +258,7 @@ static FailureOr<FlashPlan> withoutUnneeded(StringRef inputPath,
 /// it misses. A plan that fits gives back the candidates its spare bytes
 /// cover (withoutUnneeded). If every ranked candidate taken still misses
 /// (kernels that only merge when all are compact), the plan is `smallest`,
-/// which fits.
+/// which fits. Compact kernels unroll as in `smallest`.
 static FailureOr<FlashPlan> takeUntilFit(StringRef inputPath,
                                          const CompileOptions &options,
                                          ArrayRef<FlashCandidate> ranked,
@@ -264,7 +273,7 @@ static FailureOr<FlashPlan> takeUntilFit(StringRef inputPath,
       predicted -= std::min(predicted,
                             static_cast<uint64_t>(ranked[taken++].savedBytes));
     }
-    FlashPlan plan = planOf(ranked, taken);
+    FlashPlan plan = planAt(ranked, taken, smallest.compactLevels);
     FailureOr<Trial> trial = compileTrial(inputPath, options, plan);
     if (failed(trial))
       return failure();
@@ -308,8 +317,14 @@ planUnderBudget(StringRef inputPath, const CompileOptions &options,
     narrow = compileTrial(inputPath, options, FlashPlan{layers, {}});
   if (failed(narrow))
     return failure();
-  FlashPlan compactPlan{layers, layers};
+  // Compact kernels everywhere, unrolled two levels where that fits the
+  // budget, else one (the smallest plan).
+  FlashPlan compactPlan{layers, layers, kCompactLevelsFaster};
   FailureOr<Trial> compact = compileTrial(inputPath, options, compactPlan);
+  if (succeeded(compact) && compact->flashBytes(options) > budget) {
+    compactPlan.compactLevels = kCompactLevelsSmallest;
+    compact = compileTrial(inputPath, options, compactPlan);
+  }
   if (failed(compact))
     return failure();
   // The smaller of the two is the floor (compact code can take more, where
@@ -319,7 +334,9 @@ planUnderBudget(StringRef inputPath, const CompileOptions &options,
   ObjectFlash compactFlash =
       getObjectFlash(compact->object, options.flags.symbolPrefix);
   bool compactIsFloor = compactFlash.totalBytes() <= narrowFlash.totalBytes();
-  FlashPlan smallestPlan = compactIsFloor ? compactPlan : FlashPlan{layers, {}};
+  FlashPlan smallestPlan =
+      compactIsFloor ? compactPlan
+                     : FlashPlan{layers, {}, compactPlan.compactLevels};
   ObjectFlash smallest = compactIsFloor ? compactFlash : narrowFlash;
   if (smallest.totalBytes() > budget) {
     if (!required)
@@ -407,9 +424,14 @@ mlir::vmcu::fitDefaultFlashBudget(StringRef inputPath, CompileOptions &options,
     return false;
   }
   *os << llvm::formatv("compiling again within it (int8 weights in {0} "
-                       "layers, compact code in {1})\n",
+                       "layers, compact code in {1}",
                        (*plan)->int8WeightKernels.size(),
                        (*plan)->compactKernels.size());
+  if (!(*plan)->compactKernels.empty())
+    *os << llvm::formatv(", unrolling {0} loop level{1}",
+                         (*plan)->compactLevels,
+                         (*plan)->compactLevels == 1 ? "" : "s");
+  *os << ")\n";
   options.flags.flashKb = kb;
   options.flashPlan = std::move(**plan);
   return true;

@@ -42,7 +42,9 @@ llvm::StringMap<LayerFlash> getLayerFlash(ArrayRef<char> object,
 /// layer (per group of layers sharing a kernel function) int8 weights or
 /// compact code with its int8 weights, fewest cycles lost (the cost
 /// model's int8_weight_cycles and compact_cycles) per byte saved first,
-/// until the object fits (verified by compiling it). Empty if the default
+/// until the object fits (verified by compiling it). Compact kernels
+/// unroll kCompactLevelsFaster loop levels where every kernel compact so
+/// fits the budget, else kCompactLevelsSmallest. Empty if the default
 /// plan fits or there is no budget. Fails with an error naming the code,
 /// weight and table bytes when even the smaller of the two trials does not
 /// fit.

@@ -5,7 +5,8 @@ VMCU_FLASH_BYTES; the layers' code and tables add up to at most the flash;
 and the plan's cycles as the flash budget prices them (each layer's
 estimated_cycles, plus its int8_weight_cycles where it keeps int8 weights
 and its compact_cycles where it is compact) never fall as the budget
-shrinks. The layers chosen need not only grow: a plan gives back the
+shrinks. Prints each plan's layer counts and the loop levels its compact
+kernels unroll. The layers chosen need not only grow: a plan gives back the
 choices its spare bytes cover, which a larger budget may keep.
 Arguments: REPORT.json:HEADER.h:KIB, in decreasing KIB (0: no budget)."""
 import json
@@ -29,7 +30,9 @@ for arg in sys.argv[1:]:
                  + (l["int8_weight_cycles"] if l["int8_weights"] else 0)
                  + (l["compact_cycles"] if l["compact"] else 0)
                  for l in layers)
-    print(f"flash-kb={kib}: flash={flash} int8_layers={len(int8)} compact_layers={len(compact)}")
+    print(f"flash-kb={kib}: flash={flash} int8_layers={len(int8)} "
+          f"compact_layers={len(compact)} "
+          f"compact_levels={report['compact_levels']}")
     if kib and flash > kib * 1024:
         print(f"flash-kb={kib}: flash {flash} over the budget {kib * 1024}")
         ok = False

@@ -378,13 +378,9 @@ Emitter::requantTables(StringRef prefix, RequantAttr rq, int64_t channels,
 std::tuple<Value, Value, Value>
 Emitter::compactRequantTable(StringRef suffix, ArrayRef<int32_t> multipliers,
                              ArrayRef<int8_t> exponents, int32_t halfOdd) {
-  constexpr int64_t kByteBits = 8;
-  // Little-endian words, as the Cortex-M cores vmcu targets load them.
   SmallVector<int8_t> bytes;
   auto appendWord = [&](int32_t word) {
-    for (int64_t k = 0; k < kWordBytes; ++k)
-      bytes.push_back(
-          static_cast<int8_t>(static_cast<uint32_t>(word) >> (kByteBits * k)));
+    llvm::append_range(bytes, wordBytes(static_cast<uint32_t>(word)));
   };
   llvm::for_each(multipliers, appendWord);
   llvm::append_range(bytes, exponents);

@@ -31,10 +31,22 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <array>
+
 namespace mlir::vmcu::tile {
 
 /// Alignment of the flash tables, so 4-lane weight loads are word loads.
 constexpr int64_t kTableAlignment = 4;
+
+/// The bytes of `word` in the order the Cortex-M cores vmcu targets load
+/// them (little endian): a word in an int8 table.
+inline std::array<int8_t, kWordBytes> wordBytes(uint32_t word) {
+  constexpr int64_t kByteBits = 8;
+  std::array<int8_t, kWordBytes> bytes;
+  for (int64_t k = 0; k < kWordBytes; ++k)
+    bytes[k] = static_cast<int8_t>(word >> (kByteBits * k));
+  return bytes;
+}
 
 /// One spatial dimension of a windowed kernel. Output index p reads the
 /// B-space indices p * stride - pad + r for taps r < kernel that lie in

@@ -317,9 +317,9 @@ SmallVector<int8_t> GemmTiles::packPairedWeights(ArrayRef<int8_t> w) const {
         int64_t at =
             c0 * shape.rowStride + (step * width + (c - c0) + h) * kDotLanes;
         int64_t lane = step * kDotLanes + h;
-        uint32_t word = half(c, lane) | uint32_t{half(c, lane + 2)} << 16;
-        for (int64_t byte = 0; byte < kDotLanes; ++byte)
-          packed[at + byte] = static_cast<int8_t>(word >> (8 * byte));
+        uint32_t word = half(c, lane) | uint32_t{half(c, lane + 2)}
+                                            << kHalfWordBits;
+        llvm::copy(wordBytes(word), packed.begin() + at);
       }
   });
   return packed;

@@ -53,9 +53,10 @@ TEST(FlashRanking, CheaperCompactCodeJoinsItsInt8Weights) {
   EXPECT_EQ(joined.kernels, Names{"a"});
   EXPECT_EQ(joined.savedBytes, 600);
   EXPECT_EQ(joined.cycles, 1500);
-  FlashPlan plan = planOf(candidates, 1);
+  FlashPlan plan = planOf(candidates, 1, kCompactLevelsFaster);
   EXPECT_EQ(plan.int8WeightKernels, Names{"a"});
   EXPECT_EQ(plan.compactKernels, Names{"a"});
+  EXPECT_EQ(plan.compactLevels, kCompactLevelsFaster);
 }
 
 // Dearer compact code stays its own candidate, ranked after the int8
@@ -67,8 +68,9 @@ TEST(FlashRanking, DearerCompactCodeFollowsItsInt8Weights) {
   joinCompactWithInt8(candidates);
   ASSERT_EQ(candidates.size(), 3u);
   rankCandidates(candidates);
-  EXPECT_EQ(planOf(candidates, 1).int8WeightKernels, Names{"a"});
-  FlashPlan all = planOf(candidates, 3);
+  EXPECT_EQ(planOf(candidates, 1, kCompactLevelsSmallest).int8WeightKernels,
+            Names{"a"});
+  FlashPlan all = planOf(candidates, 3, kCompactLevelsSmallest);
   EXPECT_EQ(all.int8WeightKernels, (Names{"a", "b"}));
   EXPECT_EQ(all.compactKernels, (Names{"b", "a"}));
 }
@@ -83,7 +85,7 @@ TEST(FlashRanking, SharedKernelsJoinEveryOverlappingInt8Candidate) {
   ASSERT_EQ(candidates.size(), 1u);
   EXPECT_EQ(candidates[0].savedBytes, 3300);
   EXPECT_EQ(candidates[0].cycles, 3600);
-  FlashPlan plan = planOf(candidates, 1);
+  FlashPlan plan = planOf(candidates, 1, kCompactLevelsSmallest);
   EXPECT_EQ(plan.int8WeightKernels, (Names{"a", "b", "c"}));
   EXPECT_EQ(plan.compactKernels, (Names{"a", "b", "c"}));
 }
@@ -101,7 +103,8 @@ TEST(FlashRanking, CompactCodeAbsorbsOnlyDearerInt8Weights) {
   const FlashCandidate &compact = candidates[1];
   EXPECT_EQ(compact.savedBytes, 200);
   EXPECT_EQ(compact.cycles, 1800);
-  EXPECT_EQ(planOf(candidates, 2).int8WeightKernels, (Names{"a", "b"}));
+  EXPECT_EQ(planOf(candidates, 2, kCompactLevelsSmallest).int8WeightKernels,
+            (Names{"a", "b"}));
 }
 
 // Int8 weights that save no bytes, or cost bytes, are no choice of their
@@ -114,7 +117,7 @@ TEST(FlashRanking, CompactCodePaysForInt8WeightsThatSaveNoBytes) {
   EXPECT_EQ(candidates[0].kernels, Names{"dw"});
   EXPECT_EQ(candidates[0].savedBytes, 80);
   EXPECT_EQ(candidates[0].cycles, 450);
-  FlashPlan plan = planOf(candidates, 1);
+  FlashPlan plan = planOf(candidates, 1, kCompactLevelsSmallest);
   EXPECT_EQ(plan.int8WeightKernels, Names{"dw"});
   EXPECT_EQ(plan.compactKernels, Names{"dw"});
 }

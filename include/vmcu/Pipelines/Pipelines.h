@@ -11,6 +11,7 @@
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
 #include "vmcu/Pipelines/CompileFlags.h"
+#include "vmcu/Transforms/CompactLevels.h"
 
 #include <optional>
 #include <string>
@@ -34,14 +35,6 @@ enum class PipelineInput {
 
 /// Parses "tosa", "vmcu" or "vmcu-tiled".
 std::optional<PipelineInput> parsePipelineInput(StringRef name);
-
-/// Loop levels compact kernels unroll (vmcu-unroll-microkernels'
-/// compact-levels): in the smallest plan, the lanes of one input segment;
-/// in the faster form a flash budget tries first, also the channels of one
-/// output segment (MCUNet-5fps-VWW's compact fused bottlenecks: 8-15%
-/// fewer cycles for 0.5-1 KB more code each; docs/flash.md).
-constexpr unsigned kCompactLevelsSmallest = 1;
-constexpr unsigned kCompactLevelsFaster = 2;
 
 /// What a flash budget (FlashBudget.h) chose per layer: vmcu-tile's
 /// int8-weight-kernels and compact-kernels.

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 #include "vmcu/Dialect/VMCU/IR/VMCUOps.h"
+#include "vmcu/Transforms/CompactLevels.h"
 
 namespace mlir::vmcu {
 

@@ -912,9 +912,11 @@ def VMCUUnrollMicroKernelsPass
     Option<"jam", "jam", "unsigned", "4",
            "First unroll-and-jam channel loops around an innermost loop by "
            "this factor (1: off)">,
-    Option<"compactLevels", "compact-levels", "unsigned", "1",
+    Option<"compactLevels", "compact-levels", "unsigned",
+           "::mlir::vmcu::kCompactLevelsSmallest",
            "How many loop levels a compact kernel may unroll (a flash "
-           "budget's choice: 2 where its plan then fits)">,
+           "budget's choice: 2 where every kernel compact so still fits "
+           "the budget)">,
   ];
 }
 

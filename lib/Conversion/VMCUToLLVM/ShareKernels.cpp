@@ -37,7 +37,9 @@ SmallVector<Operation *> opsInOrder(LLVM::LLVMFuncOp func) {
 /// Whether inline assembly takes its operand `use` in a register, so any
 /// value will do: its constraint is "r", or an output's index (the operand
 /// is tied to that output) where the output is a register ("=r", "=&r").
-/// Its constraints list the outputs ("=..."), then one per operand.
+/// Its constraints list the outputs ("=..."), then one per operand, then
+/// the clobbers ("~{...}"); the lowering emits no indirect output ("=*m"),
+/// which would take an operand too.
 bool takesRegister(LLVM::InlineAsmOp asmOp, OpOperand &use) {
   SmallVector<StringRef> constraints;
   asmOp.getConstraints().split(constraints, ',');

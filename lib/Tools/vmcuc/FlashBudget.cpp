@@ -219,15 +219,6 @@ mlir::vmcu::getLayerFlash(ArrayRef<char> object,
   return layers;
 }
 
-/// The plan that takes the first `taken` of `ranked`, its compact kernels
-/// unrolling `compactLevels` loop levels.
-static FlashPlan planAt(ArrayRef<FlashCandidate> ranked, size_t taken,
-                        unsigned compactLevels) {
-  FlashPlan plan = planOf(ranked, taken);
-  plan.compactLevels = compactLevels;
-  return plan;
-}
-
 /// `plan`, which takes `taken` and fits with `spareBytes` to spare, or,
 /// where the spare bytes cover some of its candidates (dropUnneeded), the
 /// plan without them if its object fits too.
@@ -240,7 +231,7 @@ static FailureOr<FlashPlan> withoutUnneeded(StringRef inputPath,
       dropUnneeded(taken, static_cast<int64_t>(spareBytes));
   if (kept.size() == taken.size())
     return plan;
-  FlashPlan faster = planAt(kept, kept.size(), plan.compactLevels);
+  FlashPlan faster = planOf(kept, kept.size(), plan.compactLevels);
   FailureOr<Trial> trial = compileTrial(inputPath, options, faster);
   if (failed(trial))
     return failure();
@@ -258,12 +249,12 @@ static FailureOr<FlashPlan> withoutUnneeded(StringRef inputPath,
 /// it misses. A plan that fits gives back the candidates its spare bytes
 /// cover (withoutUnneeded). If every ranked candidate taken still misses
 /// (kernels that only merge when all are compact), the plan is `smallest`,
-/// which fits. Compact kernels unroll as in `smallest`.
-static FailureOr<FlashPlan> takeUntilFit(StringRef inputPath,
-                                         const CompileOptions &options,
-                                         ArrayRef<FlashCandidate> ranked,
-                                         uint64_t startBytes,
-                                         const FlashPlan &smallest) {
+/// which fits. Compact kernels unroll `compactLevels` loop levels, those
+/// the ranked savings were measured at.
+static FailureOr<FlashPlan>
+takeUntilFit(StringRef inputPath, const CompileOptions &options,
+             ArrayRef<FlashCandidate> ranked, uint64_t startBytes,
+             const FlashPlan &smallest, unsigned compactLevels) {
   uint64_t budget = budgetBytes(options);
   uint64_t predicted = startBytes;
   size_t taken = 0;
@@ -273,7 +264,7 @@ static FailureOr<FlashPlan> takeUntilFit(StringRef inputPath,
       predicted -= std::min(predicted,
                             static_cast<uint64_t>(ranked[taken++].savedBytes));
     }
-    FlashPlan plan = planAt(ranked, taken, smallest.compactLevels);
+    FlashPlan plan = planOf(ranked, taken, compactLevels);
     FailureOr<Trial> trial = compileTrial(inputPath, options, plan);
     if (failed(trial))
       return failure();
@@ -334,9 +325,7 @@ planUnderBudget(StringRef inputPath, const CompileOptions &options,
   ObjectFlash compactFlash =
       getObjectFlash(compact->object, options.flags.symbolPrefix);
   bool compactIsFloor = compactFlash.totalBytes() <= narrowFlash.totalBytes();
-  FlashPlan smallestPlan =
-      compactIsFloor ? compactPlan
-                     : FlashPlan{layers, {}, compactPlan.compactLevels};
+  FlashPlan smallestPlan = compactIsFloor ? compactPlan : FlashPlan{layers, {}};
   ObjectFlash smallest = compactIsFloor ? compactFlash : narrowFlash;
   if (smallest.totalBytes() > budget) {
     if (!required)
@@ -370,7 +359,8 @@ planUnderBudget(StringRef inputPath, const CompileOptions &options,
   joinCompactWithInt8(candidates);
   rankCandidates(candidates);
   FailureOr<FlashPlan> plan =
-      takeUntilFit(inputPath, options, candidates, wideBytes, smallestPlan);
+      takeUntilFit(inputPath, options, candidates, wideBytes, smallestPlan,
+                   compactPlan.compactLevels);
   if (failed(plan))
     return failure();
   return std::optional(*plan);

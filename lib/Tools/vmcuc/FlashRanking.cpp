@@ -199,8 +199,10 @@ void mlir::vmcu::rankCandidates(std::vector<FlashCandidate> &candidates) {
             });
 }
 
-FlashPlan mlir::vmcu::planOf(ArrayRef<FlashCandidate> ranked, size_t taken) {
+FlashPlan mlir::vmcu::planOf(ArrayRef<FlashCandidate> ranked, size_t taken,
+                             unsigned compactLevels) {
   FlashPlan plan;
+  plan.compactLevels = compactLevels;
   llvm::StringSet<> int8;
   auto addInt8 = [&](const std::string &kernel) {
     if (int8.insert(kernel).second)

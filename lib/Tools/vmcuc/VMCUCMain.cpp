@@ -360,11 +360,11 @@ static uint64_t getTextBytes(ArrayRef<char> object) {
 }
 
 /// Adds the object's flash to the JSON memory report at `path`:
-/// `flash_bytes`, the loop levels compact kernels unroll (`plan`'s), and
-/// per layer `code_bytes` and `table_bytes`.
+/// `flash_bytes`, `compact_levels` (the loop levels its compact kernels
+/// unroll), and per layer `code_bytes` and `table_bytes`.
 static LogicalResult addFlashToReport(StringRef path, ArrayRef<char> object,
                                       StringRef symbolPrefix,
-                                      const FlashPlan &plan) {
+                                      unsigned compactLevels) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer) {
@@ -386,7 +386,7 @@ static LogicalResult addFlashToReport(StringRef path, ArrayRef<char> object,
   }
   (*fields)["flash_bytes"] =
       static_cast<int64_t>(getObjectFlashBytes(object, symbolPrefix));
-  (*fields)["compact_levels"] = static_cast<int64_t>(plan.compactLevels);
+  (*fields)["compact_levels"] = static_cast<int64_t>(compactLevels);
   (*fields)["static_ram_bytes"] =
       static_cast<int64_t>(getObjectStaticRamBytes(object, symbolPrefix));
   // The header's VMCU_STACK_BYTES; null where there is no bound.
@@ -534,7 +534,7 @@ int writeOutputs(VMCUCOptions &opts, ModuleOp module,
   if (!opts.shared.report.empty() && opts.shared.report != "-" &&
       failed(addFlashToReport(opts.shared.report, object,
                               compileOptions.flags.symbolPrefix,
-                              compileOptions.flashPlan)))
+                              compileOptions.flashPlan.compactLevels)))
     return 1;
   summary << "vmcuc: wrote " << outputPath << " (" << getTextBytes(object)
           << " bytes .text, arena " << arenaBytes << " bytes)\n";

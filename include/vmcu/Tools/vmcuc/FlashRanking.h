@@ -89,8 +89,10 @@ void joinCompactWithInt8(std::vector<FlashCandidate> &candidates);
 void rankCandidates(std::vector<FlashCandidate> &candidates);
 
 /// The plan that takes the first `taken` of `ranked`, with the int8
-/// weights each compact candidate needs.
-FlashPlan planOf(ArrayRef<FlashCandidate> ranked, size_t taken);
+/// weights each compact candidate needs, its compact kernels unrolling
+/// `compactLevels` loop levels (those they were measured at).
+FlashPlan planOf(ArrayRef<FlashCandidate> ranked, size_t taken,
+                 unsigned compactLevels);
 
 /// `taken`, the first candidates of a ranking (after joinCompactWithInt8),
 /// whose plan has `spareBytes` below its budget, without those the spare

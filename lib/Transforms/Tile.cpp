@@ -11,6 +11,7 @@
 #include "TileKernels.h"
 #include "vmcu/Dialect/VMCU/IR/ModelABI.h"
 #include "vmcu/Support/Units.h"
+#include "vmcu/Transforms/KernelLists.h"
 #include "vmcu/Transforms/LayerWork.h"
 #include "vmcu/Transforms/PlanTrial.h"
 
@@ -446,12 +447,12 @@ struct VMCUTilePass : impl::VMCUTilePassBase<VMCUTilePass> {
     llvm::SmallBitVector keepsInt8 = int8ByDefault(chain);
     for (auto [k, layer] : llvm::enumerate(chain)) {
       bool widen = widenWeights &&
-                   !llvm::is_contained(int8WeightKernels, layer.name) &&
+                   !listsKernel(int8WeightKernels, layer.name) &&
                    !keepsInt8.test(k);
       tile::KernelEnv env{module, pool, unit, layer.name, windowCache, widen};
       layer.compactByRule = compactByDefault(layer, widen);
       env.compactCode =
-          llvm::is_contained(compactKernels, layer.name) || layer.compactByRule;
+          listsKernel(compactKernels, layer.name) || layer.compactByRule;
       env.longRows = longRowTiling(layer.op);
       env.stackAllowanceBytes =
           maxStack - kernelStackBytes(layer.op, layer.segmentBytes, cores);

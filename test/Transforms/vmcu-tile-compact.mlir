@@ -1,6 +1,8 @@
 // RUN: vmcu-opt %s --vmcu-tile | FileCheck %s
 // RUN: vmcu-opt %s --vmcu-tile="compact-kernels=conv2d_0,conv2d_1" | FileCheck %s --check-prefix=COMPACT
 // RUN: vmcu-opt %s --vmcu-tile="compact-kernels=conv2d_1" | FileCheck %s --check-prefix=ONE
+// `*` lists every kernel (a flash budget's trial of compact code everywhere).
+// RUN: vmcu-opt %s --vmcu-tile="compact-kernels=*" | FileCheck %s --check-prefix=COMPACT
 
 #rq = #vmcu.requant<input_zp = 0, output_zp = -3, multiplier = [1073741824], shift = [36], double_round = true, min = -128, max = 127>
 

@@ -1,6 +1,7 @@
 // RUN: vmcu-opt %s --vmcu-tile --split-input-file | FileCheck %s
 // RUN: vmcu-opt %s --vmcu-tile=widen-weights=false --split-input-file | FileCheck %s --check-prefix=INT8
 // RUN: vmcu-opt %s --vmcu-tile=int8-weight-kernels=depthwise_conv2d_0 --split-input-file | FileCheck %s --check-prefix=INT8
+// RUN: vmcu-opt %s --vmcu-tile="int8-weight-kernels=*" --split-input-file | FileCheck %s --check-prefix=INT8
 
 // Whole 4-lane blocks of a bounded requantization are vmcu.depthwise_block
 // ops; with more than one block per segment they run in an scf.for that

@@ -400,10 +400,8 @@ static LogicalResult compileModel(const RunOptions &opts, CompiledModel &model,
   CompileOptions compileOptions;
   opts.shared.apply(compileOptions);
   compileOptions.toolName = kToolName.str();
-  FailureOr<FlashPlan> flashPlan = chooseFlashPlan(opts.model, compileOptions);
-  if (failed(flashPlan))
+  if (failed(chooseFlashPlan(opts.model, compileOptions)))
     return failure();
-  compileOptions.flashPlan = *flashPlan;
   FailureOr<CompiledModel> compiled =
       compileModelFile(opts.model, compileOptions);
   if (failed(compiled))

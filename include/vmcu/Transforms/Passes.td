@@ -445,12 +445,14 @@ def VMCUTilePass : Pass<"vmcu-tile", "ModuleOp"> {
            "depthwise layers' weights as int16 in 4-lane records: faster, "
            "twice those weights' flash. false keeps int8 weights">,
     ListOption<"int8WeightKernels", "int8-weight-kernels", "std::string",
-               "Layers (by kernel name) that keep int8 weights although "
+               "Layers (by kernel name; `*`: every layer) that keep int8 "
+               "weights although "
                "widen-weights is on: the flash budget's choice (vmcuc and "
                "vmcu-run: --flash-kb, or the default budget, "
                "--cmsis-flash-percent)">,
     ListOption<"compactKernels", "compact-kernels", "std::string",
-               "Layers (by kernel name) emitted for less code: GEMM rows "
+               "Layers (by kernel name; `*`: every layer) emitted for "
+               "less code: GEMM rows "
                "as dot blocks in a rolled chunk loop instead of straight "
                "chunks or one gemm_tile, 2-word requantization entries, "
                "an optsize function and "

@@ -41,6 +41,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
+#include <mutex>
 #include <numeric>
 
 using namespace mlir;
@@ -199,13 +200,18 @@ mlir::vmcu::createCortexMTargetMachine(const CompileOptions &options) {
   std::optional<CortexMTarget> target =
       lookupCortexMTarget(nameOf(kTargetCpus, options.flags.cpu));
   assert(target && "every TargetCpu has a target");
-  LLVMInitializeARMTargetInfo();
-  LLVMInitializeARMTarget();
-  LLVMInitializeARMTargetMC();
-  LLVMInitializeARMAsmPrinter();
-  // vmcu.dot_block lowers to inline assembly, which the object streamer
-  // assembles.
-  LLVMInitializeARMAsmParser();
+  // Once, before the flash budget's trials create machines on several
+  // threads (registration writes LLVM's target registry).
+  static std::once_flag initialized;
+  std::call_once(initialized, [] {
+    LLVMInitializeARMTargetInfo();
+    LLVMInitializeARMTarget();
+    LLVMInitializeARMTargetMC();
+    LLVMInitializeARMAsmPrinter();
+    // vmcu.dot_block lowers to inline assembly, which the object streamer
+    // assembles.
+    LLVMInitializeARMAsmParser();
+  });
   llvm::Triple triple(target->triple);
   std::string error;
   const llvm::Target *llvmTarget =
@@ -386,15 +392,18 @@ mlir::vmcu::compileModelFile(StringRef inputPath,
               "vmcu.tensor_base ops with "
            << model_abi::kIOAttrName << " = \"input\" / \"output\"";
 
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateAndOptimize(*module, llvmContext, *machine,
-                           llvm::sys::path::filename(inputPath), options);
-  if (!llvmModule)
-    return failure();
   CompiledModel model;
-  if (failed(emitObject(*llvmModule, *machine, model.object, options)))
-    return failure();
+  if (options.compiledObject) {
+    model.object = *options.compiledObject;
+  } else {
+    llvm::LLVMContext llvmContext;
+    std::unique_ptr<llvm::Module> llvmModule =
+        translateAndOptimize(*module, llvmContext, *machine,
+                             llvm::sys::path::filename(inputPath), options);
+    if (!llvmModule ||
+        failed(emitObject(*llvmModule, *machine, model.object, options)))
+      return failure();
+  }
   model.arenaBytes = info->arenaBytes.value_or(0);
   model.referenceFlashBytes = info->referenceFlashBytes;
   model.sharedKernelFunctions = info->sharedKernelFunctions;

@@ -15,12 +15,14 @@
 #include "vmcu/Tools/vmcuc/FlashRanking.h"
 
 #include "vmcu/Support/Units.h"
+#include "vmcu/Transforms/KernelLists.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/WithColor.h"
 
 #include <algorithm>
@@ -106,6 +108,12 @@ llvm::StringMap<LayerCycles> readLayerCycles(StringRef path) {
   return cycles;
 }
 
+/// A plan and the object a trial compiled for it.
+struct FlashChoice {
+  FlashPlan plan;
+  std::shared_ptr<const SmallVector<char, 0>> object;
+};
+
 /// A compiled object and the memory report written with it.
 struct Trial {
   SmallVector<char, 0> object;
@@ -115,6 +123,11 @@ struct Trial {
   std::vector<std::vector<std::string>> sharedKernels;
   uint64_t flashBytes(const CompileOptions &options) const {
     return getObjectFlash(object, options.flags.symbolPrefix).totalBytes();
+  }
+  /// `plan`, which this trial compiled, with its object (moved out).
+  FlashChoice choose(FlashPlan plan) {
+    return {std::move(plan),
+            std::make_shared<const SmallVector<char, 0>>(std::move(object))};
   }
 };
 
@@ -130,6 +143,10 @@ FailureOr<Trial> compileTrial(StringRef inputPath, CompileOptions options,
   options.memoryReport = report.str().str();
   options.memorySvg.clear();
   options.flashPlan = plan;
+  options.compiledObject = nullptr;
+  // A trial only measures its object; the compile of the plan chosen
+  // verifies the ring (it lowers the model again).
+  options.flags.verifyRing = false;
   FailureOr<CompiledModel> model = compileModelFile(inputPath, options);
   Trial trial;
   if (succeeded(model)) {
@@ -146,6 +163,31 @@ FailureOr<Trial> compileTrial(StringRef inputPath, CompileOptions options,
   if (failed(model))
     return failure();
   return trial;
+}
+
+/// The trials of `plans`, compiled concurrently: each has its own MLIR and
+/// LLVM contexts. Fails if any fails.
+FailureOr<SmallVector<Trial>> compileTrials(StringRef inputPath,
+                                            const CompileOptions &options,
+                                            ArrayRef<FlashPlan> plans) {
+  SmallVector<std::optional<Trial>> compiled(plans.size());
+  {
+    llvm::DefaultThreadPool pool(llvm::optimal_concurrency(plans.size()));
+    for (auto [plan, trial] : llvm::zip_equal(plans, compiled))
+      pool.async([&, &plan = plan, &trial = trial] {
+        if (FailureOr<Trial> t = compileTrial(inputPath, options, plan);
+            succeeded(t))
+          trial = std::move(*t);
+      });
+    pool.wait();
+  }
+  SmallVector<Trial> trials;
+  for (std::optional<Trial> &trial : compiled) {
+    if (!trial)
+      return failure();
+    trials.push_back(std::move(*trial));
+  }
+  return trials;
 }
 
 /// Each layer of `layers` in `larger` and `smaller`: its bytes in both,
@@ -219,25 +261,48 @@ mlir::vmcu::getLayerFlash(ArrayRef<char> object,
   return layers;
 }
 
-/// `plan`, which takes `taken` and fits with `spareBytes` to spare, or,
-/// where the spare bytes cover some of its candidates (dropUnneeded), the
-/// plan without them if its object fits too.
-static FailureOr<FlashPlan> withoutUnneeded(StringRef inputPath,
-                                            const CompileOptions &options,
-                                            ArrayRef<FlashCandidate> taken,
-                                            uint64_t spareBytes,
-                                            FlashPlan plan) {
+/// Whether two plans make the same choices.
+static bool samePlan(const FlashPlan &a, const FlashPlan &b) {
+  return a.int8WeightKernels == b.int8WeightKernels &&
+         a.compactKernels == b.compactKernels &&
+         a.compactLevels == b.compactLevels;
+}
+
+/// The plan that takes `taken` without the candidates `spareBytes` cover
+/// (dropUnneeded), or std::nullopt if they cover none.
+static std::optional<FlashPlan>
+planWithoutUnneeded(ArrayRef<FlashCandidate> taken, uint64_t spareBytes,
+                    unsigned levels) {
   std::vector<FlashCandidate> kept =
       dropUnneeded(taken, static_cast<int64_t>(spareBytes));
   if (kept.size() == taken.size())
-    return plan;
-  FlashPlan faster = planOf(kept, kept.size(), plan.compactLevels);
-  FailureOr<Trial> trial = compileTrial(inputPath, options, faster);
-  if (failed(trial))
-    return failure();
-  if (trial->flashBytes(options) <= budgetBytes(options))
-    return faster;
-  return plan;
+    return std::nullopt;
+  return planOf(kept, kept.size(), levels);
+}
+
+/// `choice`, which takes `taken` and fits with `spareBytes` to spare, or,
+/// where the spare bytes cover some of its candidates, the plan without
+/// them if its object fits too. `guess` is a trial compiled already, of
+/// the plan without the candidates the predicted spare bytes covered: the
+/// same plan where the prediction held.
+static FailureOr<FlashChoice>
+withoutUnneeded(StringRef inputPath, const CompileOptions &options,
+                ArrayRef<FlashCandidate> taken, uint64_t spareBytes,
+                FlashChoice choice, std::optional<FlashChoice> guess) {
+  std::optional<FlashPlan> faster =
+      planWithoutUnneeded(taken, spareBytes, choice.plan.compactLevels);
+  if (!faster)
+    return choice;
+  if (!guess || !samePlan(guess->plan, *faster)) {
+    FailureOr<Trial> trial = compileTrial(inputPath, options, *faster);
+    if (failed(trial))
+      return failure();
+    guess = trial->choose(std::move(*faster));
+  }
+  if (getObjectFlash(*guess->object, options.flags.symbolPrefix).totalBytes() <=
+      budgetBytes(options))
+    return std::move(*guess);
+  return choice;
 }
 
 /// The plan that takes the `ranked` candidates in order until the object
@@ -247,14 +312,15 @@ static FailureOr<FlashPlan> withoutUnneeded(StringRef inputPath,
 /// at a time, so it holds up to section alignment and kernels
 /// vmcu-share-kernels merges in one plan only; more candidates follow if
 /// it misses. A plan that fits gives back the candidates its spare bytes
-/// cover (withoutUnneeded). If every ranked candidate taken still misses
-/// (kernels that only merge when all are compact), the plan is `smallest`,
-/// which fits. Compact kernels unroll `compactLevels` loop levels, those
-/// the ranked savings were measured at.
-static FailureOr<FlashPlan>
+/// cover (withoutUnneeded); the plan without those the predicted spare
+/// bytes cover compiles alongside it. If every ranked candidate taken
+/// still misses (kernels that only merge when all are compact), the plan
+/// is `smallest`, which fits. Compact kernels unroll `compactLevels` loop
+/// levels, those the ranked savings were measured at.
+static FailureOr<FlashChoice>
 takeUntilFit(StringRef inputPath, const CompileOptions &options,
              ArrayRef<FlashCandidate> ranked, uint64_t startBytes,
-             const FlashPlan &smallest, unsigned compactLevels) {
+             FlashChoice smallest, unsigned compactLevels) {
   uint64_t budget = budgetBytes(options);
   uint64_t predicted = startBytes;
   size_t taken = 0;
@@ -264,14 +330,24 @@ takeUntilFit(StringRef inputPath, const CompileOptions &options,
       predicted -= std::min(predicted,
                             static_cast<uint64_t>(ranked[taken++].savedBytes));
     }
-    FlashPlan plan = planOf(ranked, taken, compactLevels);
-    FailureOr<Trial> trial = compileTrial(inputPath, options, plan);
-    if (failed(trial))
+    SmallVector<FlashPlan, 2> plans{planOf(ranked, taken, compactLevels)};
+    if (predicted <= budget)
+      if (std::optional<FlashPlan> guess = planWithoutUnneeded(
+              ranked.take_front(taken), budget - predicted, compactLevels))
+        plans.push_back(std::move(*guess));
+    FailureOr<SmallVector<Trial>> trials =
+        compileTrials(inputPath, options, plans);
+    if (failed(trials))
       return failure();
-    uint64_t measured = trial->flashBytes(options);
-    if (measured <= budget)
-      return withoutUnneeded(inputPath, options, ranked.take_front(taken),
-                             budget - measured, std::move(plan));
+    uint64_t measured = trials->front().flashBytes(options);
+    if (measured <= budget) {
+      std::optional<FlashChoice> guess;
+      if (plans.size() > 1)
+        guess = trials->back().choose(std::move(plans.back()));
+      return withoutUnneeded(
+          inputPath, options, ranked.take_front(taken), budget - measured,
+          trials->front().choose(std::move(plans.front())), std::move(guess));
+    }
     predicted = measured;
   }
   return smallest;
@@ -286,50 +362,66 @@ static std::vector<std::string> allLayers(const Trial &trial) {
   return names;
 }
 
-/// The plan under options.flags.flashKb (see chooseFlashPlan); with
-/// `required` false, std::nullopt instead of an error where even the
-/// smallest plan exceeds it.
-static FailureOr<std::optional<FlashPlan>>
+/// The trials of the three plans a budget compares, compiled together:
+/// widened weights where the pipeline widens them, int8 weights everywhere
+/// (unless --widen-weights=false, where the first is that), and compact
+/// kernels everywhere too at `compactLevels`.
+static FailureOr<SmallVector<Trial>>
+compileEverywhereTrials(StringRef inputPath, const CompileOptions &options,
+                        unsigned compactLevels) {
+  std::vector<std::string> every{kEveryKernel.str()};
+  SmallVector<FlashPlan> plans{FlashPlan()};
+  if (options.flags.widenWeights)
+    plans.push_back(FlashPlan{every, {}});
+  plans.push_back(FlashPlan{every, every, compactLevels});
+  FailureOr<SmallVector<Trial>> trials =
+      compileTrials(inputPath, options, plans);
+  if (succeeded(trials) && !options.flags.widenWeights)
+    trials->insert(trials->begin() + 1, (*trials)[0]);
+  return trials;
+}
+
+/// The plan under options.flags.flashKb (see chooseFlashPlan) and its
+/// object; with `required` false, std::nullopt instead of an error where
+/// even the smallest plan exceeds it.
+static FailureOr<std::optional<FlashChoice>>
 planUnderBudget(StringRef inputPath, const CompileOptions &options,
                 bool required) {
   uint64_t budget = budgetBytes(options);
-  FailureOr<Trial> wide = compileTrial(inputPath, options, FlashPlan());
-  if (failed(wide))
+  FailureOr<SmallVector<Trial>> trials =
+      compileEverywhereTrials(inputPath, options, kCompactLevelsFaster);
+  if (failed(trials))
     return failure();
-  uint64_t wideBytes = wide->flashBytes(options);
+  Trial &wide = (*trials)[0], &narrow = (*trials)[1], &compact = (*trials)[2];
+  uint64_t wideBytes = wide.flashBytes(options);
   if (wideBytes <= budget)
-    return std::optional(FlashPlan());
+    return std::optional(wide.choose(FlashPlan()));
 
-  // The two smaller trials: int8 weights everywhere, then compact kernels
-  // everywhere too.
-  std::vector<std::string> layers = allLayers(*wide);
-  FailureOr<Trial> narrow = wide;
-  if (options.flags.widenWeights)
-    narrow = compileTrial(inputPath, options, FlashPlan{layers, {}});
-  if (failed(narrow))
-    return failure();
-  // Compact kernels everywhere, unrolled two levels where that fits the
+  // Compact kernels everywhere unroll two levels where that fits the
   // budget, else one (the smallest plan).
+  std::vector<std::string> layers = allLayers(wide);
   FlashPlan compactPlan{layers, layers, kCompactLevelsFaster};
-  FailureOr<Trial> compact = compileTrial(inputPath, options, compactPlan);
-  if (succeeded(compact) && compact->flashBytes(options) > budget) {
+  if (compact.flashBytes(options) > budget) {
     compactPlan.compactLevels = kCompactLevelsSmallest;
-    compact = compileTrial(inputPath, options, compactPlan);
+    FailureOr<Trial> smaller = compileTrial(inputPath, options,
+                                            FlashPlan{{kEveryKernel.str()},
+                                                      {kEveryKernel.str()},
+                                                      kCompactLevelsSmallest});
+    if (failed(smaller))
+      return failure();
+    compact = std::move(*smaller);
   }
-  if (failed(compact))
-    return failure();
   // The smaller of the two is the floor (compact code can take more, where
   // kernels unrolled less stop sharing a function).
   ObjectFlash narrowFlash =
-      getObjectFlash(narrow->object, options.flags.symbolPrefix);
+      getObjectFlash(narrow.object, options.flags.symbolPrefix);
   ObjectFlash compactFlash =
-      getObjectFlash(compact->object, options.flags.symbolPrefix);
+      getObjectFlash(compact.object, options.flags.symbolPrefix);
   bool compactIsFloor = compactFlash.totalBytes() <= narrowFlash.totalBytes();
-  FlashPlan smallestPlan = compactIsFloor ? compactPlan : FlashPlan{layers, {}};
   ObjectFlash smallest = compactIsFloor ? compactFlash : narrowFlash;
   if (smallest.totalBytes() > budget) {
     if (!required)
-      return std::optional<FlashPlan>();
+      return std::optional<FlashChoice>();
     reportOverBudget(inputPath, options,
                      compactIsFloor
                          ? "the model, with int8 weights and compact kernels "
@@ -345,37 +437,41 @@ planUnderBudget(StringRef inputPath, const CompileOptions &options,
   // function in a trial compared are one choice; compact code's groups
   // join those of all three trials, so each holds whole int8 groups.
   std::vector<FlashCandidate> candidates = groupCandidates(
-      layerTrades(layers, *wide, *narrow,
+      layerTrades(layers, wide, narrow,
                   [](const LayerCycles &c) { return c.int8Weight; }),
-      {wide->sharedKernels, narrow->sharedKernels},
+      {wide.sharedKernels, narrow.sharedKernels},
       &FlashPlan::int8WeightKernels);
   llvm::append_range(
       candidates,
       groupCandidates(
-          layerTrades(layers, *narrow, *compact,
+          layerTrades(layers, narrow, compact,
                       [](const LayerCycles &c) { return c.compact; }),
-          {wide->sharedKernels, narrow->sharedKernels, compact->sharedKernels},
+          {wide.sharedKernels, narrow.sharedKernels, compact.sharedKernels},
           &FlashPlan::compactKernels));
   joinCompactWithInt8(candidates);
   rankCandidates(candidates);
-  FailureOr<FlashPlan> plan =
-      takeUntilFit(inputPath, options, candidates, wideBytes, smallestPlan,
-                   compactPlan.compactLevels);
-  if (failed(plan))
+  FlashChoice smallestChoice = compactIsFloor
+                                   ? compact.choose(compactPlan)
+                                   : narrow.choose(FlashPlan{layers, {}});
+  FailureOr<FlashChoice> choice =
+      takeUntilFit(inputPath, options, candidates, wideBytes,
+                   std::move(smallestChoice), compactPlan.compactLevels);
+  if (failed(choice))
     return failure();
-  return std::optional(*plan);
+  return std::optional(std::move(*choice));
 }
 
-FailureOr<FlashPlan>
-mlir::vmcu::chooseFlashPlan(StringRef inputPath,
-                            const CompileOptions &options) {
+LogicalResult mlir::vmcu::chooseFlashPlan(StringRef inputPath,
+                                          CompileOptions &options) {
   if (options.flags.flashKb == 0)
-    return FlashPlan();
-  FailureOr<std::optional<FlashPlan>> plan =
+    return success();
+  FailureOr<std::optional<FlashChoice>> choice =
       planUnderBudget(inputPath, options, /*required=*/true);
-  if (failed(plan))
+  if (failed(choice))
     return failure();
-  return **plan;
+  options.flashPlan = std::move((*choice)->plan);
+  options.compiledObject = std::move((*choice)->object);
+  return success();
 }
 
 unsigned mlir::vmcu::defaultFlashKb(const CompileOptions &options,
@@ -399,7 +495,7 @@ mlir::vmcu::fitDefaultFlashBudget(StringRef inputPath, CompileOptions &options,
     return false;
   CompileOptions budgeted = options;
   budgeted.flags.flashKb = kb;
-  FailureOr<std::optional<FlashPlan>> plan =
+  FailureOr<std::optional<FlashChoice>> plan =
       planUnderBudget(inputPath, budgeted, /*required=*/false);
   if (failed(plan))
     return failure();
@@ -415,15 +511,16 @@ mlir::vmcu::fitDefaultFlashBudget(StringRef inputPath, CompileOptions &options,
   }
   *os << llvm::formatv("compiling again within it (int8 weights in {0} "
                        "layers, compact code in {1}",
-                       (*plan)->int8WeightKernels.size(),
-                       (*plan)->compactKernels.size());
-  if (!(*plan)->compactKernels.empty())
+                       (*plan)->plan.int8WeightKernels.size(),
+                       (*plan)->plan.compactKernels.size());
+  if (!(*plan)->plan.compactKernels.empty())
     *os << llvm::formatv(", unrolling {0} loop level{1}",
-                         (*plan)->compactLevels,
-                         (*plan)->compactLevels == 1 ? "" : "s");
+                         (*plan)->plan.compactLevels,
+                         (*plan)->plan.compactLevels == 1 ? "" : "s");
   *os << ")\n";
   options.flags.flashKb = kb;
-  options.flashPlan = std::move(**plan);
+  options.flashPlan = std::move((*plan)->plan);
+  options.compiledObject = std::move((*plan)->object);
   return true;
 }
 

@@ -498,26 +498,30 @@ int writeOutputs(VMCUCOptions &opts, ModuleOp module,
                ? 1
                : wrote();
 
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createCortexMTargetMachine(compileOptions);
-  if (!machine)
-    return 1;
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule = translateAndOptimize(
-      module, llvmContext, *machine, llvm::sys::path::filename(opts.input),
-      compileOptions);
-  if (!llvmModule)
-    return 1;
-  if (opts.emit == EmitKind::LLVM)
-    return failed(writeFile(
-               outputPath,
-               [&](llvm::raw_ostream &os) { llvmModule->print(os, nullptr); }))
-               ? 1
-               : wrote();
-
   SmallVector<char, 0> object;
-  if (failed(emitObject(*llvmModule, *machine, object, compileOptions)))
-    return 1;
+  if (opts.emit == EmitKind::Obj && compileOptions.compiledObject) {
+    object = *compileOptions.compiledObject;
+  } else {
+    std::unique_ptr<llvm::TargetMachine> machine =
+        createCortexMTargetMachine(compileOptions);
+    if (!machine)
+      return 1;
+    llvm::LLVMContext llvmContext;
+    std::unique_ptr<llvm::Module> llvmModule = translateAndOptimize(
+        module, llvmContext, *machine, llvm::sys::path::filename(opts.input),
+        compileOptions);
+    if (!llvmModule)
+      return 1;
+    if (opts.emit == EmitKind::LLVM)
+      return failed(writeFile(outputPath,
+                              [&](llvm::raw_ostream &os) {
+                                llvmModule->print(os, nullptr);
+                              }))
+                 ? 1
+                 : wrote();
+    if (failed(emitObject(*llvmModule, *machine, object, compileOptions)))
+      return 1;
+  }
   FailureOr<bool> again = fitDefaultFlashBudget(
       opts.input, compileOptions, object, info.referenceFlashBytes);
   if (failed(again))
@@ -604,10 +608,8 @@ int mlir::vmcu::runVMCUCMain(int argc, char **argv) {
   if (compileOptions.flags.flashKb && opts.input == "-")
     return fail("--flash-kb compiles the model more than once and needs a "
                 "model file, not standard input");
-  FailureOr<FlashPlan> flashPlan = chooseFlashPlan(opts.input, compileOptions);
-  if (failed(flashPlan))
+  if (failed(chooseFlashPlan(opts.input, compileOptions)))
     return 1;
-  compileOptions.flashPlan = *flashPlan;
   int rc = compileAndWrite(opts, context, compileOptions);
   // The second compile runs under the budget the first one set, which
   // leaves no default budget to apply.

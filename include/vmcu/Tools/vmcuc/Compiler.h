@@ -48,6 +48,10 @@ struct CompileOptions {
   std::string memorySvg;
   /// The flash budget's per-layer choices (chooseFlashPlan).
   FlashPlan flashPlan;
+  /// The object these options give, where the flash budget compiled it
+  /// already (its trial of `flashPlan`): the model is still lowered (its
+  /// checks, memory report and header) but not compiled by LLVM again.
+  std::shared_ptr<const SmallVector<char, 0>> compiledObject;
   /// For a .tflite input: compile up to this tensor instead of the model's
   /// output (empty: the output).
   std::string tfliteOutput;

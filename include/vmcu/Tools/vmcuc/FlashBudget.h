@@ -37,19 +37,20 @@ llvm::StringMap<LayerFlash> getLayerFlash(ArrayRef<char> object,
                                           ArrayRef<StringRef> layerNames = {});
 
 /// With options.flags.flashKb set, compiles `inputPath` with widened
-/// weights; if that exceeds the budget, also with int8 weights everywhere
-/// and with int8 weights and compact kernels everywhere, and chooses per
+/// weights, with int8 weights everywhere and with int8 weights and compact
+/// kernels everywhere (together, on as many threads as the host has);
+/// where the first exceeds the budget, chooses per
 /// layer (per group of layers sharing a kernel function) int8 weights or
 /// compact code with its int8 weights, fewest cycles lost (the cost
 /// model's int8_weight_cycles and compact_cycles) per byte saved first,
 /// until the object fits (verified by compiling it). Compact kernels
 /// unroll kCompactLevelsFaster loop levels where every kernel compact so
-/// fits the budget, else kCompactLevelsSmallest. Empty if the default
-/// plan fits or there is no budget. Fails with an error naming the code,
-/// weight and table bytes when even the smaller of the two trials does not
-/// fit.
-FailureOr<FlashPlan> chooseFlashPlan(StringRef inputPath,
-                                     const CompileOptions &options);
+/// fits the budget, else kCompactLevelsSmallest. Sets the plan in
+/// options.flashPlan (empty if the default plan fits or there is no
+/// budget) and the trial's object of it in options.compiledObject. Fails
+/// with an error naming the code, weight and table bytes when even the
+/// smaller of the two trials does not fit.
+LogicalResult chooseFlashPlan(StringRef inputPath, CompileOptions &options);
 
 /// The default flash budget in KiB (rounded down) of a model whose layers
 /// CMSIS-NN would run in `referenceBytes` of flash
@@ -60,7 +61,8 @@ unsigned defaultFlashKb(const CompileOptions &options,
 
 /// Where `object`, compiled from `inputPath` without a flash budget,
 /// exceeds defaultFlashKb, chooses the plan chooseFlashPlan would under it
-/// and sets it, with the budget, in `options`: true when the caller is to
+/// and sets it, with the budget and its object, in `options`: true when
+/// the caller is to
 /// compile again with them. False, with `options` unchanged, where the
 /// object fits, the input is standard input, or even the smallest plan
 /// exceeds the budget (then the default plan stays; a note says so).

@@ -49,7 +49,9 @@ using namespace mlir::vmcu;
 
 LogicalResult mlir::vmcu::failWithToolError(const CompileOptions &options,
                                             const llvm::Twine &message) {
-  llvm::WithColor::error(llvm::errs(), options.toolName) << message << "\n";
+  llvm::raw_ostream &os =
+      options.diagnostics ? *options.diagnostics : llvm::errs();
+  llvm::WithColor::error(os, options.toolName) << message << "\n";
   return failure();
 }
 
@@ -172,9 +174,11 @@ mlir::vmcu::lowerToLLVMDialect(ModuleOp module, const CompileOptions &options) {
   PipelineIO io{input, options.memoryReport, options.memorySvg,
                 options.flashPlan};
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
-  if (failed(applyPassManagerCLOptions(pm)))
-    return fail(options, "invalid pass manager options");
-  applyDefaultTimingPassManagerCLOptions(pm);
+  if (options.passInstrumentation) {
+    if (failed(applyPassManagerCLOptions(pm)))
+      return fail(options, "invalid pass manager options");
+    applyDefaultTimingPassManagerCLOptions(pm);
+  }
   pm.enableVerifier(options.verifyEachPass);
   buildVMCUPipeline(pm, options.flags, io);
   if (failed(pm.run(module)) ||
@@ -344,8 +348,9 @@ mlir::vmcu::parseModelFile(StringRef inputPath, MLIRContext &context,
     return fail(options, "--tflite-output needs a .tflite model");
   source.sourceMgr = std::make_shared<llvm::SourceMgr>();
   source.sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  source.diagnostics =
-      std::make_unique<SourceMgrDiagnosticHandler>(*source.sourceMgr, &context);
+  source.diagnostics = std::make_unique<SourceMgrDiagnosticHandler>(
+      *source.sourceMgr, &context,
+      options.diagnostics ? *options.diagnostics : llvm::errs());
   // MLIR's parser takes an empty file as an empty module: say so, rather
   // than let a pass miss its @main.
   if (bytes.empty())

@@ -131,8 +131,12 @@ struct Trial {
   }
 };
 
+/// The trial of `plan`; its errors go to `diagnostics` (null: stderr).
 FailureOr<Trial> compileTrial(StringRef inputPath, CompileOptions options,
-                              const FlashPlan &plan) {
+                              const FlashPlan &plan,
+                              llvm::raw_ostream *diagnostics = nullptr) {
+  options.diagnostics = diagnostics;
+  options.passInstrumentation = false;
   SmallString<128> report;
   if (std::error_code ec =
           llvm::sys::fs::createTemporaryFile("vmcu-flash", "json", report)) {
@@ -165,28 +169,34 @@ FailureOr<Trial> compileTrial(StringRef inputPath, CompileOptions options,
   return trial;
 }
 
-/// The trials of `plans`, compiled concurrently: each has its own MLIR and
-/// LLVM contexts. Fails if any fails.
-FailureOr<SmallVector<Trial>> compileTrials(StringRef inputPath,
-                                            const CompileOptions &options,
-                                            ArrayRef<FlashPlan> plans) {
-  SmallVector<std::optional<Trial>> compiled(plans.size());
-  {
-    llvm::DefaultThreadPool pool(llvm::optimal_concurrency(plans.size()));
-    for (auto [plan, trial] : llvm::zip_equal(plans, compiled))
-      pool.async([&, &plan = plan, &trial = trial] {
-        if (FailureOr<Trial> t = compileTrial(inputPath, options, plan);
-            succeeded(t))
-          trial = std::move(*t);
-      });
-    pool.wait();
-  }
-  SmallVector<Trial> trials;
-  for (std::optional<Trial> &trial : compiled) {
+/// A trial compiled on a pool thread, or the errors it printed.
+struct ConcurrentTrial {
+  std::optional<Trial> trial;
+  std::string diagnostics;
+  /// The trial, where the caller needs it: if it failed, its errors are
+  /// printed then (null).
+  Trial *require() {
     if (!trial)
-      return failure();
-    trials.push_back(std::move(*trial));
+      llvm::errs() << diagnostics;
+    return trial ? &*trial : nullptr;
   }
+};
+
+/// The trials of `plans`, compiled concurrently: each has its own MLIR and
+/// LLVM contexts, and keeps its errors until the caller requires it.
+SmallVector<ConcurrentTrial> compileTrials(StringRef inputPath,
+                                           const CompileOptions &options,
+                                           ArrayRef<FlashPlan> plans) {
+  SmallVector<ConcurrentTrial> trials(plans.size());
+  llvm::DefaultThreadPool pool(llvm::optimal_concurrency(plans.size()));
+  for (auto [plan, result] : llvm::zip_equal(plans, trials))
+    pool.async([&, &plan = plan, &result = result] {
+      llvm::raw_string_ostream os(result.diagnostics);
+      if (FailureOr<Trial> trial = compileTrial(inputPath, options, plan, &os);
+          succeeded(trial))
+        result.trial = std::move(*trial);
+    });
+  pool.wait();
   return trials;
 }
 
@@ -335,18 +345,21 @@ takeUntilFit(StringRef inputPath, const CompileOptions &options,
       if (std::optional<FlashPlan> guess = planWithoutUnneeded(
               ranked.take_front(taken), budget - predicted, compactLevels))
         plans.push_back(std::move(*guess));
-    FailureOr<SmallVector<Trial>> trials =
+    SmallVector<ConcurrentTrial> trials =
         compileTrials(inputPath, options, plans);
-    if (failed(trials))
+    Trial *trial = trials.front().require();
+    if (!trial)
       return failure();
-    uint64_t measured = trials->front().flashBytes(options);
+    uint64_t measured = trial->flashBytes(options);
     if (measured <= budget) {
+      // A guess that failed compiles again where it is needed, printing
+      // its errors then.
       std::optional<FlashChoice> guess;
-      if (plans.size() > 1)
-        guess = trials->back().choose(std::move(plans.back()));
+      if (plans.size() > 1 && trials.back().trial)
+        guess = trials.back().trial->choose(std::move(plans.back()));
       return withoutUnneeded(
           inputPath, options, ranked.take_front(taken), budget - measured,
-          trials->front().choose(std::move(plans.front())), std::move(guess));
+          trial->choose(std::move(plans.front())), std::move(guess));
     }
     predicted = measured;
   }
@@ -366,7 +379,7 @@ static std::vector<std::string> allLayers(const Trial &trial) {
 /// widened weights where the pipeline widens them, int8 weights everywhere
 /// (unless --widen-weights=false, where the first is that), and compact
 /// kernels everywhere too at `compactLevels`.
-static FailureOr<SmallVector<Trial>>
+static SmallVector<ConcurrentTrial>
 compileEverywhereTrials(StringRef inputPath, const CompileOptions &options,
                         unsigned compactLevels) {
   std::vector<std::string> every{kEveryKernel.str()};
@@ -374,10 +387,10 @@ compileEverywhereTrials(StringRef inputPath, const CompileOptions &options,
   if (options.flags.widenWeights)
     plans.push_back(FlashPlan{every, {}});
   plans.push_back(FlashPlan{every, every, compactLevels});
-  FailureOr<SmallVector<Trial>> trials =
+  SmallVector<ConcurrentTrial> trials =
       compileTrials(inputPath, options, plans);
-  if (succeeded(trials) && !options.flags.widenWeights)
-    trials->insert(trials->begin() + 1, (*trials)[0]);
+  if (!options.flags.widenWeights)
+    trials.insert(trials.begin() + 1, trials.front());
   return trials;
 }
 
@@ -388,14 +401,20 @@ static FailureOr<std::optional<FlashChoice>>
 planUnderBudget(StringRef inputPath, const CompileOptions &options,
                 bool required) {
   uint64_t budget = budgetBytes(options);
-  FailureOr<SmallVector<Trial>> trials =
+  SmallVector<ConcurrentTrial> trials =
       compileEverywhereTrials(inputPath, options, kCompactLevelsFaster);
-  if (failed(trials))
+  Trial *widened = trials[0].require();
+  if (!widened)
     return failure();
-  Trial &wide = (*trials)[0], &narrow = (*trials)[1], &compact = (*trials)[2];
-  uint64_t wideBytes = wide.flashBytes(options);
+  uint64_t wideBytes = widened->flashBytes(options);
   if (wideBytes <= budget)
-    return std::optional(wide.choose(FlashPlan()));
+    return std::optional(widened->choose(FlashPlan()));
+  // Past the widened plan, the two smaller trials are needed.
+  Trial *int8 = trials[1].require();
+  Trial *compacted = int8 ? trials[2].require() : nullptr;
+  if (!compacted)
+    return failure();
+  Trial &wide = *widened, &narrow = *int8, &compact = *compacted;
 
   // Compact kernels everywhere unroll two levels where that fits the
   // budget, else one (the smallest plan).

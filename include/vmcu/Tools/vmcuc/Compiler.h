@@ -60,6 +60,13 @@ struct CompileOptions {
   bool verifyEachPass = false;
   /// Prefix of errors that have no source location.
   std::string toolName = "vmcuc";
+  /// Where errors are printed (null: stderr). The flash budget's trials,
+  /// compiled on several threads, each print to their own buffer.
+  llvm::raw_ostream *diagnostics = nullptr;
+  /// Whether the pipeline takes MLIR's command-line pass instrumentation
+  /// (--mlir-timing, --mlir-print-ir-*, ...); the flash budget's trials do
+  /// not, so that it reports the compile of the plan chosen.
+  bool passInstrumentation = true;
 };
 
 /// Prints `<options.toolName>: error: message` for an error without a

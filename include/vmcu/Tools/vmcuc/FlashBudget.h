@@ -38,16 +38,18 @@ llvm::StringMap<LayerFlash> getLayerFlash(ArrayRef<char> object,
 
 /// With options.flags.flashKb set, compiles `inputPath` with widened
 /// weights, with int8 weights everywhere and with int8 weights and compact
-/// kernels everywhere (together, on as many threads as the host has);
-/// where the first exceeds the budget, chooses per
+/// kernels everywhere (together, on as many threads as the host has; an
+/// error of the last two prints only where they are needed); where the
+/// first exceeds the budget, chooses per
 /// layer (per group of layers sharing a kernel function) int8 weights or
 /// compact code with its int8 weights, fewest cycles lost (the cost
 /// model's int8_weight_cycles and compact_cycles) per byte saved first,
 /// until the object fits (verified by compiling it). Compact kernels
 /// unroll kCompactLevelsFaster loop levels where every kernel compact so
 /// fits the budget, else kCompactLevelsSmallest. Sets the plan in
-/// options.flashPlan (empty if the default plan fits or there is no
-/// budget) and the trial's object of it in options.compiledObject. Fails
+/// options.flashPlan (empty if the default plan fits) and the trial's
+/// object of it in options.compiledObject; without a budget, changes
+/// nothing. Fails
 /// with an error naming the code, weight and table bytes when even the
 /// smaller of the two trials does not fit.
 LogicalResult chooseFlashPlan(StringRef inputPath, CompileOptions &options);

@@ -47,11 +47,15 @@
 using namespace mlir;
 using namespace mlir::vmcu;
 
+/// Where the compile's errors go: options.diagnostics, else stderr.
+static llvm::raw_ostream &diagnosticStream(const CompileOptions &options) {
+  return options.diagnostics ? *options.diagnostics : llvm::errs();
+}
+
 LogicalResult mlir::vmcu::failWithToolError(const CompileOptions &options,
                                             const llvm::Twine &message) {
-  llvm::raw_ostream &os =
-      options.diagnostics ? *options.diagnostics : llvm::errs();
-  llvm::WithColor::error(os, options.toolName) << message << "\n";
+  llvm::WithColor::error(diagnosticStream(options), options.toolName)
+      << message << "\n";
   return failure();
 }
 
@@ -349,8 +353,7 @@ mlir::vmcu::parseModelFile(StringRef inputPath, MLIRContext &context,
   source.sourceMgr = std::make_shared<llvm::SourceMgr>();
   source.sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   source.diagnostics = std::make_unique<SourceMgrDiagnosticHandler>(
-      *source.sourceMgr, &context,
-      options.diagnostics ? *options.diagnostics : llvm::errs());
+      *source.sourceMgr, &context, diagnosticStream(options));
   // MLIR's parser takes an empty file as an empty module: say so, rather
   // than let a pass miss its @main.
   if (bytes.empty())

@@ -375,6 +375,13 @@ static std::vector<std::string> allLayers(const Trial &trial) {
   return names;
 }
 
+/// The plan with int8 weights and compact kernels, unrolling
+/// `compactLevels`, everywhere.
+static FlashPlan compactEverywhere(unsigned compactLevels) {
+  std::vector<std::string> every{kEveryKernel.str()};
+  return FlashPlan{every, every, compactLevels};
+}
+
 /// The trials of the three plans a budget compares, compiled together:
 /// widened weights where the pipeline widens them, int8 weights everywhere
 /// (unless --widen-weights=false, where the first is that), and compact
@@ -382,11 +389,10 @@ static std::vector<std::string> allLayers(const Trial &trial) {
 static SmallVector<ConcurrentTrial>
 compileEverywhereTrials(StringRef inputPath, const CompileOptions &options,
                         unsigned compactLevels) {
-  std::vector<std::string> every{kEveryKernel.str()};
   SmallVector<FlashPlan> plans{FlashPlan()};
   if (options.flags.widenWeights)
-    plans.push_back(FlashPlan{every, {}});
-  plans.push_back(FlashPlan{every, every, compactLevels});
+    plans.push_back(FlashPlan{{kEveryKernel.str()}, {}});
+  plans.push_back(compactEverywhere(compactLevels));
   SmallVector<ConcurrentTrial> trials =
       compileTrials(inputPath, options, plans);
   if (!options.flags.widenWeights)
@@ -422,10 +428,8 @@ planUnderBudget(StringRef inputPath, const CompileOptions &options,
   FlashPlan compactPlan{layers, layers, kCompactLevelsFaster};
   if (compact.flashBytes(options) > budget) {
     compactPlan.compactLevels = kCompactLevelsSmallest;
-    FailureOr<Trial> smaller = compileTrial(inputPath, options,
-                                            FlashPlan{{kEveryKernel.str()},
-                                                      {kEveryKernel.str()},
-                                                      kCompactLevelsSmallest});
+    FailureOr<Trial> smaller = compileTrial(
+        inputPath, options, compactEverywhere(kCompactLevelsSmallest));
     if (failed(smaller))
       return failure();
     compact = std::move(*smaller);
